@@ -1,0 +1,57 @@
+import { betterAuth } from "better-auth";
+import pg from "pg";
+
+export interface AuthConfig {
+  databaseUrl: string;
+  /** Public origin of the web app, e.g. http://localhost:3000. */
+  baseUrl: string;
+  secret: string;
+  /** Extra origins allowed to call the auth endpoints (reverse proxies). */
+  trustedOrigins?: string[];
+}
+
+/**
+ * Email + password sign-in through better-auth (see docs/DECISIONS.md). Accounts are
+ * created by admins, never by self sign-up: this is a team tool with roles.
+ */
+export function createAuth(config: AuthConfig) {
+  return betterAuth({
+    database: new pg.Pool({ connectionString: config.databaseUrl, max: 4 }),
+    baseURL: config.baseUrl,
+    secret: config.secret,
+    trustedOrigins: config.trustedOrigins,
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    user: {
+      additionalFields: {
+        role: { type: "string", required: false, defaultValue: "viewer", input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/email": { window: 60, max: 10 } },
+    },
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const databaseUrl = env.DATABASE_URL;
+  const secret = env.STEPWISER_AUTH_SECRET ?? env.BETTER_AUTH_SECRET;
+  if (!databaseUrl) throw new Error("DATABASE_URL is not set");
+  if (!secret || secret.length < 32) throw new Error("STEPWISER_AUTH_SECRET must be set to at least 32 characters");
+  const baseUrl = env.STEPWISER_PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`;
+  const trustedOrigins = (env.STEPWISER_TRUSTED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  return { databaseUrl, baseUrl, secret, trustedOrigins };
+}
+
+const globalForAuth = globalThis as { stepwiserAuth?: Auth };
+
+export function getAuth(): Auth {
+  globalForAuth.stepwiserAuth ??= createAuth(authConfigFromEnv());
+  return globalForAuth.stepwiserAuth;
+}

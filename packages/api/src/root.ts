@@ -1,0 +1,23 @@
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { datasetRouter } from "./routers/dataset/router";
+import { healthRouter } from "./routers/health/router";
+import { importRouter } from "./routers/imports/router";
+import { meRouter } from "./routers/me/router";
+import { runRouter } from "./routers/run/router";
+import { trajectoryRouter } from "./routers/trajectory/router";
+import { userRouter } from "./routers/user/router";
+import { createRouter } from "./trpc";
+
+export const appRouter = createRouter({
+  health: healthRouter,
+  me: meRouter,
+  dataset: datasetRouter,
+  trajectory: trajectoryRouter,
+  run: runRouter,
+  import: importRouter,
+  user: userRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;

@@ -1,0 +1,4 @@
+import { createRouter } from "../../trpc";
+import { ping } from "./ping";
+
+export const healthRouter = createRouter({ ping });

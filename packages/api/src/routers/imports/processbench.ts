@@ -1,0 +1,20 @@
+import { MAX_IMPORT_FILE_BYTES, submitProcessBenchImport } from "@stepwiser/jobs";
+import { z } from "zod";
+import { researcherProcedure } from "../../trpc";
+
+export const importProcessBenchInput = z.object({
+  fileName: z.string().min(1).max(255),
+  /** The file's text (ProcessBench JSON). */
+  content: z.string().min(1).max(MAX_IMPORT_FILE_BYTES),
+  datasetName: z.string().trim().max(200).optional(),
+});
+
+export const processbench = researcherProcedure.input(importProcessBenchInput).mutation(async ({ ctx, input }) => {
+  const run = await submitProcessBenchImport(ctx.db, await ctx.getQueue(), {
+    fileName: input.fileName,
+    content: Buffer.from(input.content, "utf8"),
+    datasetName: input.datasetName,
+    createdById: ctx.user.id,
+  });
+  return { runId: run.id };
+});

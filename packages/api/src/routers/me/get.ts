@@ -1,0 +1,3 @@
+import { viewerProcedure } from "../../trpc";
+
+export const get = viewerProcedure.query(({ ctx }) => ctx.user);

@@ -1,0 +1,4 @@
+import { createRouter } from "../../trpc";
+import { get } from "./get";
+
+export const meRouter = createRouter({ get });

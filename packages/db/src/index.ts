@@ -1,0 +1,2 @@
+export { createDb, getDb, type Db } from "./client";
+export * from "./generated/prisma/client";

@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SchemaEngine } from "@prisma/schema-engine-wasm";
+import pg from "pg";
+
+/**
+ * Prisma's schema engine compiled to WebAssembly, driven directly.
+ *
+ * The Prisma CLI's `migrate` commands need a native engine binary that is
+ * downloaded at install time; the wasm build ships inside an npm package and
+ * writes the same `_prisma_migrations` rows, so a `prisma migrate deploy`
+ * elsewhere accepts databases migrated here.
+ */
+
+type WasmBindings = {
+  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  SchemaEngine: typeof SchemaEngine;
+};
+
+let bindingsPromise: Promise<WasmBindings> | undefined;
+
+async function loadBindings(): Promise<WasmBindings> {
+  const g = globalThis as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } };
+  g.PRISMA_WASM_PANIC_REGISTRY ??= {
+    set_message(message: string) {
+      lastPanic = message;
+    },
+  };
+  // Node 20 cannot import the package's `.wasm` module directly: instantiate it by hand.
+  const bindingsUrl = import.meta.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+  const bindings = (await import(bindingsUrl)) as WasmBindings & WebAssembly.ModuleImports;
+  const wasmPath = path.join(path.dirname(fileURLToPath(bindingsUrl)), "schema_engine_bg.wasm");
+  const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
+    "./schema_engine_bg.js": bindings,
+  });
+  bindings.__wbg_set_wasm(instance.exports);
+  (instance.exports.__wbindgen_start as () => void)();
+  return bindings;
+}
+
+let lastPanic: string | undefined;
+
+export function takeEnginePanic(): string | undefined {
+  const message = lastPanic;
+  lastPanic = undefined;
+  return message;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * PrismaPg's own shadow-database hook connects back to the main database when
+ * built from a URL, so the shadow database is created, connected and dropped here.
+ */
+function adapterWithOwnShadowDatabase(databaseUrl: string): PrismaPg {
+  const adapter = new PrismaPg({ connectionString: databaseUrl });
+  const shadowHook = adapter as unknown as { connectToShadowDb(): Promise<{ dispose(): Promise<void> }> };
+  shadowHook.connectToShadowDb = async () => {
+    const name = `prisma_shadow_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE "${name}"`);
+    } finally {
+      await admin.end();
+    }
+    const shadow = await new PrismaPg({ connectionString: withDatabase(databaseUrl, name) }).connect();
+    const dispose = shadow.dispose.bind(shadow);
+    shadow.dispose = async () => {
+      await dispose();
+      const dropper = new pg.Client({ connectionString: databaseUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    };
+    return shadow;
+  };
+  return adapter;
+}
+
+export async function openSchemaEngine(
+  databaseUrl: string,
+  schema: { path: string; content: string },
+  log: (message: string) => void = () => {},
+): Promise<SchemaEngine> {
+  bindingsPromise ??= loadBindings();
+  const { SchemaEngine } = await bindingsPromise;
+  const factory = bindMigrationAwareSqlAdapterFactory(adapterWithOwnShadowDatabase(databaseUrl));
+  return SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, factory);
+}

@@ -1,0 +1,75 @@
+import PgBoss from "pg-boss";
+
+/** Every queue the worker serves; one per pipeline. */
+export const QUEUES = {
+  importProcessBench: "import-processbench",
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface QueueSettings {
+  /**
+   * How long a job may stay active before it is presumed lost (its worker died)
+   * and retried. pg-boss 10 has no heartbeat, so this bounds crash recovery time.
+   */
+  expireInSeconds: number;
+  /** How often expired jobs are swept. */
+  maintenanceIntervalSeconds: number;
+  retryLimit: number;
+  pollingIntervalSeconds: number;
+}
+
+export function queueSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): QueueSettings {
+  const num = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+    return value;
+  };
+  return {
+    expireInSeconds: num("STEPWISER_JOB_EXPIRE_SECONDS", 900),
+    maintenanceIntervalSeconds: num("STEPWISER_QUEUE_MAINTENANCE_SECONDS", 30),
+    retryLimit: num("STEPWISER_JOB_RETRY_LIMIT", 3),
+    pollingIntervalSeconds: num("STEPWISER_QUEUE_POLL_SECONDS", 0.5),
+  };
+}
+
+export type JobQueue = PgBoss;
+
+/** Starts pg-boss on the product's own Postgres (schema `pgboss`) and declares its queues. */
+export async function startJobQueue(databaseUrl: string, settings = queueSettingsFromEnv()): Promise<JobQueue> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    max: 4,
+    maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
+  });
+  boss.on("error", (error: Error) => console.error(`[queue] ${error.message}`));
+  await boss.start();
+  await declareQueues(boss, settings);
+  return boss;
+}
+
+/**
+ * A queue handle for processes that only enqueue (web app, CLI): no
+ * maintenance or scheduling loops, which belong to workers.
+ */
+export async function connectJobQueue(databaseUrl: string, settings = queueSettingsFromEnv()): Promise<JobQueue> {
+  const boss = new PgBoss({ connectionString: databaseUrl, max: 2, supervise: false, schedule: false });
+  boss.on("error", (error: Error) => console.error(`[queue] ${error.message}`));
+  await boss.start();
+  await declareQueues(boss, settings);
+  return boss;
+}
+
+async function declareQueues(boss: PgBoss, settings: QueueSettings): Promise<void> {
+  for (const name of Object.values(QUEUES)) {
+    const existing = await boss.getQueue(name);
+    if (existing) continue;
+    await boss
+      .createQueue(name, { name, retryLimit: settings.retryLimit, retryDelay: 1, retryBackoff: true, expireInSeconds: settings.expireInSeconds })
+      .catch(async (error: unknown) => {
+        // Another process declared it at the same moment.
+        if (!(await boss.getQueue(name))) throw error;
+      });
+  }
+}
