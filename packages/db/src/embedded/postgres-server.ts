@@ -27,6 +27,7 @@ export interface EmbeddedPostgresOptions {
 
 export interface RunningPostgres {
   port: number;
+  pid: number;
   user: string;
   password: string;
   /** URL of the given database on this server. */
@@ -277,5 +278,5 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const url = (database = "postgres") =>
     `postgresql://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`;
-  return { port, user: credentials.user, password: credentials.password, url, stop };
+  return { port, pid: child.pid!, user: credentials.user, password: credentials.password, url, stop };
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
@@ -16,10 +17,15 @@ import pg from "pg";
  * elsewhere accepts databases migrated here.
  */
 
+type WasmExports = Record<string, unknown>;
 type WasmBindings = {
-  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  __wbg_set_wasm(exports: WasmExports): void;
   SchemaEngine: typeof SchemaEngine;
 };
+// Node's WebAssembly global, typed minimally so this package needs no DOM typings.
+const webAssembly = (globalThis as unknown as {
+  WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: WasmExports } }> };
+}).WebAssembly;
 
 let bindingsPromise: Promise<WasmBindings> | undefined;
 
@@ -31,10 +37,11 @@ async function loadBindings(): Promise<WasmBindings> {
     },
   };
   // Node 20 cannot import the package's `.wasm` module directly: instantiate it by hand.
-  const bindingsUrl = import.meta.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
-  const bindings = (await import(bindingsUrl)) as WasmBindings & WebAssembly.ModuleImports;
-  const wasmPath = path.join(path.dirname(fileURLToPath(bindingsUrl)), "schema_engine_bg.wasm");
-  const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
+  // (createRequire rather than import.meta.resolve: the latter is missing under test runners' module loaders.)
+  const bindingsPath = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+  const bindings = (await import(pathToFileURL(bindingsPath).href)) as WasmBindings;
+  const wasmPath = path.join(path.dirname(bindingsPath), "schema_engine_bg.wasm");
+  const { instance } = await webAssembly.instantiate(await readFile(wasmPath), {
     "./schema_engine_bg.js": bindings,
   });
   bindings.__wbg_set_wasm(instance.exports);

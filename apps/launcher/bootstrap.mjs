@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Entry point of `npm start` and `npm test` on a machine that has only Node.js:
+// installs what is missing (pnpm through corepack, dependencies, the Prisma
+// client), then hands over to the TypeScript launcher or the test runner.
+// Plain JavaScript with no dependencies, because nothing is installed yet.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const env = {
+  ...process.env,
+  COREPACK_ENABLE_DOWNLOAD_PROMPT: "0",
+  NEXT_TELEMETRY_DISABLED: "1",
+  TURBO_TELEMETRY_DISABLED: "1",
+  DO_NOT_TRACK: "1",
+};
+
+function step(label, command, args, options = {}) {
+  const started = Date.now();
+  process.stderr.write(`» ${label}\n`);
+  const result = spawnSync(command, args, { cwd: root, env, stdio: "inherit", ...options });
+  if (result.error) {
+    process.stderr.write(`✖ ${label}: ${result.error.message}\n`);
+    process.exit(1);
+  }
+  if (result.status !== 0) {
+    process.stderr.write(`✖ ${label} failed (exit ${result.status ?? result.signal})\n`);
+    process.exit(result.status ?? 1);
+  }
+  process.stderr.write(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+const mtime = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+const pnpm = (label, args) => step(label, "corepack", ["pnpm", ...args]);
+
+function ensureInstalled() {
+  const marker = path.join(root, "node_modules", ".modules.yaml");
+  const lockfile = path.join(root, "pnpm-lock.yaml");
+  const manifests = [lockfile, path.join(root, "package.json"), path.join(root, "pnpm-workspace.yaml")];
+  if (!existsSync(marker) || manifests.some((file) => mtime(file) > mtime(marker))) {
+    pnpm("installing dependencies (pnpm via corepack)", ["install", "--frozen-lockfile", "--prefer-offline"]);
+  }
+  const generated = path.join(root, "packages", "db", "src", "generated", "prisma", "client.ts");
+  if (mtime(path.join(root, "prisma", "schema.prisma")) > mtime(generated)) {
+    pnpm("generating the Prisma client", ["--silent", "generate"]);
+  }
+}
+
+const [mode = "start", ...rest] = process.argv.slice(2);
+const major = Number(process.versions.node.split(".")[0]);
+if (major < 20) {
+  process.stderr.write(`StepWiser Studio needs Node.js 20 or newer; this is ${process.version}\n`);
+  process.exit(1);
+}
+
+ensureInstalled();
+
+if (mode === "start") {
+  pnpm("building (turbo; cached when nothing changed)", ["exec", "turbo", "run", "build", "--output-logs=errors-only"]);
+  const launcher = spawn(process.execPath, ["--import", "tsx", "apps/launcher/src/main.ts", ...rest], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
+  // Ctrl-C reaches the launcher directly (same process group); a signal sent to
+  // this process alone is passed on. The launcher stops everything, Postgres last.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => launcher.kill(signal));
+  launcher.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else if (mode === "test") {
+  step("running every test", process.execPath, ["--import", "tsx", "apps/launcher/src/test-all.ts", ...rest]);
+} else {
+  process.stderr.write(`unknown mode "${mode}" (expected start or test)\n`);
+  process.exit(2);
+}

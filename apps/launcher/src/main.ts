@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureAdminUser } from "@stepwiser/api";
+import { createDb } from "@stepwiser/db";
+import { DEMO_PROCESSBENCH_FILES, findFreePort, openLocalDatabase, persistentSecret, resolveDataDir } from "@stepwiser/db/local";
+import { applyMigrations } from "@stepwiser/db/migrations";
+import { connectJobQueue, submitProcessBenchImport } from "@stepwiser/jobs";
+
+/**
+ * `npm start`: the whole product on its embedded defaults. Starts (or reuses)
+ * Postgres, applies migrations, creates the first admin, queues the demo data,
+ * then runs the web app and the worker until Ctrl-C, and stops Postgres last.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+const DEMO_MARKER_ACTION = "demo.seeded";
+
+async function seedDemoData(databaseUrl: string): Promise<number> {
+  if (process.env.STEPWISER_DEMO_DATA === "0") return 0;
+  const db = createDb(databaseUrl, { poolSize: 2 });
+  try {
+    // Seed once per database: deleting the demo datasets later must not bring them back.
+    const seeded = await db.auditLog.findFirst({ where: { action: DEMO_MARKER_ACTION }, select: { id: true } });
+    if (seeded) return 0;
+    const queue = await connectJobQueue(databaseUrl);
+    try {
+      for (const file of DEMO_PROCESSBENCH_FILES) {
+        await submitProcessBenchImport(db, queue, {
+          fileName: path.basename(file),
+          content: await readFile(file),
+          datasetName: `ProcessBench ${path.basename(file, ".json")} (demo)`,
+        });
+      }
+    } finally {
+      await queue.stop({ graceful: false, wait: true });
+    }
+    await db.auditLog.create({ data: { action: DEMO_MARKER_ACTION, entityType: "Database", entityId: "demo" } });
+    return DEMO_PROCESSBENCH_FILES.length;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the web app exited during start-up (code ${child.exitCode})`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the web app did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+function spawnService(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): ChildProcess {
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const prefix = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
+    let pending = "";
+    stream.on("data", (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) if (line.trim()) out.write(`[${name}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout!, process.stdout);
+  prefix(child.stderr!, process.stderr);
+  return child;
+}
+
+function stopChild(child: ChildProcess, timeoutMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  const dataDir = resolveDataDir(root);
+  say(`» data directory: ${dataDir}`);
+  const database = await openLocalDatabase({ dataDir });
+  if (database.origin === "shared") {
+    throw new Error(`StepWiser Studio is already running on this data directory (${dataDir}); stop it first or set STEPWISER_DATA_DIR`);
+  }
+  say(database.origin === "external" ? "» using the external database from DATABASE_URL" : "» embedded PostgreSQL is up");
+
+  const children: ChildProcess[] = [];
+  let shuttingDown = false;
+  const shutdown = async (reason: string, exitCode: number) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    say(`\n» ${reason}: stopping the web app and the worker, then PostgreSQL`);
+    await Promise.all(children.map((c) => stopChild(c)));
+    await database.release();
+    say("» stopped");
+    process.exit(exitCode);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT", 0));
+  process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
+  process.on("SIGHUP", () => void shutdown("SIGHUP", 0));
+
+  try {
+    const applied = await applyMigrations(database.url);
+    if (applied.length) say(`» applied migrations: ${applied.join(", ")}`);
+
+    const adminEmail = process.env.STEPWISER_ADMIN_EMAIL ?? "admin@stepwiser.local";
+    const db = createDb(database.url, { poolSize: 2 });
+    const admin = await ensureAdminUser(db, { email: adminEmail, password: process.env.STEPWISER_ADMIN_PASSWORD });
+    await db.$disconnect();
+    const queuedDemo = await seedDemoData(database.url);
+    if (queuedDemo) say(`» queued ${queuedDemo} demo ProcessBench imports`);
+
+    const port = process.env.PORT ? Number(process.env.PORT) : await findFreePort(3000);
+    const publicUrl = process.env.STEPWISER_PUBLIC_URL ?? `http://localhost:${port}`;
+    const serviceEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      STEPWISER_AUTH_SECRET: process.env.STEPWISER_AUTH_SECRET ?? (await persistentSecret(dataDir, "auth")),
+      STEPWISER_PUBLIC_URL: publicUrl,
+      PORT: String(port),
+      NODE_ENV: "production",
+    };
+
+    children.push(spawnService("worker", process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], serviceEnv));
+    const nextBin = path.join(root, "apps", "web", "node_modules", ".bin", "next");
+    const web = spawnService("web", nextBin, ["start", "-p", String(port), "-H", "0.0.0.0"], serviceEnv, path.join(root, "apps", "web"));
+    children.push(web);
+    for (const child of children) {
+      child.once("exit", (code) => {
+        if (!shuttingDown) void shutdown(`a service exited unexpectedly (code ${code})`, 1);
+      });
+    }
+    await waitForHttp(`http://127.0.0.1:${port}/api/health`, web, 60_000);
+
+    say("");
+    say(`StepWiser Studio is running at ${publicUrl}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    if (admin.created) {
+      say(`Sign in as ${admin.email} with password: ${admin.password}`);
+      say("This password is shown once; keep it (or set STEPWISER_ADMIN_PASSWORD before the first start).");
+    } else {
+      say(`Sign in as ${adminEmail} (password printed on the first start, or STEPWISER_ADMIN_PASSWORD).`);
+    }
+    say("Press Ctrl-C to stop everything.");
+  } catch (error) {
+    say(`✖ ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown("start-up failed", 1);
+  }
+}
+
+main().catch((error: unknown) => {
+  say(`✖ ${error instanceof Error ? error.stack : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,29 @@
+import { createDb } from "@stepwiser/db";
+import { startWorker } from "@stepwiser/jobs";
+
+/** The job worker process: serves every pipeline queue until SIGINT/SIGTERM. */
+async function main() {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error("DATABASE_URL is not set");
+  const db = createDb(databaseUrl);
+  const importBatchSize = process.env.STEPWISER_IMPORT_BATCH_SIZE ? Number(process.env.STEPWISER_IMPORT_BATCH_SIZE) : undefined;
+  const worker = await startWorker({ databaseUrl, db, importBatchSize });
+  console.log(`[worker] ready (pid ${process.pid})`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[worker] ${signal}: finishing in-flight jobs`);
+    await worker.stop();
+    await db.$disconnect();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error(`[worker] ${error instanceof Error ? error.stack : String(error)}`);
+  process.exit(1);
+});

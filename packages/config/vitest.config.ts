@@ -1,0 +1,23 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * One Vitest run for the whole monorepo: unit tests and integration tests on a
+ * real PostgreSQL (one embedded server per run, started by the global setup;
+ * each test file gets a fresh database cloned from a migrated template).
+ */
+export default defineConfig({
+  root,
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+    globalSetup: [path.join(root, "packages/config/vitest/postgres-global-setup.ts")],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    reporters: process.env.CI ? ["default"] : ["default"],
+  },
+});

@@ -1,0 +1,45 @@
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../../db/src/embedded/postgres-server";
+import { applyMigrations } from "../../db/src/migrations/migrate";
+import { TEMPLATE_DATABASE } from "../../db/src/testing/test-database";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    postgresAdminUrl: string;
+  }
+}
+
+/** Closes the migration engine's lingering connections so the template can be copied. */
+async function sealTemplate(adminUrl: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`ALTER DATABASE "${TEMPLATE_DATABASE}" WITH ALLOW_CONNECTIONS false IS_TEMPLATE true`);
+    await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [TEMPLATE_DATABASE]);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Starts the one Postgres server of this test run and migrates the template database. */
+export default async function setup(project: TestProject) {
+  const scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-test-"));
+  await chmod(scratch, 0o755); // the postgres OS user must be able to enter it
+  const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true });
+  try {
+    await applyMigrations(server.url(TEMPLATE_DATABASE));
+    await sealTemplate(server.url("postgres"));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  project.provide("postgresAdminUrl", server.url("postgres"));
+  return async () => {
+    await server.stop();
+    await rm(scratch, { recursive: true, force: true });
+  };
+}
