@@ -2,5 +2,5 @@ export { appRouter, type AppRouter, type RouterInputs, type RouterOutputs } from
 export { createCallerFactory, type Access, type Context, type ProcedureMeta, type SessionUser } from "./trpc";
 export { createContext, sessionUserFromHeaders, type ContextDeps } from "./context";
 export { handleTrpcRequest } from "./http";
-export { createAuth, authConfigFromEnv, getAuth, type Auth, type AuthConfig } from "./auth/auth";
+export { createAuth, authPool, authConfigFromEnv, getAuth, type Auth, type AuthConfig } from "./auth/auth";
 export { createUserWithPassword, ensureAdminUser, generatePassword } from "./auth/users";

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../../db/src/embedded/postgres-server";
-import { applyMigrations } from "../../db/src/migrations/migrate";
-import { TEMPLATE_DATABASE } from "../../db/src/testing/test-database";
+import { startEmbeddedPostgres } from "@stepwiser/db/local";
+import { applyMigrations } from "@stepwiser/db/migrations";
+import { TEMPLATE_DATABASE } from "@stepwiser/db/testing";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -14,9 +14,9 @@ export interface AuthConfig {
  * Email + password sign-in through better-auth (see docs/DECISIONS.md). Accounts are
  * created by admins, never by self sign-up: this is a team tool with roles.
  */
-export function createAuth(config: AuthConfig) {
+export function createAuth(config: AuthConfig, pool = authPool(config.databaseUrl)) {
   return betterAuth({
-    database: new pg.Pool({ connectionString: config.databaseUrl, max: 4 }),
+    database: pool,
     baseURL: config.baseUrl,
     secret: config.secret,
     trustedOrigins: config.trustedOrigins,
@@ -38,6 +38,13 @@ export function createAuth(config: AuthConfig) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+export function authPool(databaseUrl: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // An idle connection dropped by the server (restart, failover) must not crash the process.
+  pool.on("error", (error) => console.error(`[auth] idle database connection lost: ${error.message}`));
+  return pool;
+}
 
 export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const databaseUrl = env.DATABASE_URL;

@@ -46,7 +46,13 @@ export async function startJobQueue(databaseUrl: string, settings = queueSetting
   boss.on("error", (error: Error) => console.error(`[queue] ${error.message}`));
   await boss.start();
   await declareQueues(boss, settings);
+  // Workers own the queue policy: apply the current settings to queues declared earlier.
+  for (const name of Object.values(QUEUES)) await boss.updateQueue(name, queuePolicy(name, settings));
   return boss;
+}
+
+function queuePolicy(name: QueueName, settings: QueueSettings) {
+  return { name, retryLimit: settings.retryLimit, retryDelay: 1, retryBackoff: true, expireInSeconds: settings.expireInSeconds };
 }
 
 /**
@@ -66,7 +72,7 @@ async function declareQueues(boss: PgBoss, settings: QueueSettings): Promise<voi
     const existing = await boss.getQueue(name);
     if (existing) continue;
     await boss
-      .createQueue(name, { name, retryLimit: settings.retryLimit, retryDelay: 1, retryBackoff: true, expireInSeconds: settings.expireInSeconds })
+      .createQueue(name, queuePolicy(name, settings))
       .catch(async (error: unknown) => {
         // Another process declared it at the same moment.
         if (!(await boss.getQueue(name))) throw error;
