@@ -4,7 +4,7 @@
 // client), then hands over to the TypeScript launcher or the test runner.
 // Plain JavaScript with no dependencies, because nothing is installed yet.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,6 +16,19 @@ const env = {
   TURBO_TELEMETRY_DISABLED: "1",
   DO_NOT_TRACK: "1",
 };
+
+// turbo and other tools look for a `pnpm` binary on PATH: give them corepack's shim
+// from a folder inside the checkout, leaving the machine's global setup alone.
+const shimDir = path.join(root, "node_modules", ".cache", "corepack-bin");
+if (!existsSync(path.join(shimDir, "pnpm"))) {
+  mkdirSync(shimDir, { recursive: true });
+  const shim = spawnSync("corepack", ["enable", "pnpm", "--install-directory", shimDir], { env, stdio: "inherit" });
+  if (shim.status !== 0) {
+    process.stderr.write("✖ could not set up pnpm through corepack (is corepack part of this Node.js?)\n");
+    process.exit(1);
+  }
+}
+env.PATH = `${shimDir}${path.delimiter}${env.PATH ?? ""}`;
 
 function step(label, command, args, options = {}) {
   const started = Date.now();

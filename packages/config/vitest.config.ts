@@ -13,7 +13,7 @@ export default defineConfig({
   root,
   test: {
     include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
-    globalSetup: [path.join(root, "packages/config/vitest/postgres-global-setup.ts")],
+    globalSetup: [path.join(root, "packages/db/src/testing/vitest-global-setup.ts")],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,

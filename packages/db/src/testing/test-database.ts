@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { createDb, type Db } from "../client";
+import "./provided-context";
 
 /** Migrated once per test run; each test file's database is a copy of it. */
 export const TEMPLATE_DATABASE = "stepwiser_template";

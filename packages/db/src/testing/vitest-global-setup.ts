@@ -3,15 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "@stepwiser/db/local";
-import { applyMigrations } from "@stepwiser/db/migrations";
-import { TEMPLATE_DATABASE } from "@stepwiser/db/testing";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    postgresAdminUrl: string;
-  }
-}
+import { startEmbeddedPostgres } from "../embedded/postgres-server";
+import { applyMigrations } from "../migrations/migrate";
+import { TEMPLATE_DATABASE } from "./test-database";
+import "./provided-context";
 
 /** Closes the migration engine's lingering connections so the template can be copied. */
 async function sealTemplate(adminUrl: string) {
