@@ -130,6 +130,8 @@ async function main() {
       DATABASE_URL: database.url,
       STEPWISER_AUTH_SECRET: process.env.STEPWISER_AUTH_SECRET ?? (await persistentSecret(dataDir, "auth")),
       STEPWISER_PUBLIC_URL: publicUrl,
+      // The URL printed says localhost; the same server reached as 127.0.0.1 must sign in too.
+      STEPWISER_TRUSTED_ORIGINS: process.env.STEPWISER_TRUSTED_ORIGINS ?? `http://127.0.0.1:${port}`,
       PORT: String(port),
       NODE_ENV: "production",
     };

@@ -1,0 +1,35 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { SessionProvider } from "~/lib/session-context";
+import { requireUser } from "~/server/session";
+import { SignOutButton } from "./sign-out-button";
+
+export const dynamic = "force-dynamic";
+
+export default async function SignedInLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <SessionProvider user={user}>
+      <header className="border-b border-slate-200 bg-white">
+        <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3 text-sm">
+          <Link href="/datasets" className="font-semibold">
+            StepWiser Studio
+          </Link>
+          <Link href="/datasets" className="text-slate-700 hover:text-slate-950">
+            Datasets
+          </Link>
+          {user.role === "admin" && (
+            <Link href="/admin/users" className="text-slate-700 hover:text-slate-950">
+              Users
+            </Link>
+          )}
+          <span className="ml-auto text-slate-600">
+            {user.email} · <span className="font-medium">{user.role}</span>
+          </span>
+          <SignOutButton />
+        </nav>
+      </header>
+      <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,18 @@
+import { redirect } from "next/navigation";
+import { currentUser } from "~/server/session";
+import { SignInForm } from "./sign-in-form";
+
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage() {
+  if (await currentUser()) redirect("/datasets");
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-lg font-semibold">StepWiser Studio</h1>
+        <p className="mb-5 text-sm text-slate-600">Sign in with the account an admin gave you.</p>
+        <SignInForm />
+      </div>
+    </main>
+  );
+}
