@@ -16,7 +16,7 @@ test("wrong password is refused with a message", async ({ page }) => {
   await page.getByLabel("Email").fill(ADMIN_EMAIL);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password" })).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in/);
 });
 

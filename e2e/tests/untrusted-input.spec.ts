@@ -1,0 +1,70 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../playwright.config";
+
+async function signIn(page: Page) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/datasets/);
+}
+
+function record(id: string, steps: string[], label = -1) {
+  return { id, generator: "e2e-model", problem: "What is 1 + 1?", steps, final_answer_correct: label === -1, label };
+}
+
+test("a malformed file is refused with the record and field, and no dataset appears", async ({ page }) => {
+  await signIn(page);
+  const bad = [record("bad-0", ["1 + 1 = 2"]), { ...record("bad-1", ["ok"]), label: "first" }];
+  await page.getByLabel("ProcessBench file").setInputFiles({
+    name: "broken.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(bad, null, 2)),
+  });
+  await page.getByLabel("Dataset name (optional)").fill("Broken upload");
+  await page.getByRole("button", { name: "Import" }).click();
+  // Next.js keeps an empty route announcer with role="alert" on every page.
+  const alert = page.getByRole("alert").filter({ hasText: "broken.json" });
+  await expect(alert).toContainText("record 1");
+  await expect(alert).toContainText("label");
+  await expect(page).toHaveURL(/\/datasets$/);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Datasets" })).toBeVisible();
+  await expect(page.getByText("Loading…")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Broken upload" })).toHaveCount(0);
+});
+
+test("model output with HTML in it is shown as text, never run", async ({ page }) => {
+  await signIn(page);
+  let dialogs = 0;
+  page.on("dialog", (dialog) => {
+    dialogs += 1;
+    void dialog.dismiss();
+  });
+  const hostile = [
+    record(
+      "xss-0",
+      ['Let us compute. <img src=x onerror="alert(1)"> then <script>alert(2)</script>', "<b>So</b> the answer is 2."],
+      1,
+    ),
+  ];
+  await page.getByLabel("ProcessBench file").setInputFiles({
+    name: "hostile.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(hostile)),
+  });
+  await page.getByLabel("Dataset name (optional)").fill("Hostile text");
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page).toHaveURL(/\/runs\//);
+  await expect(page.getByText("completed", { exact: false }).first()).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("link", { name: "Open the dataset" }).click();
+  await page.getByRole("link", { name: "xss-0", exact: true }).click();
+
+  const chunks = page.getByTestId("chunk");
+  await expect(chunks).toHaveCount(2);
+  await expect(chunks.nth(0)).toContainText('<img src=x onerror="alert(1)">');
+  await expect(chunks.nth(0)).toContainText("<script>alert(2)</script>");
+  await expect(chunks.nth(1)).toContainText("<b>So</b>");
+  await expect(page.locator("main img, main script, main b")).toHaveCount(0);
+  expect(dialogs).toBe(0);
+});
