@@ -1,0 +1,90 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const demoDir = path.join(repoRoot, "packages/db/seed/processbench");
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], databaseUrl: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("stepwiser import processbench", () => {
+  let database: TestDatabase;
+  let scratch: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-cli-"));
+  });
+  afterAll(async () => {
+    await database?.drop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  async function counts() {
+    const { db } = database;
+    const [datasets, trajectories, chunks, runs, importFiles] = await Promise.all([
+      db.dataset.count(),
+      db.trajectory.count(),
+      db.chunk.count(),
+      db.run.count(),
+      db.importFile.count(),
+    ]);
+    return { datasets, trajectories, chunks, runs, importFiles };
+  }
+
+  it("imports both demo files, 1,400 solutions, and prints a JSON summary", async () => {
+    const result = await runCli(
+      ["import", "processbench", path.join(demoDir, "gsm8k.json"), path.join(demoDir, "math.json")],
+      database.url,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as { runs: Array<{ status: string; trajectories: number }>; trajectories: number };
+    expect(summary.trajectories).toBe(1400);
+    expect(summary.runs.map((r) => [r.status, r.trajectories])).toEqual([
+      ["completed", 400],
+      ["completed", 1000],
+    ]);
+    expect(await counts()).toMatchObject({ datasets: 2, trajectories: 1400, runs: 2, importFiles: 2 });
+  });
+
+  it("rejects a file with one bad record, naming record and field, and changes nothing", async () => {
+    const records = JSON.parse(await readFile(path.join(demoDir, "gsm8k.json"), "utf8")) as Array<Record<string, unknown>>;
+    records[17] = { ...records[17], label: 99 }; // past the last step
+    const bad = path.join(scratch, "bad.json");
+    await writeFile(bad, JSON.stringify(records, null, 2));
+    const before = await counts();
+
+    const result = await runCli(["import", "processbench", bad], database.url);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("bad.json:");
+    expect(result.stderr).toContain("record 17");
+    expect(result.stderr).toContain('field "label"');
+    expect(result.stdout).toBe("");
+    expect(await counts()).toEqual(before);
+  });
+});
