@@ -1,5 +1,4 @@
 import { InputError } from "@stepwiser/core";
-import { importProcessBenchCommand } from "./commands/import-processbench";
 import { UsageError } from "./usage-error";
 
 /**
@@ -12,12 +11,29 @@ commands:
   import processbench <file.json>... [--name NAME] [--detach]
       Import ProcessBench files (one dataset per file) as jobs; waits for them
       unless --detach. Uses DATABASE_URL, else the embedded database of this checkout.
+  grade --gold G --pred P [--time-limit-ms MS]
+  grade --jsonl FILE [--time-limit-ms MS]
+      Extract and compare final answers; one JSON object per pair.
+  processbench score --data <file.json>... --predictions FILE
+      ProcessBench acc_err / acc_cor / F1 per subset and their average.
+  label --rule abs-q|rel-ratio|rel-effective [--gamma x] [--alpha x] [--n k] --q0 x --q x1,x2,...
+      Chunk labels from Q-values, and the first error they imply.
+  segment --method blank-line|step-markers --file F
+      Baseline segmentation of a solution into chunks with character offsets.
+  chunks check --original F --chunked G
+      Check that a <chunk>-tagged segmentation reproduces the original text.
+  verdict --file F
+      Parse a judge output: Positive, Negative or unparseable.
 `;
 
 type Command = (args: string[]) => Promise<void>;
 
-const commands: Record<string, Command> = {
-  "import processbench": importProcessBenchCommand,
+// Loaded on demand: the pure commands must not pay for the database client's start-up.
+const commands: Record<string, () => Promise<Command>> = {
+  "import processbench": async () => (await import("./commands/import-processbench")).importProcessBenchCommand,
+  "processbench score": async () => (await import("./commands/processbench-score")).processBenchScoreCommand,
+  label: async () => (await import("./commands/label")).labelCommand,
+  verdict: async () => (await import("./commands/verdict")).verdictCommand,
 };
 
 async function main(argv: string[]) {
@@ -25,18 +41,28 @@ async function main(argv: string[]) {
     process.stdout.write(USAGE);
     return;
   }
-  for (const [name, run] of Object.entries(commands)) {
+  // Longest command name first, so "processbench score" wins over a shorter prefix.
+  const names = Object.keys(commands).sort((a, b) => b.split(" ").length - a.split(" ").length);
+  for (const name of names) {
     const words = name.split(" ");
-    if (words.every((w, i) => argv[i] === w)) return run(argv.slice(words.length));
+    if (words.every((w, i) => argv[i] === w)) {
+      const run = await commands[name]!();
+      return run(argv.slice(words.length));
+    }
   }
   throw new UsageError(`unknown command "${argv.slice(0, 2).join(" ")}"\n\n${USAGE}`);
+}
+
+function isNodeArgumentError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
 }
 
 main(process.argv.slice(2)).then(
   () => process.exit(process.exitCode ?? 0),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof InputError) {
-      process.stderr.write(`stepwiser: ${error.message}\n`);
+    if (error instanceof UsageError || error instanceof InputError || isNodeArgumentError(error)) {
+      process.stderr.write(`stepwiser: ${(error as Error).message}\n`);
       process.exit(2);
     }
     process.stderr.write(`stepwiser: ${error instanceof Error ? error.message : String(error)}\n`);

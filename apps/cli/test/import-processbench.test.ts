@@ -1,34 +1,14 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { repoRoot, runCli } from "./run-cli";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const demoDir = path.join(repoRoot, "packages/db/seed/processbench");
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], databaseUrl: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runImport(args: string[], databaseUrl: string) {
+  return runCli(args, { env: { DATABASE_URL: databaseUrl } });
 }
 
 describe("stepwiser import processbench", () => {
@@ -57,7 +37,7 @@ describe("stepwiser import processbench", () => {
   }
 
   it("imports both demo files, 1,400 solutions, and prints a JSON summary", async () => {
-    const result = await runCli(
+    const result = await runImport(
       ["import", "processbench", path.join(demoDir, "gsm8k.json"), path.join(demoDir, "math.json")],
       database.url,
     );
@@ -78,7 +58,7 @@ describe("stepwiser import processbench", () => {
     await writeFile(bad, JSON.stringify(records, null, 2));
     const before = await counts();
 
-    const result = await runCli(["import", "processbench", bad], database.url);
+    const result = await runImport(["import", "processbench", bad], database.url);
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("bad.json:");

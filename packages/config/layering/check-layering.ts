@@ -18,7 +18,7 @@ const PACKAGE_LAYER: Record<string, Layer> = {
 };
 
 /** Third-party packages pure domain logic may use: no I/O, no framework. */
-export const CORE_ALLOWED_EXTERNALS = new Set(["zod"]);
+export const CORE_ALLOWED_EXTERNALS = new Set(["zod", "@cortex-js/compute-engine"]);
 
 export interface SourceFile {
   /** Path relative to the repository root, e.g. "packages/db/src/client.ts". */

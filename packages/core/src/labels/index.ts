@@ -1,0 +1,3 @@
+export * from "./label";
+export * from "./q-values";
+export * from "./rules";

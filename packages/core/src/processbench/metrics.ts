@@ -1,0 +1,84 @@
+import { subsetFromId } from "./record";
+
+/** One ProcessBench sample as scoring sees it: its id and gold first-error index (-1 = no error). */
+export interface ProcessBenchGold {
+  id: string;
+  label: number;
+  /** Defaults to the id's prefix ("gsm8k-12" → "gsm8k"). */
+  subset?: string;
+}
+
+/** A predicted first-error index; null = unparseable (scored as wrong). */
+export type FirstErrorPrediction = number | null;
+
+export interface SubsetScore {
+  n: number;
+  n_error: number;
+  n_correct: number;
+  /** Share of erroneous samples whose first error was located exactly. */
+  acc_err: number;
+  /** Share of error-free samples predicted -1. */
+  acc_cor: number;
+  /** Harmonic mean of acc_err and acc_cor; 0 when both are 0. */
+  f1: number;
+}
+
+export interface ProcessBenchScore {
+  subsets: Record<string, SubsetScore>;
+  /** Unweighted mean of the subset F1s (the paper reports it over the four subsets). */
+  average_f1: number;
+  /** Gold ids without a prediction; each was scored as wrong. */
+  missing: string[];
+  /** Predicted ids that are not in the gold data (ignored). */
+  unknown: string[];
+  /** Predictions that were null (unparseable); scored as wrong. */
+  unparseable: number;
+}
+
+export function f1FromAccuracies(accErr: number, accCor: number): number {
+  return accErr + accCor === 0 ? 0 : (2 * accErr * accCor) / (accErr + accCor);
+}
+
+/**
+ * ProcessBench scoring (spec §4): a sample matches when the predicted index equals
+ * the label. An empty class (no erroneous or no error-free sample in a subset)
+ * has accuracy 0 — the subset cannot show that ability.
+ */
+export function scoreProcessBench(
+  gold: readonly ProcessBenchGold[],
+  predictions: ReadonlyMap<string, FirstErrorPrediction>,
+): ProcessBenchScore {
+  const tallies = new Map<string, { n: number; nError: number; nCorrect: number; hitsError: number; hitsCorrect: number }>();
+  const missing: string[] = [];
+  const seen = new Set<string>();
+  let unparseable = 0;
+  for (const sample of gold) {
+    if (seen.has(sample.id)) throw new Error(`gold id ${sample.id} appears twice`);
+    seen.add(sample.id);
+    const subset = sample.subset ?? subsetFromId(sample.id);
+    const tally = tallies.get(subset) ?? { n: 0, nError: 0, nCorrect: 0, hitsError: 0, hitsCorrect: 0 };
+    tallies.set(subset, tally);
+    const predicted = predictions.has(sample.id) ? predictions.get(sample.id)! : undefined;
+    if (predicted === undefined) missing.push(sample.id);
+    else if (predicted === null) unparseable += 1;
+    const hit = predicted !== undefined && predicted !== null && predicted === sample.label;
+    tally.n += 1;
+    if (sample.label === -1) {
+      tally.nCorrect += 1;
+      if (hit) tally.hitsCorrect += 1;
+    } else {
+      tally.nError += 1;
+      if (hit) tally.hitsError += 1;
+    }
+  }
+  const subsets: Record<string, SubsetScore> = {};
+  for (const [name, t] of [...tallies].sort(([a], [b]) => a.localeCompare(b))) {
+    const accErr = t.nError ? t.hitsError / t.nError : 0;
+    const accCor = t.nCorrect ? t.hitsCorrect / t.nCorrect : 0;
+    subsets[name] = { n: t.n, n_error: t.nError, n_correct: t.nCorrect, acc_err: accErr, acc_cor: accCor, f1: f1FromAccuracies(accErr, accCor) };
+  }
+  const f1s = Object.values(subsets).map((s) => s.f1);
+  const average = f1s.length ? f1s.reduce((sum, f) => sum + f, 0) / f1s.length : 0;
+  const unknown = [...predictions.keys()].filter((id) => !seen.has(id));
+  return { subsets, average_f1: average, missing, unknown, unparseable };
+}
