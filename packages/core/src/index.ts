@@ -8,3 +8,5 @@ export * from "./processbench/critic-output";
 export * from "./labels";
 export * from "./judge";
 export * from "./access/roles";
+export * from "./stats";
+export * from "./training";

@@ -1,0 +1,5 @@
+export * from "./random";
+export * from "./confusion";
+export * from "./kappa";
+export * from "./bootstrap";
+export * from "./calibration";
