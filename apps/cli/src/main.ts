@@ -34,6 +34,8 @@ const commands: Record<string, () => Promise<Command>> = {
   "processbench score": async () => (await import("./commands/processbench-score")).processBenchScoreCommand,
   label: async () => (await import("./commands/label")).labelCommand,
   verdict: async () => (await import("./commands/verdict")).verdictCommand,
+  segment: async () => (await import("./commands/segment")).segmentCommand,
+  "chunks check": async () => (await import("./commands/chunks-check")).chunksCheckCommand,
 };
 
 async function main(argv: string[]) {

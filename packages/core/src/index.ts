@@ -1,5 +1,4 @@
 export * from "./errors/input-error";
-export * from "./chunks/paragraphs";
 export * from "./text/boxed";
 export * from "./processbench/record";
 export * from "./processbench/parse-file";
@@ -10,3 +9,5 @@ export * from "./judge";
 export * from "./access/roles";
 export * from "./stats";
 export * from "./training";
+export * from "./chunks";
+export * from "./prompts";
