@@ -11,9 +11,9 @@ commands:
   import processbench <file.json>... [--name NAME] [--detach]
       Import ProcessBench files (one dataset per file) as jobs; waits for them
       unless --detach. Uses DATABASE_URL, else the embedded database of this checkout.
-  grade --gold G --pred P [--time-limit-ms MS]
-  grade --jsonl FILE [--time-limit-ms MS]
-      Extract and compare final answers; one JSON object per pair.
+  grade --gold G --pred P [--time-limit-ms MS] [--details]
+  grade --jsonl FILE [--time-limit-ms MS] [--threads N] [--details]
+      Extract and compare final answers; one JSON object per pair, in input order.
   processbench score --data <file.json>... --predictions FILE
       ProcessBench acc_err / acc_cor / F1 per subset and their average.
   label --rule abs-q|rel-ratio|rel-effective [--gamma x] [--alpha x] [--n k] --q0 x --q x1,x2,...
@@ -32,6 +32,7 @@ type Command = (args: string[]) => Promise<void>;
 const commands: Record<string, () => Promise<Command>> = {
   "import processbench": async () => (await import("./commands/import-processbench")).importProcessBenchCommand,
   "processbench score": async () => (await import("./commands/processbench-score")).processBenchScoreCommand,
+  grade: async () => (await import("./commands/grade")).gradeCommand,
   label: async () => (await import("./commands/label")).labelCommand,
   verdict: async () => (await import("./commands/verdict")).verdictCommand,
   segment: async () => (await import("./commands/segment")).segmentCommand,

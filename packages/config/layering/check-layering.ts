@@ -17,6 +17,9 @@ const PACKAGE_LAYER: Record<string, Layer> = {
   "@stepwiser/api": "api",
 };
 
+/** Build, test and benchmark helpers: any package may use them, in no layer's code path. */
+const TOOLING_PACKAGES = new Set(["@stepwiser/config"]);
+
 /** Third-party packages pure domain logic may use: no I/O, no framework. */
 export const CORE_ALLOWED_EXTERNALS = new Set(["zod", "@cortex-js/compute-engine"]);
 
@@ -94,6 +97,7 @@ export function checkFile(file: SourceFile): Violation[] {
     if (!target.startsWith("@stepwiser/") || target === owner.name) continue;
     const targetLayer = PACKAGE_LAYER[target];
     if (owner.layer === "tooling" || owner.layer === "e2e") continue;
+    if (TOOLING_PACKAGES.has(target)) continue;
     if (!targetLayer) {
       report(`${target} is not a layer that ${owner.name} may import`);
     } else if (layerIndex(targetLayer) >= layerIndex(owner.layer)) {

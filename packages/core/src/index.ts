@@ -11,3 +11,4 @@ export * from "./stats";
 export * from "./training";
 export * from "./chunks";
 export * from "./prompts";
+export * from "./grading";

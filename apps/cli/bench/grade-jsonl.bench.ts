@@ -1,0 +1,68 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeBenchmarkReport } from "@stepwiser/config/bench";
+
+/**
+ * `stepwiser grade --jsonl` on 1,000 pairs, timed end to end as a user runs it
+ * (`corepack pnpm --silent stepwiser …`, process start-up included), plus the
+ * slowest single pair of a pathological set against its time limit.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const corpus = readFileSync(path.join(root, "packages/core/test/grading/equivalence-corpus.jsonl"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as { gold: string; pred: string });
+
+// Half the predictions arrive as whole responses, as policy outputs do.
+const pairs = Array.from({ length: 1000 }, (_, i) => {
+  const { gold, pred } = corpus[i % corpus.length]!;
+  return i % 2 === 0 ? { gold, pred } : { gold, pred: `We work through the problem step by step.\n\nTherefore, the final answer is $\\boxed{${pred}}$.` };
+});
+
+const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-bench-"));
+function timeGrade(lines: object[], extra: string[]): { seconds: number; answers: Array<{ elapsed_ms: number; reason: string }> } {
+  const file = path.join(scratch, "pairs.jsonl");
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+  const started = performance.now();
+  const run = spawnSync("corepack", ["pnpm", "--silent", "stepwiser", "grade", "--jsonl", file, "--details", ...extra], { cwd: root, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`grade failed (${run.status}): ${run.stderr}`);
+  return { seconds, answers: run.stdout.trim().split("\n").map((l) => JSON.parse(l)) };
+}
+
+try {
+  const ordinary = timeGrade(pairs, []);
+  const slowest = Math.max(...ordinary.answers.map((a) => a.elapsed_ms));
+
+  const limit = 1000;
+  const pathological = [
+    { gold: "10^{10^{10^{10}}}", pred: "10^{10^{10^{10}}}+1" },
+    { gold: "5", pred: "\\sum_{k=1}^{10^9} k" },
+    { gold: "7", pred: "\\prod_{k=1}^{10^7} k" },
+    { gold: "(10^{100})!", pred: "(10^{100})!+1" },
+    { gold: "1", pred: Array.from({ length: 5000 }, (_, i) => `${i}x^{${i}}`).join("+") },
+    { gold: "2", pred: `${"\\frac{1}{".repeat(300)}2${"}".repeat(300)}` },
+    { gold: "2^{2^{2^{2^{2}}}}", pred: "2^{65536}" },
+  ];
+  const hard = timeGrade(Array.from({ length: 5 }, () => pathological).flat(), ["--time-limit-ms", String(limit)]);
+  const hardSlowest = Math.max(...hard.answers.map((a) => a.elapsed_ms));
+
+  writeBenchmarkReport({
+    name: "grade-jsonl",
+    title: "Answer grading: `stepwiser grade --jsonl`",
+    method:
+      "1,000 pairs cycled from the equivalence corpus (`packages/core/test/grading/equivalence-corpus.jsonl`), every second prediction wrapped in a whole response, graded by the real command line on 2 worker threads; wall time includes process start-up. Then 35 pathological pairs (exponent towers, a billion-term sum, huge factorials, a 5,000-term polynomial, 300 nested fractions) under a 1,000 ms per-pair limit.",
+    rows: [
+      { metric: "1,000 pairs, wall time", value: `${ordinary.seconds.toFixed(2)} s`, target: "< 10 s", met: ordinary.seconds < 10 },
+      { metric: "slowest ordinary pair", value: `${slowest.toFixed(1)} ms`, target: "≤ 2,000 ms (default limit)", met: slowest <= 2000 },
+      { metric: "pathological pairs, wall time", value: `${hard.seconds.toFixed(2)} s` },
+      { metric: "slowest pathological pair", value: `${hardSlowest.toFixed(1)} ms`, target: `≤ ${limit} ms (limit)`, met: hardSlowest <= limit },
+      { metric: "pathological outcomes", value: Object.entries(hard.answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.reason]: (acc[a.reason] ?? 0) + 1 }), {})).map(([k, v]) => `${k} ${v}`).join(", ") },
+    ],
+  });
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

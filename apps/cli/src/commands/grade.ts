@@ -1,0 +1,73 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { GradeResult } from "@stepwiser/core";
+import { DEFAULT_GRADING_TIME_LIMIT_MS, GradingPool } from "@stepwiser/jobs/grading";
+import { z } from "zod";
+import { readInputText } from "../input/files";
+import { parseJsonLines } from "../input/jsonl";
+import { numberFlag } from "../input/numbers";
+import { UsageError } from "../usage-error";
+
+const pairLine = z.object({
+  gold: z.string({ error: "must be a string" }),
+  pred: z.string({ error: "must be a string" }),
+});
+
+function answerJson(result: GradeResult, details: boolean) {
+  const base = {
+    equivalent: result.equivalent,
+    gold_extracted: result.gold.extracted,
+    pred_extracted: result.pred.extracted,
+    reason: result.reason,
+  };
+  if (!details) return base;
+  return {
+    ...base,
+    gold_rule: result.gold.rule,
+    pred_rule: result.pred.rule,
+    gold_normalised: result.gold.normalised,
+    pred_normalised: result.pred.normalised,
+    elapsed_ms: Math.round(result.elapsedMs * 10) / 10,
+  };
+}
+
+/**
+ * `stepwiser grade --gold G --pred P` or `stepwiser grade --jsonl FILE`. Pairs are
+ * graded on worker threads, each under a hard time limit, and printed in input order.
+ */
+export async function gradeCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      gold: { type: "string" },
+      pred: { type: "string" },
+      jsonl: { type: "string" },
+      "time-limit-ms": { type: "string" },
+      threads: { type: "string" },
+      details: { type: "boolean", default: false },
+    },
+  });
+  const single = values.gold !== undefined || values.pred !== undefined;
+  if (single && values.jsonl) throw new UsageError("give either --gold and --pred, or --jsonl, not both");
+  if (!single && !values.jsonl) throw new UsageError("give --gold G --pred P, or --jsonl FILE");
+  if (single && (values.gold === undefined || values.pred === undefined)) throw new UsageError("--gold and --pred go together");
+  const timeLimitMs = numberFlag("time-limit-ms", values["time-limit-ms"], DEFAULT_GRADING_TIME_LIMIT_MS);
+  if (timeLimitMs <= 0) throw new UsageError(`--time-limit-ms must be positive, got ${timeLimitMs}`);
+
+  // Validate the whole input before grading, so bad input never leaves half an output.
+  const pairs = single
+    ? [{ gold: values.gold!, pred: values.pred! }]
+    : parseJsonLines(await readInputText(values.jsonl!), values.jsonl === "-" ? "stdin" : path.basename(values.jsonl!), pairLine).map((l) => l.value);
+  if (pairs.length === 0) return;
+
+  const requestedThreads = values.threads === undefined ? undefined : numberFlag("threads", values.threads);
+  const threads = Math.min(requestedThreads ?? 2, pairs.length);
+  if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer, got "${values.threads}"`);
+  const pool = new GradingPool({ threads, timeLimitMs });
+  try {
+    const pending = pairs.map((pair) => pool.grade(pair.gold, pair.pred));
+    for (const result of pending) process.stdout.write(`${JSON.stringify(answerJson(await result, values.details))}\n`);
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,86 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonOf, runCli } from "./run-cli";
+
+interface Answer {
+  equivalent: boolean;
+  gold_extracted: string | null;
+  pred_extracted: string | null;
+  reason: string;
+  elapsed_ms?: number;
+}
+
+const lines = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Answer);
+
+describe("stepwiser grade", () => {
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-grade-"));
+  });
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("grades one pair given on the command line", async () => {
+    const result = await runCli(["grade", "--gold", "\\frac{1}{2}", "--pred", "so the answer is \\boxed{0.5}"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(jsonOf(result)).toEqual({ equivalent: true, gold_extracted: "\\frac{1}{2}", pred_extracted: "0.5", reason: "numeric" });
+  });
+
+  it("grades a JSON-lines file in input order, ignoring extra fields and blank lines", async () => {
+    const file = path.join(scratch, "pairs.jsonl");
+    const pairs = [
+      { gold: "1,000", pred: "The total is 1000 dollars, so the answer is \\boxed{1000}.", id: 7 },
+      { gold: "\\{1, 2\\}", pred: "\\boxed{\\{2, 1\\}}" },
+      { gold: "[1, 2)", pred: "\\boxed{[1, 2]}" },
+      { gold: "x^2+2x+1", pred: "\\boxed{(x+1)^2}" },
+      { gold: "5", pred: "Let me think about the sides of the triangle first, then I will add them up." },
+      { gold: "twenty-one", pred: "\\fbox{21}" },
+    ];
+    await writeFile(file, pairs.map((p) => JSON.stringify(p)).join("\n\n") + "\n");
+    const result = await runCli(["grade", "--jsonl", file]);
+    expect(result.code, result.stderr).toBe(0);
+    const answers = lines(result.stdout);
+    expect(answers.map((a) => a.equivalent)).toEqual([true, true, false, true, false, true]);
+    expect(answers[0]).toEqual({ equivalent: true, gold_extracted: "1,000", pred_extracted: "1000", reason: expect.any(String) });
+    expect(answers[3]!.reason).toBe("symbolic");
+    expect(answers[4]).toMatchObject({ pred_extracted: null, reason: "unparseable" });
+  });
+
+  it("rejects a bad line with file, line and field before printing anything", async () => {
+    const file = path.join(scratch, "bad.jsonl");
+    await writeFile(file, '{"gold": "1", "pred": "1"}\n{"gold": "2", "pred": 2}\n');
+    const result = await runCli(["grade", "--jsonl", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('bad.jsonl:2, field "pred": must be a string');
+    expect(result.stdout).toBe("");
+
+    await writeFile(file, '{"gold": "1", "pred": "1"}\nnot json\n');
+    const notJson = await runCli(["grade", "--jsonl", file]);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain("bad.jsonl:2: not valid JSON");
+  });
+
+  it("never lets a pathological pair take longer than its time limit", async () => {
+    const limit = 500;
+    const file = path.join(scratch, "pathological.jsonl");
+    const pathological = [
+      { gold: "10^{10^{10^{10}}}", pred: "\\boxed{10^{10^{10^{10}}}+1}" },
+      { gold: "5", pred: "\\boxed{\\sum_{k=1}^{10^9} k}" },
+      { gold: "1", pred: `\\boxed{${Array.from({ length: 5000 }, (_, i) => `${i}x^{${i}}`).join("+")}}` },
+      { gold: "2", pred: `\\boxed{${"\\frac{1}{".repeat(300)}2${"}".repeat(300)}}` },
+      { gold: "(10^{100})!", pred: "\\boxed{(10^{100})! + 1}" },
+      { gold: "3", pred: "\\boxed{3}" },
+    ];
+    await writeFile(file, pathological.map((p) => JSON.stringify(p)).join("\n"));
+    const result = await runCli(["grade", "--jsonl", file, "--time-limit-ms", String(limit), "--details"]);
+    expect(result.code, result.stderr).toBe(0);
+    const answers = lines(result.stdout);
+    expect(answers).toHaveLength(pathological.length);
+    for (const answer of answers) expect(answer.elapsed_ms).toBeLessThanOrEqual(limit + 250);
+    expect(answers.slice(0, 5).every((a) => !a.equivalent)).toBe(true);
+    expect(answers[5]).toMatchObject({ equivalent: true, reason: "string" });
+  });
+});

@@ -1,0 +1,13 @@
+export { extractAnswer, type ExtractedAnswer, type ExtractionRule } from "./extract";
+export { normaliseAnswer, parseAnswer, serialiseAnswer, type AnswerNode } from "./structures";
+export type { NormaliseOptions } from "./normalise";
+export { parseWordNumber } from "./word-numbers";
+export {
+  DEFAULT_GRADE_OPTIONS,
+  gradeAnswer,
+  type GradedSide,
+  type GradeOptions,
+  type GradeResult,
+} from "./grade";
+export type { GradeReason } from "./types";
+export { warmUpCas } from "./symbolic";

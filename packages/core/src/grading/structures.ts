@@ -1,0 +1,190 @@
+/**
+ * The shape of an answer: a scalar, or tuples, intervals, sets, bare lists of
+ * roots, matrices and unions of intervals built from scalars. Shapes are read
+ * from our normalised LaTeX by bracket matching, not by the CAS, so the
+ * comparison can insist on what the CAS would blur (`[1,2)` is not `[1,2]`).
+ */
+import { matchingBracket, splitTopLevel } from "./latex";
+import { cleanAnswer, cleanNamedScalar, cleanScalar, stripAssignment, type NormaliseOptions } from "./normalise";
+
+export type AnswerNode =
+  /** `variable` is the name an assignment prefix gave the value (`y` in `y = 2x + 1`); it is not part of the text. */
+  | { kind: "scalar"; text: string; variable?: string }
+  /** `(a, b)`, `[a, b)`, ...: ordered, and the brackets are part of the value (tuples and intervals alike). */
+  | { kind: "sequence"; open: "(" | "["; close: ")" | "]"; items: AnswerNode[] }
+  /** `\{a, b\}`: unordered. */
+  | { kind: "set"; items: AnswerNode[] }
+  /** `a, b` with no brackets (roots, solutions): unordered unless `unorderedLists` is off. */
+  | {
+      kind: "list";
+      items: AnswerNode[];
+      ordered: boolean;
+      /** For `x = 1, y = 2`: the values in the order of their variable names, to compare with the point `(1, 2)`. */
+      namedValues?: AnswerNode[];
+    }
+  | { kind: "matrix"; rows: AnswerNode[][] }
+  /** `A \cup B`: unordered. */
+  | { kind: "union"; items: AnswerNode[] };
+
+const MAX_STRUCTURE_DEPTH = 16;
+
+const MATRIX_RE = /^\\begin\{(pmatrix|bmatrix|Bmatrix|matrix|smallmatrix|array)\}/;
+
+function isWhole(text: string, openAt: number, closeTokenLength: number): boolean {
+  const close = matchingBracket(text, openAt);
+  return close !== -1 && close === text.length - closeTokenLength;
+}
+
+function parseMatrix(text: string, options: NormaliseOptions, depth: number): AnswerNode | null {
+  let body = text;
+  // `\left(\begin{array}{cc}...\end{array}\right)` has lost its \left/\right by now.
+  if ((body.startsWith("(") || body.startsWith("[")) && isWhole(body, 0, 1)) body = body.slice(1, -1).trim();
+  const m = MATRIX_RE.exec(body);
+  if (!m) return null;
+  const env = m[1]!;
+  const end = `\\end{${env}}`;
+  if (!body.endsWith(end) || !isWhole(body, 0, end.length)) return null;
+  let inner = body.slice(m[0].length, body.length - end.length);
+  if (env === "array") inner = inner.replace(/^\s*\{[^{}]*\}/, "");
+  const rows = splitTopLevel(inner, "\\\\")
+    .map((row) => row.replace(/\\hline/g, "").trim())
+    .filter((row) => row !== "")
+    .map((row) => splitTopLevel(row, "&").map((cell) => parseNode(cell, options, depth + 1)));
+  if (rows.length === 0) return null;
+  return { kind: "matrix", rows };
+}
+
+/** `1,000,000` at the top level is one number, not three list items. */
+function joinThousands(text: string): string {
+  const numeral = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,])/.exec(text);
+  if (!numeral) return text;
+  const commas = (text.match(/,/g) ?? []).length;
+  const inNumeral = (numeral[0].match(/,/g) ?? []).length;
+  if (commas !== inNumeral) return text;
+  return text.replace(numeral[0], numeral[0].replace(/,/g, ""));
+}
+
+/** `\pm` in a scalar stands for two answers; `x = \pm 2` is the list `2, -2`. */
+function expandPlusMinus(text: string): string[] {
+  const parts = text.split("\\pm");
+  if (parts.length !== 2) return [text];
+  return [`${parts[0]}+${parts[1]}`, `${parts[0]}-${parts[1]}`];
+}
+
+function parseList(parts: string[], options: NormaliseOptions, depth: number): AnswerNode {
+  const assignments = parts.map((p) => stripAssignment(p.trim()));
+  const variables = assignments.map((a) => a.variable);
+  // `x = 1, y = 2` keeps its names (a solution of a system); `x = 1, x = 2` is a list of roots.
+  const distinct = new Set(variables);
+  const keepNames = variables.every((v) => v !== null) && distinct.size === variables.length;
+  const items = parts.map((p, i) =>
+    keepNames ? { kind: "scalar" as const, text: cleanScalar(p, options, true) } : parseNode(assignments[i]!.value, options, depth + 1),
+  );
+  const list: AnswerNode = { kind: "list", items: expandListItems(items, options), ordered: options.unorderedLists === false };
+  if (keepNames) {
+    list.namedValues = assignments
+      .map((a) => ({ name: a.variable!, value: parseNode(a.value, options, depth + 1) }))
+      .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
+      .map((named) => named.value);
+  }
+  return list;
+}
+
+function expandListItems(items: AnswerNode[], options: NormaliseOptions): AnswerNode[] {
+  return items.flatMap((item) =>
+    item.kind === "scalar" && item.text.includes("\\pm")
+      ? expandPlusMinus(item.text).map((t) => ({ kind: "scalar" as const, text: cleanScalar(t, options) }))
+      : [item],
+  );
+}
+
+function parseNode(text: string, options: NormaliseOptions, depth: number): AnswerNode {
+  let s = text.trim();
+  if (depth > MAX_STRUCTURE_DEPTH) return { kind: "scalar", text: cleanScalar(s, options) };
+
+  // `x \in [1, 2)` and `x = (1, 2)`: the name is not part of the value.
+  const assigned = stripAssignment(s);
+  if (assigned.variable !== null && /^(?:[([]|\\\{|\\begin)/.test(assigned.value.trim())) s = assigned.value.trim();
+
+  const union = splitTopLevel(s, "\\cup");
+  if (union.length > 1) return { kind: "union", items: union.map((part) => parseNode(part, options, depth + 1)) };
+
+  const matrix = parseMatrix(s, options, depth);
+  if (matrix) return matrix;
+
+  if (s.startsWith("\\{") && s.endsWith("\\}") && isWhole(s, 0, 2)) {
+    const inner = s.slice(2, -2).trim();
+    // Set-builder notation is a description, not a list of elements.
+    if (/\\mid|\||:/.test(inner)) return { kind: "scalar", text: cleanScalar(s, options) };
+    if (inner === "") return { kind: "scalar", text: "\\emptyset" };
+    const items = expandListItems(
+      splitTopLevel(inner, ",").map((part) => parseNode(part, options, depth + 1)),
+      options,
+    );
+    // A set has no multiplicity: \{1, 1, 2\} is \{1, 2\}.
+    const unique = new Map<string, AnswerNode>();
+    for (const item of items) if (!unique.has(serialiseAnswer(item))) unique.set(serialiseAnswer(item), item);
+    return { kind: "set", items: [...unique.values()] };
+  }
+
+  const first = s[0];
+  const last = s[s.length - 1];
+  if ((first === "(" || first === "[") && (last === ")" || last === "]") && isWhole(s, 0, 1)) {
+    const inner = s.slice(1, -1);
+    const parts = splitTopLevel(inner, ",");
+    if (parts.length >= 2) {
+      return { kind: "sequence", open: first, close: last, items: parts.map((part) => parseNode(part, options, depth + 1)) };
+    }
+    // Redundant parentheses around a single value: (5) is 5.
+    if (first === "(" && last === ")") return parseNode(inner, options, depth + 1);
+  }
+
+  const joined = joinThousands(s);
+  const parts = splitTopLevel(joined, ",").filter((p) => p.trim() !== "");
+  if (parts.length >= 2) return parseList(parts, options, depth);
+  const { text: scalar, variable } = cleanNamedScalar(parts[0] ?? joined, options);
+  const expanded = expandPlusMinus(scalar);
+  if (expanded.length === 2 && depth === 0) {
+    return { kind: "list", items: expanded.map((t) => ({ kind: "scalar", text: cleanScalar(t, options) })), ordered: false };
+  }
+  return variable === null ? { kind: "scalar", text: scalar } : { kind: "scalar", text: scalar, variable };
+}
+
+/** The structure of an answer string (cleaned first). */
+export function parseAnswer(answer: string, options: NormaliseOptions = {}): AnswerNode {
+  let cleaned = cleanAnswer(answer);
+  // " or " / " and " between alternatives separate list items, unless the whole phrase is words.
+  if (/[\d}\\]/.test(cleaned)) cleaned = cleaned.replace(/\s+(?:or|and)\s+/g, ",");
+  return parseNode(cleaned, options, 0);
+}
+
+function sortedKeys(items: AnswerNode[]): string[] {
+  return items.map(serialiseAnswer).sort();
+}
+
+/** Canonical text of a structure: sets, unordered lists and unions have their elements sorted. */
+export function serialiseAnswer(node: AnswerNode): string {
+  switch (node.kind) {
+    case "scalar":
+      return node.text;
+    case "sequence":
+      return `${node.open}${node.items.map(serialiseAnswer).join(",")}${node.close}`;
+    case "set":
+      return `\\{${sortedKeys(node.items).join(",")}\\}`;
+    case "list":
+      return (node.ordered ? node.items.map(serialiseAnswer) : sortedKeys(node.items)).join(",");
+    case "matrix":
+      return `\\begin{pmatrix}${node.rows.map((row) => row.map(serialiseAnswer).join("&")).join("\\\\")}\\end{pmatrix}`;
+    case "union":
+      return sortedKeys(node.items).join("\\cup");
+  }
+}
+
+/**
+ * Our canonical string form of a bare answer (no extraction): cleaned, split
+ * into its structure, unordered collections sorted. Equal strings mean
+ * equivalent answers; the converse needs `gradeAnswer`.
+ */
+export function normaliseAnswer(answer: string, options: NormaliseOptions = {}): string {
+  return serialiseAnswer(parseAnswer(answer, options));
+}

@@ -1,0 +1,170 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { extractAnswer, type GradeOptions, type GradeResult, type GradedSide } from "@stepwiser/core";
+
+export interface GradeRequest {
+  id: number;
+  gold: string;
+  pred: string;
+  options: GradeOptions;
+}
+
+export type GradeResponse = { id: number; result: GradeResult } | { id: number; error: string };
+
+export interface GradingPoolOptions {
+  /** Worker threads; defaults to the number of cores, at most 4. */
+  threads?: number;
+  /**
+   * Wall-clock limit per pair. The grader gets most of it as its own cooperative
+   * deadline; a pair still running at the limit has its thread terminated and is
+   * recorded as a timeout, so no expression can hang the caller.
+   */
+  timeLimitMs?: number;
+  gradeOptions?: Omit<GradeOptions, "timeLimitMs" | "now">;
+  /**
+   * Share of the limit given to the grader's own cooperative deadline (default 0.8);
+   * the rest covers message passing, so a cooperative timeout normally answers
+   * before the thread has to be killed.
+   */
+  cooperativeShare?: number;
+}
+
+interface Task {
+  request: GradeRequest;
+  resolve: (result: GradeResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  task: Task | null;
+  timer: NodeJS.Timeout | null;
+  startedAt: number;
+}
+
+export const DEFAULT_GRADING_TIME_LIMIT_MS = 2000;
+
+const DEFAULT_COOPERATIVE_SHARE = 0.8;
+
+/**
+ * Grades answer pairs on worker threads with a hard per-pair time limit. Results
+ * come back per call; callers that need input order await in order.
+ */
+export class GradingPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private readonly timeLimitMs: number;
+  private readonly gradeOptions: GradeOptions;
+  private nextId = 0;
+  private closed = false;
+
+  constructor(options: GradingPoolOptions = {}) {
+    this.timeLimitMs = options.timeLimitMs ?? DEFAULT_GRADING_TIME_LIMIT_MS;
+    if (!(this.timeLimitMs > 0)) throw new RangeError(`timeLimitMs must be positive, got ${this.timeLimitMs}`);
+    const share = options.cooperativeShare ?? DEFAULT_COOPERATIVE_SHARE;
+    this.gradeOptions = { ...options.gradeOptions, timeLimitMs: Math.max(1, Math.floor(this.timeLimitMs * share)) };
+    const threads = options.threads ?? Math.min(4, Math.max(1, availableParallelism()));
+    for (let i = 0; i < threads; i++) this.slots.push(this.spawn());
+  }
+
+  grade(gold: string, pred: string): Promise<GradeResult> {
+    if (this.closed) return Promise.reject(new Error("the grading pool is closed"));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request: { id: this.nextId++, gold, pred, options: this.gradeOptions }, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) task.reject(new Error("the grading pool was closed"));
+    await Promise.all(this.slots.map((slot) => this.retire(slot)));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL("./grading-thread.mjs", import.meta.url));
+    const slot: Slot = { worker, ready: false, task: null, timer: null, startedAt: 0 };
+    worker.on("message", (message: GradeResponse | { ready: true }) => {
+      if ("ready" in message) {
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
+      this.finish(slot, message);
+    });
+    worker.on("error", (error) => this.replace(slot, error));
+    worker.on("exit", (code) => {
+      if (!this.closed && this.slots.includes(slot) && slot.worker === worker) {
+        this.replace(slot, new Error(`grading thread exited with code ${code}`));
+      }
+    });
+    return slot;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.task || this.queue.length === 0) continue;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      slot.startedAt = Date.now();
+      slot.timer = setTimeout(() => this.timeOut(slot), this.timeLimitMs);
+      slot.worker.postMessage(task.request);
+    }
+  }
+
+  private finish(slot: Slot, response: GradeResponse): void {
+    const task = slot.task;
+    if (!task || task.request.id !== response.id) return;
+    this.clear(slot);
+    if ("error" in response) task.reject(new Error(`grading failed: ${response.error}`));
+    else task.resolve(response.result);
+    this.dispatch();
+  }
+
+  private timeOut(slot: Slot): void {
+    const task = slot.task;
+    if (!task) return;
+    this.clear(slot);
+    task.resolve(timeoutResult(task.request, Date.now() - slot.startedAt));
+    this.swap(slot);
+  }
+
+  /** A thread that failed outside a task (or crashed in one) is replaced; its task fails. */
+  private replace(slot: Slot, error: Error): void {
+    const task = slot.task;
+    this.clear(slot);
+    task?.reject(error);
+    if (!this.closed) this.swap(slot);
+  }
+
+  private swap(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index === -1) return;
+    void this.retire(slot);
+    this.slots[index] = this.spawn();
+  }
+
+  private clear(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+  }
+
+  private async retire(slot: Slot): Promise<void> {
+    slot.worker.removeAllListeners("exit");
+    slot.worker.removeAllListeners("error");
+    slot.worker.on("error", () => {});
+    await slot.worker.terminate();
+  }
+}
+
+/** Extraction is linear-time string work, so a timed-out pair still reports what was compared. */
+function sideOf(text: string): GradedSide {
+  const extracted = extractAnswer(text);
+  return { extracted: extracted?.text ?? null, rule: extracted?.rule ?? null, normalised: null };
+}
+
+function timeoutResult(request: GradeRequest, elapsedMs: number): GradeResult {
+  return { equivalent: false, reason: "timeout", gold: sideOf(request.gold), pred: sideOf(request.pred), elapsedMs };
+}

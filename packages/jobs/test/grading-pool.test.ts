@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { GradingPool } from "../src/grading/grading-pool";
+
+describe("grading pool", () => {
+  let pool: GradingPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it("grades pairs on worker threads and answers each call", async () => {
+    pool = new GradingPool({ threads: 2, timeLimitMs: 2000 });
+    const results = await Promise.all([
+      pool.grade("\\frac{1}{2}", "The answer is \\boxed{0.5}."),
+      pool.grade("2\\sqrt{2}", "\\boxed{\\sqrt{8}}"),
+      pool.grade("(1, 2)", "\\boxed{(2, 1)}"),
+      pool.grade("42", "no answer here at all, just some rambling text that goes on and on"),
+    ]);
+    expect(results.map((r) => [r.equivalent, r.reason])).toEqual([
+      [true, "numeric"],
+      [true, "symbolic"],
+      [false, expect.any(String)],
+      [false, "unparseable"],
+    ]);
+    expect(results[0]!.pred).toMatchObject({ extracted: "0.5", rule: "boxed" });
+  });
+
+  it("kills a pair that outruns the hard limit, reports a timeout, and keeps grading", async () => {
+    // The grader's own deadline is pushed far past the hard limit, so only the
+    // watchdog can stop this sum of a billion terms.
+    const limit = 400;
+    pool = new GradingPool({ threads: 1, timeLimitMs: limit, cooperativeShare: 100 });
+    const slow = await pool.grade("5", "\\boxed{\\sum_{k=1}^{10^9} k}");
+    expect(slow).toMatchObject({ equivalent: false, reason: "timeout", pred: { extracted: "\\sum_{k=1}^{10^9} k", rule: "boxed" } });
+    expect(slow.elapsedMs).toBeGreaterThanOrEqual(limit);
+    expect(slow.elapsedMs).toBeLessThan(limit + 250);
+    // a fresh thread takes over
+    await expect(pool.grade("3", "\\boxed{3}")).resolves.toMatchObject({ equivalent: true });
+  });
+
+  it("refuses work after close", async () => {
+    const closing = new GradingPool({ threads: 1 });
+    await closing.close();
+    await expect(closing.grade("1", "1")).rejects.toThrow(/closed/);
+  });
+});
