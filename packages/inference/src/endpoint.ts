@@ -5,10 +5,11 @@ export const ENDPOINT_ROLES = ["policy", "judge", "segmenter"] as const;
 
 export const endpointConfigSchema = z.object({
   name: z.string().trim().min(1).max(100),
-  /** Base URL including `/v1`, e.g. http://gpu-node-1:8000/v1 (vLLM) or http://host:30000/v1 (SGLang). */
-  baseUrl: z.url().refine((u) => /^https?:\/\//.test(u), "must be an http(s) URL"),
+  /** One base URL per replica, including `/v1`, e.g. http://gpu-node-1:8000/v1 (vLLM) or http://host:30000/v1 (SGLang). */
+  baseUrls: z.array(z.url().refine((u) => /^https?:\/\//.test(u), "must be an http(s) URL")).min(1, "needs at least one replica URL"),
   model: z.string().trim().min(1).max(300),
   role: z.enum(ENDPOINT_ROLES),
+  /** Requests in flight per replica. */
   maxConcurrency: z.number().int().min(1).max(4096).default(64),
   apiKey: z.string().min(1).optional(),
 });
@@ -31,7 +32,7 @@ export class EndpointError extends Error {
  * endpoint; vLLM and SGLang both answer it.
  */
 export async function listServedModels(
-  endpoint: Pick<EndpointConfig, "baseUrl" | "apiKey">,
+  endpoint: { baseUrl: string; apiKey?: string },
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<string[]> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/models`;

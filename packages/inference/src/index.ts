@@ -1,1 +1,2 @@
 export * from "./endpoint";
+export * from "./client";

@@ -37,8 +37,9 @@ describe("endpoint health check over HTTP", () => {
   });
 
   it("validates endpoint configuration", () => {
-    expect(endpointConfigSchema.parse({ name: "judge", baseUrl: "http://h:8000/v1", model: "m", role: "judge" }).maxConcurrency).toBe(64);
-    expect(endpointConfigSchema.safeParse({ name: "x", baseUrl: "ftp://h/v1", model: "m", role: "judge" }).success).toBe(false);
-    expect(endpointConfigSchema.safeParse({ name: "x", baseUrl: "http://h/v1", model: "m", role: "critic" }).success).toBe(false);
+    expect(endpointConfigSchema.parse({ name: "judge", baseUrls: ["http://h:8000/v1"], model: "m", role: "judge" }).maxConcurrency).toBe(64);
+    expect(endpointConfigSchema.safeParse({ name: "x", baseUrls: ["ftp://h/v1"], model: "m", role: "judge" }).success).toBe(false);
+    expect(endpointConfigSchema.safeParse({ name: "x", baseUrls: ["http://h/v1"], model: "m", role: "critic" }).success).toBe(false);
+    expect(endpointConfigSchema.safeParse({ name: "x", baseUrls: [], model: "m", role: "judge" }).success).toBe(false);
   });
 });

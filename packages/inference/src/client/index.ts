@@ -1,0 +1,6 @@
+export * from "./errors";
+export * from "./retry";
+export * from "./transport";
+export * from "./endpoint-pool";
+export * from "./accounting";
+export * from "./inference-client";

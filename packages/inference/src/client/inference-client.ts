@@ -1,0 +1,343 @@
+import { UsageMeter, type TokenUsage } from "./accounting";
+import { InferenceError } from "./errors";
+import type { EndpointPool, Lease } from "./endpoint-pool";
+import { chatChunkSchema, chatCompletionSchema, completionChunkSchema, completionSchema, type UsageShape } from "./openai-shapes";
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from "./retry";
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export type GenerationPrompt =
+  /**
+   * Chat completions. With `continueFinalMessage`, the last message is an assistant
+   * prefix the model continues (vLLM/SGLang `continue_final_message`), e.g. a
+   * solution cut after chunk i for Monte-Carlo rollouts.
+   */
+  | { kind: "chat"; messages: ChatMessage[]; continueFinalMessage?: boolean }
+  /** Raw-text completions, for base models. */
+  | { kind: "completion"; prompt: string };
+
+export interface GenerationRequest {
+  model: string;
+  prompt: GenerationPrompt;
+  /** Samples from one request; they share the prompt's prefill. */
+  n?: number;
+  /** Sample i is reproducible with seed + i. */
+  seed?: number;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Generation stops before the first of these (e.g. "</chunk>"). */
+  stop?: string[];
+  /**
+   * Requests sharing this key go to the same replica so its prefix cache serves
+   * them. Defaults to the prompt itself.
+   */
+  affinityKey?: string;
+  /** Server-specific fields sent as they are (e.g. `top_k`, `repetition_penalty`). */
+  extraBody?: Record<string, unknown>;
+  signal?: AbortSignal;
+  meter?: UsageMeter;
+}
+
+export interface GeneratedSample {
+  index: number;
+  text: string;
+  /** "stop" (ended or hit a stop string), "length" (max_tokens) or what the server said. */
+  finishReason: string;
+  /** The stop string that ended it, when the server says so. */
+  stopReason: string | number | null;
+  /** seed + index when the request had a seed. */
+  seed: number | null;
+}
+
+export interface GenerationResult {
+  samples: GeneratedSample[];
+  usage: TokenUsage;
+  latencyMs: number;
+  attempts: number;
+  replica: string;
+}
+
+export type StreamEvent =
+  | { type: "delta"; index: number; text: string }
+  | { type: "done"; result: GenerationResult };
+
+export interface InferenceClientOptions {
+  retry?: Partial<RetryPolicy>;
+  /** Every request is also recorded here (in addition to a per-request meter). */
+  meter?: UsageMeter;
+  random?: () => number;
+}
+
+/**
+ * OpenAI-compatible generation over an endpoint pool: bounded retries with
+ * backoff for 429/5xx/timeouts/dropped connections, typed errors otherwise,
+ * cancellation by AbortSignal, token accounting.
+ */
+export class InferenceClient {
+  private readonly retry: RetryPolicy;
+  private readonly random: () => number;
+  readonly meter: UsageMeter;
+
+  constructor(
+    readonly pool: EndpointPool,
+    options: InferenceClientOptions = {},
+  ) {
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.meter = options.meter ?? new UsageMeter();
+    this.random = options.random ?? Math.random;
+  }
+
+  generate(request: GenerationRequest): Promise<GenerationResult> {
+    return this.withRetries(request, async (lease) => {
+      const { path, body } = requestBody(request, false);
+      const json = await lease.transport.postJson(path, body, request.signal);
+      return parseResponse(request, json);
+    });
+  }
+
+  /**
+   * Streams the text as it is generated. Retries happen only before the first
+   * delta; after that a failure surfaces, since the caller has already seen text.
+   */
+  async *stream(request: GenerationRequest): AsyncGenerator<StreamEvent> {
+    const started = performance.now();
+    let attempts = 0;
+    for (;;) {
+      attempts += 1;
+      const lease = await this.pool.acquire(affinityOf(request), request.signal);
+      const texts: string[] = [];
+      const finishes: Array<{ finishReason: string; stopReason: string | number | null }> = [];
+      let usage: UsageShape = null;
+      let delivered = false;
+      let outcome: "ok" | "http-error" | "unreachable" | "cancelled" = "ok";
+      try {
+        const { path, body } = requestBody(request, true);
+        let sawDone = false;
+        for await (const data of lease.transport.postStream(path, body, request.signal)) {
+          if (data === "[DONE]") {
+            sawDone = true;
+            break;
+          }
+          const chunk = parseChunk(request, data);
+          if (chunk.usage) usage = chunk.usage;
+          for (const choice of chunk.choices) {
+            if (choice.text) {
+              texts[choice.index] = (texts[choice.index] ?? "") + choice.text;
+              delivered = true;
+              yield { type: "delta", index: choice.index, text: choice.text };
+            }
+            if (choice.finishReason) finishes[choice.index] = { finishReason: choice.finishReason, stopReason: choice.stopReason };
+          }
+        }
+        if (!sawDone) throw new InferenceError(`${lease.baseUrl}: stream ended without [DONE]`, "connection", true);
+        const result = buildResult(request, texts, finishes, usage, performance.now() - started, attempts, lease.baseUrl);
+        this.record(request, result);
+        yield { type: "done", result };
+        return;
+      } catch (error) {
+        outcome = outcomeOf(error);
+        const failure = asInferenceError(error);
+        if (delivered || !failure.retryable || attempts >= this.retry.maxAttempts) {
+          this.recordFailure(request, attempts);
+          throw failure;
+        }
+        await sleep(backoffDelayMs(attempts, this.retry, this.random, failure.retryAfterSeconds), request.signal);
+      } finally {
+        this.pool.release(lease, outcome);
+      }
+    }
+  }
+
+  private async withRetries(request: GenerationRequest, attempt: (lease: Lease) => Promise<Omit<GenerationResult, "latencyMs" | "attempts" | "replica">>): Promise<GenerationResult> {
+    const started = performance.now();
+    for (let attempts = 1; ; attempts++) {
+      let lease: Lease;
+      try {
+        lease = await this.pool.acquire(affinityOf(request), request.signal);
+      } catch (error) {
+        this.recordFailure(request, attempts);
+        throw asInferenceError(error);
+      }
+      let outcome: "ok" | "http-error" | "unreachable" | "cancelled" = "ok";
+      try {
+        const partial = await attempt(lease);
+        const result = { ...partial, latencyMs: performance.now() - started, attempts, replica: lease.baseUrl };
+        this.record(request, result);
+        return result;
+      } catch (error) {
+        outcome = outcomeOf(error);
+        const failure = asInferenceError(error);
+        if (!failure.retryable || attempts >= this.retry.maxAttempts) {
+          this.recordFailure(request, attempts);
+          throw attempts > 1 && failure.retryable ? new InferenceError(`gave up after ${attempts} attempts: ${failure.message}`, failure.kind, false, failure.status) : failure;
+        }
+        try {
+          await sleep(backoffDelayMs(attempts, this.retry, this.random, failure.retryAfterSeconds), request.signal);
+        } catch (cancelled) {
+          this.recordFailure(request, attempts);
+          throw asInferenceError(cancelled, request.signal);
+        }
+      } finally {
+        this.pool.release(lease, outcome);
+      }
+    }
+  }
+
+  private record(request: GenerationRequest, result: GenerationResult): void {
+    this.meter.recordSuccess(result.usage, result.latencyMs, result.attempts);
+    request.meter?.recordSuccess(result.usage, result.latencyMs, result.attempts);
+  }
+
+  private recordFailure(request: GenerationRequest, attempts: number): void {
+    this.meter.recordFailure(attempts);
+    request.meter?.recordFailure(attempts);
+  }
+}
+
+function affinityOf(request: GenerationRequest): string {
+  if (request.affinityKey !== undefined) return request.affinityKey;
+  return request.prompt.kind === "chat" ? request.prompt.messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001") : request.prompt.prompt;
+}
+
+function requestBody(request: GenerationRequest, stream: boolean): { path: string; body: Record<string, unknown> } {
+  const common: Record<string, unknown> = {
+    model: request.model,
+    n: request.n ?? 1,
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+    ...(request.stop?.length ? { stop: request.stop } : {}),
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+    ...request.extraBody,
+  };
+  if (request.prompt.kind === "completion") return { path: "/completions", body: { ...common, prompt: request.prompt.prompt } };
+  const continuing = request.prompt.continueFinalMessage === true;
+  if (continuing && request.prompt.messages.at(-1)?.role !== "assistant") {
+    throw new InferenceError("continueFinalMessage needs an assistant message last", "http", false, 400);
+  }
+  return {
+    path: "/chat/completions",
+    body: {
+      ...common,
+      messages: request.prompt.messages,
+      ...(continuing ? { continue_final_message: true, add_generation_prompt: false } : {}),
+    },
+  };
+}
+
+function parseResponse(request: GenerationRequest, json: unknown): Omit<GenerationResult, "latencyMs" | "attempts" | "replica"> {
+  const n = request.n ?? 1;
+  if (request.prompt.kind === "chat") {
+    const parsed = chatCompletionSchema.safeParse(json);
+    if (!parsed.success) throw new InferenceError(`malformed chat completion: ${parsed.error.issues[0]?.message}`, "malformed", true);
+    const texts: string[] = [];
+    const finishes: Array<{ finishReason: string; stopReason: string | number | null }> = [];
+    for (const c of parsed.data.choices) {
+      texts[c.index] = c.message.content ?? "";
+      finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: c.stop_reason ?? null };
+    }
+    return checkedResult(request, n, texts, finishes, parsed.data.usage);
+  }
+  const parsed = completionSchema.safeParse(json);
+  if (!parsed.success) throw new InferenceError(`malformed completion: ${parsed.error.issues[0]?.message}`, "malformed", true);
+  const texts: string[] = [];
+  const finishes: Array<{ finishReason: string; stopReason: string | number | null }> = [];
+  for (const c of parsed.data.choices) {
+    texts[c.index] = c.text;
+    finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: c.stop_reason ?? null };
+  }
+  return checkedResult(request, n, texts, finishes, parsed.data.usage);
+}
+
+function checkedResult(
+  request: GenerationRequest,
+  n: number,
+  texts: string[],
+  finishes: Array<{ finishReason: string; stopReason: string | number | null }>,
+  usage: UsageShape,
+) {
+  for (let i = 0; i < n; i++) {
+    if (texts[i] === undefined) throw new InferenceError(`response has no choice ${i} of ${n}`, "malformed", true);
+  }
+  return { samples: samplesOf(request, texts, finishes), usage: usageOf(usage) };
+}
+
+function samplesOf(request: GenerationRequest, texts: string[], finishes: Array<{ finishReason: string; stopReason: string | number | null }>): GeneratedSample[] {
+  return texts.map((text, index) => ({
+    index,
+    text,
+    finishReason: finishes[index]?.finishReason ?? "stop",
+    stopReason: finishes[index]?.stopReason ?? null,
+    seed: request.seed !== undefined ? request.seed + index : null,
+  }));
+}
+
+function usageOf(usage: UsageShape): TokenUsage {
+  return {
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    cachedPromptTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+  };
+}
+
+function buildResult(
+  request: GenerationRequest,
+  texts: string[],
+  finishes: Array<{ finishReason: string; stopReason: string | number | null }>,
+  usage: UsageShape,
+  latencyMs: number,
+  attempts: number,
+  replica: string,
+): GenerationResult {
+  const n = request.n ?? 1;
+  for (let i = 0; i < n; i++) texts[i] ??= "";
+  return { samples: samplesOf(request, texts, finishes), usage: usageOf(usage), latencyMs, attempts, replica };
+}
+
+interface ParsedChunk {
+  choices: Array<{ index: number; text: string | null; finishReason: string | null; stopReason: string | number | null }>;
+  usage: UsageShape;
+}
+
+function parseChunk(request: GenerationRequest, data: string): ParsedChunk {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    throw new InferenceError(`malformed stream event: ${data.slice(0, 80)}`, "malformed", true);
+  }
+  if (request.prompt.kind === "chat") {
+    const parsed = chatChunkSchema.safeParse(json);
+    if (!parsed.success) throw new InferenceError("malformed chat stream chunk", "malformed", true);
+    return {
+      usage: parsed.data.usage,
+      choices: parsed.data.choices.map((c) => ({ index: c.index, text: c.delta.content ?? null, finishReason: c.finish_reason ?? null, stopReason: c.stop_reason ?? null })),
+    };
+  }
+  const parsed = completionChunkSchema.safeParse(json);
+  if (!parsed.success) throw new InferenceError("malformed completion stream chunk", "malformed", true);
+  return {
+    usage: parsed.data.usage,
+    choices: parsed.data.choices.map((c) => ({ index: c.index, text: c.text ?? null, finishReason: c.finish_reason ?? null, stopReason: c.stop_reason ?? null })),
+  };
+}
+
+function outcomeOf(error: unknown): "http-error" | "unreachable" | "cancelled" {
+  if (error instanceof InferenceError) {
+    if (error.kind === "http" || error.kind === "malformed") return "http-error";
+    if (error.kind === "cancelled") return "cancelled";
+    return "unreachable";
+  }
+  return "unreachable";
+}
+
+function asInferenceError(error: unknown, signal?: AbortSignal): InferenceError {
+  if (error instanceof InferenceError) return error;
+  if (signal?.aborted || (error as { name?: string })?.name === "AbortError") return new InferenceError("cancelled", "cancelled", false);
+  return new InferenceError(error instanceof Error ? error.message : String(error), "connection", true);
+}
