@@ -24,6 +24,9 @@ commands:
       Check that a <chunk>-tagged segmentation reproduces the original text.
   verdict --file F
       Parse a judge output: Positive, Negative or unparseable.
+  sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]
+      Run simulated vLLM replicas (sim-policy, sim-judge-*, sim-segmenter,
+      arith-checker) until Ctrl-C; prints their URLs as one JSON line.
 `;
 
 type Command = (args: string[]) => Promise<void>;
@@ -36,6 +39,7 @@ const commands: Record<string, () => Promise<Command>> = {
   label: async () => (await import("./commands/label")).labelCommand,
   verdict: async () => (await import("./commands/verdict")).verdictCommand,
   segment: async () => (await import("./commands/segment")).segmentCommand,
+  "sim-cluster": async () => (await import("./commands/sim-cluster")).simClusterCommand,
   "chunks check": async () => (await import("./commands/chunks-check")).chunksCheckCommand,
 };
 

@@ -75,6 +75,64 @@ function spawnService(name: string, command: string, args: string[], env: NodeJS
   return child;
 }
 
+/** The simulated models and the role each plays; registered as endpoints on every start. */
+const SIM_ENDPOINTS = [
+  { model: "sim-policy", role: "policy" },
+  { model: "sim-judge-strong", role: "judge" },
+  { model: "sim-judge-medium", role: "judge" },
+  { model: "sim-judge-weak", role: "judge" },
+  { model: "arith-checker", role: "judge" },
+  { model: "sim-segmenter", role: "segmenter" },
+] as const;
+
+/**
+ * Starts the built-in simulated inference cluster (the embedded default, as the
+ * embedded Postgres is) and resolves with its replicas' base URLs.
+ */
+async function startSimCluster(children: ChildProcess[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const replicas = process.env.STEPWISER_SIM_REPLICAS ?? "2";
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "sim-cluster", "--replicas", replicas], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  child.stderr!.on("data", (chunk: Buffer) => {
+    for (const line of chunk.toString().split("\n")) if (line.trim()) process.stderr.write(`[sim] ${line}\n`);
+  });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const newline = buffered.indexOf("\n");
+      if (newline !== -1) {
+        child.stdout!.off("data", onData);
+        child.stdout!.resume(); // nothing else is expected there; keep the pipe drained anyway
+        resolve(buffered.slice(0, newline));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`the simulated cluster exited during start-up (code ${code})`)));
+  });
+  return (JSON.parse(firstLine) as { replicas: Array<{ url: string }> }).replicas.map((r) => r.url);
+}
+
+/** Points the simulated endpoints at this start's replicas (ports change between starts). */
+async function registerSimEndpoints(databaseUrl: string, baseUrls: string[]): Promise<void> {
+  const db = createDb(databaseUrl, { poolSize: 2 });
+  try {
+    for (const { model, role } of SIM_ENDPOINTS) {
+      await db.endpoint.upsert({
+        where: { name: model },
+        create: { name: model, model, role, baseUrls, maxConcurrency: 256 },
+        update: { baseUrls },
+      });
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 function stopChild(child: ChildProcess, timeoutMs = 15_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -136,6 +194,11 @@ async function main() {
       NODE_ENV: "production",
     };
 
+    if (process.env.STEPWISER_SIM_CLUSTER !== "0") {
+      const simUrls = await startSimCluster(children, serviceEnv);
+      await registerSimEndpoints(database.url, simUrls);
+      say(`» simulated inference cluster: ${simUrls.join(", ")}`);
+    }
     children.push(spawnService("worker", process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], serviceEnv));
     const nextBin = path.join(root, "apps", "web", "node_modules", ".bin", "next");
     const web = spawnService("web", nextBin, ["start", "-p", String(port), "-H", "0.0.0.0"], serviceEnv, path.join(root, "apps", "web"));

@@ -11,6 +11,7 @@
  * Every CAS call runs inside `ce.withTimeLimit` with the pair's remaining
  * budget; a `CancellationError` becomes the "timeout" reason.
  */
+import { createRng } from "../stats/random";
 import { CancellationError, ComputeEngine, isFunction, isNumber } from "@cortex-js/compute-engine";
 import type { Expression } from "@cortex-js/compute-engine";
 import { containsError, estimateLog10, guardInput, MAX_EXACT_LOG10, MAX_LOG10_MAGNITUDE } from "./guards";
@@ -85,16 +86,10 @@ function isReal(c: Complex, tolerance: Tolerance): boolean {
   return approxClose(c.im, ZERO_APPROX, tolerance);
 }
 
-/** Deterministic PRNG (mulberry32): the same pair always samples the same points. */
+/** Deterministic: the same pair always samples the same points. */
 function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = createRng(seed);
+  return () => rng.nextFloat();
 }
 
 const SAMPLE_SEED = 0x5eed_2024;

@@ -4,3 +4,4 @@ export * from "./transport";
 export * from "./endpoint-pool";
 export * from "./accounting";
 export * from "./inference-client";
+export * from "./server-metrics";

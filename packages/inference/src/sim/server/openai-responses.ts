@@ -1,0 +1,75 @@
+import type { FinishedSample } from "./sample-text";
+
+/** Fields shared by a response and all chunks of its stream. */
+export interface ResponseHeader {
+  kind: "chat" | "completion";
+  id: string;
+  created: number;
+  model: string;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
+}
+
+export function usage(promptTokens: number, completionTokens: number, cachedTokens: number): Usage {
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: cachedTokens },
+  };
+}
+
+export function completionBody(header: ResponseHeader, samples: readonly FinishedSample[], totals: Usage) {
+  const choices = samples.map((sample, index) =>
+    header.kind === "chat"
+      ? {
+          index,
+          message: { role: "assistant", content: sample.text },
+          logprobs: null,
+          finish_reason: sample.finishReason,
+          stop_reason: sample.stopReason,
+        }
+      : { index, text: sample.text, logprobs: null, finish_reason: sample.finishReason, stop_reason: sample.stopReason },
+  );
+  return {
+    id: header.id,
+    object: header.kind === "chat" ? "chat.completion" : "text_completion",
+    created: header.created,
+    model: header.model,
+    choices,
+    usage: totals,
+  };
+}
+
+/**
+ * One choice's event in a stream. Chat: the first event of a choice carries the
+ * assistant role, later ones only new content; `finished` adds the finish reason.
+ */
+export function chunkChoice(kind: ResponseHeader["kind"], index: number, text: string, first: boolean, finished: FinishedSample | null) {
+  const finish = { finish_reason: finished?.finishReason ?? null, stop_reason: finished?.stopReason ?? null };
+  if (kind === "completion") return { index, text, logprobs: null, ...finish };
+  const delta: { role?: "assistant"; content?: string } = {};
+  if (first) delta.role = "assistant";
+  if (text.length > 0 || (first && !finished)) delta.content = text;
+  return { index, delta, logprobs: null, ...finish };
+}
+
+/**
+ * With `include_usage`, every chunk has a `usage` field (null but on the last,
+ * choice-less chunk), as OpenAI documents.
+ */
+export function chunkBody(header: ResponseHeader, choices: unknown[], includeUsage: boolean, totals: Usage | null = null) {
+  return {
+    id: header.id,
+    object: header.kind === "chat" ? "chat.completion.chunk" : "text_completion",
+    created: header.created,
+    model: header.model,
+    choices,
+    ...(includeUsage ? { usage: totals } : {}),
+  };
+}

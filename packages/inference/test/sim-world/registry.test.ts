@@ -1,0 +1,46 @@
+import { buildSelfSegmentingPolicyPrompt } from "@stepwiser/core";
+import { describe, expect, it } from "vitest";
+import { createSimJudge, createSimModels, DEFAULT_SIM_MODELS, SimModelsConfigError } from "../../src/sim/models";
+import { parseWorldChunk } from "../../src/sim/world";
+import { chat, generate, MIA_TEXT } from "./helpers";
+
+describe("createSimModels", () => {
+  it("serves the default set", () => {
+    const models = createSimModels();
+    expect(models.map((model) => model.id)).toEqual(["sim-policy", "sim-judge-strong", "sim-judge-medium", "sim-judge-weak", "sim-segmenter", "arith-checker"]);
+    expect(models.map((model) => model.id)).toEqual(DEFAULT_SIM_MODELS.map((model) => model.id));
+    expect(models.find((model) => model.id === "sim-judge-weak")?.config).toEqual({ id: "sim-judge-weak", accuracy: 0.65, positiveBias: 0.15, unparseableRate: 0.05 });
+    expect(models.find((model) => model.id === "sim-judge-strong")?.config).toEqual({ id: "sim-judge-strong", accuracy: 0.95, positiveBias: 0, unparseableRate: 0.01 });
+    expect(models.find((model) => model.id === "sim-policy")?.config).toEqual({ id: "sim-policy", errorRate: 0.15, recoveryRate: 0.1 });
+    expect(models.find((model) => model.id === "sim-segmenter")?.config).toEqual({ id: "sim-segmenter", faultRate: 0 });
+  });
+
+  it("applies overrides per model id, removes and adds models", () => {
+    const models = createSimModels({
+      "sim-policy": { errorRate: 1 },
+      "sim-judge-weak": { accuracy: 0.6 },
+      "sim-segmenter": false,
+      "judge-collapsed": { kind: "judge", positiveBias: 1 },
+    });
+    expect(models.map((model) => model.id)).toEqual(["sim-policy", "sim-judge-strong", "sim-judge-medium", "sim-judge-weak", "arith-checker", "judge-collapsed"]);
+    expect(models.find((model) => model.id === "sim-judge-weak")?.config).toMatchObject({ accuracy: 0.6, positiveBias: 0.15 });
+    expect(models.find((model) => model.id === "judge-collapsed")?.config).toMatchObject({ positiveBias: 1, accuracy: 0.8 });
+    const policy = models[0]!;
+    const first = /<chunk>(.*?)<\/chunk>/.exec(generate(policy, chat(buildSelfSegmentingPolicyPrompt({ problem: MIA_TEXT }).text), 4))![1]!;
+    const chunk = parseWorldChunk(first);
+    expect(chunk?.kind === "step" && chunk.equation.result !== 17).toBe(true);
+  });
+
+  it("rejects bad configs with the model named", () => {
+    expect(() => createSimModels({ "sim-policy": { errorRate: 2 } })).toThrow(SimModelsConfigError);
+    expect(() => createSimModels({ "sim-policy": { errorRat: 0.2 } })).toThrow(/sim-policy/);
+    expect(() => createSimModels({ "my-model": { errorRate: 0.2 } })).toThrow(/kind/);
+    expect(() => createSimModels({ "sim-policy": { kind: "judge" } })).toThrow(SimModelsConfigError);
+    expect(() => createSimModels({ "sim-policy": { id: "other" } })).toThrow(SimModelsConfigError);
+  });
+
+  it("a judge preset id starts from the preset", () => {
+    expect(createSimJudge({ id: "sim-judge-strong", unparseableRate: 0 }).config).toEqual({ id: "sim-judge-strong", accuracy: 0.95, positiveBias: 0, unparseableRate: 0 });
+    expect(createSimJudge().id).toBe("sim-judge-medium");
+  });
+});
