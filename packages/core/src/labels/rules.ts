@@ -106,3 +106,28 @@ export function paperLabelRuleGrid(): LabelRule[] {
     ...PAPER_ALPHA_GRID.map((alpha): LabelRule => ({ rule: "rel-effective", alpha, n: PAPER_REL_EFFECTIVE_N })),
   ];
 }
+
+/**
+ * Abs-Q from evidence of success rather than from estimated Q-values: chunk i is
+ * Positive iff some rollout from prefix i+1 or from any later prefix reached the
+ * right answer (`successAtPrefix[j]` is that evidence for the prefix ending at
+ * chunk j; the last entry is the solution's own final answer). A success from a
+ * later prefix is itself a continuation of every earlier one, so this is Abs-Q's
+ * "Q > 0" with all the evidence the rollouts give, and it lets a cheaper sampling
+ * strategy stop as soon as the answer is known.
+ */
+export function absQLabelsFromWitnesses(successAtPrefix: readonly boolean[]): Label[] {
+  const labels: Label[] = new Array(successAtPrefix.length);
+  let witnessed = false;
+  for (let i = successAtPrefix.length - 1; i >= 0; i--) {
+    witnessed ||= successAtPrefix[i]!;
+    labels[i] = witnessed ? "Positive" : "Negative";
+  }
+  return labels;
+}
+
+/** Canonical JSON of a rule's parameters, stable across runs (keys sorted). */
+export function labelRuleParamsKey(rule: LabelRule): string {
+  const { rule: _name, ...params } = rule;
+  return JSON.stringify(Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b))));
+}

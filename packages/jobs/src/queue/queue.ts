@@ -3,6 +3,8 @@ import PgBoss from "pg-boss";
 /** Every queue the worker serves; one per pipeline. */
 export const QUEUES = {
   importProcessBench: "import-processbench",
+  /** Every run kind of the StepWiser method (annotate, judge, …); job data is { runId }. */
+  run: "run",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,7 +1,11 @@
 import type { Db } from "@stepwiser/db";
 import { runProcessBenchImport } from "../pipelines/import-processbench/handle";
 import { importProcessBenchJobSchema } from "../pipelines/import-processbench/submit";
+import { EndpointClients } from "../inference/endpoint-clients";
 import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../queue/queue";
+import { executeRun } from "../runs/engine";
+import { RUN_HANDLERS } from "../runs/registry";
+import { runJobSchema } from "../runs/submit-run";
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -32,8 +36,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       log(`[worker] import run ${runId}: done`);
     },
   );
+  const endpoints = new EndpointClients();
+  await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds }, async ([job]) => {
+    if (!job) return;
+    const { runId } = runJobSchema.parse(job.data);
+    log(`[worker] run ${runId}: started (job ${job.id})`);
+    await executeRun(options.db, runId, RUN_HANDLERS, { endpoints, log });
+    log(`[worker] run ${runId}: done`);
+  });
   return {
     queue,
-    stop: () => queue.stop({ graceful: true, wait: true, timeout: 30_000 }),
+    stop: async () => {
+      await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await endpoints.close();
+    },
   };
 }

@@ -1,0 +1,52 @@
+import type { Db } from "@stepwiser/db";
+import { EndpointPool, InferenceClient, type TransportTimeouts } from "@stepwiser/inference";
+
+/** An endpoint as a run snapshots it: enough to reach it again without the Endpoint row. */
+export interface EndpointSnapshot {
+  name: string;
+  model: string;
+  baseUrls: string[];
+  maxConcurrency: number;
+}
+
+export interface EndpointClient {
+  endpoint: EndpointSnapshot;
+  client: InferenceClient;
+}
+
+/** Looks endpoints up by name, for a run's configuration snapshot. */
+export async function snapshotEndpoint(db: Db, name: string): Promise<EndpointSnapshot> {
+  const row = await db.endpoint.findUnique({ where: { name }, select: { name: true, model: true, baseUrls: true, maxConcurrency: true } });
+  if (!row) throw new Error(`no endpoint named "${name}"`);
+  if (row.baseUrls.length === 0) throw new Error(`endpoint "${name}" has no replica URL`);
+  return row;
+}
+
+/**
+ * One client per endpoint per process, shared by every run the process executes,
+ * so replicas see one connection pool and one in-flight limit from this worker.
+ */
+export class EndpointClients {
+  private readonly clients = new Map<string, EndpointClient>();
+
+  constructor(private readonly options: { timeouts?: Partial<TransportTimeouts>; apiKeys?: Record<string, string> } = {}) {}
+
+  get(endpoint: EndpointSnapshot): EndpointClient {
+    const key = `${endpoint.name}|${endpoint.baseUrls.join(",")}|${endpoint.maxConcurrency}`;
+    let entry = this.clients.get(key);
+    if (!entry) {
+      const pool = new EndpointPool(
+        endpoint.baseUrls.map((baseUrl) => ({ baseUrl, maxInFlight: endpoint.maxConcurrency, apiKey: this.options.apiKeys?.[endpoint.name] })),
+        { timeouts: this.options.timeouts },
+      );
+      entry = { endpoint, client: new InferenceClient(pool) };
+      this.clients.set(key, entry);
+    }
+    return entry;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => c.client.pool.close()));
+    this.clients.clear();
+  }
+}

@@ -1,0 +1,5 @@
+import { annotateHandler } from "../pipelines/annotate/handler";
+import type { AnyRunKindHandler } from "./run-kind";
+
+/** Every run kind the engine executes, by `Run.kind`. */
+export const RUN_HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map<string, AnyRunKindHandler>([[annotateHandler.kind, annotateHandler]]);

@@ -1,0 +1,43 @@
+import type { Db, RunKind } from "@stepwiser/db";
+import type { TokenUsage } from "@stepwiser/inference";
+import type { z } from "zod";
+import type { EndpointClients } from "../inference/endpoint-clients";
+
+export interface RunContext<Config> {
+  db: Db;
+  runId: string;
+  config: Config;
+  /** Fires when the run is cancelled: stop starting work and abort requests. */
+  signal: AbortSignal;
+  endpoints: EndpointClients;
+  /** Adds a request's tokens to the run's live counters. */
+  recordUsage(usage: TokenUsage, requests?: number): void;
+  log(line: string): void;
+}
+
+/**
+ * What a run kind supplies to the engine: how to validate and snapshot its
+ * configuration, how to cut it into units, how to do one unit, and what to sum
+ * up at the end. Every unit must be idempotent: redoing it after a crash must
+ * leave exactly the rows one clean execution leaves.
+ */
+export interface RunKindHandler<Config> {
+  kind: RunKind;
+  configSchema: z.ZodType<Config>;
+  /**
+   * Resolves names in the submitted config into what the run needs to be
+   * reproduced (endpoint URLs and models, prompt template ids); stored on the Run.
+   */
+  snapshot(db: Db, config: Config): Promise<Config>;
+  /** Dataset the run reads, for listing runs by dataset. */
+  datasetId?(config: Config): string | undefined;
+  /** Unit keys in plan order, streamed so a plan of 100k units never sits in memory. */
+  plan(ctx: RunContext<Config>): AsyncIterable<string>;
+  runUnit(ctx: RunContext<Config>, key: string): Promise<void>;
+  /** Runs once all units are done or failed; its value is stored as the run's summary. */
+  summarize?(ctx: RunContext<Config>): Promise<unknown>;
+  /** Units worked at once. */
+  concurrency(config: Config): number;
+}
+
+export type AnyRunKindHandler = RunKindHandler<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,0 +1,60 @@
+import { InputError } from "@stepwiser/core";
+import type { Db, Run, RunKind } from "@stepwiser/db";
+import { z } from "zod";
+import { QUEUES, type JobQueue } from "../queue/queue";
+import { RUN_HANDLERS } from "./registry";
+
+export const runJobSchema = z.object({ runId: z.string().min(1) });
+
+/**
+ * Validates a run's configuration, snapshots what it refers to (endpoints, prompt
+ * template ids) so the run can be reproduced, stores it, and queues it.
+ */
+export async function submitRun(db: Db, queue: JobQueue, request: { kind: RunKind; config: unknown; createdById?: string; source?: string }): Promise<Run> {
+  const handler = RUN_HANDLERS.get(request.kind);
+  if (!handler) throw new InputError(`run kind "${request.kind}" is not available (known: ${[...RUN_HANDLERS.keys()].join(", ")})`, { field: "kind" });
+  const parsed = handler.configSchema.safeParse(request.config);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(issue.message, { file: request.source, field: issue.path.map(String).join(".") || undefined });
+  }
+  let config: unknown;
+  try {
+    config = await handler.snapshot(db, parsed.data);
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error), { file: request.source });
+  }
+  const run = await db.$transaction(async (tx) => {
+    const created = await tx.run.create({
+      data: { kind: request.kind, config: config as object, datasetId: handler.datasetId?.(config) ?? null, createdById: request.createdById ?? null },
+    });
+    await tx.auditLog.create({
+      data: { actorId: request.createdById ?? null, action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: request.kind } },
+    });
+    return created;
+  });
+  await queue.send(QUEUES.run, { runId: run.id });
+  return run;
+}
+
+/** Asks the worker executing the run to stop; a run still queued is cancelled when picked up. */
+export async function requestRunCancel(db: Db, runId: string, actorId?: string): Promise<void> {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+  if (run.status !== "queued" && run.status !== "running") throw new InputError(`run ${runId} is ${run.status}; only queued or running runs can be cancelled`);
+  await db.$transaction([
+    db.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date() } }),
+    db.auditLog.create({ data: { actorId: actorId ?? null, action: "run.cancel_requested", entityType: "Run", entityId: runId } }),
+  ]);
+}
+
+/** Queues a cancelled or interrupted run again; its done units are kept. */
+export async function resumeRun(db: Db, queue: JobQueue, runId: string, actorId?: string): Promise<void> {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+  if (run.status === "completed") throw new InputError(`run ${runId} is completed; nothing to resume`);
+  await db.runUnit.updateMany({ where: { runId, status: "failed" }, data: { status: "pending", attempts: 0 } });
+  await db.$transaction([
+    db.run.update({ where: { id: runId }, data: { status: "queued", cancelRequestedAt: null, finishedAt: null, error: null } }),
+    db.auditLog.create({ data: { actorId: actorId ?? null, action: "run.resumed", entityType: "Run", entityId: runId } }),
+  ]);
+  await queue.send(QUEUES.run, { runId });
+}

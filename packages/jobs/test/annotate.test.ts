@@ -1,0 +1,121 @@
+import type { Db } from "@stepwiser/db";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { sumServerMetric } from "@stepwiser/inference";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createSimWorldDataset, EndpointClients, executeRun, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
+
+async function createRun(db: Db, config: AnnotateConfigInput) {
+  const parsed = annotateHandler.configSchema.parse(config);
+  const snapshot = await annotateHandler.snapshot(db, parsed);
+  return db.run.create({ data: { kind: "annotate", config: snapshot as object, datasetId: snapshot.datasetId } });
+}
+
+/** Labels of a run under one rule, per solution, in chunk order. */
+async function labelsOf(db: Db, runId: string, rule: "abs_q" | "rel_ratio" | "rel_effective", paramsKey = "{}") {
+  const rows = await db.chunkLabel.findMany({
+    where: { runId, rule, paramsKey },
+    select: { label: true, chunk: { select: { index: true, segmentationId: true } } },
+  });
+  const bySolution = new Map<string, string[]>();
+  for (const row of rows) {
+    const list = bySolution.get(row.chunk.segmentationId) ?? [];
+    list[row.chunk.index] = row.label;
+    bySolution.set(row.chunk.segmentationId, list);
+  }
+  return bySolution;
+}
+
+describe("annotate runs on the simulated world", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  let endpoints: EndpointClients;
+  let datasetId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 500 });
+    await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 64 } });
+    endpoints = new EndpointClients();
+    ({ datasetId } = await createSimWorldDataset(database.db, { name: "sim", problems: 12, seed: 40 }));
+  });
+  afterAll(async () => {
+    await endpoints?.close();
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  const base = () => ({ datasetId, policyEndpoint: "policy", rollouts: 8, seed: 5, concurrency: 4 });
+
+  it("fixed: M rollouts per prefix, one Q-value per prefix, labels under every rule", async () => {
+    const { db } = database;
+    const run = await createRun(db, { ...base(), strategy: "fixed" });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(done.status).toBe("completed");
+    const segmentations = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { id: true, _count: { select: { chunks: true } } } });
+    const chunkTotal = segmentations.reduce((n, s) => n + s._count.chunks, 0);
+    // prefixes 0..k-1 are sampled M times; prefix k is the solution itself
+    expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * 8);
+    expect(await db.chunkValue.count({ where: { runId: run.id } })).toBe(chunkTotal + segmentations.length);
+    expect(done.unitsDone).toBe(segmentations.length);
+    expect(Number(done.completionTokens)).toBeGreaterThan(0);
+    for (const rule of ["abs_q", "rel_ratio", "rel_effective"] as const) {
+      const params = rule === "abs_q" ? "{}" : rule === "rel_ratio" ? '{"gamma":0.7}' : '{"alpha":0.8,"n":4}';
+      expect(await db.chunkLabel.count({ where: { runId: run.id, rule, paramsKey: params } })).toBe(chunkTotal);
+    }
+  });
+
+  it("early-stop gives fixed's Abs-Q labels with fewer rollouts; first-error finds the same first Negative", async () => {
+    const { db } = database;
+    const fixed = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }] });
+    const early = await createRun(db, { ...base(), strategy: "early-stop", labelRules: [{ rule: "abs-q" }] });
+    const search = await createRun(db, { ...base(), strategy: "first-error", labelRules: [{ rule: "abs-q" }] });
+    for (const run of [fixed, early, search]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const fixedLabels = await labelsOf(db, fixed.id, "abs_q");
+    expect(await labelsOf(db, early.id, "abs_q")).toEqual(fixedLabels);
+    const firstNegative = (labels: Map<string, string[]>) => new Map([...labels].map(([k, v]) => [k, v.indexOf("Negative")]));
+    // where success is monotone along the solution (Abs-Q with evidence always is), the search agrees
+    expect(firstNegative(await labelsOf(db, search.id, "abs_q"))).toEqual(firstNegative(fixedLabels));
+    const count = (runId: string) => db.rollout.count({ where: { runId } });
+    expect(await count(early.id)).toBeLessThan(await count(fixed.id));
+    expect(await count(search.id)).toBeLessThan(await count(fixed.id));
+  });
+
+  it("relabels from stored Q-values with zero new requests", async () => {
+    const { db } = database;
+    const run = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "rel-ratio", gamma: 0.7 }] });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const promptTokensBefore = await sumServerMetric(cluster.urls, "vllm:prompt_tokens_total");
+    const result = await relabelAnnotateRun(db, run.id, [{ rule: "rel-ratio", gamma: 1.2 }, { rule: "rel-effective", alpha: 0.4, n: 4 }]);
+    expect(result.solutions).toBe(12);
+    expect(await sumServerMetric(cluster.urls, "vllm:prompt_tokens_total")).toBe(promptTokensBefore);
+    const strict = await db.chunkLabel.count({ where: { runId: run.id, rule: "rel_ratio", paramsKey: '{"gamma":1.2}', label: "Negative" } });
+    const lenient = await db.chunkLabel.count({ where: { runId: run.id, rule: "rel_ratio", paramsKey: '{"gamma":0.7}', label: "Negative" } });
+    expect(strict).toBeGreaterThanOrEqual(lenient); // a higher γ can only add Negatives
+    expect(await db.chunkLabel.count({ where: { runId: run.id, rule: "rel_effective", paramsKey: '{"alpha":0.4,"n":4}' } })).toBeGreaterThan(0);
+  });
+
+  it("a cancelled run stops, and resuming it finishes without redoing done units", async () => {
+    const { db } = database;
+    const run = await createRun(db, { ...base(), strategy: "fixed", concurrency: 1, rollouts: 16 });
+    const execution = executeRun(db, run.id, RUN_HANDLERS, { endpoints, flushIntervalMs: 100 });
+    await expect.poll(async () => db.runUnit.count({ where: { runId: run.id, status: "done" } }), { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(2);
+    await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
+    await execution;
+    const cancelled = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(cancelled.status).toBe("cancelled");
+    const doneBefore = await db.runUnit.findMany({ where: { runId: run.id, status: "done" }, select: { key: true, updatedAt: true } });
+    expect(doneBefore.length).toBeLessThan(12);
+
+    await db.run.update({ where: { id: run.id }, data: { status: "queued", cancelRequestedAt: null, finishedAt: null } });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const resumed = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(resumed.status).toBe("completed");
+    const after = await db.runUnit.findMany({ where: { runId: run.id }, select: { key: true, status: true, updatedAt: true } });
+    expect(after.every((u) => u.status === "done")).toBe(true);
+    for (const unit of doneBefore) expect(after.find((u) => u.key === unit.key)!.updatedAt).toEqual(unit.updatedAt);
+    const chunkTotal = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * 16);
+  });
+});
