@@ -28,12 +28,15 @@ export function queueSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Queu
     if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
     return value;
   };
-  return {
+  const settings = {
     expireInSeconds: num("STEPWISER_JOB_EXPIRE_SECONDS", 900),
     maintenanceIntervalSeconds: num("STEPWISER_QUEUE_MAINTENANCE_SECONDS", 30),
     retryLimit: num("STEPWISER_JOB_RETRY_LIMIT", 3),
     pollingIntervalSeconds: num("STEPWISER_QUEUE_POLL_SECONDS", 0.5),
   };
+  // pg-boss refuses to poll more often than every half second.
+  if (settings.pollingIntervalSeconds < 0.5) throw new Error(`STEPWISER_QUEUE_POLL_SECONDS must be at least 0.5, got ${settings.pollingIntervalSeconds}`);
+  return settings;
 }
 
 export type JobQueue = PgBoss;

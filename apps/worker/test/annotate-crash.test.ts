@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { connectJobQueue, createSimWorldDataset, isTerminal, queueSettingsFromEnv, submitRun } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const queueEnv = {
+  STEPWISER_JOB_EXPIRE_SECONDS: "3",
+  STEPWISER_QUEUE_MAINTENANCE_SECONDS: "1",
+  STEPWISER_QUEUE_POLL_SECONDS: "0.5",
+  // Ten crashes must not exhaust the job's retries.
+  STEPWISER_JOB_RETRY_LIMIT: "50",
+};
+const KILLS = 10;
+const M = 8;
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+
+describe("worker killed with SIGKILL again and again during an annotate run", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    // Slow enough that the run outlives ten crashes.
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 15 });
+    await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 32 } });
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill("SIGKILL");
+    await Promise.all(children.map(exited));
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  const startWorker = () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+      cwd: repoRoot,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, ...queueEnv, DATABASE_URL: database.url },
+    });
+    children.push(child);
+    return child;
+  };
+
+  it("completes with exactly one stored rollout per (prefix, sample index)", { timeout: 240_000 }, async () => {
+    const { db } = database;
+    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "crash", problems: 30, seed: 7 });
+    const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...queueEnv }));
+    const run = await submitRun(db, queue, { kind: "annotate", config: { datasetId, policyEndpoint: "policy", rollouts: M, seed: 3, concurrency: 3 } });
+    await queue.stop({ graceful: false, wait: true });
+
+    let kills = 0;
+    let random = 12345;
+    const nextDelay = () => {
+      random = (random * 1103515245 + 12345) % 2 ** 31;
+      return 1500 + (random % 2500); // after start-up, somewhere in the work
+    };
+    while (kills < KILLS) {
+      const worker = startWorker();
+      await new Promise((r) => setTimeout(r, nextDelay()));
+      const progress = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+      if (isTerminal(progress.status)) break;
+      worker.kill("SIGKILL");
+      await exited(worker);
+      kills += 1;
+    }
+    expect(kills).toBe(KILLS);
+
+    startWorker();
+    let finished = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    for (const deadline = Date.now() + 150_000; !isTerminal(finished.status); ) {
+      if (Date.now() > deadline) throw new Error(`run still ${finished.status} (${finished.unitsDone}/${finished.unitsTotal})`);
+      await new Promise((r) => setTimeout(r, 250));
+      finished = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    }
+    expect(finished.status).toBe("completed");
+    expect(finished.attempts).toBeGreaterThanOrEqual(2);
+    expect(finished.unitsDone).toBe(trajectories);
+
+    const chunkTotal = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * M);
+    const distinct = await db.rollout.groupBy({ by: ["segmentationId", "prefixLength", "sampleIndex"], where: { runId: run.id } });
+    expect(distinct).toHaveLength(chunkTotal * M);
+    expect(await db.chunkValue.count({ where: { runId: run.id } })).toBe(chunkTotal + trajectories);
+    expect(await db.chunkLabel.count({ where: { runId: run.id, rule: "abs_q" } })).toBe(chunkTotal);
+    expect(await db.runUnit.count({ where: { runId: run.id, status: "done" } })).toBe(trajectories);
+  });
+});
