@@ -24,6 +24,10 @@ commands:
       Check that a <chunk>-tagged segmentation reproduces the original text.
   verdict --file F
       Parse a judge output: Positive, Negative or unparseable.
+  run <kind> --config FILE.json [--detach]
+      Launch a run (annotate, …) and follow its progress; works the queue here too
+      unless --detach. run cancel|resume|status <runId>;
+      run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values).
   sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]
       Run simulated vLLM replicas (sim-policy, sim-judge-*, sim-segmenter,
       arith-checker) until Ctrl-C; prints their URLs as one JSON line.
@@ -39,6 +43,7 @@ const commands: Record<string, () => Promise<Command>> = {
   label: async () => (await import("./commands/label")).labelCommand,
   verdict: async () => (await import("./commands/verdict")).verdictCommand,
   segment: async () => (await import("./commands/segment")).segmentCommand,
+  run: async () => (await import("./commands/run")).runCommand,
   "sim-cluster": async () => (await import("./commands/sim-cluster")).simClusterCommand,
   "chunks check": async () => (await import("./commands/chunks-check")).chunksCheckCommand,
 };

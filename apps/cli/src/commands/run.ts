@@ -1,0 +1,127 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { labelRuleSchema, type LabelRule } from "@stepwiser/core";
+import { createDb, type Db } from "@stepwiser/db";
+import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
+import { applyMigrations } from "@stepwiser/db/migrations";
+import { connectJobQueue, isTerminal, relabelAnnotateRun, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
+import type { RunKind } from "@stepwiser/db";
+import { readInputText } from "../input/files";
+import { numberFlag } from "../input/numbers";
+import { repoRoot } from "../paths";
+import { UsageError } from "../usage-error";
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>): Promise<T> {
+  const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
+  const db = createDb(database.url, { poolSize: 8 });
+  try {
+    await applyMigrations(database.url);
+    return await work(db, database.url);
+  } finally {
+    await db.$disconnect();
+    await database.release();
+  }
+}
+
+/** Prints progress until the run ends, working the queue here too unless told not to. */
+async function follow(db: Db, url: string, runId: string, workHere: boolean): Promise<void> {
+  const worker = workHere ? await startWorker({ databaseUrl: url, db, log: () => {} }) : undefined;
+  try {
+    let last = "";
+    for (;;) {
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      const line = `run ${runId}: ${run.status} ${run.unitsDone}/${run.unitsTotal} units, ${run.unitsFailed} failed, ${run.requests} requests, ${run.completionTokens} tokens generated`;
+      if (line !== last) log(line);
+      last = line;
+      if (isTerminal(run.status)) {
+        process.stdout.write(
+          `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: Number(run.promptTokens), completionTokens: Number(run.completionTokens), cachedTokens: Number(run.cachedTokens), error: run.error, summary: run.summary })}\n`,
+        );
+        if (run.status !== "completed") process.exitCode = 1;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    await worker?.stop();
+  }
+}
+
+/**
+ * `stepwiser run <kind> --config file.json [--detach]`, and
+ * `stepwiser run cancel|resume|relabel|status <runId>`.
+ */
+export async function runCommand(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (!action) throw new UsageError(`run needs a kind (${[...RUN_HANDLERS.keys()].join(", ")}) or cancel|resume|relabel|status`);
+  if (RUN_HANDLERS.has(action)) return launch(action as RunKind, rest);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { detach: { type: "boolean", default: false }, rule: { type: "string" }, gamma: { type: "string" }, alpha: { type: "string" }, n: { type: "string" } },
+  });
+  const runId = positionals[0];
+  if (!runId) throw new UsageError(`run ${action} needs a run id`);
+  await withDatabase(async (db, url) => {
+    switch (action) {
+      case "status":
+        return follow(db, url, runId, false).catch(() => {});
+      case "cancel":
+        await requestRunCancel(db, runId);
+        log(`cancel requested for run ${runId}`);
+        return;
+      case "resume": {
+        const queue = await connectJobQueue(url);
+        await resumeRun(db, queue, runId);
+        await queue.stop({ graceful: false, wait: true });
+        if (!values.detach) await follow(db, url, runId, true);
+        return;
+      }
+      case "relabel": {
+        const rule = parseRule(values);
+        const result = await relabelAnnotateRun(db, runId, [rule]);
+        process.stdout.write(`${JSON.stringify({ runId, ...result, requests: 0 })}\n`);
+        return;
+      }
+      default:
+        throw new UsageError(`unknown run action "${action}"`);
+    }
+  });
+}
+
+function parseRule(values: { rule?: string; gamma?: string; alpha?: string; n?: string }): LabelRule {
+  const raw =
+    values.rule === "rel-ratio"
+      ? { rule: "rel-ratio", gamma: numberFlag("gamma", values.gamma) }
+      : values.rule === "rel-effective"
+        ? { rule: "rel-effective", alpha: numberFlag("alpha", values.alpha), n: numberFlag("n", values.n, 4) }
+        : { rule: values.rule };
+  const parsed = labelRuleSchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--rule must be abs-q, rel-ratio (with --gamma) or rel-effective (with --alpha, --n)`);
+  return parsed.data;
+}
+
+async function launch(kind: RunKind, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { config: { type: "string" }, detach: { type: "boolean", default: false } } });
+  if (!values.config) throw new UsageError(`run ${kind} needs --config file.json`);
+  const text = await readInputText(values.config);
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${values.config}: not valid JSON (${(error as Error).message})`);
+  }
+  await withDatabase(async (db, url) => {
+    const queue = await connectJobQueue(url);
+    const run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!) });
+    await queue.stop({ graceful: false, wait: true });
+    log(`queued ${kind} run ${run.id}`);
+    if (values.detach) {
+      process.stdout.write(`${JSON.stringify({ runId: run.id, status: "queued" })}\n`);
+      return;
+    }
+    await follow(db, url, run.id, true);
+  });
+}

@@ -1,0 +1,62 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { createSimWorldDataset } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { jsonOf, runCli } from "./run-cli";
+
+describe("stepwiser run", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  let scratch: string;
+  let datasetId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 500 });
+    await database.db.endpoint.create({ data: { name: "sim-policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 64 } });
+    ({ datasetId } = await createSimWorldDataset(database.db, { name: "cli", problems: 6, seed: 90 }));
+    scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-run-"));
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+    await database?.drop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  const env = () => ({ DATABASE_URL: database.url });
+
+  it("launches an annotate run from a config file, follows it, and relabels it without requests", async () => {
+    const config = path.join(scratch, "annotate.json");
+    await writeFile(config, JSON.stringify({ datasetId, policyEndpoint: "sim-policy", rollouts: 4, seed: 1 }));
+    const result = await runCli(["run", "annotate", "--config", config], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    const run = jsonOf(result) as { runId: string; status: string; unitsDone: number; requests: number };
+    expect(run).toMatchObject({ status: "completed", unitsDone: 6 });
+    expect(run.requests).toBeGreaterThan(0);
+    expect(result.stderr).toContain(`run ${run.runId}: completed 6/6 units`);
+
+    const relabel = await runCli(["run", "relabel", run.runId, "--rule", "rel-ratio", "--gamma", "0.9"], { env: env() });
+    expect(relabel.code, relabel.stderr).toBe(0);
+    expect(jsonOf(relabel)).toMatchObject({ solutions: 6, requests: 0, rules: ["rel-ratio(gamma=0.9)"] });
+    const stored = await database.db.run.findUniqueOrThrow({ where: { id: run.runId } });
+    expect(stored.requests).toBe(run.requests);
+  });
+
+  it("refuses a bad config with the file and field, storing no run", async () => {
+    const config = path.join(scratch, "bad.json");
+    await writeFile(config, JSON.stringify({ datasetId, policyEndpoint: "sim-policy", rollouts: 0 }));
+    const before = await database.db.run.count();
+    const result = await runCli(["run", "annotate", "--config", config], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bad\.json, field "rollouts"/);
+    const unknownEndpoint = path.join(scratch, "endpoint.json");
+    await writeFile(unknownEndpoint, JSON.stringify({ datasetId, policyEndpoint: "gpt-9" }));
+    const missing = await runCli(["run", "annotate", "--config", unknownEndpoint], { env: env() });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no endpoint named "gpt-9"');
+    expect(await database.db.run.count()).toBe(before);
+  });
+});
