@@ -20,6 +20,8 @@ export interface BenchmarkReport {
   /** What was measured and how, in a sentence or two. */
   method: string;
   rows: BenchmarkRow[];
+  /** Filter that selects its benchmark file in `pnpm bench <filter>`; defaults to `name`. */
+  bench?: string;
 }
 
 function machine(): string {
@@ -37,7 +39,7 @@ export function writeBenchmarkReport(report: BenchmarkReport): void {
     "|---|---|---|---|",
     ...report.rows.map((r) => `| ${r.metric} | ${r.value} | ${r.target ?? "—"} | ${r.met === undefined ? "—" : r.met ? "yes" : "**no**"} |`),
   ].join("\n");
-  const markdown = `# ${report.title}\n\n${report.method}\n\nMeasured ${measuredAt} on ${machine()}.\n\n${table}\n\nRegenerate with \`corepack pnpm bench ${report.name}\`.\n`;
+  const markdown = `# ${report.title}\n\n${report.method}\n\nMeasured ${measuredAt} on ${machine()}.\n\n${table}\n\nRegenerate with \`corepack pnpm bench ${report.bench ?? report.name}\`.\n`;
   writeFileSync(path.join(dir, `${report.name}.md`), markdown);
   writeFileSync(path.join(dir, `${report.name}.json`), `${JSON.stringify({ ...report, measuredAt, machine: machine() }, null, 2)}\n`);
   process.stdout.write(`${markdown}\n`);

@@ -11,3 +11,4 @@ export * from "./inference/endpoint-clients";
 export * from "./pipelines/annotate/config";
 export * from "./pipelines/annotate/handler";
 export * from "./pipelines/sim-dataset/create";
+export * from "./pipelines/annotate/labels";
