@@ -38,8 +38,14 @@ export async function submitRun(db: Db, queue: JobQueue, request: { kind: RunKin
 }
 
 /** Asks the worker executing the run to stop; a run still queued is cancelled when picked up. */
+async function existingRun(db: Db, runId: string) {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+  if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
+  return run;
+}
+
 export async function requestRunCancel(db: Db, runId: string, actorId?: string): Promise<void> {
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+  const run = await existingRun(db, runId);
   if (run.status !== "queued" && run.status !== "running") throw new InputError(`run ${runId} is ${run.status}; only queued or running runs can be cancelled`);
   await db.$transaction([
     db.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date() } }),
@@ -49,7 +55,7 @@ export async function requestRunCancel(db: Db, runId: string, actorId?: string):
 
 /** Queues a cancelled or interrupted run again; its done units are kept. */
 export async function resumeRun(db: Db, queue: JobQueue, runId: string, actorId?: string): Promise<void> {
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+  const run = await existingRun(db, runId);
   if (run.status === "completed") throw new InputError(`run ${runId} is completed; nothing to resume`);
   await db.runUnit.updateMany({ where: { runId, status: "failed" }, data: { status: "pending", attempts: 0 } });
   await db.$transaction([

@@ -1,4 +1,4 @@
-import { extractAnswer, gradeAnswer, labelRuleKey, type LabelRule } from "@stepwiser/core";
+import { extractAnswer, gradeAnswer, InputError, labelRuleKey, type LabelRule } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
@@ -107,11 +107,12 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
  * stored Q-values and evidence: no rollout, no request.
  */
 export async function relabelAnnotateRun(db: Db, runId: string, rules: readonly LabelRule[]): Promise<{ solutions: number; labels: number; rules: string[] }> {
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { kind: true, config: true } });
-  if (run.kind !== "annotate") throw new Error(`run ${runId} is a ${run.kind} run, not annotate`);
+  const run = await db.run.findUnique({ where: { id: runId }, select: { kind: true, config: true } });
+  if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
+  if (run.kind !== "annotate") throw new InputError(`run ${runId} is a ${run.kind} run, not annotate`, { field: "runId" });
   const config = annotateConfigSchema.parse(run.config);
   if (config.strategy !== "fixed" && rules.some((r) => r.rule !== "abs-q")) {
-    throw new Error(`run ${runId} used the ${config.strategy} strategy, which stores no Q-values for ${rules.filter((r) => r.rule !== "abs-q").map(labelRuleKey).join(", ")}`);
+    throw new InputError(`run ${runId} used the ${config.strategy} strategy, which stores no Q-values for ${rules.filter((r) => r.rule !== "abs-q").map(labelRuleKey).join(", ")}`);
   }
   let solutions = 0;
   let labels = 0;
