@@ -26,7 +26,7 @@ commands:
       Parse a judge output: Positive, Negative or unparseable.
   run <kind> --config FILE.json [--detach]
       Launch a run (annotate, …) and follow its progress; works the queue here too
-      unless --detach. run cancel|resume|status <runId>;
+      unless --detach. run cancel|resume|status|predictions <runId>;
       run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values).
   sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]
       Run simulated vLLM replicas (sim-policy, sim-judge-*, sim-segmenter,

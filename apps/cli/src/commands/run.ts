@@ -4,7 +4,7 @@ import { labelRuleSchema, type LabelRule } from "@stepwiser/core";
 import { createDb, type Db } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
-import { connectJobQueue, isTerminal, relabelAnnotateRun, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
+import { connectJobQueue, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
 import type { RunKind } from "@stepwiser/db";
 import { readInputText } from "../input/files";
 import { numberFlag } from "../input/numbers";
@@ -55,7 +55,7 @@ async function follow(db: Db, url: string, runId: string, workHere: boolean): Pr
  */
 export async function runCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
-  if (!action) throw new UsageError(`run needs a kind (${[...RUN_HANDLERS.keys()].join(", ")}) or cancel|resume|relabel|status`);
+  if (!action) throw new UsageError(`run needs a kind (${[...RUN_HANDLERS.keys()].join(", ")}) or cancel|resume|relabel|status|predictions`);
   if (RUN_HANDLERS.has(action)) return launch(action as RunKind, rest);
   const { values, positionals } = parseArgs({
     args: rest,
@@ -77,6 +77,11 @@ export async function runCommand(args: string[]): Promise<void> {
         await resumeRun(db, queue, runId);
         await queue.stop({ graceful: false, wait: true });
         if (!values.detach) await follow(db, url, runId, true);
+        return;
+      }
+      case "predictions": {
+        // JSON lines {"id", "prediction"}: the input of `stepwiser processbench score`.
+        for await (const line of runPredictions(db, runId)) process.stdout.write(`${JSON.stringify(line)}\n`);
         return;
       }
       case "relabel": {

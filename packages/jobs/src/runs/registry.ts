@@ -1,5 +1,9 @@
 import { annotateHandler } from "../pipelines/annotate/handler";
+import { benchmarkHandler } from "../pipelines/benchmark/handler";
 import type { AnyRunKindHandler } from "./run-kind";
 
 /** Every run kind the engine executes, by `Run.kind`. */
-export const RUN_HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map<string, AnyRunKindHandler>([[annotateHandler.kind, annotateHandler]]);
+export const RUN_HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map<string, AnyRunKindHandler>([
+  [annotateHandler.kind, annotateHandler],
+  [benchmarkHandler.kind, benchmarkHandler],
+]);

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { endpointSnapshotSchema } from "../annotate/config";
+
+export const benchmarkConfigSchema = z.object({
+  /** A ProcessBench dataset (its solutions' source labels are the gold first errors). */
+  datasetId: z.string().min(1),
+  /**
+   * chunk-judge: each paragraph judged with the StepWiser prompt and its history,
+   * the first Negative vote is the prediction. critic: one request per solution
+   * with the ProcessBench critic prompt, the boxed index is the prediction.
+   */
+  mode: z.enum(["chunk-judge", "critic"]).default("chunk-judge"),
+  judgeEndpoint: z.string().min(1),
+  judge: endpointSnapshotSchema.optional(),
+  segmentationMethod: z.string().min(1).default("processbench-paragraphs"),
+  samples: z.number().int().min(1).max(64).default(1),
+  temperature: z.number().min(0).max(2).default(0),
+  maxTokens: z.number().int().min(1).max(65_536).default(2048),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  tiePolicy: z.enum(["Negative", "Positive"]).default("Negative"),
+  stopAtFirstNegative: z.boolean().default(true),
+  limit: z.number().int().min(1).optional(),
+  bootstrap: z.object({ resamples: z.number().int().min(100).max(100_000).default(1000), seed: z.number().int().default(0) }).prefault({}),
+  concurrency: z.number().int().min(1).max(4096).default(64),
+});
+
+export type BenchmarkConfig = z.output<typeof benchmarkConfigSchema>;

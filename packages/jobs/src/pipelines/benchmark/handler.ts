@@ -1,0 +1,127 @@
+import { bootstrapCI, buildProcessBenchCriticPrompt, parseCriticPrediction, PROCESSBENCH_CRITIC_PROMPT, scoreProcessBench, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
+import type { Db } from "@stepwiser/db";
+import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import type { RunKindHandler } from "../../runs/run-kind";
+import { judgeSeed, judgeSegmentation } from "../judge/judge-chunks";
+import { benchmarkConfigSchema, type BenchmarkConfig } from "./config";
+
+const PAGE = 500;
+
+async function* planSegmentations(db: Db, config: BenchmarkConfig): AsyncGenerator<string> {
+  let cursor: string | undefined;
+  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
+  while (remaining > 0) {
+    const page = await db.segmentation.findMany({
+      where: { method: config.segmentationMethod, trajectory: { datasetId: config.datasetId } },
+      orderBy: { id: "asc" },
+      take: Math.min(PAGE, remaining),
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      select: { id: true },
+    });
+    for (const s of page) yield s.id;
+    remaining -= page.length;
+    if (page.length < PAGE) return;
+    cursor = page[page.length - 1]!.id;
+  }
+}
+
+/** Every prediction of a run as the `processbench score` input: `{ id, prediction }` per solution. */
+export async function* runPredictions(db: Db, runId: string): AsyncGenerator<{ id: string; prediction: number | null }> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await db.solutionPrediction.findMany({
+      where: { runId },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      select: { id: true, predictedFirstError: true, trajectory: { select: { externalId: true } } },
+    });
+    for (const p of page) yield { id: p.trajectory.externalId, prediction: p.predictedFirstError };
+    if (page.length < PAGE) return;
+    cursor = page[page.length - 1]!.id;
+  }
+}
+
+export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
+  kind: "benchmark",
+  configSchema: benchmarkConfigSchema,
+  async snapshot(db, config) {
+    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint) };
+  },
+  datasetId: (config) => config.datasetId,
+  plan: (ctx) => planSegmentations(ctx.db, ctx.config),
+  concurrency: (config) => config.concurrency,
+
+  async runUnit(ctx, segmentationId) {
+    const { db, config, runId } = ctx;
+    const done = await db.solutionPrediction.findFirst({ where: { runId, trajectory: { segmentations: { some: { id: segmentationId } } } }, select: { id: true } });
+    if (done) return;
+    if (config.mode === "chunk-judge") {
+      const judged = await judgeSegmentation(ctx, db, segmentationId);
+      await db.solutionPrediction.createMany({ data: [{ runId, trajectoryId: judged.trajectoryId, predictedFirstError: judged.predictedFirstError }], skipDuplicates: true });
+      return;
+    }
+    const segmentation = await db.segmentation.findUniqueOrThrow({
+      where: { id: segmentationId },
+      select: { chunks: { orderBy: { index: "asc" }, select: { text: true } }, trajectory: { select: { id: true, externalId: true, problem: { select: { text: true } } } } },
+    });
+    const judge = config.judge!;
+    const prompt = buildProcessBenchCriticPrompt({ problem: segmentation.trajectory.problem.text, steps: segmentation.chunks.map((c) => c.text) });
+    const result = await ctx.endpoints.get(judge).client.generate({
+      model: judge.model,
+      prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
+      seed: judgeSeed(config.seed, segmentation.trajectory.externalId, -1),
+      temperature: config.temperature,
+      maxTokens: config.maxTokens,
+      signal: ctx.signal,
+    });
+    ctx.recordUsage(result.usage);
+    const output = result.samples[0]!.text;
+    await db.solutionPrediction.createMany({
+      data: [{ runId, trajectoryId: segmentation.trajectory.id, predictedFirstError: parseCriticPrediction(output), output, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens }],
+      skipDuplicates: true,
+    });
+  },
+
+  async summarize(ctx) {
+    const { db, runId, config } = ctx;
+    const gold: ProcessBenchGold[] = [];
+    const predictions = new Map<string, number | null>();
+    for await (const p of runPredictions(db, runId)) predictions.set(p.id, p.prediction);
+    const trajectories = await db.trajectory.findMany({
+      where: { datasetId: config.datasetId, segmentations: { some: { method: config.segmentationMethod } }, sourceFirstErrorIndex: { not: null } },
+      select: { externalId: true, sourceFirstErrorIndex: true, subset: true },
+    });
+    for (const t of trajectories) if (predictions.has(t.externalId) || !config.limit) gold.push({ id: t.externalId, label: t.sourceFirstErrorIndex!, subset: t.subset ?? subsetFromId(t.externalId) });
+    const score = scoreProcessBench(gold, predictions);
+    // Bootstrap over solutions, within each subset, so an interval reflects that subset's size.
+    const intervals: Record<string, { lower: number; upper: number }> = {};
+    for (const subset of Object.keys(score.subsets)) {
+      const items = gold.filter((g) => (g.subset ?? subsetFromId(g.id)) === subset);
+      const ci = bootstrapCI(items, (sample) => resampledF1(sample, predictions, subset), { resamples: config.bootstrap.resamples, seed: config.bootstrap.seed });
+      intervals[subset] = { lower: ci.lower, upper: ci.upper };
+    }
+    return {
+      mode: config.mode,
+      promptTemplateId: config.mode === "critic" ? PROCESSBENCH_CRITIC_PROMPT.id : STEPWISER_JUDGE_PROMPT.id,
+      judge: config.judge?.model,
+      subsets: score.subsets,
+      average_f1: score.average_f1,
+      f1_ci95: intervals,
+      unparseable: score.unparseable,
+      missing: score.missing.length,
+    };
+  },
+};
+
+/** F1 of a bootstrap resample, which repeats solutions: each draw gets its own id. */
+function resampledF1(sample: readonly ProcessBenchGold[], predictions: ReadonlyMap<string, number | null>, subset: string): number {
+  const gold: ProcessBenchGold[] = [];
+  const predicted = new Map<string, number | null>();
+  sample.forEach((item, i) => {
+    const id = `${item.id}#${i}`;
+    gold.push({ ...item, id });
+    if (predictions.has(item.id)) predicted.set(id, predictions.get(item.id)!);
+  });
+  return scoreProcessBench(gold, predicted).subsets[subset]?.f1 ?? 0;
+}
