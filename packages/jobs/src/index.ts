@@ -15,3 +15,4 @@ export * from "./pipelines/annotate/labels";
 export * from "./pipelines/benchmark/config";
 export * from "./pipelines/benchmark/handler";
 export * from "./pipelines/judge/judge-chunks";
+export * from "./pipelines/best-of-n/handler";

@@ -1,9 +1,11 @@
 import { annotateHandler } from "../pipelines/annotate/handler";
 import { benchmarkHandler } from "../pipelines/benchmark/handler";
+import { bestOfNHandler } from "../pipelines/best-of-n/handler";
 import type { AnyRunKindHandler } from "./run-kind";
 
 /** Every run kind the engine executes, by `Run.kind`. */
 export const RUN_HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map<string, AnyRunKindHandler>([
   [annotateHandler.kind, annotateHandler],
   [benchmarkHandler.kind, benchmarkHandler],
+  [bestOfNHandler.kind, bestOfNHandler],
 ]);

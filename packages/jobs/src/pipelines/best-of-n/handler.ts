@@ -1,0 +1,117 @@
+import { createRng, positiveShare, type Verdict } from "@stepwiser/core";
+import type { Db } from "@stepwiser/db";
+import { z } from "zod";
+import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import type { RunKindHandler } from "../../runs/run-kind";
+import { endpointSnapshotSchema } from "../annotate/config";
+import { judgeSegmentation } from "../judge/judge-chunks";
+
+export const SOLUTION_AGGREGATIONS = ["mean", "min", "last"] as const;
+export type SolutionAggregation = (typeof SOLUTION_AGGREGATIONS)[number];
+
+export const bestOfNConfigSchema = z.object({
+  /** Problems with several solutions each (e.g. a generate run's output). */
+  datasetId: z.string().min(1),
+  segmentationMethod: z.string().min(1).default("self-segmented"),
+  judgeEndpoint: z.string().min(1),
+  judge: endpointSnapshotSchema.optional(),
+  /** Judge samples per chunk; a chunk's score is the share of Positive verdicts. */
+  samples: z.number().int().min(1).max(64).default(1),
+  temperature: z.number().min(0).max(2).default(0),
+  maxTokens: z.number().int().min(1).max(65_536).default(2048),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  limit: z.number().int().min(1).optional(),
+  concurrency: z.number().int().min(1).max(4096).default(32),
+});
+export type BestOfNConfig = z.output<typeof bestOfNConfigSchema>;
+
+/** A solution's score from its chunk scores (spec §5: mean by default; min and last as options). */
+export function aggregateSolutionScore(chunkScores: readonly number[], aggregation: SolutionAggregation): number {
+  if (chunkScores.length === 0) return 0;
+  if (aggregation === "min") return Math.min(...chunkScores);
+  if (aggregation === "last") return chunkScores[chunkScores.length - 1]!;
+  return chunkScores.reduce((sum, s) => sum + s, 0) / chunkScores.length;
+}
+
+/** Index of the best-scored solution; ties go to the earliest (a fixed, reproducible rule). */
+export function pickBest(scores: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  return best;
+}
+
+async function* planProblems(db: Db, config: BestOfNConfig): AsyncGenerator<string> {
+  let cursor: string | undefined;
+  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
+  while (remaining > 0) {
+    const page = await db.problem.findMany({
+      where: { datasetId: config.datasetId },
+      orderBy: { id: "asc" },
+      take: Math.min(500, remaining),
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      select: { id: true },
+    });
+    for (const p of page) yield p.id;
+    remaining -= page.length;
+    if (page.length < 500) return;
+    cursor = page[page.length - 1]!.id;
+  }
+}
+
+async function solutionsOf(db: Db, problemId: string, method: string) {
+  return db.segmentation.findMany({
+    where: { method, trajectory: { problemId } },
+    orderBy: { trajectory: { externalId: "asc" } },
+    select: { id: true, trajectory: { select: { finalAnswer: true, finalAnswerCorrect: true } } },
+  });
+}
+
+export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
+  kind: "best_of_n",
+  configSchema: bestOfNConfigSchema,
+  async snapshot(db, config) {
+    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint) };
+  },
+  datasetId: (config) => config.datasetId,
+  plan: (ctx) => planProblems(ctx.db, ctx.config),
+  concurrency: (config) => config.concurrency,
+
+  async runUnit(ctx, problemId) {
+    const settings = { ...ctx.config, tiePolicy: "Negative" as const, stopAtFirstNegative: false };
+    const judgeCtx = { ...ctx, config: settings };
+    for (const solution of await solutionsOf(ctx.db, problemId, ctx.config.segmentationMethod)) await judgeSegmentation(judgeCtx, ctx.db, solution.id);
+  },
+
+  /**
+   * Accuracy of the pick under each aggregation, against majority vote over the
+   * final answers and against a seeded random pick, problem by problem.
+   */
+  async summarize(ctx) {
+    const { db, runId, config } = ctx;
+    const correct: Record<SolutionAggregation | "majority" | "random" | "oracle", number> = { mean: 0, min: 0, last: 0, majority: 0, random: 0, oracle: 0 };
+    let problems = 0;
+    const rng = createRng(`best-of-n:${config.seed}`);
+    for await (const problemId of planProblems(db, config)) {
+      const solutions = await solutionsOf(db, problemId, config.segmentationMethod);
+      if (solutions.length === 0) continue;
+      problems += 1;
+      const chunkScores: number[][] = [];
+      for (const solution of solutions) {
+        const samples = await db.judgeSample.findMany({ where: { runId, chunk: { segmentationId: solution.id } }, select: { verdict: true, chunk: { select: { index: true } } } });
+        const byChunk = new Map<number, Verdict[]>();
+        for (const s of samples) byChunk.set(s.chunk.index, [...(byChunk.get(s.chunk.index) ?? []), s.verdict]);
+        chunkScores.push([...byChunk.entries()].sort(([a], [b]) => a - b).map(([, verdicts]) => positiveShare(verdicts) ?? 0));
+      }
+      const isCorrect = (i: number) => solutions[i]!.trajectory.finalAnswerCorrect === true;
+      for (const aggregation of SOLUTION_AGGREGATIONS) if (isCorrect(pickBest(chunkScores.map((s) => aggregateSolutionScore(s, aggregation))))) correct[aggregation] += 1;
+      const votes = new Map<string, number>();
+      solutions.forEach((s) => votes.set(s.trajectory.finalAnswer ?? "", (votes.get(s.trajectory.finalAnswer ?? "") ?? 0) + 1));
+      const majorityAnswer = [...votes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+      if (solutions.some((s) => (s.trajectory.finalAnswer ?? "") === majorityAnswer && s.trajectory.finalAnswerCorrect)) correct.majority += 1;
+      if (isCorrect(rng.nextInt(solutions.length))) correct.random += 1;
+      if (solutions.some((_, i) => isCorrect(i))) correct.oracle += 1;
+    }
+    const accuracy = Object.fromEntries(Object.entries(correct).map(([k, v]) => [k, problems ? v / problems : 0]));
+    return { problems, accuracy };
+  },
+};
