@@ -16,3 +16,4 @@ export * from "./pipelines/benchmark/config";
 export * from "./pipelines/benchmark/handler";
 export * from "./pipelines/judge/judge-chunks";
 export * from "./pipelines/best-of-n/handler";
+export * from "./pipelines/chunk-reset/handler";

@@ -164,8 +164,11 @@ async function workUnits(ctx: RunContext<unknown>, handler: AnyRunKindHandler, m
       const unit = await next();
       if (!unit) return;
       try {
-        await handler.runUnit(ctx, unit.key);
-        await ctx.db.runUnit.update({ where: { id: unit.id }, data: { status: "done", attempts: { increment: 1 }, error: null } });
+        const result = await handler.runUnit(ctx, unit.key);
+        await ctx.db.runUnit.update({
+          where: { id: unit.id },
+          data: { status: "done", attempts: { increment: 1 }, error: null, ...(result === undefined ? {} : { result: result as object }) },
+        });
       } catch (error) {
         if (ctx.signal.aborted) return; // cancelled: the unit stays pending for a resume
         const attempts = unit.attempts + 1;

@@ -1,6 +1,7 @@
 import { annotateHandler } from "../pipelines/annotate/handler";
 import { benchmarkHandler } from "../pipelines/benchmark/handler";
 import { bestOfNHandler } from "../pipelines/best-of-n/handler";
+import { chunkResetHandler } from "../pipelines/chunk-reset/handler";
 import type { AnyRunKindHandler } from "./run-kind";
 
 /** Every run kind the engine executes, by `Run.kind`. */
@@ -8,4 +9,5 @@ export const RUN_HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map<stri
   [annotateHandler.kind, annotateHandler],
   [benchmarkHandler.kind, benchmarkHandler],
   [bestOfNHandler.kind, bestOfNHandler],
+  [chunkResetHandler.kind, chunkResetHandler],
 ]);

@@ -33,7 +33,8 @@ export interface RunKindHandler<Config> {
   datasetId?(config: Config): string | undefined;
   /** Unit keys in plan order, streamed so a plan of 100k units never sits in memory. */
   plan(ctx: RunContext<Config>): AsyncIterable<string>;
-  runUnit(ctx: RunContext<Config>, key: string): Promise<void>;
+  /** Does one unit; a returned value is stored as the unit's result. */
+  runUnit(ctx: RunContext<Config>, key: string): Promise<unknown>;
   /** Runs once all units are done or failed; its value is stored as the run's summary. */
   summarize?(ctx: RunContext<Config>): Promise<unknown>;
   /** Units worked at once. */

@@ -1,0 +1,174 @@
+import { buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, createRng, gradeAnswer, parseVerdict, positiveShare, serializeChunkTags } from "@stepwiser/core";
+import type { Db } from "@stepwiser/db";
+import type { ChatMessage } from "@stepwiser/inference";
+import { z } from "zod";
+import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import type { RunContext, RunKindHandler } from "../../runs/run-kind";
+import { endpointSnapshotSchema } from "../annotate/config";
+
+export const chunkResetConfigSchema = z.object({
+  /** Problems with reference answers. */
+  datasetId: z.string().min(1),
+  policyEndpoint: z.string().min(1),
+  policy: endpointSnapshotSchema.optional(),
+  judgeEndpoint: z.string().min(1),
+  judge: endpointSnapshotSchema.optional(),
+  /** Attempts per chunk position (spec §5: 5). */
+  maxAttempts: z.number().int().min(1).max(32).default(5),
+  /** OPEN in the paper: after the last rejected attempt keep the last one (default) or the one the judge scored best. */
+  keep: z.enum(["last", "best"]).default("last"),
+  judgeSamples: z.number().int().min(1).max(16).default(1),
+  maxChunks: z.number().int().min(1).max(200).default(30),
+  temperature: z.number().min(0).max(2).default(1),
+  maxTokensPerChunk: z.number().int().min(1).max(16_384).default(1024),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  limit: z.number().int().min(1).optional(),
+  concurrency: z.number().int().min(1).max(4096).default(32),
+});
+export type ChunkResetConfig = z.output<typeof chunkResetConfigSchema>;
+
+export interface EpisodeResult {
+  correct: boolean;
+  chunks: number;
+  resets: number;
+  acceptedTokens: number;
+  rejectedTokens: number;
+}
+
+interface Problem {
+  id: string;
+  text: string;
+  referenceAnswer: string;
+}
+
+const seedOf = (...parts: (string | number)[]) => createRng(parts.join(":")).nextUint32() & 0x3fffffff;
+
+/** The policy's next chunk after `prefix` (generation stops at `</chunk>`); null when the solution has ended. */
+async function nextChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, prefix: string[], seed: number): Promise<{ text: string; tokens: number } | null> {
+  const policy = ctx.config.policy!;
+  const messages: ChatMessage[] = [{ role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: problem.text }).text }];
+  if (prefix.length) messages.push({ role: "assistant", content: `${serializeChunkTags(prefix)}\n` });
+  const result = await ctx.endpoints.get(policy).client.generate({
+    model: policy.model,
+    prompt: { kind: "chat", messages, continueFinalMessage: prefix.length > 0 },
+    stop: ["</chunk>"],
+    seed,
+    temperature: ctx.config.temperature,
+    maxTokens: ctx.config.maxTokensPerChunk,
+    affinityKey: `${problem.id}:${prefix.length}`,
+    signal: ctx.signal,
+  });
+  ctx.recordUsage(result.usage);
+  const text = result.samples[0]!.text.replace(/^\s*<chunk>/, "").trim();
+  return text ? { text, tokens: result.usage.completionTokens } : null;
+}
+
+/** Share of the judge's samples that accept the chunk. */
+async function judgeScore(ctx: RunContext<ChunkResetConfig>, problem: Problem, prefix: string[], chunk: string, seed: number): Promise<number> {
+  const judge = ctx.config.judge!;
+  const prompt = buildStepwiserJudgePrompt({ problem: problem.text, previousChunks: prefix, chunk });
+  const result = await ctx.endpoints.get(judge).client.generate({
+    model: judge.model,
+    prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
+    n: ctx.config.judgeSamples,
+    seed,
+    temperature: ctx.config.judgeSamples > 1 ? 1 : 0,
+    signal: ctx.signal,
+  });
+  ctx.recordUsage(result.usage);
+  return positiveShare(result.samples.map((s) => parseVerdict(s.text).verdict)) ?? 0;
+}
+
+/**
+ * One episode (spec §5): generate a chunk, let the judge look at it, and on a
+ * Negative discard it and regenerate from the same prefix, up to maxAttempts
+ * times per position. With `judged` false it is plain sampling with the same
+ * first-attempt seeds: the baseline the reset is compared against.
+ */
+export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Problem, judged: boolean): Promise<EpisodeResult> {
+  const { maxAttempts, maxChunks, keep, seed } = ctx.config;
+  const prefix: string[] = [];
+  let resets = 0;
+  let acceptedTokens = 0;
+  let rejectedTokens = 0;
+  for (let position = 0; position < maxChunks; position++) {
+    const attempts: Array<{ text: string; tokens: number; score: number }> = [];
+    let accepted: { text: string; tokens: number } | null = null;
+    for (let attempt = 0; attempt < (judged ? maxAttempts : 1); attempt++) {
+      const chunk = await nextChunk(ctx, problem, prefix, seedOf(seed, problem.id, position, attempt));
+      if (!chunk) break;
+      if (!judged) {
+        accepted = chunk;
+        break;
+      }
+      const score = await judgeScore(ctx, problem, prefix, chunk.text, seedOf("judge", seed, problem.id, position, attempt));
+      attempts.push({ ...chunk, score });
+      if (score > 0.5) {
+        accepted = chunk;
+        break;
+      }
+      resets += attempt < maxAttempts - 1 ? 1 : 0;
+    }
+    if (judged && !accepted && attempts.length > 0) {
+      // Every attempt was rejected: keep the last, or the best-scored (ties: the later one).
+      accepted = keep === "last" ? attempts[attempts.length - 1]! : attempts.reduce((best, a) => (a.score >= best.score ? a : best));
+    }
+    if (!accepted) break; // the policy ended its solution
+    for (const a of attempts) if (a !== accepted) rejectedTokens += a.tokens;
+    acceptedTokens += accepted.tokens;
+    prefix.push(accepted.text);
+    if (accepted.text.includes("\\boxed")) break;
+  }
+  const correct = gradeAnswer(problem.referenceAnswer, prefix.join("\n\n"), { timeLimitMs: 1000 }).equivalent;
+  return { correct, chunks: prefix.length, resets, acceptedTokens, rejectedTokens };
+}
+
+async function* planProblems(db: Db, config: ChunkResetConfig): AsyncGenerator<string> {
+  let cursor: string | undefined;
+  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
+  while (remaining > 0) {
+    const page = await db.problem.findMany({
+      where: { datasetId: config.datasetId, referenceAnswer: { not: null } },
+      orderBy: { id: "asc" },
+      take: Math.min(500, remaining),
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      select: { id: true },
+    });
+    for (const p of page) yield p.id;
+    remaining -= page.length;
+    if (page.length < 500) return;
+    cursor = page[page.length - 1]!.id;
+  }
+}
+
+export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {
+  kind: "chunk_reset",
+  configSchema: chunkResetConfigSchema,
+  async snapshot(db, config) {
+    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint), judge: await snapshotEndpoint(db, config.judgeEndpoint) };
+  },
+  datasetId: (config) => config.datasetId,
+  plan: (ctx) => planProblems(ctx.db, ctx.config),
+  concurrency: (config) => config.concurrency,
+
+  // Seeds make an episode deterministic, so a redone unit reproduces its result.
+  async runUnit(ctx, problemId) {
+    const row = await ctx.db.problem.findUniqueOrThrow({ where: { id: problemId }, select: { id: true, text: true, referenceAnswer: true } });
+    const problem = { id: row.id, text: row.text, referenceAnswer: row.referenceAnswer! };
+    const [reset, plain] = await Promise.all([runEpisode(ctx, problem, true), runEpisode(ctx, problem, false)]);
+    return { reset, plain };
+  },
+
+  async summarize(ctx) {
+    const units = await ctx.db.runUnit.findMany({ where: { runId: ctx.runId, status: "done" }, select: { result: true } });
+    const results = units.map((u) => u.result as unknown as { reset: EpisodeResult; plain: EpisodeResult });
+    const n = results.length;
+    const sum = (pick: (r: { reset: EpisodeResult; plain: EpisodeResult }) => number) => results.reduce((total, r) => total + pick(r), 0);
+    return {
+      problems: n,
+      accuracy: { chunkReset: n ? sum((r) => (r.reset.correct ? 1 : 0)) / n : 0, plain: n ? sum((r) => (r.plain.correct ? 1 : 0)) / n : 0 },
+      tokens: { accepted: sum((r) => r.reset.acceptedTokens), rejected: sum((r) => r.reset.rejectedTokens), plain: sum((r) => r.plain.acceptedTokens) },
+      resetsPerProblem: n ? sum((r) => r.reset.resets) / n : 0,
+    };
+  },
+};

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RunUnit" ADD COLUMN     "result" JSONB;
