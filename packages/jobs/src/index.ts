@@ -17,3 +17,7 @@ export * from "./pipelines/benchmark/handler";
 export * from "./pipelines/judge/judge-chunks";
 export * from "./pipelines/best-of-n/handler";
 export * from "./pipelines/chunk-reset/handler";
+export * from "./pipelines/generate/config";
+export * from "./pipelines/generate/handler";
+export * from "./pipelines/segment/config";
+export * from "./pipelines/segment/handler";

@@ -104,11 +104,14 @@ describe("sim-judge", () => {
     expect(collapsed.positiveGivenPositive).toBe(1);
   });
 
-  it("answers the most likely verdict at temperature 0: the truth for the presets, never unparseable", () => {
+  it("decodes greedily like a real judge at temperature 0: the same verdict for a prompt every time, wrong on about (1 − accuracy) of prompts", () => {
     for (const id of Object.keys(SIM_JUDGE_PRESETS)) {
-      const measured = rates(createSimJudge({ id }), 0);
-      expect(measured.accuracy).toBe(1);
-      expect(measured.unparseable).toBe(0);
+      const judge = createSimJudge({ id });
+      const measured = rates(judge, 0);
+      const expected = SIM_JUDGE_PRESETS[id as keyof typeof SIM_JUDGE_PRESETS].accuracy;
+      expect(Math.abs(measured.accuracy - expected)).toBeLessThan(0.06);
+      const { prompt } = cases[0]!;
+      expect(generate(judge, chat(prompt), 1, 0)).toBe(generate(judge, chat(prompt), 99, 0)); // the seed does not matter
     }
   });
 

@@ -2,6 +2,8 @@ import { annotateHandler } from "../pipelines/annotate/handler";
 import { benchmarkHandler } from "../pipelines/benchmark/handler";
 import { bestOfNHandler } from "../pipelines/best-of-n/handler";
 import { chunkResetHandler } from "../pipelines/chunk-reset/handler";
+import { generateHandler } from "../pipelines/generate/handler";
+import { segmentHandler } from "../pipelines/segment/handler";
 import type { AnyRunKindHandler } from "./run-kind";
 
 /** Every run kind the engine executes, by `Run.kind`. */
@@ -10,4 +12,6 @@ export const RUN_HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map<stri
   [benchmarkHandler.kind, benchmarkHandler],
   [bestOfNHandler.kind, bestOfNHandler],
   [chunkResetHandler.kind, chunkResetHandler],
+  [generateHandler.kind, generateHandler],
+  [segmentHandler.kind, segmentHandler],
 ]);

@@ -11,10 +11,11 @@
  * chat template around the prompt does no harm. A prompt a model cannot read
  * throws `SimPromptError` (HTTP 400).
  *
- * Temperature. 0 is greedy decoding: every random choice takes its most
- * probable outcome (policy: no errors while errorRate < 0.5; judge: the more
- * likely verdict, unparseable only if unparseableRate exceeds the mass of
- * both verdicts; segmenter: faulty only if faultRate > 0.5). Any temperature > 0
+ * Temperature. 0 is greedy decoding: the policy and the segmenter take their
+ * most probable outcome (policy: no errors while errorRate < 0.5; segmenter:
+ * faulty only if faultRate > 0.5); a judge draws its verdict from a stream
+ * fixed by the prompt alone, so it is wrong on the same (1 − accuracy) share of
+ * prompts every time, as a real greedy judge is. Any temperature > 0
  * samples with the configured probabilities; its value is otherwise ignored.
  * The random stream of a sample is seeded by (model id, seed, hash of the
  * whole prompt).

@@ -16,7 +16,7 @@ import { capitalize } from "../world/text";
 import { checkArithmetic, describeArithmeticCheck, type ArithmeticCheck } from "./arithmetic";
 import { parseJudgePrompt, type JudgePromptSlots } from "./judge-prompt";
 import type { ConfiguredSimModel } from "./kinds";
-import { continueAnswer, promptParts, sampleRng } from "./prompt-text";
+import { continueAnswer, judgeRng, promptParts } from "./prompt-text";
 
 const rate = z.number().min(0).max(1);
 
@@ -201,7 +201,7 @@ export function createSimJudge(input: SimJudgeConfigInput = {}): ConfiguredSimMo
     generate(request) {
       const { slots, partial } = readJudgePrompt(request, config.id);
       const evidence = judgeEvidence(slots);
-      const { verdict, leaning, ending } = sampleJudgeVerdict(config, evidenceLabel(evidence), sampleRng(config.id, request));
+      const { verdict, leaning, ending } = sampleJudgeVerdict(config, evidenceLabel(evidence), judgeRng(config.id, request));
       return continueAnswer(judgeAnswerText(evidence, verdict, leaning, ending), partial, config.id);
     },
   };

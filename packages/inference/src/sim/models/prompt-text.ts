@@ -49,6 +49,15 @@ export function sampleRng(modelId: string, request: SimSampleRequest): Rng | nul
 }
 
 /**
+ * A judge's random stream: the sample's stream when sampling; at temperature 0
+ * a stream fixed by the prompt alone. A real judge decoding greedily is not an
+ * oracle: it is wrong on a fixed share of prompts, the same ones every time.
+ */
+export function judgeRng(modelId: string, request: SimSampleRequest): Rng {
+  return sampleRng(modelId, request) ?? createRng(`${modelId}|greedy|${fnv1a32(promptKey(request.prompt)).toString(16)}`);
+}
+
+/**
  * For models that write a whole answer at once (judges, segmenter): with a
  * partial assistant message, return what follows it, provided the answer
  * begins with it.

@@ -1,0 +1,39 @@
+import { SELF_SEGMENTING_POLICY_PROMPT } from "@stepwiser/core";
+import { z } from "zod";
+import { endpointSnapshotSchema } from "../annotate/config";
+
+export const generateConfigSchema = z
+  .object({
+    /** Dataset whose problems are solved; only problems with a reference answer are planned. */
+    datasetId: z.string().min(1),
+    /** Only these problems of the dataset (default: all of them). */
+    problemIds: z.array(z.string().min(1)).min(1).optional(),
+    limit: z.number().int().min(1).optional(),
+    /** The policy endpoint's name; the run snapshots its model and URLs into `policy`. */
+    policyEndpoint: z.string().min(1),
+    policy: endpointSnapshotSchema.optional(),
+    promptTemplateId: z.literal(SELF_SEGMENTING_POLICY_PROMPT.id).default(SELF_SEGMENTING_POLICY_PROMPT.id),
+    /** N: solutions per problem, drawn by one request with n = N (paper: 16). */
+    samplesPerProblem: z.number().int().min(1).max(256).default(4),
+    temperature: z.number().min(0).max(2).default(1),
+    maxTokens: z.number().int().min(1).max(65_536).default(4096),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+    /**
+     * The paper's prompt filter: keep a problem only if its N solutions are
+     * neither all right nor all wrong. Filtered-out problems are still stored,
+     * marked `filteredOut: true` (see the handler).
+     */
+    filterMixed: z.boolean().default(false),
+    /** Name of the dataset the run writes; default "<input name> · generate <run id>". */
+    outputDatasetName: z.string().trim().min(1).max(200).optional(),
+    /** Problems solved at once (each is one request with n = N). */
+    concurrency: z.number().int().min(1).max(4096).default(32),
+  })
+  .superRefine((config, ctx) => {
+    if (config.filterMixed && config.samplesPerProblem < 2) {
+      ctx.addIssue({ code: "custom", path: ["samplesPerProblem"], message: "filterMixed needs at least 2 samples per problem: one solution is always all right or all wrong" });
+    }
+  });
+
+export type GenerateConfig = z.output<typeof generateConfigSchema>;
+export type GenerateConfigInput = z.input<typeof generateConfigSchema>;

@@ -1,0 +1,45 @@
+import { CHUNK_SEGMENTER_PROMPT } from "@stepwiser/core";
+import { z } from "zod";
+import { endpointSnapshotSchema } from "../annotate/config";
+
+export const SEGMENT_METHODS = ["blank-line", "step-markers", "llm-segmenter"] as const;
+export type SegmentMethod = (typeof SEGMENT_METHODS)[number];
+
+export const segmentConfigSchema = z
+  .object({
+    datasetId: z.string().min(1),
+    /** Stored as `Segmentation.method`; one segmentation per trajectory and method. */
+    method: z.enum(SEGMENT_METHODS),
+    /**
+     * Only trajectories that already have a segmentation of this method (e.g.
+     * "self-segmented" or "processbench-paragraphs"), so methods are compared on
+     * the same solutions. The text cut is always `Trajectory.text`, because chunk
+     * offsets index into it.
+     */
+    sourceMethod: z.string().min(1).optional(),
+    /** Only these trajectories (default: the whole dataset). */
+    trajectoryIds: z.array(z.string().min(1)).min(1).optional(),
+    limit: z.number().int().min(1).optional(),
+    /** The segmenter endpoint's name (llm-segmenter only); the run snapshots it into `segmenter`. */
+    segmenterEndpoint: z.string().min(1).optional(),
+    segmenter: endpointSnapshotSchema.optional(),
+    promptTemplateId: z.literal(CHUNK_SEGMENTER_PROMPT.id).default(CHUNK_SEGMENTER_PROMPT.id),
+    /** 0: the segmenter should copy, not create. */
+    temperature: z.number().min(0).max(2).default(0),
+    /** The answer repeats the solution plus tags; a cut-off answer cannot reconstruct it. */
+    maxTokens: z.number().int().min(1).max(65_536).default(8192),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+    /** Trajectories segmented at once. */
+    concurrency: z.number().int().min(1).max(4096).default(32),
+  })
+  .superRefine((config, ctx) => {
+    if (config.method === "llm-segmenter" && !config.segmenterEndpoint) {
+      ctx.addIssue({ code: "custom", path: ["segmenterEndpoint"], message: "the llm-segmenter method needs a segmenter endpoint" });
+    }
+    if (config.method !== "llm-segmenter" && config.segmenterEndpoint) {
+      ctx.addIssue({ code: "custom", path: ["segmenterEndpoint"], message: `the ${config.method} method is a rule and uses no segmenter endpoint` });
+    }
+  });
+
+export type SegmentConfig = z.output<typeof segmentConfigSchema>;
+export type SegmentConfigInput = z.input<typeof segmentConfigSchema>;
