@@ -1,34 +1,28 @@
 import { extractAnswer, gradeAnswer, InputError, labelRuleKey, type LabelRule } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import { pagedIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { annotateConfigSchema, type AnnotateConfig } from "./config";
 import { readStoredValues, writeLabels } from "./labels";
 import type { SolutionUnderAnnotation } from "./rollouts";
 import { annotateEarlyStop, annotateFirstError, annotateFixed } from "./strategies";
 
-const PLAN_PAGE = 500;
-
-async function* planSegmentations(ctx: RunContext<AnnotateConfig>): AsyncGenerator<string> {
+function planSegmentations(ctx: RunContext<AnnotateConfig>): AsyncGenerator<string> {
   const { db, config } = ctx;
-  let cursor: string | undefined;
-  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
-  while (remaining > 0) {
-    const page = await db.segmentation.findMany({
-      where: {
-        method: config.segmentationMethod,
-        trajectory: { datasetId: config.datasetId, ...(config.trajectoryIds ? { id: { in: config.trajectoryIds } } : {}) },
-      },
-      orderBy: { id: "asc" },
-      take: Math.min(PLAN_PAGE, remaining),
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true },
-    });
-    for (const s of page) yield s.id;
-    remaining -= page.length;
-    if (page.length < PLAN_PAGE) return;
-    cursor = page[page.length - 1]!.id;
-  }
+  return pagedIds(
+    (page) =>
+      db.segmentation.findMany({
+        where: {
+          method: config.segmentationMethod,
+          trajectory: { datasetId: config.datasetId, ...(config.trajectoryIds ? { id: { in: config.trajectoryIds } } : {}) },
+        },
+        orderBy: { id: "asc" },
+        select: { id: true },
+        ...page,
+      }),
+    { limit: config.limit },
+  );
 }
 
 async function loadSolution(db: Db, segmentationId: string) {

@@ -1,28 +1,24 @@
 import { bootstrapCI, buildProcessBenchCriticPrompt, parseCriticPrediction, PROCESSBENCH_CRITIC_PROMPT, scoreProcessBench, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import { pagedIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { judgeSeed, judgeSegmentation } from "../judge/judge-chunks";
 import { benchmarkConfigSchema, type BenchmarkConfig } from "./config";
 
 const PAGE = 500;
 
-async function* planSegmentations(db: Db, config: BenchmarkConfig): AsyncGenerator<string> {
-  let cursor: string | undefined;
-  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
-  while (remaining > 0) {
-    const page = await db.segmentation.findMany({
-      where: { method: config.segmentationMethod, trajectory: { datasetId: config.datasetId } },
-      orderBy: { id: "asc" },
-      take: Math.min(PAGE, remaining),
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true },
-    });
-    for (const s of page) yield s.id;
-    remaining -= page.length;
-    if (page.length < PAGE) return;
-    cursor = page[page.length - 1]!.id;
-  }
+function planSegmentations(db: Db, config: BenchmarkConfig): AsyncGenerator<string> {
+  return pagedIds(
+    (page) =>
+      db.segmentation.findMany({
+        where: { method: config.segmentationMethod, trajectory: { datasetId: config.datasetId } },
+        orderBy: { id: "asc" },
+        select: { id: true },
+        ...page,
+      }),
+    { limit: config.limit },
+  );
 }
 
 /** Every prediction of a run as the `processbench score` input: `{ id, prediction }` per solution. */

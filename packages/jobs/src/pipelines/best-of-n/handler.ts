@@ -2,6 +2,7 @@ import { createRng, positiveShare, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import { pagedIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { endpointSnapshotSchema } from "../annotate/config";
 import { judgeSegmentation } from "../judge/judge-chunks";
@@ -40,22 +41,8 @@ export function pickBest(scores: readonly number[]): number {
   return best;
 }
 
-async function* planProblems(db: Db, config: BestOfNConfig): AsyncGenerator<string> {
-  let cursor: string | undefined;
-  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
-  while (remaining > 0) {
-    const page = await db.problem.findMany({
-      where: { datasetId: config.datasetId },
-      orderBy: { id: "asc" },
-      take: Math.min(500, remaining),
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true },
-    });
-    for (const p of page) yield p.id;
-    remaining -= page.length;
-    if (page.length < 500) return;
-    cursor = page[page.length - 1]!.id;
-  }
+function planProblems(db: Db, config: BestOfNConfig): AsyncGenerator<string> {
+  return pagedIds((page) => db.problem.findMany({ where: { datasetId: config.datasetId }, orderBy: { id: "asc" }, select: { id: true }, ...page }), { limit: config.limit });
 }
 
 async function solutionsOf(db: Db, problemId: string, method: string) {

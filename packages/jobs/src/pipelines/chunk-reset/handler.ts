@@ -3,6 +3,7 @@ import type { Db } from "@stepwiser/db";
 import type { ChatMessage } from "@stepwiser/inference";
 import { z } from "zod";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import { pagedIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { endpointSnapshotSchema } from "../annotate/config";
 
@@ -123,22 +124,8 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
   return { correct, chunks: prefix.length, resets, acceptedTokens, rejectedTokens };
 }
 
-async function* planProblems(db: Db, config: ChunkResetConfig): AsyncGenerator<string> {
-  let cursor: string | undefined;
-  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
-  while (remaining > 0) {
-    const page = await db.problem.findMany({
-      where: { datasetId: config.datasetId, referenceAnswer: { not: null } },
-      orderBy: { id: "asc" },
-      take: Math.min(500, remaining),
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true },
-    });
-    for (const p of page) yield p.id;
-    remaining -= page.length;
-    if (page.length < 500) return;
-    cursor = page[page.length - 1]!.id;
-  }
+function planProblems(db: Db, config: ChunkResetConfig): AsyncGenerator<string> {
+  return pagedIds((page) => db.problem.findMany({ where: { datasetId: config.datasetId, referenceAnswer: { not: null } }, orderBy: { id: "asc" }, select: { id: true }, ...page }), { limit: config.limit });
 }
 
 export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {
