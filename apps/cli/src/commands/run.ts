@@ -56,7 +56,8 @@ async function follow(db: Db, url: string, runId: string, workHere: boolean): Pr
 export async function runCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   if (!action) throw new UsageError(`run needs a kind (${[...RUN_HANDLERS.keys()].join(", ")}) or cancel|resume|relabel|status|predictions`);
-  if (RUN_HANDLERS.has(action)) return launch(action as RunKind, rest);
+  const kind = action.replaceAll("-", "_"); // `run chunk-reset` and `run chunk_reset` alike
+  if (RUN_HANDLERS.has(kind)) return launch(kind as RunKind, rest);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

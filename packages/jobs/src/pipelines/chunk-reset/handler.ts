@@ -38,6 +38,8 @@ export interface EpisodeResult {
 
 interface Problem {
   id: string;
+  /** Seeds derive from the text's hash, not the row id, so any copy of the dataset gives the same episode. */
+  textHash: string;
   text: string;
   referenceAnswer: string;
 }
@@ -96,13 +98,13 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
     const attempts: Array<{ text: string; tokens: number; score: number }> = [];
     let accepted: { text: string; tokens: number } | null = null;
     for (let attempt = 0; attempt < (judged ? maxAttempts : 1); attempt++) {
-      const chunk = await nextChunk(ctx, problem, prefix, seedOf(seed, problem.id, position, attempt));
+      const chunk = await nextChunk(ctx, problem, prefix, seedOf(seed, problem.textHash, position, attempt));
       if (!chunk) break;
       if (!judged) {
         accepted = chunk;
         break;
       }
-      const score = await judgeScore(ctx, problem, prefix, chunk.text, seedOf("judge", seed, problem.id, position, attempt));
+      const score = await judgeScore(ctx, problem, prefix, chunk.text, seedOf("judge", seed, problem.textHash, position, attempt));
       attempts.push({ ...chunk, score });
       if (score > 0.5) {
         accepted = chunk;
@@ -140,8 +142,8 @@ export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {
 
   // Seeds make an episode deterministic, so a redone unit reproduces its result.
   async runUnit(ctx, problemId) {
-    const row = await ctx.db.problem.findUniqueOrThrow({ where: { id: problemId }, select: { id: true, text: true, referenceAnswer: true } });
-    const problem = { id: row.id, text: row.text, referenceAnswer: row.referenceAnswer! };
+    const row = await ctx.db.problem.findUniqueOrThrow({ where: { id: problemId }, select: { id: true, textHash: true, text: true, referenceAnswer: true } });
+    const problem = { id: row.id, textHash: row.textHash, text: row.text, referenceAnswer: row.referenceAnswer! };
     const [reset, plain] = await Promise.all([runEpisode(ctx, problem, true), runEpisode(ctx, problem, false)]);
     return { reset, plain };
   },
