@@ -21,3 +21,4 @@ export * from "./pipelines/generate/config";
 export * from "./pipelines/generate/handler";
 export * from "./pipelines/segment/config";
 export * from "./pipelines/segment/handler";
+export * from "./pipelines/judge/handler";

@@ -3,6 +3,7 @@ import { benchmarkHandler } from "../pipelines/benchmark/handler";
 import { bestOfNHandler } from "../pipelines/best-of-n/handler";
 import { chunkResetHandler } from "../pipelines/chunk-reset/handler";
 import { generateHandler } from "../pipelines/generate/handler";
+import { judgeHandler } from "../pipelines/judge/handler";
 import { segmentHandler } from "../pipelines/segment/handler";
 import type { AnyRunKindHandler } from "./run-kind";
 
@@ -13,5 +14,6 @@ export const RUN_HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map<stri
   [bestOfNHandler.kind, bestOfNHandler],
   [chunkResetHandler.kind, chunkResetHandler],
   [generateHandler.kind, generateHandler],
+  [judgeHandler.kind, judgeHandler],
   [segmentHandler.kind, segmentHandler],
 ]);

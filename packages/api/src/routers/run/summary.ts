@@ -11,6 +11,7 @@ export const runSummarySelect = {
   requests: true,
   promptTokens: true,
   completionTokens: true,
+  cachedTokens: true,
   attempts: true,
   error: true,
   createdAt: true,
@@ -20,11 +21,22 @@ export const runSummarySelect = {
 
 type RunSummaryRow = Prisma.RunGetPayload<{ select: typeof runSummarySelect }>;
 
+/** Seconds left at the pace so far; null until a unit is done or once the run has ended. */
+export function etaSeconds(run: Pick<RunSummaryRow, "status" | "startedAt" | "unitsDone" | "unitsFailed" | "unitsTotal">, now = new Date()): number | null {
+  if (run.status !== "running" || !run.startedAt) return null;
+  const finished = run.unitsDone + run.unitsFailed;
+  if (finished === 0 || run.unitsTotal === 0) return null;
+  const perUnit = (now.getTime() - run.startedAt.getTime()) / 1000 / finished;
+  return Math.max(0, Math.round(perUnit * (run.unitsTotal - finished)));
+}
+
 export function toRunSummary(run: RunSummaryRow) {
   return {
     ...run,
     promptTokens: Number(run.promptTokens),
     completionTokens: Number(run.completionTokens),
+    cachedTokens: Number(run.cachedTokens),
     progress: run.unitsTotal > 0 ? run.unitsDone / run.unitsTotal : 0,
+    etaSeconds: etaSeconds(run),
   };
 }

@@ -53,6 +53,12 @@ export default function RunPage() {
           <dd>{r.createdAt.toLocaleString()}</dd>
           <dt className="text-slate-500">Wall time</dt>
           <dd className="tabular-nums">{seconds(r.startedAt, r.finishedAt)}</dd>
+          <dt className="text-slate-500">Time left</dt>
+          <dd className="tabular-nums">{r.etaSeconds === null ? "—" : `about ${r.etaSeconds} s`}</dd>
+          <dt className="text-slate-500">Requests</dt>
+          <dd className="tabular-nums">{r.requests}</dd>
+          <dt className="text-slate-500">Tokens generated</dt>
+          <dd className="tabular-nums">{r.completionTokens.toLocaleString()}</dd>
         </dl>
       </section>
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
@@ -60,6 +66,12 @@ export default function RunPage() {
         <Link href={`/datasets/${r.datasetId}`} className="inline-block text-sm text-blue-700 hover:underline">
           Open the dataset →
         </Link>
+      )}
+      {r.summary !== null && r.summary !== undefined && (
+        <details open className="text-sm">
+          <summary className="cursor-pointer text-slate-600">Results</summary>
+          <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-3 text-xs">{JSON.stringify(r.summary, null, 2)}</pre>
+        </details>
       )}
       <details className="text-sm">
         <summary className="cursor-pointer text-slate-600">Configuration</summary>

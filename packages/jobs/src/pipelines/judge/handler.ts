@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import { pagedIds } from "../../runs/paging";
+import type { RunKindHandler } from "../../runs/run-kind";
+import { endpointSnapshotSchema } from "../annotate/config";
+import { judgeSegmentation } from "./judge-chunks";
+
+export const judgeConfigSchema = z.object({
+  datasetId: z.string().min(1),
+  segmentationMethod: z.string().min(1).default("self-segmented"),
+  /** Only these trajectories (default: the whole dataset). */
+  trajectoryIds: z.array(z.string().min(1)).optional(),
+  limit: z.number().int().min(1).optional(),
+  judgeEndpoint: z.string().min(1),
+  judge: endpointSnapshotSchema.optional(),
+  /** K judgments per chunk (paper: Maj@8); every rationale is kept. */
+  samples: z.number().int().min(1).max(64).default(1),
+  temperature: z.number().min(0).max(2).default(0),
+  maxTokens: z.number().int().min(1).max(65_536).default(2048),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  tiePolicy: z.enum(["Negative", "Positive"]).default("Negative"),
+  stopAtFirstNegative: z.boolean().default(false),
+  concurrency: z.number().int().min(1).max(4096).default(32),
+});
+export type JudgeConfig = z.output<typeof judgeConfigSchema>;
+
+/** A judge over a dataset or a selection of its solutions: every chunk, K samples, majority votes. */
+export const judgeHandler: RunKindHandler<JudgeConfig> = {
+  kind: "judge",
+  configSchema: judgeConfigSchema,
+  async snapshot(db, config) {
+    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint) };
+  },
+  datasetId: (config) => config.datasetId,
+  plan: ({ db, config }) =>
+    pagedIds(
+      (page) =>
+        db.segmentation.findMany({
+          where: {
+            method: config.segmentationMethod,
+            trajectory: { datasetId: config.datasetId, ...(config.trajectoryIds ? { id: { in: config.trajectoryIds } } : {}) },
+          },
+          orderBy: { id: "asc" },
+          select: { id: true },
+          ...page,
+        }),
+      { limit: config.limit },
+    ),
+  concurrency: (config) => config.concurrency,
+
+  async runUnit(ctx, segmentationId) {
+    const judged = await judgeSegmentation(ctx, ctx.db, segmentationId);
+    return { votes: judged.votes, predictedFirstError: judged.predictedFirstError };
+  },
+
+  async summarize({ db, runId }) {
+    const verdicts = await db.judgeSample.groupBy({ by: ["verdict"], where: { runId }, _count: { _all: true } });
+    const counts = Object.fromEntries(verdicts.map((v) => [v.verdict, v._count._all]));
+    const samples = verdicts.reduce((n, v) => n + v._count._all, 0);
+    return { samples, verdicts: counts, unparseableRate: samples ? (counts.unparseable ?? 0) / samples : 0 };
+  },
+};
