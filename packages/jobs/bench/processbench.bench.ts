@@ -1,0 +1,80 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { createDb } from "@stepwiser/db";
+import { DEMO_PROCESSBENCH_FILES, startEmbeddedPostgres } from "@stepwiser/db/local";
+import { applyMigrations } from "@stepwiser/db/migrations";
+import { createSimModels, startSimCluster } from "@stepwiser/inference/sim";
+import { benchmarkHandler, connectJobQueue, EndpointClients, executeRun, runPredictions, runProcessBenchImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
+
+/**
+ * ProcessBench (the shipped gsm8k and math subsets) judged chunk by chunk by the
+ * arith-checker and two simulated judge qualities; each run's stored scores are
+ * compared with `stepwiser processbench score` on the run's exported predictions.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const JUDGES = ["arith-checker", "sim-judge-medium", "sim-judge-strong"];
+const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-bench-"));
+chmodSync(scratch, 0o755);
+const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true });
+const url = server.url("postgres");
+await applyMigrations(url);
+const db = createDb(url);
+const cluster = await startSimCluster({ models: createSimModels(), replicas: 4, timeScale: 1000 });
+const endpoints = new EndpointClients();
+
+try {
+  for (const model of JUDGES) await db.endpoint.create({ data: { name: model, model, role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 256 } });
+  const queue = await connectJobQueue(url);
+  const datasets: string[] = [];
+  for (const file of DEMO_PROCESSBENCH_FILES) {
+    const run = await submitProcessBenchImport(db, queue, { fileName: path.basename(file), content: readFileSync(file) });
+    await runProcessBenchImport(db, run.id);
+    datasets.push((await db.run.findUniqueOrThrow({ where: { id: run.id } })).datasetId!);
+  }
+  await queue.stop({ graceful: false, wait: true });
+
+  const rows = [];
+  for (const judge of JUDGES) {
+    const stored: Record<string, { f1: number; acc_err: number; acc_cor: number }> = {};
+    const lines: string[] = [];
+    let intervals = "";
+    for (const datasetId of datasets) {
+      const config = benchmarkHandler.configSchema.parse({ datasetId, judgeEndpoint: judge, mode: "chunk-judge", concurrency: 128 });
+      const run = await db.run.create({ data: { kind: "benchmark", config: (await benchmarkHandler.snapshot(db, config)) as object, datasetId } });
+      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+      if (done.status !== "completed") throw new Error(`benchmark with ${judge} ended ${done.status}: ${done.error}`);
+      const summary = done.summary as { subsets: typeof stored; f1_ci95: Record<string, { lower: number; upper: number }> };
+      Object.assign(stored, summary.subsets);
+      for (const [subset, ci] of Object.entries(summary.f1_ci95)) intervals += ` ${subset} [${ci.lower.toFixed(3)}, ${ci.upper.toFixed(3)}]`;
+      for await (const p of runPredictions(db, run.id)) lines.push(JSON.stringify(p));
+    }
+    const predictions = path.join(scratch, `${judge}.jsonl`);
+    writeFileSync(predictions, lines.join("\n"));
+    const cli = spawnSync("corepack", ["pnpm", "--silent", "stepwiser", "processbench", "score", "--data", ...DEMO_PROCESSBENCH_FILES, "--predictions", predictions], { cwd: root, encoding: "utf8" });
+    if (cli.status !== 0) throw new Error(`processbench score failed: ${cli.stderr}`);
+    const scored = JSON.parse(cli.stdout) as { subsets: typeof stored; average_f1: number };
+    const equal = Object.keys(scored.subsets).every((s) => scored.subsets[s]!.f1 === stored[s]!.f1 && scored.subsets[s]!.acc_err === stored[s]!.acc_err && scored.subsets[s]!.acc_cor === stored[s]!.acc_cor);
+    const f1s = Object.entries(stored).map(([s, v]) => `${s} F1 ${v.f1.toFixed(3)} (acc_err ${v.acc_err.toFixed(3)}, acc_cor ${v.acc_cor.toFixed(3)})`).join(" · ");
+    rows.push({ metric: judge, value: `${f1s} · average ${scored.average_f1.toFixed(3)} · 95 % CI${intervals}` });
+    rows.push({ metric: `${judge}: run scores = \`processbench score\` on its exported predictions`, value: equal ? "equal" : "different", target: "equal", met: equal });
+  }
+  writeBenchmarkReport({
+    name: "processbench-judges",
+    bench: "processbench",
+    title: "ProcessBench with the built-in judges",
+    method:
+      "The shipped ProcessBench subsets (gsm8k 400, math 1,000) imported, then a benchmark run per judge in chunk-judge mode (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative; temperature 0). The simulated judges know only arithmetic for text outside their world, so these are weak baselines, not claims about real judges. Each run's stored per-subset scores are compared with the command line's `processbench score` on the run's exported predictions.",
+    rows,
+  });
+} finally {
+  await endpoints.close();
+  await cluster.stop();
+  await db.$disconnect();
+  await server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
