@@ -96,6 +96,32 @@ describe("annotate runs on the simulated world", () => {
     expect(await db.chunkLabel.count({ where: { runId: run.id, rule: "rel_effective", paramsKey: '{"alpha":0.4,"n":4}' } })).toBeGreaterThan(0);
   });
 
+  it("the same config and seeds reproduce the same rollouts", async () => {
+    const { db } = database;
+    const first = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }], limit: 3 });
+    const second = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }], limit: 3 });
+    for (const run of [first, second]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const texts = async (runId: string) =>
+      (await db.rollout.findMany({ where: { runId }, orderBy: [{ segmentationId: "asc" }, { prefixLength: "asc" }, { sampleIndex: "asc" }], select: { text: true, seed: true } })).map((r) => `${r.seed}:${r.text}`);
+    const a = await texts(first.id);
+    expect(a.length).toBeGreaterThan(0);
+    expect(await texts(second.id)).toEqual(a);
+  });
+
+  it("a unit that keeps failing is marked failed with its error, and the run goes on", async () => {
+    const { db } = database;
+    const { datasetId: broken } = await createSimWorldDataset(db, { name: "broken", problems: 3, seed: 70 });
+    const victim = await db.problem.findFirstOrThrow({ where: { datasetId: broken } });
+    await db.problem.update({ where: { id: victim.id }, data: { referenceAnswer: null } });
+    const run = await createRun(db, { ...base(), datasetId: broken, strategy: "early-stop", labelRules: [{ rule: "abs-q" }] });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(done).toMatchObject({ status: "completed_with_failures", unitsDone: 2, unitsFailed: 1 });
+    const failed = await db.runUnit.findFirstOrThrow({ where: { runId: run.id, status: "failed" } });
+    expect(failed).toMatchObject({ attempts: 3 });
+    expect(failed.error).toContain("has no reference answer");
+  });
+
   it("a cancelled run stops, and resuming it finishes without redoing done units", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "fixed", concurrency: 1, rollouts: 16 });
