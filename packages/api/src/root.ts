@@ -3,6 +3,7 @@ import { datasetRouter } from "./routers/dataset/router";
 import { healthRouter } from "./routers/health/router";
 import { importRouter } from "./routers/imports/router";
 import { meRouter } from "./routers/me/router";
+import { rolloutRouter } from "./routers/rollout/router";
 import { runRouter } from "./routers/run/router";
 import { trajectoryRouter } from "./routers/trajectory/router";
 import { userRouter } from "./routers/user/router";
@@ -14,6 +15,7 @@ export const appRouter = createRouter({
   dataset: datasetRouter,
   trajectory: trajectoryRouter,
   run: runRouter,
+  rollout: rolloutRouter,
   import: importRouter,
   user: userRouter,
 });

@@ -16,6 +16,8 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "dataset.get": "viewer",
   "trajectory.list": "viewer",
   "trajectory.get": "viewer",
+  "trajectory.inspect": "viewer",
+  "rollout.list": "viewer",
   "run.get": "viewer",
   "run.list": "viewer",
   "run.launch": "researcher",

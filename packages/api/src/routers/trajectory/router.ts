@@ -1,5 +1,6 @@
 import { createRouter } from "../../trpc";
 import { get } from "./get";
+import { inspect } from "./inspect";
 import { list } from "./list";
 
-export const trajectoryRouter = createRouter({ list, get });
+export const trajectoryRouter = createRouter({ list, get, inspect });

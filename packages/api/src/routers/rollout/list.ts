@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { viewerProcedure } from "../../trpc";
+
+export const listRolloutsInput = z.object({
+  runId: z.string().min(1),
+  segmentationId: z.string().min(1),
+  /** Rollouts continue the first `prefixLength` chunks (0 = from the bare problem). */
+  prefixLength: z.number().int().min(0),
+});
+
+/** The rollouts behind one Q-value, with their answers and whether each was right. */
+export const list = viewerProcedure.input(listRolloutsInput).query(({ ctx, input }) =>
+  ctx.db.rollout.findMany({
+    where: input,
+    orderBy: { sampleIndex: "asc" },
+    select: { id: true, sampleIndex: true, seed: true, text: true, extractedAnswer: true, correct: true, completionTokens: true },
+  }),
+);

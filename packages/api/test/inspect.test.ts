@@ -1,0 +1,55 @@
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { annotateHandler, createSimWorldDataset, EndpointClients, executeRun, judgeHandler, RUN_HANDLERS } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { appRouter, createCallerFactory } from "../src";
+
+describe("trajectory inspector data", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  let endpoints: EndpointClients;
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 1000 });
+    for (const [name, role] of [["sim-policy", "policy"], ["sim-judge-strong", "judge"], ["sim-judge-weak", "judge"]] as const) {
+      await database.db.endpoint.create({ data: { name, model: name, role, baseUrls: [...cluster.urls], maxConcurrency: 32 } });
+    }
+    endpoints = new EndpointClients();
+  });
+  afterAll(async () => {
+    await endpoints?.close();
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  it("returns chunks with every annotate run's Q-values and every judge's samples, and the rollouts behind a value", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "inspect", problems: 2, seed: 4 });
+    const launch = async (handler: typeof annotateHandler | typeof judgeHandler, config: object) => {
+      const parsed = handler.configSchema.parse(config);
+      const snapshot = await (handler.snapshot as (d: typeof db, c: typeof parsed) => Promise<object>)(db, parsed);
+      const run = await db.run.create({ data: { kind: handler.kind, config: snapshot, datasetId } });
+      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      return run.id;
+    };
+    const annotateRun = await launch(annotateHandler, { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
+    await launch(judgeHandler, { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 });
+    await launch(judgeHandler, { datasetId, judgeEndpoint: "sim-judge-weak", samples: 2, temperature: 1 });
+
+    const trajectory = await db.trajectory.findFirstOrThrow({ where: { datasetId }, select: { id: true, segmentations: { select: { id: true, _count: { select: { chunks: true } } } } } });
+    const k = trajectory.segmentations[0]!._count.chunks;
+    const caller = createCallerFactory(appRouter)({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
+    const view = await caller.trajectory.inspect({ id: trajectory.id });
+    expect(view.segmentations[0]!.chunks).toHaveLength(k);
+    expect(view.annotations).toHaveLength(1);
+    expect(view.annotations[0]).toMatchObject({ runId: annotateRun, kind: "annotate", strategy: "fixed", rollouts: 4 });
+    expect(view.annotations[0]!.values.map((v) => v.prefixLength)).toEqual(Array.from({ length: k + 1 }, (_, i) => i));
+    expect(view.judgements.map((j) => j.judgeModel).sort()).toEqual(["sim-judge-strong", "sim-judge-weak"]);
+    for (const judgement of view.judgements) expect(judgement.samples).toHaveLength(k * 2);
+    expect(view.judgements[0]!.samples[0]!.rationale).toContain("Final Judgment");
+
+    const rollouts = await caller.rollout.list({ runId: annotateRun, segmentationId: trajectory.segmentations[0]!.id, prefixLength: 1 });
+    expect(rollouts).toHaveLength(4);
+    expect(rollouts.filter((r) => r.correct).length / 4).toBe(view.annotations[0]!.values[1]!.qValue);
+  });
+});
