@@ -1,0 +1,54 @@
+"use client";
+
+import { majorityVerdict, type Verdict } from "@stepwiser/core";
+import { useState } from "react";
+
+export interface JudgeSampleView {
+  sampleIndex: number;
+  verdict: Verdict;
+  rationale: string;
+}
+
+const TONE: Record<Verdict, string> = {
+  Positive: "bg-green-100 text-green-800",
+  Negative: "bg-red-100 text-red-800",
+  unparseable: "bg-slate-200 text-slate-700",
+};
+
+export function VerdictBadge({ verdict, detail }: { verdict: Verdict; detail?: string }) {
+  return (
+    <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${TONE[verdict]}`}>
+      {verdict}
+      {detail ? <span className="font-normal opacity-80"> {detail}</span> : null}
+    </span>
+  );
+}
+
+/** One judge's verdict on one chunk: the vote and its split, and every rationale on demand. */
+export function JudgeCell({ judge, samples }: { judge: string; samples: JudgeSampleView[] }) {
+  const [open, setOpen] = useState(false);
+  if (samples.length === 0) return <span className="text-xs text-slate-400">not judged</span>;
+  const vote = majorityVerdict(samples.map((s) => s.verdict));
+  const split = `${vote.positive}+ / ${vote.negative}−${vote.unparseable ? ` / ${vote.unparseable}?` : ""}`;
+  return (
+    <div className="text-xs" data-testid="judge-cell">
+      <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} className="flex items-center gap-1" title={`${judge}: show rationales`}>
+        <VerdictBadge verdict={vote.verdict} detail={split} />
+        <span className="text-slate-500">{open ? "▾" : "▸"}</span>
+      </button>
+      {open && (
+        <ol className="mt-1 space-y-1">
+          {samples.map((s) => (
+            <li key={s.sampleIndex} className="rounded border border-slate-200 bg-slate-50 p-2" data-testid="rationale">
+              <div className="mb-1 flex items-center gap-2">
+                <span className="font-mono text-slate-500">#{s.sampleIndex}</span>
+                <VerdictBadge verdict={s.verdict} />
+              </div>
+              <p className="whitespace-pre-wrap text-slate-800">{s.rationale}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

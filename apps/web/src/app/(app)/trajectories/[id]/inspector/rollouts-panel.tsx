@@ -1,0 +1,36 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+
+/** The rollouts behind one Q-value: each continuation, its answer and whether it was right. */
+export function RolloutsPanel(props: { runId: string; segmentationId: string; prefixLength: number; onClose: () => void }) {
+  const trpc = useTRPC();
+  const rollouts = useQuery(trpc.rollout.list.queryOptions({ runId: props.runId, segmentationId: props.segmentationId, prefixLength: props.prefixLength }));
+  return (
+    <section aria-label="Rollouts" className="rounded-lg border border-slate-300 bg-white p-3 shadow">
+      <div className="mb-2 flex items-center justify-between">
+        <h3 className="text-sm font-semibold">Rollouts after chunk {props.prefixLength - 1}</h3>
+        <button type="button" onClick={props.onClose} className="text-xs text-slate-600 hover:underline">
+          close
+        </button>
+      </div>
+      {rollouts.error && <ErrorAlert>{errorMessage(rollouts.error)}</ErrorAlert>}
+      <ol className="max-h-96 space-y-2 overflow-y-auto">
+        {rollouts.data?.map((r) => (
+          <li key={r.id} className="rounded border border-slate-200 p-2 text-xs">
+            <div className="mb-1 flex gap-2">
+              <span className="font-mono">#{r.sampleIndex}</span>
+              <span className="text-slate-500">seed {r.seed}</span>
+              <span className={r.correct ? "text-green-700" : "text-red-700"}>{r.correct ? "correct" : "wrong"}</span>
+              <span className="text-slate-500">answer: {r.extractedAnswer ?? "none"}</span>
+            </div>
+            <p className="whitespace-pre-wrap text-slate-700">{r.text}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
