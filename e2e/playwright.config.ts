@@ -61,7 +61,8 @@ export default defineConfig({
       STEPWISER_PUBLIC_URL: `http://localhost:${port}`,
       STEPWISER_ADMIN_EMAIL: ADMIN_EMAIL,
       STEPWISER_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      STEPWISER_DEMO_DATA: "0",
+      // Only the small simulated-world demo (annotate + two judge runs), which the inspector test reads.
+      STEPWISER_DEMO_DATA: "sim",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -28,6 +28,8 @@ commands:
       Launch a run (annotate, …) and follow its progress; works the queue here too
       unless --detach. run cancel|resume|status|predictions <runId>;
       run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values).
+  sim dataset --name N [--problems 100] [--solutions 4] [--seed S] [--error-rate p] [--recovery-rate q]
+      A dataset of simulated-world problems and sim-policy solutions with their ground truth.
   sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]
       Run simulated vLLM replicas (sim-policy, sim-judge-*, sim-segmenter,
       arith-checker) until Ctrl-C; prints their URLs as one JSON line.
@@ -44,6 +46,7 @@ const commands: Record<string, () => Promise<Command>> = {
   verdict: async () => (await import("./commands/verdict")).verdictCommand,
   segment: async () => (await import("./commands/segment")).segmentCommand,
   run: async () => (await import("./commands/run")).runCommand,
+  "sim dataset": async () => (await import("./commands/sim-dataset")).simDatasetCommand,
   "sim-cluster": async () => (await import("./commands/sim-cluster")).simClusterCommand,
   "chunks check": async () => (await import("./commands/chunks-check")).chunksCheckCommand,
 };

@@ -6,7 +6,7 @@ import { ensureAdminUser } from "@stepwiser/api";
 import { createDb } from "@stepwiser/db";
 import { DEMO_PROCESSBENCH_FILES, findFreePort, openLocalDatabase, persistentSecret, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
-import { connectJobQueue, submitProcessBenchImport } from "@stepwiser/jobs";
+import { connectJobQueue, createSimWorldDataset, submitProcessBenchImport, submitRun } from "@stepwiser/jobs";
 
 /**
  * `npm start`: the whole product on its embedded defaults. Starts (or reuses)
@@ -18,27 +18,44 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 
 const DEMO_MARKER_ACTION = "demo.seeded";
 
-async function seedDemoData(databaseUrl: string): Promise<number> {
-  if (process.env.STEPWISER_DEMO_DATA === "0") return 0;
+/**
+ * STEPWISER_DEMO_DATA: "1" (default) the ProcessBench demo subsets and, with the
+ * simulated cluster, a small simulated-world dataset with annotate and judge runs
+ * queued on it; "sim" only the latter; "0" nothing.
+ */
+async function seedDemoData(databaseUrl: string, simulated: boolean): Promise<string[]> {
+  const mode = process.env.STEPWISER_DEMO_DATA ?? "1";
+  if (mode === "0") return [];
   const db = createDb(databaseUrl, { poolSize: 2 });
+  const seeded: string[] = [];
   try {
     // Seed once per database: deleting the demo datasets later must not bring them back.
-    const seeded = await db.auditLog.findFirst({ where: { action: DEMO_MARKER_ACTION }, select: { id: true } });
-    if (seeded) return 0;
+    if (await db.auditLog.findFirst({ where: { action: DEMO_MARKER_ACTION }, select: { id: true } })) return [];
     const queue = await connectJobQueue(databaseUrl);
     try {
-      for (const file of DEMO_PROCESSBENCH_FILES) {
-        await submitProcessBenchImport(db, queue, {
-          fileName: path.basename(file),
-          content: await readFile(file),
-          datasetName: `ProcessBench ${path.basename(file, ".json")} (demo)`,
-        });
+      if (mode !== "sim") {
+        for (const file of DEMO_PROCESSBENCH_FILES) {
+          await submitProcessBenchImport(db, queue, {
+            fileName: path.basename(file),
+            content: await readFile(file),
+            datasetName: `ProcessBench ${path.basename(file, ".json")} (demo)`,
+          });
+        }
+        seeded.push(`${DEMO_PROCESSBENCH_FILES.length} ProcessBench imports`);
+      }
+      if (simulated) {
+        const { datasetId } = await createSimWorldDataset(db, { name: "Simulated world (demo)", problems: 12, solutionsPerProblem: 2, seed: 2025 });
+        await submitRun(db, queue, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", rollouts: 8, strategy: "fixed" } });
+        for (const judge of ["sim-judge-strong", "sim-judge-weak"]) {
+          await submitRun(db, queue, { kind: "judge", config: { datasetId, judgeEndpoint: judge, samples: 3, temperature: 1 } });
+        }
+        seeded.push("a simulated-world dataset with an annotate run and two judge runs");
       }
     } finally {
       await queue.stop({ graceful: false, wait: true });
     }
     await db.auditLog.create({ data: { action: DEMO_MARKER_ACTION, entityType: "Database", entityId: "demo" } });
-    return DEMO_PROCESSBENCH_FILES.length;
+    return seeded;
   } finally {
     await db.$disconnect();
   }
@@ -178,8 +195,6 @@ async function main() {
     const db = createDb(database.url, { poolSize: 2 });
     const admin = await ensureAdminUser(db, { email: adminEmail, password: process.env.STEPWISER_ADMIN_PASSWORD });
     await db.$disconnect();
-    const queuedDemo = await seedDemoData(database.url);
-    if (queuedDemo) say(`» queued ${queuedDemo} demo ProcessBench imports`);
 
     const port = process.env.PORT ? Number(process.env.PORT) : await findFreePort(3000);
     const publicUrl = process.env.STEPWISER_PUBLIC_URL ?? `http://localhost:${port}`;
@@ -199,6 +214,8 @@ async function main() {
       await registerSimEndpoints(database.url, simUrls);
       say(`» simulated inference cluster: ${simUrls.join(", ")}`);
     }
+    const demo = await seedDemoData(database.url, process.env.STEPWISER_SIM_CLUSTER !== "0");
+    if (demo.length) say(`» queued demo data: ${demo.join("; ")}`);
     children.push(spawnService("worker", process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], serviceEnv));
     const nextBin = path.join(root, "apps", "web", "node_modules", ".bin", "next");
     const web = spawnService("web", nextBin, ["start", "-p", String(port), "-H", "0.0.0.0"], serviceEnv, path.join(root, "apps", "web"));

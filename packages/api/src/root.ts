@@ -1,5 +1,6 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { datasetRouter } from "./routers/dataset/router";
+import { endpointRouter } from "./routers/endpoint/router";
 import { healthRouter } from "./routers/health/router";
 import { importRouter } from "./routers/imports/router";
 import { meRouter } from "./routers/me/router";
@@ -18,6 +19,7 @@ export const appRouter = createRouter({
   rollout: rolloutRouter,
   import: importRouter,
   user: userRouter,
+  endpoint: endpointRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -28,6 +28,12 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "user.list": "admin",
   "user.create": "admin",
   "user.setRole": "admin",
+  "endpoint.list": "viewer",
+  "endpoint.create": "admin",
+  "endpoint.update": "admin",
+  "endpoint.delete": "admin",
+  "endpoint.test": "researcher",
+  "endpoint.metrics": "viewer",
 };
 
 const BASE_URL = "http://localhost:3999";

@@ -18,6 +18,9 @@ export default async function SignedInLayout({ children }: { children: ReactNode
           <Link href="/datasets" className="text-slate-700 hover:text-slate-950">
             Datasets
           </Link>
+          <Link href="/endpoints" className="text-slate-700 hover:text-slate-950">
+            Endpoints
+          </Link>
           {user.role === "admin" && (
             <Link href="/admin/users" className="text-slate-700 hover:text-slate-950">
               Users

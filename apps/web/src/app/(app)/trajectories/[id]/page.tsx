@@ -56,15 +56,19 @@ export default function TrajectoryInspectorPage() {
     return () => window.removeEventListener("keydown", onKey);
   }, [chunks.length]);
 
-  // A permalink (#chunk-3) opens at that chunk.
+  // A permalink (#chunk-3) opens at that chunk, also when only the hash changes.
   useEffect(() => {
     if (!t) return;
-    const match = /^#chunk-(\d+)$/.exec(window.location.hash);
-    if (match) {
+    const follow = () => {
+      const match = /^#chunk-(\d+)$/.exec(window.location.hash);
+      if (!match) return;
       const index = Number(match[1]);
       setActive(index);
       document.getElementById(`chunk-${index}`)?.scrollIntoView({ block: "center" });
-    }
+    };
+    follow();
+    window.addEventListener("hashchange", follow);
+    return () => window.removeEventListener("hashchange", follow);
   }, [t]);
 
   if (view.error) return <ErrorAlert>{errorMessage(view.error)}</ErrorAlert>;

@@ -1,0 +1,174 @@
+"use client";
+
+import type { RouterOutputs } from "@stepwiser/api";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
+import { useState, type FormEvent } from "react";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+
+export type EndpointRow = RouterOutputs["endpoint"]["list"][number];
+
+const ROLES = ["policy", "judge", "segmenter"] as const;
+type EndpointRole = (typeof ROLES)[number];
+
+const FIELD_LABELS: Record<string, string> = {
+  name: "Name",
+  baseUrls: "Base URLs",
+  model: "Model",
+  role: "Role",
+  maxConcurrency: "Max concurrency per replica",
+  apiKey: "API key",
+};
+
+/** Field errors under the labels the form shows: "Base URLs, URL 2: must be an http(s) URL". */
+function formErrorMessage(error: unknown): string {
+  if (error instanceof TRPCClientError) {
+    const issues = (error.data as { zodIssues?: Array<{ path: string; message: string }> | null } | undefined)?.zodIssues;
+    if (issues?.length) {
+      return issues
+        .map(({ path, message }) => {
+          const [field = "", index] = path.split(".");
+          const label = FIELD_LABELS[field] ?? field;
+          const where = index !== undefined && /^\d+$/.test(index) ? `${label}, URL ${Number(index) + 1}` : label;
+          return where ? `${where}: ${message}` : message;
+        })
+        .join("\n");
+    }
+  }
+  return errorMessage(error);
+}
+
+const inputClass = "mt-1 block w-full rounded border border-slate-300 px-2 py-1";
+
+/** Add (endpoint = null) or edit form; admins only, the API refuses anyone else. */
+export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | null; onDone: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.endpoint.list.queryKey() });
+  const create = useMutation(trpc.endpoint.create.mutationOptions({ onSuccess: refresh }));
+  const update = useMutation(trpc.endpoint.update.mutationOptions({ onSuccess: refresh }));
+  const [clearKey, setClearKey] = useState(false);
+  const saving = create.isPending || update.isPending;
+  const error = create.error ?? update.error;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const fields = {
+      name: String(form.get("name") ?? ""),
+      baseUrls: String(form.get("baseUrls") ?? "")
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line.length > 0),
+      model: String(form.get("model") ?? ""),
+      role: String(form.get("role") ?? "policy") as EndpointRole,
+      maxConcurrency: Number(form.get("maxConcurrency") ?? 64),
+    };
+    const typedKey = String(form.get("apiKey") ?? "").trim();
+    if (endpoint) {
+      // Absent = keep the stored key; "" = remove it.
+      const apiKey = clearKey ? "" : typedKey.length > 0 ? typedKey : undefined;
+      update.mutate({ id: endpoint.id, ...fields, ...(apiKey === undefined ? {} : { apiKey }) }, { onSuccess: onDone });
+    } else {
+      create.mutate({ ...fields, ...(typedKey ? { apiKey: typedKey } : {}) }, { onSuccess: onDone });
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+      <h2 className="font-semibold">{endpoint ? `Edit ${endpoint.name}` : "Add an endpoint"}</h2>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <label className="block">
+          Name
+          <input name="name" type="text" required maxLength={100} defaultValue={endpoint?.name} className={inputClass} />
+        </label>
+        <label className="block">
+          Model
+          <input
+            name="model"
+            type="text"
+            required
+            maxLength={300}
+            defaultValue={endpoint?.model}
+            placeholder="as the server lists it in /v1/models"
+            className={inputClass}
+          />
+        </label>
+        <label className="block sm:col-span-2">
+          Base URLs (one per line)
+          <textarea
+            name="baseUrls"
+            required
+            rows={3}
+            defaultValue={endpoint?.baseUrls.join("\n")}
+            placeholder={"http://gpu-node-1:8000/v1\nhttp://gpu-node-2:8000/v1"}
+            aria-describedby="endpoint-base-urls-hint"
+            className={`${inputClass} font-mono`}
+          />
+        </label>
+        <p id="endpoint-base-urls-hint" className="-mt-2 text-xs text-slate-500 sm:col-span-2">
+          One OpenAI-compatible base URL per replica serving the model, usually ending in /v1 (vLLM, SGLang). Requests are
+          spread over the replicas.
+        </p>
+        <label className="block">
+          Role
+          <select name="role" defaultValue={endpoint?.role ?? "policy"} className={inputClass}>
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="block">
+          Max concurrency per replica
+          <input
+            name="maxConcurrency"
+            type="number"
+            required
+            min={1}
+            max={4096}
+            step={1}
+            defaultValue={endpoint?.maxConcurrency ?? 64}
+            className={inputClass}
+          />
+        </label>
+        <label className="block sm:col-span-2">
+          API key
+          <input
+            name="apiKey"
+            type="password"
+            autoComplete="new-password"
+            disabled={clearKey}
+            aria-describedby="endpoint-api-key-hint"
+            placeholder={endpoint?.hasApiKey ? "•••••••• (stored)" : "none"}
+            className={`${inputClass} font-mono disabled:bg-slate-100`}
+          />
+        </label>
+        <div id="endpoint-api-key-hint" className="-mt-2 space-y-1 text-xs text-slate-500 sm:col-span-2">
+          <p>
+            Sent as a bearer token by the server only; it is never shown again.
+            {endpoint ? (endpoint.hasApiKey ? " Leave empty to keep the stored key." : " No key is stored.") : " Optional."}
+          </p>
+          {endpoint?.hasApiKey && (
+            <label className="flex items-center gap-2 text-slate-700">
+              <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} />
+              Remove the stored key
+            </label>
+          )}
+        </div>
+      </div>
+      {error && <ErrorAlert>{formErrorMessage(error)}</ErrorAlert>}
+      <div className="flex gap-2">
+        <button type="submit" disabled={saving} className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white disabled:opacity-60">
+          {saving ? "Saving…" : endpoint ? "Save changes" : "Add endpoint"}
+        </button>
+        <button type="button" onClick={onDone} className="rounded border border-slate-300 px-3 py-1.5">
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

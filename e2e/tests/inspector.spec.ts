@@ -1,0 +1,47 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../playwright.config";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+async function signIn(page: Page) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/datasets/);
+}
+
+test("the inspector shows Q-values, live labels and two judges' rationales of a simulated solution", async ({ page }) => {
+  test.setTimeout(150_000);
+  await signIn(page);
+  await page.getByRole("link", { name: "Simulated world (demo)" }).click();
+  await page.getByRole("link", { name: "sim-2025-0", exact: true }).click();
+  await expect(page).toHaveURL(/\/trajectories\//);
+  const inspectorUrl = page.url();
+
+  // The demo's annotate and judge runs run in the background after start-up: wait for their results.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("label-rel-ratio").first()).toBeVisible({ timeout: 2000 });
+    await expect(page.getByTestId("judge-cell")).not.toHaveCount(0, { timeout: 2000 });
+    const judgesPerChunk = await page.getByTestId("chunk").first().getByTestId("judge-cell").count();
+    expect(judgesPerChunk).toBe(2);
+  }).toPass({ timeout: 120_000, intervals: [2000] });
+
+  const negatives = () => page.locator('[data-testid="label-rel-ratio"][data-label="Negative"]').count();
+  await page.getByRole("slider", { name: "γ" }).fill("0.1");
+  const lenient = await negatives();
+  await page.getByRole("slider", { name: "γ" }).fill("1.5");
+  await expect.poll(negatives).toBeGreaterThan(lenient);
+
+  await page.getByTestId("judge-cell").first().getByRole("button").click();
+  await expect(page.getByTestId("rationale").first()).toContainText("Final Judgment");
+  await page.screenshot({ path: path.join(repoRoot, "e2e/screenshots/inspector.png"), fullPage: true });
+
+  await page.goto(`${inspectorUrl}#chunk-2`);
+  await expect(page.locator("#chunk-2")).toBeInViewport();
+  await page.keyboard.press("j");
+  await expect(page).toHaveURL(/#chunk-3$/);
+});

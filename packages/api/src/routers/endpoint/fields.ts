@@ -1,0 +1,93 @@
+import type { Prisma } from "@stepwiser/db";
+import { ENDPOINT_ROLES } from "@stepwiser/inference";
+import { z } from "zod";
+
+/**
+ * One replica's OpenAI base URL, normally ending in /v1 (vLLM, SGLang), stored
+ * without trailing slashes. Base URLs are shown to every viewer, so a URL may not
+ * carry credentials or a query string: the key belongs in the API key field.
+ */
+export const baseUrlSchema = z
+  .string()
+  .trim()
+  .min(1, "an empty line is not a URL")
+  .transform((raw, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `"${raw}" is not a URL; expected e.g. http://gpu-node-1:8000/v1` });
+      return z.NEVER;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: `"${raw}" must be an http(s) URL` });
+      return z.NEVER;
+    }
+    if (url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "must not contain a user name or password; put the key in the API key field" });
+      return z.NEVER;
+    }
+    if (url.search || url.hash) {
+      ctx.addIssue({ code: "custom", message: "must not contain a query string or fragment" });
+      return z.NEVER;
+    }
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  });
+
+export const endpointFields = {
+  name: z.string().trim().min(1, "is required").max(100),
+  /** One base URL per replica serving `model`. */
+  baseUrls: z
+    .array(baseUrlSchema)
+    .min(1, "needs at least one replica URL")
+    .max(256)
+    .refine((urls) => new Set(urls).size === urls.length, "lists the same replica URL twice"),
+  model: z.string().trim().min(1, "is required").max(300),
+  role: z.enum(ENDPOINT_ROLES),
+  /** Requests in flight per replica. */
+  maxConcurrency: z.number().int().min(1).max(4096),
+};
+
+/** A key as typed: surrounding whitespace is never part of it; "" means no key. */
+export const apiKeySchema = z.string().trim().max(4096);
+
+/** What any signed-in user may see of an endpoint: everything but the key. */
+export const publicEndpointSelect = {
+  id: true,
+  name: true,
+  baseUrls: true,
+  model: true,
+  role: true,
+  maxConcurrency: true,
+  apiKey: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.EndpointSelect;
+
+type EndpointRow = Prisma.EndpointGetPayload<{ select: typeof publicEndpointSelect }>;
+
+/** Drops the key, keeping only whether one is stored. */
+export function toPublicEndpoint({ apiKey, ...endpoint }: EndpointRow) {
+  return { ...endpoint, hasApiKey: apiKey !== null && apiKey !== "" };
+}
+
+/** The audit log's picture of an endpoint: the key is only ever "[set]" or "[none]". */
+export function auditSnapshot(endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey">) {
+  return {
+    name: endpoint.name,
+    baseUrls: endpoint.baseUrls,
+    model: endpoint.model,
+    role: endpoint.role,
+    maxConcurrency: endpoint.maxConcurrency,
+    apiKey: endpoint.apiKey ? "[set]" : "[none]",
+  };
+}
+
+/** Prisma's unique-constraint violation (a concurrent create/rename won the race). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}
+
+export function nameTakenMessage(name: string): string {
+  return `an endpoint named "${name}" already exists; pick another name or edit that endpoint`;
+}
