@@ -9,8 +9,8 @@ async function signIn(page: Page) {
   await expect(page).toHaveURL(/\/datasets/);
 }
 
-function record(id: string, steps: string[], label = -1) {
-  return { id, generator: "e2e-model", problem: "What is 1 + 1?", steps, final_answer_correct: label === -1, label };
+function record(id: string, steps: string[], label = -1, problem = "What is 1 + 1?") {
+  return { id, generator: "e2e-model", problem, steps, final_answer_correct: label === -1, label };
 }
 
 test("a malformed file is refused with the record and field, and no dataset appears", async ({ page }) => {
@@ -44,8 +44,12 @@ test("model output with HTML in it is shown as text, never run", async ({ page }
   const hostile = [
     record(
       "xss-0",
-      ['Let us compute. <img src=x onerror="alert(1)"> then <script>alert(2)</script>', "<b>So</b> the answer is 2."],
+      [
+        'Let us compute. <img src=x onerror="alert(1)"> then <script>alert(2)</script>',
+        "<b>So</b> the answer is 2. [click](javascript:alert(3)) and $\\href{javascript:alert(4)}{x}$ and $\\htmlData{foo=bar}{y}$ <svg onload=alert(5)>",
+      ],
       1,
+      'What is 1 + 1? <a href="javascript:alert(6)">here</a> ![pic](javascript:alert(7)) $\\frac{1}{2}$',
     ),
   ];
   await page.getByLabel("ProcessBench file").setInputFiles({
@@ -65,6 +69,10 @@ test("model output with HTML in it is shown as text, never run", async ({ page }
   await expect(chunks.nth(0)).toContainText('<img src=x onerror="alert(1)">');
   await expect(chunks.nth(0)).toContainText("<script>alert(2)</script>");
   await expect(chunks.nth(1)).toContainText("<b>So</b>");
-  await expect(page.locator("main img, main script, main b")).toHaveCount(0);
+  await expect(page.locator("main img, main script, main b, main iframe")).toHaveCount(0);
+  await expect(page.locator('main [href^="javascript:"], main [src^="javascript:"]')).toHaveCount(0);
+  await expect(page.locator("main [onerror], main [onload], main [data-foo]")).toHaveCount(0);
+  await expect(page.locator("main .katex").first()).toBeVisible(); // real math still renders
+  await page.waitForTimeout(500); // give any injected handler a moment to fire
   expect(dialogs).toBe(0);
 });

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { ErrorAlert } from "~/components/alert";
+import { RichText, RichTextModeToggle, type RichTextMode } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { ChunkRow } from "./inspector/chunk-row";
@@ -29,6 +30,7 @@ export default function TrajectoryInspectorPage() {
   const [active, setActive] = useState(0);
   const [help, setHelp] = useState(false);
   const [rollouts, setRollouts] = useState<{ runId: string; prefixLength: number } | null>(null);
+  const [textMode, setTextMode] = useState<RichTextMode>("rendered");
 
   const t = view.data;
   const segmentation = t?.segmentations.find((s) => s.id === segmentationId) ?? t?.segmentations[0];
@@ -93,7 +95,7 @@ export default function TrajectoryInspectorPage() {
         <h2 id="problem-heading" className="mb-2 text-sm font-semibold text-slate-600">
           Problem
         </h2>
-        <p className="text-sm whitespace-pre-wrap">{t.problem.text}</p>
+        <RichText text={t.problem.text} mode={textMode} className="text-sm" />
         <p className="mt-2 text-sm">
           <span className="text-slate-500">Reference answer: </span>
           <span className="font-mono">{t.problem.referenceAnswer ?? "—"}</span>
@@ -122,6 +124,7 @@ export default function TrajectoryInspectorPage() {
           </select>
         )}
         {annotation && <LabelSliders params={params} onChange={setParams} />}
+        <RichTextModeToggle mode={textMode} onModeChange={setTextMode} />
         <button type="button" onClick={() => setHelp(!help)} className="text-xs text-slate-600 hover:underline">
           keyboard (?)
         </button>
@@ -157,6 +160,7 @@ export default function TrajectoryInspectorPage() {
                 labels={labels ? { absQ: labels.absQ[chunk.index], relRatio: labels.relRatio?.[chunk.index] ?? null, relEffective: labels.relEffective?.[chunk.index] ?? null } : null}
                 judges={judges.map((j) => ({ ...j, samples: j.samples.filter((s) => s.chunkId === chunk.id).map((s) => ({ sampleIndex: s.sampleIndex, verdict: s.verdict as Verdict, rationale: s.rationale })) }))}
                 active={active === chunk.index}
+                textMode={textMode}
                 onRollouts={annotation ? () => setRollouts({ runId: annotation.runId, prefixLength: chunk.index + 1 }) : undefined}
               />
             );

@@ -1,6 +1,7 @@
 "use client";
 
 import type { Label } from "@stepwiser/core";
+import { RichText, type RichTextMode } from "~/components/rich-text";
 import { JudgeCell, type JudgeSampleView } from "./judge-cell";
 import { QBar } from "./q-bar";
 
@@ -15,6 +16,7 @@ export interface ChunkRowProps {
   labels: { absQ?: Label; relRatio?: Label | null; relEffective?: Label | null } | null;
   judges: Array<{ runId: string; name: string; samples: JudgeSampleView[] }>;
   active: boolean;
+  textMode: RichTextMode;
   onRollouts?: () => void;
 }
 
@@ -53,7 +55,7 @@ export function ChunkRow(props: ChunkRowProps) {
             </span>
           )}
         </div>
-        <p className="text-sm whitespace-pre-wrap">{props.text}</p>
+        <RichText text={props.text} mode={props.textMode} className="text-sm" />
       </div>
       <div className="flex flex-col gap-2 md:w-72">
         {props.q && (
@@ -78,7 +80,7 @@ export function ChunkRow(props: ChunkRowProps) {
             <span className="w-28 shrink-0 truncate text-xs text-slate-500" title={judge.name}>
               {judge.name}
             </span>
-            <JudgeCell judge={judge.name} samples={judge.samples} />
+            <JudgeCell judge={judge.name} samples={judge.samples} textMode={props.textMode} />
           </div>
         ))}
       </div>

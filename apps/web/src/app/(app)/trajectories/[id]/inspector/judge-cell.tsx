@@ -2,6 +2,7 @@
 
 import { majorityVerdict, type Verdict } from "@stepwiser/core";
 import { useState } from "react";
+import { RichText, type RichTextMode } from "~/components/rich-text";
 
 export interface JudgeSampleView {
   sampleIndex: number;
@@ -25,7 +26,7 @@ export function VerdictBadge({ verdict, detail }: { verdict: Verdict; detail?: s
 }
 
 /** One judge's verdict on one chunk: the vote and its split, and every rationale on demand. */
-export function JudgeCell({ judge, samples }: { judge: string; samples: JudgeSampleView[] }) {
+export function JudgeCell({ judge, samples, textMode = "rendered" }: { judge: string; samples: JudgeSampleView[]; textMode?: RichTextMode }) {
   const [open, setOpen] = useState(false);
   if (samples.length === 0) return <span className="text-xs text-slate-400">not judged</span>;
   const vote = majorityVerdict(samples.map((s) => s.verdict));
@@ -44,7 +45,7 @@ export function JudgeCell({ judge, samples }: { judge: string; samples: JudgeSam
                 <span className="font-mono text-slate-500">#{s.sampleIndex}</span>
                 <VerdictBadge verdict={s.verdict} />
               </div>
-              <p className="whitespace-pre-wrap text-slate-800">{s.rationale}</p>
+              <RichText text={s.rationale} mode={textMode} className="text-slate-800" />
             </li>
           ))}
         </ol>
