@@ -11,6 +11,7 @@ import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { ChunkRow } from "./inspector/chunk-row";
 import { LabelSliders } from "./inspector/label-sliders";
+import { QCurve } from "./inspector/q-curve";
 import { labelsFromValues } from "./inspector/labels";
 import { RolloutsPanel } from "./inspector/rollouts-panel";
 import { useLabelParams } from "./inspector/use-label-params";
@@ -138,6 +139,14 @@ export default function TrajectoryInspectorPage() {
             </div>
           ))}
         </dl>
+      )}
+      {annotation && (
+        <QCurve
+          q0={annotation.values.find((v) => v.prefixLength === 0)?.qValue ?? null}
+          q={chunks.map((c) => annotation.values.find((v) => v.prefixLength === c.index + 1)?.qValue ?? null)}
+          gamma={params.gamma}
+          relRatio={labels?.relRatio ?? null}
+        />
       )}
       {rollouts && segmentation && <RolloutsPanel runId={rollouts.runId} segmentationId={segmentation.id} prefixLength={rollouts.prefixLength} onClose={() => setRollouts(null)} />}
 
