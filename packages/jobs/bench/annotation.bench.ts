@@ -1,13 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { labelRuleKey, labelRuleParamsKey, paperLabelRuleGrid, type LabelRule } from "@stepwiser/core";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
-import { createDb, type Db } from "@stepwiser/db";
-import { startEmbeddedPostgres } from "@stepwiser/db/local";
-import { applyMigrations } from "@stepwiser/db/migrations";
-import { createSimModels, startSimCluster } from "@stepwiser/inference/sim";
-import { annotateHandler, createSimWorldDataset, EndpointClients, executeRun, relabelAnnotateRun, RUN_HANDLERS, DB_RULE } from "../src";
+import { startBenchEnvironment } from "./bench-environment";
+import type { Db } from "@stepwiser/db";
+import { annotateHandler, createSimWorldDataset, executeRun, relabelAnnotateRun, RUN_HANDLERS, DB_RULE } from "../src";
 
 /**
  * Annotation on the simulated world, where every solution's true first error is
@@ -16,14 +12,8 @@ import { annotateHandler, createSimWorldDataset, EndpointClients, executeRun, re
  */
 const PROBLEMS = 200;
 const M = 16;
-const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-bench-"));
-chmodSync(scratch, 0o755);
-const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true });
-const url = server.url("postgres");
-await applyMigrations(url);
-const db = createDb(url);
-const cluster = await startSimCluster({ models: createSimModels(), replicas: 4, timeScale: 1000 });
-const endpoints = new EndpointClients();
+const env = await startBenchEnvironment();
+const { db, cluster, endpoints } = env;
 
 async function annotate(strategy: "fixed" | "early-stop" | "first-error", datasetId: string, labelRules: LabelRule[]) {
   const config = annotateHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", rollouts: M, seed: 11, strategy, labelRules, concurrency: 64 });
@@ -134,9 +124,5 @@ try {
     ],
   });
 } finally {
-  await endpoints.close();
-  await cluster.stop();
-  await db.$disconnect();
-  await server.stop();
-  rmSync(scratch, { recursive: true, force: true });
+  await env.close();
 }

@@ -1,23 +1,12 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
-import { createDb } from "@stepwiser/db";
-import { startEmbeddedPostgres } from "@stepwiser/db/local";
-import { applyMigrations } from "@stepwiser/db/migrations";
-import { createSimModels, startSimCluster } from "@stepwiser/inference/sim";
-import { bestOfNHandler, chunkResetHandler, createSimWorldDataset, EndpointClients, executeRun, RUN_HANDLERS } from "../src";
+import { startBenchEnvironment } from "./bench-environment";
+import { bestOfNHandler, chunkResetHandler, createSimWorldDataset, executeRun, RUN_HANDLERS } from "../src";
 
 /** The judge at inference time on the simulated world: chunk-reset and best-of-N, per judge quality. */
 const JUDGES = ["arith-checker", "sim-judge-weak", "sim-judge-medium", "sim-judge-strong"];
-const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-bench-"));
-chmodSync(scratch, 0o755);
-const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true });
-const url = server.url("postgres");
-await applyMigrations(url);
-const db = createDb(url);
-const cluster = await startSimCluster({ models: createSimModels({ "sim-policy": { errorRate: 0.25 } }), replicas: 4, timeScale: 1000 });
-const endpoints = new EndpointClients();
+const env = await startBenchEnvironment({ "sim-policy": { errorRate: 0.25 } });
+const { db, cluster, endpoints } = env;
 
 async function run(kind: "chunk_reset" | "best_of_n", config: object) {
   const handler = kind === "chunk_reset" ? chunkResetHandler : bestOfNHandler;
@@ -74,9 +63,5 @@ try {
     rows: bonRows,
   });
 } finally {
-  await endpoints.close();
-  await cluster.stop();
-  await db.$disconnect();
-  await server.stop();
-  rmSync(scratch, { recursive: true, force: true });
+  await env.close();
 }

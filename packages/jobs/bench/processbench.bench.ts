@@ -1,14 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
-import { createDb } from "@stepwiser/db";
-import { DEMO_PROCESSBENCH_FILES, startEmbeddedPostgres } from "@stepwiser/db/local";
-import { applyMigrations } from "@stepwiser/db/migrations";
-import { createSimModels, startSimCluster } from "@stepwiser/inference/sim";
-import { benchmarkHandler, connectJobQueue, EndpointClients, executeRun, runPredictions, runProcessBenchImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
+import { startBenchEnvironment } from "./bench-environment";
+import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
+import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runProcessBenchImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
 
 /**
  * ProcessBench (the shipped gsm8k and math subsets) judged chunk by chunk by the
@@ -17,14 +14,9 @@ import { benchmarkHandler, connectJobQueue, EndpointClients, executeRun, runPred
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const JUDGES = ["arith-checker", "sim-judge-medium", "sim-judge-strong"];
-const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-bench-"));
-chmodSync(scratch, 0o755);
-const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true });
-const url = server.url("postgres");
-await applyMigrations(url);
-const db = createDb(url);
-const cluster = await startSimCluster({ models: createSimModels(), replicas: 4, timeScale: 1000 });
-const endpoints = new EndpointClients();
+const env = await startBenchEnvironment();
+const { db, cluster, endpoints } = env;
+const url = env.url;
 
 try {
   for (const model of JUDGES) await db.endpoint.create({ data: { name: model, model, role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 256 } });
@@ -53,7 +45,7 @@ try {
       for (const [subset, ci] of Object.entries(summary.f1_ci95)) intervals += ` ${subset} [${ci.lower.toFixed(3)}, ${ci.upper.toFixed(3)}]`;
       for await (const p of runPredictions(db, run.id)) lines.push(JSON.stringify(p));
     }
-    const predictions = path.join(scratch, `${judge}.jsonl`);
+    const predictions = path.join(env.scratch, `${judge}.jsonl`);
     writeFileSync(predictions, lines.join("\n"));
     const cli = spawnSync("corepack", ["pnpm", "--silent", "stepwiser", "processbench", "score", "--data", ...DEMO_PROCESSBENCH_FILES, "--predictions", predictions], { cwd: root, encoding: "utf8" });
     if (cli.status !== 0) throw new Error(`processbench score failed: ${cli.stderr}`);
@@ -72,9 +64,5 @@ try {
     rows,
   });
 } finally {
-  await endpoints.close();
-  await cluster.stop();
-  await db.$disconnect();
-  await server.stop();
-  rmSync(scratch, { recursive: true, force: true });
+  await env.close();
 }

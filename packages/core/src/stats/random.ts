@@ -169,3 +169,12 @@ export function sampleWithoutReplacement<T>(items: readonly T[], count: number, 
   }
   return pool.slice(0, count);
 }
+
+/**
+ * A non-negative 30-bit seed derived from labelled parts (run seed, item id, …):
+ * the same parts always give the same seed, in any database, and it leaves room
+ * for `seed + i` per sample within a 32-bit signed seed field.
+ */
+export function derivedSeed(...parts: ReadonlyArray<string | number>): number {
+  return createRng(parts.join(":")).nextUint32() & 0x3fffffff;
+}

@@ -1,13 +1,15 @@
 import type { Db } from "@stepwiser/db";
 import { EndpointPool, InferenceClient, type TransportTimeouts } from "@stepwiser/inference";
+import { z } from "zod";
 
-/** An endpoint as a run snapshots it: enough to reach it again without the Endpoint row. */
-export interface EndpointSnapshot {
-  name: string;
-  model: string;
-  baseUrls: string[];
-  maxConcurrency: number;
-}
+/** An endpoint as a run snapshots it: enough to reach it again without the Endpoint row (never its key). */
+export const endpointSnapshotSchema = z.object({
+  name: z.string(),
+  model: z.string(),
+  baseUrls: z.array(z.string()).min(1),
+  maxConcurrency: z.number().int().min(1),
+});
+export type EndpointSnapshot = z.infer<typeof endpointSnapshotSchema>;
 
 export interface EndpointClient {
   endpoint: EndpointSnapshot;

@@ -1,3 +1,5 @@
+import type { Db } from "@stepwiser/db";
+
 /**
  * Streams the ids a query yields, page by page with a cursor, up to `limit`:
  * how run plans walk datasets of any size without loading them.
@@ -17,4 +19,43 @@ export async function* pagedIds(
     if (page.length < take) return;
     cursor = page[page.length - 1]!.id;
   }
+}
+
+export interface SegmentationSelection {
+  datasetId: string;
+  segmentationMethod: string;
+  /** Only these trajectories (default: the whole dataset). */
+  trajectoryIds?: string[];
+  limit?: number;
+}
+
+/** Segmentation ids of a dataset (or a selection of it) for one method: the plan of chunk-level runs. */
+export function planSegmentationIds(db: Db, selection: SegmentationSelection): AsyncGenerator<string> {
+  return pagedIds(
+    (page) =>
+      db.segmentation.findMany({
+        where: {
+          method: selection.segmentationMethod,
+          trajectory: { datasetId: selection.datasetId, ...(selection.trajectoryIds ? { id: { in: selection.trajectoryIds } } : {}) },
+        },
+        orderBy: { id: "asc" },
+        select: { id: true },
+        ...page,
+      }),
+    { limit: selection.limit },
+  );
+}
+
+/** Problem ids of a dataset, optionally only those with a reference answer: the plan of problem-level runs. */
+export function planProblemIds(db: Db, selection: { datasetId: string; limit?: number; withReference?: boolean }): AsyncGenerator<string> {
+  return pagedIds(
+    (page) =>
+      db.problem.findMany({
+        where: { datasetId: selection.datasetId, ...(selection.withReference ? { referenceAnswer: { not: null } } : {}) },
+        orderBy: { id: "asc" },
+        select: { id: true },
+        ...page,
+      }),
+    { limit: selection.limit },
+  );
 }

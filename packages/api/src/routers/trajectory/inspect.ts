@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { trajectoryDetailSelect } from "./get";
 
 export const inspectTrajectoryInput = z.object({ id: z.string().min(1) });
 
@@ -13,27 +14,7 @@ export const inspectTrajectoryInput = z.object({ id: z.string().min(1) });
 export const inspect = viewerProcedure.input(inspectTrajectoryInput).query(async ({ ctx, input }) => {
   const trajectory = await ctx.db.trajectory.findUnique({
     where: { id: input.id },
-    select: {
-      id: true,
-      externalId: true,
-      subset: true,
-      generator: true,
-      text: true,
-      finalAnswer: true,
-      finalAnswerCorrect: true,
-      sourceFirstErrorIndex: true,
-      metadata: true,
-      dataset: { select: { id: true, name: true, source: true } },
-      problem: { select: { id: true, text: true, referenceAnswer: true } },
-      segmentations: {
-        orderBy: { createdAt: "asc" },
-        select: {
-          id: true,
-          method: true,
-          chunks: { orderBy: { index: "asc" }, select: { id: true, index: true, text: true, startOffset: true, endOffset: true } },
-        },
-      },
-    },
+    select: { ...trajectoryDetailSelect, metadata: true },
   });
   if (!trajectory) throw new TRPCError({ code: "NOT_FOUND", message: `trajectory ${input.id} does not exist` });
   const segmentationIds = trajectory.segmentations.map((s) => s.id);

@@ -1,15 +1,9 @@
 import { DEFAULT_LABEL_RULES, labelRuleSchema, SELF_SEGMENTING_POLICY_PROMPT } from "@stepwiser/core";
 import { z } from "zod";
+import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 
 export const ANNOTATION_STRATEGIES = ["fixed", "early-stop", "first-error"] as const;
 export type AnnotationStrategy = (typeof ANNOTATION_STRATEGIES)[number];
-
-export const endpointSnapshotSchema = z.object({
-  name: z.string(),
-  model: z.string(),
-  baseUrls: z.array(z.string()).min(1),
-  maxConcurrency: z.number().int().min(1),
-});
 
 export const annotateConfigSchema = z
   .object({

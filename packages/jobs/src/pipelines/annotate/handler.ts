@@ -1,29 +1,12 @@
 import { extractAnswer, gradeAnswer, InputError, labelRuleKey, type LabelRule } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { pagedIds } from "../../runs/paging";
+import { planSegmentationIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { annotateConfigSchema, type AnnotateConfig } from "./config";
 import { readStoredValues, writeLabels } from "./labels";
 import type { SolutionUnderAnnotation } from "./rollouts";
 import { annotateEarlyStop, annotateFirstError, annotateFixed } from "./strategies";
-
-function planSegmentations(ctx: RunContext<AnnotateConfig>): AsyncGenerator<string> {
-  const { db, config } = ctx;
-  return pagedIds(
-    (page) =>
-      db.segmentation.findMany({
-        where: {
-          method: config.segmentationMethod,
-          trajectory: { datasetId: config.datasetId, ...(config.trajectoryIds ? { id: { in: config.trajectoryIds } } : {}) },
-        },
-        orderBy: { id: "asc" },
-        select: { id: true },
-        ...page,
-      }),
-    { limit: config.limit },
-  );
-}
 
 async function loadSolution(db: Db, segmentationId: string) {
   const segmentation = await db.segmentation.findUniqueOrThrow({
@@ -56,7 +39,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint) };
   },
   datasetId: (config) => config.datasetId,
-  plan: planSegmentations,
+  plan: ({ db, config }) => planSegmentationIds(db, config),
   concurrency: (config) => config.concurrency,
 
   async runUnit(ctx, segmentationId) {

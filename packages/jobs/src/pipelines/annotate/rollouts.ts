@@ -1,4 +1,4 @@
-import { buildSelfSegmentingPolicyPrompt, createRng, gradeAnswer, serializeChunkTags } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, derivedSeed, gradeAnswer, serializeChunkTags } from "@stepwiser/core";
 import type { ChatMessage } from "@stepwiser/inference";
 import type { RunContext } from "../../runs/run-kind";
 import type { AnnotateConfig } from "./config";
@@ -18,7 +18,7 @@ export interface SolutionUnderAnnotation {
  * rollouts in any database. Sample i uses this + i.
  */
 export function prefixSeed(runSeed: number, externalId: string, prefixLength: number): number {
-  return createRng(`${runSeed}:${externalId}:${prefixLength}`).nextUint32() & 0x3fffffff;
+  return derivedSeed(runSeed, externalId, prefixLength);
 }
 
 /** The policy prompt, with the first `prefixLength` chunks as the assistant's message to continue. */

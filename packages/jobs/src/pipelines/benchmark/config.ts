@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpointSnapshotSchema } from "../annotate/config";
+import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 
 export const benchmarkConfigSchema = z.object({
   /** A ProcessBench dataset (its solutions' source labels are the gold first errors). */

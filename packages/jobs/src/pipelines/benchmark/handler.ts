@@ -1,25 +1,12 @@
 import { bootstrapCI, buildProcessBenchCriticPrompt, parseCriticPrediction, PROCESSBENCH_CRITIC_PROMPT, scoreProcessBench, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { pagedIds } from "../../runs/paging";
+import { planSegmentationIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { judgeSeed, judgeSegmentation } from "../judge/judge-chunks";
 import { benchmarkConfigSchema, type BenchmarkConfig } from "./config";
 
 const PAGE = 500;
-
-function planSegmentations(db: Db, config: BenchmarkConfig): AsyncGenerator<string> {
-  return pagedIds(
-    (page) =>
-      db.segmentation.findMany({
-        where: { method: config.segmentationMethod, trajectory: { datasetId: config.datasetId } },
-        orderBy: { id: "asc" },
-        select: { id: true },
-        ...page,
-      }),
-    { limit: config.limit },
-  );
-}
 
 /** Every prediction of a run as the `processbench score` input: `{ id, prediction }` per solution. */
 export async function* runPredictions(db: Db, runId: string): AsyncGenerator<{ id: string; prediction: number | null }> {
@@ -45,7 +32,7 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
     return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint) };
   },
   datasetId: (config) => config.datasetId,
-  plan: (ctx) => planSegmentations(ctx.db, ctx.config),
+  plan: ({ db, config }) => planSegmentationIds(db, config),
   concurrency: (config) => config.concurrency,
 
   async runUnit(ctx, segmentationId) {

@@ -1,10 +1,9 @@
 import { createRng, positiveShare, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
-import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { pagedIds } from "../../runs/paging";
+import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
+import { planProblemIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
-import { endpointSnapshotSchema } from "../annotate/config";
 import { judgeSegmentation } from "../judge/judge-chunks";
 
 export const SOLUTION_AGGREGATIONS = ["mean", "min", "last"] as const;
@@ -42,7 +41,7 @@ export function pickBest(scores: readonly number[]): number {
 }
 
 function planProblems(db: Db, config: BestOfNConfig): AsyncGenerator<string> {
-  return pagedIds((page) => db.problem.findMany({ where: { datasetId: config.datasetId }, orderBy: { id: "asc" }, select: { id: true }, ...page }), { limit: config.limit });
+  return planProblemIds(db, { datasetId: config.datasetId, limit: config.limit });
 }
 
 async function solutionsOf(db: Db, problemId: string, method: string) {
@@ -82,13 +81,16 @@ export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
       const solutions = await solutionsOf(db, problemId, config.segmentationMethod);
       if (solutions.length === 0) continue;
       problems += 1;
-      const chunkScores: number[][] = [];
-      for (const solution of solutions) {
-        const samples = await db.judgeSample.findMany({ where: { runId, chunk: { segmentationId: solution.id } }, select: { verdict: true, chunk: { select: { index: true } } } });
+      // One query for all candidates of the problem, grouped here by solution and chunk.
+      const samples = await db.judgeSample.findMany({
+        where: { runId, chunk: { segmentationId: { in: solutions.map((s) => s.id) } } },
+        select: { verdict: true, chunk: { select: { index: true, segmentationId: true } } },
+      });
+      const chunkScores = solutions.map((solution) => {
         const byChunk = new Map<number, Verdict[]>();
-        for (const s of samples) byChunk.set(s.chunk.index, [...(byChunk.get(s.chunk.index) ?? []), s.verdict]);
-        chunkScores.push([...byChunk.entries()].sort(([a], [b]) => a - b).map(([, verdicts]) => positiveShare(verdicts) ?? 0));
-      }
+        for (const s of samples) if (s.chunk.segmentationId === solution.id) byChunk.set(s.chunk.index, [...(byChunk.get(s.chunk.index) ?? []), s.verdict]);
+        return [...byChunk.entries()].sort(([a], [b]) => a - b).map(([, verdicts]) => positiveShare(verdicts) ?? 0);
+      });
       const isCorrect = (i: number) => solutions[i]!.trajectory.finalAnswerCorrect === true;
       for (const aggregation of SOLUTION_AGGREGATIONS) if (isCorrect(pickBest(chunkScores.map((s) => aggregateSolutionScore(s, aggregation))))) correct[aggregation] += 1;
       const votes = new Map<string, number>();

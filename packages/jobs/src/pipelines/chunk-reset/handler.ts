@@ -1,11 +1,10 @@
-import { buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, createRng, gradeAnswer, parseVerdict, positiveShare, serializeChunkTags } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, derivedSeed, gradeAnswer, parseVerdict, positiveShare, serializeChunkTags } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { ChatMessage } from "@stepwiser/inference";
 import { z } from "zod";
-import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { pagedIds } from "../../runs/paging";
+import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
+import { planProblemIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
-import { endpointSnapshotSchema } from "../annotate/config";
 
 export const chunkResetConfigSchema = z.object({
   /** Problems with reference answers. */
@@ -43,8 +42,6 @@ interface Problem {
   text: string;
   referenceAnswer: string;
 }
-
-const seedOf = (...parts: (string | number)[]) => createRng(parts.join(":")).nextUint32() & 0x3fffffff;
 
 /** The policy's next chunk after `prefix` (generation stops at `</chunk>`); null when the solution has ended. */
 async function nextChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, prefix: string[], seed: number): Promise<{ text: string; tokens: number } | null> {
@@ -98,13 +95,13 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
     const attempts: Array<{ text: string; tokens: number; score: number }> = [];
     let accepted: { text: string; tokens: number } | null = null;
     for (let attempt = 0; attempt < (judged ? maxAttempts : 1); attempt++) {
-      const chunk = await nextChunk(ctx, problem, prefix, seedOf(seed, problem.textHash, position, attempt));
+      const chunk = await nextChunk(ctx, problem, prefix, derivedSeed(seed, problem.textHash, position, attempt));
       if (!chunk) break;
       if (!judged) {
         accepted = chunk;
         break;
       }
-      const score = await judgeScore(ctx, problem, prefix, chunk.text, seedOf("judge", seed, problem.textHash, position, attempt));
+      const score = await judgeScore(ctx, problem, prefix, chunk.text, derivedSeed("judge", seed, problem.textHash, position, attempt));
       attempts.push({ ...chunk, score });
       if (score > 0.5) {
         accepted = chunk;
@@ -127,7 +124,7 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
 }
 
 function planProblems(db: Db, config: ChunkResetConfig): AsyncGenerator<string> {
-  return pagedIds((page) => db.problem.findMany({ where: { datasetId: config.datasetId, referenceAnswer: { not: null } }, orderBy: { id: "asc" }, select: { id: true }, ...page }), { limit: config.limit });
+  return planProblemIds(db, { datasetId: config.datasetId, limit: config.limit, withReference: true });
 }
 
 export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {

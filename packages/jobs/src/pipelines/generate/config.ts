@@ -1,6 +1,6 @@
 import { SELF_SEGMENTING_POLICY_PROMPT } from "@stepwiser/core";
 import { z } from "zod";
-import { endpointSnapshotSchema } from "../annotate/config";
+import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 
 export const generateConfigSchema = z
   .object({

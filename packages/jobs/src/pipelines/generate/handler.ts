@@ -1,5 +1,6 @@
 import type { Db, Prisma } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import { pagedIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { SegmentationStatsAccumulator } from "../segment/stats";
 import { generateConfigSchema, type GenerateConfig } from "./config";
@@ -9,7 +10,6 @@ import { sampleSolutions, type GeneratedSolution } from "./solutions";
 /** The segmentation method generate writes: the policy's own chunk tags. */
 export const SELF_SEGMENTED_METHOD = "self-segmented";
 
-const PLAN_PAGE = 500;
 const STATS_PAGE = 200;
 
 export type FilterReason = "all-correct" | "all-wrong";
@@ -38,21 +38,10 @@ async function* planProblems(ctx: RunContext<GenerateConfig>): AsyncGenerator<st
   // Planning happens before any unit and is redone until it completes, so the
   // output dataset exists by the time a unit writes into it.
   await ensureOutputDataset(db, ctx.runId, config);
-  let cursor: string | undefined;
-  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
-  while (remaining > 0) {
-    const page = await db.problem.findMany({
-      where: { ...problemScope(config), ...WITH_REFERENCE },
-      orderBy: { id: "asc" },
-      take: Math.min(PLAN_PAGE, remaining),
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true },
-    });
-    for (const p of page) yield p.id;
-    remaining -= page.length;
-    if (page.length < PLAN_PAGE) return;
-    cursor = page[page.length - 1]!.id;
-  }
+  yield* pagedIds(
+    (page) => db.problem.findMany({ where: { ...problemScope(config), ...WITH_REFERENCE }, orderBy: { id: "asc" }, select: { id: true }, ...page }),
+    { limit: config.limit },
+  );
 }
 
 function asObject(value: Prisma.JsonValue): Prisma.JsonObject {

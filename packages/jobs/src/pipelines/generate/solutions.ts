@@ -1,4 +1,4 @@
-import { buildSelfSegmentingPolicyPrompt, createRng, gradeAnswer, SegmentationError, solutionFromTaggedOutput, type LocatedChunk } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, derivedSeed, gradeAnswer, SegmentationError, solutionFromTaggedOutput, type LocatedChunk } from "@stepwiser/core";
 import type { RunContext } from "../../runs/run-kind";
 import type { GenerateConfig } from "./config";
 
@@ -30,7 +30,7 @@ export interface GeneratedSolution {
  * from any copy of the dataset. Sample i uses this + i.
  */
 export function problemSeed(runSeed: number, textHash: string): number {
-  return createRng(`${runSeed}:generate:${textHash}`).nextUint32() & 0x3fffffff;
+  return derivedSeed(runSeed, "generate", textHash);
 }
 
 /**

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { pagedIds } from "../../runs/paging";
+import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
+import { planSegmentationIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
-import { endpointSnapshotSchema } from "../annotate/config";
 import { judgeSegmentation } from "./judge-chunks";
 
 export const judgeConfigSchema = z.object({
@@ -32,20 +31,7 @@ export const judgeHandler: RunKindHandler<JudgeConfig> = {
     return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint) };
   },
   datasetId: (config) => config.datasetId,
-  plan: ({ db, config }) =>
-    pagedIds(
-      (page) =>
-        db.segmentation.findMany({
-          where: {
-            method: config.segmentationMethod,
-            trajectory: { datasetId: config.datasetId, ...(config.trajectoryIds ? { id: { in: config.trajectoryIds } } : {}) },
-          },
-          orderBy: { id: "asc" },
-          select: { id: true },
-          ...page,
-        }),
-      { limit: config.limit },
-    ),
+  plan: ({ db, config }) => planSegmentationIds(db, config),
   concurrency: (config) => config.concurrency,
 
   async runUnit(ctx, segmentationId) {

@@ -1,4 +1,4 @@
-import { buildStepwiserJudgePrompt, createRng, majorityVerdict, parseVerdict, predictFirstError, STEPWISER_JUDGE_PROMPT, type TiePolicy, type Verdict } from "@stepwiser/core";
+import { buildStepwiserJudgePrompt, derivedSeed, majorityVerdict, parseVerdict, predictFirstError, STEPWISER_JUDGE_PROMPT, type TiePolicy, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { RunContext } from "../../runs/run-kind";
 import type { EndpointSnapshot } from "../../inference/endpoint-clients";
@@ -23,7 +23,7 @@ export interface JudgedSolution {
 
 /** Seed of sample 0 for one chunk: run seed, solution id and chunk index. */
 export function judgeSeed(runSeed: number, externalId: string, chunkIndex: number): number {
-  return createRng(`judge:${runSeed}:${externalId}:${chunkIndex}`).nextUint32() & 0x3fffffff;
+  return derivedSeed("judge", runSeed, externalId, chunkIndex);
 }
 
 /**
@@ -42,10 +42,14 @@ export async function judgeSegmentation(ctx: RunContext<JudgeSettings>, db: Db, 
     },
   });
   const { chunks, trajectory } = segmentation;
+  // Samples stored by an earlier attempt of this unit, read once for all its chunks.
+  const stored = await db.judgeSample.findMany({
+    where: { runId: ctx.runId, chunkId: { in: chunks.map((c) => c.id) } },
+    select: { chunkId: true, sampleIndex: true, verdict: true },
+  });
   const judgeOne = async (position: number): Promise<Verdict> => {
     const chunk = chunks[position]!;
-    const stored = await db.judgeSample.findMany({ where: { runId: ctx.runId, chunkId: chunk.id }, select: { sampleIndex: true, verdict: true } });
-    const verdicts = new Map<number, Verdict>(stored.map((s) => [s.sampleIndex, s.verdict]));
+    const verdicts = new Map<number, Verdict>(stored.filter((s) => s.chunkId === chunk.id).map((s) => [s.sampleIndex, s.verdict]));
     const missing = Array.from({ length: settings.samples }, (_, i) => i).filter((i) => !verdicts.has(i));
     if (missing.length > 0) {
       const judge = settings.judge!;

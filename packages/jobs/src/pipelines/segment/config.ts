@@ -1,6 +1,6 @@
 import { CHUNK_SEGMENTER_PROMPT } from "@stepwiser/core";
 import { z } from "zod";
-import { endpointSnapshotSchema } from "../annotate/config";
+import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 
 export const SEGMENT_METHODS = ["blank-line", "step-markers", "llm-segmenter"] as const;
 export type SegmentMethod = (typeof SEGMENT_METHODS)[number];

@@ -1,11 +1,11 @@
-import { buildChunkSegmenterPrompt, createRng, locateTaggedChunks, RULE_SEGMENTERS, SegmentationError, type LocatedChunk } from "@stepwiser/core";
+import { buildChunkSegmenterPrompt, derivedSeed, locateTaggedChunks, RULE_SEGMENTERS, SegmentationError, type LocatedChunk } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
+import { pagedIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { segmentConfigSchema, type SegmentConfig } from "./config";
 import { SegmentationStatsAccumulator } from "./stats";
 
-const PLAN_PAGE = 500;
 const SUMMARY_PAGE = 200;
 
 /**
@@ -25,7 +25,7 @@ export interface SegmentationFailureNote {
 
 /** Seed of the segmenter's request for a trajectory: stable across copies of the dataset. */
 export function segmenterSeed(runSeed: number, externalId: string): number {
-  return createRng(`${runSeed}:segment:${externalId}`).nextUint32() & 0x3fffffff;
+  return derivedSeed(runSeed, "segment", externalId);
 }
 
 function trajectoryScope(config: SegmentConfig): Prisma.TrajectoryWhereInput {
@@ -36,23 +36,8 @@ function trajectoryScope(config: SegmentConfig): Prisma.TrajectoryWhereInput {
   };
 }
 
-async function* planTrajectories(ctx: RunContext<SegmentConfig>): AsyncGenerator<string> {
-  const { db, config } = ctx;
-  let cursor: string | undefined;
-  let remaining = config.limit ?? Number.POSITIVE_INFINITY;
-  while (remaining > 0) {
-    const page = await db.trajectory.findMany({
-      where: trajectoryScope(config),
-      orderBy: { id: "asc" },
-      take: Math.min(PLAN_PAGE, remaining),
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true },
-    });
-    for (const t of page) yield t.id;
-    remaining -= page.length;
-    if (page.length < PLAN_PAGE) return;
-    cursor = page[page.length - 1]!.id;
-  }
+function planTrajectories({ db, config }: RunContext<SegmentConfig>): AsyncGenerator<string> {
+  return pagedIds((page) => db.trajectory.findMany({ where: trajectoryScope(config), orderBy: { id: "asc" }, select: { id: true }, ...page }), { limit: config.limit });
 }
 
 /**
