@@ -1,3 +1,4 @@
 export * from "./label";
 export * from "./q-values";
 export * from "./rules";
+export * from "./solution-stats";

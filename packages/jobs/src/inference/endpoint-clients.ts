@@ -31,14 +31,29 @@ export async function snapshotEndpoint(db: Db, name: string): Promise<EndpointSn
 export class EndpointClients {
   private readonly clients = new Map<string, EndpointClient>();
 
-  constructor(private readonly options: { timeouts?: Partial<TransportTimeouts>; apiKeys?: Record<string, string> } = {}) {}
+  /** Keys by endpoint name: never part of a run's snapshot, read from the Endpoint rows when a run starts. */
+  private readonly apiKeys: Map<string, string>;
+
+  constructor(private readonly options: { timeouts?: Partial<TransportTimeouts>; apiKeys?: Record<string, string> } = {}) {
+    this.apiKeys = new Map(Object.entries(options.apiKeys ?? {}));
+  }
+
+  /** Picks up keys added or rotated since the last run; a changed key gets a fresh client. */
+  async loadApiKeys(db: Db): Promise<void> {
+    const rows = await db.endpoint.findMany({ select: { name: true, apiKey: true } });
+    for (const { name, apiKey } of rows) {
+      if (apiKey) this.apiKeys.set(name, apiKey);
+      else this.apiKeys.delete(name);
+    }
+  }
 
   get(endpoint: EndpointSnapshot): EndpointClient {
-    const key = `${endpoint.name}|${endpoint.baseUrls.join(",")}|${endpoint.maxConcurrency}`;
+    const apiKey = this.apiKeys.get(endpoint.name);
+    const key = `${endpoint.name}|${endpoint.baseUrls.join(",")}|${endpoint.maxConcurrency}|${apiKey ?? ""}`;
     let entry = this.clients.get(key);
     if (!entry) {
       const pool = new EndpointPool(
-        endpoint.baseUrls.map((baseUrl) => ({ baseUrl, maxInFlight: endpoint.maxConcurrency, apiKey: this.options.apiKeys?.[endpoint.name] })),
+        endpoint.baseUrls.map((baseUrl) => ({ baseUrl, maxInFlight: endpoint.maxConcurrency, apiKey })),
         { timeouts: this.options.timeouts },
       );
       entry = { endpoint, client: new InferenceClient(pool) };

@@ -42,6 +42,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   }
   await db.run.update({ where: { id: runId }, data: { status: "running", startedAt: run.startedAt ?? new Date(), attempts: { increment: 1 }, error: null } });
 
+  await options.endpoints.loadApiKeys(db);
   const abort = new AbortController();
   const pending = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0 };
   const ctx: RunContext<unknown> = {
@@ -59,6 +60,8 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     },
   };
 
+  // The charts need a point only when something moved; an idle or stalled run adds no rows.
+  let lastSample = { unitsDone: run.unitsDone, unitsFailed: run.unitsFailed };
   const flush = async () => {
     const delta = { ...pending };
     pending.promptTokens = pending.completionTokens = pending.cachedTokens = pending.requests = 0;
@@ -76,9 +79,15 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
         completionTokens: { increment: delta.completionTokens },
         cachedTokens: { increment: delta.cachedTokens },
       },
-      select: { cancelRequestedAt: true },
+      select: { cancelRequestedAt: true, unitsDone: true, unitsFailed: true, requests: true, promptTokens: true, completionTokens: true, cachedTokens: true },
     });
-    if (current.cancelRequestedAt && !abort.signal.aborted) abort.abort(new Error("run cancelled"));
+    const { cancelRequestedAt, ...counters } = current;
+    const progressed = delta.requests > 0 || delta.completionTokens > 0 || done !== lastSample.unitsDone || failed !== lastSample.unitsFailed;
+    if (progressed) {
+      await db.runProgressSample.create({ data: { runId, ...counters } });
+      lastSample = { unitsDone: done, unitsFailed: failed };
+    }
+    if (cancelRequestedAt && !abort.signal.aborted) abort.abort(new Error("run cancelled"));
   };
   let flushing: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {

@@ -52,6 +52,8 @@ const replicaFields = {
   timeScale: z.number().positive().default(1),
   capacity: capacityConfigSchema.prefault({}),
   faults: faultConfigSchema.prefault({}),
+  /** Like vLLM's --api-key: every /v1 request must carry it as a bearer token. */
+  apiKey: z.string().min(1).optional(),
 };
 
 export const replicaConfigSchema = z.strictObject({

@@ -60,6 +60,9 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
 
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? "/").split("?", 1)[0]!;
+    if (config.apiKey && path.startsWith("/v1/") && req.headers.authorization !== `Bearer ${config.apiKey}`) {
+      return sendJson(res, 401, { error: "Unauthorized" });
+    }
     const completionKind = path === "/v1/chat/completions" ? "chat" : path === "/v1/completions" ? "completion" : null;
     if (completionKind) {
       if (req.method !== "POST") return sendJson(res, 405, { detail: "Method Not Allowed" });

@@ -1,10 +1,11 @@
-import { extractAnswer, gradeAnswer, InputError, labelRuleKey, type LabelRule } from "@stepwiser/core";
+import { extractAnswer, gradeAnswer, InputError, labelRuleKey, lowestQValue, solutionLabelStats, type Label, type LabelRule } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { annotateConfigSchema, type AnnotateConfig } from "./config";
-import { readStoredValues, writeLabels } from "./labels";
+import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
+import { labelsFor, readStoredValues, writeLabels, type StoredValues } from "./labels";
 import type { SolutionUnderAnnotation } from "./rollouts";
 import { annotateEarlyStop, annotateFirstError, annotateFixed } from "./strategies";
 
@@ -13,7 +14,7 @@ async function loadSolution(db: Db, segmentationId: string) {
     where: { id: segmentationId },
     select: {
       chunks: { orderBy: { index: "asc" }, select: { id: true, text: true } },
-      trajectory: { select: { externalId: true, text: true, finalAnswerCorrect: true, problem: { select: { text: true, referenceAnswer: true } } } },
+      trajectory: { select: { id: true, datasetId: true, externalId: true, text: true, finalAnswerCorrect: true, problem: { select: { text: true, referenceAnswer: true } } } },
     },
   });
   const { trajectory } = segmentation;
@@ -29,7 +30,13 @@ async function loadSolution(db: Db, segmentationId: string) {
   };
   // The solution is itself a rollout of its own last prefix.
   const finalCorrect = trajectory.finalAnswerCorrect ?? (extractAnswer(trajectory.text) !== null && gradeAnswer(reference, trajectory.text).equivalent);
-  return { solution, chunkIds: segmentation.chunks.map((c) => c.id), finalCorrect };
+  return { solution, chunkIds: segmentation.chunks.map((c) => c.id), finalCorrect, trajectoryId: trajectory.id, datasetId: trajectory.datasetId };
+}
+
+/** The list-filter summary of one annotated solution: its weakest prefix and its labels under the run's rules. */
+function annotationStats(values: StoredValues, rules: readonly LabelRule[]) {
+  const labellings = rules.map((rule) => labelsFor(rule, values)).filter((labels): labels is Label[] => labels !== null);
+  return { chunkCount: values.q.length, qMin: lowestQValue(values.q), ...solutionLabelStats(labellings) };
 }
 
 export const annotateHandler: RunKindHandler<AnnotateConfig> = {
@@ -44,7 +51,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
 
   async runUnit(ctx, segmentationId) {
     const { db, config, runId } = ctx;
-    const { solution, chunkIds, finalCorrect } = await loadSolution(db, segmentationId);
+    const { solution, chunkIds, finalCorrect, trajectoryId, datasetId } = await loadSolution(db, segmentationId);
     const strategy = config.strategy === "fixed" ? annotateFixed : config.strategy === "early-stop" ? annotateEarlyStop : annotateFirstError;
     const result = await strategy(ctx, solution, finalCorrect);
     const k = solution.chunks.length;
@@ -68,6 +75,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
       await tx.chunkValue.createMany({ data: values, skipDuplicates: true });
       const stored = { q0: values.find((v) => v.prefixLength === 0)?.qValue ?? null, q: Array.from({ length: k }, (_, i) => values.find((v) => v.prefixLength === i + 1)?.qValue ?? null), successAtPrefix: result.successAtPrefix };
       await writeLabels(tx, runId, chunkIds, stored, config.labelRules);
+      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored, config.labelRules) });
     });
   },
 

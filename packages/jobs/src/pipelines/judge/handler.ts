@@ -2,6 +2,7 @@ import { z } from "zod";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
+import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
 import { judgeSegmentation } from "./judge-chunks";
 
 export const judgeConfigSchema = z.object({
@@ -36,6 +37,16 @@ export const judgeHandler: RunKindHandler<JudgeConfig> = {
 
   async runUnit(ctx, segmentationId) {
     const judged = await judgeSegmentation(ctx, ctx.db, segmentationId);
+    await writeTrajectoryRunStat(ctx.db, {
+      runId: ctx.runId,
+      trajectoryId: judged.trajectoryId,
+      datasetId: ctx.config.datasetId,
+      chunkCount: judged.chunkCount,
+      qMin: null,
+      firstNegative: judged.votes.indexOf("Negative"),
+      negativeCount: judged.votes.filter((vote) => vote === "Negative").length,
+      labelsDisagree: false,
+    });
     return { votes: judged.votes, predictedFirstError: judged.predictedFirstError };
   },
 

@@ -16,6 +16,7 @@ export interface JudgeSettings {
 
 export interface JudgedSolution {
   trajectoryId: string;
+  chunkCount: number;
   /** Majority verdict per judged chunk, in order (shorter than the solution when stopped early). */
   votes: Verdict[];
   predictedFirstError: number | null;
@@ -97,5 +98,5 @@ export async function judgeSegmentation(ctx: RunContext<JudgeSettings>, db: Db, 
   } else {
     votes.push(...(await Promise.all(chunks.map((_, i) => judgeOne(i)))));
   }
-  return { trajectoryId: trajectory.id, votes, predictedFirstError: predictFirstError(votes) };
+  return { trajectoryId: trajectory.id, chunkCount: chunks.length, votes, predictedFirstError: predictFirstError(votes) };
 }
