@@ -2,8 +2,10 @@ import { submitRun } from "@stepwiser/jobs";
 import { z } from "zod";
 import { researcherProcedure } from "../../trpc";
 
+export const LAUNCHABLE_RUN_KINDS = ["annotate", "generate", "segment", "judge", "benchmark", "chunk_reset", "best_of_n"] as const;
+
 export const launchRunInput = z.object({
-  kind: z.enum(["annotate", "generate", "segment", "judge", "benchmark", "chunk_reset", "best_of_n"]),
+  kind: z.enum(LAUNCHABLE_RUN_KINDS),
   /** Validated against the kind's own schema by the jobs layer; errors name the field. */
   config: z.record(z.string(), z.unknown()),
 });

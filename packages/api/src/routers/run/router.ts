@@ -1,9 +1,12 @@
 import { createRouter } from "../../trpc";
 import { cancel } from "./cancel";
+import { failures } from "./failures";
 import { get } from "./get";
 import { launch } from "./launch";
 import { list } from "./list";
+import { progress } from "./progress";
 import { relabel } from "./relabel";
 import { resume } from "./resume";
+import { schemas } from "./schemas";
 
-export const runRouter = createRouter({ get, list, launch, cancel, resume, relabel });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, launch, cancel, resume, relabel });

@@ -1,49 +1,50 @@
-import type { Prisma } from "@stepwiser/db";
+import { Prisma } from "@stepwiser/db";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { filteredSolutionsFrom, listOrder, trajectoryFilterSchema } from "./filters";
 
-export const listTrajectoriesInput = z.object({
-  datasetId: z.string().min(1),
-  subset: z.string().min(1).optional(),
-  generator: z.string().min(1).optional(),
-  /** true: only solutions with a source first-error index; false: only error-free ones. */
-  hasError: z.boolean().optional(),
-  page: z.number().int().min(1).default(1),
-  pageSize: z.number().int().min(1).max(200).default(50),
-});
+export const listTrajectoriesInput = trajectoryFilterSchema.and(
+  z.object({
+    page: z.number().int().min(1).default(1),
+    pageSize: z.number().int().min(1).max(500).default(50),
+  }),
+);
 
+interface TrajectoryListRow {
+  id: string;
+  externalId: string;
+  subset: string | null;
+  generator: string;
+  finalAnswerCorrect: boolean | null;
+  sourceFirstErrorIndex: number | null;
+  problemPreview: string;
+  qMin: number | null;
+  annotateFirstNegative: number | null;
+  labelsDisagree: boolean | null;
+  judgeFirstNegative: number | null;
+  chunkCount: number | null;
+}
+
+/** One page of a dataset's solutions, filtered and sorted in the database, with the chosen runs' per-solution stats. */
 export const list = viewerProcedure.input(listTrajectoriesInput).query(async ({ ctx, input }) => {
-  const where: Prisma.TrajectoryWhereInput = {
-    datasetId: input.datasetId,
-    ...(input.subset ? { subset: input.subset } : {}),
-    ...(input.generator ? { generator: input.generator } : {}),
-    ...(input.hasError === true ? { sourceFirstErrorIndex: { gte: 0 } } : {}),
-    ...(input.hasError === false ? { sourceFirstErrorIndex: -1 } : {}),
-  };
-  const [total, items] = await Promise.all([
-    ctx.db.trajectory.count({ where }),
-    ctx.db.trajectory.findMany({
-      where,
-      // ProcessBench ids are "<subset>-<n>": creation order keeps them in file order.
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      skip: (input.page - 1) * input.pageSize,
-      take: input.pageSize,
-      select: {
-        id: true,
-        externalId: true,
-        subset: true,
-        generator: true,
-        finalAnswerCorrect: true,
-        sourceFirstErrorIndex: true,
-        problem: { select: { text: true } },
-      },
-    }),
+  const from = filteredSolutionsFrom(input);
+  const [counted, items] = await Promise.all([
+    ctx.db.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS total ${from}`),
+    ctx.db.$queryRaw<TrajectoryListRow[]>(Prisma.sql`
+      SELECT t.id, t."externalId", t.subset, t.generator, t."finalAnswerCorrect", t."sourceFirstErrorIndex",
+             (SELECT left(p.text, 200) FROM "Problem" p WHERE p.id = t."problemId") AS "problemPreview",
+             a."qMin", a."firstNegative" AS "annotateFirstNegative", a."labelsDisagree",
+             j."firstNegative" AS "judgeFirstNegative", COALESCE(a."chunkCount", j."chunkCount") AS "chunkCount"
+      ${from}
+      ${listOrder(input)}
+      LIMIT ${input.pageSize} OFFSET ${(input.page - 1) * input.pageSize}`),
   ]);
+  const total = counted[0]?.total ?? 0;
   return {
     total,
     page: input.page,
     pageSize: input.pageSize,
     pageCount: Math.max(1, Math.ceil(total / input.pageSize)),
-    items: items.map(({ problem, ...t }) => ({ ...t, problemPreview: problem.text.slice(0, 200) })),
+    items,
   };
 });

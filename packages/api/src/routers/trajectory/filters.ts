@@ -1,0 +1,150 @@
+import { Prisma } from "@stepwiser/db";
+import { z } from "zod";
+
+export const TRAJECTORY_SORTS = ["position", "externalId", "generator", "sourceFirstError", "qMin", "annotateFirstNegative", "judgeFirstNegative", "chunkCount"] as const;
+export type TrajectorySort = (typeof TRAJECTORY_SORTS)[number];
+
+/**
+ * Which solutions of a dataset a list shows, and in what order. The same
+ * object drives the list page and the inspector's next/previous, so both walk
+ * the same sequence.
+ */
+export const trajectoryFilterSchema = z
+  .object({
+    datasetId: z.string().min(1),
+    subset: z.string().min(1).optional(),
+    generator: z.string().min(1).optional(),
+    /** The final answer was graded correct (true) or wrong (false). */
+    correct: z.boolean().optional(),
+    /** true: the source marks a first error; false: the source says error-free. */
+    hasError: z.boolean().optional(),
+    /** Words (prefix-matched) in the problem or the solution, or an exact solution id. */
+    search: z.string().trim().max(200).optional(),
+    /** Annotate run whose Q-values and labels the Q and disagreement filters read. */
+    annotateRunId: z.string().min(1).optional(),
+    /** Bounds on the solution's lowest chunk Q-value under the annotate run. */
+    qMin: z.number().min(0).max(1).optional(),
+    qMax: z.number().min(0).max(1).optional(),
+    /** rules: the annotate run's label rules disagree on some chunk. judge: the judge's first Negative chunk is not the annotate run's. */
+    disagreement: z.enum(["rules", "judge"]).optional(),
+    /** Judge run whose majority verdicts the verdict filter reads. */
+    judgeRunId: z.string().min(1).optional(),
+    /** flagged: some chunk voted Negative. clean: every chunk voted Positive. */
+    judgeVerdict: z.enum(["flagged", "clean"]).optional(),
+    sort: z.enum(TRAJECTORY_SORTS).default("position"),
+    order: z.enum(["asc", "desc"]).default("asc"),
+  })
+  .superRefine((filter, ctx) => {
+    const needs = (field: keyof typeof filter, run: "annotateRunId" | "judgeRunId") => {
+      if (filter[field] !== undefined && !filter[run]) ctx.addIssue({ code: "custom", path: [field], message: `${field} needs ${run}` });
+    };
+    needs("qMin", "annotateRunId");
+    needs("qMax", "annotateRunId");
+    needs("judgeVerdict", "judgeRunId");
+    if (filter.disagreement) needs("disagreement", "annotateRunId");
+    if (filter.disagreement === "judge") needs("disagreement", "judgeRunId");
+    if (filter.sort === "qMin" || filter.sort === "annotateFirstNegative") needs("sort", "annotateRunId");
+    if (filter.sort === "judgeFirstNegative") needs("sort", "judgeRunId");
+    if (filter.qMin !== undefined && filter.qMax !== undefined && filter.qMin > filter.qMax) {
+      ctx.addIssue({ code: "custom", path: ["qMax"], message: "qMax must not be below qMin" });
+    }
+  });
+export type TrajectoryFilter = z.output<typeof trajectoryFilterSchema>;
+
+/** Prefix query over the words of the search text; null when it has no word. */
+export function toPrefixTsQuery(search: string): string | null {
+  const words = search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length ? words.slice(0, 12).map((w) => `${w}:*`).join(" & ") : null;
+}
+
+// Nulls sort last in both directions: a sentinel beyond any real value keeps one comparable key for keyset paging.
+const NULL_LAST_ASC = 1e9;
+const NULL_LAST_DESC = -1e9;
+
+function numericKey(expression: Prisma.Sql, order: "asc" | "desc"): Prisma.Sql {
+  return Prisma.sql`COALESCE((${expression})::float8, ${order === "asc" ? NULL_LAST_ASC : NULL_LAST_DESC}::float8)`;
+}
+
+/**
+ * The sort column as one non-null expression over the aliases of
+ * `filteredSolutionsFrom`, and its SQL type; null for file order, which needs
+ * no key beyond the tie-break.
+ */
+export function sortKey(filter: TrajectoryFilter): { expression: Prisma.Sql; type: Prisma.Sql } | null {
+  const float = (expression: Prisma.Sql) => ({ expression: numericKey(expression, filter.order), type: Prisma.sql`float8` });
+  switch (filter.sort) {
+    case "position":
+      return null;
+    case "externalId":
+      return { expression: Prisma.sql`t."externalId"`, type: Prisma.sql`text` };
+    case "generator":
+      return { expression: Prisma.sql`t."generator"`, type: Prisma.sql`text` };
+    case "sourceFirstError":
+      return float(Prisma.sql`t."sourceFirstErrorIndex"`);
+    case "qMin":
+      return float(Prisma.sql`a."qMin"`);
+    case "annotateFirstNegative":
+      return float(Prisma.sql`a."firstNegative"`);
+    case "judgeFirstNegative":
+      return float(Prisma.sql`j."firstNegative"`);
+    case "chunkCount":
+      return float(Prisma.sql`COALESCE(a."chunkCount", j."chunkCount")`);
+  }
+}
+
+/**
+ * The chosen runs' per-solution stats as `a` (annotate) and `j` (judge): LEFT
+ * JOINs, so a solution a run has not reached yet still lists, with empty columns.
+ */
+export function statJoins(filter: Pick<TrajectoryFilter, "annotateRunId" | "judgeRunId">): Prisma.Sql {
+  const annotateJoin = filter.annotateRunId
+    ? Prisma.sql`LEFT JOIN "TrajectoryRunStat" a ON a."runId" = ${filter.annotateRunId} AND a."trajectoryId" = t.id`
+    : Prisma.sql`LEFT JOIN (SELECT NULL::float8 AS "qMin", NULL::int AS "firstNegative", NULL::boolean AS "labelsDisagree", NULL::int AS "chunkCount") a ON false`;
+  const judgeJoin = filter.judgeRunId
+    ? Prisma.sql`LEFT JOIN "TrajectoryRunStat" j ON j."runId" = ${filter.judgeRunId} AND j."trajectoryId" = t.id`
+    : Prisma.sql`LEFT JOIN (SELECT NULL::int AS "firstNegative", NULL::int AS "chunkCount") j ON false`;
+  return Prisma.sql`${annotateJoin} ${judgeJoin}`;
+}
+
+/** FROM and WHERE of the filtered list: solutions `t` with the stats of `statJoins`. */
+export function filteredSolutionsFrom(filter: TrajectoryFilter): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`t."datasetId" = ${filter.datasetId}`];
+  if (filter.subset) conditions.push(Prisma.sql`t."subset" = ${filter.subset}`);
+  if (filter.generator) conditions.push(Prisma.sql`t."generator" = ${filter.generator}`);
+  if (filter.correct !== undefined) conditions.push(Prisma.sql`t."finalAnswerCorrect" = ${filter.correct}`);
+  if (filter.hasError === true) conditions.push(Prisma.sql`t."sourceFirstErrorIndex" >= 0`);
+  if (filter.hasError === false) conditions.push(Prisma.sql`t."sourceFirstErrorIndex" = -1`);
+  const tsQuery = filter.search ? toPrefixTsQuery(filter.search) : null;
+  if (filter.search) {
+    // Two indexed lookups joined by UNION: an OR across the two tables would scan every solution.
+    const byWords = tsQuery
+      ? Prisma.sql`
+          SELECT s.id FROM "Trajectory" s WHERE s."datasetId" = ${filter.datasetId} AND s."searchVector" @@ to_tsquery('simple', ${tsQuery})
+          UNION
+          SELECT s.id FROM "Trajectory" s JOIN "Problem" p ON p.id = s."problemId"
+            WHERE p."datasetId" = ${filter.datasetId} AND p."searchVector" @@ to_tsquery('simple', ${tsQuery})
+          UNION`
+      : Prisma.empty;
+    conditions.push(Prisma.sql`t.id IN (${byWords} SELECT s.id FROM "Trajectory" s WHERE s."datasetId" = ${filter.datasetId} AND s."externalId" = ${filter.search})`);
+  }
+  if (filter.annotateRunId) {
+    if (filter.qMin !== undefined) conditions.push(Prisma.sql`a."qMin" >= ${filter.qMin}`);
+    if (filter.qMax !== undefined) conditions.push(Prisma.sql`a."qMin" <= ${filter.qMax}`);
+    if (filter.disagreement === "rules") conditions.push(Prisma.sql`a."labelsDisagree"`);
+  }
+  if (filter.judgeRunId) {
+    if (filter.judgeVerdict === "flagged") conditions.push(Prisma.sql`j."firstNegative" >= 0`);
+    if (filter.judgeVerdict === "clean") conditions.push(Prisma.sql`j."firstNegative" = -1`);
+  }
+  if (filter.disagreement === "judge" && filter.annotateRunId && filter.judgeRunId) {
+    conditions.push(Prisma.sql`a."firstNegative" <> j."firstNegative"`);
+  }
+  return Prisma.sql`FROM "Trajectory" t ${statJoins(filter)} WHERE ${Prisma.join(conditions, " AND ")}`;
+}
+
+/** ORDER BY of the list: the sort key, then file order as the tie-break. */
+export function listOrder(filter: TrajectoryFilter): Prisma.Sql {
+  const direction = filter.order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  const key = sortKey(filter);
+  return Prisma.sql`ORDER BY ${key ? Prisma.sql`${key.expression} ${direction},` : Prisma.empty} t."createdAt" ${direction}, t.id ${direction}`;
+}

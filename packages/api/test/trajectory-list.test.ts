@@ -1,0 +1,114 @@
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { annotateHandler, createSimWorldDataset, EndpointClients, executeRun, judgeHandler, RUN_HANDLERS } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { appRouter } from "../src";
+import type { TrajectoryFilter } from "../src/routers/trajectory/filters";
+
+describe("trajectory lists", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  let endpoints: EndpointClients;
+  let datasetId: string;
+  let annotateRunId: string;
+  let judgeRunId: string;
+  let caller: ReturnType<typeof appRouter.createCaller>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    const { db } = database;
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 1000 });
+    for (const [name, role] of [["sim-policy", "policy"], ["sim-judge-medium", "judge"]] as const) {
+      await db.endpoint.create({ data: { name, model: name, role, baseUrls: [...cluster.urls], maxConcurrency: 32 } });
+    }
+    endpoints = new EndpointClients();
+    ({ datasetId } = await createSimWorldDataset(db, { name: "lists", problems: 12, seed: 31, errorRate: 0.5 }));
+    const launch = async (handler: typeof annotateHandler | typeof judgeHandler, config: object) => {
+      const parsed = handler.configSchema.parse(config);
+      const snapshot = await (handler.snapshot as (d: typeof db, c: typeof parsed) => Promise<object>)(db, parsed);
+      const run = await db.run.create({ data: { kind: handler.kind, config: snapshot, datasetId } });
+      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      return run.id;
+    };
+    annotateRunId = await launch(annotateHandler, { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
+    judgeRunId = await launch(judgeHandler, { datasetId, judgeEndpoint: "sim-judge-medium", samples: 1 });
+    caller = appRouter.createCaller({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
+  });
+  afterAll(async () => {
+    await endpoints?.close();
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  /** Every solution with its stats, read with plain Prisma: the reference the SQL filters are checked against. */
+  async function reference() {
+    const rows = await database.db.trajectory.findMany({
+      where: { datasetId },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true, externalId: true, generator: true, text: true, finalAnswerCorrect: true, sourceFirstErrorIndex: true, createdAt: true, problem: { select: { text: true } }, runStats: true },
+    });
+    return rows.map((row) => ({ ...row, a: row.runStats.find((s) => s.runId === annotateRunId), j: row.runStats.find((s) => s.runId === judgeRunId) }));
+  }
+
+  async function listAll(filter: Omit<TrajectoryFilter, "datasetId" | "sort" | "order"> & Partial<Pick<TrajectoryFilter, "sort" | "order">>) {
+    const page = await caller.trajectory.list({ datasetId, pageSize: 500, ...filter });
+    expect(page.total).toBe(page.items.length);
+    return page.items;
+  }
+
+  it("filters by correctness, source error, stats of the chosen runs and their disagreement", async () => {
+    const all = await reference();
+    expect(all.every((t) => t.a && t.j)).toBe(true);
+    const ids = (items: { id: string }[]) => items.map((t) => t.id).sort();
+    const expectIds = <T extends { id: string }>(items: T[], expected: typeof all) => {
+      expect(ids(items)).toEqual(ids(expected));
+      return items;
+    };
+
+    expectIds(await listAll({ correct: false }), all.filter((t) => t.finalAnswerCorrect === false));
+    expectIds(await listAll({ hasError: true }), all.filter((t) => (t.sourceFirstErrorIndex ?? -1) >= 0));
+    expectIds(await listAll({ annotateRunId, qMin: 0.2, qMax: 0.6 }), all.filter((t) => t.a!.qMin !== null && t.a!.qMin >= 0.2 && t.a!.qMin <= 0.6));
+    expectIds(await listAll({ annotateRunId, disagreement: "rules" }), all.filter((t) => t.a!.labelsDisagree));
+    expectIds(await listAll({ judgeRunId, judgeVerdict: "flagged" }), all.filter((t) => t.j!.firstNegative >= 0));
+    const disagreeing = expectIds(await listAll({ annotateRunId, judgeRunId, disagreement: "judge" }), all.filter((t) => t.a!.firstNegative !== t.j!.firstNegative));
+    expect(disagreeing.length).toBeGreaterThan(0);
+    expect(disagreeing.length).toBeLessThan(all.length);
+    for (const item of disagreeing) expect(item.annotateFirstNegative).not.toBe(item.judgeFirstNegative);
+  });
+
+  it("searches words by prefix in the problem and the solution, and exact solution ids", async () => {
+    const all = await reference();
+    const word = all[3]!.problem.text.match(/[A-Za-z]{5,}/)![0];
+    const prefix = word.slice(0, 4).toLowerCase();
+    const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const expected = all.filter((t) => [...words(t.problem.text), ...words(t.text)].some((w) => w.startsWith(prefix)));
+    const found = await listAll({ search: prefix });
+    expect(found.map((t) => t.id).sort()).toEqual(expected.map((t) => t.id).sort());
+    expect(found.length).toBeGreaterThan(0);
+    expect((await listAll({ search: all[5]!.externalId })).map((t) => t.id)).toContain(all[5]!.id);
+    expect(await listAll({ search: "zzqqxx" })).toEqual([]);
+  });
+
+  it("sorts with nulls last and pages; next/previous walk the same order in both directions", async () => {
+    for (const [sort, order] of [["qMin", "asc"], ["judgeFirstNegative", "desc"], ["generator", "asc"], ["position", "desc"]] as const) {
+      const filter = { annotateRunId, judgeRunId, sort, order } as const;
+      const items = await listAll(filter);
+      const firstPage = await caller.trajectory.list({ datasetId, ...filter, pageSize: 5, page: 2 });
+      expect(firstPage.items.map((t) => t.id)).toEqual(items.slice(5, 10).map((t) => t.id));
+      if (sort === "qMin") {
+        const values = items.map((t) => t.qMin!);
+        expect(values).toEqual([...values].sort((x, y) => x - y));
+      }
+      for (let i = 0; i < items.length; i++) {
+        const around = await caller.trajectory.neighbors({ datasetId, ...filter, id: items[i]!.id });
+        expect(around.previous?.id ?? null).toBe(items[i - 1]?.id ?? null);
+        expect(around.next?.id ?? null).toBe(items[i + 1]?.id ?? null);
+      }
+    }
+  });
+
+  it("rejects a filter on a run's stats without the run, and a solution outside the dataset", async () => {
+    await expect(caller.trajectory.list({ datasetId, qMin: 0.5 })).rejects.toThrow(/qMin needs annotateRunId/);
+    await expect(caller.trajectory.neighbors({ datasetId: "elsewhere", id: "nope" })).rejects.toThrow(/not in dataset elsewhere/);
+  });
+});
