@@ -4,3 +4,5 @@ export { createContext, sessionUserFromHeaders, type ContextDeps } from "./conte
 export { handleTrpcRequest } from "./http";
 export { createAuth, authPool, authConfigFromEnv, getAuth, type Auth, type AuthConfig } from "./auth/auth";
 export { createUserWithPassword, ensureAdminUser, generatePassword } from "./auth/users";
+export { LAUNCHABLE_RUN_KINDS } from "./routers/run/launch";
+export { runConfigJsonSchema } from "./routers/run/schemas";

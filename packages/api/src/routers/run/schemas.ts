@@ -15,11 +15,11 @@ function isSnapshot(property: JsonSchema): boolean {
  * from the zod schemas the worker validates with, so the launch form can never
  * drift from what a run accepts. Snapshot fields are left out: the server fills them.
  */
-export const schemas = viewerProcedure.input(z.object({}).optional()).query(() => {
-  return LAUNCHABLE_RUN_KINDS.map((kind) => {
-    const handler = RUN_HANDLERS.get(kind)!;
-    const schema = z.toJSONSchema(handler.configSchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-    const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, property]) => !isSnapshot(property)));
-    return { kind, schema: { ...schema, properties, required: (schema.required ?? []).filter((name) => name in properties) } };
-  });
-});
+export function runConfigJsonSchema(kind: (typeof LAUNCHABLE_RUN_KINDS)[number]) {
+  const handler = RUN_HANDLERS.get(kind)!;
+  const schema = z.toJSONSchema(handler.configSchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, property]) => !isSnapshot(property)));
+  return { ...schema, properties, required: (schema.required ?? []).filter((name) => name in properties) };
+}
+
+export const schemas = viewerProcedure.input(z.object({}).optional()).query(() => LAUNCHABLE_RUN_KINDS.map((kind) => ({ kind, schema: runConfigJsonSchema(kind) })));

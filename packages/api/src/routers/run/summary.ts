@@ -14,6 +14,7 @@ export const runSummarySelect = {
   cachedTokens: true,
   attempts: true,
   error: true,
+  cancelRequestedAt: true,
   createdAt: true,
   startedAt: true,
   finishedAt: true,

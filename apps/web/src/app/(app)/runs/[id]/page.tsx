@@ -8,6 +8,9 @@ import { ProgressBar } from "~/components/progress-bar";
 import { StatusBadge } from "~/components/status-badge";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
+import { RunCharts } from "./run-charts";
+import { RunControls } from "./run-controls";
+import { RunFailures } from "./run-failures";
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -16,32 +19,55 @@ function seconds(from: Date | null, to: Date | null): string {
   return `${(((to ?? new Date()).getTime() - from.getTime()) / 1000).toFixed(1)} s`;
 }
 
+function duration(total: number): string {
+  if (total < 90) return `${total} s`;
+  if (total < 5400) return `${Math.round(total / 60)} min`;
+  return `${(total / 3600).toFixed(1)} h`;
+}
+
 export default function RunPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
-  const run = useQuery({
-    ...trpc.run.get.queryOptions({ id }),
-    refetchInterval: (query) => (!query.state.data || ACTIVE.has(query.state.data.status) ? 1000 : false),
-  });
+  const live = (data: { status: string } | undefined) => (!data || ACTIVE.has(data.status) ? 1000 : false);
+  const run = useQuery({ ...trpc.run.get.queryOptions({ id }), refetchInterval: (query) => live(query.state.data) });
+  const active = !run.data || ACTIVE.has(run.data.status);
+  const progress = useQuery({ ...trpc.run.progress.queryOptions({ id }), refetchInterval: active ? 2000 : false });
+  const failures = useQuery({ ...trpc.run.failures.queryOptions({ id }), refetchInterval: active ? 3000 : false });
 
   if (run.error) return <ErrorAlert>{errorMessage(run.error)}</ErrorAlert>;
   if (!run.data) return <p className="text-sm text-slate-500">Loading…</p>;
   const r = run.data;
+  const points = progress.data?.points ?? [];
+  const lastRate = [...points].reverse().find((p) => p.tokensPerSecond !== null)?.tokensPerSecond ?? null;
+  const wall = r.startedAt ? ((r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime()) / 1000 : 0;
+  const meanRate = wall > 0 ? r.completionTokens / wall : null;
+  const tokensPerSecond = ACTIVE.has(r.status) ? lastRate : meanRate;
+
   return (
-    <div className="max-w-3xl space-y-5">
-      <div className="flex items-center gap-3">
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold">
-          Run <span className="font-mono text-base text-slate-600">{r.id}</span>
+          {r.kind.replaceAll("_", "-")} run <span className="font-mono text-base text-slate-600">{r.id}</span>
         </h1>
         <StatusBadge status={r.status} />
+        <div className="ml-auto">
+          <RunControls id={r.id} status={r.status} cancelRequested={r.cancelRequestedAt !== null} />
+        </div>
       </div>
-      <section className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      {r.datasetId && (
+        <Link href={`/datasets/${r.datasetId}/runs`} className="inline-block text-sm text-blue-700 hover:underline">
+          ← Runs of this dataset
+        </Link>
+      )}
+      <section aria-label="Progress" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <div className="flex justify-between text-sm">
           <span>
-            {r.kind} · {r.unitsDone} of {r.unitsTotal} units done
+            {r.unitsDone} of {r.unitsTotal} units done
             {r.unitsFailed > 0 && <span className="text-red-700"> · {r.unitsFailed} failed</span>}
           </span>
-          <span className="tabular-nums text-slate-600">{Math.round(r.progress * 100)}%</span>
+          <span className="tabular-nums text-slate-600" data-testid="run-percent">
+            {Math.round(r.progress * 100)}%
+          </span>
         </div>
         <ProgressBar done={r.unitsDone} total={r.unitsTotal} label="Run progress" />
         <dl className="grid grid-cols-2 gap-x-6 gap-y-1 pt-2 text-sm sm:grid-cols-4">
@@ -54,19 +80,22 @@ export default function RunPage() {
           <dt className="text-slate-500">Wall time</dt>
           <dd className="tabular-nums">{seconds(r.startedAt, r.finishedAt)}</dd>
           <dt className="text-slate-500">Time left</dt>
-          <dd className="tabular-nums">{r.etaSeconds === null ? "—" : `about ${r.etaSeconds} s`}</dd>
+          <dd className="tabular-nums">{r.etaSeconds === null ? "—" : `about ${duration(r.etaSeconds)}`}</dd>
+          <dt className="text-slate-500">{ACTIVE.has(r.status) ? "Tokens/s now" : "Tokens/s (mean)"}</dt>
+          <dd className="tabular-nums">{tokensPerSecond === null ? "—" : Math.round(tokensPerSecond).toLocaleString()}</dd>
           <dt className="text-slate-500">Requests</dt>
-          <dd className="tabular-nums">{r.requests}</dd>
+          <dd className="tabular-nums">{r.requests.toLocaleString()}</dd>
           <dt className="text-slate-500">Tokens generated</dt>
           <dd className="tabular-nums">{r.completionTokens.toLocaleString()}</dd>
+          <dt className="text-slate-500">Prompt tokens</dt>
+          <dd className="tabular-nums">{r.promptTokens.toLocaleString()}</dd>
+          <dt className="text-slate-500">Cached prompt tokens</dt>
+          <dd className="tabular-nums">{r.cachedTokens.toLocaleString()}</dd>
         </dl>
       </section>
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
-      {r.datasetId && (
-        <Link href={`/datasets/${r.datasetId}`} className="inline-block text-sm text-blue-700 hover:underline">
-          Open the dataset →
-        </Link>
-      )}
+      {progress.error ? <ErrorAlert>{errorMessage(progress.error)}</ErrorAlert> : progress.data && <RunCharts points={points} startedAt={r.startedAt} />}
+      {failures.error ? <ErrorAlert>{errorMessage(failures.error)}</ErrorAlert> : failures.data && <RunFailures failures={failures.data} />}
       {r.summary !== null && r.summary !== undefined && (
         <details open className="text-sm">
           <summary className="cursor-pointer text-slate-600">Results</summary>
@@ -74,7 +103,7 @@ export default function RunPage() {
         </details>
       )}
       <details className="text-sm">
-        <summary className="cursor-pointer text-slate-600">Configuration</summary>
+        <summary className="cursor-pointer text-slate-600">Configuration snapshot</summary>
         <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-3 text-xs">{JSON.stringify(r.config, null, 2)}</pre>
       </details>
     </div>

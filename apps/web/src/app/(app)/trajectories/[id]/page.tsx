@@ -2,7 +2,6 @@
 
 import type { Verdict } from "@stepwiser/core";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { ErrorAlert } from "~/components/alert";
@@ -14,10 +13,12 @@ import { LabelSliders } from "./inspector/label-sliders";
 import { QCurve } from "./inspector/q-curve";
 import { labelsFromValues } from "./inspector/labels";
 import { RolloutsPanel } from "./inspector/rollouts-panel";
+import { SolutionNav } from "./inspector/solution-nav";
 import { useLabelParams } from "./inspector/use-label-params";
 
 const HELP = [
   ["j / k", "next / previous chunk"],
+  ["n / p", "next / previous solution in the list you came from"],
   ["?", "show or hide this help"],
 ];
 
@@ -82,9 +83,7 @@ export default function TrajectoryInspectorPage() {
   return (
     <div className="space-y-4">
       <div>
-        <Link href={`/datasets/${t.dataset.id}`} className="text-sm text-blue-700 hover:underline">
-          ← {t.dataset.name}
-        </Link>
+        <SolutionNav datasetId={t.dataset.id} id={t.id} datasetName={t.dataset.name} />
         <h1 className="mt-1 font-mono text-xl font-semibold">{t.externalId}</h1>
         <p className="text-sm text-slate-600">
           {t.subset ?? "—"} · {t.generator} · final answer {t.finalAnswer ?? "—"}{" "}

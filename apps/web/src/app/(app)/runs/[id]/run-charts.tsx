@@ -1,0 +1,64 @@
+"use client";
+
+import type { RouterOutputs } from "@stepwiser/api";
+import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+
+type Point = RouterOutputs["run"]["progress"]["points"][number];
+
+function compact(value: number): string {
+  return Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(value);
+}
+
+function ChartFigure({ label, children }: { label: string; children: React.ReactElement }) {
+  return (
+    <figure aria-label={label} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+      <figcaption className="mb-1 text-xs font-semibold text-slate-600">{label}</figcaption>
+      <div className="h-52 w-full">
+        <ResponsiveContainer width="100%" height="100%">
+          {children}
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
+
+/** Throughput and cumulative token spend over the run's life, from its progress samples. */
+export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: Date | null }) {
+  if (points.length < 2) return <p className="text-sm text-slate-500">Charts appear once the run has made progress for a few seconds.</p>;
+  const origin = (startedAt ?? points[0]!.at).getTime();
+  const data = points.map((p) => ({
+    seconds: Math.max(0, Math.round((p.at.getTime() - origin) / 100) / 10),
+    unitsPerSecond: p.unitsPerSecond,
+    tokensPerSecond: p.tokensPerSecond,
+    promptTokens: p.promptTokens,
+    completionTokens: p.completionTokens,
+  }));
+  const axis = { tick: { fontSize: 11 } };
+  return (
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+      <ChartFigure label="Throughput over time">
+        <LineChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />
+          <YAxis yAxisId="tokens" tickFormatter={compact} {...axis} />
+          <YAxis yAxisId="units" orientation="right" {...axis} />
+          <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(s) => `${s} s`} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          <Line yAxisId="tokens" type="monotone" dataKey="tokensPerSecond" name="generated tokens/s" stroke="#2563eb" dot={false} connectNulls isAnimationActive={false} />
+          <Line yAxisId="units" type="monotone" dataKey="unitsPerSecond" name="units/s" stroke="#059669" dot={false} connectNulls isAnimationActive={false} />
+        </LineChart>
+      </ChartFigure>
+      <ChartFigure label="Token spend">
+        <AreaChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />
+          <YAxis tickFormatter={compact} {...axis} />
+          <Tooltip formatter={(value) => (typeof value === "number" ? value.toLocaleString() : String(value))} labelFormatter={(s) => `${s} s`} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          <Area type="monotone" dataKey="promptTokens" name="prompt tokens" stackId="tokens" stroke="#64748b" fill="#cbd5e1" isAnimationActive={false} />
+          <Area type="monotone" dataKey="completionTokens" name="generated tokens" stackId="tokens" stroke="#2563eb" fill="#93c5fd" isAnimationActive={false} />
+        </AreaChart>
+      </ChartFigure>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useMemo, useState, type FormEvent } from "react";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+import { configFromValues, FieldError, formFields, type FormField, type RunConfigSchema } from "./schema-form";
+
+const input = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
+
+function FieldControl({ field, value, onChange, datasets, endpoints }: {
+  field: FormField;
+  value: string | boolean;
+  onChange: (value: string | boolean) => void;
+  datasets: { id: string; name: string }[];
+  endpoints: { name: string; role: string; model: string }[];
+}) {
+  const id = `run-field-${field.name}`;
+  const c = field.control;
+  const label = (
+    <span className="block text-slate-700">
+      {field.label}
+      {field.required && <span className="text-red-700"> *</span>} <code className="text-xs text-slate-400">{field.name}</code>
+    </span>
+  );
+  if (c.kind === "boolean") {
+    return (
+      <label htmlFor={id} className="flex items-center gap-2 self-end py-1">
+        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+        {label}
+      </label>
+    );
+  }
+  let control;
+  if (c.kind === "dataset" || c.kind === "endpoint" || c.kind === "enum") {
+    const options: [string, string][] =
+      c.kind === "dataset"
+        ? datasets.map((d) => [d.id, d.name])
+        : c.kind === "endpoint"
+          ? endpoints.filter((e) => e.role === c.role).map((e) => [e.name, `${e.name} (${e.model})`])
+          : c.options.map((o) => [o, o]);
+    control = (
+      <select id={id} className={input} value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required}>
+        {!field.required || value === "" ? <option value="">{field.required ? "Choose…" : "—"}</option> : null}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (c.kind === "number") {
+    control = <input id={id} type="number" className={input} value={String(value)} min={c.min} max={c.max} step={c.integer ? 1 : "any"} onChange={(e) => onChange(e.target.value)} required={field.required} />;
+  } else if (c.kind === "lines" || c.kind === "json") {
+    control = (
+      <textarea
+        id={id}
+        className={`${input} font-mono text-xs`}
+        rows={c.kind === "json" ? Math.min(10, String(value).split("\n").length + 1) : 3}
+        value={String(value)}
+        placeholder={c.kind === "lines" ? "one per line (empty: all)" : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  } else {
+    control = <input id={id} type="text" className={input} value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} />;
+  }
+  return (
+    <label htmlFor={id} className={`min-w-0 ${c.kind === "json" || c.kind === "lines" ? "sm:col-span-2" : ""}`}>
+      {label}
+      {control}
+    </label>
+  );
+}
+
+/** A form per run kind, generated from the kind's configuration schema with its defaults filled in. */
+export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: string; initialDatasetId?: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const schemas = useQuery(trpc.run.schemas.queryOptions());
+  const datasets = useQuery(trpc.dataset.list.queryOptions());
+  const endpoints = useQuery(trpc.endpoint.list.queryOptions());
+  const [kind, setKind] = useState(initialKind ?? "annotate");
+  const [values, setValues] = useState<Record<string, Record<string, string | boolean>>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const launch = useMutation(trpc.run.launch.mutationOptions({ onSuccess: ({ runId }) => router.push(`/runs/${runId}`) }));
+
+  const schema = schemas.data?.find((s) => s.kind === kind)?.schema as RunConfigSchema | undefined;
+  const fields = useMemo(() => (schema ? formFields(schema) : []), [schema]);
+  const current = (field: FormField) => values[kind]?.[field.name] ?? (field.name === "datasetId" && initialDatasetId ? initialDatasetId : field.initial);
+  const set = (name: string, value: string | boolean) => setValues((all) => ({ ...all, [kind]: { ...all[kind], [name]: value } }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    try {
+      const config = configFromValues(fields, Object.fromEntries(fields.map((f) => [f.name, current(f)])));
+      launch.mutate({ kind: kind as "annotate", config });
+    } catch (error) {
+      setProblem(error instanceof FieldError ? error.message : String(error));
+    }
+  };
+
+  const loadError = schemas.error ?? datasets.error ?? endpoints.error;
+  if (loadError) return <ErrorAlert>{errorMessage(loadError)}</ErrorAlert>;
+  if (!schemas.data || !datasets.data || !endpoints.data) return <p className="text-sm text-slate-500">Loading…</p>;
+  return (
+    <form onSubmit={submit} aria-label="Launch a run" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+      <label className="block max-w-xs">
+        <span className="block text-slate-700">Run kind</span>
+        <select className={input} value={kind} onChange={(e) => setKind(e.target.value)}>
+          {schemas.data.map((s) => (
+            <option key={s.kind} value={s.kind}>
+              {s.kind.replaceAll("_", "-")}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {fields.map((field) => (
+          <FieldControl key={`${kind}-${field.name}`} field={field} value={current(field)} onChange={(v) => set(field.name, v)} datasets={datasets.data} endpoints={endpoints.data} />
+        ))}
+      </div>
+      {problem && <ErrorAlert>{problem}</ErrorAlert>}
+      {launch.error && <ErrorAlert>{errorMessage(launch.error)}</ErrorAlert>}
+      <button type="submit" disabled={launch.isPending} className="rounded bg-blue-600 px-4 py-2 font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+        {launch.isPending ? "Launching…" : "Launch run"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+import { LAUNCHABLE_RUN_KINDS, runConfigJsonSchema } from "@stepwiser/api";
+import { annotateConfigSchema } from "@stepwiser/jobs";
+import { describe, expect, it } from "vitest";
+import { configFromValues, formFields, type RunConfigSchema } from "../src/app/(app)/runs/new/schema-form";
+
+/** The schema exactly as the server sends it to the form. */
+function launchSchema(kind: (typeof LAUNCHABLE_RUN_KINDS)[number]): RunConfigSchema {
+  return runConfigJsonSchema(kind) as RunConfigSchema;
+}
+
+describe("run launch form", () => {
+  it("builds controls from the annotate schema with its defaults, and submits exactly the defaults when untouched", () => {
+    const fields = formFields(launchSchema("annotate"));
+    const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+    expect(byName.datasetId?.control).toEqual({ kind: "dataset" });
+    expect(byName.policyEndpoint?.control).toEqual({ kind: "endpoint", role: "policy" });
+    expect(byName.rollouts).toMatchObject({ initial: "16", control: { kind: "number", integer: true, min: 1, max: 256 } });
+    expect(byName.strategy?.control).toEqual({ kind: "enum", options: ["fixed", "early-stop", "first-error"] });
+    expect(byName.labelRules?.control.kind).toBe("json");
+    expect(byName.trajectoryIds?.control.kind).toBe("lines");
+    expect(byName.limit).toMatchObject({ initial: "", required: false, control: { kind: "number", min: 1, max: undefined } });
+    expect(byName.promptTemplateId).toBeUndefined(); // a constant: nothing to choose
+
+    const config = configFromValues(fields, { datasetId: "ds1", policyEndpoint: "sim-policy" });
+    expect(config).not.toHaveProperty("limit");
+    expect(config).not.toHaveProperty("trajectoryIds");
+    expect(annotateConfigSchema.parse(config)).toEqual(annotateConfigSchema.parse({ datasetId: "ds1", policyEndpoint: "sim-policy" }));
+  });
+
+  it("reads edited values by type and names the field it cannot read", () => {
+    const fields = formFields(launchSchema("annotate"));
+    const config = configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "4", trajectoryIds: "t1\nt2, t3", labelRules: '[{"rule":"abs-q"}]' });
+    expect(config).toMatchObject({ rollouts: 4, trajectoryIds: ["t1", "t2", "t3"], labelRules: [{ rule: "abs-q" }] });
+    expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "four" })).toThrow(/^rollouts: "four" is not a number/);
+    expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "2.5" })).toThrow(/^rollouts: 2.5 is not a whole number/);
+    expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", labelRules: "[{" })).toThrow(/^labelRules: is not valid JSON/);
+    expect(() => configFromValues(fields, { datasetId: "ds1" })).toThrow(/^policyEndpoint: is required/);
+  });
+
+  it("gives booleans a checkbox with their default and every launchable kind a form", () => {
+    const judge = formFields(launchSchema("judge"));
+    expect(judge.find((f) => f.name === "stopAtFirstNegative")).toMatchObject({ control: { kind: "boolean" }, initial: false });
+    expect(judge.find((f) => f.name === "judgeEndpoint")?.control).toEqual({ kind: "endpoint", role: "judge" });
+    for (const kind of LAUNCHABLE_RUN_KINDS) expect(formFields(launchSchema(kind)).length).toBeGreaterThan(0);
+  });
+});
