@@ -1,17 +1,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../playwright.config";
+import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-async function signIn(page: Page) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets/);
-}
 
 test("the inspector shows Q-values, live labels and two judges' rationales of a simulated solution", async ({ page }) => {
   test.setTimeout(150_000);

@@ -1,13 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../playwright.config";
+import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
 
-async function signIn(page: Page) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(ADMIN_EMAIL);
-  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets/);
-}
 
 function record(id: string, steps: string[], label = -1, problem = "What is 1 + 1?") {
   return { id, generator: "e2e-model", problem, steps, final_answer_correct: label === -1, label };
@@ -73,6 +66,27 @@ test("model output with HTML in it is shown as text, never run", async ({ page }
   await expect(page.locator('main [href^="javascript:"], main [src^="javascript:"]')).toHaveCount(0);
   await expect(page.locator("main [onerror], main [onload], main [data-foo]")).toHaveCount(0);
   await expect(page.locator("main .katex").first()).toBeVisible(); // real math still renders
+
+  // A judge quotes the chunks it judges: its rationales carry the same payloads.
+  const inspectorUrl = page.url();
+  await page.getByRole("link", { name: /Hostile text/ }).first().click();
+  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  await page.getByRole("link", { name: "Launch a run" }).click();
+  const form = page.getByRole("form", { name: "Launch a run" });
+  await form.getByLabel("Run kind").selectOption("judge");
+  await form.locator("#run-field-judgeEndpoint").selectOption("sim-judge-strong");
+  await form.locator("#run-field-segmentationMethod").fill("processbench-paragraphs");
+  await form.getByRole("button", { name: "Launch run" }).click();
+  await expect(page.getByTestId("run-percent")).toHaveText("100%", { timeout: 90_000 });
+  await page.goto(inspectorUrl);
+  const cells = page.getByTestId("judge-cell");
+  await expect(cells).toHaveCount(2);
+  for (const cell of await cells.all()) await cell.getByRole("button").first().click();
+  await expect(page.getByTestId("rationale").nth(0)).toContainText("<script>alert(2)</script>");
+  await expect(page.getByTestId("rationale").nth(1)).toContainText("<svg");
+  await expect(page.locator("main img, main script, main b, main iframe")).toHaveCount(0);
+  await expect(page.locator('main [href^="javascript:"], main [src^="javascript:"]')).toHaveCount(0);
+  await expect(page.locator("main [onerror], main [onload], main [data-foo]")).toHaveCount(0);
   await page.waitForTimeout(500); // give any injected handler a moment to fire
   expect(dialogs).toBe(0);
 });

@@ -61,7 +61,15 @@ export function probabilityOfPositive(config: Pick<SimJudgeConfig, "accuracy" | 
 /** What the judge knows about the chunk: the world's reading of it, or (for foreign text) the arithmetic check. */
 export type JudgeEvidence =
   | { source: "world"; problem: ArithProblem; truth: ChunkTruth }
-  | { source: "arithmetic"; check: ArithmeticCheck };
+  | { source: "arithmetic"; check: ArithmeticCheck; opening: string };
+
+const QUOTED_WORDS = 12;
+
+/** The chunk's first words, as a judge restates what it is looking at (model output quotes its input verbatim). */
+function openingOf(chunk: string): string {
+  const words = chunk.trim().split(/\s+/);
+  return words.slice(0, QUOTED_WORDS).join(" ") + (words.length > QUOTED_WORDS ? " …" : "");
+}
 
 /**
  * The true label of the judged chunk: the world's truth given the history
@@ -75,7 +83,7 @@ export function judgeEvidence(slots: JudgePromptSlots): JudgeEvidence {
     const truth = truthOfSolution(problem, chunks).chunks.at(-1)!;
     return { source: "world", problem, truth };
   }
-  return { source: "arithmetic", check: checkArithmetic(slots.chunk) };
+  return { source: "arithmetic", check: checkArithmetic(slots.chunk), opening: openingOf(slots.chunk) };
 }
 
 export function evidenceLabel(evidence: JudgeEvidence): Label {
@@ -157,7 +165,8 @@ const UNPARSEABLE_ENDINGS: ReadonlyArray<(leaning: Label) => string> = [
 
 export function judgeAnswerText(evidence: JudgeEvidence, verdict: Label | "unparseable", leaning: Label, ending = 0): string {
   const said = verdict === "unparseable" ? leaning : verdict;
-  const analysis = `1. Analysis: The goal of this chunk is to ${goalOf(evidence)}. Checking: ${checkOf(evidence, said)}`;
+  const quote = evidence.source === "arithmetic" ? ` The chunk reads: "${evidence.opening}".` : "";
+  const analysis = `1. Analysis: The goal of this chunk is to ${goalOf(evidence)}.${quote} Checking: ${checkOf(evidence, said)}`;
   const final = verdict === "unparseable" ? UNPARSEABLE_ENDINGS[ending % UNPARSEABLE_ENDINGS.length]!(leaning) : `Final Judgment: \\boxed{${verdict}}`;
   return `${analysis}\n2. ${final}`;
 }

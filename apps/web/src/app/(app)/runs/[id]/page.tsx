@@ -55,9 +55,14 @@ export default function RunPage() {
         </div>
       </div>
       {r.datasetId && (
-        <Link href={`/datasets/${r.datasetId}/runs`} className="inline-block text-sm text-blue-700 hover:underline">
-          ← Runs of this dataset
-        </Link>
+        <nav aria-label="Run context" className="flex gap-4 text-sm">
+          <Link href={`/datasets/${r.datasetId}`} className="text-blue-700 hover:underline">
+            Open the dataset →
+          </Link>
+          <Link href={`/datasets/${r.datasetId}/runs`} className="text-blue-700 hover:underline">
+            Runs of this dataset →
+          </Link>
+        </nav>
       )}
       <section aria-label="Progress" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <div className="flex justify-between text-sm">
