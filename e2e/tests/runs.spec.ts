@@ -106,9 +106,12 @@ test("solution lists filter and sort on the server, keep the view in the URL, an
 
   await rows.nth(1).getByRole("link").click();
   await expect(page.getByRole("heading", { name: firstId })).toBeVisible();
+  const around = page.getByRole("navigation", { name: "Solutions in this list" });
+  await expect(around.getByRole("link", { name: `${secondId} ›` })).toBeVisible();
   await page.keyboard.press("n");
   await expect(page.getByRole("heading", { name: secondId })).toBeVisible();
   await expect(page).toHaveURL(/sort=qMin/);
+  await expect(around.getByRole("link", { name: `‹ ${firstId}` })).toBeVisible();
   await page.keyboard.press("p");
   await expect(page.getByRole("heading", { name: firstId })).toBeVisible();
 });
