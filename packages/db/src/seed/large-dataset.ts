@@ -1,0 +1,665 @@
+import { DEFAULT_LABEL_RULES, labelRuleParamsKey, SELF_SEGMENTING_POLICY_PROMPT, STEPWISER_JUDGE_PROMPT } from "@stepwiser/core";
+import { createDb, type Db } from "../client";
+import type { Prisma } from "../generated/prisma/client";
+
+/**
+ * A large, realistic-looking dataset for load tests and list benchmarks: N
+ * self-segmented solutions (4 per problem, 4–16 chunks each, so 100k solutions
+ * ≈ 1M chunks) with one completed annotate run (the values of every prefix as
+ * the `fixed` strategy stores them, labels under the three default rules) and
+ * two completed judge runs (2 samples per chunk), plus the per-solution stats
+ * and run units those pipelines write. No Rollout rows.
+ *
+ * Values follow a simple model: the success rate climbs from the problem's
+ * base rate towards 1 until the solution's first error, then falls by ×0.35 per
+ * prefix; 16 simulated rollouts per prefix. Judges agree with the Abs-Q label
+ * on ~92% (strong) and ~78% (weak) of samples.
+ *
+ * Every row is generated inside PostgreSQL (INSERT … SELECT over
+ * generate_series, md5-based pseudo-randomness), one transaction per batch.
+ * The content depends only on `seed` and the sizes; ids are fresh on every call
+ * (cuid-shaped, time-ordered like Prisma's cuid()), so each call adds a new dataset.
+ */
+export interface LargeDatasetOptions {
+  /** Solutions to create (default 100 000); problems = ⌈trajectories / 4⌉. */
+  trajectories?: number;
+  /** Chunks per solution, uniform-ish (triangular) between min and max; mean (min+max)/2. Default 4–16 (mean 10). */
+  chunksPerTrajectory?: { min?: number; max?: number };
+  /** Makes the content reproducible (default 1). */
+  seed?: number;
+  /** Dataset name (default "Large seed (<N> solutions, seed <seed>)"). */
+  name?: string;
+  /** Solutions written per transaction (default 10 000; rounded to a multiple of 4). */
+  batchSize?: number;
+  /** Batches written at once, each in its own transaction and connection (default 2). */
+  concurrency?: number;
+  /**
+   * Check foreign keys row by row as PostgreSQL normally does. By default they are
+   * skipped when the role may do so (a superuser, via session_replication_role =
+   * replica, as pg_restore --disable-triggers does): every reference points at a
+   * row this call has just written, and the checks cost about a quarter of the time.
+   */
+  foreignKeyChecks?: boolean;
+  /** Called after each committed batch. */
+  onProgress?: (progress: { trajectories: number; total: number; elapsedMs: number }) => void;
+}
+
+export interface LargeDatasetResult {
+  datasetId: string;
+  annotateRunId: string;
+  /** [strong judge, weak judge]. */
+  judgeRunIds: [string, string];
+  problems: number;
+  trajectories: number;
+  chunks: number;
+}
+
+export const SEED_SUBSETS = ["gsm8k", "math", "olympiadbench", "omnimath"] as const;
+export const SEED_GENERATORS = ["Qwen2.5-Math-7B-Instruct", "Llama-3.1-8B-Instruct", "Qwen2.5-72B-Instruct", "Meta-Llama-3-70B-Instruct"] as const;
+export const SEED_SEGMENTATION_METHOD = "self-segmented";
+export const SEED_JUDGE_ENDPOINTS = ["sim-judge-strong", "sim-judge-weak"] as const;
+/** Share of judge samples that agree with the annotate run's Abs-Q label, per judge. */
+const JUDGE_AGREEMENT_PER_MILLE = [920, 780] as const;
+
+/** One of these per problem, repeated in its text and in its solutions: a text search on one matches ~1/200 of the rows. */
+export const SEED_TOPIC_WORDS: readonly string[] = [
+  "apples", "oranges", "bananas", "pears", "plums", "cherries", "grapes", "lemons", "peaches", "mangoes",
+  "marbles", "pebbles", "seashells", "buttons", "beads", "ribbons", "stickers", "stamps", "coins", "tokens",
+  "pencils", "crayons", "markers", "erasers", "notebooks", "folders", "envelopes", "postcards", "parcels", "scrolls",
+  "cookies", "cupcakes", "muffins", "pretzels", "bagels", "donuts", "pancakes", "waffles", "sandwiches", "pies",
+  "tulips", "roses", "daisies", "lilies", "orchids", "sunflowers", "violets", "acorns", "pinecones", "feathers",
+  "balloons", "kites", "candles", "lanterns", "trophies", "medals", "badges", "puzzles", "dominoes", "dice",
+  "bicycles", "tricycles", "scooters", "wagons", "trucks", "tractors", "sailboats", "canoes", "rockets", "helicopters",
+  "chairs", "benches", "shelves", "lamps", "clocks", "mirrors", "pillows", "blankets", "curtains", "carpets",
+  "magazines", "comics", "novels", "atlases", "posters", "paintings", "sculptures", "photographs", "calendars", "diaries",
+  "sheep", "goats", "cows", "horses", "rabbits", "ducks", "geese", "chickens", "turtles", "hamsters",
+  "puppies", "kittens", "parrots", "penguins", "dolphins", "otters", "beavers", "squirrels", "owls", "frogs",
+  "bottles", "jars", "baskets", "buckets", "barrels", "sacks", "cartons", "mugs", "teapots", "kettles",
+  "bricks", "tiles", "planks", "nails", "screws", "bolts", "hinges", "gears", "springs", "cables",
+  "tickets", "coupons", "invoices", "receipts", "vouchers", "passports", "keys", "locks", "umbrellas", "raincoats",
+  "shoes", "boots", "sandals", "socks", "gloves", "scarves", "hats", "jackets", "sweaters", "mittens",
+  "violins", "guitars", "drums", "flutes", "trumpets", "pianos", "harps", "cellos", "banjos", "ukuleles",
+  "tomatoes", "carrots", "potatoes", "onions", "peppers", "cucumbers", "pumpkins", "melons", "radishes", "beets",
+  "crystals", "fossils", "meteorites", "emeralds", "rubies", "sapphires", "diamonds", "pearls", "opals", "agates",
+  "robots", "drones", "satellites", "telescopes", "microscopes", "magnets", "batteries", "lightbulbs", "sensors", "antennas",
+  "spoons", "forks", "knives", "plates", "bowls", "napkins", "candlesticks", "vases", "figurines", "paperweights",
+];
+
+// Templates are format() strings. Problems: %1$s topic word, %2$s a number unique to the problem, %3$s-%5$s small numbers.
+const PROBLEM_TEMPLATES = [
+  "A warehouse stores %2$s %1$s in crates of %3$s. After %4$s crates are shipped and %5$s loose %1$s are added, how many %1$s remain in the warehouse?",
+  "Let $f(x) = %3$sx^2 - %4$sx + %5$s$. A collector arranges %2$s %1$s so that shelf $x$ holds $f(x)$ of them. What is the smallest positive integer $x$ for which $f(x) > %2$s$?",
+  "Maya has %2$s %1$s. She gives $\\frac{1}{%3$s}$ of them to her brother and then buys %4$s more. If she splits the rest equally among %5$s friends, how many %1$s does each friend get?",
+  "The number of %1$s in a garden triples every week. There were %3$s %1$s at first, and %2$s were removed at the end of week %4$s. How many %1$s are left after week %5$s?",
+  "Compute the remainder when $%3$s^{%2$s} + %4$s$ is divided by %5$s, where the exponent is the number of %1$s in the catalogue.",
+  "In triangle $ABC$, $AB = %3$s$, $BC = %4$s$ and $\\angle ABC = 90^\\circ$. A row of %1$s is placed along $AC$ every %5$s units, next to %2$s %1$s already in storage. Find the total number of %1$s.",
+  "Find all real $x$ such that $\\sqrt{x + %3$s} + \\sqrt{x - %4$s} = %5$s$. The largest solution, rounded down, is added to a stock of %2$s %1$s; give the new stock.",
+  "A store sells %1$s at $\\$%3$s$ each and gives a discount of %4$s percent on orders above %2$s units. How much does an order of %5$s hundred %1$s cost?",
+  "Let $S = \\sum_{k=1}^{%3$s} k^2$. A club owns %2$s %1$s and receives $S$ more. If the %1$s are packed %4$s to a bag, how many bags are needed?",
+  "A bin holds %2$s %1$s, and each one is defective with probability $\\frac{%3$s}{%5$s}$. What is the expected number of defective %1$s in a sample of %4$s?",
+  "Two trains carry %1$s between two cities. The first carries %3$s more than the second, and together they carry %2$s. If the second makes %4$s trips, how many %1$s does it carry in all?",
+  "Let $N$ be the number of ordered pairs $(a, b)$ of positive integers with $a + b = %3$s$ and $\\gcd(a, b) = 1$. A shop with %2$s %1$s sells $N$ of them each day for %4$s days. How many %1$s are left?",
+];
+
+// Solution sentences: %1$s word, %2$s a, %3$s b, %4$s a*b (off in an error chunk), %5$s a+b (off in an error chunk), %6$s a-b, %7$s a^2, %8$s a(a+1)/2.
+const SENTENCE_TEMPLATES = [
+  "Each group holds %2$s %1$s, so %3$s groups hold $%2$s \\times %3$s = %4$s$ %1$s.",
+  "Adding the two amounts gives $%2$s + %3$s = %5$s$.",
+  "Subtracting, we find $%2$s - %3$s = %6$s$, which is the change in the count.",
+  "Squaring, $%2$s^2 = %7$s$, so the area of the square is %7$s.",
+  "By the formula $\\frac{n(n+1)}{2}$ with $n = %2$s$, the running sum equals %8$s.",
+  "Let $N$ be the number of %1$s after this step; then $N = %4$s$.",
+  "We substitute $x = %2$s$ into the expression and simplify it term by term.",
+  "Now we can write the equation $%3$sx + %2$s = %5$s$ and solve it for $x$.",
+  "Multiplying both sides by %3$s gives $%3$s \\cdot %2$s = %4$s$.",
+  "So the ratio of %1$s is $\\frac{%2$s}{%5$s}$, which cannot be simplified further.",
+  "Since $\\gcd(%2$s, %3$s)$ divides both totals, we can reduce the fraction first.",
+  "Next, share the %1$s evenly: $%4$s \\div %3$s = %2$s$ per bag.",
+  "Checking the units, the count of %1$s must be a whole number, so this is consistent.",
+  "We use the identity $(a+b)^2 = a^2 + 2ab + b^2$ with $a = %2$s$ and $b = %3$s$.",
+  "Thus $\\sqrt{%7$s} = %2$s$, which gives a side length of %2$s.",
+  "Taking the total modulo %3$s, we only need the remainder of %4$s.",
+  "The difference between the two counts of %1$s is %6$s, as computed above.",
+  "Hence there are %5$s %1$s in the combined collection.",
+  "Combining the previous results, the expression becomes $%4$s + %8$s$.",
+  "Let me double-check this: $%3$s \\times %2$s$ is indeed %4$s.",
+  "This matches the condition stated in the problem, so we can move on.",
+  "The equation $x^2 - %5$sx + %4$s = 0$ factors as $(x - %2$s)(x - %3$s) = 0$.",
+  "So the roots are $x = %2$s$ and $x = %3$s$, and only the positive one is valid here.",
+  "Therefore each of the %3$s friends receives %2$s %1$s.",
+];
+const OPENING_TEMPLATES = [
+  "We need to find how many %1$s there are at the end.",
+  "First, let us restate the problem: we track the %1$s through each stage.",
+  "To solve this, we organise the information about the %1$s.",
+  "Let us start by identifying the quantities given in the problem.",
+];
+/** Appended when a chunk would be shorter than 100 characters. */
+const FILLER_SENTENCES = [
+  "We keep this intermediate value in mind, since it will be needed again in the next part of the solution.",
+  "Before going further, it is worth writing down what we know so far so that no quantity is lost.",
+  "This does not change the count yet; it only sets up the notation that the next steps rely on.",
+];
+// Judge rationales: %1$s word, %2$s a, %3$s b, %4$s a*b, %5$s chunk number (1-based), %6$s a wrong product.
+const RATIONALE_INTROS = [
+  "Analysis: The goal of step %5$s is to update the count of %1$s using the quantities established in the historical reasoning path.",
+  "Analysis: In this chunk the solver continues from the previous steps and computes a new intermediate quantity about the %1$s.",
+  "Analysis: Step %5$s takes the result of the earlier chunks and combines it with the data given in the problem.",
+  "Analysis: The new reasoning chunk sets up the next part of the computation for the %1$s.",
+];
+const RATIONALE_CHECKS_POSITIVE = [
+  "Checking the calculation, $%2$s \\times %3$s = %4$s$ is correct, and the method follows from the problem statement.",
+  "The logic is sound: every quantity used was defined earlier, and the arithmetic ($%2$s \\times %3$s = %4$s$) holds.",
+  "I re-derived the numbers independently and they agree with the chunk; no step skips a needed condition.",
+];
+const RATIONALE_CHECKS_NEGATIVE = [
+  "Checking the calculation, the chunk uses $%2$s \\times %3$s = %6$s$, but the correct product is %4$s, so the value is wrong.",
+  "The chunk misreads the problem: it applies the operation to the wrong quantity of %1$s, which contradicts the earlier steps.",
+  "The reasoning assumes a condition that was never established, and the resulting value of %6$s does not follow.",
+];
+const RATIONALE_ENDS_POSITIVE = [
+  "The chunk is a valid step forward.\nFinal Judgment: \\boxed{Positive}",
+  "No mistakes were found in this chunk.\nFinal Judgment: \\boxed{Positive}",
+];
+const RATIONALE_ENDS_NEGATIVE = [
+  "This mistake makes the chunk incorrect.\nFinal Judgment: \\boxed{Negative}",
+  "The chunk therefore contains an error.\nFinal Judgment: \\boxed{Negative}",
+];
+
+/** Characters of the judge prompt around the problem, history and chunk (for token estimates). */
+const JUDGE_PROMPT_OVERHEAD_CHARS = 1500;
+const MAX_CHUNKS = 64;
+const MAX_SENTENCES = 6;
+
+function sqlString(value: string): string {
+  if (/[^\x20-\x7e\n]/.test(value)) throw new Error(`seed text must be printable ASCII: ${JSON.stringify(value)}`);
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function sqlArray(values: readonly string[]): string {
+  return `(ARRAY[${values.map(sqlString).join(", ")}]::text[])`;
+}
+
+/** `array[1 + index % length]` for an inline constant array. */
+function pick(values: readonly string[], index: string): string {
+  return `${sqlArray(values)}[1 + (${index}) % ${values.length}]`;
+}
+
+/** The i-th unsigned 32-bit number (i = 0..3) of an md5 hex digest. */
+function hx(md5: string, i: number): string {
+  return `('x' || substr(${md5}, ${1 + 8 * i}, 8))::bit(32)::bigint`;
+}
+
+function assertInt(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer in [${min}, ${max}], got ${value}`);
+  return value;
+}
+
+type Sql = Pick<Prisma.TransactionClient, "$executeRawUnsafe" | "$queryRawUnsafe">;
+
+interface BatchTotals {
+  chunks: number;
+  annotateRequests: number;
+  annotatePromptTokens: number;
+  annotateCompletionTokens: number;
+  judgeSamples: number[][];
+  judgePromptTokens: number[];
+  judgeCompletionTokens: number[];
+}
+
+/**
+ * Creates the dataset described above and returns its ids and sizes. `target`
+ * is a client (createDb) or a connection URL (a client is then opened and closed here).
+ */
+export async function seedLargeDataset(target: Db | string, options: LargeDatasetOptions = {}): Promise<LargeDatasetResult> {
+  const db = typeof target === "string" ? createDb(target, { poolSize: (options.concurrency ?? 2) + 1 }) : target;
+  try {
+    return await seed(db, options);
+  } finally {
+    if (typeof target === "string") await db.$disconnect();
+  }
+}
+
+async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetResult> {
+  const started = Date.now();
+  const total = assertInt("trajectories", options.trajectories ?? 100_000, 1, 10_000_000);
+  const seedValue = assertInt("seed", options.seed ?? 1, 0, 2 ** 31 - 1);
+  const minChunks = assertInt("chunksPerTrajectory.min", options.chunksPerTrajectory?.min ?? 4, 1, MAX_CHUNKS);
+  const maxChunks = assertInt("chunksPerTrajectory.max", options.chunksPerTrajectory?.max ?? 16, minChunks, MAX_CHUNKS);
+  const concurrency = assertInt("concurrency", options.concurrency ?? 2, 1, 16);
+  const batchSize = Math.max(4, Math.floor(assertInt("batchSize", options.batchSize ?? 10_000, 1, 1_000_000) / 4) * 4);
+  const problems = Math.ceil(total / 4);
+  const name = options.name ?? `Large seed (${total} solutions, seed ${seedValue})`;
+
+  const rules = [DEFAULT_LABEL_RULES["abs-q"], DEFAULT_LABEL_RULES["rel-ratio"], DEFAULT_LABEL_RULES["rel-effective"]];
+  const annotateConfig = {
+    datasetId: "",
+    segmentationMethod: SEED_SEGMENTATION_METHOD,
+    policyEndpoint: "sim-policy",
+    promptTemplateId: SELF_SEGMENTING_POLICY_PROMPT.id,
+    rollouts: 16,
+    temperature: 1,
+    maxTokens: 4096,
+    strategy: "fixed",
+    earlyStopBatch: 4,
+    seed: seedValue,
+    labelRules: rules,
+    concurrency: 32,
+  };
+  const judgeConfig = (judgeEndpoint: string) => ({
+    datasetId: "",
+    segmentationMethod: SEED_SEGMENTATION_METHOD,
+    judgeEndpoint,
+    samples: 2,
+    temperature: 0.7,
+    maxTokens: 2048,
+    seed: seedValue,
+    tiePolicy: "Negative",
+    stopAtFirstNegative: false,
+    concurrency: 32,
+  });
+
+  const now = new Date(started);
+  const dataset = await db.dataset.create({
+    data: {
+      name,
+      source: "seed",
+      license: "generated",
+      version: `seed-${seedValue}`,
+      description: `Synthetic dataset from seedLargeDataset: ${total} self-segmented solutions of ${problems} problems, one annotate run and two judge runs.`,
+      status: "importing",
+    },
+  });
+  const datasetId = dataset.id;
+  const createRun = (kind: "annotate" | "judge", config: object) =>
+    db.run.create({ data: { kind, status: "running", config: { ...config, datasetId }, datasetId, startedAt: now, plannedAt: now, unitsTotal: total, attempts: 1 } });
+  const annotateRun = await createRun("annotate", annotateConfig);
+  const judgeRuns = [await createRun("judge", judgeConfig(SEED_JUDGE_ENDPOINTS[0])), await createRun("judge", judgeConfig(SEED_JUDGE_ENDPOINTS[1]))] as const;
+
+  const [role] = await db.$queryRawUnsafe<Array<{ superuser: boolean }>>(`SELECT rolsuper AS superuser FROM pg_roles WHERE rolname = current_user`);
+  const ctx: BatchContext = {
+    skipForeignKeyChecks: !(options.foreignKeyChecks ?? false) && role?.superuser === true,
+    seed: seedValue,
+    minChunks,
+    maxChunks,
+    idBase: BigInt(started) * 1024n,
+    createdAtMs: started,
+    datasetId,
+    annotateRunId: annotateRun.id,
+    judgeRunIds: [judgeRuns[0].id, judgeRuns[1].id],
+    paramsKeys: rules.map(labelRuleParamsKey),
+    gamma: DEFAULT_LABEL_RULES["rel-ratio"].gamma,
+    alpha: DEFAULT_LABEL_RULES["rel-effective"].alpha,
+    bestOfN: DEFAULT_LABEL_RULES["rel-effective"].n,
+  };
+  const totals: BatchTotals = {
+    chunks: 0,
+    annotateRequests: 0,
+    annotatePromptTokens: 0,
+    annotateCompletionTokens: 0,
+    judgeSamples: [
+      [0, 0],
+      [0, 0],
+    ],
+    judgePromptTokens: [0, 0],
+    judgeCompletionTokens: [0, 0],
+  };
+
+  const batches: Array<[number, number]> = [];
+  for (let lo = 0; lo < total; lo += batchSize) batches.push([lo, Math.min(total, lo + batchSize) - 1]);
+  let next = 0;
+  let written = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < batches.length) {
+      const [lo, hi] = batches[next++]!;
+      try {
+        await db.$transaction((tx) => writeBatch(tx, ctx, lo, hi, totals), { maxWait: 60_000, timeout: 60 * 60_000 });
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      written += hi - lo + 1;
+      options.onProgress?.({ trajectories: written, total, elapsedMs: Date.now() - started });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  } catch (error) {
+    // The batches already committed stay, under a dataset and runs marked failed (delete the dataset to drop them).
+    const message = error instanceof Error ? error.message : String(error);
+    const runIds = [annotateRun.id, judgeRuns[0].id, judgeRuns[1].id];
+    await db.run.updateMany({ where: { id: { in: runIds } }, data: { status: "failed", error: message.slice(0, 2000), finishedAt: new Date() } }).catch(() => undefined);
+    await db.dataset.update({ where: { id: datasetId }, data: { status: "failed" } }).catch(() => undefined);
+    throw error;
+  }
+
+  const finishedAt = new Date();
+  const chunkValues = total + totals.chunks;
+  await db.$transaction([
+    db.run.update({
+      where: { id: annotateRun.id },
+      data: {
+        status: "completed",
+        unitsDone: total,
+        requests: totals.annotateRequests,
+        promptTokens: BigInt(totals.annotatePromptTokens),
+        completionTokens: BigInt(totals.annotateCompletionTokens),
+        finishedAt,
+        // What the annotate handler's summarize() reports; no Rollout rows are seeded.
+        summary: { rollouts: 0, chunkValues, rolloutCompletionTokens: 0 },
+      },
+    }),
+    ...judgeRuns.map((run, r) => {
+      const [positive, negative] = totals.judgeSamples[r]!;
+      return db.run.update({
+        where: { id: run.id },
+        data: {
+          status: "completed",
+          unitsDone: total,
+          requests: totals.chunks,
+          promptTokens: BigInt(totals.judgePromptTokens[r]!),
+          completionTokens: BigInt(totals.judgeCompletionTokens[r]!),
+          finishedAt,
+          summary: { samples: positive! + negative!, verdicts: { Positive: positive, Negative: negative }, unparseableRate: 0 },
+        },
+      });
+    }),
+    db.dataset.update({ where: { id: datasetId }, data: { status: "ready" } }),
+  ]);
+
+  for (const table of ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "TrajectoryRunStat", "RunUnit"]) {
+    await db.$executeRawUnsafe(`ANALYZE "${table}"`);
+  }
+
+  return {
+    datasetId,
+    annotateRunId: annotateRun.id,
+    judgeRunIds: [judgeRuns[0].id, judgeRuns[1].id],
+    problems,
+    trajectories: total,
+    chunks: totals.chunks,
+  };
+}
+
+interface BatchContext {
+  skipForeignKeyChecks: boolean;
+  seed: number;
+  minChunks: number;
+  maxChunks: number;
+  idBase: bigint;
+  createdAtMs: number;
+  datasetId: string;
+  annotateRunId: string;
+  judgeRunIds: [string, string];
+  paramsKeys: string[];
+  gamma: number;
+  alpha: number;
+  bestOfN: number;
+}
+
+/** A cuid-shaped id (25 chars: "c", 13 hex digits of call time and `seq`, 11 random hex digits), ordered by `seq` within a call. */
+function idExpr(ctx: BatchContext, seq: string): string {
+  return `('c' || lpad(to_hex(${ctx.idBase}::bigint + (${seq})), 13, '0') || lpad(to_hex((random() * 17592186044416)::bigint), 11, '0'))`;
+}
+
+const float = (value: number) => `${value}::float8`;
+
+/** Solutions lo..hi (0-based, lo a multiple of 4) with their problems, chunks, values, labels, judge samples, stats and run units. */
+async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, totals: BatchTotals): Promise<void> {
+  const { seed } = ctx;
+  const exec = (sql: string, ...params: unknown[]) => tx.$executeRawUnsafe(sql, ...params);
+  await exec(`SET LOCAL synchronous_commit = off`);
+  await exec(`SET LOCAL work_mem = '256MB'`);
+  if (ctx.skipForeignKeyChecks) await exec(`SET LOCAL session_replication_role = replica`);
+  const utcNow = `(now() AT TIME ZONE 'UTC')`;
+  const span = ctx.maxChunks - ctx.minChunks + 1;
+
+  // Problems: topic word, subset, a unique number in the text, reference answer num/den (den 1 = integer).
+  await exec(`
+    CREATE TEMP TABLE _seed_p ON COMMIT DROP AS
+    SELECT pn, ${idExpr(ctx, "pn")} AS id, word, subset, num, den,
+      CASE WHEN den = 1 THEN num::text ELSE '\\frac{' || num || '}{' || den || '}' END AS answer,
+      format(${pick(PROBLEM_TEMPLATES, "h2")}, word, 37 + pn, 2 + (h3 >> 4) % 17, 2 + (h3 >> 12) % 13, 2 + (h3 >> 20) % 11) AS text
+    FROM (
+      SELECT pn, h2, h3,
+        ${pick(SEED_TOPIC_WORDS, "h0")} AS word,
+        ${pick(SEED_SUBSETS, "h1")} AS subset,
+        den,
+        CASE WHEN den = 1 THEN 2 + (h3 >> 8) % 2000 ELSE den * (1 + (h3 >> 8) % 20) + 1 + (h3 >> 16) % (den - 1) END AS num
+      FROM (
+        SELECT pn, ${hx("m", 0)} AS h0, ${hx("m", 1)} AS h1, ${hx("m", 2)} AS h2, ${hx("m", 3)} AS h3,
+          CASE WHEN ${hx("m", 1)} % 4 = 0 OR ${hx("m", 2)} % 3 <> 0 THEN 1 ELSE (ARRAY[3, 5, 7, 11, 13])[1 + ${hx("m", 0)} % 5] END AS den
+        FROM generate_series(${lo / 4}, ${Math.floor(hi / 4)}) pn, LATERAL (SELECT md5('${seed}:p:' || pn) AS m) r
+      ) a
+    ) b`);
+
+  // Solutions: chunk count k, the source's first error, the final outcome, the policy's success rate p0.
+  await exec(`
+    CREATE TEMP TABLE _seed_t ON COMMIT DROP AS
+    SELECT n, pn, gen, k, src_err, final_correct, wrong_delta, p0,
+      CASE WHEN src_err >= 0 THEN src_err WHEN NOT final_correct THEN k - 1 END AS eff_err,
+      greatest(0, least(16, round(16 * p0)::int + noise0)) AS c0,
+      ${idExpr(ctx, "n")} AS id, ${idExpr(ctx, "n")} AS seg_id
+    FROM (
+      SELECT n, n / 4 AS pn, n % 4 AS gen, k,
+        CASE WHEN has_err THEN (h2 % k)::int ELSE -1 END AS src_err,
+        CASE WHEN has_err THEN h3 % 100 < 15 ELSE h3 % 100 < 95 END AS final_correct,
+        (1 + (h2 >> 8) % 19)::int AS wrong_delta,
+        0.3::float8 + 0.65::float8 * ((h1 >> 8) % 1000)::float8 / 1000 AS p0,
+        ((h3 >> 8) % 3)::int - 1 AS noise0
+      FROM (
+        SELECT n, h1, h2, h3,
+          (${ctx.minChunks} + ((h0 % ${span}) + ((h0 >> 12) % ${span}) + (h1 & 1)) / 2)::int AS k,
+          ((h1 >> 1) & 1) = 1 AS has_err
+        FROM generate_series(${lo}, ${hi}) n,
+          LATERAL (SELECT md5('${seed}:t:' || n) AS m) r,
+          LATERAL (SELECT ${hx("m", 0)} AS h0, ${hx("m", 1)} AS h1, ${hx("m", 2)} AS h2, ${hx("m", 3)} AS h3) h
+      ) a
+    ) b`);
+
+  // Chunks: text (sentences drawn from templates, 100–600 chars), offsets, the value of the
+  // prefix ending at the chunk, labels under the three rules and the four judge verdicts.
+  const cntExpr = `CASE WHEN idx = k - 1 THEN (CASE WHEN final_correct THEN 1 ELSE 0 END)
+      WHEN eff_err IS NULL OR idx + 1 <= eff_err THEN greatest(0, least(16, round(16 * (p0 + (0.97::float8 - p0) * (idx + 1) / k))::int + noise))
+      ELSE round(16 * (p0 + (0.97::float8 - p0) * eff_err / k) * power(0.35::float8, idx + 1 - eff_err))::int END`;
+  // 1–6 sentences from the templates; numbers from a per-sentence mix of the chunk's hash.
+  const sentence = (j: number) => {
+    const x = `((((h1 >> 2) + ${j * 1_000_003}) * 2654435761) % 4294967296)`;
+    const a = `(2 + (${x} >> 4) % 47)`;
+    const b = `(2 + (${x} >> 10) % 23)`;
+    return `format(${pick(SENTENCE_TEMPLATES, `${x} >> 16`)}, word, ${a}, ${b}, ${a} * ${b} + delta, ${a} + ${b} + delta, ${a} - ${b}, ${a} * ${a}, ${a} * (${a} + 1) / 2)`;
+  };
+  const sentences = `concat_ws(' ', ${Array.from({ length: MAX_SENTENCES }, (_, i) => (i === 0 ? sentence(1) : `CASE WHEN sentence_count > ${i} THEN ${sentence(i + 1)} END`)).join(", ")})`;
+  const eps = float(1e-9);
+  const bestOf = (q: string) => `(1 - power(1 - ${q}, ${ctx.bestOfN}))`;
+  await exec(`
+    CREATE TEMP TABLE _seed_c ON COMMIT DROP AS
+    WITH base AS MATERIALIZED (
+      SELECT t.n, t.pn, t.k, c.idx, t.final_correct, t.eff_err, t.p0, t.c0, t.seg_id, p.word, length(p.text) AS problem_len,
+        CASE WHEN t.final_correct THEN p.answer WHEN p.den = 1 THEN (p.num + t.wrong_delta)::text ELSE '\\frac{' || (p.num + t.wrong_delta) || '}{' || p.den || '}' END AS shown,
+        h.*
+      FROM _seed_t t JOIN _seed_p p USING (pn)
+      CROSS JOIN LATERAL generate_series(0, t.k - 1) c(idx)
+      CROSS JOIN LATERAL (SELECT md5('${seed}:c:' || t.n || ':' || c.idx) AS m, md5('${seed}:j:' || t.n || ':' || c.idx) AS mj) r
+      CROSS JOIN LATERAL (SELECT ${hx("m", 0)} AS h0, ${hx("m", 1)} AS h1, ${hx("m", 2)} AS h2, ${hx("m", 3)} AS h3,
+        ${hx("mj", 0)} AS g0, ${hx("mj", 1)} AS g1, ${hx("mj", 2)} AS g2, ${hx("mj", 3)} AS g3) h
+    ),
+    parts AS MATERIALIZED (
+      SELECT b.*,
+        (CASE WHEN idx = 0 THEN format(${pick(OPENING_TEMPLATES, "h0 >> 8")}, word) || ' ' ELSE '' END) || ${sentences} AS raw,
+        CASE WHEN idx = k - 1 THEN ' Therefore, the final answer is $\\boxed{' || shown || '}$.' ELSE '' END AS closing,
+        ${pick(FILLER_SENTENCES, "h0 >> 16")} AS filler,
+        ((h3 >> 4) % 3)::int - 1 AS noise
+      FROM (SELECT base.*, 1 + h0 % ${MAX_SENTENCES} AS sentence_count, CASE WHEN idx = eff_err THEN 1 + h2 % 9 ELSE 0 END AS delta FROM base) b
+    ),
+    texts AS MATERIALIZED (
+      SELECT p.*,
+        rtrim(left(CASE WHEN length(raw) + length(closing) < 100 THEN raw || ' ' || filler ELSE raw END, 600 - length(closing))) || closing AS text
+      FROM parts p
+    ),
+    vals AS (
+      SELECT x.*,
+        CASE WHEN idx = k - 1 THEN cnt::float8 ELSE cnt::float8 / 16 END AS q,
+        CASE WHEN idx = k - 1 THEN 0 ELSE 16 END AS rollouts,
+        cnt > 0 AS success
+      FROM (SELECT t.*, ${cntExpr} AS cnt FROM texts t) x
+    ),
+    prevs AS (
+      SELECT v.*, coalesce(lag(q) OVER (PARTITION BY n ORDER BY idx), c0::float8 / 16) AS prev,
+        bool_or(success) OVER (PARTITION BY n ORDER BY idx DESC) AS abs_pos,
+        coalesce(sum(length(text) + 2) OVER (PARTITION BY n ORDER BY idx ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int AS start_offset
+      FROM vals v
+    )
+    SELECT n, pn, k, idx, seg_id, word, problem_len, text, start_offset, start_offset + length(text) AS end_offset,
+      cnt, q, rollouts, abs_pos,
+      CASE WHEN prev <= ${eps} THEN q > ${eps} ELSE q / prev > ${float(ctx.gamma)} + ${eps} END AS ratio_pos,
+      q + ${float(ctx.alpha)} * (${bestOf("q")} - ${bestOf("prev")}) > ${eps} AS eff_pos,
+      CASE WHEN g0 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[0]} THEN abs_pos ELSE NOT abs_pos END AS v00,
+      CASE WHEN g1 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[0]} THEN abs_pos ELSE NOT abs_pos END AS v01,
+      CASE WHEN g2 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[1]} THEN abs_pos ELSE NOT abs_pos END AS v10,
+      CASE WHEN g3 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[1]} THEN abs_pos ELSE NOT abs_pos END AS v11,
+      g0 >> 10 AS r0, g1 >> 10 AS r1, g2 >> 10 AS r2, g3 >> 10 AS r3,
+      ${idExpr(ctx, `n::bigint * ${MAX_CHUNKS} + idx`)} AS chunk_id
+    FROM prevs`);
+  await exec(`ANALYZE _seed_p`);
+  await exec(`ANALYZE _seed_t`);
+
+  const generators = sqlArray(SEED_GENERATORS);
+  await exec(
+    `INSERT INTO "Problem" (id, "datasetId", "textHash", text, "referenceAnswer", metadata)
+     SELECT id, $1, encode(sha256(convert_to(text, 'UTF8')), 'hex'), text, answer, jsonb_build_object('seed', ${seed}, 'index', pn, 'topic', word)
+     FROM _seed_p ORDER BY pn`,
+    ctx.datasetId,
+  );
+  await exec(
+    `INSERT INTO "Trajectory" (id, "datasetId", "problemId", "externalId", subset, generator, text, "finalAnswer", "finalAnswerCorrect", "sourceFirstErrorIndex", metadata, "createdAt")
+     SELECT t.id, $1, p.id, 'seed-' || t.n, p.subset, ${generators}[1 + t.gen], x.text,
+       CASE WHEN t.final_correct THEN p.answer WHEN p.den = 1 THEN (p.num + t.wrong_delta)::text ELSE '\\frac{' || (p.num + t.wrong_delta) || '}{' || p.den || '}' END,
+       t.final_correct, t.src_err, '{}'::jsonb, timestamp '1970-01-01' + (${ctx.createdAtMs}::bigint + t.n) * interval '1 millisecond'
+     FROM _seed_t t JOIN _seed_p p USING (pn)
+     JOIN (SELECT n, string_agg(text, E'\\n\\n' ORDER BY idx) AS text FROM _seed_c GROUP BY n) x USING (n)
+     ORDER BY t.n`,
+    ctx.datasetId,
+  );
+  await exec(
+    `INSERT INTO "Segmentation" (id, "trajectoryId", method, params)
+     SELECT seg_id, id, $1, jsonb_build_object('promptTemplateId', $2::text) FROM _seed_t ORDER BY n`,
+    SEED_SEGMENTATION_METHOD,
+    SELF_SEGMENTING_POLICY_PROMPT.id,
+  );
+  await exec(`
+    INSERT INTO "Chunk" (id, "segmentationId", index, text, "startOffset", "endOffset")
+    SELECT chunk_id, seg_id, idx, text, start_offset, end_offset FROM _seed_c ORDER BY n, idx`);
+  await exec(
+    `INSERT INTO "ChunkValue" (id, "runId", "segmentationId", "prefixLength", "qValue", "rolloutCount", "correctCount")
+     SELECT ${idExpr(ctx, `n::bigint * ${MAX_CHUNKS + 1} + prefix_length`)}, $1, seg_id, prefix_length, q, rollouts, cnt
+     FROM (
+       SELECT n, seg_id, 0 AS prefix_length, c0::float8 / 16 AS q, 16 AS rollouts, c0 AS cnt FROM _seed_t
+       UNION ALL
+       SELECT n, seg_id, idx + 1, q, rollouts, cnt FROM _seed_c
+     ) v ORDER BY n, prefix_length`,
+    ctx.annotateRunId,
+  );
+  await exec(
+    `INSERT INTO "ChunkLabel" (id, "chunkId", "runId", rule, "paramsKey", label)
+     SELECT ${idExpr(ctx, `(n::bigint * ${MAX_CHUNKS} + idx) * 4 + r.no`)}, c.chunk_id, $1, r.rule::"LabelRule", r.key,
+       (CASE WHEN CASE r.no WHEN 0 THEN c.abs_pos WHEN 1 THEN c.ratio_pos ELSE c.eff_pos END THEN 'Positive' ELSE 'Negative' END)::"StepLabel"
+     FROM _seed_c c CROSS JOIN (VALUES (0, 'abs_q', $2::text), (1, 'rel_ratio', $3::text), (2, 'rel_effective', $4::text)) r(no, rule, key)
+     ORDER BY c.n, c.idx, r.no`,
+    ctx.annotateRunId,
+    ...ctx.paramsKeys,
+  );
+
+  // Judge samples, counted per run and verdict as they are written.
+  const rationale = (pos: string, bits: string) => `format(
+      ${pick(RATIONALE_INTROS, bits)} || ' ' ||
+      CASE WHEN ${pos} THEN ${pick(RATIONALE_CHECKS_POSITIVE, `${bits} >> 4`)} ELSE ${pick(RATIONALE_CHECKS_NEGATIVE, `${bits} >> 4`)} END || ' ' ||
+      CASE WHEN ${pos} THEN ${pick(RATIONALE_ENDS_POSITIVE, `${bits} >> 8`)} ELSE ${pick(RATIONALE_ENDS_NEGATIVE, `${bits} >> 8`)} END,
+      word, a, b, a * b, idx + 1, a * b + 1 + (${bits} >> 12) % 9)`;
+  const judged = await tx.$queryRawUnsafe<Array<{ run_no: number; verdict: string; samples: number; prompt_tokens: number; completion_tokens: number }>>(
+    `WITH samples AS (
+       SELECT c.n, c.idx, r.run_no, r.run_id, s.s, c.chunk_id,
+         CASE WHEN r.run_no = 0 THEN (CASE WHEN s.s = 0 THEN c.v00 ELSE c.v01 END) ELSE (CASE WHEN s.s = 0 THEN c.v10 ELSE c.v11 END) END AS pos,
+         CASE WHEN r.run_no = 0 THEN (CASE WHEN s.s = 0 THEN c.r0 ELSE c.r1 END) ELSE (CASE WHEN s.s = 0 THEN c.r2 ELSE c.r3 END) END AS bits,
+         c.word, 2 + c.r0 % 47 AS a, 2 + c.r1 % 23 AS b,
+         (c.problem_len + c.end_offset + ${JUDGE_PROMPT_OVERHEAD_CHARS}) / 4 AS prompt_tokens
+       FROM _seed_c c
+       CROSS JOIN (VALUES (0, $1::text), (1, $2::text)) r(run_no, run_id)
+       CROSS JOIN (VALUES (0), (1)) s(s)
+     ),
+     drafts AS MATERIALIZED (
+       SELECT *, ${rationale("pos", "bits")} AS rationale FROM samples
+     ),
+     inserted AS (
+       INSERT INTO "JudgeSample" (id, "runId", "chunkId", "sampleIndex", "promptTemplateId", rationale, verdict, "promptTokens", "completionTokens")
+       SELECT ${idExpr(ctx, `((n::bigint * ${MAX_CHUNKS} + idx) * 2 + run_no) * 2 + s`)}, run_id, chunk_id, s, $3, rationale,
+         (CASE WHEN pos THEN 'Positive' ELSE 'Negative' END)::"Verdict",
+         CASE WHEN s = 0 THEN prompt_tokens ELSE 0 END, (length(rationale) + 3) / 4
+       FROM drafts ORDER BY n, idx, run_no, s
+       RETURNING "runId", verdict, "promptTokens", "completionTokens"
+     )
+     SELECT CASE WHEN "runId" = $1 THEN 0 ELSE 1 END AS run_no, verdict::text AS verdict, count(*)::int AS samples,
+       sum("promptTokens")::float8 AS prompt_tokens, sum("completionTokens")::float8 AS completion_tokens
+     FROM inserted GROUP BY 1, 2`,
+    ctx.judgeRunIds[0],
+    ctx.judgeRunIds[1],
+    STEPWISER_JUDGE_PROMPT.id,
+  );
+  for (const row of judged) {
+    totals.judgeSamples[row.run_no]![row.verdict === "Positive" ? 0 : 1]! += Number(row.samples);
+    totals.judgePromptTokens[row.run_no]! += Number(row.prompt_tokens);
+    totals.judgeCompletionTokens[row.run_no]! += Number(row.completion_tokens);
+  }
+
+  // Per-solution stats: annotate (Abs-Q, the first rule, is primary) and judges (majority of 2, tie → Negative).
+  await exec(
+    `INSERT INTO "TrajectoryRunStat" ("runId", "trajectoryId", "datasetId", "chunkCount", "qMin", "firstNegative", "negativeCount", "labelsDisagree", "updatedAt")
+     SELECT s.run_id, t.id, $4, t.k, s.q_min, s.first_negative, s.negative_count, s.disagree, ${utcNow}
+     FROM _seed_t t JOIN (
+       SELECT n, $1::text AS run_id, min(q) AS q_min, coalesce(min(idx) FILTER (WHERE NOT abs_pos), -1) AS first_negative,
+         (count(*) FILTER (WHERE NOT abs_pos))::int AS negative_count, bool_or(abs_pos <> ratio_pos OR abs_pos <> eff_pos) AS disagree
+       FROM _seed_c GROUP BY n
+       UNION ALL
+       SELECT n, $2::text, NULL, coalesce(min(idx) FILTER (WHERE NOT (v00 AND v01)), -1), (count(*) FILTER (WHERE NOT (v00 AND v01)))::int, false
+       FROM _seed_c GROUP BY n
+       UNION ALL
+       SELECT n, $3::text, NULL, coalesce(min(idx) FILTER (WHERE NOT (v10 AND v11)), -1), (count(*) FILTER (WHERE NOT (v10 AND v11)))::int, false
+       FROM _seed_c GROUP BY n
+     ) s USING (n)
+     ORDER BY s.run_id, t.n`,
+    ctx.annotateRunId,
+    ctx.judgeRunIds[0],
+    ctx.judgeRunIds[1],
+    ctx.datasetId,
+  );
+
+  // Run units as the engine leaves them: one per segmentation, done; judge units keep their votes.
+  const votes = (a: string, b: string) =>
+    `jsonb_build_object('votes', jsonb_agg(CASE WHEN ${a} AND ${b} THEN 'Positive' ELSE 'Negative' END ORDER BY idx),
+       'predictedFirstError', coalesce(min(idx) FILTER (WHERE NOT (${a} AND ${b})), -1))`;
+  await exec(
+    `INSERT INTO "RunUnit" (id, "runId", key, position, status, attempts, result, "updatedAt")
+     SELECT ${idExpr(ctx, "n::bigint * 4 + u.run_no")}, u.run_id, t.seg_id, t.n, 'done'::"RunUnitStatus", 1, u.result, ${utcNow}
+     FROM _seed_t t JOIN (
+       SELECT n, 0 AS run_no, $1::text AS run_id, NULL::jsonb AS result FROM _seed_t
+       UNION ALL SELECT n, 1, $2::text, ${votes("v00", "v01")} FROM _seed_c GROUP BY n
+       UNION ALL SELECT n, 2, $3::text, ${votes("v10", "v11")} FROM _seed_c GROUP BY n
+     ) u USING (n)
+     ORDER BY u.run_no, t.n`,
+    ctx.annotateRunId,
+    ctx.judgeRunIds[0],
+    ctx.judgeRunIds[1],
+  );
+
+  const [sums] = await tx.$queryRawUnsafe<Array<{ chunks: number; requests: number; prompt_tokens: number; completion_tokens: number }>>(`
+    SELECT count(*)::int AS chunks,
+      count(*)::int AS requests,
+      sum((problem_len + start_offset) / 4 + 150)::float8 AS prompt_tokens,
+      sum(16 * (len - start_offset) / 4)::float8 AS completion_tokens
+    FROM _seed_c JOIN (SELECT n, max(end_offset) AS len FROM _seed_c GROUP BY n) l USING (n)`);
+  totals.chunks += Number(sums!.chunks);
+  totals.annotateRequests += Number(sums!.requests);
+  totals.annotatePromptTokens += Number(sums!.prompt_tokens);
+  totals.annotateCompletionTokens += Number(sums!.completion_tokens);
+}

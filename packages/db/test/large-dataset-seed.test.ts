@@ -1,0 +1,249 @@
+import {
+  absQLabelsFromWitnesses,
+  applyLabelRule,
+  DEFAULT_LABEL_RULES,
+  labelRuleParamsKey,
+  majorityVerdict,
+  parseVerdict,
+  solutionLabelStats,
+  type Label,
+  type LabelRule,
+} from "@stepwiser/core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Db } from "../src";
+import { seedLargeDataset, SEED_TOPIC_WORDS, type LargeDatasetResult } from "../src/seed/large-dataset";
+import { createTestDatabase, type TestDatabase } from "../src/testing/test-database";
+
+const RULES: LabelRule[] = [DEFAULT_LABEL_RULES["abs-q"], DEFAULT_LABEL_RULES["rel-ratio"], DEFAULT_LABEL_RULES["rel-effective"]];
+const DB_RULE = { "abs-q": "abs_q", "rel-ratio": "rel_ratio", "rel-effective": "rel_effective" } as const;
+const N = 200;
+
+async function loadSolutions(db: Db, datasetId: string) {
+  return db.trajectory.findMany({
+    where: { datasetId },
+    orderBy: { externalId: "asc" },
+    select: {
+      id: true,
+      externalId: true,
+      text: true,
+      finalAnswer: true,
+      finalAnswerCorrect: true,
+      sourceFirstErrorIndex: true,
+      subset: true,
+      generator: true,
+      problem: { select: { referenceAnswer: true, metadata: true } },
+      segmentations: {
+        select: {
+          id: true,
+          method: true,
+          chunks: { orderBy: { index: "asc" }, select: { id: true, index: true, text: true, startOffset: true, endOffset: true } },
+        },
+      },
+    },
+  });
+}
+
+describe("seedLargeDataset", () => {
+  let database: TestDatabase;
+  let seeded: LargeDatasetResult;
+  let solutions: Awaited<ReturnType<typeof loadSolutions>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    seeded = await seedLargeDataset(database.db, { trajectories: N, seed: 7, batchSize: 48 });
+    solutions = await loadSolutions(database.db, seeded.datasetId);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("creates a ready dataset with 4 solutions per problem and completed runs", async () => {
+    const { db } = database;
+    expect(seeded).toMatchObject({ trajectories: N, problems: N / 4 });
+    const dataset = await db.dataset.findUniqueOrThrow({ where: { id: seeded.datasetId } });
+    expect(dataset).toMatchObject({ status: "ready", source: "seed" });
+    expect(await db.problem.count({ where: { datasetId: seeded.datasetId } })).toBe(N / 4);
+    expect(solutions).toHaveLength(N);
+    expect(new Set(solutions.map((s) => s.externalId))).toEqual(new Set(Array.from({ length: N }, (_, i) => `seed-${i}`)));
+    expect(await db.chunk.count({ where: { segmentation: { trajectory: { datasetId: seeded.datasetId } } } })).toBe(seeded.chunks);
+
+    const runs = await db.run.findMany({ where: { datasetId: seeded.datasetId }, orderBy: { createdAt: "asc" } });
+    expect(runs.map((r) => [r.id, r.kind, r.status, r.unitsDone])).toEqual([
+      [seeded.annotateRunId, "annotate", "completed", N],
+      [seeded.judgeRunIds[0], "judge", "completed", N],
+      [seeded.judgeRunIds[1], "judge", "completed", N],
+    ]);
+    expect(runs[0]!.config).toMatchObject({ datasetId: seeded.datasetId, policyEndpoint: "sim-policy", rollouts: 16, segmentationMethod: "self-segmented", strategy: "fixed", labelRules: RULES });
+    expect(runs[1]!.config).toMatchObject({ datasetId: seeded.datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, tiePolicy: "Negative" });
+    expect(runs[2]!.config).toMatchObject({ datasetId: seeded.datasetId, judgeEndpoint: "sim-judge-weak", samples: 2 });
+    for (const run of runs) expect(await db.runUnit.count({ where: { runId: run.id, status: "done" } })).toBe(N);
+  });
+
+  it("writes solutions whose chunks are slices of the text, 4–16 chunks of 100–600 characters", () => {
+    const counts = solutions.map((s) => s.segmentations[0]!.chunks.length);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(16);
+    const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
+    expect(mean).toBeGreaterThan(9);
+    expect(mean).toBeLessThan(11);
+    for (const solution of solutions) {
+      expect(solution.segmentations).toHaveLength(1);
+      const { chunks, method } = solution.segmentations[0]!;
+      expect(method).toBe("self-segmented");
+      expect(chunks.map((c) => c.index)).toEqual(chunks.map((_, i) => i));
+      for (const chunk of chunks) {
+        expect(solution.text.slice(chunk.startOffset, chunk.endOffset)).toBe(chunk.text);
+        expect(chunk.text.length).toBeGreaterThanOrEqual(100);
+        expect(chunk.text.length).toBeLessThanOrEqual(600);
+      }
+      expect(chunks.map((c) => c.text).join("\n\n")).toBe(solution.text);
+      expect(solution.text).toContain(`\\boxed{${solution.finalAnswer}}`);
+      expect(solution.finalAnswer === solution.problem.referenceAnswer).toBe(solution.finalAnswerCorrect);
+      const firstError = solution.sourceFirstErrorIndex!;
+      expect(firstError).toBeGreaterThanOrEqual(-1);
+      expect(firstError).toBeLessThan(chunks.length);
+    }
+    const share = (f: (s: (typeof solutions)[number]) => boolean) => solutions.filter(f).length / solutions.length;
+    expect(share((s) => s.finalAnswerCorrect === true)).toBeGreaterThan(0.4);
+    expect(share((s) => s.finalAnswerCorrect === true)).toBeLessThan(0.7);
+    expect(share((s) => s.sourceFirstErrorIndex === -1)).toBeGreaterThan(0.35);
+    expect(share((s) => s.sourceFirstErrorIndex === -1)).toBeLessThan(0.65);
+    expect(new Set(solutions.map((s) => s.subset))).toEqual(new Set(["gsm8k", "math", "olympiadbench", "omnimath"]));
+    expect(new Set(solutions.map((s) => s.generator)).size).toBe(4);
+  });
+
+  it("stores a value for every prefix and labels that the label rules give from those values", async () => {
+    const { db } = database;
+    const values = await db.chunkValue.findMany({ where: { runId: seeded.annotateRunId } });
+    const labels = await db.chunkLabel.findMany({ where: { runId: seeded.annotateRunId } });
+    const stats = new Map((await db.trajectoryRunStat.findMany({ where: { runId: seeded.annotateRunId } })).map((s) => [s.trajectoryId, s]));
+    expect(values).toHaveLength(seeded.chunks + N);
+    expect(labels).toHaveLength(seeded.chunks * 3);
+    expect(stats.size).toBe(N);
+    const labelOf = new Map(labels.map((l) => [`${l.chunkId}/${l.rule}/${l.paramsKey}`, l.label]));
+
+    let disagreeing = 0;
+    for (const solution of solutions) {
+      const { id: segmentationId, chunks } = solution.segmentations[0]!;
+      const k = chunks.length;
+      const mine = values.filter((v) => v.segmentationId === segmentationId).sort((a, b) => a.prefixLength - b.prefixLength);
+      expect(mine.map((v) => v.prefixLength)).toEqual(Array.from({ length: k + 1 }, (_, i) => i));
+      for (const v of mine.slice(0, k)) {
+        expect(v.rolloutCount).toBe(16);
+        expect(v.qValue).toBe(v.correctCount / 16);
+      }
+      // prefix k is the finished solution: its own outcome, as the annotate pipeline stores it
+      expect(mine[k]).toMatchObject({ rolloutCount: 0, qValue: solution.finalAnswerCorrect ? 1 : 0, correctCount: solution.finalAnswerCorrect ? 1 : 0 });
+
+      const q0 = mine[0]!.qValue;
+      const q = mine.slice(1).map((v) => v.qValue);
+      const expected: Label[][] = RULES.map((rule) =>
+        rule.rule === "abs-q" ? absQLabelsFromWitnesses(mine.slice(1).map((v) => v.correctCount > 0)) : applyLabelRule(rule, q0, q),
+      );
+      RULES.forEach((rule, r) => {
+        expect(chunks.map((c) => labelOf.get(`${c.id}/${DB_RULE[rule.rule]}/${labelRuleParamsKey(rule)}`))).toEqual(expected[r]);
+      });
+      const stat = stats.get(solution.id)!;
+      expect(stat).toMatchObject({ chunkCount: k, qMin: Math.min(...q), datasetId: seeded.datasetId, ...solutionLabelStats(expected) });
+      expect(stat.firstNegative).toBe(expected[0]!.indexOf("Negative"));
+      if (stat.labelsDisagree) disagreeing += 1;
+    }
+    expect(disagreeing).toBeGreaterThan(0);
+    expect(disagreeing).toBeLessThan(N);
+  });
+
+  it("writes 2 judge samples per chunk and run, with parseable rationales and majority-vote stats", async () => {
+    const { db } = database;
+    const absQ = new Map(
+      (await db.chunkLabel.findMany({ where: { runId: seeded.annotateRunId, rule: "abs_q" }, select: { chunkId: true, label: true } })).map((l) => [l.chunkId, l.label]),
+    );
+    for (const [r, runId] of seeded.judgeRunIds.entries()) {
+      const samples = await db.judgeSample.findMany({ where: { runId }, orderBy: { sampleIndex: "asc" } });
+      expect(samples).toHaveLength(seeded.chunks * 2);
+      const byChunk = new Map<string, typeof samples>();
+      for (const s of samples) byChunk.set(s.chunkId, [...(byChunk.get(s.chunkId) ?? []), s]);
+      expect(byChunk.size).toBe(seeded.chunks);
+      let agree = 0;
+      for (const s of samples) {
+        expect(parseVerdict(s.rationale).verdict).toBe(s.verdict);
+        expect(s.rationale.length).toBeGreaterThan(150);
+        if (s.verdict === absQ.get(s.chunkId)) agree += 1;
+      }
+      // the strong judge agrees with Abs-Q on ~92% of samples, the weak one on ~78%
+      const agreement = agree / samples.length;
+      expect(agreement).toBeGreaterThan(r === 0 ? 0.85 : 0.7);
+      expect(agreement).toBeLessThan(r === 0 ? 0.97 : 0.86);
+
+      const stats = new Map((await db.trajectoryRunStat.findMany({ where: { runId } })).map((s) => [s.trajectoryId, s]));
+      expect(stats.size).toBe(N);
+      for (const solution of solutions) {
+        const { chunks } = solution.segmentations[0]!;
+        expect(chunks.every((c) => byChunk.get(c.id)!.map((s) => s.sampleIndex).join() === "0,1")).toBe(true);
+        const votes = chunks.map((c) => majorityVerdict(byChunk.get(c.id)!.map((s) => s.verdict), "Negative").verdict);
+        expect(stats.get(solution.id)).toMatchObject({
+          chunkCount: chunks.length,
+          qMin: null,
+          firstNegative: votes.indexOf("Negative"),
+          negativeCount: votes.filter((v) => v === "Negative").length,
+          labelsDisagree: false,
+        });
+      }
+    }
+  });
+
+  it("fills the generated search vectors: a topic word finds the solutions of its problems", async () => {
+    const { db } = database;
+    const topics = solutions.map((s) => (s.problem.metadata as { topic: string }).topic);
+    const word = topics[0]!;
+    expect(SEED_TOPIC_WORDS).toContain(word);
+    const [trajectories] = await db.$queryRawUnsafe<Array<{ count: number }>>(
+      `SELECT count(*)::int AS count FROM "Trajectory" WHERE "datasetId" = $1 AND "searchVector" @@ to_tsquery('simple', $2)`,
+      seeded.datasetId,
+      word,
+    );
+    expect(trajectories!.count).toBe(topics.filter((t) => t === word).length);
+    const [problems] = await db.$queryRawUnsafe<Array<{ count: number }>>(
+      `SELECT count(*)::int AS count FROM "Problem" WHERE "datasetId" = $1 AND "searchVector" @@ to_tsquery('simple', $2)`,
+      seeded.datasetId,
+      word,
+    );
+    expect(problems!.count).toBe(topics.filter((t) => t === word).length / 4);
+    expect(new Set(SEED_TOPIC_WORDS).size).toBe(200);
+  });
+
+  it("leaves no dangling reference, even with the row-by-row foreign key checks skipped", async () => {
+    const { db } = database;
+    const foreignKeys = await db.$queryRawUnsafe<Array<{ child: string; column: string; parent: string; key: string }>>(`
+      SELECT c.conrelid::regclass::text AS child, a.attname AS column, c.confrelid::regclass::text AS parent, pa.attname AS key
+      FROM pg_constraint c
+      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+      JOIN pg_attribute pa ON pa.attrelid = c.confrelid AND pa.attnum = c.confkey[1]
+      WHERE c.contype = 'f' AND array_length(c.conkey, 1) = 1 AND c.connamespace = 'public'::regnamespace`);
+    expect(foreignKeys.length).toBeGreaterThan(10);
+    for (const fk of foreignKeys) {
+      const [row] = await db.$queryRawUnsafe<Array<{ count: number }>>(
+        `SELECT count(*)::int AS count FROM ${fk.child} c WHERE c."${fk.column}" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${fk.parent} p WHERE p."${fk.key}" = c."${fk.column}")`,
+      );
+      expect(row!.count, `${fk.child}.${fk.column} → ${fk.parent}`).toBe(0);
+    }
+  });
+
+  it("is deterministic in its content and writes a fresh dataset on every call", async () => {
+    const { db, url } = database;
+    // through a URL, with the foreign key checks on and one batch at a time
+    const again = await seedLargeDataset(url, { trajectories: N, seed: 7, concurrency: 1, foreignKeyChecks: true });
+    const other = await seedLargeDataset(db, { trajectories: 20, seed: 8 });
+    expect(again.datasetId).not.toBe(seeded.datasetId);
+    expect(again.chunks).toBe(seeded.chunks);
+    const textsOf = async (datasetId: string) =>
+      (await db.trajectory.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { externalId: true, text: true } })).map((t) => `${t.externalId}:${t.text}`);
+    expect(await textsOf(again.datasetId)).toEqual(solutions.map((s) => `${s.externalId}:${s.text}`));
+    const otherTexts = await textsOf(other.datasetId);
+    expect(otherTexts[0]).not.toBe(`${solutions[0]!.externalId}:${solutions[0]!.text}`);
+    const labelsOf = async (runId: string) =>
+      (await db.chunkLabel.findMany({ where: { runId }, select: { rule: true, label: true, chunk: { select: { index: true, segmentation: { select: { trajectory: { select: { externalId: true } } } } } } } }))
+        .map((l) => `${l.chunk.segmentation.trajectory.externalId}/${l.chunk.index}/${l.rule}/${l.label}`)
+        .sort();
+    expect(await labelsOf(again.annotateRunId)).toEqual(await labelsOf(seeded.annotateRunId));
+  });
+});
