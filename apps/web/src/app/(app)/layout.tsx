@@ -11,7 +11,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   return (
     <SessionProvider user={user}>
       <header className="border-b border-slate-200 bg-white">
-        <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3 text-sm">
+        <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 text-sm sm:px-6">
           <Link href="/datasets" className="font-semibold">
             StepWiser Studio
           </Link>
@@ -27,12 +27,13 @@ export default async function SignedInLayout({ children }: { children: ReactNode
             </Link>
           )}
           <span className="ml-auto text-slate-600">
-            {user.email} · <span className="font-medium">{user.role}</span>
+            <span className="hidden sm:inline">{user.email} · </span>
+            <span className="font-medium">{user.role}</span>
           </span>
           <SignOutButton />
         </nav>
       </header>
-      <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">{children}</main>
     </SessionProvider>
   );
 }
