@@ -45,6 +45,9 @@ export const trajectoryFilterSchema = z
     if (filter.disagreement === "judge") needs("disagreement", "judgeRunId");
     if (filter.sort === "qMin" || filter.sort === "annotateFirstNegative") needs("sort", "annotateRunId");
     if (filter.sort === "judgeFirstNegative") needs("sort", "judgeRunId");
+    if (filter.sort === "chunkCount" && !filter.annotateRunId && !filter.judgeRunId) {
+      ctx.addIssue({ code: "custom", path: ["sort"], message: "sorting by chunk count needs annotateRunId or judgeRunId" });
+    }
     if (filter.qMin !== undefined && filter.qMax !== undefined && filter.qMin > filter.qMax) {
       ctx.addIssue({ code: "custom", path: ["qMax"], message: "qMax must not be below qMin" });
     }
@@ -57,38 +60,52 @@ export function toPrefixTsQuery(search: string): string | null {
   return words.length ? words.slice(0, 12).map((w) => `${w}:*`).join(" & ") : null;
 }
 
-// Nulls sort last in both directions: a sentinel beyond any real value keeps one comparable key for keyset paging.
-const NULL_LAST_ASC = 1e9;
-const NULL_LAST_DESC = -1e9;
-
-function numericKey(expression: Prisma.Sql, order: "asc" | "desc"): Prisma.Sql {
-  return Prisma.sql`COALESCE((${expression})::float8, ${order === "asc" ? NULL_LAST_ASC : NULL_LAST_DESC}::float8)`;
+/** One column of a list's ordering, with the SQL type its value is cast back to in keyset comparisons. */
+interface SortColumn {
+  expression: Prisma.Sql;
+  type: Prisma.Sql;
 }
 
+export interface ListOrdering {
+  /** Sort columns, the last ones breaking ties, so the order is total. */
+  columns: SortColumn[];
+  /** Rows without the sort column are left out of a list sorted by it (an unannotated solution has no lowest Q). */
+  condition: Prisma.Sql | null;
+}
+
+const column = (expression: Prisma.Sql, type: Prisma.Sql): SortColumn => ({ expression, type });
+const INT = Prisma.sql`int`;
+const TEXT = Prisma.sql`text`;
+const FLOAT = Prisma.sql`float8`;
+const FILE_ORDER = [column(Prisma.sql`t."createdAt"`, Prisma.sql`timestamp(3)`), column(Prisma.sql`t.id`, TEXT)];
+
 /**
- * The sort column as one non-null expression over the aliases of
- * `filteredSolutionsFrom`, and its SQL type; null for file order, which needs
- * no key beyond the tie-break.
+ * The list's total order. Every ordering is an index's order, so a page and a
+ * next/previous step are index range scans whatever the list's length: file
+ * order on (dataset, created, id), run stats on (run, column, solution).
  */
-export function sortKey(filter: TrajectoryFilter): { expression: Prisma.Sql; type: Prisma.Sql } | null {
-  const float = (expression: Prisma.Sql) => ({ expression: numericKey(expression, filter.order), type: Prisma.sql`float8` });
+export function listOrdering(filter: TrajectoryFilter): ListOrdering {
+  const byStat = (alias: "a" | "j", name: "qMin" | "firstNegative" | "chunkCount", type: Prisma.Sql): ListOrdering => {
+    const stat = Prisma.raw(`${alias}."${name}"`);
+    return { columns: [column(stat, type), column(Prisma.raw(`${alias}."trajectoryId"`), TEXT)], condition: Prisma.sql`${stat} IS NOT NULL` };
+  };
   switch (filter.sort) {
     case "position":
-      return null;
+      return { columns: FILE_ORDER, condition: null };
     case "externalId":
-      return { expression: Prisma.sql`t."externalId"`, type: Prisma.sql`text` };
+      return { columns: [column(Prisma.sql`t."externalId"`, TEXT), column(Prisma.sql`t.id`, TEXT)], condition: null };
     case "generator":
-      return { expression: Prisma.sql`t."generator"`, type: Prisma.sql`text` };
+      return { columns: [column(Prisma.sql`t."generator"`, TEXT), ...FILE_ORDER], condition: null };
     case "sourceFirstError":
-      return float(Prisma.sql`t."sourceFirstErrorIndex"`);
+      return { columns: [column(Prisma.sql`t."sourceFirstErrorIndex"`, INT), ...FILE_ORDER], condition: Prisma.sql`t."sourceFirstErrorIndex" IS NOT NULL` };
     case "qMin":
-      return float(Prisma.sql`a."qMin"`);
+      return byStat("a", "qMin", FLOAT);
     case "annotateFirstNegative":
-      return float(Prisma.sql`a."firstNegative"`);
+      return byStat("a", "firstNegative", INT);
     case "judgeFirstNegative":
-      return float(Prisma.sql`j."firstNegative"`);
+      return byStat("j", "firstNegative", INT);
     case "chunkCount":
-      return float(Prisma.sql`COALESCE(a."chunkCount", j."chunkCount")`);
+      return byStat(filter.annotateRunId ? "a" : "j", "chunkCount", INT);
   }
 }
 
@@ -139,12 +156,34 @@ export function filteredSolutionsFrom(filter: TrajectoryFilter): Prisma.Sql {
   if (filter.disagreement === "judge" && filter.annotateRunId && filter.judgeRunId) {
     conditions.push(Prisma.sql`a."firstNegative" <> j."firstNegative"`);
   }
+  const { condition } = listOrdering(filter);
+  if (condition) conditions.push(condition);
   return Prisma.sql`FROM "Trajectory" t ${statJoins(filter)} WHERE ${Prisma.join(conditions, " AND ")}`;
 }
 
-/** ORDER BY of the list: the sort key, then file order as the tie-break. */
-export function listOrder(filter: TrajectoryFilter): Prisma.Sql {
-  const direction = filter.order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  const key = sortKey(filter);
-  return Prisma.sql`ORDER BY ${key ? Prisma.sql`${key.expression} ${direction},` : Prisma.empty} t."createdAt" ${direction}, t.id ${direction}`;
+function direction(ascending: boolean): Prisma.Sql {
+  return ascending ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+}
+
+/** ORDER BY of the list, or of a walk through it (`reverse`: towards the start). */
+export function listOrder(filter: TrajectoryFilter, reverse = false): Prisma.Sql {
+  const ascending = (filter.order === "asc") !== reverse;
+  return Prisma.sql`ORDER BY ${Prisma.join(
+    listOrdering(filter).columns.map((c) => Prisma.sql`${c.expression} ${direction(ascending)}`),
+    ", ",
+  )}`;
+}
+
+/** Row comparison selecting what comes after (or before) a row whose sort values, as text, are `values`. */
+export function keysetCondition(filter: TrajectoryFilter, values: string[], forward: boolean): Prisma.Sql {
+  const { columns } = listOrdering(filter);
+  const greater = forward === (filter.order === "asc");
+  const left = Prisma.join(columns.map((c) => c.expression), ", ");
+  const right = Prisma.join(columns.map((c, i) => Prisma.sql`${values[i]}::${c.type}`), ", ");
+  return Prisma.sql`(${left}) ${greater ? Prisma.sql`>` : Prisma.sql`<`} (${right})`;
+}
+
+/** The sort values of a row, as text, for `keysetCondition`. */
+export function sortValuesSelect(filter: TrajectoryFilter): Prisma.Sql {
+  return Prisma.sql`ARRAY[${Prisma.join(listOrdering(filter).columns.map((c) => Prisma.sql`(${c.expression})::text`), ", ")}] AS "sortValues"`;
 }

@@ -2,35 +2,30 @@ import { Prisma } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
-import { filteredSolutionsFrom, sortKey, statJoins, trajectoryFilterSchema } from "./filters";
+import { filteredSolutionsFrom, keysetCondition, listOrder, sortValuesSelect, statJoins, trajectoryFilterSchema } from "./filters";
 
 export const trajectoryNeighborsInput = trajectoryFilterSchema.and(z.object({ id: z.string().min(1) }));
 
 /**
  * The solutions just before and after one in a filtered, sorted list: keyset
- * lookups on (sort key, creation time, id), so stepping through a 100k list
- * costs two index probes, not a sort of the whole list.
+ * lookups on the list's own total order, so stepping through a 100k list costs
+ * two index range scans, not a sort of the whole list. A solution outside the
+ * list (e.g. not annotated, in a list sorted by Q) has no neighbours.
  */
 export const neighbors = viewerProcedure.input(trajectoryNeighborsInput).query(async ({ ctx, input }) => {
-  const key = sortKey(input);
-  // Keys travel as text and are cast back, so no timestamp or float is reinterpreted on the way.
-  const current = await ctx.db.$queryRaw<{ key: string | null; createdAt: string }[]>(Prisma.sql`
-    SELECT ${key ? Prisma.sql`(${key.expression})::text` : Prisma.sql`NULL`} AS key, t."createdAt"::text AS "createdAt"
-    FROM "Trajectory" t ${statJoins(input)}
+  // Values travel as text and are cast back, so no timestamp or float is reinterpreted on the way.
+  const current = await ctx.db.$queryRaw<{ sortValues: (string | null)[] }[]>(Prisma.sql`
+    SELECT ${sortValuesSelect(input)} FROM "Trajectory" t ${statJoins(input)}
     WHERE t.id = ${input.id} AND t."datasetId" = ${input.datasetId}`);
   const here = current[0];
   if (!here) throw new TRPCError({ code: "NOT_FOUND", message: `trajectory ${input.id} is not in dataset ${input.datasetId}` });
+  if (here.sortValues.some((v) => v === null)) return { previous: null, next: null };
+  const values = here.sortValues as string[];
   const from = filteredSolutionsFrom(input);
   const step = async (forward: boolean) => {
-    // Forward in an ascending list means greater keys; in a descending one, smaller.
-    const greater = forward === (input.order === "asc");
-    const comparison = greater ? Prisma.sql`>` : Prisma.sql`<`;
-    const direction = greater ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-    const position = Prisma.sql`${here.createdAt}::timestamp(3), ${input.id}`;
     const rows = await ctx.db.$queryRaw<{ id: string; externalId: string }[]>(Prisma.sql`
-      SELECT t.id, t."externalId" ${from}
-        AND ${key ? Prisma.sql`(${key.expression}, t."createdAt", t.id) ${comparison} (${here.key}::${key.type}, ${position})` : Prisma.sql`(t."createdAt", t.id) ${comparison} (${position})`}
-      ORDER BY ${key ? Prisma.sql`${key.expression} ${direction},` : Prisma.empty} t."createdAt" ${direction}, t.id ${direction}
+      SELECT t.id, t."externalId" ${from} AND ${keysetCondition(input, values, forward)}
+      ${listOrder(input, !forward)}
       LIMIT 1`);
     return rows[0] ?? null;
   };

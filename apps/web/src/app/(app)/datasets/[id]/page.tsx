@@ -59,7 +59,8 @@ export default function DatasetSolutionsPage() {
         <>
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <span className="text-slate-600" aria-live="polite">
-              {list.total.toLocaleString()} matching{solutions.isFetching ? " · updating…" : ""}
+              {list.total.toLocaleString()}
+              {list.totalIsExact ? "" : "+"} matching{solutions.isFetching ? " · updating…" : ""}
             </span>
             {linkSuffix && (
               <button type="button" className="text-blue-700 hover:underline" onClick={() => update(Object.fromEntries([...new URLSearchParams(linkSuffix.slice(1)).keys()].map((k) => [k, undefined])))}>
@@ -71,9 +72,10 @@ export default function DatasetSolutionsPage() {
                 Previous
               </button>
               <span className="tabular-nums">
-                Page {list.page} of {list.pageCount}
+                Page {list.page}
+                {list.pageCount === null ? "" : ` of ${list.pageCount}`}
               </span>
-              <button type="button" disabled={list.page >= list.pageCount} onClick={() => update({ page: String(list.page + 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">
+              <button type="button" disabled={!list.hasMore} onClick={() => update({ page: String(list.page + 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">
                 Next
               </button>
             </nav>
