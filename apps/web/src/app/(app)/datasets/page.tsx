@@ -26,45 +26,47 @@ export default function DatasetsPage() {
       {datasets.isPending && <p className="text-sm text-slate-500">Loading…</p>}
       {datasets.data?.length === 0 && <p className="text-sm text-slate-600">No datasets yet. Import a ProcessBench file to begin.</p>}
       {datasets.data && datasets.data.length > 0 && (
-        <table className="w-full border-collapse overflow-hidden rounded-lg bg-white text-sm shadow-sm">
-          <thead className="bg-slate-100 text-left text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Name</th>
-              <th className="px-3 py-2">Source</th>
-              <th className="px-3 py-2 text-right">Solutions</th>
-              <th className="px-3 py-2 text-right">Problems</th>
-              <th className="px-3 py-2">Status</th>
-              <th className="px-3 py-2">Imported</th>
-            </tr>
-          </thead>
-          <tbody>
-            {datasets.data.map((d) => (
-              <tr key={d.id} className="border-t border-slate-100">
-                <td className="px-3 py-2">
-                  <Link href={`/datasets/${d.id}`} className="font-medium text-blue-700 hover:underline">
-                    {d.name}
-                  </Link>
-                </td>
-                <td className="px-3 py-2 text-slate-600">
-                  {d.source}
-                  {d.license ? ` · ${d.license}` : ""}
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{d.trajectoryCount}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{d.problemCount}</td>
-                <td className="px-3 py-2">
-                  {d.importRunId ? (
-                    <Link href={`/runs/${d.importRunId}`} title="Open the import run">
-                      <StatusBadge status={d.status} />
-                    </Link>
-                  ) : (
-                    <StatusBadge status={d.status} />
-                  )}
-                </td>
-                <td className="px-3 py-2 text-slate-600">{d.createdAt.toLocaleString()}</td>
+        <div className="overflow-x-auto rounded-lg bg-white shadow-sm">
+          <table className="w-full border-collapse text-sm">
+            <thead className="bg-slate-100 text-left text-slate-600">
+              <tr>
+                <th className="px-3 py-2">Name</th>
+                <th className="px-3 py-2">Source</th>
+                <th className="px-3 py-2 text-right">Solutions</th>
+                <th className="px-3 py-2 text-right">Problems</th>
+                <th className="px-3 py-2">Status</th>
+                <th className="px-3 py-2">Imported</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {datasets.data.map((d) => (
+                <tr key={d.id} className="border-t border-slate-100">
+                  <td className="px-3 py-2">
+                    <Link href={`/datasets/${d.id}`} className="font-medium text-blue-700 hover:underline">
+                      {d.name}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2 text-slate-600">
+                    {d.source}
+                    {d.license ? ` · ${d.license}` : ""}
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{d.trajectoryCount}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{d.problemCount}</td>
+                  <td className="px-3 py-2">
+                    {d.importRunId ? (
+                      <Link href={`/runs/${d.importRunId}`} title="Open the import run">
+                        <StatusBadge status={d.status} />
+                      </Link>
+                    ) : (
+                      <StatusBadge status={d.status} />
+                    )}
+                  </td>
+                  <td className="px-3 py-2 text-slate-600">{d.createdAt.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );
