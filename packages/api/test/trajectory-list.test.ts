@@ -110,5 +110,7 @@ describe("trajectory lists", () => {
   it("rejects a filter on a run's stats without the run, and a solution outside the dataset", async () => {
     await expect(caller.trajectory.list({ datasetId, qMin: 0.5 })).rejects.toThrow(/qMin needs annotateRunId/);
     await expect(caller.trajectory.neighbors({ datasetId: "elsewhere", id: "nope" })).rejects.toThrow(/not in dataset elsewhere/);
+    const solved = (await reference()).find((t) => t.finalAnswerCorrect === true)!;
+    expect(await caller.trajectory.neighbors({ datasetId, id: solved.id, correct: false })).toEqual({ inList: false, previous: null, next: null });
   });
 });

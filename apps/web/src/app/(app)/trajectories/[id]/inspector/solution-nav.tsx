@@ -41,14 +41,16 @@ export function SolutionNav({ datasetId, id, datasetName }: { datasetId: string;
         {query ? " (filtered list)" : ""}
       </Link>
       <span className="ml-auto flex gap-3">
-        {previous ? (
+        {around.data && !around.data.inList ? (
+          <span className="text-slate-400">not in the list's filters</span>
+        ) : previous ? (
           <Link href={`/trajectories/${previous.id}${suffix}`} className="text-blue-700 hover:underline" title="p">
             ‹ {previous.externalId}
           </Link>
         ) : (
           <span className="text-slate-400">first in list</span>
         )}
-        {next ? (
+        {around.data && !around.data.inList ? null : next ? (
           <Link href={`/trajectories/${next.id}${suffix}`} className="text-blue-700 hover:underline" title="n">
             {next.externalId} ›
           </Link>
