@@ -84,8 +84,10 @@ test("solution lists filter and sort on the server, keep the view in the URL, an
   }).toPass({ timeout: 120_000, intervals: [2000] });
   // The oldest annotate run is the demo's, over every solution (newest first in the list).
   const annotateRun = await filters.getByLabel("Annotate run").locator("option").last().getAttribute("value");
+  // Two changes in quick succession: both must end up in the view.
   await filters.getByLabel("Annotate run").selectOption(annotateRun!);
   await filters.getByLabel("Final answer").selectOption("false");
+  await expect(page).toHaveURL(new RegExp(`annotateRunId=${annotateRun}`));
   await page.getByRole("button", { name: /Lowest Q/ }).click();
   await expect(page).toHaveURL(/correct=false/);
   await expect(page).toHaveURL(/sort=qMin/);

@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useParams, usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useRef } from "react";
 import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
 import { readTrajectoryView, viewSearchParams, type TrajectoryView } from "~/lib/trajectory-filters";
@@ -16,16 +17,22 @@ function useView() {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
+  const requested = useRef<string | null>(null);
+  useEffect(() => {
+    requested.current = null; // the address bar has caught up
+  }, [params]);
   const view = readTrajectoryView(params);
   const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
   const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params.toString());
+    // The latest requested view, not this render's params: two quick changes must not undo each other.
+    const next = new URLSearchParams(requested.current ?? window.location.search);
     for (const [key, value] of Object.entries(changes)) {
       if (value) next.set(key, value);
       else next.delete(key);
     }
     if (!("page" in changes)) next.delete("page"); // a new filter starts at page 1
     const query = next.toString();
+    requested.current = query;
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
   const query = viewSearchParams(params).toString();
