@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
+import { launchFromForm } from "./launch-run";
 import { signIn } from "./sign-in";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -10,20 +11,6 @@ async function openDemoDataset(page: Page) {
   await signIn(page);
   await page.getByRole("link", { name: "Simulated world (demo)" }).click();
   await expect(page.getByRole("heading", { name: "Simulated world (demo)" })).toBeVisible();
-}
-
-async function launchFromForm(page: Page, kind: string, fields: Record<string, string>) {
-  await page.getByRole("link", { name: "Runs", exact: true }).click();
-  await page.getByRole("link", { name: "Launch a run" }).click();
-  const form = page.getByRole("form", { name: "Launch a run" });
-  await form.getByLabel("Run kind").selectOption(kind);
-  for (const [name, value] of Object.entries(fields)) {
-    const control = form.locator(`#run-field-${name}`);
-    if ((await control.evaluate((e) => e.tagName)) === "SELECT") await control.selectOption(value);
-    else await control.fill(value);
-  }
-  await form.getByRole("button", { name: "Launch run" }).click();
-  await expect(page).toHaveURL(/\/runs\/(?!new)[^/?#]+$/);
 }
 
 test("a researcher launches a small annotate run from the form and watches it reach 100%", async ({ page }) => {

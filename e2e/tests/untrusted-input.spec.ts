@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { launchFromForm } from "./launch-run";
 import { signIn } from "./sign-in";
 
 
@@ -70,13 +71,7 @@ test("model output with HTML in it is shown as text, never run", async ({ page }
   // A judge quotes the chunks it judges: its rationales carry the same payloads.
   const inspectorUrl = page.url();
   await page.getByRole("link", { name: /Hostile text/ }).first().click();
-  await page.getByRole("link", { name: "Runs", exact: true }).click();
-  await page.getByRole("link", { name: "Launch a run" }).click();
-  const form = page.getByRole("form", { name: "Launch a run" });
-  await form.getByLabel("Run kind").selectOption("judge");
-  await form.locator("#run-field-judgeEndpoint").selectOption("sim-judge-strong");
-  await form.locator("#run-field-segmentationMethod").fill("processbench-paragraphs");
-  await form.getByRole("button", { name: "Launch run" }).click();
+  await launchFromForm(page, "judge", { judgeEndpoint: "sim-judge-strong", segmentationMethod: "processbench-paragraphs" });
   await expect(page.getByTestId("run-percent")).toHaveText("100%", { timeout: 90_000 });
   await page.goto(inspectorUrl);
   const cells = page.getByTestId("judge-cell");

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { annotateHandler, createSimWorldDataset, EndpointClients, executeRun, judgeHandler, RUN_HANDLERS } from "@stepwiser/jobs";
+import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
@@ -25,16 +25,10 @@ describe("trajectory inspector data", () => {
   it("returns chunks with every annotate run's Q-values and every judge's samples, and the rollouts behind a value", async () => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: "inspect", problems: 2, seed: 4 });
-    const launch = async (handler: typeof annotateHandler | typeof judgeHandler, config: object) => {
-      const parsed = handler.configSchema.parse(config);
-      const snapshot = await (handler.snapshot as (d: typeof db, c: typeof parsed) => Promise<object>)(db, parsed);
-      const run = await db.run.create({ data: { kind: handler.kind, config: snapshot, datasetId } });
-      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
-      return run.id;
-    };
-    const annotateRun = await launch(annotateHandler, { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
-    await launch(judgeHandler, { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 });
-    await launch(judgeHandler, { datasetId, judgeEndpoint: "sim-judge-weak", samples: 2, temperature: 1 });
+    const launch = async (kind: "annotate" | "judge", config: object) => (await createAndExecuteRun(db, { kind, config: { datasetId, ...config } }, { endpoints })).id;
+    const annotateRun = await launch("annotate", { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
+    await launch("judge", { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 });
+    await launch("judge", { datasetId, judgeEndpoint: "sim-judge-weak", samples: 2, temperature: 1 });
 
     const trajectory = await db.trajectory.findFirstOrThrow({ where: { datasetId }, select: { id: true, segmentations: { select: { id: true, _count: { select: { chunks: true } } } } } });
     const k = trajectory.segmentations[0]!._count.chunks;

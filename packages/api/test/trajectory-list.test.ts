@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { annotateHandler, createSimWorldDataset, EndpointClients, executeRun, judgeHandler, RUN_HANDLERS } from "@stepwiser/jobs";
+import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter } from "../src";
 import type { TrajectoryFilter } from "../src/routers/trajectory/filters";
@@ -23,15 +23,9 @@ describe("trajectory lists", () => {
     }
     endpoints = new EndpointClients();
     ({ datasetId } = await createSimWorldDataset(db, { name: "lists", problems: 12, seed: 31, errorRate: 0.5 }));
-    const launch = async (handler: typeof annotateHandler | typeof judgeHandler, config: object) => {
-      const parsed = handler.configSchema.parse(config);
-      const snapshot = await (handler.snapshot as (d: typeof db, c: typeof parsed) => Promise<object>)(db, parsed);
-      const run = await db.run.create({ data: { kind: handler.kind, config: snapshot, datasetId } });
-      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
-      return run.id;
-    };
-    annotateRunId = await launch(annotateHandler, { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
-    judgeRunId = await launch(judgeHandler, { datasetId, judgeEndpoint: "sim-judge-medium", samples: 1 });
+    const launch = async (kind: "annotate" | "judge", config: object) => (await createAndExecuteRun(db, { kind, config: { datasetId, ...config } }, { endpoints })).id;
+    annotateRunId = await launch("annotate", { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
+    judgeRunId = await launch("judge", { datasetId, judgeEndpoint: "sim-judge-medium", samples: 1 });
     caller = appRouter.createCaller({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
   });
   afterAll(async () => {

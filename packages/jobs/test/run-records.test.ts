@@ -2,7 +2,7 @@ import { applyLabelRule, majorityVerdict, type LabelRule } from "@stepwiser/core
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { annotateHandler, createSimWorldDataset, EndpointClients, executeRun, judgeHandler, RUN_HANDLERS } from "../src";
+import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "../src";
 
 /** What runs leave beside their results: per-solution stats for lists, progress over time, keys used but never stored. */
 describe("run records", () => {
@@ -24,14 +24,7 @@ describe("run records", () => {
     await database?.drop();
   });
 
-  const launch = async (handler: typeof annotateHandler | typeof judgeHandler, config: object, datasetId: string) => {
-    const { db } = database;
-    const parsed = handler.configSchema.parse(config);
-    const snapshot = await (handler.snapshot as (d: typeof db, c: typeof parsed) => Promise<object>)(db, parsed);
-    const run = await db.run.create({ data: { kind: handler.kind, config: snapshot, datasetId } });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints, flushIntervalMs: 20 });
-    return db.run.findUniqueOrThrow({ where: { id: run.id } });
-  };
+  const launch = (kind: "annotate" | "judge", config: object) => createAndExecuteRun(database.db, { kind, config }, { endpoints, flushIntervalMs: 20 });
 
   it("annotate runs store each solution's lowest Q, first Negative under the first rule and whether the rules disagree", async () => {
     const { db } = database;
@@ -40,7 +33,7 @@ describe("run records", () => {
       { rule: "rel-ratio", gamma: 0.8 },
       { rule: "rel-effective", alpha: 0.8, n: 8 },
     ];
-    const run = await launch(annotateHandler, { datasetId, policyEndpoint: "policy", rollouts: 6, labelRules: rules }, datasetId);
+    const run = await launch("annotate", { datasetId, policyEndpoint: "policy", rollouts: 6, labelRules: rules });
     expect(run.status).toBe("completed");
     expect(JSON.stringify(run.config)).not.toContain(KEY);
 
@@ -84,7 +77,7 @@ describe("run records", () => {
   it("judge runs store each solution's first chunk voted Negative; a rotated key reaches the next run, a wrong one fails its units", async () => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: "stats-judge", problems: 4, seed: 72, errorRate: 0.5 });
-    const run = await launch(judgeHandler, { datasetId, judgeEndpoint: "judge", samples: 3, temperature: 1 }, datasetId);
+    const run = await launch("judge", { datasetId, judgeEndpoint: "judge", samples: 3, temperature: 1 });
     expect(run.status).toBe("completed");
     const stats = await db.trajectoryRunStat.findMany({ where: { runId: run.id } });
     const chunks = await db.chunk.findMany({
@@ -101,7 +94,7 @@ describe("run records", () => {
     }
 
     await db.endpoint.update({ where: { name: "judge" }, data: { apiKey: "sk-wrong" } });
-    const refused = await launch(judgeHandler, { datasetId, judgeEndpoint: "judge", samples: 1 }, datasetId);
+    const refused = await launch("judge", { datasetId, judgeEndpoint: "judge", samples: 1 });
     expect(refused.status).toBe("failed");
     const unit = await db.runUnit.findFirstOrThrow({ where: { runId: refused.id } });
     expect(unit.error).toMatch(/401/);

@@ -2,15 +2,24 @@ import { InputError } from "@stepwiser/core";
 import type { Db, Run, RunKind } from "@stepwiser/db";
 import { z } from "zod";
 import { QUEUES, type JobQueue } from "../queue/queue";
+import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
 
 export const runJobSchema = z.object({ runId: z.string().min(1) });
 
+export interface RunRequest {
+  kind: RunKind;
+  config: unknown;
+  createdById?: string;
+  /** File the configuration came from, named in errors. */
+  source?: string;
+}
+
 /**
  * Validates a run's configuration, snapshots what it refers to (endpoints, prompt
- * template ids) so the run can be reproduced, stores it, and queues it.
+ * template ids) so the run can be reproduced, and stores it as queued.
  */
-export async function submitRun(db: Db, queue: JobQueue, request: { kind: RunKind; config: unknown; createdById?: string; source?: string }): Promise<Run> {
+export async function createRun(db: Db, request: RunRequest): Promise<Run> {
   const handler = RUN_HANDLERS.get(request.kind);
   if (!handler) throw new InputError(`run kind "${request.kind}" is not available (known: ${[...RUN_HANDLERS.keys()].join(", ")})`, { field: "kind" });
   const parsed = handler.configSchema.safeParse(request.config);
@@ -33,8 +42,21 @@ export async function submitRun(db: Db, queue: JobQueue, request: { kind: RunKin
     });
     return created;
   });
+  return run;
+}
+
+/** Creates a run and queues it for the workers. */
+export async function submitRun(db: Db, queue: JobQueue, request: RunRequest): Promise<Run> {
+  const run = await createRun(db, request);
   await queue.send(QUEUES.run, { runId: run.id });
   return run;
+}
+
+/** Creates a run and executes it in this process, without the queue (tests, benchmarks); returns it finished. */
+export async function createAndExecuteRun(db: Db, request: RunRequest, options: EngineOptions): Promise<Run> {
+  const run = await createRun(db, request);
+  await executeRun(db, run.id, RUN_HANDLERS, options);
+  return db.run.findUniqueOrThrow({ where: { id: run.id } });
 }
 
 /** Asks the worker executing the run to stop; a run still queued is cancelled when picked up. */
