@@ -12,3 +12,4 @@ export * from "./training";
 export * from "./chunks";
 export * from "./prompts";
 export * from "./grading";
+export * from "./annotation";
