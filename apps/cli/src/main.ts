@@ -73,8 +73,13 @@ function isNodeArgumentError(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
 }
 
+/** process.exit drops output still queued on a pipe (a reader slower than us): exit once stdout is flushed. */
+function exitAfterStdout(code: typeof process.exitCode): void {
+  process.stdout.write("", () => process.exit(code));
+}
+
 main(process.argv.slice(2)).then(
-  () => process.exit(process.exitCode ?? 0),
+  () => exitAfterStdout(process.exitCode ?? 0),
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof InputError || isNodeArgumentError(error)) {
       process.stderr.write(`stepwiser: ${(error as Error).message}\n`);

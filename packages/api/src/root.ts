@@ -1,4 +1,6 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { annotationRouter } from "./routers/annotation/router";
+import { compareRouter } from "./routers/compare/router";
 import { datasetRouter } from "./routers/dataset/router";
 import { endpointRouter } from "./routers/endpoint/router";
 import { healthRouter } from "./routers/health/router";
@@ -20,6 +22,8 @@ export const appRouter = createRouter({
   import: importRouter,
   user: userRouter,
   endpoint: endpointRouter,
+  annotation: annotationRouter,
+  compare: compareRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,6 @@
 export * from "./errors/input-error";
 export * from "./text/boxed";
+export * from "./text/diff";
 export * from "./processbench/record";
 export * from "./processbench/parse-file";
 export * from "./processbench/metrics";
@@ -13,3 +14,4 @@ export * from "./chunks";
 export * from "./prompts";
 export * from "./grading";
 export * from "./annotation";
+export * from "./compare";

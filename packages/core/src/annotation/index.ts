@@ -1,1 +1,4 @@
 export * from "./human-label";
+export * from "./submission";
+export * from "./selection";
+export * from "./agreement";

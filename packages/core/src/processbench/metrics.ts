@@ -82,3 +82,40 @@ export function scoreProcessBench(
   const unknown = [...predictions.keys()].filter((id) => !seen.has(id));
   return { subsets, average_f1: average, missing, unknown, unparseable };
 }
+
+/**
+ * One gold solution with one system's prediction (undefined = none stored):
+ * the unit a ProcessBench bootstrap resamples. A resample repeats solutions, so
+ * it is scored from these pairs rather than from an id-keyed map.
+ */
+export interface PredictedSolution {
+  label: number;
+  prediction: FirstErrorPrediction | undefined;
+}
+
+export type SubsetAccuracies = Pick<SubsetScore, "n" | "n_error" | "n_correct" | "acc_err" | "acc_cor" | "f1">;
+
+/**
+ * The ProcessBench score of one subset's solutions, with the same arithmetic as
+ * `scoreProcessBench` (so bit-for-bit the same numbers): the bootstrap statistic
+ * of benchmark run summaries and checkpoint comparisons alike.
+ */
+export function scorePredictedSolutions(items: readonly PredictedSolution[]): SubsetAccuracies {
+  let nError = 0;
+  let nCorrect = 0;
+  let hitsError = 0;
+  let hitsCorrect = 0;
+  for (const { label, prediction } of items) {
+    const hit = prediction !== undefined && prediction !== null && prediction === label;
+    if (label === -1) {
+      nCorrect += 1;
+      if (hit) hitsCorrect += 1;
+    } else {
+      nError += 1;
+      if (hit) hitsError += 1;
+    }
+  }
+  const accErr = nError ? hitsError / nError : 0;
+  const accCor = nCorrect ? hitsCorrect / nCorrect : 0;
+  return { n: items.length, n_error: nError, n_correct: nCorrect, acc_err: accErr, acc_cor: accCor, f1: f1FromAccuracies(accErr, accCor) };
+}

@@ -115,6 +115,50 @@ export function pairedBootstrapCI<T>(
   statistic: Statistic<T>,
   options: BootstrapOptions,
 ): PairedBootstrapInterval {
+  const { replicates, ...result } = pairedBootstrap(a, b, statistic, options);
+  return { ...result, ...interval(replicates, result.confidence) };
+}
+
+export interface PairedBootstrapTest extends PairedBootstrapInterval {
+  /**
+   * Two-sided bootstrap p-value of "no difference": 2 · min(share of resampled
+   * differences ≤ 0, share ≥ 0), capped at 1. It is the smallest two-sided
+   * level whose percentile interval still reaches 0, so it agrees with the
+   * interval: p < 1 − confidence about when the interval excludes 0. Its
+   * resolution is 2 / resamples; 0 means no resample reached 0 (report it as
+   * p < 1 / resamples, not as 0).
+   */
+  pValue: number;
+}
+
+/**
+ * `pairedBootstrapCI` plus a p-value read off the same replicates: the same
+ * (a, b, statistic, options) give the identical interval.
+ */
+export function pairedBootstrapTest<T>(
+  a: readonly T[],
+  b: readonly T[],
+  statistic: Statistic<T>,
+  options: BootstrapOptions,
+): PairedBootstrapTest {
+  const { replicates, ...result } = pairedBootstrap(a, b, statistic, options);
+  let atOrBelow = 0;
+  let atOrAbove = 0;
+  for (const delta of replicates) {
+    if (delta <= 0) atOrBelow += 1;
+    if (delta >= 0) atOrAbove += 1;
+  }
+  const pValue = Math.min(1, (2 * Math.min(atOrBelow, atOrAbove)) / replicates.length);
+  return { ...result, ...interval(replicates, result.confidence), pValue };
+}
+
+/** The resampling both paired functions share, so their intervals cannot drift apart. */
+function pairedBootstrap<T>(
+  a: readonly T[],
+  b: readonly T[],
+  statistic: Statistic<T>,
+  options: BootstrapOptions,
+): Omit<PairedBootstrapInterval, "lower" | "upper"> & { replicates: number[] } {
   if (a.length !== b.length) {
     throw new RangeError(`paired bootstrap needs both systems on the same items: got ${a.length} and ${b.length}`);
   }
@@ -129,13 +173,5 @@ export function pairedBootstrapCI<T>(
     const statB = checked(statistic(indices.map((i) => b[i]!)), `system B's resample ${r}`);
     replicates.push(statA - statB);
   }
-  return {
-    estimate: estimateA - estimateB,
-    estimateA,
-    estimateB,
-    ...interval(replicates, confidence),
-    resamples,
-    confidence,
-    seed: options.seed,
-  };
+  return { estimate: estimateA - estimateB, estimateA, estimateB, resamples, confidence, seed: options.seed, replicates };
 }

@@ -143,3 +143,24 @@ describe("paired bootstrap", () => {
     expect(() => pairedBootstrapCI([], [], mean, { seed: 1 })).toThrow(/empty/);
   });
 });
+
+describe("paired bootstrap p-value", () => {
+  it("shares the interval of pairedBootstrapCI and reads p off the same replicates", async () => {
+    const { pairedBootstrapTest } = await import("../../src/stats");
+    const a = sample.map((x) => x + 1);
+    const test = pairedBootstrapTest(a, sample, mean, { seed: 9, resamples: 500 });
+    const ci = pairedBootstrapCI(a, sample, mean, { seed: 9, resamples: 500 });
+    expect({ ...test, pValue: undefined }).toEqual({ ...ci, pValue: undefined });
+    // Every resampled difference is exactly 1: none ≤ 0.
+    expect(test.pValue).toBe(0);
+    expect(pairedBootstrapTest(sample, sample, mean, { seed: 9 }).pValue).toBe(1);
+  });
+
+  it("is about 2·P(difference ≤ 0) when that is the smaller tail", async () => {
+    const { pairedBootstrapTest } = await import("../../src/stats");
+    // a − b per item: 1, 1, 0. A resample's mean difference is 0 only when it draws item 2 three times: (1/3)³.
+    const test = pairedBootstrapTest([1, 1, 0], [0, 0, 0], mean, { seed: 4, resamples: 20_000 });
+    expect(test.pValue).toBeCloseTo(2 / 27, 1);
+    expect(test.pValue).toBeGreaterThan(0.05);
+  });
+});

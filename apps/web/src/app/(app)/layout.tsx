@@ -18,8 +18,14 @@ export default async function SignedInLayout({ children }: { children: ReactNode
           <Link href="/datasets" className="text-slate-700 hover:text-slate-950">
             Datasets
           </Link>
+          <Link href="/queues" className="text-slate-700 hover:text-slate-950">
+            Queues
+          </Link>
           <Link href="/endpoints" className="text-slate-700 hover:text-slate-950">
             Endpoints
+          </Link>
+          <Link href="/compare" className="text-slate-700 hover:text-slate-950" data-testid="nav-compare">
+            Compare
           </Link>
           {user.role === "admin" && (
             <Link href="/admin/users" className="text-slate-700 hover:text-slate-950">

@@ -4,54 +4,58 @@ import { z } from "zod";
 export const TRAJECTORY_SORTS = ["position", "externalId", "generator", "sourceFirstError", "qMin", "annotateFirstNegative", "judgeFirstNegative", "chunkCount"] as const;
 export type TrajectorySort = (typeof TRAJECTORY_SORTS)[number];
 
+/** The fields of a list filter, without the checks that tie them together (see `trajectoryFilterSchema`). */
+export const trajectoryFilterFields = z.object({
+  datasetId: z.string().min(1),
+  subset: z.string().min(1).optional(),
+  generator: z.string().min(1).optional(),
+  /** The final answer was graded correct (true) or wrong (false). */
+  correct: z.boolean().optional(),
+  /** true: the source marks a first error; false: the source says error-free. */
+  hasError: z.boolean().optional(),
+  /** Words (prefix-matched) in the problem or the solution, or an exact solution id. */
+  search: z.string().trim().max(200).optional(),
+  /** Annotate run whose Q-values and labels the Q and disagreement filters read. */
+  annotateRunId: z.string().min(1).optional(),
+  /** Bounds on the solution's lowest chunk Q-value under the annotate run. */
+  qMin: z.number().min(0).max(1).optional(),
+  qMax: z.number().min(0).max(1).optional(),
+  /** rules: the annotate run's label rules disagree on some chunk. judge: the judge's first Negative chunk is not the annotate run's. */
+  disagreement: z.enum(["rules", "judge"]).optional(),
+  /** Judge run whose majority verdicts the verdict filter reads. */
+  judgeRunId: z.string().min(1).optional(),
+  /** flagged: some chunk voted Negative. clean: every chunk voted Positive. */
+  judgeVerdict: z.enum(["flagged", "clean"]).optional(),
+  sort: z.enum(TRAJECTORY_SORTS).default("position"),
+  order: z.enum(["asc", "desc"]).default("asc"),
+});
+
+/** Filters on a run's stats need the run; checked wherever a filter is accepted (the list, a queue's selection). */
+export function checkTrajectoryFilter(filter: Omit<z.output<typeof trajectoryFilterFields>, "datasetId">, ctx: z.RefinementCtx): void {
+  const needs = (field: keyof typeof filter, run: "annotateRunId" | "judgeRunId") => {
+    if (filter[field] !== undefined && !filter[run]) ctx.addIssue({ code: "custom", path: [field], message: `${field} needs ${run}` });
+  };
+  needs("qMin", "annotateRunId");
+  needs("qMax", "annotateRunId");
+  needs("judgeVerdict", "judgeRunId");
+  if (filter.disagreement) needs("disagreement", "annotateRunId");
+  if (filter.disagreement === "judge") needs("disagreement", "judgeRunId");
+  if (filter.sort === "qMin" || filter.sort === "annotateFirstNegative") needs("sort", "annotateRunId");
+  if (filter.sort === "judgeFirstNegative") needs("sort", "judgeRunId");
+  if (filter.sort === "chunkCount" && !filter.annotateRunId && !filter.judgeRunId) {
+    ctx.addIssue({ code: "custom", path: ["sort"], message: "sorting by chunk count needs annotateRunId or judgeRunId" });
+  }
+  if (filter.qMin !== undefined && filter.qMax !== undefined && filter.qMin > filter.qMax) {
+    ctx.addIssue({ code: "custom", path: ["qMax"], message: "qMax must not be below qMin" });
+  }
+}
+
 /**
  * Which solutions of a dataset a list shows, and in what order. The same
  * object drives the list page and the inspector's next/previous, so both walk
  * the same sequence.
  */
-export const trajectoryFilterSchema = z
-  .object({
-    datasetId: z.string().min(1),
-    subset: z.string().min(1).optional(),
-    generator: z.string().min(1).optional(),
-    /** The final answer was graded correct (true) or wrong (false). */
-    correct: z.boolean().optional(),
-    /** true: the source marks a first error; false: the source says error-free. */
-    hasError: z.boolean().optional(),
-    /** Words (prefix-matched) in the problem or the solution, or an exact solution id. */
-    search: z.string().trim().max(200).optional(),
-    /** Annotate run whose Q-values and labels the Q and disagreement filters read. */
-    annotateRunId: z.string().min(1).optional(),
-    /** Bounds on the solution's lowest chunk Q-value under the annotate run. */
-    qMin: z.number().min(0).max(1).optional(),
-    qMax: z.number().min(0).max(1).optional(),
-    /** rules: the annotate run's label rules disagree on some chunk. judge: the judge's first Negative chunk is not the annotate run's. */
-    disagreement: z.enum(["rules", "judge"]).optional(),
-    /** Judge run whose majority verdicts the verdict filter reads. */
-    judgeRunId: z.string().min(1).optional(),
-    /** flagged: some chunk voted Negative. clean: every chunk voted Positive. */
-    judgeVerdict: z.enum(["flagged", "clean"]).optional(),
-    sort: z.enum(TRAJECTORY_SORTS).default("position"),
-    order: z.enum(["asc", "desc"]).default("asc"),
-  })
-  .superRefine((filter, ctx) => {
-    const needs = (field: keyof typeof filter, run: "annotateRunId" | "judgeRunId") => {
-      if (filter[field] !== undefined && !filter[run]) ctx.addIssue({ code: "custom", path: [field], message: `${field} needs ${run}` });
-    };
-    needs("qMin", "annotateRunId");
-    needs("qMax", "annotateRunId");
-    needs("judgeVerdict", "judgeRunId");
-    if (filter.disagreement) needs("disagreement", "annotateRunId");
-    if (filter.disagreement === "judge") needs("disagreement", "judgeRunId");
-    if (filter.sort === "qMin" || filter.sort === "annotateFirstNegative") needs("sort", "annotateRunId");
-    if (filter.sort === "judgeFirstNegative") needs("sort", "judgeRunId");
-    if (filter.sort === "chunkCount" && !filter.annotateRunId && !filter.judgeRunId) {
-      ctx.addIssue({ code: "custom", path: ["sort"], message: "sorting by chunk count needs annotateRunId or judgeRunId" });
-    }
-    if (filter.qMin !== undefined && filter.qMax !== undefined && filter.qMin > filter.qMax) {
-      ctx.addIssue({ code: "custom", path: ["qMax"], message: "qMax must not be below qMin" });
-    }
-  });
+export const trajectoryFilterSchema = trajectoryFilterFields.superRefine(checkTrajectoryFilter);
 export type TrajectoryFilter = z.output<typeof trajectoryFilterSchema>;
 
 /** Prefix query over the words of the search text; null when it has no word. */

@@ -1,4 +1,4 @@
-import { bootstrapCI, buildProcessBenchCriticPrompt, parseCriticPrediction, PROCESSBENCH_CRITIC_PROMPT, scoreProcessBench, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
+import { bootstrapCI, buildProcessBenchCriticPrompt, parseCriticPrediction, PROCESSBENCH_CRITIC_PROMPT, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
@@ -71,8 +71,11 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
     const gold: ProcessBenchGold[] = [];
     const predictions = new Map<string, number | null>();
     for await (const p of runPredictions(db, runId)) predictions.set(p.id, p.prediction);
+    // File order (the import's insertion order): the bootstrap's resamples depend on
+    // the order of the items, so it must not be left to the query plan.
     const trajectories = await db.trajectory.findMany({
       where: { datasetId: config.datasetId, segmentations: { some: { method: config.segmentationMethod } }, sourceFirstErrorIndex: { not: null } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { externalId: true, sourceFirstErrorIndex: true, subset: true },
     });
     for (const t of trajectories) if (predictions.has(t.externalId) || !config.limit) gold.push({ id: t.externalId, label: t.sourceFirstErrorIndex!, subset: t.subset ?? subsetFromId(t.externalId) });
@@ -80,8 +83,8 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
     // Bootstrap over solutions, within each subset, so an interval reflects that subset's size.
     const intervals: Record<string, { lower: number; upper: number }> = {};
     for (const subset of Object.keys(score.subsets)) {
-      const items = gold.filter((g) => (g.subset ?? subsetFromId(g.id)) === subset);
-      const ci = bootstrapCI(items, (sample) => resampledF1(sample, predictions, subset), { resamples: config.bootstrap.resamples, seed: config.bootstrap.seed });
+      const items = gold.filter((g) => (g.subset ?? subsetFromId(g.id)) === subset).map((g) => ({ label: g.label, prediction: predictions.get(g.id) }));
+      const ci = bootstrapCI(items, (sample) => scorePredictedSolutions(sample).f1, { resamples: config.bootstrap.resamples, seed: config.bootstrap.seed });
       intervals[subset] = { lower: ci.lower, upper: ci.upper };
     }
     return {
@@ -96,15 +99,3 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
     };
   },
 };
-
-/** F1 of a bootstrap resample, which repeats solutions: each draw gets its own id. */
-function resampledF1(sample: readonly ProcessBenchGold[], predictions: ReadonlyMap<string, number | null>, subset: string): number {
-  const gold: ProcessBenchGold[] = [];
-  const predicted = new Map<string, number | null>();
-  sample.forEach((item, i) => {
-    const id = `${item.id}#${i}`;
-    gold.push({ ...item, id });
-    if (predictions.has(item.id)) predicted.set(id, predictions.get(item.id)!);
-  });
-  return scoreProcessBench(gold, predicted).subsets[subset]?.f1 ?? 0;
-}

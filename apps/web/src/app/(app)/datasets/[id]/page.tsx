@@ -1,10 +1,12 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useParams, usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
+import { useHasRole } from "~/lib/session-context";
 import { readTrajectoryView, viewSearchParams, type TrajectoryView } from "~/lib/trajectory-filters";
 import { useTRPC } from "~/trpc/react";
 import { FilterBar } from "./filter-bar";
@@ -43,6 +45,7 @@ export default function DatasetSolutionsPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
   const { view, page, update, linkSuffix } = useView();
+  const canCreateQueue = useHasRole("researcher");
   const dataset = useQuery(trpc.dataset.get.queryOptions({ id }));
   const runs = useQuery(trpc.run.list.queryOptions({ datasetId: id, limit: 200 }));
   const solutions = useQuery({
@@ -73,6 +76,11 @@ export default function DatasetSolutionsPage() {
               <button type="button" className="text-blue-700 hover:underline" onClick={() => update(Object.fromEntries([...new URLSearchParams(linkSuffix.slice(1)).keys()].map((k) => [k, undefined])))}>
                 Clear filters
               </button>
+            )}
+            {canCreateQueue && list.total > 0 && (
+              <Link href={`/queues/new?dataset=${encodeURIComponent(id)}${linkSuffix ? `&${linkSuffix.slice(1)}` : ""}`} className="text-blue-700 hover:underline">
+                Audit this list in an annotation queue
+              </Link>
             )}
             <nav aria-label="Pages" className="ml-auto flex items-center gap-3">
               <button type="button" disabled={list.page <= 1} onClick={() => update({ page: String(list.page - 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">

@@ -1,0 +1,113 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+import type { CompareParams } from "./compare-params";
+import { Hint, type Candidates } from "./shared";
+import { ReadingPickers, useReadingChoice } from "./reading-pickers";
+
+const field = "rounded border border-slate-300 bg-white px-2 py-1";
+
+/** Reliability of the judge's share of Positive votes against the Monte-Carlo or the human label. */
+export function CalibrationTab({ runs, candidates, params }: { runs: string[]; candidates: Candidates; params: CompareParams }) {
+  const trpc = useTRPC();
+  const choice = useReadingChoice(candidates, runs, params);
+  const reference = params.get("reference") === "human" ? "human" : "mc";
+  const bins = Math.min(50, Math.max(2, Number.parseInt(params.get("bins") ?? "10", 10) || 10));
+  const ready = choice.judge !== undefined && (reference === "human" || choice.annotate !== undefined);
+  const result = useQuery({
+    ...trpc.compare.calibration.queryOptions({ judgeRunId: choice.judge ?? "", reference, annotateRunId: reference === "mc" ? choice.annotate : undefined, rule: reference === "mc" ? choice.rule : undefined, queueId: reference === "human" ? choice.queue : undefined, bins }),
+    enabled: ready,
+  });
+  const data = result.data;
+  const points = (data?.bins ?? []).filter((b) => b.count > 0).map((b) => ({ predicted: b.meanPredicted!, observed: b.observedRate!, count: b.count }));
+  return (
+    <div className="space-y-3">
+      <ReadingPickers candidates={candidates} choice={choice} params={params} annotate={reference === "mc"} queue={reference === "human"} />
+      <div className="flex flex-wrap items-center gap-4 text-sm">
+        <fieldset className="flex items-center gap-3">
+          <legend className="sr-only">Reference label</legend>
+          <span className="text-slate-600">Reference:</span>
+          {(["mc", "human"] as const).map((r) => (
+            <label key={r} className="flex items-center gap-1">
+              <input type="radio" name="reference" checked={reference === r} onChange={() => params.update({ reference: r })} data-testid={`calibration-reference-${r}`} />
+              {r === "mc" ? "Monte-Carlo label" : "human label"}
+            </label>
+          ))}
+        </fieldset>
+        <label className="flex items-center gap-2">
+          <span className="text-slate-600">Bins</span>
+          <select className={field} value={bins} data-testid="calibration-bins" onChange={(e) => params.update({ bins: e.target.value })}>
+            {[5, 10, 20].map((b) => (
+              <option key={b} value={b}>
+                {b}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {!ready && <Hint>{choice.judge === undefined ? "No run on this dataset stored per-chunk judge samples." : "No annotate run with stored labels on this dataset."}</Hint>}
+      {result.error && <ErrorAlert>{errorMessage(result.error)}</ErrorAlert>}
+      {ready && !data && !result.error && <Hint>Loading…</Hint>}
+      {data && (
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+          <figure aria-label="Reliability diagram" data-testid="calibration-chart" className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+            <figcaption className="mb-1 text-xs font-semibold text-slate-600">
+              Observed share of reference-Positive chunks vs the judge&apos;s Positive vote share
+            </figcaption>
+            <div className="h-64 w-full">
+              <ResponsiveContainer width="100%" height="100%">
+                <LineChart margin={{ top: 5, right: 10, bottom: 0, left: -10 }}>
+                  <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+                  <XAxis dataKey="predicted" type="number" domain={[0, 1]} tick={{ fontSize: 11 }} allowDuplicatedCategory={false} />
+                  <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
+                  <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} />
+                  <Legend wrapperStyle={{ fontSize: 11 }} />
+                  <Line data={[{ predicted: 0, observed: 0 }, { predicted: 1, observed: 1 }]} dataKey="observed" name="perfect calibration" stroke="#94a3b8" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+                  <Line data={points} dataKey="observed" name="judge" stroke="#2563eb" isAnimationActive={false} />
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+          </figure>
+          <div className="space-y-2 text-sm">
+            <p>
+              Expected calibration error:{" "}
+              <span className="font-semibold tabular-nums" data-testid="calibration-ece" data-value={data.expectedCalibrationError}>
+                {data.expectedCalibrationError.toFixed(3)}
+              </span>{" "}
+              <span className="text-slate-500">
+                over <span data-testid="calibration-total">{data.total.toLocaleString()}</span> chunks ({data.skipped.toLocaleString()} without a parsed vote or a reference skipped)
+              </span>
+            </p>
+            <table className="w-full rounded-lg border border-slate-200 bg-white text-sm shadow-sm" data-testid="calibration-table">
+              <thead className="bg-slate-50 text-left text-xs text-slate-600">
+                <tr>
+                  <th className="px-3 py-1.5">Vote share</th>
+                  <th className="px-3 py-1.5 text-right">Chunks</th>
+                  <th className="px-3 py-1.5 text-right">Mean share</th>
+                  <th className="px-3 py-1.5 text-right">Reference Positive</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.bins.map((b) => (
+                  <tr key={b.lower} className="border-t border-slate-100" data-testid="calibration-bin" data-count={b.count}>
+                    <td className="px-3 py-1.5 tabular-nums">
+                      [{b.lower.toFixed(2)}, {b.upper.toFixed(2)}
+                      {b.upper === 1 ? "]" : ")"}
+                    </td>
+                    <td className="px-3 py-1.5 text-right tabular-nums">{b.count.toLocaleString()}</td>
+                    <td className="px-3 py-1.5 text-right tabular-nums">{b.meanPredicted === null ? "—" : b.meanPredicted.toFixed(3)}</td>
+                    <td className="px-3 py-1.5 text-right tabular-nums">{b.observedRate === null ? "—" : b.observedRate.toFixed(3)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

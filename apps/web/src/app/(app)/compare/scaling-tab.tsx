@@ -1,0 +1,138 @@
+"use client";
+
+import type { RouterOutputs } from "@stepwiser/api";
+import { useQuery } from "@tanstack/react-query";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+import type { CompareParams } from "./compare-params";
+import { Hint, runLabel, type Candidates } from "./shared";
+import { pct, SERIES_COLORS } from "./format";
+
+type Curve = RouterOutputs["compare"]["scaling"]["runs"][number];
+
+function compact(value: number): string {
+  return Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(value);
+}
+
+function ChartFigure({ label, testId, children }: { label: string; testId: string; children: React.ReactElement }) {
+  return (
+    <figure aria-label={label} data-testid={testId} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+      <figcaption className="mb-1 text-xs font-semibold text-slate-600">{label}</figcaption>
+      <div className="h-64 w-full">
+        <ResponsiveContainer width="100%" height="100%">
+          {children}
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
+
+/** One line per run: F1 against K (log scale) and against judge tokens per solution. */
+function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Candidates }) {
+  const axis = { tick: { fontSize: 11 } };
+  const series = curves.map((c, i) => ({
+    name: runLabel(candidates, c.run.id),
+    color: SERIES_COLORS[i % SERIES_COLORS.length]!,
+    points: c.points.map((p) => ({ k: p.k, tokens: Math.round(p.tokensPerSolution), f1: Number(pct(p.f1)) })),
+  }));
+  const maxK = Math.max(1, ...curves.map((c) => c.maxK));
+  return (
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+      <ChartFigure label="F1 (%) vs samples per chunk K" testId="scaling-chart-k">
+        <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <XAxis dataKey="k" type="number" scale="log" domain={[1, maxK]} ticks={curves[0]?.points.map((p) => p.k)} allowDuplicatedCategory={false} {...axis} />
+          <YAxis {...axis} />
+          <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(k) => `K = ${k}`} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          {series.map((s) => (
+            <Line key={s.name} data={s.points} dataKey="f1" name={s.name} stroke={s.color} isAnimationActive={false} />
+          ))}
+        </LineChart>
+      </ChartFigure>
+      <ChartFigure label="F1 (%) vs judge tokens per solution" testId="scaling-chart-tokens">
+        <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <XAxis dataKey="tokens" type="number" domain={["dataMin", "dataMax"]} tickFormatter={compact} allowDuplicatedCategory={false} {...axis} />
+          <YAxis {...axis} />
+          <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(t) => `${compact(Number(t))} tokens`} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          {series.map((s) => (
+            <Line key={s.name} data={s.points} dataKey="f1" name={s.name} stroke={s.color} isAnimationActive={false} />
+          ))}
+        </LineChart>
+      </ChartFigure>
+    </div>
+  );
+}
+
+/** Maj@K curves replayed from stored samples: no model is asked anything. */
+export function ScalingTab({ runs, candidates, params }: { runs: string[]; candidates: Candidates; params: CompareParams }) {
+  const trpc = useTRPC();
+  const judged = runs.filter((id) => candidates.judgeRuns.some((r) => r.id === id));
+  const draws = Math.min(200, Math.max(1, Number.parseInt(params.get("draws") ?? "20", 10) || 20));
+  const result = useQuery({ ...trpc.compare.scaling.queryOptions({ runIds: judged, draws }), enabled: judged.length > 0, staleTime: 5 * 60_000 });
+  if (judged.length === 0) return <Hint>Pick one or more runs that judged chunks (judge runs, chunk-judge benchmarks) above.</Hint>;
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <label className="flex items-center gap-2">
+          <span className="text-slate-600">Random K-subsets per K</span>
+          <select className="rounded border border-slate-300 bg-white px-2 py-1" value={draws} data-testid="scaling-draws" onChange={(e) => params.update({ draws: e.target.value })}>
+            {[1, 5, 20, 50, 200].map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="text-xs text-slate-500">
+          K-subsets of each chunk&apos;s stored samples stand in for runs that drew K; the largest K is the fewest samples stored on a chunk. Chunks a stop-at-first-Negative run never judged count as Positive and cost nothing; a chunk&apos;s prompt is paid once.
+        </p>
+      </div>
+      {result.error && <ErrorAlert>{errorMessage(result.error)}</ErrorAlert>}
+      {!result.data && !result.error && <Hint>Replaying votes…</Hint>}
+      {result.data && (
+        <>
+          <ScalingCharts curves={result.data.runs} candidates={candidates} />
+          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+            <table className="w-full text-sm" data-testid="scaling-table">
+              <thead className="bg-slate-50 text-left text-xs text-slate-600">
+                <tr>
+                  <th className="px-3 py-2">Run</th>
+                  <th className="px-3 py-2 text-right">K</th>
+                  <th className="px-3 py-2 text-right">F1 (mean over draws)</th>
+                  <th className="px-3 py-2 text-right">F1 range</th>
+                  <th className="px-3 py-2">F1 per subset</th>
+                  <th className="px-3 py-2 text-right">Judge tokens / solution</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.data.runs.flatMap((curve) =>
+                  curve.points.map((p) => (
+                    <tr key={`${curve.run.id}-${p.k}`} className="border-t border-slate-100" data-testid="scaling-row" data-run={curve.run.id} data-k={p.k} data-f1={p.f1} data-tokens={p.tokensPerSolution}>
+                      <td className="max-w-72 truncate px-3 py-2">{runLabel(candidates, curve.run.id)}</td>
+                      <td className="px-3 py-2 text-right tabular-nums">{p.k}</td>
+                      <td className="px-3 py-2 text-right tabular-nums">{pct(p.f1)}</td>
+                      <td className="px-3 py-2 text-right text-xs text-slate-500 tabular-nums">
+                        {pct(p.f1Range.min)}–{pct(p.f1Range.max)}
+                      </td>
+                      <td className="px-3 py-2 text-xs text-slate-600">
+                        {Object.entries(p.f1BySubset)
+                          .map(([s, f1]) => `${s} ${pct(f1)}`)
+                          .join(" · ")}
+                      </td>
+                      <td className="px-3 py-2 text-right tabular-nums">{Math.round(p.tokensPerSolution).toLocaleString()}</td>
+                    </tr>
+                  )),
+                )}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

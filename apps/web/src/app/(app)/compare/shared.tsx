@@ -1,0 +1,14 @@
+import type { RouterOutputs } from "@stepwiser/api";
+import type { ReactNode } from "react";
+
+export type Candidates = RouterOutputs["compare"]["candidates"];
+export type CandidateRun = Candidates["runs"][number];
+
+/** The run's one-line name, or its id when it is not among the candidates. */
+export function runLabel(candidates: Candidates, id: string): string {
+  return candidates.runs.find((r) => r.id === id)?.label ?? id;
+}
+
+export function Hint({ children }: { children: ReactNode }) {
+  return <p className="text-sm text-slate-500">{children}</p>;
+}

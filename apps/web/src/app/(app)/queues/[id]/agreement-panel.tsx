@@ -1,0 +1,106 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+
+const kappaText = (kappa: number) => kappa.toFixed(3);
+
+/** Landis & Koch's words for a kappa, so a number reads at a glance. */
+function kappaWord(kappa: number): string {
+  if (kappa < 0) return "worse than chance";
+  if (kappa <= 0.2) return "slight";
+  if (kappa <= 0.4) return "fair";
+  if (kappa <= 0.6) return "moderate";
+  if (kappa <= 0.8) return "substantial";
+  return "almost perfect";
+}
+
+/** Cohen's κ per annotator pair, Fleiss' κ over the queue, and the items annotators disagree on. */
+export function AgreementPanel({ queueId, canAdjudicate }: { queueId: string; canAdjudicate: boolean }) {
+  const trpc = useTRPC();
+  const agreement = useQuery({ ...trpc.annotation.agreement.queryOptions({ queueId }), refetchInterval: 5000 });
+  if (agreement.error) return <ErrorAlert>{errorMessage(agreement.error)}</ErrorAlert>;
+  const a = agreement.data;
+  if (!a) return null;
+  const unit = a.unit === "chunk" ? "chunks" : "solutions";
+  return (
+    <section aria-labelledby="agreement-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id="agreement-heading" className="text-sm font-semibold text-slate-700">
+        Agreement
+      </h2>
+      {!a.fleiss && a.cohen.length === 0 && <p className="text-sm text-slate-600">No item has two annotators yet.</p>}
+      <div className="flex flex-wrap gap-4">
+        {a.fleiss && (
+          <div className="rounded border border-slate-200 p-3" data-testid="fleiss-kappa" data-kappa={a.fleiss.kappa}>
+            <div className="text-xs text-slate-500">Fleiss&apos; κ ({a.fleiss.raters} raters)</div>
+            <div className="text-2xl font-semibold tabular-nums">{kappaText(a.fleiss.kappa)}</div>
+            <div className="text-xs text-slate-600">
+              {kappaWord(a.fleiss.kappa)} · {a.fleiss.items} {unit} · observed {(a.fleiss.observedAgreement * 100).toFixed(1)} %, chance {(a.fleiss.expectedAgreement * 100).toFixed(1)} %
+            </div>
+          </div>
+        )}
+        {a.cohen.map((pair) => (
+          <div key={`${pair.a.id}-${pair.b.id}`} className="rounded border border-slate-200 p-3" data-testid="cohen-kappa" data-kappa={pair.kappa} data-annotators={`${pair.a.name}|${pair.b.name}`}>
+            <div className="text-xs text-slate-500">
+              Cohen&apos;s κ · {pair.a.name} & {pair.b.name}
+            </div>
+            <div className="text-2xl font-semibold tabular-nums">{kappaText(pair.kappa)}</div>
+            <div className="text-xs text-slate-600">
+              {kappaWord(pair.kappa)} · {pair.items} {unit} · observed {(pair.observedAgreement * 100).toFixed(1)} %
+            </div>
+          </div>
+        ))}
+      </div>
+      {a.disagreements.length > 0 && (
+        <>
+          <h3 className="text-sm font-medium text-slate-700">Disagreements to adjudicate ({a.disagreements.length})</h3>
+          <table className="w-full text-sm">
+            <thead className="text-left text-slate-600">
+              <tr>
+                <th className="py-1 pr-3">Solution</th>
+                <th className="py-1 pr-3">{a.unit === "chunk" ? "Chunk" : ""}</th>
+                <th className="py-1 pr-3">Annotators said</th>
+                <th className="py-1 pr-3">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {a.disagreements.map((d) => (
+                <tr key={`${d.itemId}-${d.chunkIndex ?? "all"}`} data-testid="disagreement-row" className="border-t border-slate-100">
+                  <td className="py-1 pr-3 font-mono">
+                    {canAdjudicate ? (
+                      <Link href={`/queues/${queueId}/items/${d.itemId}`} className="text-blue-700 hover:underline">
+                        {d.externalId}
+                      </Link>
+                    ) : (
+                      d.externalId
+                    )}
+                  </td>
+                  <td className="py-1 pr-3 font-mono">{d.chunkIndex === null ? "" : `#${d.chunkIndex}`}</td>
+                  <td className="py-1 pr-3">
+                    {d.ratings.map((r) => (
+                      <span key={r.annotatorId} className="mr-3">
+                        {r.name}: <span className="font-mono">{a.unit === "chunk" ? ratingText(r.rating) : firstErrorText(r.firstErrorIndex)}</span>
+                      </span>
+                    ))}
+                  </td>
+                  <td className="py-1 pr-3">{d.adjudicated ? <span className="text-green-800">adjudicated</span> : <span className="text-amber-800">open</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function ratingText(rating: number | null): string {
+  return rating === null ? "—" : rating > 0 ? "+1" : String(rating);
+}
+
+export function firstErrorText(index: number | null): string {
+  return index === null ? "—" : index === -1 ? "no error" : `chunk ${index}`;
+}

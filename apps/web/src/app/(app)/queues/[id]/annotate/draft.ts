@@ -1,0 +1,66 @@
+import type { RouterOutputs } from "@stepwiser/api";
+
+export type AssignmentView = NonNullable<RouterOutputs["annotation"]["next"]>;
+export type Rating = -1 | 0 | 1;
+
+export interface ChunkDraft {
+  rating: Rating | null;
+  flagged: boolean;
+  note: string;
+}
+
+/** What the annotator has entered for the item on screen, before submitting. */
+export interface Draft {
+  chunks: Record<string, ChunkDraft>;
+  /** first_error scheme: the picked chunk, -1 for "no error", null before a pick. */
+  firstErrorIndex: number | null;
+}
+
+/** A fresh draft, or the annotator's own earlier labels when an undone submission comes back. */
+export function initialDraft(view: AssignmentView): Draft {
+  const mine = new Map((view.mine?.labels ?? []).map((label) => [label.chunkId, label]));
+  const chunks: Record<string, ChunkDraft> = {};
+  for (const chunk of view.chunks) {
+    const earlier = mine.get(chunk.id);
+    chunks[chunk.id] = { rating: (earlier?.rating ?? null) as Rating | null, flagged: earlier?.flagged ?? false, note: earlier?.note ?? "" };
+  }
+  return { chunks, firstErrorIndex: view.mine?.firstErrorIndex ?? null };
+}
+
+/** The first reason the draft cannot be submitted yet, or null when it can. */
+export function missingInput(view: AssignmentView, draft: Draft): string | null {
+  if (view.queue.scheme === "first_error") {
+    return draft.firstErrorIndex === null ? "pick the first wrong chunk (e) or say there is none (0)" : null;
+  }
+  const unrated = view.chunks.find((chunk) => draft.chunks[chunk.id]?.rating == null);
+  return unrated ? `chunk ${unrated.index} has no rating yet` : null;
+}
+
+/** The digit keys of the rating scheme: PRM800K's −1 / 0 / +1 on the keys 1, 2, 3. */
+export const RATING_KEYS: Record<string, Rating> = { "1": -1, "2": 0, "3": 1 };
+
+export const RATING_NAMES: Record<Rating, string> = { [-1]: "wrong", 0: "neutral", 1: "right" };
+
+export function shortcutHelp(scheme: "rating" | "first_error"): [string, string][] {
+  const labelling: [string, string][] =
+    scheme === "rating"
+      ? [
+          ["1", "rate the chunk −1 (wrong)"],
+          ["2", "rate the chunk 0 (neutral)"],
+          ["3", "rate the chunk +1 (right)"],
+        ]
+      : [
+          ["e", "this chunk is the first error"],
+          ["0", "no chunk is wrong"],
+        ];
+  return [
+    ...labelling,
+    ["j / k", "next / previous chunk"],
+    ["f", "flag the chunk"],
+    ["t", "write a note on the chunk (Esc leaves it)"],
+    ["Enter", "submit and take the next solution"],
+    ["u", "undo the last submission"],
+    ["s", "skip this solution"],
+    ["?", "show or hide this help"],
+  ];
+}

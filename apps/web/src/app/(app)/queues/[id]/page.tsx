@@ -1,0 +1,99 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { ErrorAlert } from "~/components/alert";
+import { ProgressBar } from "~/components/progress-bar";
+import { RichText } from "~/components/rich-text";
+import { errorMessage } from "~/lib/error-message";
+import { useHasRole } from "~/lib/session-context";
+import { useTRPC } from "~/trpc/react";
+import { AgreementPanel } from "./agreement-panel";
+import { QueueSettings } from "./queue-settings";
+
+/** A queue's dashboard: progress per annotator, agreement, the items to adjudicate. */
+export default function QueuePage() {
+  const { id } = useParams<{ id: string }>();
+  const trpc = useTRPC();
+  const canAnnotate = useHasRole("annotator");
+  const isResearcher = useHasRole("researcher");
+  const queue = useQuery({ ...trpc.annotation.queue.queryOptions({ queueId: id }), refetchInterval: 5000 });
+
+  if (queue.error) return <ErrorAlert>{errorMessage(queue.error)}</ErrorAlert>;
+  const q = queue.data;
+  if (!q) return <p className="text-sm text-slate-500">Loading…</p>;
+  const p = q.progress;
+  return (
+    <div className="space-y-5">
+      <div>
+        <Link href="/queues" className="text-sm text-blue-700 hover:underline">
+          ← Annotation queues
+        </Link>
+        <div className="mt-1 flex flex-wrap items-center gap-3">
+          <h1 className="text-xl font-semibold">{q.name}</h1>
+          {q.blind && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">blind</span>}
+          {q.archivedAt && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
+          <span className="ml-auto flex gap-2">
+            {isResearcher && (
+              <a href={`/api/queues/${id}/labels`} download className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
+                Export labels (JSONL)
+              </a>
+            )}
+            {canAnnotate && !q.archivedAt && (
+              <Link href={`/queues/${id}/annotate`} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
+                Annotate
+              </Link>
+            )}
+          </span>
+        </div>
+        <p className="text-sm text-slate-600">
+          {q.scheme === "rating" ? "−1 / 0 / +1 per chunk" : "first error per solution"} · {q.annotatorsPerItem} annotator{q.annotatorsPerItem === 1 ? "" : "s"} per item · lease {Math.round(q.leaseSeconds / 60)} min · chunks of{" "}
+          {q.segmentationMethod}
+        </p>
+      </div>
+
+      <section aria-labelledby="progress-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 id="progress-heading" className="text-sm font-semibold text-slate-700">
+          Progress
+        </h2>
+        <ProgressBar done={p.completedItems} total={p.items} label="Items with all their annotators" />
+        <p className="text-sm text-slate-700" data-testid="queue-progress">
+          <span className="tabular-nums">{p.completedItems}</span> of <span className="tabular-nums">{p.items}</span> items done · {p.submissions} submissions · {p.activeLeases} held now · {p.adjudicatedItems} adjudicated
+        </p>
+        {p.annotators.length > 0 && (
+          <table className="w-full text-sm">
+            <thead className="text-left text-slate-600">
+              <tr>
+                <th className="py-1 pr-3">Annotator</th>
+                <th className="py-1 pr-3 text-right">Submitted</th>
+                <th className="py-1 pr-3 text-right">Skipped</th>
+                <th className="py-1 pr-3 text-right">Holding</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.annotators.map((a) => (
+                <tr key={a.userId} data-testid="annotator-progress" className="border-t border-slate-100">
+                  <td className="py-1 pr-3">{a.name} <span className="text-slate-500">{a.email}</span></td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{a.submitted}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{a.skipped}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{a.leased}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <AgreementPanel queueId={id} canAdjudicate={isResearcher} />
+
+      {q.instructions && (
+        <section className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+          <h2 className="mb-2 text-sm font-semibold text-slate-700">Instructions</h2>
+          <RichText text={q.instructions} />
+        </section>
+      )}
+      {isResearcher && <QueueSettings queue={q} />}
+    </div>
+  );
+}

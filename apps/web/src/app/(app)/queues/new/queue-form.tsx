@@ -1,0 +1,188 @@
+"use client";
+
+import type { RouterInputs } from "@stepwiser/api";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { readTrajectoryView } from "~/lib/trajectory-filters";
+import { useTRPC } from "~/trpc/react";
+
+type CreateQueueInput = RouterInputs["annotation"]["createQueue"];
+type SelectionKind = CreateQueueInput["selection"]["kind"];
+
+const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
+
+function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+  return (
+    <label className="block min-w-0 text-sm">
+      <span className="block text-slate-700">{label}</span>
+      {children}
+      {hint && <span className="mt-0.5 block text-xs text-slate-500">{hint}</span>}
+    </label>
+  );
+}
+
+const SELECTIONS: [SelectionKind, string][] = [
+  ["filter", "The filtered solutions list"],
+  ["disagreements", "Where the judge and the Monte-Carlo label disagree"],
+  ["random", "A random sample of a run's solutions"],
+  ["stratified", "A sample stratified by the run's label (some chunk Negative / none)"],
+];
+
+/**
+ * A queue is a selection of solutions plus how to label them. Arriving from a
+ * filtered solutions list (`?dataset=…&<the list's filters>`), the selection is
+ * that list.
+ */
+export function QueueForm() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const params = useSearchParams();
+  const view = readTrajectoryView(params);
+  const fromList = params.has("dataset");
+  const [datasetId, setDatasetId] = useState(params.get("dataset") ?? "");
+  const [kind, setKind] = useState<SelectionKind>(fromList ? "filter" : "random");
+  const [annotateRunId, setAnnotateRunId] = useState(view.annotateRunId ?? "");
+  const [judgeRunId, setJudgeRunId] = useState(view.judgeRunId ?? "");
+  const [sampleRunId, setSampleRunId] = useState("");
+
+  const datasets = useQuery(trpc.dataset.list.queryOptions());
+  const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, limit: 200 }), enabled: datasetId !== "" });
+  const annotateRuns = (runs.data ?? []).filter((r) => r.kind === "annotate");
+  const judgeRuns = (runs.data ?? []).filter((r) => r.kind === "judge" || r.kind === "benchmark");
+  const create = useMutation(trpc.annotation.createQueue.mutationOptions({ onSuccess: ({ queueId }) => router.push(`/queues/${queueId}`) }));
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const int = (name: string) => Number.parseInt(text(name), 10);
+    const selection: CreateQueueInput["selection"] =
+      kind === "filter"
+        ? { kind, filter: view, limit: int("limit") }
+        : kind === "disagreements"
+          ? { kind, limit: int("limit") }
+          : kind === "random"
+            ? { kind, runId: sampleRunId, size: int("size"), seed: int("seed") }
+            : { kind, runId: sampleRunId, perStratum: int("perStratum"), seed: int("seed") };
+    create.mutate({
+      name: text("name"),
+      instructions: text("instructions"),
+      scheme: text("scheme") === "first_error" ? "first_error" : "rating",
+      annotatorsPerItem: int("annotatorsPerItem"),
+      leaseSeconds: int("leaseMinutes") * 60,
+      blind: form.get("blind") === "on",
+      datasetId,
+      ...(annotateRunId ? { annotateRunId } : {}),
+      ...(judgeRunId ? { judgeRunId } : {}),
+      selection,
+    });
+  };
+
+  const runOption = (r: { id: string; kind: string; createdAt: Date }) => (
+    <option key={r.id} value={r.id}>
+      {r.kind} · {r.createdAt.toLocaleString()}
+    </option>
+  );
+  return (
+    <form onSubmit={onSubmit} className="max-w-3xl space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Name">
+          <input name="name" required maxLength={200} className={field} placeholder="e.g. MC vs judge audit, batch 1" />
+        </Field>
+        <Field label="Dataset">
+          <select name="dataset" required className={field} value={datasetId} onChange={(e) => setDatasetId(e.target.value)}>
+            <option value="">Choose…</option>
+            {(datasets.data ?? []).map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Field label="Instructions for annotators" hint="Markdown; shown above every item.">
+        <textarea name="instructions" rows={4} className={field} defaultValue="Rate each chunk: +1 if it is a correct, useful step; 0 if it is correct but does not help; −1 if it contains an error." />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-4">
+        <Field label="Label scheme">
+          <select name="scheme" className={field} defaultValue="rating">
+            <option value="rating">−1 / 0 / +1 per chunk</option>
+            <option value="first_error">first error per solution</option>
+          </select>
+        </Field>
+        <Field label="Annotators per item (k)">
+          <input name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={2} className={field} />
+        </Field>
+        <Field label="Lease (minutes)" hint="An abandoned item returns after this.">
+          <input name="leaseMinutes" type="number" min={1} max={1440} defaultValue={15} className={field} />
+        </Field>
+        <label className="flex items-center gap-2 self-center text-sm">
+          <input name="blind" type="checkbox" /> Blind: hide model labels until submitted
+        </label>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Monte-Carlo labels audited (annotate run)">
+          <select className={field} value={annotateRunId} onChange={(e) => setAnnotateRunId(e.target.value)}>
+            <option value="">None</option>
+            {annotateRuns.map(runOption)}
+          </select>
+        </Field>
+        <Field label="Judge verdicts audited (judge run)">
+          <select className={field} value={judgeRunId} onChange={(e) => setJudgeRunId(e.target.value)}>
+            <option value="">None</option>
+            {judgeRuns.map(runOption)}
+          </select>
+        </Field>
+      </div>
+      <fieldset className="space-y-3 rounded border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-medium text-slate-700">Which solutions</legend>
+        <Field label="Selection">
+          <select className={field} value={kind} onChange={(e) => setKind(e.target.value as SelectionKind)}>
+            {SELECTIONS.map(([value, text]) => (
+              <option key={value} value={value} disabled={value === "filter" && !fromList}>
+                {text}
+                {value === "filter" && !fromList ? " (open a filtered list first)" : ""}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {kind === "filter" && <p className="text-xs text-slate-600">Filters: {Object.keys(view).length ? Object.entries(view).map(([k, v]) => `${k} = ${String(v)}`).join(", ") : "none (the whole dataset, in file order)"}</p>}
+        {(kind === "filter" || kind === "disagreements") && (
+          <Field label="At most this many solutions">
+            <input name="limit" type="number" min={1} max={5000} defaultValue={200} className={field} />
+          </Field>
+        )}
+        {kind === "disagreements" && <p className="text-xs text-slate-600">Needs both an annotate run and a judge run above.</p>}
+        {(kind === "random" || kind === "stratified") && (
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field label="Run sampled">
+              <select required className={field} value={sampleRunId} onChange={(e) => setSampleRunId(e.target.value)}>
+                <option value="">Choose…</option>
+                {[...annotateRuns, ...judgeRuns].map(runOption)}
+              </select>
+            </Field>
+            {kind === "random" ? (
+              <Field label="Sample size">
+                <input name="size" type="number" min={1} max={5000} defaultValue={50} className={field} />
+              </Field>
+            ) : (
+              <Field label="Per stratum">
+                <input name="perStratum" type="number" min={1} max={2500} defaultValue={25} className={field} />
+              </Field>
+            )}
+            <Field label="Seed">
+              <input name="seed" type="number" min={0} defaultValue={0} className={field} />
+            </Field>
+          </div>
+        )}
+      </fieldset>
+      {create.error && <ErrorAlert>{errorMessage(create.error)}</ErrorAlert>}
+      <button type="submit" disabled={create.isPending} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+        {create.isPending ? "Creating…" : "Create queue"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import { humanLabelExportLines, sessionUserFromHeaders } from "@stepwiser/api";
+import { roleAtLeast } from "@stepwiser/core";
+import { serverDeps } from "~/server/deps";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * A queue's human labels as JSON lines, every row with its provenance
+ * (author, assignment, time, superseded or current). Streamed page by page, so
+ * a large queue never sits in memory.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const deps = serverDeps();
+  const user = await sessionUserFromHeaders(deps.auth, request.headers);
+  if (!user) return new Response("sign in first\n", { status: 401 });
+  if (!roleAtLeast(user.role, "researcher")) return new Response(`exporting labels needs the researcher role; you are ${user.role}\n`, { status: 403 });
+  const queue = await deps.db.annotationQueue.findUnique({ where: { id }, select: { id: true } });
+  if (!queue) return new Response(`annotation queue ${id} does not exist\n`, { status: 404 });
+
+  const encoder = new TextEncoder();
+  const lines = humanLabelExportLines(deps.db, id);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await lines.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="human-labels-${id}.jsonl"`,
+    },
+  });
+}

@@ -1,0 +1,164 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { cohensKappa, fleissKappaFromLabels } from "@stepwiser/core";
+import { expect, test, type Page } from "@playwright/test";
+import { addUsers, admin, sessionFor, signInAs, type Account } from "./users";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const suffix = Date.now().toString(36);
+const password = "annotate-e2e-password";
+const account = (name: string, role: Account["role"]): Account => ({ email: `${name}-${suffix}@e2e.test`, name: `${name}-${suffix}`, role, password });
+const ann1 = account("ann1", "annotator");
+const ann2 = account("ann2", "annotator");
+const researcher = account("res", "researcher");
+const viewer = account("view", "viewer");
+
+/** Ratings typed per (item, chunk index), per annotator: what the agreement shown must be computed from. */
+type Typed = Map<string, Map<number, string>>;
+
+async function currentItem(page: Page): Promise<string | null> {
+  const done = page.getByTestId("queue-done");
+  const annotate = page.getByTestId("annotate-page");
+  await expect(annotate.getByTestId("annotate-chunk").first().or(done)).toBeVisible();
+  if (await done.isVisible()) return null;
+  return annotate.getAttribute("data-item");
+}
+
+/**
+ * Labels every remaining item by keyboard only: one digit per chunk (the
+ * page moves to the next chunk by itself), Enter to submit.
+ */
+async function labelAll(page: Page, typed: Typed, digitFor: (chunk: number, count: number) => "1" | "2" | "3") {
+  const ratingOf = { "1": "-1", "2": "0", "3": "1" } as const;
+  for (let item = await currentItem(page); item !== null; ) {
+    const count = await page.getByTestId("annotate-chunk").count();
+    const ratings = new Map<number, string>();
+    for (let chunk = 0; chunk < count; chunk++) {
+      const digit = digitFor(chunk, count);
+      await page.keyboard.press(digit);
+      ratings.set(chunk, ratingOf[digit]);
+    }
+    await expect(page.getByTestId("annotate-chunk")).toHaveCount(count);
+    await page.keyboard.press("Enter");
+    typed.set(item, ratings);
+    await expect(page.getByTestId("annotate-page")).not.toHaveAttribute("data-item", item);
+    item = await currentItem(page);
+  }
+}
+
+test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and adjudicates; a viewer cannot annotate", async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  await signInAs(page, admin.email, admin.password);
+  await addUsers(page, [ann1, ann2, researcher, viewer]);
+
+  // The researcher turns the first three solutions of the demo dataset into a queue with two annotators per item.
+  const res = await sessionFor(browser, researcher);
+  await res.page.goto("/datasets");
+  await res.page.getByRole("link", { name: "Simulated world (demo)" }).click();
+  await res.page.getByRole("link", { name: "Audit this list in an annotation queue" }).click();
+  await res.page.getByLabel("Name").fill("Demo audit");
+  await res.page.getByLabel("Annotators per item (k)").fill("2");
+  await res.page.getByLabel("Monte-Carlo labels audited (annotate run)").selectOption({ index: 1 });
+  await res.page.getByLabel("Judge verdicts audited (judge run)").selectOption({ index: 1 });
+  await res.page.getByLabel("At most this many solutions").fill("3");
+  await res.page.getByRole("button", { name: "Create queue" }).click();
+  await expect(res.page).toHaveURL(/\/queues\/[^/]+$/);
+  const queueUrl = new URL(res.page.url()).pathname;
+  await expect(res.page.getByTestId("queue-progress")).toContainText("0 of 3 items done");
+
+  // Both annotators open the queue at the same moment: their leases must not collide.
+  const [a, b] = await Promise.all([sessionFor(browser, ann1), sessionFor(browser, ann2)]);
+  await Promise.all([a.page.goto(`${queueUrl}/annotate`), b.page.goto(`${queueUrl}/annotate`)]);
+  const [firstA, firstB] = await Promise.all([currentItem(a.page), currentItem(b.page)]);
+  expect(firstA).not.toBeNull();
+  expect(firstB).not.toBeNull();
+  expect(firstA).not.toBe(firstB);
+
+  // Shortcut help is one key away.
+  await a.page.keyboard.press("?");
+  await expect(a.page.getByRole("dialog", { name: "Keyboard shortcuts" })).toContainText("undo the last submission");
+  await a.page.screenshot({ path: path.join(repoRoot, "e2e/screenshots/annotation.png"), fullPage: true });
+  await a.page.keyboard.press("?");
+
+  // Annotator 1 calls the last chunk wrong, annotator 2 the first chunk neutral; the rest right.
+  const typedA: Typed = new Map();
+  const typedB: Typed = new Map();
+  await labelAll(a.page, typedA, (chunk, count) => (chunk === count - 1 ? "1" : "3"));
+  await labelAll(b.page, typedB, (chunk) => (chunk === 0 ? "2" : "3"));
+  expect(typedA.size).toBe(3);
+  expect(typedB.size).toBe(3);
+
+  // u reopens annotator 1's last submission with the ratings given; a correction is a new submission.
+  await a.page.keyboard.press("u");
+  const reopened = await currentItem(a.page);
+  expect(reopened).not.toBeNull();
+  await expect(a.page.getByTestId("annotate-chunk").first()).toHaveAttribute("data-rating", typedA.get(reopened!)!.get(0)!);
+  await a.page.keyboard.press("2");
+  await a.page.keyboard.press("Enter");
+  await expect(a.page.getByTestId("queue-done")).toBeVisible();
+  typedA.get(reopened!)!.set(0, "0");
+
+  // The agreement shown equals the core's computation on the ratings typed.
+  const unitsA: string[] = [];
+  const unitsB: string[] = [];
+  for (const [item, ratings] of typedA) {
+    for (const [chunk, rating] of ratings) {
+      unitsA.push(rating);
+      unitsB.push(typedB.get(item)!.get(chunk)!);
+    }
+  }
+  const cohen = cohensKappa(unitsA, unitsB);
+  const fleiss = fleissKappaFromLabels(unitsA.map((rating, i) => [rating, unitsB[i]!]));
+  await res.page.reload();
+  await expect(res.page.getByTestId("queue-progress")).toContainText("3 of 3 items done");
+  const cohenCard = res.page.getByTestId("cohen-kappa");
+  await expect(cohenCard).toHaveCount(1);
+  expect(Number(await cohenCard.getAttribute("data-kappa"))).toBeCloseTo(cohen.kappa, 12);
+  await expect(cohenCard).toContainText(cohen.kappa.toFixed(3));
+  const fleissCard = res.page.getByTestId("fleiss-kappa");
+  expect(Number(await fleissCard.getAttribute("data-kappa"))).toBeCloseTo(fleiss.kappa, 12);
+  await expect(fleissCard).toContainText(fleiss.kappa.toFixed(3));
+  const disagreements = [...typedA].reduce((n, [item, ratings]) => n + [...ratings].filter(([chunk, rating]) => typedB.get(item)!.get(chunk) !== rating).length, 0);
+  await expect(res.page.getByTestId("disagreement-row")).toHaveCount(disagreements);
+  await expect(res.page.getByTestId("annotator-progress")).toHaveCount(2);
+
+  // The researcher adjudicates the first disputed item: every chunk right.
+  await res.page.getByTestId("disagreement-row").first().getByRole("link").click();
+  await expect(res.page.getByTestId("adjudication-status")).toHaveText("not adjudicated");
+  for (const group of await res.page.getByRole("group", { name: /Final rating of chunk/ }).all()) await group.getByRole("button", { name: "+1" }).click();
+  await res.page.getByRole("button", { name: "Set the final label" }).click();
+  await expect(res.page.getByTestId("adjudication-status")).toContainText("adjudicated ");
+  await expect(res.page.getByTestId("final-status").first()).toHaveText("adjudicated +1");
+  await expect(res.page.getByTestId("history-row").filter({ hasText: "adjudication" }).first()).toBeVisible();
+  await res.page.goto(queueUrl);
+  await expect(res.page.getByTestId("disagreement-row").filter({ hasText: "adjudicated" }).first()).toBeVisible();
+
+  // The export carries every label row with its provenance; the undone submission's rows are there, superseded.
+  const queueId = queueUrl.split("/").pop()!;
+  const exported = await res.page.request.get(`/api/queues/${queueId}/labels`);
+  expect(exported.status()).toBe(200);
+  const rows = (await exported.text()).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const typedCount = [...typedA.values(), ...typedB.values()].reduce((n, ratings) => n + ratings.size, 0);
+  expect(rows.filter((r) => r.source === "annotation" && r.current === true)).toHaveLength(typedCount);
+  expect(rows.filter((r) => r.source === "annotation" && r.current === false)).toHaveLength(typedA.get(reopened!)!.size);
+  expect(rows.filter((r) => r.source === "adjudication").length).toBeGreaterThan(0);
+  for (const row of rows) {
+    expect([ann1.email, ann2.email, researcher.email]).toContain(row.author_email);
+    expect(row).toMatchObject({ queue_id: queueId, queue_name: "Demo audit", scheme: "rating" });
+    expect(typeof row.created_at).toBe("string");
+    expect(typeof row.external_id).toBe("string");
+  }
+
+  // A viewer reads the queue but cannot annotate: no button, a clear refusal, and the API says 403.
+  const v = await sessionFor(browser, viewer);
+  await v.page.goto(queueUrl);
+  await expect(v.page.getByTestId("queue-progress")).toBeVisible();
+  await expect(v.page.getByRole("link", { name: "Annotate" })).toHaveCount(0);
+  await v.page.goto(`${queueUrl}/annotate`);
+  await expect(v.page.getByRole("alert")).toContainText("needs the annotator role");
+  const refused = await v.page.request.post("/api/trpc/annotation.next", { data: { json: { queueId } } });
+  expect(refused.status()).toBe(403);
+  expect((await v.page.request.get(`/api/queues/${queueId}/labels`)).status()).toBe(403);
+
+  await Promise.all([a.context.close(), b.context.close(), res.context.close(), v.context.close()]);
+});

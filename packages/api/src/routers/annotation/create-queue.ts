@@ -1,0 +1,136 @@
+import { ANNOTATION_SCHEMES } from "@stepwiser/core";
+import type { Db, RunKind } from "@stepwiser/db";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { researcherProcedure } from "../../trpc";
+import { defaultLabelRule, judgeTiePolicy, queueLabelRuleSchema, runConfigFacts, storedLabelRule, type QueueLabelRule } from "./queue-runs";
+import { queueSelectionSchema, selectSolutions } from "./select-solutions";
+
+export const DEFAULT_SEGMENTATION_METHOD = "self-segmented";
+
+export const createQueueInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  instructions: z.string().max(20_000).default(""),
+  scheme: z.enum(ANNOTATION_SCHEMES).default("rating"),
+  annotatorsPerItem: z.number().int().min(1).max(10).default(1),
+  leaseSeconds: z.number().int().min(1).max(86_400).default(900),
+  blind: z.boolean().default(false),
+  datasetId: z.string().min(1),
+  /** Default: the segmentation the given runs used, else "self-segmented". */
+  segmentationMethod: z.string().min(1).optional(),
+  /** The annotate run whose Monte-Carlo labels and Q-values annotators see (after submitting, in a blind queue). */
+  annotateRunId: z.string().min(1).optional(),
+  /** Default: the annotate run's first label rule. */
+  labelRule: queueLabelRuleSchema.optional(),
+  judgeRunId: z.string().min(1).optional(),
+  selection: queueSelectionSchema,
+});
+
+const bad = (message: string) => new TRPCError({ code: "BAD_REQUEST", message });
+
+/** A run given to the queue: it must exist, belong to the dataset and be of a kind that has what the queue reads. */
+async function runOf(db: Db, runId: string, datasetId: string, field: string, kinds: RunKind[]) {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, datasetId: true, config: true } });
+  if (!run) throw bad(`${field}: run ${runId} does not exist`);
+  if (run.datasetId !== datasetId) throw bad(`${field}: run ${runId} belongs to another dataset`);
+  if (!kinds.includes(run.kind)) throw bad(`${field}: run ${runId} is a ${run.kind} run; expected ${kinds.join(" or ")}`);
+  return run;
+}
+
+/**
+ * A queue of solutions for human audit. The items are chosen once, here, and
+ * written with the queue, its settings and the audit row in one transaction:
+ * a queue never exists half-filled.
+ */
+export const createQueue = researcherProcedure.input(createQueueInput).mutation(async ({ ctx, input }) => {
+  const { db } = ctx;
+  const { selection } = input;
+  const dataset = await db.dataset.findUnique({ where: { id: input.datasetId }, select: { id: true } });
+  if (!dataset) throw bad(`dataset ${input.datasetId} does not exist`);
+  if (selection.kind === "filter" && selection.filter.datasetId !== undefined && selection.filter.datasetId !== input.datasetId) {
+    throw bad(`selection.filter.datasetId (${selection.filter.datasetId}) must be the queue's dataset (${input.datasetId})`);
+  }
+  if (selection.kind === "disagreements" && (!input.annotateRunId || !input.judgeRunId)) {
+    throw bad("a disagreements selection needs annotateRunId and judgeRunId: it compares the judge's verdicts with the Monte-Carlo labels");
+  }
+  if (input.labelRule && !input.annotateRunId) throw bad("labelRule needs annotateRunId: it names one of that run's label rules");
+
+  const annotateRun = input.annotateRunId ? await runOf(db, input.annotateRunId, input.datasetId, "annotateRunId", ["annotate"]) : null;
+  // A benchmark run in chunk-judge mode stores judge samples like a judge run.
+  const judgeRun = input.judgeRunId ? await runOf(db, input.judgeRunId, input.datasetId, "judgeRunId", ["judge", "benchmark"]) : null;
+  const selectionRun =
+    selection.kind === "random" || selection.kind === "stratified"
+      ? await runOf(db, selection.runId, input.datasetId, "selection.runId", ["annotate", "judge", "benchmark"])
+      : null;
+
+  const segmentationMethod = input.segmentationMethod ?? impliedSegmentationMethod([annotateRun, judgeRun, selectionRun]);
+
+  let labelRule: QueueLabelRule | null = null;
+  if (annotateRun) {
+    labelRule = input.labelRule ?? (await defaultLabelRule(db, annotateRun));
+    if (!labelRule) throw bad(`annotate run ${annotateRun.id} stored no labels yet`);
+    const stored = await db.chunkLabel.findFirst({ where: { runId: annotateRun.id, rule: labelRule.rule, paramsKey: labelRule.paramsKey }, select: { id: true } });
+    if (!stored) throw bad(`annotate run ${annotateRun.id} stored no ${labelRule.rule} labels with parameters ${labelRule.paramsKey}`);
+  }
+
+  const solutions = await selectSolutions(db, selection, {
+    datasetId: input.datasetId,
+    segmentationMethod,
+    annotateRunId: annotateRun?.id ?? null,
+    judgeRunId: judgeRun?.id ?? null,
+    labelRule,
+    judgeTiePolicy: judgeTiePolicy(judgeRun?.config),
+  });
+  if (solutions.length === 0) {
+    throw bad(`the ${selection.kind} selection matched no solution with a "${segmentationMethod}" segmentation; nothing to annotate`);
+  }
+
+  const settings = {
+    name: input.name,
+    instructions: input.instructions,
+    scheme: input.scheme,
+    annotatorsPerItem: input.annotatorsPerItem,
+    leaseSeconds: input.leaseSeconds,
+    blind: input.blind,
+    datasetId: input.datasetId,
+    segmentationMethod,
+    annotateRunId: annotateRun?.id ?? null,
+    labelRule: storedLabelRule(labelRule),
+    judgeRunId: judgeRun?.id ?? null,
+    selection,
+  };
+  const queueId = await db.$transaction(async (tx) => {
+    const queue = await tx.annotationQueue.create({ data: { ...settings, createdById: ctx.user.id }, select: { id: true } });
+    await tx.annotationItem.createMany({
+      data: solutions.map((solution, position) => ({ queueId: queue.id, trajectoryId: solution.trajectoryId, segmentationId: solution.segmentationId, position })),
+    });
+    await tx.auditLog.create({
+      data: {
+        actorId: ctx.user.id,
+        action: "annotation_queue.created",
+        entityType: "AnnotationQueue",
+        entityId: queue.id,
+        after: { ...settings, labelRule, items: solutions.length },
+      },
+    });
+    return queue.id;
+  });
+  return { queueId, items: solutions.length };
+});
+
+/**
+ * The segmentation the chosen runs worked on: a queue shows the chunks their
+ * labels and verdicts belong to. Runs on different segmentations cannot be
+ * shown side by side, so the caller must then name one.
+ */
+function impliedSegmentationMethod(runs: Array<{ id: string; config: unknown } | null>): string {
+  const methods = new Map<string, string>();
+  for (const run of runs) {
+    const method = run ? runConfigFacts(run.config).segmentationMethod : undefined;
+    if (run && method) methods.set(method, run.id);
+  }
+  if (methods.size > 1) {
+    throw bad(`the runs used different segmentations (${[...methods.keys()].join(", ")}); choose one with segmentationMethod`);
+  }
+  return [...methods.keys()][0] ?? DEFAULT_SEGMENTATION_METHOD;
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { viewerProcedure } from "../../trpc";
+import { queueCounts } from "./queue-counts";
+
+export const listQueuesInput = z.object({ datasetId: z.string().min(1).optional() });
+
+/** Every annotation queue (archived ones too, with `archivedAt`), newest first, with its progress and the caller's share. */
+export const listQueues = viewerProcedure.input(listQueuesInput).query(async ({ ctx, input }) => {
+  const queues = await ctx.db.annotationQueue.findMany({
+    where: input.datasetId ? { datasetId: input.datasetId } : {},
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    select: {
+      id: true,
+      name: true,
+      datasetId: true,
+      dataset: { select: { name: true } },
+      scheme: true,
+      annotatorsPerItem: true,
+      blind: true,
+      archivedAt: true,
+      createdAt: true,
+    },
+  });
+  const counts = await queueCounts(ctx.db, queues.map((q) => q.id), ctx.user.id);
+  return queues.map(({ dataset, ...queue }) => {
+    const { items, completedItems, adjudicatedItems, submissions, mySubmitted } = counts.get(queue.id)!;
+    return { ...queue, datasetName: dataset.name, items, completedItems, adjudicatedItems, submissions, mySubmitted };
+  });
+});

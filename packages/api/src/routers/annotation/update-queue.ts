@@ -1,0 +1,60 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { researcherProcedure } from "../../trpc";
+
+export const updateQueueInput = z.object({
+  queueId: z.string().min(1),
+  name: z.string().trim().min(1).max(200).optional(),
+  instructions: z.string().max(20_000).optional(),
+  annotatorsPerItem: z.number().int().min(1).max(10).optional(),
+  leaseSeconds: z.number().int().min(1).max(86_400).optional(),
+  blind: z.boolean().optional(),
+  /** true archives the queue (no new leases), false brings it back. */
+  archived: z.boolean().optional(),
+});
+
+const queueSettingsSelect = { id: true, name: true, instructions: true, annotatorsPerItem: true, leaseSeconds: true, blind: true, archivedAt: true } as const;
+
+/**
+ * Changes a queue's settings. Items and the selection stay as created: a queue
+ * is a fixed sample, so its agreement numbers keep meaning the same thing.
+ * The audit row holds only the fields that changed, before and after.
+ */
+export const updateQueue = researcherProcedure.input(updateQueueInput).mutation(async ({ ctx, input }) => {
+  return ctx.db.$transaction(async (tx) => {
+    const current = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: queueSettingsSelect });
+    if (!current) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });
+    const wanted = {
+      name: input.name,
+      instructions: input.instructions,
+      annotatorsPerItem: input.annotatorsPerItem,
+      leaseSeconds: input.leaseSeconds,
+      blind: input.blind,
+      // Archiving twice keeps the first date.
+      archivedAt: input.archived === undefined ? undefined : input.archived ? (current.archivedAt ?? new Date()) : null,
+    };
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(wanted) as [keyof typeof wanted, unknown][]) {
+      if (value === undefined) continue;
+      const old = current[field];
+      const same = old instanceof Date && value instanceof Date ? old.getTime() === value.getTime() : old === value;
+      if (same) continue;
+      before[field] = old;
+      after[field] = value;
+    }
+    if (Object.keys(after).length === 0) return { ...current, changed: [] as string[] };
+    const updated = await tx.annotationQueue.update({ where: { id: input.queueId }, data: after, select: queueSettingsSelect });
+    await tx.auditLog.create({
+      data: {
+        actorId: ctx.user.id,
+        action: "annotation_queue.updated",
+        entityType: "AnnotationQueue",
+        entityId: input.queueId,
+        before: JSON.parse(JSON.stringify(before)),
+        after: JSON.parse(JSON.stringify(after)),
+      },
+    });
+    return { ...updated, changed: Object.keys(after) };
+  });
+});

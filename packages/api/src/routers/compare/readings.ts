@@ -1,0 +1,149 @@
+import { DB_RULE } from "@stepwiser/jobs";
+import { labelRuleParamsKey, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, type LabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
+import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { loadJudgeSampleRun, type ComparableRun } from "./runs";
+
+/**
+ * The three chunk-level readings the agreement and calibration views compare:
+ * a judge run's majority verdict (and its share of Positive votes), an
+ * annotate run's Monte-Carlo label under one rule, and the final human rating.
+ */
+
+export const storedRuleSchema = z.object({ rule: z.enum(["abs_q", "rel_ratio", "rel_effective"]), paramsKey: z.string() });
+export type StoredRule = z.infer<typeof storedRuleSchema>;
+
+/** Rules with stored labels in an annotate run, the run's configured order first. */
+export async function availableLabelRules(db: Db, annotateRunId: string): Promise<StoredRule[]> {
+  const [stored, run] = await Promise.all([
+    db.chunkLabel.groupBy({ by: ["rule", "paramsKey"], where: { runId: annotateRunId }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] }),
+    db.run.findUnique({ where: { id: annotateRunId }, select: { config: true } }),
+  ]);
+  const configured = ((run?.config as { labelRules?: LabelRule[] } | null)?.labelRules ?? []).map((r) => ({ rule: DB_RULE[r.rule], paramsKey: labelRuleParamsKey(r) }));
+  const key = (r: StoredRule) => `${r.rule}|${r.paramsKey}`;
+  const storedKeys = new Set(stored.map(key));
+  const first = configured.filter((r) => storedKeys.has(key(r)));
+  const firstKeys = new Set(first.map(key));
+  return [...first, ...stored.filter((r) => !firstKeys.has(key(r))).map((r) => ({ rule: r.rule, paramsKey: r.paramsKey }))];
+}
+
+/** A readable name for a stored rule, e.g. "rel_ratio {"gamma":0.8}". */
+export function ruleName(rule: StoredRule): string {
+  return rule.paramsKey === "{}" ? rule.rule : `${rule.rule} ${rule.paramsKey}`;
+}
+
+export async function loadAnnotateRun(db: Db, id: string, datasetId: string) {
+  const run = await db.run.findUnique({ where: { id }, select: { id: true, kind: true, datasetId: true } });
+  if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `run ${id} does not exist` });
+  if (run.kind !== "annotate") throw new TRPCError({ code: "BAD_REQUEST", message: `run ${id} is a ${run.kind} run, not an annotate run` });
+  if (run.datasetId !== datasetId) throw new TRPCError({ code: "BAD_REQUEST", message: `annotate run ${id} is on another dataset than the judge run` });
+  return run;
+}
+
+export async function loadQueue(db: Db, id: string, datasetId: string) {
+  const queue = await db.annotationQueue.findUnique({ where: { id }, select: { id: true, name: true, datasetId: true } });
+  if (!queue) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${id} does not exist` });
+  if (queue.datasetId !== datasetId) throw new TRPCError({ code: "BAD_REQUEST", message: `annotation queue ${id} is on another dataset than the judge run` });
+  return queue;
+}
+
+export interface JudgeReading {
+  verdict: Verdict;
+  share: number | null;
+}
+
+/** Majority verdict (the run's tie policy) and Positive share per chunk, from vote counts: no rationale is read. */
+export async function loadJudgeReadings(db: Db, run: ComparableRun): Promise<Map<string, JudgeReading>> {
+  const counts = await db.judgeSample.groupBy({ by: ["chunkId", "verdict"], where: { runId: run.id }, _count: { _all: true } });
+  const verdicts = new Map<string, Verdict[]>();
+  for (const row of counts) {
+    const list = verdicts.get(row.chunkId) ?? [];
+    for (let i = 0; i < row._count._all; i++) list.push(row.verdict);
+    verdicts.set(row.chunkId, list);
+  }
+  return new Map([...verdicts].map(([chunkId, list]) => [chunkId, { verdict: majorityVerdict(list, run.tiePolicy).verdict, share: positiveShare(list) }]));
+}
+
+export async function loadMonteCarloLabels(db: Db, annotateRunId: string, rule: StoredRule): Promise<Map<string, Label>> {
+  const rows = await db.chunkLabel.findMany({ where: { runId: annotateRunId, rule: rule.rule as DbLabelRule, paramsKey: rule.paramsKey }, select: { chunkId: true, label: true } });
+  return new Map(rows.map((r) => [r.chunkId, r.label]));
+}
+
+export interface HumanReadings {
+  /** Final rating per chunk that has one (adjudicated or agreed; a null rating = not rated is left out). */
+  ratings: Map<string, HumanRating>;
+  /** Chunks whose annotators disagree and no adjudication decided yet. */
+  disputed: number;
+}
+
+/** Final human ratings of the dataset's chunks, optionally from one annotation queue only. */
+export async function loadHumanReadings(db: Db, datasetId: string, queueId?: string): Promise<HumanReadings> {
+  const rows = await db.humanLabel.findMany({
+    where: { chunk: { segmentation: { trajectory: { datasetId } } }, ...(queueId ? { queueId } : {}) },
+    select: { chunkId: true, authorId: true, rating: true, source: true, createdAt: true },
+  });
+  const byChunk = new Map<string, typeof rows>();
+  for (const row of rows) byChunk.set(row.chunkId, [...(byChunk.get(row.chunkId) ?? []), row]);
+  const ratings = new Map<string, HumanRating>();
+  let disputed = 0;
+  for (const [chunkId, labels] of byChunk) {
+    const final = resolveHumanLabel(labels);
+    if (final.status === "disputed") disputed += 1;
+    else if ((final.status === "agreed" || final.status === "adjudicated") && final.rating !== null) ratings.set(chunkId, final.rating);
+  }
+  return { ratings, disputed };
+}
+
+const CHUNK_PAGE = 10_000;
+
+/** Where each chunk sits: its solution and index, read in pages of ids. */
+export async function loadChunkPlaces(db: Db, chunkIds: readonly string[]) {
+  const places = new Map<string, { trajectoryId: string; externalId: string; index: number }>();
+  for (let start = 0; start < chunkIds.length; start += CHUNK_PAGE) {
+    const rows = await db.chunk.findMany({
+      where: { id: { in: chunkIds.slice(start, start + CHUNK_PAGE) } },
+      select: { id: true, index: true, segmentation: { select: { trajectoryId: true, trajectory: { select: { externalId: true } } } } },
+    });
+    for (const row of rows) places.set(row.id, { trajectoryId: row.segmentation.trajectoryId, externalId: row.segmentation.trajectory.externalId, index: row.index });
+  }
+  return places;
+}
+
+export interface ChunkReadingsRequest {
+  judgeRunId: string;
+  annotateRunId?: string;
+  rule?: StoredRule;
+  queueId?: string;
+}
+
+/**
+ * Every chunk with at least one reading, judged by the judge run or labelled
+ * by the annotate run or rated by a human, with all three readings it has.
+ */
+export async function loadChunkReadings(db: Db, request: ChunkReadingsRequest) {
+  const judgeRun = await loadJudgeSampleRun(db, request.judgeRunId);
+  const annotateRun = request.annotateRunId ? await loadAnnotateRun(db, request.annotateRunId, judgeRun.datasetId) : null;
+  const queue = request.queueId ? await loadQueue(db, request.queueId, judgeRun.datasetId) : null;
+  const availableRules = annotateRun ? await availableLabelRules(db, annotateRun.id) : [];
+  const rule = request.rule ?? availableRules[0] ?? null;
+  if (annotateRun && request.rule && !availableRules.some((r) => r.rule === request.rule!.rule && r.paramsKey === request.rule!.paramsKey)) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: `annotate run ${annotateRun.id} stored no labels under ${ruleName(request.rule)}` });
+  }
+  const [judge, mc, human] = await Promise.all([
+    loadJudgeReadings(db, judgeRun),
+    annotateRun && rule ? loadMonteCarloLabels(db, annotateRun.id, rule) : Promise.resolve(new Map<string, Label>()),
+    loadHumanReadings(db, judgeRun.datasetId, queue?.id),
+  ]);
+  const chunkIds = [...new Set([...judge.keys(), ...mc.keys(), ...human.ratings.keys()])];
+  const places = await loadChunkPlaces(db, chunkIds);
+  const chunks: ThreeWayChunk[] = chunkIds
+    .map((chunkId) => {
+      const place = places.get(chunkId)!;
+      const j = judge.get(chunkId);
+      return { chunkId, ...place, judge: j?.verdict ?? null, judgeShare: j?.share ?? null, mc: mc.get(chunkId) ?? null, human: human.ratings.get(chunkId) ?? null };
+    })
+    // Solution by solution, chunks in order: a stable list to page through.
+    .sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.trajectoryId.localeCompare(b.trajectoryId) || a.index - b.index);
+  return { judgeRun, annotateRun, queue, rule, availableRules, chunks, disputed: human.disputed };
+}

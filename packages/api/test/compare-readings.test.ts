@@ -1,0 +1,221 @@
+import type { Verdict } from "@stepwiser/core";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { appRouter } from "../src";
+
+/**
+ * Three-way agreement, calibration and Maj@K scaling on a hand-built dataset
+ * whose every count is worked out in the comments below.
+ *
+ * Chunk     judge (2 samples)   share  MC   human
+ * t-0 #0    P P  → P            1      P    +1 (queue)
+ * t-0 #1    P N  → tie → N      ½      P    +1 (queue)
+ * t-0 #2    N N  → N            0      N     0 (queue)
+ * t-1 #0    P P  → P            1      N    disputed: +1 and −1 (queue)
+ * t-1 #1    N ?  → N            0      N    −1 (manual, no queue)
+ * t-1 #2    P P  → P            1      P    —
+ * t-2 #0    P N  → tie → N      ½      —    —
+ * t-2 #1    P P  → P            1      —    —
+ * Gold: t-0 no error, t-1 error at #1, t-2 no error.
+ */
+const P = "Positive";
+const N = "Negative";
+const U = "unparseable";
+const SOLUTIONS: Array<{ externalId: string; label: number; chunks: Array<{ judge: Verdict[]; mc?: "Positive" | "Negative"; human?: Array<{ author: string; rating: number; queue: boolean }> }> }> = [
+  {
+    externalId: "t-0",
+    label: -1,
+    chunks: [
+      { judge: [P, P], mc: P, human: [{ author: "ann-1", rating: 1, queue: true }] },
+      { judge: [P, N], mc: P, human: [{ author: "ann-1", rating: 1, queue: true }] },
+      { judge: [N, N], mc: N, human: [{ author: "ann-1", rating: 0, queue: true }] },
+    ],
+  },
+  {
+    externalId: "t-1",
+    label: 1,
+    chunks: [
+      { judge: [P, P], mc: N, human: [{ author: "ann-1", rating: 1, queue: true }, { author: "ann-2", rating: -1, queue: true }] },
+      { judge: [N, U], mc: N, human: [{ author: "ann-2", rating: -1, queue: false }] },
+      { judge: [P, P], mc: P },
+    ],
+  },
+  { externalId: "t-2", label: -1, chunks: [{ judge: [P, N] }, { judge: [P, P] }] },
+];
+
+describe("judge × Monte-Carlo × human, calibration and scaling from stored readings", () => {
+  let database: TestDatabase;
+  let judgeRunId: string;
+  let annotateRunId: string;
+  let queueId: string;
+  let datasetId: string;
+  let caller: ReturnType<typeof appRouter.createCaller>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    const { db } = database;
+    for (const id of ["ann-1", "ann-2"]) await db.user.create({ data: { id, name: id, email: `${id}@example.test`, role: "annotator" } });
+    const dataset = await db.dataset.create({ data: { name: "hand-built", source: "test", status: "ready" } });
+    datasetId = dataset.id;
+    const problem = await db.problem.create({ data: { datasetId, textHash: "h", text: "What is 1 + 1?" } });
+    const judgeRun = await db.run.create({
+      data: {
+        kind: "judge",
+        status: "completed",
+        datasetId,
+        config: { datasetId, judgeEndpoint: "judge-a", judge: { model: "judge-a" }, samples: 2, tiePolicy: "Negative", stopAtFirstNegative: false, segmentationMethod: "processbench-paragraphs" },
+      },
+    });
+    const annotateRun = await db.run.create({ data: { kind: "annotate", status: "completed", datasetId, config: { datasetId, policyEndpoint: "p", rollouts: 4, labelRules: [{ rule: "abs-q" }] } } });
+    const queue = await db.annotationQueue.create({ data: { name: "audit", datasetId, segmentationMethod: "processbench-paragraphs", selection: {} } });
+    judgeRunId = judgeRun.id;
+    annotateRunId = annotateRun.id;
+    queueId = queue.id;
+
+    let minute = 0;
+    for (const solution of SOLUTIONS) {
+      const trajectory = await db.trajectory.create({
+        data: { datasetId, problemId: problem.id, externalId: solution.externalId, subset: "t", generator: "g", text: solution.chunks.map((_, i) => `step ${i}`).join("\n\n"), sourceFirstErrorIndex: solution.label },
+      });
+      const segmentation = await db.segmentation.create({ data: { trajectoryId: trajectory.id, method: "processbench-paragraphs" } });
+      const votes: Verdict[] = [];
+      for (const [index, chunk] of solution.chunks.entries()) {
+        const row = await db.chunk.create({ data: { segmentationId: segmentation.id, index, text: `step ${index}`, startOffset: 0, endOffset: 6 } });
+        await db.judgeSample.createMany({
+          data: chunk.judge.map((verdict, sampleIndex) => ({
+            runId: judgeRunId,
+            chunkId: row.id,
+            sampleIndex,
+            promptTemplateId: "stepwiser-judge",
+            rationale: `sample ${sampleIndex}: \\boxed{${verdict}}`,
+            verdict,
+            // As the judge stores one request with n = 2: the prompt on the first sample, completions split.
+            promptTokens: sampleIndex === 0 ? 100 : 0,
+            completionTokens: 10,
+          })),
+        });
+        const positives = chunk.judge.filter((v) => v === P).length;
+        const negatives = chunk.judge.filter((v) => v === N).length;
+        votes.push(negatives >= positives && negatives > 0 ? N : P);
+        if (chunk.mc) await db.chunkLabel.create({ data: { chunkId: row.id, runId: annotateRunId, rule: "abs_q", paramsKey: "{}", label: chunk.mc } });
+        for (const human of chunk.human ?? []) {
+          await db.humanLabel.create({
+            data: { chunkId: row.id, authorId: human.author, rating: human.rating, source: human.queue ? "annotation" : "manual", queueId: human.queue ? queueId : null, createdAt: new Date(Date.UTC(2026, 0, 1, 0, minute++)) },
+          });
+        }
+      }
+      await db.trajectoryRunStat.create({
+        data: { runId: judgeRunId, trajectoryId: trajectory.id, datasetId, chunkCount: solution.chunks.length, firstNegative: votes.indexOf(N), negativeCount: votes.filter((v) => v === N).length },
+      });
+    }
+    caller = appRouter.createCaller({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "viewer", email: "v@example.test", name: "V", role: "viewer" } });
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("offers the judge run, the annotate run with its stored rule, and the queue", async () => {
+    const candidates = await caller.compare.candidates({ datasetId });
+    expect(candidates.runs.map((r) => [r.id, r.solutions, r.samples, r.judgeModel])).toEqual([[judgeRunId, 3, 2, "judge-a"]]);
+    expect(candidates.judgeRuns.map((r) => r.id)).toEqual([judgeRunId]);
+    expect(candidates.annotateRuns).toMatchObject([{ id: annotateRunId, rules: [{ rule: "abs_q", paramsKey: "{}" }] }]);
+    expect(candidates.queues.map((q) => q.id)).toEqual([queueId]);
+  });
+
+  it("counts each pair, gives Cohen's kappa, and lists the non-unanimous chunks with their pattern", async () => {
+    const result = await caller.compare.threeWay({ judgeRunId, annotateRunId });
+    expect(result.rule).toEqual({ rule: "abs_q", paramsKey: "{}" });
+    // judge × MC on t-0 and t-1 (t-2 has no MC label): MC P → judge P 2, N 1; MC N → judge P 1, N 2.
+    expect(result.judgeVsMc.matrix.counts).toEqual({ Positive: { Positive: 2, Negative: 1, unparseable: 0 }, Negative: { Positive: 1, Negative: 2, unparseable: 0 } });
+    // p_o = 4/6, p_e = (3·3 + 3·3)/36 = ½ → κ = (24 − 18)/(36 − 18) = 1/3
+    expect(result.judgeVsMc.kappa).toBeCloseTo(1 / 3, 12);
+    // judge × human on t-0 #0–2 and t-1 #1 (t-1 #0 is disputed): human P → judge P 1, N 2; human N → judge N 1.
+    expect(result.judgeVsHuman.matrix.counts).toEqual({ Positive: { Positive: 1, Negative: 2, unparseable: 0 }, Negative: { Positive: 0, Negative: 1, unparseable: 0 } });
+    // p_o = 2/4, products 3·1 + 1·3 = 6 → κ = (8 − 6)/(16 − 6) = 0.2
+    expect(result.judgeVsHuman.kappa).toBeCloseTo(0.2, 12);
+    // MC × human on the same four: human P → MC P 2, N 1; human N → MC N 1. κ = (12 − 8)/(16 − 8) = ½
+    expect(result.mcVsHuman.matrix.counts).toEqual({ Positive: { Positive: 2, Negative: 1, unparseable: 0 }, Negative: { Positive: 0, Negative: 1, unparseable: 0 } });
+    expect(result.mcVsHuman.kappa).toBeCloseTo(0.5, 12);
+    expect(result).toMatchObject({ chunks: 8, humanRated: 4, disputed: 1, complete: 4, unanimous: 2, patterns: { all_differ: 0, human_alone: 1, judge_alone: 1, mc_alone: 0 } });
+    expect(result.list.items.map((c) => [c.externalId, c.index, c.pattern])).toEqual([
+      ["t-0", 1, "judge_alone"],
+      ["t-0", 2, "human_alone"],
+    ]);
+    const humanAlone = await caller.compare.threeWay({ judgeRunId, annotateRunId, pattern: "human_alone" });
+    expect(humanAlone.list).toMatchObject({ total: 1, items: [{ externalId: "t-0", index: 2, judge: N, mc: N, human: 0, judgeShare: 0 }] });
+  });
+
+  it("restricts the human reading to one annotation queue", async () => {
+    const result = await caller.compare.threeWay({ judgeRunId, annotateRunId, queueId });
+    // t-1 #1's manual −1 drops out; the queue's dispute on t-1 #0 stays a dispute.
+    expect(result).toMatchObject({ humanRated: 3, disputed: 1, complete: 3, unanimous: 1 });
+    expect(result.mcVsHuman.matrix.total).toBe(3);
+  });
+
+  it("bins the judge's vote share against the human or the Monte-Carlo label", async () => {
+    const human = await caller.compare.calibration({ judgeRunId, reference: "human", bins: 2 });
+    // [0, ½): t-0 #2 (0, neutral → P), t-1 #1 (0, N) → mean 0, observed ½; [½, 1]: t-0 #0 (1, P), t-0 #1 (½, P) → mean ¾, observed 1.
+    expect(human.bins.map((b) => [b.count, b.meanPredicted, b.observedRate])).toEqual([
+      [2, 0, 0.5],
+      [2, 0.75, 1],
+    ]);
+    expect(human.expectedCalibrationError).toBeCloseTo(0.5 * 0.5 + 0.5 * 0.25, 12);
+    expect(human).toMatchObject({ total: 4, skipped: 4 });
+    const mc = await caller.compare.calibration({ judgeRunId, reference: "mc", annotateRunId, bins: 2 });
+    // [0, ½): two chunks at share 0, both MC N; [½, 1]: shares 1, ½, 1, 1 with MC P, P, N, P → mean 0.875, observed ¾.
+    expect(mc.bins.map((b) => [b.count, b.meanPredicted, b.observedRate])).toEqual([
+      [2, 0, 0],
+      [4, 0.875, 0.75],
+    ]);
+    expect(mc.expectedCalibrationError).toBeCloseTo((4 / 6) * 0.125, 12);
+    expect(mc).toMatchObject({ total: 6, skipped: 2 });
+    await expect(caller.compare.calibration({ judgeRunId, reference: "mc" })).rejects.toThrow(/needs an annotate run/);
+  });
+
+  it("replays Maj@K from the stored samples: F1 and tokens per solution for K = 1 and 2", async () => {
+    const result = await caller.compare.scaling({ runIds: [judgeRunId], draws: 200, seed: 1 });
+    const curve = result.runs[0]!;
+    expect(curve).toMatchObject({ maxK: 2, solutions: 3 });
+    const [k1, k2] = curve.points;
+    // K = 2 is the run itself: t-0 → 1 (wrong), t-1 → 1 (right), t-2 → 0 (wrong): acc_err 1, acc_cor 0 → F1 0.
+    // Every chunk costs its prompt once (100) plus both completions (20): 8 chunks · 120 / 3 solutions.
+    expect(k2).toMatchObject({ k: 2, f1: 0, tokensPerSolution: 320 });
+    // K = 1: t-1 is right when #1 draws N (½; the unparseable sample reads as Positive, as the judge run's stat does),
+    // t-2 when #0 draws P (½); F1 = 2·1·½/(1 + ½) = ⅔ only when both → E[F1] = ¼·⅔ = 1/6. Tokens: 8 · 110 / 3.
+    expect(k1!.k).toBe(1);
+    expect(k1!.f1).toBeCloseTo(1 / 6, 1);
+    expect(k1!.f1Range).toEqual({ min: 0, max: 2 / 3 });
+    expect(k1!.tokensPerSolution).toBeCloseTo(880 / 3, 9);
+  });
+
+  it("compares a run on part of the dataset with a whole-dataset run on the solutions both were asked to judge", async () => {
+    const { db } = database;
+    const [t0, t1] = await Promise.all(["t-0", "t-1"].map((externalId) => db.trajectory.findFirstOrThrow({ where: { datasetId, externalId } })));
+    const partial = await db.run.create({ data: { kind: "judge", status: "completed", datasetId, config: { datasetId, judgeEndpoint: "judge-b", trajectoryIds: [t0!.id, t1!.id], segmentationMethod: "processbench-paragraphs" } } });
+    await db.trajectoryRunStat.createMany({
+      data: [
+        { runId: partial.id, trajectoryId: t0!.id, datasetId, chunkCount: 3, firstNegative: -1, negativeCount: 0 }, // right
+        { runId: partial.id, trajectoryId: t1!.id, datasetId, chunkCount: 3, firstNegative: 1, negativeCount: 1 }, // right
+      ],
+    });
+    const result = await caller.compare.checkpoints({ runIds: [partial.id, judgeRunId], baselineRunId: judgeRunId, resamples: 100 });
+    expect(result.gold).toBe(2);
+    const [b, a] = result.runs;
+    expect(b!.bySubset.t).toMatchObject({ n: 2, acc_err: 1, acc_cor: 1, f1: 1 });
+    // The whole-dataset run on t-0 (predicts 1: wrong) and t-1 (right) only.
+    expect(a!.bySubset.t).toMatchObject({ n: 2, acc_err: 1, acc_cor: 0, f1: 0 });
+    expect(b!.delta!.bySubset.t!.f1.estimate).toBe(1);
+    const differing = await caller.compare.disagreements({ runA: partial.id, runB: judgeRunId });
+    expect(differing.items).toMatchObject([{ externalId: "t-0", gold: -1, a: -1, b: 1, kind: "a_right" }]);
+  });
+
+  it("shows one solution's chunks with each run's samples lined up, and its prediction", async () => {
+    const trajectory = await database.db.trajectory.findFirstOrThrow({ where: { datasetId, externalId: "t-1" } });
+    const view = await caller.compare.item({ trajectoryId: trajectory.id, runIds: [judgeRunId] });
+    expect(view.trajectory).toMatchObject({ externalId: "t-1", gold: 1 });
+    expect(view.runs[0]).toMatchObject({ prediction: 1, predicted: true, alignedWithShownChunks: true });
+    expect(view.chunks.map((c) => c.judgements[0]!.vote?.verdict)).toEqual([P, N, P]);
+    expect(view.chunks[1]!.judgements[0]!.samples.map((s) => s.rationale)).toEqual(["sample 0: \\boxed{Negative}", "sample 1: \\boxed{unparseable}"]);
+  });
+});
