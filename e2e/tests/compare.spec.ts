@@ -1,0 +1,74 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const screenshot = (name: string) => path.join(repoRoot, "e2e/screenshots", name);
+
+test("compares the demo's strong and weak judges: metrics with CIs, disagreements with a rationale diff, the three-way view; every view is a URL", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  await page.getByTestId("nav-compare").click();
+  await page.getByTestId("compare-dataset").selectOption({ label: "Simulated world (demo)" });
+
+  // The demo's judge runs may still be working: wait until both are listed as completed.
+  const option = (judge: string) => page.getByTestId("compare-run-option").filter({ hasText: judge });
+  await expect(async () => {
+    await page.reload();
+    await expect(option("sim-judge-strong")).toContainText("completed", { timeout: 2_000 });
+    await expect(option("sim-judge-weak")).toContainText("completed", { timeout: 2_000 });
+  }).toPass({ timeout: 150_000 });
+  await option("sim-judge-strong").getByTestId("compare-run-checkbox").check();
+  await option("sim-judge-weak").getByTestId("compare-run-checkbox").check();
+  await option("sim-judge-weak").getByTestId("compare-baseline-radio").check();
+  const strongId = await option("sim-judge-strong").getAttribute("data-run-id");
+  const weakId = await option("sim-judge-weak").getAttribute("data-run-id");
+
+  // Metrics: each judge's F1 with its interval, the strong judge's delta against the weak baseline.
+  const f1 = page.locator(`[data-testid="metric-cell"][data-run="${strongId}"][data-subset="sim"][data-metric="f1"]`);
+  await expect(f1.getByTestId("metric-ci")).toHaveText(/\[\d/);
+  const delta = page.locator(`[data-testid="delta-cell"][data-run="${strongId}"][data-subset="sim"][data-metric="f1"]`);
+  await expect(delta.getByTestId("delta-ci")).toBeVisible();
+  await expect(delta.getByTestId("delta-p")).toBeVisible();
+  await expect(page.locator(`[data-testid="delta-cell"][data-run="${weakId}"]`)).toHaveCount(0);
+  const strongF1 = Number(await f1.getAttribute("data-value"));
+  await page.screenshot({ path: screenshot("compare.png"), fullPage: true });
+
+  // The URL carries the view: opened afresh it shows the same numbers.
+  const shared = page.url();
+  expect(shared).toContain(`baseline=${weakId}`);
+  const fresh = await page.context().newPage();
+  await fresh.goto(shared);
+  await expect(fresh.locator(`[data-testid="metric-cell"][data-run="${strongId}"][data-subset="sim"][data-metric="f1"]`)).toHaveAttribute("data-value", String(strongF1));
+  await fresh.close();
+
+  // Disagreements: every listed solution has different predictions; one opens with both rationales and their diff.
+  await page.getByTestId("compare-tab-disagreements").click();
+  const rows = page.getByTestId("disagreement-row");
+  await expect(rows.first().or(page.getByTestId("disagreements-total"))).toBeVisible();
+  const total = Number((await page.getByTestId("disagreements-total").textContent())?.match(/\d+/)?.[0] ?? "0");
+  if (total > 0) {
+    for (const row of await rows.all()) expect(await row.getByTestId("disagreement-a").textContent()).not.toBe(await row.getByTestId("disagreement-b").textContent());
+    await rows.first().getByTestId("disagreement-link").click();
+    await expect(page).toHaveURL(/\/compare\/item\?/);
+    await expect(page.getByTestId("item-prediction")).toHaveCount(2);
+    await expect(page.getByTestId("item-judgement").first()).toBeVisible();
+    await expect(page.getByTestId("rationale-diff").first()).toBeVisible();
+    await page.goBack();
+  }
+
+  // Three-way: judge verdict vs Monte-Carlo label vs human label, with a matrix and kappa per pair.
+  await page.getByTestId("compare-tab-three-way").click();
+  await page.getByTestId("reading-judge-run").selectOption(strongId!);
+  for (const pair of ["judge-mc", "judge-human", "mc-human"]) await expect(page.getByTestId(`matrix-${pair}`)).toBeVisible();
+  await expect(page.getByTestId("kappa-judge-mc")).toHaveAttribute("data-value", /\d/);
+  await expect(page.getByTestId("three-way-summary")).toBeVisible();
+  await expect(page).toHaveURL(/tab=three-way/);
+  await page.screenshot({ path: screenshot("three-way.png"), fullPage: true });
+
+  // Scaling: F1 against the number of votes, from the stored samples alone.
+  await page.getByTestId("compare-tab-scaling").click();
+  await expect(page.getByTestId("scaling-chart-k")).toBeVisible();
+  await expect(page.locator(`[data-testid="scaling-row"][data-run="${strongId}"]`).first()).toBeVisible();
+});
