@@ -55,6 +55,8 @@ test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and 
   const res = await sessionFor(browser, researcher);
   await res.page.goto("/datasets");
   await res.page.getByRole("link", { name: "Simulated world (demo)" }).click();
+  await expect(res.page).toHaveURL(/\/datasets\/[^/?]+$/);
+  const datasetId = new URL(res.page.url()).pathname.split("/").pop()!;
   await res.page.getByRole("link", { name: "Audit this list in an annotation queue" }).click();
   await res.page.getByLabel("Name").fill("Demo audit");
   await res.page.getByLabel("Annotators per item (k)").fill("2");
@@ -150,6 +152,17 @@ test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and 
     expect(typeof row.created_at).toBe("string");
     expect(typeof row.external_id).toBe("string");
   }
+
+  // The three-way view puts the human labels of this queue beside the judge's verdicts and the Monte-Carlo labels
+  // (once the demo's judge and annotate runs have finished).
+  await expect(async () => {
+    await res.page.goto(`/compare?dataset=${datasetId}&tab=three-way&queue=${queueId}`);
+    await expect(res.page.getByTestId("three-way-summary")).toContainText(/[1-9]\d* with all three/, { timeout: 3_000 });
+  }).toPass({ timeout: 150_000 });
+  for (const pair of ["judge-mc", "judge-human", "mc-human"]) await expect(res.page.getByTestId(`matrix-${pair}`)).toBeVisible();
+  await expect(res.page.getByTestId("kappa-judge-human")).toHaveAttribute("data-value", /\d/);
+  await expect(res.page.getByTestId("reading-queue")).toHaveValue(queueId);
+  await res.page.screenshot({ path: path.join(repoRoot, "e2e/screenshots/three-way.png"), fullPage: true });
 
   // A viewer reads the queue but cannot annotate: no button, a clear refusal, and the API says 403.
   const v = await sessionFor(browser, viewer);

@@ -6,11 +6,12 @@ import { signIn } from "./sign-in";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const screenshot = (name: string) => path.join(repoRoot, "e2e/screenshots", name);
 
-test("compares the demo's strong and weak judges: metrics with CIs, disagreements with a rationale diff, the three-way view; every view is a URL", async ({ page }) => {
+test("compares the demo's strong and weak judges: metrics with CIs, disagreements with a rationale diff, the three-way view; every view is a URL (human labels: annotation.spec)", async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page);
   await page.getByTestId("nav-compare").click();
-  await page.getByTestId("compare-dataset").selectOption({ label: "Simulated world (demo)" });
+  const datasetPicker = page.getByTestId("compare-dataset");
+  await datasetPicker.selectOption((await datasetPicker.locator("option", { hasText: "Simulated world (demo)" }).getAttribute("value"))!);
 
   // The demo's judge runs may still be working: wait until both are listed as completed.
   const option = (judge: string) => page.getByTestId("compare-run-option").filter({ hasText: judge });
@@ -19,9 +20,11 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
     await expect(option("sim-judge-strong")).toContainText("completed", { timeout: 2_000 });
     await expect(option("sim-judge-weak")).toContainText("completed", { timeout: 2_000 });
   }).toPass({ timeout: 150_000 });
-  await option("sim-judge-strong").getByTestId("compare-run-checkbox").check();
-  await option("sim-judge-weak").getByTestId("compare-run-checkbox").check();
-  await option("sim-judge-weak").getByTestId("compare-baseline-radio").check();
+  // The choice lives in the URL: each click lands once the address has changed.
+  for (const control of [option("sim-judge-strong").getByTestId("compare-run-checkbox"), option("sim-judge-weak").getByTestId("compare-run-checkbox"), option("sim-judge-weak").getByTestId("compare-baseline-radio")]) {
+    await control.click();
+    await expect(control).toBeChecked();
+  }
   const strongId = await option("sim-judge-strong").getAttribute("data-run-id");
   const weakId = await option("sim-judge-weak").getAttribute("data-run-id");
 
@@ -46,8 +49,9 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
   // Disagreements: every listed solution has different predictions; one opens with both rationales and their diff.
   await page.getByTestId("compare-tab-disagreements").click();
   const rows = page.getByTestId("disagreement-row");
-  await expect(rows.first().or(page.getByTestId("disagreements-total"))).toBeVisible();
-  const total = Number((await page.getByTestId("disagreements-total").textContent())?.match(/\d+/)?.[0] ?? "0");
+  await expect(page.getByTestId("disagreements-total")).toHaveText(/^\d+ of 24 solutions/);
+  const total = Number((await page.getByTestId("disagreements-total").textContent())!.match(/^\d+/)![0]);
+  await expect(rows).toHaveCount(total);
   if (total > 0) {
     for (const row of await rows.all()) expect(await row.getByTestId("disagreement-a").textContent()).not.toBe(await row.getByTestId("disagreement-b").textContent());
     await rows.first().getByTestId("disagreement-link").click();
@@ -65,7 +69,6 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
   await expect(page.getByTestId("kappa-judge-mc")).toHaveAttribute("data-value", /\d/);
   await expect(page.getByTestId("three-way-summary")).toBeVisible();
   await expect(page).toHaveURL(/tab=three-way/);
-  await page.screenshot({ path: screenshot("three-way.png"), fullPage: true });
 
   // Scaling: F1 against the number of votes, from the stored samples alone.
   await page.getByTestId("compare-tab-scaling").click();
