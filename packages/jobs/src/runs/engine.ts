@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Db } from "@stepwiser/db";
 import type { TokenUsage } from "@stepwiser/inference";
 import type { EndpointClients } from "../inference/endpoint-clients";
@@ -44,6 +45,8 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
 
   await options.endpoints.loadApiKeys(db);
   const abort = new AbortController();
+  // Every in-flight request listens on the run's signal: hundreds at once is the design, not a leak.
+  setMaxListeners(0, abort.signal);
   const pending = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, requests: 0 };
   const ctx: RunContext<unknown> = {
     db,
