@@ -64,6 +64,8 @@ export default defineConfig({
       // Only the small simulated-world demo (annotate + two judge runs), which the inspector test reads.
       STEPWISER_DEMO_DATA: "sim",
       NEXT_TELEMETRY_DISABLED: "1",
+      // Every test signs in its people from one address, several per test: more than a person would in a minute.
+      STEPWISER_SIGN_IN_PER_MINUTE: "200",
     },
   },
 });

@@ -56,7 +56,6 @@ test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and 
   await res.page.goto("/datasets");
   await res.page.getByRole("link", { name: "Simulated world (demo)" }).click();
   await expect(res.page).toHaveURL(/\/datasets\/[^/?]+$/);
-  const datasetId = new URL(res.page.url()).pathname.split("/").pop()!;
   await res.page.getByRole("link", { name: "Audit this list in an annotation queue" }).click();
   await res.page.getByLabel("Name").fill("Demo audit");
   await res.page.getByLabel("Annotators per item (k)").fill("2");
@@ -156,7 +155,8 @@ test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and 
   // The three-way view puts the human labels of this queue beside the judge's verdicts and the Monte-Carlo labels
   // (once the demo's judge and annotate runs have finished).
   await expect(async () => {
-    await res.page.goto(`/compare?dataset=${datasetId}&tab=three-way&queue=${queueId}`);
+    await res.page.goto(queueUrl);
+    await res.page.getByRole("link", { name: "Judge × Monte-Carlo × these labels" }).click();
     await expect(res.page.getByTestId("three-way-summary")).toContainText(/[1-9]\d* with all three/, { timeout: 3_000 });
   }).toPass({ timeout: 150_000 });
   for (const pair of ["judge-mc", "judge-human", "mc-human"]) await expect(res.page.getByTestId(`matrix-${pair}`)).toBeVisible();

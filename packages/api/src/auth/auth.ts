@@ -8,12 +8,16 @@ export interface AuthConfig {
   secret: string;
   /** Extra origins allowed to call the auth endpoints (reverse proxies). */
   trustedOrigins?: string[];
+  /** Sign-in attempts allowed per client address per minute (default 10): slows password guessing. */
+  signInAttemptsPerMinute?: number;
 }
 
 /**
  * Email + password sign-in through better-auth (see docs/DECISIONS.md). Accounts are
  * created by admins, never by self sign-up: this is a team tool with roles.
  */
+export const DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+
 export function createAuth(config: AuthConfig, pool = authPool(config.databaseUrl)) {
   return betterAuth({
     database: pool,
@@ -31,7 +35,7 @@ export function createAuth(config: AuthConfig, pool = authPool(config.databaseUr
       enabled: true,
       window: 60,
       max: 100,
-      customRules: { "/sign-in/email": { window: 60, max: 10 } },
+      customRules: { "/sign-in/email": { window: 60, max: config.signInAttemptsPerMinute ?? DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE } },
     },
     telemetry: { enabled: false },
   });
@@ -53,7 +57,12 @@ export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthCon
   if (!secret || secret.length < 32) throw new Error("STEPWISER_AUTH_SECRET must be set to at least 32 characters");
   const baseUrl = env.STEPWISER_PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`;
   const trustedOrigins = (env.STEPWISER_TRUSTED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
-  return { databaseUrl, baseUrl, secret, trustedOrigins };
+  const limit = env.STEPWISER_SIGN_IN_PER_MINUTE;
+  const signInAttemptsPerMinute = limit === undefined || limit === "" ? DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE : Number(limit);
+  if (!Number.isInteger(signInAttemptsPerMinute) || signInAttemptsPerMinute < 1) {
+    throw new Error(`STEPWISER_SIGN_IN_PER_MINUTE must be a positive integer, got ${JSON.stringify(limit)}`);
+  }
+  return { databaseUrl, baseUrl, secret, trustedOrigins, signInAttemptsPerMinute };
 }
 
 const globalForAuth = globalThis as { stepwiserAuth?: Auth };

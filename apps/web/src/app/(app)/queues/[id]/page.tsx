@@ -34,7 +34,10 @@ export default function QueuePage() {
           <h1 className="text-xl font-semibold">{q.name}</h1>
           {q.blind && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">blind</span>}
           {q.archivedAt && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
-          <span className="ml-auto flex gap-2">
+          <span className="ml-auto flex flex-wrap gap-2">
+            <Link href={threeWayHref(q)} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
+              Judge × Monte-Carlo × these labels
+            </Link>
             {isResearcher && (
               <a href={`/api/queues/${id}/labels`} download className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
                 Export labels (JSONL)
@@ -96,4 +99,12 @@ export default function QueuePage() {
       {isResearcher && <QueueSettings queue={q} />}
     </div>
   );
+}
+
+/** The comparison page's three-way view, reading this queue's human labels against the runs it audits. */
+function threeWayHref(queue: { id: string; datasetId: string; judgeRunId: string | null; annotateRunId: string | null }): string {
+  const params = new URLSearchParams({ dataset: queue.datasetId, tab: "three-way", queue: queue.id });
+  if (queue.judgeRunId) params.set("judge", queue.judgeRunId);
+  if (queue.annotateRunId) params.set("annotate", queue.annotateRunId);
+  return `/compare?${params.toString()}`;
 }
