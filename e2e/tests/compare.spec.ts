@@ -12,6 +12,7 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
   await page.getByTestId("nav-compare").click();
   const datasetPicker = page.getByTestId("compare-dataset");
   await datasetPicker.selectOption((await datasetPicker.locator("option", { hasText: "Simulated world (demo)" }).getAttribute("value"))!);
+  await expect(page).toHaveURL(/[?&]dataset=/); // the reloads below must keep the choice
 
   // The demo's judge runs may still be working: wait until both are listed as completed.
   const option = (judge: string) => page.getByTestId("compare-run-option").filter({ hasText: judge });

@@ -3,13 +3,13 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { ErrorAlert } from "~/components/alert";
 import { RichText, RichTextModeToggle, type RichTextMode } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
+import { useSearchParamsState } from "~/lib/url-state";
 import { useTRPC } from "~/trpc/react";
-import { VerdictBadge } from "../../trajectories/[id]/inspector/judge-cell";
+import { RationaleList, VerdictBadge } from "../../trajectories/[id]/inspector/judge-cell";
 import { firstErrorText } from "../format";
 import { RationaleDiff } from "./rationale-diff";
 
@@ -29,19 +29,13 @@ function Vote({ judgement }: { judgement: Judgement }) {
  */
 export function ComparisonItem() {
   const trpc = useTRPC();
-  const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
+  const { params, update } = useSearchParamsState();
   const trajectoryId = params.get("trajectory") ?? "";
   const runIds = (params.get("runs") ?? "").split(",").map((r) => r.trim()).filter(Boolean);
   const [textMode, setTextMode] = useState<RichTextMode>("rendered");
   const view = useQuery({ ...trpc.compare.item.queryOptions({ trajectoryId, runIds }), enabled: Boolean(trajectoryId) && runIds.length > 0 });
 
-  const setParam = (key: string, value: string) => {
-    const next = new URLSearchParams(window.location.search);
-    next.set(key, value);
-    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
-  };
+  const setParam = (key: string, value: string) => update({ [key]: value });
 
   if (!trajectoryId || runIds.length === 0) return <ErrorAlert>This view needs ?trajectory=…&amp;runs=a,b in its address.</ErrorAlert>;
   if (view.error) return <ErrorAlert>{errorMessage(view.error)}</ErrorAlert>;
@@ -165,17 +159,7 @@ export function ComparisonItem() {
                       </span>
                       <Vote judgement={judgement} />
                     </div>
-                    <ol className="space-y-1">
-                      {judgement.samples.map((s) => (
-                        <li key={s.sampleIndex} className="rounded border border-slate-200 bg-white p-2" data-testid="item-rationale">
-                          <div className="mb-1 flex items-center gap-2">
-                            <span className="font-mono text-slate-500">#{s.sampleIndex}</span>
-                            <VerdictBadge verdict={s.verdict} />
-                          </div>
-                          <RichText text={s.rationale} mode={textMode} className="text-slate-800" />
-                        </li>
-                      ))}
-                    </ol>
+                    <RationaleList samples={judgement.samples} textMode={textMode} testId="item-rationale" itemClassName="bg-white" />
                   </div>
                 ))}
               </div>

@@ -2,12 +2,12 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useParams, usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { useParams } from "next/navigation";
 import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
 import { useHasRole } from "~/lib/session-context";
 import { readTrajectoryView, viewSearchParams, type TrajectoryView } from "~/lib/trajectory-filters";
+import { useSearchParamsState } from "~/lib/url-state";
 import { useTRPC } from "~/trpc/react";
 import { FilterBar } from "./filter-bar";
 import { SolutionsTable } from "./solutions-table";
@@ -16,27 +16,11 @@ const PAGE_SIZE = 200;
 
 /** Filters, sort and page live in the URL so a view can be shared and survives a reload. */
 function useView() {
-  const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const requested = useRef<string | null>(null);
-  useEffect(() => {
-    requested.current = null; // the address bar has caught up
-  }, [params]);
+  const { params, update: updateParams } = useSearchParamsState();
   const view = readTrajectoryView(params);
   const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
-  const update = (changes: Record<string, string | undefined>) => {
-    // The latest requested view, not this render's params: two quick changes must not undo each other.
-    const next = new URLSearchParams(requested.current ?? window.location.search);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    if (!("page" in changes)) next.delete("page"); // a new filter starts at page 1
-    const query = next.toString();
-    requested.current = query;
-    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
-  };
+  // A new filter starts at page 1.
+  const update = (changes: Record<string, string | undefined>) => updateParams("page" in changes ? changes : { ...changes, page: undefined });
   const query = viewSearchParams(params).toString();
   return { view, page, update, linkSuffix: query ? `?${query}` : "" };
 }

@@ -25,6 +25,23 @@ export function VerdictBadge({ verdict, detail }: { verdict: Verdict; detail?: s
   );
 }
 
+/** A judge's samples on one chunk: index, verdict and rationale (model text, rendered safely). */
+export function RationaleList({ samples, textMode, testId, itemClassName, className = "" }: { samples: JudgeSampleView[]; textMode: RichTextMode; testId: string; itemClassName: string; className?: string }) {
+  return (
+    <ol className={`space-y-1 ${className}`}>
+      {samples.map((s) => (
+        <li key={s.sampleIndex} className={`rounded border border-slate-200 p-2 ${itemClassName}`} data-testid={testId}>
+          <div className="mb-1 flex items-center gap-2">
+            <span className="font-mono text-slate-500">#{s.sampleIndex}</span>
+            <VerdictBadge verdict={s.verdict} />
+          </div>
+          <RichText text={s.rationale} mode={textMode} className="text-slate-800" />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 /** One judge's verdict on one chunk: the vote and its split, and every rationale on demand. */
 export function JudgeCell({ judge, samples, textMode = "rendered" }: { judge: string; samples: JudgeSampleView[]; textMode?: RichTextMode }) {
   const [open, setOpen] = useState(false);
@@ -37,19 +54,7 @@ export function JudgeCell({ judge, samples, textMode = "rendered" }: { judge: st
         <VerdictBadge verdict={vote.verdict} detail={split} />
         <span className="text-slate-500">{open ? "▾" : "▸"}</span>
       </button>
-      {open && (
-        <ol className="mt-1 space-y-1">
-          {samples.map((s) => (
-            <li key={s.sampleIndex} className="rounded border border-slate-200 bg-slate-50 p-2" data-testid="rationale">
-              <div className="mb-1 flex items-center gap-2">
-                <span className="font-mono text-slate-500">#{s.sampleIndex}</span>
-                <VerdictBadge verdict={s.verdict} />
-              </div>
-              <RichText text={s.rationale} mode={textMode} className="text-slate-800" />
-            </li>
-          ))}
-        </ol>
-      )}
+      {open && <RationaleList samples={samples} textMode={textMode} testId="rationale" itemClassName="bg-slate-50" className="mt-1" />}
     </div>
   );
 }
