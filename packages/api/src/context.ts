@@ -1,6 +1,8 @@
 import { isUserRole } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { JobQueue } from "@stepwiser/jobs";
+import { TRPCError } from "@trpc/server";
+import { bearerToken, InvalidApiTokenError, userFromApiToken } from "./auth/api-tokens";
 import type { Auth } from "./auth/auth";
 import type { Context, SessionUser } from "./trpc";
 
@@ -23,6 +25,26 @@ export async function sessionUserFromHeaders(auth: Auth, headers: Headers): Prom
   };
 }
 
+/**
+ * The caller of an API request (tRPC or a plain HTTP route): the owner of an
+ * `Authorization: Bearer sw_…` token when one is sent, otherwise the session
+ * cookie. A bearer token that resolves to nobody throws InvalidApiTokenError
+ * instead of falling back to the cookie: a script whose token was revoked must
+ * fail, not quietly act as whoever is signed in in the same browser profile.
+ */
+export async function userFromRequestHeaders(deps: Pick<ContextDeps, "db" | "auth">, headers: Headers): Promise<SessionUser | null> {
+  const token = bearerToken(headers);
+  if (token !== null) return userFromApiToken(deps.db, token);
+  return sessionUserFromHeaders(deps.auth, headers);
+}
+
 export async function createContext(deps: ContextDeps, headers: Headers): Promise<Context> {
-  return { db: deps.db, getQueue: deps.getQueue, user: await sessionUserFromHeaders(deps.auth, headers) };
+  let user: SessionUser | null;
+  try {
+    user = await userFromRequestHeaders(deps, headers);
+  } catch (error) {
+    if (error instanceof InvalidApiTokenError) throw new TRPCError({ code: "UNAUTHORIZED", message: error.message, cause: error });
+    throw error;
+  }
+  return { db: deps.db, getQueue: deps.getQueue, user };
 }

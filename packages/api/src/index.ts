@@ -1,6 +1,7 @@
 export { appRouter, type AppRouter, type RouterInputs, type RouterOutputs } from "./root";
 export { createCallerFactory, type Access, type Context, type ProcedureMeta, type SessionUser } from "./trpc";
-export { createContext, sessionUserFromHeaders, type ContextDeps } from "./context";
+export { createContext, sessionUserFromHeaders, userFromRequestHeaders, type ContextDeps } from "./context";
+export { API_TOKEN_PREFIX, InvalidApiTokenError } from "./auth/api-tokens";
 export { handleTrpcRequest } from "./http";
 export { createAuth, authPool, authConfigFromEnv, getAuth, type Auth, type AuthConfig } from "./auth/auth";
 export { createUserWithPassword, ensureAdminUser, generatePassword } from "./auth/users";

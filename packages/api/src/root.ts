@@ -8,6 +8,7 @@ import { importRouter } from "./routers/imports/router";
 import { meRouter } from "./routers/me/router";
 import { rolloutRouter } from "./routers/rollout/router";
 import { runRouter } from "./routers/run/router";
+import { tokenRouter } from "./routers/token/router";
 import { trajectoryRouter } from "./routers/trajectory/router";
 import { userRouter } from "./routers/user/router";
 import { createRouter } from "./trpc";
@@ -24,6 +25,7 @@ export const appRouter = createRouter({
   endpoint: endpointRouter,
   annotation: annotationRouter,
   compare: compareRouter,
+  token: tokenRouter,
 });
 
 export type AppRouter = typeof appRouter;

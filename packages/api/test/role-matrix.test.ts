@@ -59,6 +59,9 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "compare.threeWay": "viewer",
   "compare.calibration": "viewer",
   "compare.scaling": "viewer",
+  "token.create": "viewer",
+  "token.list": "viewer",
+  "token.revoke": "viewer",
 };
 
 const BASE_URL = "http://localhost:3999";

@@ -36,6 +36,9 @@ export default async function SignedInLayout({ children }: { children: ReactNode
             <span className="hidden sm:inline">{user.email} · </span>
             <span className="font-medium">{user.role}</span>
           </span>
+          <Link href="/settings/tokens" className="text-slate-700 hover:text-slate-950">
+            API tokens
+          </Link>
           <SignOutButton />
         </nav>
       </header>

@@ -1,4 +1,4 @@
-import { humanLabelExportLines, sessionUserFromHeaders } from "@stepwiser/api";
+import { humanLabelExportLines, InvalidApiTokenError, userFromRequestHeaders, type SessionUser } from "@stepwiser/api";
 import { roleAtLeast } from "@stepwiser/core";
 import { serverDeps } from "~/server/deps";
 
@@ -7,12 +7,19 @@ export const dynamic = "force-dynamic";
 /**
  * A queue's human labels as JSON lines, every row with its provenance
  * (author, assignment, time, superseded or current). Streamed page by page, so
- * a large queue never sits in memory.
+ * a large queue never sits in memory. Scripts call it with an API token
+ * (`Authorization: Bearer sw_…`), the browser with its session cookie.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const deps = serverDeps();
-  const user = await sessionUserFromHeaders(deps.auth, request.headers);
+  let user: SessionUser | null;
+  try {
+    user = await userFromRequestHeaders(deps, request.headers);
+  } catch (error) {
+    if (error instanceof InvalidApiTokenError) return new Response(`${error.message}\n`, { status: 401 });
+    throw error;
+  }
   if (!user) return new Response("sign in first\n", { status: 401 });
   if (!roleAtLeast(user.role, "researcher")) return new Response(`exporting labels needs the researcher role; you are ${user.role}\n`, { status: 403 });
   const queue = await deps.db.annotationQueue.findUnique({ where: { id }, select: { id: true } });
