@@ -27,10 +27,9 @@ test("sign in, import ProcessBench, open a trajectory and see its first-error ma
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/datasets/);
 
-  await page.getByLabel("ProcessBench file").setInputFiles(gsm8k);
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page).toHaveURL(/\/runs\//);
-  await expect(page.getByText("completed", { exact: false }).first()).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel("Import file").setInputFiles(gsm8k);
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByTestId("import-status")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
 
   await page.goto("/datasets");
   const datasetLink = page.getByRole("link", { name: /ProcessBench gsm8k/ }).first();

@@ -10,16 +10,16 @@ function record(id: string, steps: string[], label = -1, problem = "What is 1 + 
 test("a malformed file is refused with the record and field, and no dataset appears", async ({ page }) => {
   await signIn(page);
   const bad = [record("bad-0", ["1 + 1 = 2"]), { ...record("bad-1", ["ok"]), label: "first" }];
-  await page.getByLabel("ProcessBench file").setInputFiles({
+  await page.getByLabel("Import file").setInputFiles({
     name: "broken.json",
     mimeType: "application/json",
     buffer: Buffer.from(JSON.stringify(bad, null, 2)),
   });
   await page.getByLabel("Dataset name (optional)").fill("Broken upload");
-  await page.getByRole("button", { name: "Import" }).click();
+  await page.getByRole("button", { name: "Import", exact: true }).click();
   // Next.js keeps an empty route announcer with role="alert" on every page.
   const alert = page.getByRole("alert").filter({ hasText: "broken.json" });
-  await expect(alert).toContainText("record 1");
+  await expect(alert).toContainText("record 1", { timeout: 30_000 });
   await expect(alert).toContainText("label");
   await expect(page).toHaveURL(/\/datasets$/);
   await page.reload();
@@ -46,15 +46,14 @@ test("model output with HTML in it is shown as text, never run", async ({ page }
       'What is 1 + 1? <a href="javascript:alert(6)">here</a> ![pic](javascript:alert(7)) $\\frac{1}{2}$',
     ),
   ];
-  await page.getByLabel("ProcessBench file").setInputFiles({
+  await page.getByLabel("Import file").setInputFiles({
     name: "hostile.json",
     mimeType: "application/json",
     buffer: Buffer.from(JSON.stringify(hostile)),
   });
   await page.getByLabel("Dataset name (optional)").fill("Hostile text");
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page).toHaveURL(/\/runs\//);
-  await expect(page.getByText("completed", { exact: false }).first()).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByTestId("import-status")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
   await page.getByRole("link", { name: "Open the dataset" }).click();
   await page.getByRole("link", { name: "xss-0", exact: true }).click();
 

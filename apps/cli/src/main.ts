@@ -8,9 +8,17 @@ import { UsageError } from "./usage-error";
 const USAGE = `usage: stepwiser <command>
 
 commands:
-  import processbench <file.json>... [--name NAME] [--detach]
-      Import ProcessBench files (one dataset per file) as jobs; waits for them
-      unless --detach. Uses DATABASE_URL, else the embedded database of this checkout.
+  import processbench|prm800k|math-shepherd|jsonl <file>... [--name NAME | --dataset ID]
+         [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace] [--preview] [--detach]
+      Import files (one dataset per file, or into --dataset) as jobs; waits for them
+      unless --detach. jsonl needs --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…].
+      --preview prints the first 20 records as read, without importing.
+      Uses DATABASE_URL, else the embedded database of this checkout.
+  export training-set --run RUN --rule abs-q|rel-ratio|rel-effective [--gamma x | --alpha x --n k]
+         [--format verl|openrlhf|trl] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N] --out DIR
+  export labels|predictions --run RUN --out FILE|-
+      Export runs (jobs): a balanced judge training set (parquet or JSONL, with a reward
+      function file), a run's chunk labels, or its ProcessBench predictions.
   grade --gold G --pred P [--time-limit-ms MS] [--details]
   grade --jsonl FILE [--time-limit-ms MS] [--threads N] [--details]
       Extract and compare final answers; one JSON object per pair, in input order.
@@ -24,12 +32,21 @@ commands:
       Check that a <chunk>-tagged segmentation reproduces the original text.
   verdict --file F
       Parse a judge output: Positive, Negative or unparseable.
-  run <kind> --config FILE.json [--detach]
+  run <kind> --config FILE.json [--detach | --offline]
       Launch a run (annotate, …) and follow its progress; works the queue here too
-      unless --detach. run cancel|resume|status|predictions <runId>;
+      unless --detach. --offline (annotate, judge) only creates the run, for batch
+      export/import. run cancel|resume|status|predictions <runId>;
       run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values).
+  batch export <runId> [-o FILE]
+      The requests an offline run still needs, as an OpenAI batch file for
+      \`vllm run-batch\` (stdout without -o; the count on stderr).
+  batch import <runId> <output.jsonl>
+      Store a \`vllm run-batch\` output for the run, then execute it (only failed
+      requests are sent online) and print its final status like \`run\`.
   sim dataset --name N [--problems 100] [--solutions 4] [--seed S] [--error-rate p] [--recovery-rate q]
       A dataset of simulated-world problems and sim-policy solutions with their ground truth.
+  sim run-batch -i IN.jsonl -o OUT.jsonl --url URL [--concurrency N]
+      \`vllm run-batch\` against a simulated cluster (URL: a replica's …/v1).
   sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]
       Run simulated vLLM replicas (sim-policy, sim-judge-*, sim-segmenter,
       arith-checker) until Ctrl-C; prints their URLs as one JSON line.
@@ -39,7 +56,8 @@ type Command = (args: string[]) => Promise<void>;
 
 // Loaded on demand: the pure commands must not pay for the database client's start-up.
 const commands: Record<string, () => Promise<Command>> = {
-  "import processbench": async () => (await import("./commands/import-processbench")).importProcessBenchCommand,
+  import: async () => (await import("./commands/import")).importCommand,
+  export: async () => (await import("./commands/export")).exportCommand,
   "processbench score": async () => (await import("./commands/processbench-score")).processBenchScoreCommand,
   grade: async () => (await import("./commands/grade")).gradeCommand,
   label: async () => (await import("./commands/label")).labelCommand,
@@ -47,6 +65,8 @@ const commands: Record<string, () => Promise<Command>> = {
   segment: async () => (await import("./commands/segment")).segmentCommand,
   run: async () => (await import("./commands/run")).runCommand,
   "sim dataset": async () => (await import("./commands/sim-dataset")).simDatasetCommand,
+  "sim run-batch": async () => (await import("./commands/sim-run-batch")).simRunBatchCommand,
+  batch: async () => (await import("./commands/batch")).batchCommand,
   "sim-cluster": async () => (await import("./commands/sim-cluster")).simClusterCommand,
   "chunks check": async () => (await import("./commands/chunks-check")).chunksCheckCommand,
 };

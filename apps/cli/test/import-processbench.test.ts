@@ -26,14 +26,14 @@ describe("stepwiser import processbench", () => {
 
   async function counts() {
     const { db } = database;
-    const [datasets, trajectories, chunks, runs, importFiles] = await Promise.all([
+    const [datasets, trajectories, chunks, runs, storedFiles] = await Promise.all([
       db.dataset.count(),
       db.trajectory.count(),
       db.chunk.count(),
       db.run.count(),
-      db.importFile.count(),
+      db.storedFile.count(),
     ]);
-    return { datasets, trajectories, chunks, runs, importFiles };
+    return { datasets, trajectories, chunks, runs, storedFiles };
   }
 
   it("imports both demo files, 1,400 solutions, and prints a JSON summary", async () => {
@@ -48,7 +48,7 @@ describe("stepwiser import processbench", () => {
       ["completed", 400],
       ["completed", 1000],
     ]);
-    expect(await counts()).toMatchObject({ datasets: 2, trajectories: 1400, runs: 2, importFiles: 2 });
+    expect(await counts()).toMatchObject({ datasets: 2, trajectories: 1400, runs: 2, storedFiles: 2 });
   });
 
   it("rejects a file with one bad record, naming record and field, and changes nothing", async () => {

@@ -3,6 +3,7 @@ import { annotationRouter } from "./routers/annotation/router";
 import { compareRouter } from "./routers/compare/router";
 import { datasetRouter } from "./routers/dataset/router";
 import { endpointRouter } from "./routers/endpoint/router";
+import { exportRouter } from "./routers/export/router";
 import { healthRouter } from "./routers/health/router";
 import { importRouter } from "./routers/imports/router";
 import { meRouter } from "./routers/me/router";
@@ -26,6 +27,7 @@ export const appRouter = createRouter({
   annotation: annotationRouter,
   compare: compareRouter,
   token: tokenRouter,
+  exports: exportRouter,
 });
 
 export type AppRouter = typeof appRouter;

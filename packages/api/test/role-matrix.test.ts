@@ -30,6 +30,9 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "run.resume": "researcher",
   "run.relabel": "researcher",
   "import.processbench": "researcher",
+  "import.preview": "researcher",
+  "import.start": "researcher",
+  "import.list": "viewer",
   "user.list": "admin",
   "user.create": "admin",
   "user.setRole": "admin",
@@ -62,6 +65,9 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "token.create": "viewer",
   "token.list": "viewer",
   "token.revoke": "viewer",
+  "exports.start": "researcher",
+  "exports.list": "viewer",
+  "exports.sources": "viewer",
 };
 
 const BASE_URL = "http://localhost:3999";

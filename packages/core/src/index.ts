@@ -15,3 +15,4 @@ export * from "./prompts";
 export * from "./grading";
 export * from "./annotation";
 export * from "./compare";
+export * from "./imports";

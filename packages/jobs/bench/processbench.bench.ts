@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
 import { startBenchEnvironment } from "./bench-environment";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
-import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runProcessBenchImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
+import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
 
 /**
  * ProcessBench (the shipped gsm8k and math subsets) judged chunk by chunk by the
@@ -24,7 +24,7 @@ try {
   const datasets: string[] = [];
   for (const file of DEMO_PROCESSBENCH_FILES) {
     const run = await submitProcessBenchImport(db, queue, { fileName: path.basename(file), content: readFileSync(file) });
-    await runProcessBenchImport(db, run.id);
+    await runImport(db, run.id);
     datasets.push((await db.run.findUniqueOrThrow({ where: { id: run.id } })).datasetId!);
   }
   await queue.stop({ graceful: false, wait: true });

@@ -3,7 +3,7 @@ import { InputError } from "@stepwiser/core";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { connectJobQueue, runProcessBenchImport, startWorker, submitProcessBenchImport, type JobQueue } from "../src";
+import { connectJobQueue, runImport, startWorker, submitProcessBenchImport, type JobQueue } from "../src";
 import { rowCounts, waitForRun } from "./helpers";
 
 const [gsm8kFile] = DEMO_PROCESSBENCH_FILES as [string, string];
@@ -70,7 +70,7 @@ describe("ProcessBench import job (real Postgres, real queue)", () => {
   it("re-running a finished import changes nothing", async () => {
     const run = await database.db.run.findFirstOrThrow({ where: { kind: "import", status: "completed" } });
     const before = await rowCounts(database.db);
-    await runProcessBenchImport(database.db, run.id);
+    await runImport(database.db, run.id);
     expect(await rowCounts(database.db)).toEqual(before);
   });
 });

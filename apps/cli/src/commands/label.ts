@@ -30,7 +30,7 @@ export async function labelCommand(args: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ labels, first_error: firstErrorIndex(labels) })}\n`);
 }
 
-function parseRule(values: { rule?: string; gamma?: string; alpha?: string; n?: string }): LabelRule {
+export function parseRule(values: { rule?: string; gamma?: string; alpha?: string; n?: string }): LabelRule {
   switch (values.rule) {
     case "abs-q":
       return { rule: "abs-q" };

@@ -4,7 +4,7 @@ import { labelRuleSchema, type LabelRule } from "@stepwiser/core";
 import { createDb, type Db } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
-import { connectJobQueue, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
+import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
 import type { RunKind } from "@stepwiser/db";
 import { readInputText } from "../input/files";
 import { numberFlag } from "../input/numbers";
@@ -13,7 +13,7 @@ import { UsageError } from "../usage-error";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>): Promise<T> {
   const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
   const db = createDb(database.url, { poolSize: 8 });
   try {
@@ -26,7 +26,7 @@ async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>): Promi
 }
 
 /** Prints progress until the run ends, working the queue here too unless told not to. */
-async function follow(db: Db, url: string, runId: string, workHere: boolean): Promise<void> {
+export async function follow(db: Db, url: string, runId: string, workHere: boolean): Promise<void> {
   const worker = workHere ? await startWorker({ databaseUrl: url, db, log: () => {} }) : undefined;
   try {
     let last = "";
@@ -50,7 +50,7 @@ async function follow(db: Db, url: string, runId: string, workHere: boolean): Pr
 }
 
 /**
- * `stepwiser run <kind> --config file.json [--detach]`, and
+ * `stepwiser run <kind> --config file.json [--detach | --offline]`, and
  * `stepwiser run cancel|resume|relabel|status <runId>`.
  */
 export async function runCommand(args: string[]): Promise<void> {
@@ -110,8 +110,10 @@ function parseRule(values: { rule?: string; gamma?: string; alpha?: string; n?: 
 }
 
 async function launch(kind: RunKind, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { config: { type: "string" }, detach: { type: "boolean", default: false } } });
+  const { values } = parseArgs({ args, options: { config: { type: "string" }, detach: { type: "boolean", default: false }, offline: { type: "boolean", default: false } } });
   if (!values.config) throw new UsageError(`run ${kind} needs --config file.json`);
+  if (values.offline && values.detach) throw new UsageError("--offline and --detach exclude each other: an offline run is never queued");
+  if (values.offline && !(BATCH_RUN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--offline: batch execution supports annotate and judge runs, not ${kind}`);
   const text = await readInputText(values.config);
   let config: unknown;
   try {
@@ -120,6 +122,13 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
     throw new UsageError(`${values.config}: not valid JSON (${(error as Error).message})`);
   }
   await withDatabase(async (db, url) => {
+    if (values.offline) {
+      // Never sent to the queue, so no worker picks it up: `batch import` executes it once its requests are answered.
+      const run = await createRun(db, { kind, config, source: path.basename(values.config!) });
+      log(`created ${kind} run ${run.id} for offline execution; next: stepwiser batch export ${run.id} -o requests.jsonl`);
+      process.stdout.write(`${JSON.stringify({ runId: run.id, status: run.status, execution: "offline" })}\n`);
+      return;
+    }
     const queue = await connectJobQueue(url);
     const run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!) });
     await queue.stop({ graceful: false, wait: true });

@@ -93,7 +93,7 @@ export class InferenceClient {
 
   generate(request: GenerationRequest): Promise<GenerationResult> {
     return this.withRetries(request, async (lease) => {
-      const { path, body } = requestBody(request, false);
+      const { path, body } = generationRequestBody(request, false);
       const json = await lease.transport.postJson(path, body, request.signal);
       return parseResponse(request, json);
     });
@@ -115,7 +115,7 @@ export class InferenceClient {
       let delivered = false;
       let outcome: "ok" | "http-error" | "unreachable" | "cancelled" = "ok";
       try {
-        const { path, body } = requestBody(request, true);
+        const { path, body } = generationRequestBody(request, true);
         let sawDone = false;
         for await (const data of lease.transport.postStream(path, body, request.signal)) {
           if (data === "[DONE]") {
@@ -203,7 +203,12 @@ function affinityOf(request: GenerationRequest): string {
   return request.prompt.kind === "chat" ? request.prompt.messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001") : request.prompt.prompt;
 }
 
-function requestBody(request: GenerationRequest, stream: boolean): { path: string; body: Record<string, unknown> } {
+/**
+ * The path (relative to the base URL, e.g. "/chat/completions") and JSON body of
+ * a request, exactly as sent: also what a batch file (vLLM run-batch) carries, so
+ * a request run offline is the request that would have been sent online.
+ */
+export function generationRequestBody(request: GenerationRequest, stream: boolean): { path: string; body: Record<string, unknown> } {
   const common: Record<string, unknown> = {
     model: request.model,
     n: request.n ?? 1,

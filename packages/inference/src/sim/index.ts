@@ -3,6 +3,7 @@ export * from "./tokens";
 export * from "./world";
 export * from "./models";
 export * from "./server";
+export * from "./run-batch";
 
 import { createSimModels } from "./models";
 

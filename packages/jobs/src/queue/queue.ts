@@ -2,7 +2,10 @@ import PgBoss from "pg-boss";
 
 /** Every queue the worker serves; one per pipeline. */
 export const QUEUES = {
-  importProcessBench: "import-processbench",
+  /** Imports of uploaded files (every format); job data is { runId }. */
+  import: "import",
+  /** Exports (training sets, labels, predictions) written into stored files; job data is { runId }. */
+  export: "export",
   /** Every run kind of the StepWiser method (annotate, judge, …); job data is { runId }. */
   run: "run",
 } as const;

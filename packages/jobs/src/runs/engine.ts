@@ -125,7 +125,11 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   }
 }
 
-async function planUnits(ctx: RunContext<unknown>, handler: AnyRunKindHandler): Promise<void> {
+/**
+ * Writes the run's units from the handler's plan and marks the run planned; an
+ * execution (or a batch export) that finds the run planned works these units.
+ */
+export async function planUnits(ctx: RunContext<unknown>, handler: AnyRunKindHandler): Promise<void> {
   let position = 0;
   let batch: { runId: string; key: string; position: number }[] = [];
   const write = async () => {

@@ -61,7 +61,7 @@ export async function createAndExecuteRun(db: Db, request: RunRequest, options: 
 
 /** Asks the worker executing the run to stop; a run still queued is cancelled when picked up. */
 async function existingRun(db: Db, runId: string) {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+  const run = await db.run.findUnique({ where: { id: runId }, select: { status: true, kind: true } });
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
   return run;
 }
@@ -84,5 +84,7 @@ export async function resumeRun(db: Db, queue: JobQueue, runId: string, actorId?
     db.run.update({ where: { id: runId }, data: { status: "queued", cancelRequestedAt: null, finishedAt: null, error: null } }),
     db.auditLog.create({ data: { actorId: actorId ?? null, action: "run.resumed", entityType: "Run", entityId: runId } }),
   ]);
-  await queue.send(QUEUES.run, { runId });
+  // Imports and exports have their own queues; every other kind runs on the engine.
+  const queueName = run.kind === "import" ? QUEUES.import : run.kind === "export" ? QUEUES.export : QUEUES.run;
+  await queue.send(queueName, { runId });
 }

@@ -1,6 +1,7 @@
 import type { Db } from "@stepwiser/db";
-import { runProcessBenchImport } from "../pipelines/import-processbench/handle";
-import { importProcessBenchJobSchema } from "../pipelines/import-processbench/submit";
+import { runImport } from "../pipelines/import/handle";
+import { importJobSchema } from "../pipelines/import/submit";
+import { exportJobSchema, runExport } from "../exports/handle";
 import { EndpointClients } from "../inference/endpoint-clients";
 import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../queue/queue";
 import { executeRun } from "../runs/engine";
@@ -10,7 +11,7 @@ import { runJobSchema } from "../runs/submit-run";
 export interface WorkerOptions {
   databaseUrl: string;
   db: Db;
-  /** Records per import transaction (smaller = finer-grained progress). */
+  /** Records per import statement batch (smaller = finer-grained progress). */
   importBatchSize?: number;
   log?: (line: string) => void;
 }
@@ -26,16 +27,23 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const settings = queueSettingsFromEnv();
   const queue = await startJobQueue(options.databaseUrl, settings);
   await queue.work(
-    QUEUES.importProcessBench,
+    QUEUES.import,
     { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds },
     async ([job]) => {
       if (!job) return;
-      const { runId } = importProcessBenchJobSchema.parse(job.data);
+      const { runId } = importJobSchema.parse(job.data);
       log(`[worker] import run ${runId}: started (job ${job.id})`);
-      await runProcessBenchImport(options.db, runId, { batchSize: options.importBatchSize });
+      await runImport(options.db, runId, { batchSize: options.importBatchSize });
       log(`[worker] import run ${runId}: done`);
     },
   );
+  await queue.work(QUEUES.export, { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds }, async ([job]) => {
+    if (!job) return;
+    const { runId } = exportJobSchema.parse(job.data);
+    log(`[worker] export run ${runId}: started (job ${job.id})`);
+    await runExport(options.db, runId);
+    log(`[worker] export run ${runId}: done`);
+  });
   const endpoints = new EndpointClients();
   await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds }, async ([job]) => {
     if (!job) return;

@@ -27,6 +27,9 @@ export default async function SignedInLayout({ children }: { children: ReactNode
           <Link href="/compare" className="text-slate-700 hover:text-slate-950" data-testid="nav-compare">
             Compare
           </Link>
+          <Link href="/exports" className="text-slate-700 hover:text-slate-950" data-testid="nav-exports">
+            Exports
+          </Link>
           {user.role === "admin" && (
             <Link href="/admin/users" className="text-slate-700 hover:text-slate-950">
               Users

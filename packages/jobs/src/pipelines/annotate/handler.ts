@@ -1,5 +1,5 @@
 import { extractAnswer, gradeAnswer, InputError, labelRuleKey, lowestQValue, solutionLabelStats, type Label, type LabelRule } from "@stepwiser/core";
-import type { Db } from "@stepwiser/db";
+import type { Db, Prisma } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
@@ -9,7 +9,8 @@ import { labelsFor, readStoredValues, writeLabels, type StoredValues } from "./l
 import type { SolutionUnderAnnotation } from "./rollouts";
 import { annotateEarlyStop, annotateFirstError, annotateFixed } from "./strategies";
 
-async function loadSolution(db: Db, segmentationId: string) {
+/** One planned solution as a unit annotates it, with whether its own final answer is right. */
+export async function loadSolutionForAnnotation(db: Db | Prisma.TransactionClient, segmentationId: string) {
   const segmentation = await db.segmentation.findUniqueOrThrow({
     where: { id: segmentationId },
     select: {
@@ -51,7 +52,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
 
   async runUnit(ctx, segmentationId) {
     const { db, config, runId } = ctx;
-    const { solution, chunkIds, finalCorrect, trajectoryId, datasetId } = await loadSolution(db, segmentationId);
+    const { solution, chunkIds, finalCorrect, trajectoryId, datasetId } = await loadSolutionForAnnotation(db, segmentationId);
     const strategy = config.strategy === "fixed" ? annotateFixed : config.strategy === "early-stop" ? annotateEarlyStop : annotateFirstError;
     const result = await strategy(ctx, solution, finalCorrect);
     const k = solution.chunks.length;

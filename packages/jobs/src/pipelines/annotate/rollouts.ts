@@ -1,5 +1,6 @@
 import { buildSelfSegmentingPolicyPrompt, derivedSeed, gradeAnswer, serializeChunkTags } from "@stepwiser/core";
-import type { ChatMessage } from "@stepwiser/inference";
+import type { Prisma } from "@stepwiser/db";
+import type { ChatMessage, GenerationRequest } from "@stepwiser/inference";
 import type { RunContext } from "../../runs/run-kind";
 import type { AnnotateConfig } from "./config";
 
@@ -30,10 +31,61 @@ export function rolloutMessages(solution: SolutionUnderAnnotation, prefixLength:
 }
 
 /**
+ * The request for samples `first .. first + count - 1` of one prefix: one request
+ * with n and the seed of its first sample, sent online and written to batch files alike.
+ */
+export function rolloutRequest(config: AnnotateConfig, solution: SolutionUnderAnnotation, prefixLength: number, first: number, count: number): GenerationRequest {
+  const { messages, continueFinalMessage } = rolloutMessages(solution, prefixLength);
+  return {
+    model: config.policy!.model,
+    prompt: { kind: "chat", messages, continueFinalMessage },
+    n: count,
+    seed: prefixSeed(config.seed, solution.externalId, prefixLength) + first,
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
+    affinityKey: `${solution.segmentationId}:${prefixLength}`,
+  };
+}
+
+/**
+ * The Rollout rows of one answered request, graded against the reference: what
+ * an online request stores and what an imported batch output line stores.
+ * `texts[i]` is sample `sampleIndices[i]`; the request's completion tokens are
+ * spread evenly over its samples (servers report usage per request only).
+ */
+export function gradedRolloutRows(
+  runId: string,
+  solution: SolutionUnderAnnotation,
+  prefixLength: number,
+  runSeed: number,
+  sampleIndices: readonly number[],
+  texts: readonly string[],
+  completionTokens: number,
+): Prisma.RolloutCreateManyInput[] {
+  const base = prefixSeed(runSeed, solution.externalId, prefixLength);
+  const { prefixText } = rolloutMessages(solution, prefixLength);
+  return texts.map((text, i) => {
+    const graded = gradeAnswer(solution.referenceAnswer, prefixText + text, { timeLimitMs: 1000 });
+    return {
+      runId,
+      segmentationId: solution.segmentationId,
+      prefixLength,
+      sampleIndex: sampleIndices[i]!,
+      seed: base + sampleIndices[i]!,
+      text,
+      extractedAnswer: graded.pred.extracted,
+      correct: graded.equivalent,
+      completionTokens: Math.round(completionTokens / texts.length),
+    };
+  });
+}
+
+/**
  * Outcomes of the rollouts with the given sample indices from one prefix. Stored
- * rollouts are reused (a unit redone after a crash never samples twice); missing
- * ones are requested together, each contiguous range as one request with n and a
- * seed, so the replica's prefix cache serves the shared prompt.
+ * rollouts are reused (a unit redone after a crash, or a run whose requests were
+ * answered offline, never samples twice); missing ones are requested together,
+ * each contiguous range as one request with n and a seed, so the replica's prefix
+ * cache serves the shared prompt.
  */
 export async function rolloutOutcomes(
   ctx: RunContext<AnnotateConfig>,
@@ -49,36 +101,11 @@ export async function rolloutOutcomes(
   const outcome = new Map(stored.map((r) => [r.sampleIndex, r.correct]));
   const missing = sampleIndices.filter((i) => !outcome.has(i)).sort((a, b) => a - b);
   if (missing.length > 0) {
-    const policy = config.policy!;
-    const { client } = ctx.endpoints.get(policy);
-    const base = prefixSeed(config.seed, solution.externalId, prefixLength);
-    const { messages, continueFinalMessage, prefixText } = rolloutMessages(solution, prefixLength);
+    const { client } = ctx.endpoints.get(config.policy!);
     for (const range of contiguousRanges(missing)) {
-      const result = await client.generate({
-        model: policy.model,
-        prompt: { kind: "chat", messages, continueFinalMessage },
-        n: range.length,
-        seed: base + range[0]!,
-        temperature: config.temperature,
-        maxTokens: config.maxTokens,
-        affinityKey: `${solution.segmentationId}:${prefixLength}`,
-        signal: ctx.signal,
-      });
+      const result = await client.generate({ ...rolloutRequest(config, solution, prefixLength, range[0]!, range.length), signal: ctx.signal });
       ctx.recordUsage(result.usage);
-      const rows = result.samples.map((sample, i) => {
-        const graded = gradeAnswer(solution.referenceAnswer, prefixText + sample.text, { timeLimitMs: 1000 });
-        return {
-          runId,
-          segmentationId: solution.segmentationId,
-          prefixLength,
-          sampleIndex: range[i]!,
-          seed: base + range[i]!,
-          text: sample.text,
-          extractedAnswer: graded.pred.extracted,
-          correct: graded.equivalent,
-          completionTokens: Math.round(result.usage.completionTokens / result.samples.length),
-        };
-      });
+      const rows = gradedRolloutRows(runId, solution, prefixLength, config.seed, range, result.samples.map((sample) => sample.text), result.usage.completionTokens);
       await db.rollout.createMany({ data: rows, skipDuplicates: true });
       for (const row of rows) outcome.set(row.sampleIndex, row.correct);
     }
@@ -86,7 +113,8 @@ export async function rolloutOutcomes(
   return sampleIndices.map((i) => outcome.get(i)!);
 }
 
-function contiguousRanges(sorted: readonly number[]): number[][] {
+/** Sorted sample indices cut into runs of consecutive ones: each run is one request with n and a seed. */
+export function contiguousRanges(sorted: readonly number[]): number[][] {
   const ranges: number[][] = [];
   for (const value of sorted) {
     const last = ranges[ranges.length - 1];

@@ -1,5 +1,6 @@
 import { buildStepwiserJudgePrompt, derivedSeed, majorityVerdict, parseVerdict, predictFirstError, STEPWISER_JUDGE_PROMPT, type TiePolicy, type Verdict } from "@stepwiser/core";
-import type { Db } from "@stepwiser/db";
+import type { Db, Prisma } from "@stepwiser/db";
+import type { GenerationRequest } from "@stepwiser/inference";
 import type { RunContext } from "../../runs/run-kind";
 import type { EndpointSnapshot } from "../../inference/endpoint-clients";
 
@@ -27,11 +28,63 @@ export function judgeSeed(runSeed: number, externalId: string, chunkIndex: numbe
   return derivedSeed("judge", runSeed, externalId, chunkIndex);
 }
 
+/** What the judge prompt of one chunk needs: the problem and the chunks of its solution, in order. */
+export interface JudgedChunkContext {
+  segmentationId: string;
+  externalId: string;
+  problemText: string;
+  chunks: ReadonlyArray<{ index: number; text: string }>;
+}
+
+/**
+ * The request for samples `first .. first + count - 1` of the chunk at `position`:
+ * one request with n and the seed of its first sample, sent online and written to
+ * batch files alike.
+ */
+export function judgeRequest(settings: JudgeSettings, solution: JudgedChunkContext, position: number, first: number, count: number): GenerationRequest {
+  const chunk = solution.chunks[position]!;
+  const prompt = buildStepwiserJudgePrompt({ problem: solution.problemText, previousChunks: solution.chunks.slice(0, position).map((c) => c.text), chunk: chunk.text });
+  return {
+    model: settings.judge!.model,
+    prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
+    n: count,
+    seed: judgeSeed(settings.seed, solution.externalId, chunk.index) + first,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    affinityKey: `${solution.segmentationId}:${position}`,
+  };
+}
+
+/**
+ * The JudgeSample rows of one answered request, verdicts parsed: what an online
+ * request stores and what an imported batch output line stores. The request's
+ * prompt tokens go on its first sample; its completion tokens are spread evenly.
+ */
+export function judgeSampleRows(
+  runId: string,
+  chunkId: string,
+  sampleIndices: readonly number[],
+  texts: readonly string[],
+  usage: { promptTokens: number; completionTokens: number },
+): Prisma.JudgeSampleCreateManyInput[] {
+  return texts.map((text, i) => ({
+    runId,
+    chunkId,
+    sampleIndex: sampleIndices[i]!,
+    promptTemplateId: STEPWISER_JUDGE_PROMPT.id,
+    rationale: text,
+    verdict: parseVerdict(text).verdict,
+    promptTokens: i === 0 ? usage.promptTokens : 0,
+    completionTokens: Math.round(usage.completionTokens / texts.length),
+  }));
+}
+
 /**
  * Judges the chunks of one segmentation with the StepWiser prompt (problem,
  * history = the chunks before, the chunk): K samples per chunk in one request,
  * every rationale stored, majority vote with the tie policy. Stored samples are
- * reused, so a redone unit sends only what is missing.
+ * reused, so a redone unit (or one whose requests were answered offline) sends
+ * only what is missing.
  */
 export async function judgeSegmentation(ctx: RunContext<JudgeSettings>, db: Db, segmentationId: string): Promise<JudgedSolution> {
   const settings = ctx.config;
@@ -43,6 +96,7 @@ export async function judgeSegmentation(ctx: RunContext<JudgeSettings>, db: Db, 
     },
   });
   const { chunks, trajectory } = segmentation;
+  const context: JudgedChunkContext = { segmentationId, externalId: trajectory.externalId, problemText: trajectory.problem.text, chunks };
   // Samples stored by an earlier attempt of this unit, read once for all its chunks.
   const stored = await db.judgeSample.findMany({
     where: { runId: ctx.runId, chunkId: { in: chunks.map((c) => c.id) } },
@@ -53,36 +107,11 @@ export async function judgeSegmentation(ctx: RunContext<JudgeSettings>, db: Db, 
     const verdicts = new Map<number, Verdict>(stored.filter((s) => s.chunkId === chunk.id).map((s) => [s.sampleIndex, s.verdict]));
     const missing = Array.from({ length: settings.samples }, (_, i) => i).filter((i) => !verdicts.has(i));
     if (missing.length > 0) {
-      const judge = settings.judge!;
-      const prompt = buildStepwiserJudgePrompt({ problem: trajectory.problem.text, previousChunks: chunks.slice(0, position).map((c) => c.text), chunk: chunk.text });
-      const first = missing[0]!;
-      const result = await ctx.endpoints.get(judge).client.generate({
-        model: judge.model,
-        prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
-        n: missing.length,
-        seed: judgeSeed(settings.seed, trajectory.externalId, chunk.index) + first,
-        temperature: settings.temperature,
-        maxTokens: settings.maxTokens,
-        affinityKey: `${segmentationId}:${position}`,
-        signal: ctx.signal,
-      });
+      const result = await ctx.endpoints.get(settings.judge!).client.generate({ ...judgeRequest(settings, context, position, missing[0]!, missing.length), signal: ctx.signal });
       ctx.recordUsage(result.usage);
-      // One request writes all its samples in one statement, so the missing indices are always a contiguous tail.
-      const rows = result.samples.map((sample, i) => {
-        const sampleIndex = missing[i]!;
-        const verdict = parseVerdict(sample.text).verdict;
-        verdicts.set(sampleIndex, verdict);
-        return {
-          runId: ctx.runId,
-          chunkId: chunk.id,
-          sampleIndex,
-          promptTemplateId: STEPWISER_JUDGE_PROMPT.id,
-          rationale: sample.text,
-          verdict,
-          promptTokens: i === 0 ? result.usage.promptTokens : 0,
-          completionTokens: Math.round(result.usage.completionTokens / result.samples.length),
-        };
-      });
+      // A request (online, or one imported batch line) stores all its samples atomically, so the missing indices are always a contiguous tail.
+      const rows = judgeSampleRows(ctx.runId, chunk.id, missing, result.samples.map((sample) => sample.text), result.usage);
+      for (const row of rows) verdicts.set(row.sampleIndex, row.verdict);
       await db.judgeSample.createMany({ data: rows, skipDuplicates: true });
     }
     return majorityVerdict([...verdicts.values()], settings.tiePolicy).verdict;

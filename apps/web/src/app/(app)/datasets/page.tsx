@@ -7,7 +7,8 @@ import { StatusBadge } from "~/components/status-badge";
 import { errorMessage } from "~/lib/error-message";
 import { useHasRole } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
-import { ImportProcessBenchForm } from "./import-form";
+import { ImportPanel } from "./import-panel";
+import { RecentImports } from "./recent-imports";
 
 export default function DatasetsPage() {
   const trpc = useTRPC();
@@ -21,10 +22,10 @@ export default function DatasetsPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Datasets</h1>
-      {canImport && <ImportProcessBenchForm />}
+      {canImport && <ImportPanel />}
       {datasets.error && <ErrorAlert>{errorMessage(datasets.error)}</ErrorAlert>}
       {datasets.isPending && <p className="text-sm text-slate-500">Loading…</p>}
-      {datasets.data?.length === 0 && <p className="text-sm text-slate-600">No datasets yet. Import a ProcessBench file to begin.</p>}
+      {datasets.data?.length === 0 && <p className="text-sm text-slate-600">No datasets yet. Import a file to begin.</p>}
       {datasets.data && datasets.data.length > 0 && (
         <div className="overflow-x-auto rounded-lg bg-white shadow-sm">
           <table className="w-full border-collapse text-sm">
@@ -68,6 +69,7 @@ export default function DatasetsPage() {
           </table>
         </div>
       )}
+      <RecentImports />
     </div>
   );
 }

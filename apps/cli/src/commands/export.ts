@@ -1,0 +1,117 @@
+import { createWriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { once } from "node:events";
+import { parseArgs } from "node:util";
+import type { Db } from "@stepwiser/db";
+import { connectJobQueue, isTerminal, readStoredFile, startWorker, submitExport, type ExportSpecInput } from "@stepwiser/jobs";
+import { numberFlag } from "../input/numbers";
+import { fromUserCwd } from "../paths";
+import { UsageError } from "../usage-error";
+import { parseRule } from "./label";
+import { withDatabase } from "./run";
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const KINDS = ["training-set", "labels", "predictions"] as const;
+
+/**
+ * `stepwiser export training-set|labels|predictions --run ID --out PATH`: an
+ * export run (a job, worked here too unless --detach), whose stored files are
+ * then written to PATH (a directory for training sets, a file otherwise).
+ */
+export async function exportCommand(args: string[]): Promise<void> {
+  const [kind, ...rest] = args;
+  if (!kind || !(KINDS as readonly string[]).includes(kind)) throw new UsageError(`export needs one of ${KINDS.join(", ")}${kind ? ` (got "${kind}")` : ""}`);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      run: { type: "string" },
+      out: { type: "string" },
+      rule: { type: "string" },
+      gamma: { type: "string" },
+      alpha: { type: "string" },
+      n: { type: "string" },
+      format: { type: "string", default: "verl" },
+      seed: { type: "string" },
+      "held-out": { type: "string" },
+      "min-chars": { type: "string" },
+      "max-chars": { type: "string" },
+      "data-source": { type: "string" },
+      detach: { type: "boolean", default: false },
+    },
+  });
+  if (!values.run) throw new UsageError("--run is required: the run whose labels or predictions are exported");
+  if (!values.out && !values.detach) throw new UsageError(`--out is required: ${kind === "training-set" ? "a directory for the files" : "a file (or - for stdout)"}`);
+  const optional = (flag: string, raw: string | undefined) => (raw === undefined ? undefined : numberFlag(flag, raw));
+  let spec: ExportSpecInput;
+  if (kind === "training-set") {
+    if (!["verl", "openrlhf", "trl"].includes(values.format!)) throw new UsageError(`--format must be verl, openrlhf or trl, got "${values.format}"`);
+    spec = {
+      kind,
+      annotateRunId: values.run,
+      labelRule: parseRule(values),
+      format: values.format as "verl" | "openrlhf" | "trl",
+      seed: optional("seed", values.seed),
+      heldOutFraction: optional("held-out", values["held-out"]),
+      minPromptChars: optional("min-chars", values["min-chars"]),
+      maxPromptChars: optional("max-chars", values["max-chars"]),
+      dataSource: values["data-source"],
+    };
+  } else {
+    spec = { kind: kind as "labels" | "predictions", runId: values.run };
+  }
+
+  await withDatabase(async (db, url) => {
+    const queue = await connectJobQueue(url);
+    let runId: string;
+    try {
+      runId = (await submitExport(db, queue, { spec })).id;
+    } finally {
+      await queue.stop({ graceful: false, wait: true });
+    }
+    log(`queued export run ${runId}`);
+    if (values.detach) {
+      process.stdout.write(`${JSON.stringify({ runId, status: "queued" })}\n`);
+      return;
+    }
+    const worker = await startWorker({ databaseUrl: url, db, log: () => {} });
+    let run;
+    try {
+      for (;;) {
+        run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+        if (isTerminal(run.status)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    } finally {
+      await worker.stop();
+    }
+    if (run.status !== "completed") {
+      process.stdout.write(`${JSON.stringify({ runId, status: run.status, error: run.error })}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const files = await db.storedFile.findMany({ where: { producedByRunId: runId }, orderBy: { fileName: "asc" } });
+    const written = [];
+    const toStdout = values.out === "-";
+    const target = toStdout ? "-" : fromUserCwd(values.out!);
+    if (kind === "training-set" && !toStdout) await mkdir(target, { recursive: true });
+    for (const file of files) {
+      const destination = toStdout ? "-" : kind === "training-set" ? path.join(target, file.fileName) : target;
+      await writeStoredFile(db, file.id, destination);
+      written.push({ fileName: file.fileName, path: destination, sizeBytes: Number(file.sizeBytes), sha256: file.sha256 });
+    }
+    const summary = run.summary as { report?: unknown } | null;
+    if (!toStdout) process.stdout.write(`${JSON.stringify({ runId, status: run.status, files: written, report: summary?.report ?? null })}\n`);
+  });
+}
+
+async function writeStoredFile(db: Db, fileId: string, destination: string): Promise<void> {
+  const out = destination === "-" ? process.stdout : createWriteStream(destination);
+  for await (const part of readStoredFile(db, fileId)) {
+    if (!out.write(part)) await once(out, "drain");
+  }
+  if (out !== process.stdout) {
+    (out as NodeJS.WritableStream).end();
+    await once(out, "finish");
+  }
+}

@@ -1,0 +1,158 @@
+import { createReadStream } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { IMPORT_FORMATS, parseFieldMapping, previewImport, readImportRecords, type ImportFormat, type ImportReadOptions } from "@stepwiser/core";
+import { createDb } from "@stepwiser/db";
+import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
+import { applyMigrations } from "@stepwiser/db/migrations";
+import { connectJobQueue, DUPLICATE_POLICIES, isTerminal, startWorker, submitImportFromContent, type ImportOptionsInput } from "@stepwiser/jobs";
+import { fromUserCwd, repoRoot } from "../paths";
+import { UsageError } from "../usage-error";
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Bytes of a file named on the command line, streamed. */
+function fileBytes(file: string): AsyncIterable<Uint8Array> {
+  return createReadStream(file, { highWaterMark: 1024 * 1024 });
+}
+
+async function checkReadable(given: string): Promise<string> {
+  const file = fromUserCwd(given);
+  try {
+    await access(file);
+    if ((await stat(file)).isDirectory()) throw new UsageError(`cannot read ${given}: is a directory`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${given}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+  }
+  return file;
+}
+
+/**
+ * `stepwiser import <format> <file>...`: one import run (a job) per file. Each
+ * file is read through once here first, streaming, so a bad record is reported
+ * (file, line, field) before anything is stored; the job then reads the stored
+ * copy and writes it all-or-nothing.
+ */
+export async function importCommand(args: string[]): Promise<void> {
+  const [format, ...rest] = args;
+  if (!format || !(IMPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`import needs a format: ${IMPORT_FORMATS.join(", ")}${format ? ` (got "${format}")` : ""}`);
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      dataset: { type: "string" },
+      subset: { type: "string" },
+      generator: { type: "string" },
+      map: { type: "string" },
+      duplicates: { type: "string", default: "skip" },
+      preview: { type: "boolean", default: false },
+      detach: { type: "boolean", default: false },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError(`import ${format} needs at least one file`);
+  if (values.name && positionals.length > 1) throw new UsageError("--name applies to a single file");
+  if (values.name && values.dataset) throw new UsageError("give --name (a new dataset) or --dataset (an existing one), not both");
+  if (!(DUPLICATE_POLICIES as readonly string[]).includes(values.duplicates!)) {
+    throw new UsageError(`--duplicates must be one of ${DUPLICATE_POLICIES.join(", ")} (got "${values.duplicates}")`);
+  }
+  if (format === "jsonl" && !values.map) throw new UsageError("import jsonl needs --map, e.g. --map problem=question,steps=steps,labels=labels");
+  if (format !== "jsonl" && values.map) throw new UsageError(`--map applies to jsonl imports only, not ${format}`);
+  const mapping = values.map ? parseFieldMapping(values.map) : undefined;
+
+  const files = await Promise.all(positionals.map(checkReadable));
+  const readOptions = (file: string): ImportReadOptions => ({ file: path.basename(file), subset: values.subset, generator: values.generator, mapping });
+
+  if (values.preview) {
+    const previews = [];
+    for (const file of files) previews.push({ file: path.basename(file), ...(await previewImport(format as ImportFormat, fileBytes(file), readOptions(file))) });
+    process.stdout.write(`${JSON.stringify({ previews })}\n`);
+    return;
+  }
+
+  // Validate every file before touching the database: one bad record rejects its file and nothing is stored.
+  const counted: number[] = [];
+  for (const file of files) {
+    let records = 0;
+    for await (const _ of readImportRecords(format as ImportFormat, fileBytes(file), readOptions(file))) records += 1;
+    log(`${path.basename(file)}: ${records} valid records`);
+    counted.push(records);
+  }
+
+  const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
+  try {
+    await applyMigrations(database.url);
+    const db = createDb(database.url, { poolSize: 4 });
+    const queue = await connectJobQueue(database.url);
+    const runs: string[] = [];
+    try {
+      for (const [i, file] of files.entries()) {
+        const options: ImportOptionsInput = {
+          format: format as ImportFormat,
+          datasetName: values.name,
+          datasetId: values.dataset,
+          subset: values.subset,
+          generator: values.generator,
+          mapping,
+          duplicates: values.duplicates as ImportOptionsInput["duplicates"],
+        };
+        const run = await submitImportFromContent(db, queue, { fileName: path.basename(file), content: fileBytes(file), options, expectedRecords: counted[i] });
+        log(`queued import run ${run.id}: ${path.basename(file)} (${counted[i]} records)`);
+        runs.push(run.id);
+      }
+    } finally {
+      await queue.stop({ graceful: false, wait: true });
+    }
+
+    if (values.detach) {
+      process.stdout.write(`${JSON.stringify({ runs: runs.map((id) => ({ runId: id, status: "queued" })) })}\n`);
+      await db.$disconnect();
+      return;
+    }
+
+    // Work the queue in this process too, so the command also completes when no worker is running.
+    const worker = await startWorker({ databaseUrl: database.url, db, log: () => {} });
+    const results = [];
+    try {
+      for (const runId of runs) {
+        let lastDone = -1;
+        for (;;) {
+          const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+          if (run.unitsDone !== lastDone) {
+            log(`run ${runId}: ${run.status} ${run.unitsDone}/${run.unitsTotal}`);
+            lastDone = run.unitsDone;
+          }
+          if (isTerminal(run.status)) {
+            const trajectories = run.datasetId ? await db.trajectory.count({ where: { datasetId: run.datasetId } }) : 0;
+            const summary = (run.summary ?? {}) as { written?: number; skipped?: number; replaced?: number; chunks?: number; duplicateOfRunId?: string };
+            results.push({
+              runId,
+              status: run.status,
+              datasetId: run.datasetId,
+              trajectories,
+              written: summary.written ?? 0,
+              skipped: summary.skipped ?? 0,
+              replaced: summary.replaced ?? 0,
+              chunks: summary.chunks ?? 0,
+              ...(summary.duplicateOfRunId ? { duplicateOfRunId: summary.duplicateOfRunId } : {}),
+              error: run.error,
+            });
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+    } finally {
+      await worker.stop();
+      await db.$disconnect();
+    }
+    process.stdout.write(`${JSON.stringify({ runs: results, trajectories: results.reduce((n, r) => n + r.trajectories, 0) })}\n`);
+    if (results.some((r) => r.status !== "completed")) process.exitCode = 1;
+  } finally {
+    await database.release();
+  }
+}

@@ -1,0 +1,88 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { repoRoot, runCli } from "./run-cli";
+
+const fixtures = path.join(repoRoot, "packages/core/test/fixtures/imports");
+
+describe("stepwiser import <format> and stepwiser export", () => {
+  let database: TestDatabase;
+  let scratch: string;
+  const cli = (args: string[]) => runCli(args, { env: { DATABASE_URL: database.url } });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-cli-io-"));
+  });
+  afterAll(async () => {
+    await database?.drop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("imports PRM800K with its ratings, then the same file again is recognised and skipped", async () => {
+    const file = path.join(fixtures, "prm800k-phase2.jsonl");
+    const first = await cli(["import", "prm800k", file, "--name", "PRM800K sample"]);
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout) as { runs: Array<{ status: string; written: number; datasetId: string }> };
+    expect(summary.runs[0]).toMatchObject({ status: "completed", written: 3 });
+    expect(await database.db.humanLabel.count({ where: { source: "imported" } })).toBeGreaterThan(0);
+
+    const again = await cli(["import", "prm800k", file]);
+    expect(again.code, again.stderr).toBe(0);
+    const second = JSON.parse(again.stdout) as { runs: Array<{ written: number; datasetId: string; duplicateOfRunId?: string }> };
+    expect(second.runs[0]).toMatchObject({ written: 0, datasetId: summary.runs[0]!.datasetId });
+    expect(second.runs[0]!.duplicateOfRunId).toBeDefined();
+  });
+
+  it("generic JSONL: --preview shows records as mapped without importing; a bad mapping key is a usage error", async () => {
+    const lines = Array.from({ length: 25 }, (_, i) => JSON.stringify({ q: `What is ${i}+1?`, s: [`${i}+1`, `= ${i + 1}`], l: [true, i % 2 === 0] }));
+    lines[4] = "{not json";
+    const file = path.join(scratch, "generic.jsonl");
+    await writeFile(file, `${lines.join("\n")}\n`);
+    const before = await database.db.trajectory.count();
+    const preview = await cli(["import", "jsonl", file, "--map", "problem=q,steps=s,labels=l", "--preview"]);
+    expect(preview.code, preview.stderr).toBe(0);
+    const rows = (JSON.parse(preview.stdout) as { previews: Array<{ rows: Array<{ line: number; error?: string; solution?: { steps: string[] } }> }> }).previews[0]!.rows;
+    expect(rows).toHaveLength(20);
+    expect(rows[4]).toMatchObject({ line: 5 });
+    expect(rows[4]!.error).toMatch(/not valid JSON/);
+    expect(rows[0]!.solution!.steps).toEqual(["0+1", "= 1"]);
+    expect(await database.db.trajectory.count()).toBe(before);
+
+    const refused = await cli(["import", "jsonl", file, "--map", "problem=q,stepz=s"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("stepz");
+
+    const bad = await cli(["import", "jsonl", file, "--map", "problem=q,steps=s,labels=l"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("generic.jsonl:5");
+    expect(await database.db.trajectory.count()).toBe(before);
+  });
+
+  it("exports a verl training set and the labels of a Math-Shepherd import", async () => {
+    const imported = await cli(["import", "math-shepherd", path.join(fixtures, "math-shepherd.jsonl")]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const runId = (JSON.parse(imported.stdout) as { runs: Array<{ runId: string }> }).runs[0]!.runId;
+
+    const out = path.join(scratch, "verl");
+    const exported = await cli(["export", "training-set", "--run", runId, "--rule", "abs-q", "--format", "verl", "--held-out", "0", "--out", out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const result = JSON.parse(exported.stdout) as { status: string; files: Array<{ fileName: string; sizeBytes: number }> };
+    expect(result.status).toBe("completed");
+    expect((await readdir(out)).sort()).toEqual(result.files.map((f) => f.fileName).sort());
+    expect(result.files.map((f) => f.fileName)).toEqual(expect.arrayContaining(["train.parquet", "reward.py", "manifest.json"]));
+    const manifest = JSON.parse(await readFile(path.join(out, "manifest.json"), "utf8")) as { splits: { train: { after: { positive: number; negative: number } } } };
+    expect(manifest.splits.train.after.positive).toBe(manifest.splits.train.after.negative);
+    expect((await readFile(path.join(out, "train.parquet"))).subarray(0, 4).toString("latin1")).toBe("PAR1");
+
+    const labelsFile = path.join(scratch, "labels.jsonl");
+    const labels = await cli(["export", "labels", "--run", runId, "--out", labelsFile]);
+    expect(labels.code, labels.stderr).toBe(0);
+    const lines = (await readFile(labelsFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { labels: Array<{ rule: string; label: string }>; text: string });
+    const tags = (await readFile(path.join(fixtures, "math-shepherd.jsonl"), "utf8")).split("ки").length - 1;
+    expect(lines).toHaveLength(tags);
+    for (const line of lines) expect(line.labels).toEqual([{ rule: "abs-q", params: {}, label: expect.stringMatching(/^(Positive|Negative)$/) }]);
+  });
+});

@@ -1,0 +1,210 @@
+"use client";
+
+import type { RouterInputs } from "@stepwiser/api";
+import { IMPORT_FORMATS, type ImportFormat } from "@stepwiser/core";
+import { skipToken, useMutation, useQuery } from "@tanstack/react-query";
+import { useRef, useState, type FormEvent } from "react";
+import { ErrorAlert } from "~/components/alert";
+import { Field, formControl as control } from "~/components/form-field";
+import { ProgressBar } from "~/components/progress-bar";
+import { errorMessage } from "~/lib/error-message";
+import { formatBytes } from "~/lib/format-bytes";
+import { useTRPC } from "~/trpc/react";
+import { EMPTY_MAPPING, FieldMappingForm, fieldMappingOf, type MappingDraft } from "./field-mapping-form";
+import { ImportPreview } from "./import-preview";
+import { ImportRunStatus } from "./import-run-status";
+import { uploadFile, type UploadedFile } from "./upload-file";
+
+type ImportOptions = RouterInputs["import"]["start"]["options"];
+type PreviewInput = RouterInputs["import"]["preview"];
+
+/** Any of the formats may come as .json or .jsonl; the format select decides how the file is read. */
+const ACCEPTED_FILES = ".json,.jsonl,.ndjson,application/json,application/x-ndjson";
+
+const FORMATS: Record<ImportFormat, { name: string; hint: string }> = {
+  processbench: {
+    name: "ProcessBench",
+    hint: "A JSON array of ProcessBench records (id, generator, problem, steps, final_answer_correct, label).",
+  },
+  prm800k: {
+    name: "PRM800K",
+    hint: "PRM800K phase 1 or 2 JSONL: each line a labeller's path through a solution; its step ratings become imported human labels.",
+  },
+  "math-shepherd": {
+    name: "Math-Shepherd",
+    hint: "Math-Shepherd JSONL (input with ки after each step, label with +/−): the hard labels become Abs-Q labels of the import run.",
+  },
+  jsonl: {
+    name: "Generic JSONL",
+    hint: "One JSON object per line; the field mapping below says where each part of a solution is.",
+  },
+};
+
+
+/**
+ * Upload, preview and import of a solutions file in any supported format. The
+ * file is uploaded once (streamed to `/api/uploads`) and then referred to by
+ * its id: previews with other options and the import itself reuse it.
+ */
+export function ImportPanel() {
+  const trpc = useTRPC();
+  const [file, setFile] = useState<File | null>(null);
+  const [format, setFormat] = useState<ImportFormat>("processbench");
+  const [mapping, setMapping] = useState<MappingDraft>(EMPTY_MAPPING);
+  const [subset, setSubset] = useState("");
+  const [generator, setGenerator] = useState("");
+  const [datasetName, setDatasetName] = useState("");
+  const [datasetId, setDatasetId] = useState("");
+  const [duplicates, setDuplicates] = useState<"skip" | "replace">("skip");
+
+  const uploaded = useRef<{ file: File; result: UploadedFile } | null>(null);
+  const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const [previewInput, setPreviewInput] = useState<PreviewInput | null>(null);
+  const [runId, setRunId] = useState<string | null>(null);
+
+  const datasets = useQuery(trpc.dataset.list.queryOptions());
+  const preview = useQuery({ ...trpc.import.preview.queryOptions(previewInput ?? skipToken), staleTime: Infinity });
+  const start = useMutation(trpc.import.start.mutationOptions({ onSuccess: ({ runId }) => setRunId(runId) }));
+
+  async function ensureUploaded(): Promise<UploadedFile | null> {
+    setUploadError(null);
+    if (!file) {
+      setUploadError("Choose a file first.");
+      return null;
+    }
+    if (uploaded.current?.file === file) return uploaded.current.result;
+    setUpload({ sent: 0, total: file.size });
+    try {
+      const result = await uploadFile(file, (sent, total) => setUpload({ sent, total }));
+      uploaded.current = { file, result };
+      return result;
+    } catch (error) {
+      setUploadError(errorMessage(error));
+      return null;
+    } finally {
+      setUpload(null);
+    }
+  }
+
+  const readOptions = () => ({
+    subset: subset.trim() || undefined,
+    generator: generator.trim() || undefined,
+    mapping: format === "jsonl" ? fieldMappingOf(mapping) : undefined,
+  });
+
+  async function onPreview() {
+    const stored = await ensureUploaded();
+    if (stored) setPreviewInput({ fileId: stored.fileId, format, ...readOptions() });
+  }
+
+  async function onImport(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const stored = await ensureUploaded();
+    if (!stored) return;
+    const options: ImportOptions = {
+      format,
+      ...readOptions(),
+      ...(datasetId ? { datasetId } : { datasetName: datasetName.trim() || undefined }),
+      duplicates,
+    };
+    setRunId(null);
+    start.mutate({ fileId: stored.fileId, options });
+  }
+
+  function chooseFile(next: File | null) {
+    setFile(next);
+    setPreviewInput(null);
+    setUploadError(null);
+    start.reset();
+  }
+
+  const busy = upload !== null || start.isPending;
+  const error = uploadError ?? (start.error ? errorMessage(start.error) : null);
+  return (
+    <section aria-label="Import" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 className="text-sm font-semibold">Import solutions</h2>
+      <form onSubmit={onImport} aria-label="Import a file" className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field label="Import file" hint={file ? `${file.name} · ${formatBytes(file.size)}` : undefined}>
+            <input
+              name="file"
+              type="file"
+              accept={ACCEPTED_FILES}
+              className="mt-1 block w-full text-sm"
+              onChange={(e) => chooseFile(e.target.files?.[0] ?? null)}
+            />
+          </Field>
+          <Field label="Format" hint={FORMATS[format].hint}>
+            <select className={control} value={format} onChange={(e) => {
+                setFormat(e.target.value as ImportFormat);
+                setPreviewInput(null);
+              }}>
+              {IMPORT_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {FORMATS[f].name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Duplicates" hint="A record already in the dataset (same id or same content).">
+            <select className={control} value={duplicates} onChange={(e) => setDuplicates(e.target.value as "skip" | "replace")}>
+              <option value="skip">skip it</option>
+              <option value="replace">replace it</option>
+            </select>
+          </Field>
+        </div>
+        {format === "jsonl" && <FieldMappingForm value={mapping} onChange={setMapping} />}
+        <div className="grid gap-4 sm:grid-cols-4">
+          <Field label="Add to dataset">
+            <select className={control} value={datasetId} onChange={(e) => setDatasetId(e.target.value)}>
+              <option value="">a new dataset</option>
+              {(datasets.data ?? []).map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Dataset name (optional)" hint={datasetId ? "Adding to an existing dataset." : "Default: the format and file name."}>
+            <input type="text" maxLength={200} className={control} value={datasetName} disabled={datasetId !== ""} onChange={(e) => setDatasetName(e.target.value)} />
+          </Field>
+          <Field label="Subset (optional)" hint="Overrides every record's subset.">
+            <input type="text" maxLength={100} className={control} value={subset} onChange={(e) => setSubset(e.target.value)} />
+          </Field>
+          <Field label="Generator (optional)" hint="The policy that wrote the solutions, where the file does not say.">
+            <input type="text" maxLength={200} className={control} value={generator} onChange={(e) => setGenerator(e.target.value)} />
+          </Field>
+        </div>
+        {upload && (
+          <div className="space-y-1" data-testid="upload-progress">
+            <ProgressBar done={upload.sent} total={upload.total} label="Upload progress" />
+            <p className="text-xs text-slate-600 tabular-nums">
+              Uploading {formatBytes(upload.sent)} of {formatBytes(upload.total)}
+            </p>
+          </div>
+        )}
+        <div className="flex flex-wrap gap-3">
+          <button
+            type="button"
+            onClick={() => void onPreview()}
+            disabled={busy || preview.isFetching}
+            className="rounded border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+          >
+            {preview.isFetching ? "Reading…" : "Preview"}
+          </button>
+          <button type="submit" disabled={busy} className="rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+            {upload ? "Uploading…" : start.isPending ? "Starting…" : "Import"}
+          </button>
+        </div>
+        <p className="text-xs text-slate-500">
+          The import reads the whole file in one transaction: a bad record anywhere stops it with the file, line and field, and nothing is stored.
+        </p>
+        {error && <ErrorAlert>{error}</ErrorAlert>}
+      </form>
+      {preview.error && <ErrorAlert>{errorMessage(preview.error)}</ErrorAlert>}
+      {previewInput && preview.data && <ImportPreview preview={preview.data} />}
+      {runId && <ImportRunStatus runId={runId} />}
+    </section>
+  );
+}

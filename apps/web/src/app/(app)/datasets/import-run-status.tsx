@@ -1,0 +1,91 @@
+"use client";
+
+import type { ImportSummary } from "@stepwiser/jobs";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect } from "react";
+import { ErrorAlert } from "~/components/alert";
+import { ProgressBar } from "~/components/progress-bar";
+import { StatusBadge } from "~/components/status-badge";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+
+const ACTIVE = new Set(["queued", "running"]);
+
+/** Counts of a finished import in one line: what was written, skipped, replaced, and what came with it. */
+export function importSummaryText(summary: ImportSummary): string {
+  const parts = [
+    `${summary.records.toLocaleString()} records`,
+    `${summary.written.toLocaleString()} written`,
+    `${summary.skipped.toLocaleString()} skipped`,
+    `${summary.replaced.toLocaleString()} replaced`,
+    `${summary.chunks.toLocaleString()} chunks`,
+  ];
+  if (summary.humanLabels > 0) parts.push(`${summary.humanLabels.toLocaleString()} human labels`);
+  if (summary.chunkLabels > 0) parts.push(`${summary.chunkLabels.toLocaleString()} chunk labels`);
+  return parts.join(" · ");
+}
+
+/** A started import, followed until it ends: progress while it reads, then its counts or the error that stopped it. */
+export function ImportRunStatus({ runId }: { runId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const run = useQuery({
+    ...trpc.run.get.queryOptions({ id: runId }),
+    refetchInterval: (query) => (!query.state.data || ACTIVE.has(query.state.data.status) ? 1000 : false),
+  });
+  const status = run.data?.status;
+  const finished = status !== undefined && !ACTIVE.has(status);
+
+  useEffect(() => {
+    if (!finished) return;
+    // The dataset list and the import history changed with this run.
+    void queryClient.invalidateQueries({ queryKey: trpc.dataset.list.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.import.list.queryKey() });
+  }, [finished, queryClient, trpc]);
+
+  if (run.error) return <ErrorAlert>{errorMessage(run.error)}</ErrorAlert>;
+  if (!run.data) return <p className="text-sm text-slate-500">Starting the import…</p>;
+  const r = run.data;
+  const summary = r.summary as ImportSummary | null;
+  return (
+    <section aria-label="Import run" data-testid="import-status" data-status={r.status} className="space-y-2 rounded border border-slate-200 p-3">
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <span className="font-medium">Import</span>
+        <StatusBadge status={r.status} />
+        <Link href={`/runs/${r.id}`} className="text-blue-700 hover:underline">
+          Run details
+        </Link>
+        {r.status === "completed" && r.datasetId && (
+          <Link href={`/datasets/${r.datasetId}`} className="text-blue-700 hover:underline">
+            Open the dataset →
+          </Link>
+        )}
+      </div>
+      {!finished && (
+        <div className="space-y-1">
+          <ProgressBar done={r.unitsDone} total={r.unitsTotal} label="Import progress" />
+          <p className="text-xs text-slate-600 tabular-nums">
+            {r.unitsDone.toLocaleString()} records read{r.unitsTotal > r.unitsDone ? ` of about ${r.unitsTotal.toLocaleString()}` : ""}
+          </p>
+        </div>
+      )}
+      {r.status === "completed" && summary && (
+        <p className="text-sm text-slate-700" data-testid="import-summary">
+          {summary.duplicateOfRunId ? (
+            <>
+              This file was imported before with the same options (
+              <Link href={`/runs/${summary.duplicateOfRunId}`} className="text-blue-700 hover:underline">
+                run {summary.duplicateOfRunId}
+              </Link>
+              ); nothing was written again.
+            </>
+          ) : (
+            importSummaryText(summary)
+          )}
+        </p>
+      )}
+      {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ErrorAlert } from "~/components/alert";
+import { errorMessage } from "~/lib/error-message";
+import { useTRPC } from "~/trpc/react";
+import { control, Field, primaryButton, sourceRunText } from "./shared";
+
+interface SourceRun {
+  id: string;
+  kind: string;
+  name: string;
+  status: string;
+  dataset: { name: string } | null;
+}
+
+/** One JSONL export of a whole run: its chunk labels (and Q-values, human labels) or its solution-level predictions. */
+export function RunExportForm({ kind, runs }: { kind: "labels" | "predictions"; runs: SourceRun[] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [runId, setRunId] = useState("");
+  const [queued, setQueued] = useState(false);
+  const start = useMutation(
+    trpc.exports.start.mutationOptions({
+      onSuccess: () => {
+        setQueued(true);
+        void queryClient.invalidateQueries({ queryKey: trpc.exports.list.queryKey() });
+      },
+    }),
+  );
+  const title = kind === "labels" ? "Labels JSONL" : "Predictions JSONL";
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setQueued(false);
+    start.mutate({ spec: { kind, runId } });
+  };
+  return (
+    <form onSubmit={onSubmit} aria-label={`Export ${title.toLowerCase()}`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 className="text-sm font-semibold">{title}</h2>
+      <p className="text-xs text-slate-600">
+        {kind === "labels"
+          ? "One line per chunk: its text, Q-value, every stored label rule and every human rating."
+          : "One line per solution, { id, prediction }: the predicted first wrong step (−1 for none), as ProcessBench scoring reads it."}
+      </p>
+      <Field label={kind === "labels" ? "Annotate or import run" : "Benchmark or judge run"}>
+        <select className={control} required value={runId} data-testid={`export-${kind}-source`} onChange={(e) => setRunId(e.target.value)}>
+          <option value="">Choose…</option>
+          {runs.map((r) => (
+            <option key={r.id} value={r.id} data-kind={r.kind} data-status={r.status} data-dataset={r.dataset?.name}>
+              {sourceRunText(r)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {start.error && <ErrorAlert>{errorMessage(start.error)}</ErrorAlert>}
+      <div className="flex items-center gap-3">
+        <button type="submit" disabled={start.isPending || !runId} className={primaryButton}>
+          {start.isPending ? "Queueing…" : `Export ${kind}`}
+        </button>
+        {queued && <span className="text-sm text-slate-600">Queued.</span>}
+      </div>
+    </form>
+  );
+}

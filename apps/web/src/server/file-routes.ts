@@ -1,0 +1,107 @@
+import { InvalidApiTokenError, userFromRequestHeaders, type ContextDeps, type SessionUser } from "@stepwiser/api";
+import { roleAtLeast, type UserRole } from "@stepwiser/core";
+import { FileTooLargeError, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
+import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
+
+/*
+ * The file routes (`POST /api/uploads`, `GET /api/files/{id}`) as plain
+ * functions of their dependencies, so they run the same under Next.js and in
+ * tests. Both take a session cookie or an API token.
+ */
+
+type RouteDeps = Pick<ContextDeps, "db" | "auth">;
+
+const text = (status: number, message: string) => new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+
+/** The caller, or the plain-text response refusing them. */
+async function callerWithRole(deps: RouteDeps, request: Request, minimum: UserRole, action: string): Promise<SessionUser | Response> {
+  let user: SessionUser | null;
+  try {
+    user = await userFromRequestHeaders(deps, request.headers);
+  } catch (error) {
+    if (error instanceof InvalidApiTokenError) return text(401, error.message);
+    throw error;
+  }
+  if (!user) return text(401, "sign in first");
+  if (!roleAtLeast(user.role, minimum)) return text(403, `${action} needs the ${minimum} role; you are ${user.role}`);
+  return user;
+}
+
+/** A request body as pieces; stopping early (a too-large file) cancels the upload. */
+async function* bodyPieces(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+  }
+}
+
+const tooLarge = (fileName: string, maxBytes: number) =>
+  text(413, `${fileName} is larger than the upload limit of ${maxBytes.toLocaleString("en")} bytes; split the file and import the parts into one dataset`);
+
+/**
+ * Stores the raw request body as an upload, part by part as it arrives.
+ * `maxBytes` is only lowered by tests.
+ */
+export async function handleUpload(deps: RouteDeps, request: Request, maxBytes = MAX_IMPORT_FILE_BYTES): Promise<Response> {
+  const user = await callerWithRole(deps, request, "researcher", "uploading files");
+  if (user instanceof Response) return user;
+  const fileName = uploadFileName(new URL(request.url).searchParams.get("fileName"));
+  if (!fileName) return text(400, "give the file's name as ?fileName=NAME");
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge(fileName, maxBytes);
+  if (!request.body) return text(400, "the request has no body: send the file's bytes as the body");
+
+  try {
+    const file = await storeFile(
+      deps.db,
+      { fileName, purpose: "upload", createdById: user.id, maxBytes, contentType: safeContentType(request.headers.get("content-type")) },
+      bodyPieces(request.body),
+    );
+    return Response.json({ fileId: file.id, fileName: file.fileName, sizeBytes: Number(file.sizeBytes), sha256: file.sha256 }, { status: 201 });
+  } catch (error) {
+    if (error instanceof FileTooLargeError) return tooLarge(fileName, maxBytes);
+    throw error;
+  }
+}
+
+/** Streams a stored file (an upload or an export's output) as an attachment. */
+export async function handleDownload(deps: RouteDeps, request: Request, id: string): Promise<Response> {
+  const user = await callerWithRole(deps, request, "researcher", "downloading files");
+  if (user instanceof Response) return user;
+  const file = await deps.db.storedFile.findUnique({ where: { id }, select: { id: true, fileName: true, contentType: true, sizeBytes: true, completedAt: true } });
+  if (!file) return text(404, `file ${id} does not exist`);
+  if (!file.completedAt) return text(409, `${file.fileName} is still being written; try again when its run has finished`);
+
+  const parts = readStoredFile(deps.db, file.id);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await parts.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await parts.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": safeContentType(file.contentType),
+      "content-length": String(file.sizeBytes),
+      "content-disposition": attachmentDisposition(file.fileName),
+      "x-content-type-options": "nosniff",
+      // Whatever a file holds, it is data: never rendered as a page of this origin.
+      "content-security-policy": "sandbox",
+      "cache-control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,46 @@
+import type { BinaryLabel } from "../stats/confusion";
+
+/** The formats an import reads. */
+export const IMPORT_FORMATS = ["processbench", "prm800k", "math-shepherd", "jsonl"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** A PRM800K-style human rating of one step: -1 wrong, 0 neutral, +1 right. */
+export type StepRating = -1 | 0 | 1;
+
+/** A human rating that came with the source file (PRM800K). */
+export interface ImportedRating {
+  rating: StepRating | null;
+  flagged: boolean;
+  /** The labeller's id in the source file, when it names one. */
+  labeler: string | null;
+}
+
+/**
+ * One solution read from any import format, in the shape the importer stores:
+ * a trajectory whose text is its steps joined by `separator`, one chunk per step.
+ * Per-step arrays (ratings, hardLabels, softLabels) have one entry per step when present.
+ */
+export interface ImportedSolution {
+  /** Stable id within the dataset: the source's id, else derived from the content hash. */
+  externalId: string;
+  subset: string | null;
+  generator: string;
+  problem: string;
+  referenceAnswer: string | null;
+  steps: string[];
+  /** Text between consecutive steps in the stored solution ("\n\n" for paragraphs, "\n" for PRM800K lines). */
+  separator: string;
+  finalAnswer: string | null;
+  finalAnswerCorrect: boolean | null;
+  /** First erroneous step per the source; -1 = none; null = unknown. */
+  firstErrorIndex: number | null;
+  ratings: ImportedRating[] | null;
+  /** Positive/Negative per step from the source (Math-Shepherd "+"/"-"); null entries are unlabelled steps. */
+  hardLabels: (BinaryLabel | null)[] | null;
+  /** Soft labels: the source's estimate of Q per step, in [0, 1]. */
+  softLabels: (number | null)[] | null;
+  /** Source-specific facts kept for provenance (e.g. PRM800K finish_reason). */
+  metadata: Record<string, unknown>;
+  /** SHA-256 (hex) of problem, steps and generator: how a record imported twice is recognised. */
+  contentHash: string;
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
+import { connectJobQueue, runImport, storeFile, submitImport, submitProcessBenchImport } from "../src";
+import { startBenchEnvironment } from "./bench-environment";
+
+/**
+ * Import throughput: the shipped ProcessBench files (1,400 solutions) end to
+ * end, and a generated generic JSONL file large enough that per-run overheads
+ * vanish, in chunks stored per second. Each import is the real job: stored
+ * upload read back part by part, streamed through the reader, written in one
+ * transaction.
+ */
+const JSONL_RECORDS = 10_000;
+const STEPS_PER_RECORD = 10;
+
+function generatedJsonl(): Uint8Array {
+  const lines: string[] = [];
+  for (let i = 0; i < JSONL_RECORDS; i++) {
+    const steps = Array.from({ length: STEPS_PER_RECORD }, (_, s) => `Step ${s + 1}: from ${i} we add ${s} and get ${i + s}, which we carry to the next step.`);
+    const labels = steps.map((_, s) => (s < STEPS_PER_RECORD - (i % 3) ? "+" : "-"));
+    lines.push(JSON.stringify({ uid: `gen-${i}`, question: `Problem ${i % 5000}: what is ${i} plus the sum of 0..${STEPS_PER_RECORD - 1}?`, steps, labels, answer: String(i + 45) }));
+  }
+  return new TextEncoder().encode(`${lines.join("\n")}\n`);
+}
+
+const env = await startBenchEnvironment();
+const { db, url } = env;
+const rows = [];
+try {
+  const queue = await connectJobQueue(url);
+
+  let processBenchMs = 0;
+  let processBenchSolutions = 0;
+  for (const file of DEMO_PROCESSBENCH_FILES) {
+    const started = performance.now();
+    const run = await submitProcessBenchImport(db, queue, { fileName: path.basename(file), content: readFileSync(file) });
+    await runImport(db, run.id);
+    processBenchMs += performance.now() - started;
+    const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    if (done.status !== "completed") throw new Error(`ProcessBench import ${done.status}: ${done.error}`);
+    processBenchSolutions += done.unitsDone;
+  }
+  rows.push({
+    metric: `ProcessBench import, ${processBenchSolutions} solutions (gsm8k + math), submit to completed`,
+    value: `${(processBenchMs / 1000).toFixed(2)} s`,
+    target: "< 5 s",
+    met: processBenchMs < 5000,
+  });
+
+  const content = generatedJsonl();
+  const uploadStarted = performance.now();
+  const pieces = Array.from({ length: Math.ceil(content.length / (1 << 20)) }, (_, i) => content.subarray(i << 20, (i + 1) << 20));
+  const file = await storeFile(db, { fileName: "generated.jsonl", purpose: "upload" }, pieces);
+  const uploadMs = performance.now() - uploadStarted;
+  const run = await submitImport(db, queue, {
+    fileId: file.id,
+    options: { format: "jsonl", mapping: { problem: "question", steps: "steps", labels: "labels", id: "uid", answer: "answer" } },
+  });
+  const importStarted = performance.now();
+  await runImport(db, run.id);
+  const importMs = performance.now() - importStarted;
+  const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+  if (done.status !== "completed") throw new Error(`JSONL import ${done.status}: ${done.error}`);
+  const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId: done.datasetId! } } } });
+  if (chunks !== JSONL_RECORDS * STEPS_PER_RECORD) throw new Error(`expected ${JSONL_RECORDS * STEPS_PER_RECORD} chunks, stored ${chunks}`);
+  const chunksPerSecond = chunks / (importMs / 1000);
+  rows.push({
+    metric: `Generic JSONL import: ${JSONL_RECORDS.toLocaleString("en")} records, ${chunks.toLocaleString("en")} chunks with hard labels, ${(content.length / 2 ** 20).toFixed(1)} MiB`,
+    value: `${Math.round(chunksPerSecond).toLocaleString("en")} chunks/s (${(importMs / 1000).toFixed(2)} s; upload into stored parts ${(uploadMs / 1000).toFixed(2)} s)`,
+    target: "≥ 20,000 chunks/s",
+    met: chunksPerSecond >= 20_000,
+  });
+  await queue.stop({ graceful: false, wait: true });
+
+  writeBenchmarkReport({
+    name: "import",
+    bench: "import",
+    title: "Import throughput",
+    method: `Embedded PostgreSQL on this machine. ProcessBench: both shipped files submitted (validated, stored as an upload) and imported by the import job, timed from submit to completion. Generic JSONL: ${JSONL_RECORDS.toLocaleString("en")} generated records of ${STEPS_PER_RECORD} steps with +/- labels, stored as an upload first (timed apart), then the import job timed alone: it reads the stored parts, parses and validates every line, and writes problems, trajectories, segmentations, chunks and chunk labels in one transaction.`,
+    rows,
+  });
+  const missed = rows.filter((r) => r.met === false);
+  console.log(`import: ${rows.map((r) => `${r.value}`).join(" · ")}${missed.length ? " — TARGET MISSED" : ""}`);
+  if (missed.length) process.exitCode = 1;
+} finally {
+  await env.close();
+}

@@ -1,0 +1,225 @@
+import { InputError, parseJsonAt, type SourceLine } from "@stepwiser/core";
+import type { Db, Prisma, RunUnitStatus } from "@stepwiser/db";
+import { z } from "zod";
+import { loadSolutionForAnnotation } from "../pipelines/annotate/handler";
+import { gradedRolloutRows, type SolutionUnderAnnotation } from "../pipelines/annotate/rollouts";
+import { judgeSampleRows } from "../pipelines/judge/judge-chunks";
+import { loadBatchRun, type BatchRun } from "./batch-run";
+import { parseBatchRequestId, type BatchRequestId } from "./custom-id";
+
+/**
+ * One line of `vllm run-batch` output (the OpenAI batch output format). A request
+ * that failed has `error` set and no response body.
+ */
+const outputLineSchema = z.object({
+  id: z.string(),
+  custom_id: z.string(),
+  response: z
+    .object({
+      status_code: z.number().int(),
+      request_id: z.string().nullish(),
+      body: z.unknown(),
+    })
+    .nullable(),
+  error: z.unknown().optional(),
+});
+
+/** The parts of a chat completion the import stores; the rest is ignored. */
+const chatCompletionSchema = z.object({
+  choices: z.array(
+    z.object({
+      index: z.number().int().min(0),
+      message: z.object({ content: z.string().nullish() }),
+    }),
+  ),
+  usage: z
+    .object({
+      prompt_tokens: z.number().int().min(0),
+      completion_tokens: z.number().int().min(0),
+      prompt_tokens_details: z.object({ cached_tokens: z.number().int().min(0).nullish() }).nullish(),
+    })
+    .nullish(),
+});
+
+export interface BatchImportResult {
+  /** Output lines whose samples were stored: requests the execution will not send. */
+  requests: number;
+  /** Rollouts or judge samples stored. */
+  samples: number;
+  /**
+   * Lines not stored: failed requests (the execution sends them online), lines
+   * of units already done, and lines whose samples were already stored (a file
+   * imported twice).
+   */
+  skipped: number;
+}
+
+/**
+ * A whole `vllm run-batch` output file can hold hours of generation; it is
+ * validated and stored in one transaction so a bad line leaves nothing behind.
+ */
+const IMPORT_TRANSACTION_TIMEOUT_MS = 6 * 60 * 60_000;
+const ROW_BATCH = 1000;
+const CACHED_UNITS = 256;
+
+interface UnitEntry {
+  status: RunUnitStatus;
+  /** annotate: the solution as the unit annotates it. */
+  solution?: SolutionUnderAnnotation;
+  /** judge: chunk ids by chunk index. */
+  chunkIds?: string[];
+  /** "position:sampleIndex" of every sample stored for this unit (before and during this import). */
+  stored: Set<string>;
+}
+
+/**
+ * Stores the answers of a `vllm run-batch` output file for a run exported with
+ * `batchRequestLines`: Rollout rows graded exactly as online (annotate) or
+ * JudgeSample rows with parsed verdicts (judge), and the requests' token usage
+ * added to the run's counters as the online client records it. Executing the run
+ * afterwards finds the samples stored and sends only what is still missing.
+ *
+ * Every line is validated (errors name file, line and field); a custom_id of
+ * another run, an unknown unit or position, a sample range outside the run's
+ * configuration, a wrong number of choices, or a custom_id seen twice rejects the
+ * whole file, and nothing is stored. Failed requests (non-200 or `error` set) are
+ * skipped and counted: the execution requests them online.
+ */
+export async function importBatchOutput(db: Db, runId: string, lines: AsyncIterable<SourceLine>, file: string): Promise<BatchImportResult> {
+  const batch = await loadBatchRun(db, runId);
+  if (!batch.run.plannedAt) {
+    throw new InputError(`run ${runId} has no exported requests: export them with \`stepwiser batch export ${runId}\` first`, { file });
+  }
+  return db.$transaction((tx) => importLines(tx, batch, lines, file), { maxWait: 30_000, timeout: IMPORT_TRANSACTION_TIMEOUT_MS });
+}
+
+async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines: AsyncIterable<SourceLine>, file: string): Promise<BatchImportResult> {
+  const runId = batch.run.id;
+  const result: BatchImportResult = { requests: 0, samples: 0, skipped: 0 };
+  const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+  const seen = new Map<string, number>();
+  const units = new Map<string, UnitEntry>();
+  let rollouts: Prisma.RolloutCreateManyInput[] = [];
+  let judgeSamples: Prisma.JudgeSampleCreateManyInput[] = [];
+
+  const flush = async () => {
+    if (rollouts.length) await tx.rollout.createMany({ data: rollouts, skipDuplicates: true });
+    if (judgeSamples.length) await tx.judgeSample.createMany({ data: judgeSamples, skipDuplicates: true });
+    rollouts = [];
+    judgeSamples = [];
+  };
+
+  const unitOf = async (id: BatchRequestId, line: number): Promise<UnitEntry> => {
+    const cached = units.get(id.segmentationId);
+    if (cached) return cached;
+    const unit = await tx.runUnit.findUnique({ where: { runId_key: { runId, key: id.segmentationId } }, select: { status: true } });
+    if (!unit) throw new InputError(`segmentation ${id.segmentationId} is not one of run ${runId}'s units`, { file, line, field: "custom_id" });
+    // What this unit stored must be visible to the query below.
+    await flush();
+    let entry: UnitEntry;
+    if (batch.kind === "annotate") {
+      const { solution } = await loadSolutionForAnnotation(tx, id.segmentationId);
+      const stored = await tx.rollout.findMany({ where: { runId, segmentationId: id.segmentationId }, select: { prefixLength: true, sampleIndex: true } });
+      entry = { status: unit.status, solution, stored: new Set(stored.map((r) => `${r.prefixLength}:${r.sampleIndex}`)) };
+    } else {
+      const chunks = await tx.chunk.findMany({ where: { segmentationId: id.segmentationId }, orderBy: { index: "asc" }, select: { id: true, index: true } });
+      const stored = await tx.judgeSample.findMany({ where: { runId, chunkId: { in: chunks.map((c) => c.id) } }, select: { chunkId: true, sampleIndex: true } });
+      const indexOf = new Map(chunks.map((c) => [c.id, c.index]));
+      const chunkIds: string[] = [];
+      for (const chunk of chunks) chunkIds[chunk.index] = chunk.id;
+      entry = { status: unit.status, chunkIds, stored: new Set(stored.map((s) => `${indexOf.get(s.chunkId)}:${s.sampleIndex}`)) };
+    }
+    if (units.size >= CACHED_UNITS) units.delete(units.keys().next().value!);
+    units.set(id.segmentationId, entry);
+    return entry;
+  };
+
+  for await (const source of lines) {
+    const at = { file, line: source.line };
+    const parsed = outputLineSchema.safeParse(parseJsonAt(source, file));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new InputError(issue.message, { ...at, field: issue.path.map(String).join(".") || undefined });
+    }
+    const output = parsed.data;
+    const id = parseBatchRequestId(output.custom_id);
+    if (!id) throw new InputError(`"${output.custom_id}" is not a request id of a StepWiser batch export`, { ...at, field: "custom_id" });
+    if (id.runId !== runId) throw new InputError(`the request belongs to run ${id.runId}, not to run ${runId}`, { ...at, field: "custom_id" });
+    if (id.kind !== batch.kind) throw new InputError(`a ${id.kind} request in the output of ${batch.kind} run ${runId}`, { ...at, field: "custom_id" });
+    const firstSeen = seen.get(output.custom_id);
+    if (firstSeen !== undefined) throw new InputError(`custom_id "${output.custom_id}" appears twice (first on line ${firstSeen})`, { ...at, field: "custom_id" });
+    seen.set(output.custom_id, source.line);
+
+    const unit = await unitOf(id, source.line);
+    const positions = batch.kind === "annotate" ? unit.solution!.chunks.length : unit.chunkIds!.length;
+    if (id.position >= positions || (batch.kind === "judge" && unit.chunkIds![id.position] === undefined)) {
+      const what = batch.kind === "annotate" ? `prefix length ${id.position}` : `chunk ${id.position}`;
+      throw new InputError(`${what} does not exist: segmentation ${id.segmentationId} has ${positions} chunks`, { ...at, field: "custom_id" });
+    }
+    const perPosition = batch.kind === "annotate" ? batch.config.rollouts : batch.config.samples;
+    if (id.first + id.count > perPosition) {
+      throw new InputError(`samples ${id.first}-${id.first + id.count - 1} are outside the run's ${perPosition} per ${batch.kind === "annotate" ? "prefix" : "chunk"}`, { ...at, field: "custom_id" });
+    }
+
+    const response = output.response;
+    if (!response || response.status_code !== 200 || (output.error !== undefined && output.error !== null)) {
+      result.skipped += 1;
+      continue;
+    }
+    const body = chatCompletionSchema.safeParse(response.body);
+    if (!body.success) {
+      const issue = body.error.issues[0]!;
+      throw new InputError(issue.message, { ...at, field: ["response", "body", ...issue.path.map(String)].join(".") });
+    }
+    const { choices } = body.data;
+    if (choices.length !== id.count) {
+      throw new InputError(`${choices.length} choices, but the request asked for n = ${id.count}`, { ...at, field: "response.body.choices" });
+    }
+    const texts: string[] = [];
+    for (const [i, choice] of choices.entries()) {
+      if (choice.index >= id.count || texts[choice.index] !== undefined) {
+        throw new InputError(`choice index ${choice.index} is ${choice.index >= id.count ? `not below n = ${id.count}` : "repeated"}`, { ...at, field: `response.body.choices.${i}.index` });
+      }
+      texts[choice.index] = choice.message.content ?? "";
+    }
+
+    const sampleIndices = Array.from({ length: id.count }, (_, i) => id.first + i);
+    if (unit.status === "done" || sampleIndices.some((i) => unit.stored.has(`${id.position}:${i}`))) {
+      result.skipped += 1;
+      continue;
+    }
+    const reported = {
+      promptTokens: body.data.usage?.prompt_tokens ?? 0,
+      completionTokens: body.data.usage?.completion_tokens ?? 0,
+      cachedTokens: body.data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    };
+    if (batch.kind === "annotate") {
+      rollouts.push(...gradedRolloutRows(runId, unit.solution!, id.position, batch.config.seed, sampleIndices, texts, reported.completionTokens));
+    } else {
+      judgeSamples.push(...judgeSampleRows(runId, unit.chunkIds![id.position]!, sampleIndices, texts, reported));
+    }
+    for (const i of sampleIndices) unit.stored.add(`${id.position}:${i}`);
+    result.requests += 1;
+    result.samples += id.count;
+    usage.promptTokens += reported.promptTokens;
+    usage.completionTokens += reported.completionTokens;
+    usage.cachedTokens += reported.cachedTokens;
+    if (rollouts.length + judgeSamples.length >= ROW_BATCH) await flush();
+  }
+  await flush();
+
+  // The same counters, in the same units, as the engine adds for each answered online request.
+  await tx.run.update({
+    where: { id: runId },
+    data: {
+      requests: { increment: result.requests },
+      promptTokens: { increment: usage.promptTokens },
+      completionTokens: { increment: usage.completionTokens },
+      cachedTokens: { increment: usage.cachedTokens },
+    },
+  });
+  await tx.auditLog.create({
+    data: { action: "run.batch_imported", entityType: "Run", entityId: runId, after: { file, ...result, ...usage } },
+  });
+  return result;
+}

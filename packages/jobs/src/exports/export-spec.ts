@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { trainingSetExportSchema } from "./training-set";
+
+/** What an export run writes; each kind names the run it reads. */
+export const exportSpecSchema = z.discriminatedUnion("kind", [
+  trainingSetExportSchema.extend({ kind: z.literal("training-set") }),
+  z.object({ kind: z.literal("labels"), runId: z.string().min(1) }),
+  z.object({ kind: z.literal("predictions"), runId: z.string().min(1) }),
+]);
+export type ExportSpec = z.output<typeof exportSpecSchema>;
+export type ExportSpecInput = z.input<typeof exportSpecSchema>;
+
+/** The run an export reads. */
+export function sourceRunId(spec: ExportSpec): string {
+  return spec.kind === "training-set" ? spec.annotateRunId : spec.runId;
+}

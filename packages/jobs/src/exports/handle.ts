@@ -1,0 +1,124 @@
+import { InputError } from "@stepwiser/core";
+import type { Db, Prisma } from "@stepwiser/db";
+import { z } from "zod";
+import { storeFile } from "../files/stored-files";
+import { QUEUES, type JobQueue } from "../queue/queue";
+import { isTerminal, markRunFinished, markRunStarted } from "../runs/run-state";
+import { runPredictions } from "../pipelines/benchmark/handler";
+import { exportSpecSchema, sourceRunId, type ExportSpec, type ExportSpecInput } from "./export-spec";
+import { chunkLabelsLines, judgePredictionLines } from "./labels-lines";
+import { exportTrainingSet } from "./training-set";
+
+export const exportJobSchema = z.object({ runId: z.string().min(1) });
+
+/** Lines are gathered into pieces of about this size before they are stored. */
+const PIECE_BYTES = 1024 * 1024;
+
+async function* jsonLinePieces(lines: AsyncIterable<unknown>, onLine?: () => void): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  let pending: string[] = [];
+  let size = 0;
+  for await (const line of lines) {
+    const text = `${JSON.stringify(line)}\n`;
+    pending.push(text);
+    size += text.length;
+    onLine?.();
+    if (size >= PIECE_BYTES) {
+      yield encoder.encode(pending.join(""));
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length > 0) yield encoder.encode(pending.join(""));
+}
+
+/** Checks the export's options and its source run, records a queued export run and enqueues it. */
+export async function submitExport(db: Db, queue: JobQueue, request: { spec: ExportSpecInput; createdById?: string | null }) {
+  const parsed = exportSpecSchema.safeParse(request.spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(issue.message, { field: issue.path.map(String).join(".") || undefined });
+  }
+  const spec = parsed.data;
+  const source = await db.run.findUnique({ where: { id: sourceRunId(spec) }, select: { id: true, kind: true, datasetId: true } });
+  if (!source) throw new InputError(`run ${sourceRunId(spec)} does not exist`, { field: spec.kind === "training-set" ? "annotateRunId" : "runId" });
+  if (spec.kind === "predictions" && source.kind !== "benchmark" && source.kind !== "judge") {
+    throw new InputError(`run ${source.id} is a ${source.kind} run; predictions come from benchmark or judge runs`, { field: "runId" });
+  }
+  const run = await db.$transaction(async (tx) => {
+    const created = await tx.run.create({
+      data: { kind: "export", config: { export: spec } as Prisma.InputJsonValue, datasetId: source.datasetId, createdById: request.createdById ?? null },
+    });
+    await tx.auditLog.create({ data: { actorId: request.createdById ?? null, action: "export.submitted", entityType: "Run", entityId: created.id, after: { kind: spec.kind, sourceRunId: source.id } } });
+    return created;
+  });
+  await queue.send(QUEUES.export, { runId: run.id }, { singletonKey: run.id });
+  return run;
+}
+
+/**
+ * Executes an export run: writes its files into the database (so the web app
+ * and the CLI can fetch them from any machine). A retried run first removes
+ * what an interrupted attempt stored, so it ends with exactly one copy.
+ */
+export async function runExport(db: Db, runId: string): Promise<void> {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+  if (isTerminal(run.status)) return;
+  const parsed = exportSpecSchema.safeParse((run.config as { export?: unknown }).export);
+  if (!parsed.success) {
+    await markRunFinished(db, runId, "failed", `invalid export options: ${parsed.error.issues[0]!.message}`);
+    return;
+  }
+  const spec = parsed.data;
+  await markRunStarted(db, runId);
+  await db.storedFile.deleteMany({ where: { producedByRunId: runId } });
+  const owner = { purpose: "export" as const, createdById: run.createdById, producedByRunId: runId };
+  let done = 0;
+  let lastProgress = 0;
+  const progress = async (total?: number) => {
+    if (Date.now() - lastProgress < 500) return;
+    lastProgress = Date.now();
+    await db.run.update({ where: { id: runId }, data: { unitsDone: done, ...(total !== undefined ? { unitsTotal: total } : {}) } });
+  };
+  try {
+    let report: unknown = null;
+    if (spec.kind === "training-set") {
+      const result = await exportTrainingSet(db, spec, (d, total) => {
+        done = d;
+        void progress(total);
+      });
+      for (const file of result.files) await storeFile(db, { ...owner, fileName: file.fileName, contentType: file.contentType }, [file.content]);
+      report = result.report;
+    } else if (spec.kind === "labels") {
+      const source = await db.run.findUniqueOrThrow({ where: { id: spec.runId }, select: { kind: true } });
+      await storeFile(db, { ...owner, fileName: `labels-${spec.runId}.jsonl`, contentType: "application/x-ndjson" }, jsonLinePieces(chunkLabelsLines(db, spec.runId), () => (done += 1)));
+      report = { sourceKind: source.kind, chunks: done };
+    } else {
+      const source = await db.run.findUniqueOrThrow({ where: { id: spec.runId }, select: { kind: true } });
+      const lines = source.kind === "benchmark" ? runPredictions(db, spec.runId) : judgePredictionLines(db, spec.runId);
+      await storeFile(db, { ...owner, fileName: `predictions-${spec.runId}.jsonl`, contentType: "application/x-ndjson" }, jsonLinePieces(lines, () => (done += 1)));
+      report = { sourceKind: source.kind, solutions: done };
+    }
+    const files = await db.storedFile.findMany({ where: { producedByRunId: runId }, select: { id: true, fileName: true, sizeBytes: true, sha256: true }, orderBy: { fileName: "asc" } });
+    await db.$transaction(async (tx) => {
+      await tx.run.update({
+        where: { id: runId },
+        data: {
+          unitsDone: done,
+          unitsTotal: done,
+          summary: { kind: spec.kind, files: files.map((f) => ({ ...f, sizeBytes: Number(f.sizeBytes) })), report } as Prisma.InputJsonValue,
+        },
+      });
+      await markRunFinished(tx, runId, "completed");
+    });
+  } catch (error) {
+    if (error instanceof InputError) {
+      await db.storedFile.deleteMany({ where: { producedByRunId: runId } });
+      await markRunFinished(db, runId, "failed", error.message);
+      return;
+    }
+    throw error;
+  }
+}
+
+export type { ExportSpec };

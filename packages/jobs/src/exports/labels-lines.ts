@@ -1,0 +1,113 @@
+import type { Db } from "@stepwiser/db";
+
+const PAGE = 200;
+
+const RULE_NAME = { abs_q: "abs-q", rel_ratio: "rel-ratio", rel_effective: "rel-effective" } as const;
+
+/** One line of a labels export: everything known about one chunk from one run, and every human rating of it. */
+export interface ChunkLabelsLine {
+  run_id: string;
+  dataset_id: string;
+  trajectory_id: string;
+  external_id: string;
+  subset: string | null;
+  segmentation_id: string;
+  segmentation_method: string;
+  chunk_index: number;
+  text: string;
+  /** Q after this chunk, and before it (Q_0 for the first chunk); null where the run did not estimate it. */
+  q_value: number | null;
+  q_previous: number | null;
+  rollouts: number | null;
+  correct: number | null;
+  labels: Array<{ rule: string; params: Record<string, unknown>; label: string }>;
+  human_labels: Array<{ author_id: string; external_author: string | null; rating: number | null; flagged: boolean; source: string; queue_id: string | null; created_at: string }>;
+}
+
+/**
+ * A run's chunk labels as JSON lines, solution by solution in a stable order,
+ * read a page of solutions at a time so any size of run streams.
+ */
+export async function* chunkLabelsLines(db: Db, runId: string): AsyncGenerator<ChunkLabelsLine> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await db.segmentation.findMany({
+      where: { OR: [{ chunkValues: { some: { runId } } }, { chunks: { some: { labels: { some: { runId } } } } }] },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      select: {
+        id: true,
+        method: true,
+        trajectory: { select: { id: true, datasetId: true, externalId: true, subset: true } },
+        chunkValues: { where: { runId }, select: { prefixLength: true, qValue: true, rolloutCount: true, correctCount: true } },
+        chunks: {
+          orderBy: { index: "asc" },
+          select: {
+            index: true,
+            text: true,
+            labels: { where: { runId }, select: { rule: true, paramsKey: true, label: true }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] },
+            humanLabels: {
+              orderBy: { createdAt: "asc" },
+              select: { authorId: true, externalAuthor: true, rating: true, flagged: true, source: true, queueId: true, createdAt: true },
+            },
+          },
+        },
+      },
+    });
+    for (const segmentation of page) {
+      const values = new Map(segmentation.chunkValues.map((v) => [v.prefixLength, v]));
+      for (const chunk of segmentation.chunks) {
+        const value = values.get(chunk.index + 1);
+        yield {
+          run_id: runId,
+          dataset_id: segmentation.trajectory.datasetId,
+          trajectory_id: segmentation.trajectory.id,
+          external_id: segmentation.trajectory.externalId,
+          subset: segmentation.trajectory.subset,
+          segmentation_id: segmentation.id,
+          segmentation_method: segmentation.method,
+          chunk_index: chunk.index,
+          text: chunk.text,
+          q_value: value?.qValue ?? null,
+          q_previous: values.get(chunk.index)?.qValue ?? null,
+          rollouts: value ? value.rolloutCount : null,
+          correct: value ? value.correctCount : null,
+          labels: chunk.labels.map((l) => ({ rule: RULE_NAME[l.rule], params: JSON.parse(l.paramsKey) as Record<string, unknown>, label: l.label })),
+          human_labels: chunk.humanLabels.map((h) => ({
+            author_id: h.authorId,
+            external_author: h.externalAuthor,
+            rating: h.rating,
+            flagged: h.flagged,
+            source: h.source,
+            queue_id: h.queueId,
+            created_at: h.createdAt.toISOString(),
+          })),
+        };
+      }
+    }
+    if (page.length < PAGE) return;
+    cursor = page[page.length - 1]!.id;
+  }
+}
+
+/**
+ * ProcessBench predictions `{id, prediction}` of a benchmark run (its stored
+ * solution predictions) or a judge run (the first chunk its majority verdict
+ * calls Negative, -1 if none).
+ */
+export async function* judgePredictionLines(db: Db, runId: string): AsyncGenerator<{ id: string; prediction: number | null }> {
+  let cursor: { runId: string; trajectoryId: string } | undefined;
+  for (;;) {
+    const page = await db.trajectoryRunStat.findMany({
+      where: { runId },
+      orderBy: { trajectoryId: "asc" },
+      take: 500,
+      ...(cursor ? { cursor: { runId_trajectoryId: cursor }, skip: 1 } : {}),
+      select: { trajectoryId: true, firstNegative: true, trajectory: { select: { externalId: true } } },
+    });
+    for (const row of page) yield { id: row.trajectory.externalId, prediction: row.firstNegative };
+    if (page.length < 500) return;
+    cursor = { runId, trajectoryId: page[page.length - 1]!.trajectoryId };
+  }
+}

@@ -1,0 +1,153 @@
+import {
+  buildStepwiserJudgePrompt,
+  InputError,
+  labelRuleKey,
+  labelRuleParamsKey,
+  labelRuleSchema,
+  toChatPrompt,
+  type ChatMessage,
+  type Label,
+  type LabelRule,
+} from "@stepwiser/core";
+import { Prisma, type Db, type LabelRule as DbLabelRule } from "@stepwiser/db";
+import { DB_RULE } from "../../pipelines/annotate/labels";
+
+/** Segmentations per query: each page loads their chunks, labels and problem in a few statements. */
+export const SEGMENTATION_PAGE_SIZE = 500;
+
+/** What every chunk of one solution shares; held once, so a prompt can be rendered when needed. */
+interface SolutionContext {
+  problem: string;
+  /** Chunk texts in index order. */
+  chunks: string[];
+}
+
+/**
+ * One chunk labelled by the run, with where it comes from. The judge prompt is
+ * rendered on demand rather than stored: every prompt repeats the chunks
+ * before it, so holding all of them would take memory quadratic in solution
+ * length, while the selection keeps only a fraction of the chunks.
+ */
+export class LabelledChunk {
+  constructor(
+    readonly label: Label,
+    readonly chunkId: string,
+    readonly chunkIndex: number,
+    /** Position of the chunk in its solution's chunk list (equals chunkIndex unless indexes have gaps). */
+    private readonly position: number,
+    readonly segmentationId: string,
+    readonly trajectoryId: string,
+    readonly externalId: string,
+    readonly problemId: string,
+    readonly datasetId: string,
+    private readonly solution: SolutionContext,
+  ) {}
+
+  /** The StepWiser judge prompt for this chunk as chat messages. */
+  messages(): ChatMessage[] {
+    const chunks = this.solution.chunks;
+    const rendered = buildStepwiserJudgePrompt({
+      problem: this.solution.problem,
+      previousChunks: chunks.slice(0, this.position),
+      chunk: chunks[this.position]!,
+    });
+    return toChatPrompt(rendered).messages;
+  }
+
+  /** The rendered user message: what the length filter measures. */
+  get prompt(): string {
+    return this.messages()[0]!.content;
+  }
+}
+
+const RULE_FROM_DB = Object.fromEntries(Object.entries(DB_RULE).map(([name, db]) => [db, name])) as Record<DbLabelRule, LabelRule["rule"]>;
+
+/** "rel-ratio(gamma=0.7)" for a stored rule and params key; the raw key when it does not parse as a rule. */
+function describeStoredRule(rule: DbLabelRule, paramsKey: string): string {
+  try {
+    const parsed = labelRuleSchema.safeParse({ rule: RULE_FROM_DB[rule], ...(JSON.parse(paramsKey) as object) });
+    if (parsed.success) return labelRuleKey(parsed.data);
+  } catch {
+    // fall through to the raw form
+  }
+  return `${RULE_FROM_DB[rule] ?? rule} ${paramsKey}`;
+}
+
+/** Number of labels the run holds under the rule; an InputError when the run or those labels do not exist. */
+export async function countRunLabels(db: Db, runId: string, rule: LabelRule): Promise<number> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true } });
+  if (!run) throw new InputError(`run ${runId} does not exist`, { field: "annotateRunId" });
+  const where = { runId, rule: DB_RULE[rule.rule], paramsKey: labelRuleParamsKey(rule) };
+  const count = await db.chunkLabel.count({ where });
+  if (count > 0) return count;
+  const stored = await db.chunkLabel.groupBy({ by: ["rule", "paramsKey"], where: { runId }, _count: { _all: true }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] });
+  if (stored.length === 0) {
+    throw new InputError(`run ${runId} (${run.kind}) has no chunk labels; choose an annotate run, or an import run that stored labels`, { field: "annotateRunId" });
+  }
+  const available = stored.map((row) => `${describeStoredRule(row.rule, row.paramsKey)} (${row._count._all} chunks)`).join(", ");
+  throw new InputError(`run ${runId} has no labels under ${labelRuleKey(rule)}; it has labels under: ${available}`, { field: "labelRule" });
+}
+
+/**
+ * Every chunk the run labelled under the rule, ordered by segmentation id
+ * (compared as JavaScript strings, not by the database's collation) and chunk
+ * index, so a seeded selection over them is the same on any database.
+ * Reads a page of segmentations at a time, each with all of its chunks, since a
+ * prompt needs the chunks before the labelled one.
+ */
+export async function readLabelledChunks(
+  db: Db,
+  runId: string,
+  rule: LabelRule,
+  onPage?: (chunksRead: number) => void,
+): Promise<LabelledChunk[]> {
+  const dbRule = DB_RULE[rule.rule];
+  const paramsKey = labelRuleParamsKey(rule);
+  // One pass over the run's labels for the list of solutions; paging the labels
+  // themselves would split a solution's chunks across pages.
+  const segmentationIds = await db.$queryRaw<Array<{ id: string }>>(Prisma.sql`
+    SELECT DISTINCT c."segmentationId" AS id
+    FROM "ChunkLabel" l JOIN "Chunk" c ON c.id = l."chunkId"
+    WHERE l."runId" = ${runId} AND l.rule = CAST(${dbRule} AS "LabelRule") AND l."paramsKey" = ${paramsKey}`);
+  const ordered = segmentationIds.map((row) => row.id).sort();
+  const problems = new Map<string, string>();
+  const out: LabelledChunk[] = [];
+  for (let start = 0; start < ordered.length; start += SEGMENTATION_PAGE_SIZE) {
+    const ids = ordered.slice(start, start + SEGMENTATION_PAGE_SIZE);
+    const rows = await db.segmentation.findMany({
+      where: { id: { in: ids } },
+      select: {
+        id: true,
+        trajectory: { select: { id: true, externalId: true, datasetId: true, problemId: true, problem: { select: { text: true } } } },
+        chunks: {
+          orderBy: { index: "asc" },
+          select: { id: true, index: true, text: true, labels: { where: { runId, rule: dbRule, paramsKey }, select: { label: true } } },
+        },
+      },
+    });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    let read = 0;
+    for (const id of ids) {
+      const segmentation = byId.get(id);
+      if (!segmentation) continue; // deleted since the ids were read
+      const { trajectory } = segmentation;
+      // Solutions of one problem share its text instead of each holding a copy.
+      let problem = problems.get(trajectory.problemId);
+      if (problem === undefined) {
+        problem = trajectory.problem.text;
+        problems.set(trajectory.problemId, problem);
+      }
+      const solution: SolutionContext = { problem, chunks: segmentation.chunks.map((chunk) => chunk.text) };
+      segmentation.chunks.forEach((chunk, position) => {
+        const label = chunk.labels[0]?.label;
+        if (label === undefined) return;
+        read += 1;
+        out.push(
+          new LabelledChunk(label, chunk.id, chunk.index, position, segmentation.id, trajectory.id, trajectory.externalId, trajectory.problemId, trajectory.datasetId, solution),
+        );
+      });
+    }
+    onPage?.(read);
+  }
+  return out;
+}

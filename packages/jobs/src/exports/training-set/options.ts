@@ -1,0 +1,41 @@
+import { InputError, labelRuleSchema } from "@stepwiser/core";
+import { z } from "zod";
+
+export const TRAINING_SET_FORMATS = ["verl", "openrlhf", "trl"] as const;
+export type TrainingSetFormat = (typeof TRAINING_SET_FORMATS)[number];
+
+export const trainingSetExportSchema = z.object({
+  /** A run whose ChunkLabel rows hold the labels (an annotate run, or an import run that stored labels). */
+  annotateRunId: z.string().min(1),
+  labelRule: labelRuleSchema,
+  format: z.enum(TRAINING_SET_FORMATS),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(0),
+  /** Share of problems (not chunks) held out for the test split. */
+  heldOutFraction: z.number().min(0).max(0.5).default(0.1),
+  /** Bounds on the rendered user message, in Unicode code points; both inclusive. */
+  minPromptChars: z.number().int().min(0).optional(),
+  maxPromptChars: z.number().int().min(1).optional(),
+  dataSource: z.string().min(1).max(100).default("stepwiser"),
+});
+
+export type TrainingSetExportInput = z.input<typeof trainingSetExportSchema>;
+export type TrainingSetExportOptions = z.output<typeof trainingSetExportSchema>;
+
+/** Validates export options; every failure is an InputError naming the offending field. */
+export function parseTrainingSetExportOptions(input: TrainingSetExportInput): TrainingSetExportOptions {
+  const parsed = trainingSetExportSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(issue.message, { field: issue.path.map(String).join(".") || undefined });
+  }
+  const options = parsed.data;
+  if (options.minPromptChars !== undefined && options.maxPromptChars !== undefined && options.minPromptChars > options.maxPromptChars) {
+    throw new InputError(`minPromptChars (${options.minPromptChars}) must not exceed maxPromptChars (${options.maxPromptChars})`, { field: "minPromptChars" });
+  }
+  return options;
+}

@@ -1,0 +1,66 @@
+import { selectBalancedTrainingSet, shuffle, type BalancedSampleReport, type TrainingCandidate } from "@stepwiser/core";
+
+export const SPLITS = ["train", "test"] as const;
+export type SplitName = (typeof SPLITS)[number];
+
+/**
+ * The seeds of one export, all derived from the user's seed as strings (the
+ * generator hashes a string seed), so each step draws from its own stream:
+ * changing the held-out fraction re-draws the problems without shifting the
+ * balancing draws of a split whose problems did not change.
+ */
+export function exportSeeds(seed: number): { problems: string; train: string; test: string } {
+  return { problems: `${seed}:problems`, train: `${seed}:train`, test: `${seed}:test` };
+}
+
+/**
+ * How many of `problemCount` problems are held out: the fraction rounded, at
+ * least one when the fraction is positive and there are two problems or more
+ * (a positive fraction should give a test split), and never every problem.
+ */
+export function heldOutProblemCount(problemCount: number, heldOutFraction: number): number {
+  if (heldOutFraction <= 0 || problemCount < 2) return 0;
+  return Math.min(problemCount - 1, Math.max(1, Math.round(heldOutFraction * problemCount)));
+}
+
+/**
+ * Held-out split by problem: every chunk of a problem (of all its solutions)
+ * lands in one split, so the test split never shows the judge a problem it was
+ * trained on. Ids are sorted before the seeded shuffle, so the split depends
+ * on the set of problems and the seed, not on the order they were read in.
+ */
+export function splitProblems(problemIds: Iterable<string>, heldOutFraction: number, seed: string): Record<SplitName, Set<string>> {
+  const sorted = [...new Set(problemIds)].sort();
+  const shuffled = shuffle(sorted, seed);
+  const testCount = heldOutProblemCount(sorted.length, heldOutFraction);
+  return { test: new Set(shuffled.slice(0, testCount)), train: new Set(shuffled.slice(testCount)) };
+}
+
+export interface SplitSelection<T> {
+  items: T[];
+  problems: number;
+  report: BalancedSampleReport;
+}
+
+/**
+ * Splits by problem, then filters by length and balances each split 50/50 on
+ * its own (spec §3): balancing before splitting would leave the splits
+ * unbalanced, and filtering after balancing would unbalance them again.
+ */
+export function selectSplits<T extends TrainingCandidate & { problemId: string }>(
+  items: readonly T[],
+  options: { heldOutFraction: number; seed: number; minPromptChars?: number; maxPromptChars?: number },
+): Record<SplitName, SplitSelection<T>> {
+  const seeds = exportSeeds(options.seed);
+  const problems = splitProblems(
+    items.map((item) => item.problemId),
+    options.heldOutFraction,
+    seeds.problems,
+  );
+  const select = (split: SplitName): SplitSelection<T> => {
+    const members = items.filter((item) => problems[split].has(item.problemId));
+    const sample = selectBalancedTrainingSet(members, { seed: seeds[split], minLength: options.minPromptChars, maxLength: options.maxPromptChars });
+    return { items: sample.items, problems: problems[split].size, report: sample.report };
+  };
+  return { train: select("train"), test: select("test") };
+}

@@ -1,0 +1,225 @@
+import { InputError, readImportRecords, type ImportedSolution } from "@stepwiser/core";
+import type { Db, Prisma } from "@stepwiser/db";
+import { readStoredFile } from "../../files/stored-files";
+import { isTerminal, markRunFinished, markRunStarted } from "../../runs/run-state";
+import { importedLabelsAuthor } from "./labels-author";
+import { FORMAT_FACTS, importOptionsSchema, type ImportOptions } from "./options";
+import { SequentialIds, writeSolutions, type BatchCounts } from "./write-solutions";
+
+export interface ImportRunOptions {
+  /** Solutions written per statement batch (progress is reported after each). */
+  batchSize?: number;
+}
+
+/** An import may run for hours on a multi-GB file: its one transaction must not time out. */
+const IMPORT_TRANSACTION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+export interface ImportSummary {
+  format: string;
+  records: number;
+  written: number;
+  skipped: number;
+  replaced: number;
+  chunks: number;
+  humanLabels: number;
+  chunkLabels: number;
+  /** Set when the identical file had been imported already and nothing was written. */
+  duplicateOfRunId?: string;
+}
+
+/**
+ * Executes an import run: streams the stored file through the format's reader
+ * and writes every record in ONE transaction, so a bad record anywhere (or a
+ * crash) leaves the database exactly as it was: all or nothing per file. A
+ * retried job starts over; an advisory lock on the run keeps a second worker
+ * from importing the same run while the first is still alive.
+ */
+export async function runImport(db: Db, runId: string, options: ImportRunOptions = {}): Promise<void> {
+  const batchSize = options.batchSize ?? 500;
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { inputFile: true } });
+  if (isTerminal(run.status)) return;
+  const file = run.inputFile;
+  if (!file || !file.completedAt) {
+    await markRunFinished(db, runId, "failed", "the uploaded file is no longer stored");
+    return;
+  }
+  const parsedOptions = importOptionsSchema.safeParse((run.config as { options?: unknown }).options);
+  if (!parsedOptions.success) {
+    await markRunFinished(db, runId, "failed", `invalid import options: ${parsedOptions.error.issues[0]!.message}`);
+    return;
+  }
+  const config: ImportOptions = parsedOptions.data;
+  await markRunStarted(db, runId);
+  await db.run.update({ where: { id: runId }, data: { unitsDone: 0, unitsFailed: 0 } });
+
+  const facts = FORMAT_FACTS[config.format];
+  let lastProgress = 0;
+  try {
+    await db.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`import:${runId}`}))`;
+        const current = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+        if (isTerminal(current.status)) return;
+
+        const identical = config.datasetId ? null : await identicalImport(tx, runId, file.sha256!, run.config);
+        if (identical && config.duplicates === "skip") {
+          await finish(tx, { runId, actorId: run.createdById, datasetId: identical.datasetId, summary: { ...emptySummary(config.format), duplicateOfRunId: identical.runId }, created: false });
+          return;
+        }
+        const existingDatasetId = config.datasetId ?? identical?.datasetId;
+        const datasetId = existingDatasetId ?? (await createDataset(tx, runId, config, file.fileName, file.sha256!));
+        if (config.datasetId && !(await tx.dataset.findUnique({ where: { id: config.datasetId }, select: { id: true } }))) {
+          throw new InputError(`dataset ${config.datasetId} does not exist`, { field: "datasetId" });
+        }
+        const target = {
+          datasetId,
+          runId,
+          segmentationMethod: facts.segmentationMethod,
+          duplicates: config.duplicates,
+          labelsAuthorId: config.format === "prm800k" || config.mapping?.labelKind === "rating" ? await importedLabelsAuthor(tx) : "",
+          ids: new SequentialIds(),
+          problemIds: new Map<string, string>(),
+          writtenInThisImport: existingDatasetId ? null : { ids: new Set<string>(), hashes: new Set<string>() },
+        };
+
+        const summary = emptySummary(config.format);
+        let bytesRead = 0;
+        let batch: ImportedSolution[] = [];
+        // One batch is written while the next is read and parsed: the database and this process work at the same time.
+        let writing: Promise<void> = Promise.resolve();
+        const write = async (solutions: ImportedSolution[], recordsSoFar: number) => {
+          add(summary, await writeSolutions(tx, target, solutions));
+          // Progress goes through another connection: the transaction's rows stay invisible until it commits.
+          if (Date.now() - lastProgress > 500) {
+            lastProgress = Date.now();
+            await db.run.update({ where: { id: runId }, data: { unitsDone: recordsSoFar, unitsTotal: estimateTotal(recordsSoFar, file.sizeBytes, bytesRead) } });
+          }
+        };
+        const flush = async () => {
+          await writing;
+          writing = write(batch, summary.records);
+          writing.catch(() => {}); // surfaces at the next await; this only keeps it from being reported as unhandled meanwhile
+          batch = [];
+        };
+        const pieces = countBytes(readStoredFile(db, file.id), (n) => (bytesRead += n));
+        for await (const { solution, line } of readImportRecords(config.format, pieces, {
+          file: file.fileName,
+          subset: config.subset,
+          generator: config.generator,
+          mapping: config.mapping,
+        })) {
+          rejectNulCharacters(solution, file.fileName, line);
+          batch.push(solution);
+          summary.records += 1;
+          if (batch.length >= batchSize) await flush();
+        }
+        if (batch.length > 0) await flush();
+        await writing;
+        if (summary.records === 0) throw new InputError("the file holds no records", { file: file.fileName, line: 1 });
+        await finish(tx, { runId, actorId: run.createdById, datasetId, summary, created: !config.datasetId && !identical });
+      },
+      { timeout: IMPORT_TRANSACTION_TIMEOUT_MS, maxWait: 60_000 },
+    );
+  } catch (error) {
+    if (error instanceof InputError) {
+      await markRunFinished(db, runId, "failed", error.message);
+      await db.auditLog.create({ data: { actorId: run.createdById, action: "import.failed", entityType: "Run", entityId: runId, after: { error: error.message } } });
+      return;
+    }
+    throw error;
+  }
+}
+
+function emptySummary(format: string): ImportSummary {
+  return { format, records: 0, written: 0, skipped: 0, replaced: 0, chunks: 0, humanLabels: 0, chunkLabels: 0 };
+}
+
+function add(summary: ImportSummary, counts: BatchCounts): void {
+  summary.written += counts.written;
+  summary.skipped += counts.skipped;
+  summary.replaced += counts.replaced;
+  summary.chunks += counts.chunks;
+  summary.humanLabels += counts.humanLabels;
+  summary.chunkLabels += counts.chunkLabels;
+}
+
+/** Records in the whole file, extrapolated from the bytes read so far (exact once the file is read). */
+function estimateTotal(records: number, sizeBytes: bigint, bytesRead: number): number {
+  if (bytesRead <= 0) return records;
+  return Math.max(records, Math.round((records * Number(sizeBytes)) / bytesRead));
+}
+
+async function* countBytes(pieces: AsyncIterable<Uint8Array>, onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+  for await (const piece of pieces) {
+    onRead(piece.byteLength);
+    yield piece;
+  }
+}
+
+/** PostgreSQL text cannot hold U+0000; say where it is instead of failing in the database. */
+function rejectNulCharacters(solution: ImportedSolution, file: string, line: number): void {
+  const fields: Array<[string, string | null]> = [
+    ["problem", solution.problem],
+    ["id", solution.externalId],
+    ["generator", solution.generator],
+    ["answer", solution.referenceAnswer],
+    ...solution.steps.map((step, i): [string, string] => [`steps.${i}`, step]),
+  ];
+  for (const [field, value] of fields) {
+    if (value?.includes("\u0000")) throw new InputError("contains a NUL character (U+0000), which cannot be stored", { file, line, field });
+  }
+}
+
+/** The same bytes imported with the same options before, into a dataset that still exists. */
+async function identicalImport(tx: Prisma.TransactionClient, runId: string, sha256: string, config: unknown): Promise<{ runId: string; datasetId: string } | null> {
+  const earlier = await tx.run.findMany({
+    where: { kind: "import", status: "completed", id: { not: runId }, inputFile: { sha256 }, datasetId: { not: null } },
+    select: { id: true, datasetId: true, config: true },
+    orderBy: { createdAt: "asc" },
+  });
+  const sameOptions = (other: unknown) => JSON.stringify(comparable(other)) === JSON.stringify(comparable(config));
+  const match = earlier.find((r) => sameOptions(r.config));
+  return match ? { runId: match.id, datasetId: match.datasetId! } : null;
+}
+
+/** Options that change what an import writes (the dataset name and duplicate policy do not). */
+function comparable(config: unknown): unknown {
+  const options = (config as { options?: Record<string, unknown> }).options ?? {};
+  return { format: options.format, subset: options.subset ?? null, generator: options.generator ?? null, mapping: options.mapping ?? null };
+}
+
+async function createDataset(tx: Prisma.TransactionClient, runId: string, config: ImportOptions, fileName: string, sha256: string): Promise<string> {
+  const facts = FORMAT_FACTS[config.format];
+  const dataset = await tx.dataset.create({
+    data: {
+      name: config.datasetName ?? `${facts.label} ${fileName}`,
+      source: config.format,
+      license: facts.license,
+      version: sha256.slice(0, 12),
+      importRunId: runId,
+      status: "ready",
+    },
+    select: { id: true },
+  });
+  return dataset.id;
+}
+
+async function finish(
+  tx: Prisma.TransactionClient,
+  { runId, actorId, datasetId, summary, created }: { runId: string; actorId: string | null; datasetId: string; summary: ImportSummary; created: boolean },
+): Promise<void> {
+  await tx.run.update({
+    where: { id: runId },
+    data: { datasetId, unitsDone: summary.records, unitsTotal: summary.records, summary: summary as unknown as Prisma.InputJsonValue },
+  });
+  await markRunFinished(tx, runId, "completed");
+  await tx.auditLog.create({
+    data: {
+      actorId,
+      action: "import.completed",
+      entityType: "Dataset",
+      entityId: datasetId,
+      after: { runId, createdDataset: created, ...summary } as unknown as Prisma.InputJsonValue,
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import { fieldMappingSchema, IMPORT_FORMATS, type ImportFormat } from "@stepwiser/core";
+import { z } from "zod";
+
+/** What to do with a record that is already in the target dataset (same id or same content hash). */
+export const DUPLICATE_POLICIES = ["skip", "replace"] as const;
+
+export const importOptionsSchema = z
+  .object({
+    format: z.enum(IMPORT_FORMATS),
+    /** Name of the dataset created by the import (default from the file name). */
+    datasetName: z.string().trim().min(1).max(200).optional(),
+    /** Add the records to this existing dataset instead of creating one. */
+    datasetId: z.string().min(1).optional(),
+    /** Subset name for every record (ProcessBench default: the id's prefix, e.g. "gsm8k"). */
+    subset: z.string().trim().min(1).max(100).optional(),
+    /** Generator for formats that do not name the policy that wrote the solutions. */
+    generator: z.string().trim().min(1).max(200).optional(),
+    /** Generic JSONL: where each field lives in a record. */
+    mapping: fieldMappingSchema.optional(),
+    duplicates: z.enum(DUPLICATE_POLICIES).default("skip"),
+  })
+  .superRefine((options, ctx) => {
+    if (options.format === "jsonl" && !options.mapping) {
+      ctx.addIssue({ code: "custom", path: ["mapping"], message: "a generic JSONL import needs a field mapping (at least problem and steps or text)" });
+    }
+    if (options.format !== "jsonl" && options.mapping) {
+      ctx.addIssue({ code: "custom", path: ["mapping"], message: `a field mapping applies to generic JSONL only, not ${options.format}` });
+    }
+    if (options.datasetId && options.datasetName) {
+      ctx.addIssue({ code: "custom", path: ["datasetName"], message: "give a new dataset's name or an existing dataset's id, not both" });
+    }
+  });
+
+export type ImportOptions = z.output<typeof importOptionsSchema>;
+export type ImportOptionsInput = z.input<typeof importOptionsSchema>;
+
+interface FormatFacts {
+  /** Segmentation method of the chunks an import stores: one chunk per source step. */
+  segmentationMethod: string;
+  license: string | null;
+  label: string;
+}
+
+export const FORMAT_FACTS: Record<ImportFormat, FormatFacts> = {
+  processbench: { segmentationMethod: "processbench-paragraphs", license: "Apache-2.0", label: "ProcessBench" },
+  prm800k: { segmentationMethod: "prm800k-steps", license: "MIT", label: "PRM800K" },
+  "math-shepherd": { segmentationMethod: "math-shepherd-steps", license: null, label: "Math-Shepherd" },
+  jsonl: { segmentationMethod: "source-steps", license: null, label: "JSONL" },
+};

@@ -1,0 +1,249 @@
+import { createHash, randomBytes } from "node:crypto";
+import { chunksFromParagraphs, labelRuleParamsKey, type ImportedSolution } from "@stepwiser/core";
+import type { Prisma } from "@stepwiser/db";
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Ids for the rows of one import that increase in the order they are written:
+ * every index keyed by them (and by the ids of parents, e.g. a chunk's
+ * segmentation) then grows at one end instead of at random places, which
+ * makes bulk inserts several times cheaper than with random ids. A random
+ * prefix per import keeps them unique across imports and workers.
+ */
+export class SequentialIds {
+  private readonly prefix = `i${randomBytes(6).toString("hex")}`;
+  private next = 0;
+
+  id(): string {
+    return `${this.prefix}${(this.next++).toString(36).padStart(9, "0")}`;
+  }
+}
+
+/** Problems are shared by the solutions that solve them: looked up once per import, not once per batch. */
+async function problemIdsFor(tx: Tx, target: WriteTarget, solutions: readonly ImportedSolution[]): Promise<Map<string, string>> {
+  const known = target.problemIds;
+  const missing = new Map<string, ImportedSolution>();
+  for (const s of solutions) if (!known.has(s.problem) && !missing.has(s.problem)) missing.set(s.problem, s);
+  if (missing.size > 0) {
+    const rows = [...missing.values()].map((s) => ({ id: target.ids.id(), textHash: sha256(s.problem), text: s.problem, referenceAnswer: s.referenceAnswer }));
+    await insertColumns(
+      tx,
+      "Problem",
+      [
+        ["id", "text", rows.map((r) => r.id)],
+        ["datasetId", "text", rows.map(() => target.datasetId)],
+        ["textHash", "text", rows.map((r) => r.textHash)],
+        ["text", "text", rows.map((r) => r.text)],
+        ["referenceAnswer", "text", rows.map((r) => r.referenceAnswer)],
+      ],
+      // A problem already in the dataset (from an earlier import) is kept as it is.
+      'ON CONFLICT ("datasetId", "textHash") DO NOTHING',
+    );
+    const stored = await tx.problem.findMany({ where: { datasetId: target.datasetId, textHash: { in: rows.map((r) => r.textHash) } }, select: { id: true, textHash: true } });
+    const idByHash = new Map(stored.map((p) => [p.textHash, p.id]));
+    for (const [text, row] of [...missing.keys()].map((text, i) => [text, rows[i]!] as const)) known.set(text, idByHash.get(row.textHash)!);
+  }
+  return known;
+}
+
+export interface WriteTarget {
+  datasetId: string;
+  runId: string;
+  segmentationMethod: string;
+  duplicates: "skip" | "replace";
+  /** Author of imported human ratings (see importedLabelsAuthor). */
+  labelsAuthorId: string;
+  ids: SequentialIds;
+  /** Set when the import created the dataset: the ids and content hashes written so far. */
+  writtenInThisImport: { ids: Set<string>; hashes: Set<string> } | null;
+  /** Problem ids of this import by problem text, filled as problems are written. */
+  problemIds: Map<string, string>;
+}
+
+export interface BatchCounts {
+  written: number;
+  skipped: number;
+  replaced: number;
+  chunks: number;
+  humanLabels: number;
+  chunkLabels: number;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const ABS_Q_PARAMS = labelRuleParamsKey({ rule: "abs-q" });
+
+/**
+ * Inserts many rows with one statement per table: each column is sent as one
+ * array parameter and unnested by the server, so a batch costs a handful of
+ * round trips however many chunks it holds.
+ */
+async function insertColumns(tx: Tx, table: string, columns: Array<[name: string, type: string, values: unknown[]]>, onConflict = ""): Promise<void> {
+  if (columns[0]![2].length === 0) return;
+  const names = columns.map(([name]) => `"${name}"`).join(", ");
+  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
+  await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${arrays}) ${onConflict}`, ...columns.map(([, , values]) => values));
+}
+
+/**
+ * Keeps, of a batch, the records to write: a record whose id or content hash is
+ * already in the dataset (or earlier in the file: earlier batches are visible in
+ * the same transaction) is skipped, or replaces what is stored.
+ */
+async function resolveDuplicates(tx: Tx, target: WriteTarget, batch: readonly ImportedSolution[]): Promise<{ keep: ImportedSolution[]; skipped: number; replaced: number }> {
+  const written = target.writtenInThisImport;
+  // A dataset this import created holds only what it wrote, so memory answers without a query.
+  const mayBeStored = !written || batch.some((s) => written.ids.has(s.externalId) || written.hashes.has(s.contentHash));
+  const stored = !mayBeStored ? [] : await tx.trajectory.findMany({
+    where: {
+      datasetId: target.datasetId,
+      OR: [{ externalId: { in: batch.map((s) => s.externalId) } }, { contentHash: { in: batch.map((s) => s.contentHash) } }],
+    },
+    select: { id: true, externalId: true, contentHash: true },
+  });
+  const storedById = new Map(stored.map((t) => [t.externalId, t.id]));
+  const storedByHash = new Map(stored.filter((t) => t.contentHash).map((t) => [t.contentHash!, t.id]));
+  const keep = new Map<string, ImportedSolution>(); // by external id; within a batch the later record wins on replace
+  const keptIdByHash = new Map<string, string>();
+  const toDelete = new Set<string>();
+  let skipped = 0;
+  for (const solution of batch) {
+    const storedIds = [storedById.get(solution.externalId), storedByHash.get(solution.contentHash)].filter((id): id is string => id !== undefined);
+    const inBatch = keep.get(solution.externalId) ?? (keptIdByHash.has(solution.contentHash) ? keep.get(keptIdByHash.get(solution.contentHash)!) : undefined);
+    if (target.duplicates === "skip") {
+      if (storedIds.length > 0 || inBatch) {
+        skipped += 1;
+        continue;
+      }
+    } else {
+      for (const id of storedIds) toDelete.add(id);
+      if (inBatch) {
+        keep.delete(inBatch.externalId);
+        keptIdByHash.delete(inBatch.contentHash);
+        skipped += 1; // the earlier copy in this file is dropped in favour of this one
+      }
+    }
+    keep.set(solution.externalId, solution);
+    keptIdByHash.set(solution.contentHash, solution.externalId);
+  }
+  if (toDelete.size > 0) await tx.trajectory.deleteMany({ where: { id: { in: [...toDelete] } } });
+  if (written) {
+    for (const s of keep.values()) {
+      written.ids.add(s.externalId);
+      written.hashes.add(s.contentHash);
+    }
+  }
+  return { keep: [...keep.values()], skipped, replaced: toDelete.size };
+}
+
+/** Writes one batch of solutions: problems (shared by text), trajectories, one segmentation each, chunks and the labels the file carried. */
+export async function writeSolutions(tx: Tx, target: WriteTarget, batch: readonly ImportedSolution[]): Promise<BatchCounts> {
+  const { keep, skipped, replaced } = await resolveDuplicates(tx, target, batch);
+  const counts: BatchCounts = { written: keep.length, skipped, replaced, chunks: 0, humanLabels: 0, chunkLabels: 0 };
+  if (keep.length === 0) return counts;
+
+  const problemIds = await problemIdsFor(tx, target, keep);
+
+  const trajectories: unknown[][] = Array.from({ length: 12 }, () => []);
+  const segmentations: unknown[][] = [[], [], [], []];
+  const chunks: unknown[][] = [[], [], [], [], [], []];
+  const humanLabels: unknown[][] = [[], [], [], [], [], [], []];
+  const chunkLabels: unknown[][] = [[], [], [], [], [], []];
+  const chunkValues: unknown[][] = [[], [], [], [], [], [], []];
+  const push = (columns: unknown[][], ...values: unknown[]) => values.forEach((v, i) => columns[i]!.push(v));
+
+  for (const s of keep) {
+    const trajectoryId = target.ids.id();
+    const segmentationId = target.ids.id();
+    const located = chunksFromParagraphs(s.steps, s.separator);
+    push(
+      trajectories,
+      trajectoryId,
+      target.datasetId,
+      problemIds.get(s.problem)!,
+      s.externalId,
+      s.subset,
+      s.generator,
+      located.text,
+      s.finalAnswer,
+      s.finalAnswerCorrect,
+      s.firstErrorIndex,
+      JSON.stringify(s.metadata),
+      s.contentHash,
+    );
+    push(segmentations, segmentationId, trajectoryId, target.segmentationMethod, target.runId);
+    located.chunks.forEach((chunk, i) => {
+      const chunkId = target.ids.id();
+      push(chunks, chunkId, segmentationId, chunk.index, chunk.text, chunk.startOffset, chunk.endOffset);
+      const rating = s.ratings?.[i];
+      if (rating && (rating.rating !== null || rating.flagged)) {
+        push(humanLabels, target.ids.id(), chunkId, target.labelsAuthorId, rating.rating, rating.flagged, rating.labeler, "imported");
+      }
+      const hard = s.hardLabels?.[i];
+      // Hard labels are Math-Shepherd's "hard estimation", which is Abs-Q (spec §2).
+      if (hard) push(chunkLabels, target.ids.id(), chunkId, target.runId, hard, "abs_q", ABS_Q_PARAMS);
+      const soft = s.softLabels?.[i];
+      if (soft !== null && soft !== undefined) push(chunkValues, target.ids.id(), target.runId, segmentationId, i + 1, soft, 0, 0);
+    });
+  }
+
+  await insertColumns(tx, "Trajectory", [
+    ["id", "text", trajectories[0]!],
+    ["datasetId", "text", trajectories[1]!],
+    ["problemId", "text", trajectories[2]!],
+    ["externalId", "text", trajectories[3]!],
+    ["subset", "text", trajectories[4]!],
+    ["generator", "text", trajectories[5]!],
+    ["text", "text", trajectories[6]!],
+    ["finalAnswer", "text", trajectories[7]!],
+    ["finalAnswerCorrect", "boolean", trajectories[8]!],
+    ["sourceFirstErrorIndex", "int", trajectories[9]!],
+    ["metadata", "jsonb", trajectories[10]!],
+    ["contentHash", "text", trajectories[11]!],
+  ]);
+  await insertColumns(tx, "Segmentation", [
+    ["id", "text", segmentations[0]!],
+    ["trajectoryId", "text", segmentations[1]!],
+    ["method", "text", segmentations[2]!],
+    ["runId", "text", segmentations[3]!],
+  ]);
+  await insertColumns(tx, "Chunk", [
+    ["id", "text", chunks[0]!],
+    ["segmentationId", "text", chunks[1]!],
+    ["index", "int", chunks[2]!],
+    ["text", "text", chunks[3]!],
+    ["startOffset", "int", chunks[4]!],
+    ["endOffset", "int", chunks[5]!],
+  ]);
+  await insertColumns(tx, "HumanLabel", [
+    ["id", "text", humanLabels[0]!],
+    ["chunkId", "text", humanLabels[1]!],
+    ["authorId", "text", humanLabels[2]!],
+    ["rating", "int", humanLabels[3]!],
+    ["flagged", "boolean", humanLabels[4]!],
+    ["externalAuthor", "text", humanLabels[5]!],
+    ["source", "text", humanLabels[6]!],
+  ]);
+  await insertColumns(tx, "ChunkLabel", [
+    ["id", "text", chunkLabels[0]!],
+    ["chunkId", "text", chunkLabels[1]!],
+    ["runId", "text", chunkLabels[2]!],
+    ["label", '"StepLabel"', chunkLabels[3]!],
+    ["rule", '"LabelRule"', chunkLabels[4]!],
+    ["paramsKey", "text", chunkLabels[5]!],
+  ]);
+  await insertColumns(tx, "ChunkValue", [
+    ["id", "text", chunkValues[0]!],
+    ["runId", "text", chunkValues[1]!],
+    ["segmentationId", "text", chunkValues[2]!],
+    ["prefixLength", "int", chunkValues[3]!],
+    ["qValue", "double precision", chunkValues[4]!],
+    // A soft label is the source's Q estimate; how many rollouts it came from is not in the file.
+    ["rolloutCount", "int", chunkValues[5]!],
+    ["correctCount", "int", chunkValues[6]!],
+  ]);
+  counts.chunks = chunks[0]!.length;
+  counts.humanLabels = humanLabels[0]!.length;
+  counts.chunkLabels = chunkLabels[0]!.length;
+  return counts;
+}

@@ -1,0 +1,463 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildStepwiserJudgePrompt, codePointLength, InputError, parseVerdict, type LabelRule } from "@stepwiser/core";
+import type { Db } from "@stepwiser/db";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  createAndExecuteRun,
+  createSimWorldDataset,
+  EndpointClients,
+  exportTrainingSet,
+  heldOutProblemCount,
+  type ExportedFile,
+  type TrainingSetExportInput,
+  type TrainingSetReport,
+} from "../src";
+import { writeVerlParquet } from "../src/exports/training-set/verl-parquet";
+import type { TrainingRow } from "../src/exports/training-set/rows";
+
+const ABS_Q: LabelRule = { rule: "abs-q" };
+const REL_RATIO: LabelRule = { rule: "rel-ratio", gamma: 0.7 };
+
+const PYTHON = spawnSync("python3", ["--version"]).status === 0;
+
+function fileOf(files: ExportedFile[], name: string): ExportedFile {
+  const found = files.find((f) => f.fileName === name);
+  if (!found) throw new Error(`no ${name} among ${files.map((f) => f.fileName).join(", ")}`);
+  return found;
+}
+
+const arrayBufferOf = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+
+interface ParquetRow {
+  data_source: string;
+  prompt: Array<{ role: string; content: string }>;
+  ability: string;
+  reward_model: { style: string; ground_truth: string };
+  extra_info: {
+    split: string;
+    index: bigint;
+    chunk_id: string;
+    chunk_index: number;
+    trajectory_id: string;
+    external_id: string;
+    segmentation_id: string;
+    problem_id: string;
+    dataset_id: string;
+    run_id: string;
+    rule: string;
+    params: string;
+  };
+}
+
+async function readParquet(bytes: Uint8Array): Promise<ParquetRow[]> {
+  return (await parquetReadObjects({ file: arrayBufferOf(bytes) })) as unknown as ParquetRow[];
+}
+
+interface JsonlRow {
+  prompt: Array<{ role: string; content: string }>;
+  label: string;
+  extra_info: ParquetRow["extra_info"] & { index: number };
+}
+
+function readJsonl(bytes: Uint8Array): JsonlRow[] {
+  const text = new TextDecoder().decode(bytes);
+  if (text === "") return [];
+  expect(text.endsWith("\n")).toBe(true);
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => JSON.parse(line) as JsonlRow);
+}
+
+const classCounts = (labels: string[]) => ({ positive: labels.filter((l) => l === "Positive").length, negative: labels.filter((l) => l === "Negative").length });
+
+/** The judge prompt and the stored label of a chunk, straight from the database. */
+async function expectedFromDb(db: Db, chunkId: string, runId: string, paramsKey: string, rule: "abs_q" | "rel_ratio") {
+  const chunk = await db.chunk.findUniqueOrThrow({
+    where: { id: chunkId },
+    select: {
+      index: true,
+      text: true,
+      segmentation: { select: { chunks: { orderBy: { index: "asc" }, select: { index: true, text: true } }, trajectory: { select: { problem: { select: { text: true } } } } } },
+    },
+  });
+  const label = await db.chunkLabel.findFirstOrThrow({ where: { chunkId, runId, rule, paramsKey }, select: { label: true } });
+  const prompt = buildStepwiserJudgePrompt({
+    problem: chunk.segmentation.trajectory.problem.text,
+    previousChunks: chunk.segmentation.chunks.filter((c) => c.index < chunk.index),
+    chunk,
+  }).text;
+  return { prompt, label: label.label };
+}
+
+describe("judge training-set export", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  let endpoints: EndpointClients;
+  let runId: string;
+  let labelledChunks: number;
+  let problemCount: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 1000 });
+    const { db } = database;
+    await db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 64 } });
+    endpoints = new EndpointClients();
+    // Two solutions per problem, so a problem's chunks come from several solutions and the by-problem split is tested for real.
+    const { datasetId } = await createSimWorldDataset(db, { name: "export", problems: 16, solutionsPerProblem: 2, seed: 120, errorRate: 0.35 });
+    const run = await createAndExecuteRun(db, { kind: "annotate", config: { datasetId, policyEndpoint: "policy", rollouts: 6, seed: 3, labelRules: [ABS_Q, REL_RATIO] } }, { endpoints });
+    expect(run.status).toBe("completed");
+    runId = run.id;
+    labelledChunks = await db.chunkLabel.count({ where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' } });
+    problemCount = await db.problem.count({ where: { datasetId } });
+  });
+  afterAll(async () => {
+    await endpoints?.close();
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  const exportWith = (options: Partial<TrainingSetExportInput> = {}, onProgress?: (done: number, total: number) => void) =>
+    exportTrainingSet(database.db, { annotateRunId: runId, labelRule: REL_RATIO, format: "verl", heldOutFraction: 0.25, seed: 7, ...options }, onProgress);
+
+  it("verl: train.parquet has verl's nested schema, read back by a second Parquet implementation", async () => {
+    const { files } = await exportWith();
+    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "manifest.json"]);
+    expect(fileOf(files, "train.parquet").contentType).toBe("application/vnd.apache.parquet");
+    const metadata = parquetMetadata(arrayBufferOf(fileOf(files, "train.parquet").content));
+    const describe = (e: (typeof metadata.schema)[number]) =>
+      [e.name, e.repetition_type ?? "", e.type ?? "group", e.logical_type?.type ?? e.converted_type ?? "", e.num_children ?? ""]
+        .filter((part) => part !== "")
+        .join(" ");
+    const text = (name: string) => `${name} OPTIONAL BYTE_ARRAY STRING`;
+    expect(metadata.schema.slice(1).map(describe)).toEqual([
+      text("data_source"),
+      // standard 3-level LIST: optional group (LIST) > repeated group list > element
+      "prompt OPTIONAL group LIST 1",
+      "list REPEATED group 1",
+      "element OPTIONAL group 2",
+      text("role"),
+      text("content"),
+      text("ability"),
+      "reward_model OPTIONAL group 2",
+      text("style"),
+      text("ground_truth"),
+      "extra_info OPTIONAL group 12",
+      text("split"),
+      "index OPTIONAL INT64",
+      text("chunk_id"),
+      "chunk_index OPTIONAL INT32",
+      text("trajectory_id"),
+      text("external_id"),
+      text("segmentation_id"),
+      text("problem_id"),
+      text("dataset_id"),
+      text("run_id"),
+      text("rule"),
+      text("params"),
+    ]);
+    expect(metadata.schema[0]!.num_children).toBe(5);
+    expect(metadata.row_groups.every((group) => group.columns.every((column) => column.meta_data?.codec === "SNAPPY"))).toBe(true);
+  });
+
+  it("verl: every row holds the judge prompt and the stored label of its chunk", async () => {
+    const { db } = database;
+    const { files, report } = await exportWith();
+    const rows = await readParquet(fileOf(files, "train.parquet").content);
+    expect(rows.length).toBe(report.splits.train.rows);
+    expect(rows.length).toBeGreaterThan(0);
+    rows.forEach((row, i) => {
+      expect(row.data_source).toBe("stepwiser");
+      expect(row.ability).toBe("math-judge");
+      expect(row.reward_model.style).toBe("rule");
+      expect(row.prompt).toHaveLength(1);
+      expect(row.prompt[0]!.role).toBe("user");
+      expect(row.extra_info).toMatchObject({ split: "train", index: BigInt(i), run_id: runId, rule: "rel-ratio", params: '{"gamma":0.7}' });
+    });
+    for (const row of [rows[0]!, rows[rows.length - 1]!]) {
+      const expected = await expectedFromDb(db, row.extra_info.chunk_id, runId, '{"gamma":0.7}', "rel_ratio");
+      expect(row.prompt[0]!.content).toBe(expected.prompt);
+      expect(row.reward_model.ground_truth).toBe(expected.label);
+      const chunk = await db.chunk.findUniqueOrThrow({
+        where: { id: row.extra_info.chunk_id },
+        select: { index: true, segmentationId: true, segmentation: { select: { trajectory: { select: { id: true, externalId: true, problemId: true, datasetId: true } } } } },
+      });
+      const { trajectory } = chunk.segmentation;
+      expect(row.extra_info).toMatchObject({
+        chunk_index: chunk.index,
+        segmentation_id: chunk.segmentationId,
+        trajectory_id: trajectory.id,
+        external_id: trajectory.externalId,
+        problem_id: trajectory.problemId,
+        dataset_id: trajectory.datasetId,
+      });
+    }
+    // labels of every row against the database, in one query
+    const stored = await db.chunkLabel.findMany({ where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}', chunkId: { in: rows.map((r) => r.extra_info.chunk_id) } } });
+    const labelOf = new Map(stored.map((s) => [s.chunkId, s.label]));
+    for (const row of rows) expect(row.reward_model.ground_truth).toBe(labelOf.get(row.extra_info.chunk_id));
+  });
+
+  it("each split is balanced exactly 50/50 and no problem is in both splits", async () => {
+    const { files, report } = await exportWith();
+    const train = await readParquet(fileOf(files, "train.parquet").content);
+    const test = await readParquet(fileOf(files, "test.parquet").content);
+    for (const [rows, split] of [[train, "train"], [test, "test"]] as const) {
+      const counts = classCounts(rows.map((r) => r.reward_model.ground_truth));
+      expect(counts.positive).toBe(counts.negative);
+      expect(counts).toEqual(report.splits[split].after);
+      expect(new Set(rows.map((r) => r.extra_info.chunk_id)).size).toBe(rows.length);
+    }
+    expect(test.length).toBeGreaterThan(0);
+    const trainProblems = new Set(train.map((r) => r.extra_info.problem_id));
+    const testProblems = new Set(test.map((r) => r.extra_info.problem_id));
+    expect([...testProblems].filter((p) => trainProblems.has(p))).toEqual([]);
+    expect(report.splits.test.problems).toBe(heldOutProblemCount(problemCount, 0.25));
+    expect(report.splits.test.problems).toBe(4);
+    expect(report.splits.train.problems + report.splits.test.problems).toBe(problemCount);
+    // the sampler's report adds up: every labelled chunk is counted once, before any filter
+    const before = (s: "train" | "test") => report.splits[s].before.positive + report.splits[s].before.negative;
+    expect(before("train") + before("test")).toBe(labelledChunks);
+    expect(report.labelledChunks).toBe(labelledChunks);
+    const manifest = JSON.parse(new TextDecoder().decode(fileOf(files, "manifest.json").content)) as TrainingSetReport;
+    expect(manifest).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(manifest).toMatchObject({ annotateRunId: runId, labelRuleKey: "rel-ratio(gamma=0.7)", params: '{"gamma":0.7}', seed: 7, heldOutFraction: 0.25, seeds: { train: "7:train", test: "7:test" } });
+    expect(manifest.files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py"]);
+    expect(manifest.layout.columns!.map((c) => c.name)).toEqual(["data_source", "prompt", "ability", "reward_model", "extra_info"]);
+  });
+
+  it("the same seed gives identical files; another seed selects differently", async () => {
+    const first = await exportWith();
+    const again = await exportWith();
+    expect(again.files.map((f) => f.fileName)).toEqual(first.files.map((f) => f.fileName));
+    first.files.forEach((f, i) => expect(Buffer.from(again.files[i]!.content).equals(Buffer.from(f.content))).toBe(true));
+
+    const other = await exportWith({ seed: 8 });
+    const ids = async (result: typeof first, name: string) => (await readParquet(fileOf(result.files, name).content)).map((r) => r.extra_info.chunk_id);
+    const [a, b] = [await ids(first, "train.parquet"), await ids(other, "train.parquet")];
+    expect(b).not.toEqual(a);
+    const testProblems = async (result: typeof first) => new Set((await readParquet(fileOf(result.files, "test.parquet").content)).map((r) => r.extra_info.problem_id));
+    expect([...(await testProblems(other))].sort()).not.toEqual([...(await testProblems(first))].sort());
+  });
+
+  it("prompt length bounds are honoured, inclusive, on the rendered user message", async () => {
+    const unfiltered = await exportWith({ heldOutFraction: 0 });
+    const lengths = (await readParquet(fileOf(unfiltered.files, "train.parquet").content)).map((r) => codePointLength(r.prompt[0]!.content)).sort((x, y) => x - y);
+    const min = lengths[Math.floor(lengths.length * 0.2)]!;
+    const max = lengths[Math.floor(lengths.length * 0.8)]!;
+    const { files, report } = await exportWith({ heldOutFraction: 0, minPromptChars: min, maxPromptChars: max });
+    const rows = await readParquet(fileOf(files, "train.parquet").content);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const size = codePointLength(row.prompt[0]!.content);
+      expect(size).toBeGreaterThanOrEqual(min);
+      expect(size).toBeLessThanOrEqual(max);
+    }
+    expect(report.splits.train.filteredOut.tooShort).toBeGreaterThan(0);
+    expect(report.splits.train.filteredOut.tooLong).toBeGreaterThan(0);
+    expect(report.filters).toMatchObject({ minPromptChars: min, maxPromptChars: max });
+    const counts = classCounts(rows.map((r) => r.reward_model.ground_truth));
+    expect(counts.positive).toBe(counts.negative);
+    // a held-out fraction of 0 still writes a readable, empty test file with the full schema
+    const test = fileOf(files, "test.parquet");
+    expect(parquetMetadata(arrayBufferOf(test.content)).schema.length).toBe(24);
+    expect(await readParquet(test.content)).toEqual([]);
+    expect(report.splits.test).toMatchObject({ problems: 0, rows: 0 });
+  });
+
+  it("openrlhf and trl: JSONL lines with prompt, label and extra_info, and their reward functions", async () => {
+    const { db } = database;
+    const verl = await exportWith({ labelRule: ABS_Q });
+    const verlTrain = await readParquet(fileOf(verl.files, "train.parquet").content);
+    for (const format of ["openrlhf", "trl"] as const) {
+      const { files, report } = await exportWith({ labelRule: ABS_Q, format });
+      expect(files.map((f) => f.fileName)).toEqual(["train.jsonl", "test.jsonl", "reward_func.py", "manifest.json"]);
+      const train = readJsonl(fileOf(files, "train.jsonl").content);
+      const test = readJsonl(fileOf(files, "test.jsonl").content);
+      for (const rows of [train, test]) {
+        for (const row of rows) {
+          expect(Object.keys(row)).toEqual(["prompt", "label", "extra_info"]);
+          expect(row.prompt.map((m) => Object.keys(m))).toEqual([["role", "content"]]);
+          expect(["Positive", "Negative"]).toContain(row.label);
+        }
+        const counts = classCounts(rows.map((r) => r.label));
+        expect(counts.positive).toBe(counts.negative);
+      }
+      expect(train.length).toBe(report.splits.train.rows);
+      // same selection and order as the verl export with the same options
+      expect(train.map((r) => r.extra_info.chunk_id)).toEqual(verlTrain.map((r) => r.extra_info.chunk_id));
+      expect(train.map((r) => r.extra_info.index)).toEqual(train.map((_, i) => i));
+      const expected = await expectedFromDb(db, train[0]!.extra_info.chunk_id, runId, "{}", "abs_q");
+      expect(train[0]!.prompt[0]!.content).toBe(expected.prompt);
+      expect(train[0]!.label).toBe(expected.label);
+      expect(train[0]!.extra_info).toMatchObject({ rule: "abs-q", params: "{}", split: "train" });
+      const script = new TextDecoder().decode(fileOf(files, "reward_func.py").content);
+      expect(script).toContain(format === "openrlhf" ? "def reward_func(queries, prompts, labels" : "def verdict_reward(completions, label");
+      expect(report.layout.keys!.map((k) => k.key)).toEqual(["prompt", "label", "extra_info"]);
+    }
+  });
+
+  it("reports progress as chunks are read", async () => {
+    const calls: Array<[number, number]> = [];
+    await exportWith({}, (done, total) => calls.push([done, total]));
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.every(([, total]) => total === labelledChunks)).toBe(true);
+    expect(calls.at(-1)![0]).toBe(labelledChunks);
+    for (let i = 1; i < calls.length; i++) expect(calls[i]![0]).toBeGreaterThanOrEqual(calls[i - 1]![0]);
+  });
+
+  it("an unknown run, a run without labels or a rule the run lacks is an InputError naming the field", async () => {
+    const { db } = database;
+    const fieldOf = async (options: Partial<TrainingSetExportInput>) => {
+      const error = await exportWith(options).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InputError);
+      return error as InputError;
+    };
+    const unknown = await fieldOf({ annotateRunId: "no-such-run" });
+    expect(unknown.location.field).toBe("annotateRunId");
+    expect(unknown.message).toContain("no-such-run");
+
+    const judgeRun = await db.run.create({ data: { kind: "judge", config: {} } });
+    const unlabelled = await fieldOf({ annotateRunId: judgeRun.id });
+    expect(unlabelled.location.field).toBe("annotateRunId");
+    expect(unlabelled.message).toContain("no chunk labels");
+
+    const missing = await fieldOf({ labelRule: { rule: "rel-effective", alpha: 0.8, n: 4 } });
+    expect(missing.location.field).toBe("labelRule");
+    expect(missing.message).toContain("abs-q");
+    expect(missing.message).toContain("rel-ratio(gamma=0.7)");
+    const otherGamma = await fieldOf({ labelRule: { rule: "rel-ratio", gamma: 0.9 } });
+    expect(otherGamma.location.field).toBe("labelRule");
+
+    expect((await fieldOf({ heldOutFraction: 0.9 })).location.field).toBe("heldOutFraction");
+    expect((await fieldOf({ minPromptChars: 500, maxPromptChars: 100 })).location.field).toBe("minPromptChars");
+  });
+
+  it("verl: rows written across several row groups read back in order, with non-ASCII text intact", async () => {
+    const rowAt = (i: number): TrainingRow => ({
+      prompt: [{ role: "user", content: `chunk ${i}: 𝑥² − 1 = 0 ⇒ x = ±1 \\boxed{${i}} «é»` }],
+      label: i % 3 === 0 ? "Positive" : "Negative",
+      extra_info: {
+        split: "train",
+        index: i,
+        chunk_id: `c${i}`,
+        chunk_index: i % 7,
+        trajectory_id: "t",
+        external_id: "e",
+        segmentation_id: "s",
+        problem_id: "p",
+        dataset_id: "d",
+        run_id: "r",
+        rule: "abs-q",
+        params: "{}",
+      },
+    });
+    const bytes = await writeVerlParquet(10, rowAt, "sim", 3);
+    expect(parquetMetadata(arrayBufferOf(bytes)).row_groups.map((group) => Number(group.num_rows))).toEqual([3, 3, 3, 1]);
+    const rows = await readParquet(bytes);
+    expect(rows).toHaveLength(10);
+    rows.forEach((row, i) => {
+      const expected = rowAt(i);
+      expect(row.prompt).toEqual(expected.prompt);
+      expect(row.reward_model).toEqual({ style: "rule", ground_truth: expected.label });
+      expect(row.extra_info).toEqual({ ...expected.extra_info, index: BigInt(i) });
+      expect(row.data_source).toBe("sim");
+    });
+  });
+
+  it("held-out problem counts: rounded, at least one when asked for, never all", () => {
+    expect(heldOutProblemCount(16, 0.25)).toBe(4);
+    expect(heldOutProblemCount(10, 0.01)).toBe(1);
+    expect(heldOutProblemCount(2, 0.5)).toBe(1);
+    expect(heldOutProblemCount(3, 0.5)).toBe(2);
+    expect(heldOutProblemCount(1, 0.5)).toBe(0);
+    expect(heldOutProblemCount(10, 0)).toBe(0);
+  });
+
+  it.skipIf(!PYTHON)("the Python reward functions read verdicts exactly as parseVerdict does and score them against the label", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "stepwiser-rewards-"));
+    try {
+      const write = (result: { files: ExportedFile[] }, from: string, to: string) => writeFileSync(path.join(dir, to), fileOf(result.files, from).content);
+      write(await exportWith(), "reward.py", "verl_reward.py");
+      write(await exportWith({ format: "openrlhf" }), "reward_func.py", "openrlhf_reward.py");
+      write(await exportWith({ format: "trl" }), "reward_func.py", "trl_reward.py");
+      const texts = [
+        "Analysis ... Final Judgment: \\boxed{Positive}",
+        "Final Judgment: \\boxed{negative}",
+        "\\boxed{Positive} first, then changed my mind: \\boxed{Negative}",
+        "\\boxed{\\text{Positive}}",
+        "\\boxed { POSITIVE }",
+        "\\boxed{\\textbf{ Negative }}",
+        "\\boxed{Positive} and an unbalanced \\boxed{Negative",
+        "\\boxed{Pos\\}itive}",
+        "\\boxed{maybe}",
+        "no box at all: Positive",
+        "\\boxed{\\boxed{Negative}}",
+        "\\boxed{Negative}\n",
+        "\\boxed{Positive.}",
+        "",
+      ];
+      const script = `
+import json, sys, types
+sys.path.insert(0, ${JSON.stringify(dir)})
+torch = types.ModuleType("torch")
+torch.float32 = "float32"
+torch.tensor = lambda values, dtype=None: list(values)
+sys.modules["torch"] = torch
+import verl_reward, openrlhf_reward, trl_reward
+texts = json.loads(sys.stdin.read())
+prompt = "<|user|>Final Judgment: \\\\boxed{Positive}\\nFinal Judgment: \\\\boxed{Negative}<|assistant|>"
+out = {
+  "parsed": [verl_reward.parse_verdict(t) for t in texts],
+  "verl_positive": [verl_reward.compute_score("stepwiser", t, "Positive", extra_info={"index": 0}) for t in texts],
+  "verl_negative": [verl_reward.compute_score("stepwiser", t, "Negative") for t in texts],
+  "openrlhf": openrlhf_reward.reward_func([prompt + t for t in texts], [prompt] * len(texts), ["Negative"] * len(texts)),
+  "openrlhf_tensor_only": None,
+  "trl": trl_reward.verdict_reward([[{"role": "assistant", "content": t}] for t in texts], label=["Positive"] * len(texts), prompts=[None] * len(texts)),
+  "trl_plain": trl_reward.verdict_reward(texts, label=["Negative"] * len(texts)),
+}
+openrlhf_reward.RETURN_TENSOR_ONLY = True
+out["openrlhf_tensor_only"] = openrlhf_reward.reward_func([prompt + "\\\\boxed{Negative}"], [prompt], ["Negative"])
+print(json.dumps(out))
+`;
+      const result = JSON.parse(execFileSync("python3", ["-c", script], { input: JSON.stringify(texts), encoding: "utf8" })) as {
+        parsed: Array<string | null>;
+        verl_positive: number[];
+        verl_negative: number[];
+        openrlhf: { rewards: number[]; scores: number[]; extra_logs: { verdict_parsed: number[] } };
+        openrlhf_tensor_only: number[];
+        trl: number[];
+        trl_plain: number[];
+      };
+      const expected = texts.map((t) => {
+        const verdict = parseVerdict(t).verdict;
+        return verdict === "unparseable" ? null : verdict;
+      });
+      expect(result.parsed).toEqual(expected);
+      expect(expected.filter((v) => v !== null).length).toBeGreaterThan(4);
+      const score = (label: string) => expected.map((v) => (v === label ? 1 : 0));
+      expect(result.verl_positive).toEqual(score("Positive"));
+      expect(result.verl_negative).toEqual(score("Negative"));
+      // the prompt's own \boxed{Positive}/\boxed{Negative} must not count: only the response is read
+      expect(result.openrlhf.rewards).toEqual(score("Negative"));
+      expect(result.openrlhf.scores).toEqual(score("Negative"));
+      expect(result.openrlhf.extra_logs.verdict_parsed).toEqual(expected.map((v) => (v === null ? 0 : 1)));
+      expect(result.openrlhf_tensor_only).toEqual([1]);
+      expect(result.trl).toEqual(score("Positive"));
+      expect(result.trl_plain).toEqual(score("Negative"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  if (!PYTHON) it.skip("python3 is not on PATH: the Python reward functions were not run", () => {});
+});
