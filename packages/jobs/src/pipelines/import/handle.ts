@@ -58,6 +58,9 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
     await db.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`import:${runId}`}))`;
+        // Text-search entries of new rows wait in the GIN pending list (still searched) and are merged into the
+        // index later in the background, instead of in many merges during the import.
+        await tx.$executeRawUnsafe(`SET LOCAL gin_pending_list_limit = '1GB'`);
         const current = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
         if (isTerminal(current.status)) return;
 
