@@ -96,7 +96,8 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
     await writeFile(bad, `${JSON.stringify(answer(first!.custom_id))}\n${JSON.stringify(answer(first!.custom_id.replace(run.id, "someotherrun")))}\n`);
     const result = await runCli(["batch", "import", run.id, bad], { env: env() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${bad}:2, field "custom_id": the request belongs to run someotherrun, not to run ${run.id}`);
+    // The job reads the uploaded copy, which keeps the file's name.
+    expect(result.stderr).toContain(`bad-output.jsonl:2, field "custom_id": the request belongs to run someotherrun, not to run ${run.id}`);
     expect(await db.rollout.count({ where: { runId: run.id } })).toBe(0);
     expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("queued");
   });

@@ -1,6 +1,6 @@
 import type { FieldMapping } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
-import { bytesOf, connectJobQueue, runExport, runImport, storeFile, type JobQueue } from "@stepwiser/jobs";
+import { bytesOf, connectJobQueue, createSimWorldDataset, readStoredFile, runExport, runImport, storeFile, type JobQueue } from "@stepwiser/jobs";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, type RouterInputs } from "../src";
@@ -199,5 +199,38 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     expect(error).toMatchObject({ code: "BAD_REQUEST" });
     expect((error as Error).message).toMatch(/mapping/);
     expect(await failure(callerFor(researcher).import.preview({ fileId: "missing", format: "prm800k" }))).toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/no uploaded file missing/) });
+  });
+
+  it("an offline annotate run: launched without a job, its batch requests exported as a file, a malformed output refused by the import run", async () => {
+    const { db } = database;
+    await db.endpoint.create({ data: { name: "offline-policy", model: "sim-policy", role: "policy", baseUrls: ["http://127.0.0.1:9/v1"], maxConcurrency: 4 } });
+    const { datasetId } = await createSimWorldDataset(db, { name: "offline", problems: 3, seed: 5 });
+    const caller = callerFor(researcher);
+    const { runId } = await caller.run.launch({ kind: "annotate", config: { datasetId, policyEndpoint: "offline-policy", rollouts: 2, segmentationMethod: "self-segmented" }, offline: true });
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("queued");
+    expect(await queue.fetch("run", { batchSize: 10 })).toEqual([]);
+    const refused = await failure(caller.run.launch({ kind: "segment", config: { datasetId }, offline: true }));
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect((refused as TRPCError).message).toContain("offline execution supports annotate and judge");
+
+    const exported = await caller.exports.start({ spec: { kind: "batch-requests", runId } });
+    await runExport(db, exported.runId);
+    const [listed] = await caller.exports.list({ sourceRunId: runId });
+    expect(listed!.status).toBe("completed");
+    let text = "";
+    for await (const part of readStoredFile(db, listed!.files[0]!.id)) text += new TextDecoder().decode(part);
+    const requests = text.trim().split("\n").map((line) => JSON.parse(line) as { custom_id: string; url: string; body: { n: number; model: string } });
+    const chunks = await db.chunk.count({ where: { segmentation: { method: "self-segmented", trajectory: { datasetId } } } });
+    expect(requests).toHaveLength(chunks);
+    for (const r of requests) expect(r).toMatchObject({ url: "/v1/chat/completions", body: { n: 2, model: "sim-policy" } });
+
+    const output = await upload("results.jsonl", `${JSON.stringify({ id: "x", custom_id: requests[0]!.custom_id, response: { status_code: 200, body: { choices: [] } }, error: null })}\n`);
+    const imported = await caller.import.startBatchOutput({ fileId: output.id, runId });
+    await runImport(db, imported.runId, { queue });
+    const importRun = await db.run.findUniqueOrThrow({ where: { id: imported.runId } });
+    expect(importRun.status).toBe("failed");
+    expect(importRun.error).toMatch(/^results\.jsonl:1, field "response\.body/);
+    expect(await db.rollout.count({ where: { runId } })).toBe(0);
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("queued");
   });
 });

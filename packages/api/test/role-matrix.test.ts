@@ -32,6 +32,7 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "import.processbench": "researcher",
   "import.preview": "researcher",
   "import.start": "researcher",
+  "import.startBatchOutput": "researcher",
   "import.list": "viewer",
   "user.list": "admin",
   "user.create": "admin",

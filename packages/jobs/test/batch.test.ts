@@ -10,8 +10,15 @@ import {
   createSimWorldDataset,
   EndpointClients,
   executeRun,
+  connectJobQueue,
   importBatchOutput,
+  readStoredFile,
+  runExport,
+  runImport,
   RUN_HANDLERS,
+  storeFile,
+  submitBatchOutputImport,
+  submitExport,
   type AnnotateConfigInput,
 } from "../src";
 
@@ -211,5 +218,50 @@ describe("offline execution with vllm run-batch", () => {
     const run = await db.run.create({ data: { kind: "generate", config: {} } });
     const lines = batchRequestLines(db, run.id);
     await expect(lines.next()).rejects.toThrow("batch execution supports annotate and judge runs");
+  });
+
+  it("as jobs: the batch file is an export run's stored file, the output an import run that queues the offline run; labels equal the online run's", async () => {
+    const { db } = database;
+    const queue = await connectJobQueue(database.url);
+    try {
+      const config = annotateConfig({ seed: 11 });
+      const online = await createAndExecuteRun(db, { kind: "annotate", config }, { endpoints });
+      const offline = await createRun(db, { kind: "annotate", config: { ...config, policyEndpoint: "policy-offline" } });
+
+      const exportRun = await submitExport(db, queue, { spec: { kind: "batch-requests", runId: offline.id } });
+      await runExport(db, exportRun.id);
+      const exported = await db.run.findUniqueOrThrow({ where: { id: exportRun.id } });
+      expect(exported.status, exported.error ?? "").toBe("completed");
+      const [file] = await db.storedFile.findMany({ where: { producedByRunId: exportRun.id } });
+      async function* requestLines() {
+        let text = "";
+        for await (const part of readStoredFile(db, file!.id)) text += new TextDecoder().decode(part);
+        yield* text.trim().split("\n");
+      }
+      const output: string[] = [];
+      for await (const line of runBatch({ input: requestLines(), baseUrl: cluster.urls[0]!, concurrency: 16 })) output.push(JSON.stringify(line));
+      expect(output).toHaveLength((exported.summary as { report: { requests: number } }).report.requests);
+
+      const upload = await storeFile(db, { fileName: "results.jsonl", purpose: "upload" }, [new TextEncoder().encode(`${output.join("\n")}\n`)]);
+      const importRun = await submitBatchOutputImport(db, queue, { fileId: upload.id, runId: offline.id });
+      await runImport(db, importRun.id, { queue });
+      const imported = await db.run.findUniqueOrThrow({ where: { id: importRun.id } });
+      expect(imported.status, imported.error ?? "").toBe("completed");
+      expect(imported.summary).toMatchObject({ targetRunId: offline.id, requests: output.length, skipped: 0 });
+      // The import queued the offline run for the workers.
+      const queued = await queue.fetch("run", { batchSize: 10 });
+      expect(queued?.map((job) => (job.data as { runId: string }).runId)).toContain(offline.id);
+
+      const before = serverRequests();
+      await executeRun(db, offline.id, RUN_HANDLERS, { endpoints });
+      expect(serverRequests()).toBe(before);
+      const a = await annotationOf(db, online.id);
+      const b = await annotationOf(db, offline.id);
+      expect(b.status).toBe("completed");
+      expect(b.labels).toEqual(a.labels);
+      expect(b.values).toEqual(a.values);
+    } finally {
+      await queue.stop({ graceful: false, wait: true });
+    }
   });
 });

@@ -1,8 +1,10 @@
 import { createReadStream } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { readLines } from "@stepwiser/core";
-import { batchRequestLines, connectJobQueue, importBatchOutput, QUEUES, resumeRun } from "@stepwiser/jobs";
-import { closeLineOutput, lineOutput, readableFile, writeLine } from "../input/line-files";
+import { InputError } from "@stepwiser/core";
+import type { Db } from "@stepwiser/db";
+import { connectJobQueue, isTerminal, MAX_IMPORT_FILE_BYTES, readStoredFile, startWorker, storeFile, submitBatchOutputImport, submitExport } from "@stepwiser/jobs";
+import { closeLineOutput, lineOutput, readableFile, writeBytes } from "../input/line-files";
 import { UsageError } from "../usage-error";
 import { follow, withDatabase } from "./run";
 
@@ -28,45 +30,61 @@ export async function batchCommand(args: string[]): Promise<void> {
   }
 }
 
-async function exportRequests(runId: string, output: string | undefined): Promise<void> {
-  await withDatabase(async (db) => {
-    let skippedUnits = 0;
-    const lines = batchRequestLines(db, runId, {
-      onSkippedUnit: (key, reason) => {
-        skippedUnits += 1;
-        log(`unit ${key} left out (it would fail online too): ${reason}`);
-      },
-    });
-    // The run is checked before the output file is created, so a refused export leaves no empty file behind.
-    let next = await lines.next();
-    const out = lineOutput(output);
-    let count = 0;
-    try {
-      for (; !next.done; next = await lines.next()) {
-        await writeLine(out, JSON.stringify(next.value));
-        count += 1;
-      }
-    } finally {
-      await closeLineOutput(out);
+/** Works the queue here until the run ends; returns it. */
+async function workUntilDone(db: Db, url: string, runId: string) {
+  const worker = await startWorker({ databaseUrl: url, db, log: () => {} });
+  try {
+    for (;;) {
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      if (isTerminal(run.status)) return run;
+      await new Promise((r) => setTimeout(r, 250));
     }
-    log(`exported ${count} requests of run ${runId}${output ? ` to ${output}` : ""}${skippedUnits ? ` (${skippedUnits} units left out)` : ""}`);
-  });
+  } finally {
+    await worker.stop();
+  }
 }
 
-async function importOutput(runId: string, given: string): Promise<void> {
-  const file = await readableFile(given);
+/** The export is a job (an export run); its stored file is then copied to the output. */
+async function exportRequests(runId: string, output: string | undefined): Promise<void> {
   await withDatabase(async (db, url) => {
-    const result = await importBatchOutput(db, runId, readLines(createReadStream(file), given), given);
-    log(`imported ${result.requests} requests (${result.samples} samples) from ${given}; ${result.skipped} lines skipped`);
-    const { status } = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
     const queue = await connectJobQueue(url);
+    let exportRunId: string;
     try {
-      // An offline run was never queued; a cancelled or failed one goes back the way `run resume` sends it.
-      if (status === "queued") await queue.send(QUEUES.run, { runId });
-      else await resumeRun(db, queue, runId);
+      exportRunId = (await submitExport(db, queue, { spec: { kind: "batch-requests", runId } })).id;
     } finally {
       await queue.stop({ graceful: false, wait: true });
     }
+    const run = await workUntilDone(db, url, exportRunId);
+    // A refused export leaves no output file behind.
+    if (run.status !== "completed") throw new InputError(run.error ?? `the export ended ${run.status}`);
+    const file = await db.storedFile.findFirstOrThrow({ where: { producedByRunId: exportRunId } });
+    const out = lineOutput(output);
+    try {
+      for await (const part of readStoredFile(db, file.id)) await writeBytes(out, part);
+    } finally {
+      await closeLineOutput(out);
+    }
+    const report = (run.summary as { report?: { requests?: number; skippedUnits?: number } } | null)?.report ?? {};
+    log(`exported ${report.requests ?? 0} requests of run ${runId}${output ? ` to ${output}` : ""}${report.skippedUnits ? ` (${report.skippedUnits} units left out)` : ""}`);
+  });
+}
+
+/** The output is uploaded and imported by a job (an import run), which then queues the offline run; both are followed here. */
+async function importOutput(runId: string, given: string): Promise<void> {
+  const file = await readableFile(given);
+  await withDatabase(async (db, url) => {
+    const queue = await connectJobQueue(url);
+    let importRunId: string;
+    try {
+      const stored = await storeFile(db, { fileName: path.basename(given), purpose: "upload", maxBytes: MAX_IMPORT_FILE_BYTES }, createReadStream(file));
+      importRunId = (await submitBatchOutputImport(db, queue, { fileId: stored.id, runId })).id;
+    } finally {
+      await queue.stop({ graceful: false, wait: true });
+    }
+    const imported = await workUntilDone(db, url, importRunId);
+    if (imported.status !== "completed") throw new InputError(imported.error ?? `the import ended ${imported.status}`);
+    const result = (imported.summary ?? {}) as { requests?: number; samples?: number; skipped?: number };
+    log(`imported ${result.requests ?? 0} requests (${result.samples ?? 0} samples) from ${given}; ${result.skipped ?? 0} lines skipped`);
     await follow(db, url, runId, true);
   });
 }

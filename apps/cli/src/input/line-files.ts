@@ -23,6 +23,11 @@ export async function writeLine(out: NodeJS.WritableStream, text: string): Promi
   if (!out.write(`${text}\n`)) await once(out, "drain");
 }
 
+/** Writes bytes as they are (e.g. a stored file's parts), with the same back-pressure. */
+export async function writeBytes(out: NodeJS.WritableStream, bytes: Uint8Array): Promise<void> {
+  if (!out.write(bytes)) await once(out, "drain");
+}
+
 /** Ends a file output once everything is on disk; stdout stays open for the process's own output. */
 export async function closeLineOutput(out: NodeJS.WritableStream): Promise<void> {
   if (out === process.stdout) return;

@@ -6,6 +6,8 @@ export const exportSpecSchema = z.discriminatedUnion("kind", [
   trainingSetExportSchema.extend({ kind: z.literal("training-set") }),
   z.object({ kind: z.literal("labels"), runId: z.string().min(1) }),
   z.object({ kind: z.literal("predictions"), runId: z.string().min(1) }),
+  /** The OpenAI batch file of an offline annotate or judge run's requests, for `vllm run-batch`. */
+  z.object({ kind: z.literal("batch-requests"), runId: z.string().min(1) }),
 ]);
 export type ExportSpec = z.output<typeof exportSpecSchema>;
 export type ExportSpecInput = z.input<typeof exportSpecSchema>;

@@ -5,6 +5,8 @@ import { storeFile } from "../files/stored-files";
 import { QUEUES, type JobQueue } from "../queue/queue";
 import { isTerminal, markRunFinished, markRunStarted } from "../runs/run-state";
 import { runPredictions } from "../pipelines/benchmark/handler";
+import { batchRequestLines } from "../batch/batch-requests";
+import { BATCH_RUN_KINDS } from "../batch/custom-id";
 import { exportSpecSchema, sourceRunId, type ExportSpec, type ExportSpecInput } from "./export-spec";
 import { chunkLabelsLines, judgePredictionLines } from "./labels-lines";
 import { exportTrainingSet } from "./training-set";
@@ -44,6 +46,9 @@ export async function submitExport(db: Db, queue: JobQueue, request: { spec: Exp
   if (!source) throw new InputError(`run ${sourceRunId(spec)} does not exist`, { field: spec.kind === "training-set" ? "annotateRunId" : "runId" });
   if (spec.kind === "predictions" && source.kind !== "benchmark" && source.kind !== "judge") {
     throw new InputError(`run ${source.id} is a ${source.kind} run; predictions come from benchmark or judge runs`, { field: "runId" });
+  }
+  if (spec.kind === "batch-requests" && !(BATCH_RUN_KINDS as readonly string[]).includes(source.kind)) {
+    throw new InputError(`run ${source.id} is a ${source.kind} run; batch execution supports ${BATCH_RUN_KINDS.join(" and ")} runs`, { field: "runId" });
   }
   const run = await db.$transaction(async (tx) => {
     const created = await tx.run.create({
@@ -93,6 +98,11 @@ export async function runExport(db: Db, runId: string): Promise<void> {
       const source = await db.run.findUniqueOrThrow({ where: { id: spec.runId }, select: { kind: true } });
       await storeFile(db, { ...owner, fileName: `labels-${spec.runId}.jsonl`, contentType: "application/x-ndjson" }, jsonLinePieces(chunkLabelsLines(db, spec.runId), () => (done += 1)));
       report = { sourceKind: source.kind, chunks: done };
+    } else if (spec.kind === "batch-requests") {
+      let skippedUnits = 0;
+      const lines = batchRequestLines(db, spec.runId, { onSkippedUnit: () => (skippedUnits += 1) });
+      await storeFile(db, { ...owner, fileName: `batch-requests-${spec.runId}.jsonl`, contentType: "application/x-ndjson" }, jsonLinePieces(lines, () => (done += 1)));
+      report = { requests: done, skippedUnits };
     } else {
       const source = await db.run.findUniqueOrThrow({ where: { id: spec.runId }, select: { kind: true } });
       const lines = source.kind === "benchmark" ? runPredictions(db, spec.runId) : judgePredictionLines(db, spec.runId);

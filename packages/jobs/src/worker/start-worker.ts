@@ -33,7 +33,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       if (!job) return;
       const { runId } = importJobSchema.parse(job.data);
       log(`[worker] import run ${runId}: started (job ${job.id})`);
-      await runImport(options.db, runId, { batchSize: options.importBatchSize });
+      await runImport(options.db, runId, { batchSize: options.importBatchSize, queue });
       log(`[worker] import run ${runId}: done`);
     },
   );

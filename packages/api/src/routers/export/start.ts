@@ -13,7 +13,7 @@ export const startExportInput = z.object({ spec: exportSpecSchema });
  * so the form shows the mistake instead of a failed run.
  */
 async function checkSource(db: Db, spec: z.output<typeof exportSpecSchema>): Promise<void> {
-  if (spec.kind === "predictions") return;
+  if (spec.kind === "predictions" || spec.kind === "batch-requests") return;
   const runId = spec.kind === "training-set" ? spec.annotateRunId : spec.runId;
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true } });
   if (!run) return; // submitExport names the missing run

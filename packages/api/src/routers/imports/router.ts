@@ -3,5 +3,6 @@ import { list } from "./list";
 import { preview } from "./preview";
 import { processbench } from "./processbench";
 import { start } from "./start";
+import { startBatchOutput } from "./start-batch-output";
 
-export const importRouter = createRouter({ processbench, preview, start, list });
+export const importRouter = createRouter({ processbench, preview, start, startBatchOutput, list });

@@ -1,5 +1,7 @@
 import { InputError, readImportRecords, type ImportedSolution } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
+import type { JobQueue } from "../../queue/queue";
+import { BATCH_OUTPUT_FORMAT, runBatchOutputImport } from "./batch-output";
 import { readStoredFile } from "../../files/stored-files";
 import { isTerminal, markRunFinished, markRunStarted } from "../../runs/run-state";
 import { importedLabelsAuthor } from "./labels-author";
@@ -9,6 +11,8 @@ import { SequentialIds, writeSolutions, type BatchCounts } from "./write-solutio
 export interface ImportRunOptions {
   /** Solutions written per statement batch (progress is reported after each). */
   batchSize?: number;
+  /** Where a batch-output import queues its offline run once the samples are stored (without it, the caller runs it). */
+  queue?: JobQueue;
 }
 
 /** An import may run for hours on a multi-GB file: its one transaction must not time out. */
@@ -38,6 +42,7 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
   const batchSize = options.batchSize ?? 500;
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { inputFile: true } });
   if (isTerminal(run.status)) return;
+  if ((run.config as { format?: string }).format === BATCH_OUTPUT_FORMAT) return runBatchOutputImport(db, run, options.queue);
   const file = run.inputFile;
   if (!file || !file.completedAt) {
     await markRunFinished(db, runId, "failed", "the uploaded file is no longer stored");

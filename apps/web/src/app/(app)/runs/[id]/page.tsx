@@ -11,6 +11,7 @@ import { useTRPC } from "~/trpc/react";
 import { RunCharts } from "./run-charts";
 import { RunControls } from "./run-controls";
 import { RunFailures } from "./run-failures";
+import { OfflineBatch } from "./offline-batch";
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -100,6 +101,7 @@ export default function RunPage() {
       </section>
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
       {progress.error ? <ErrorAlert>{errorMessage(progress.error)}</ErrorAlert> : progress.data && <RunCharts points={points} startedAt={r.startedAt} />}
+      <OfflineBatch runId={r.id} kind={r.kind} status={r.status} />
       {failures.error ? <ErrorAlert>{errorMessage(failures.error)}</ErrorAlert> : failures.data && <RunFailures failures={failures.data} />}
       {r.summary !== null && r.summary !== undefined && (
         <details open className="text-sm">

@@ -10,6 +10,9 @@ import { configFromValues, FieldError, formFields, type FormField, type RunConfi
 
 const input = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
 
+/** Kinds that can run offline through an OpenAI batch file. */
+const OFFLINE_KINDS = new Set(["annotate", "judge"]);
+
 function FieldControl({ field, value, onChange, datasets, endpoints }: {
   field: FormField;
   value: string | boolean;
@@ -85,6 +88,7 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   const [kind, setKind] = useState(initialKind ?? "annotate");
   const [values, setValues] = useState<Record<string, Record<string, string | boolean>>>({});
   const [problem, setProblem] = useState<string | null>(null);
+  const [offline, setOffline] = useState(false);
   const launch = useMutation(trpc.run.launch.mutationOptions({ onSuccess: ({ runId }) => router.push(`/runs/${runId}`) }));
 
   const schema = schemas.data?.find((s) => s.kind === kind)?.schema as RunConfigSchema | undefined;
@@ -97,7 +101,7 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
     setProblem(null);
     try {
       const config = configFromValues(fields, Object.fromEntries(fields.map((f) => [f.name, current(f)])));
-      launch.mutate({ kind: kind as "annotate", config });
+      launch.mutate({ kind: kind as "annotate", config, offline: offline && OFFLINE_KINDS.has(kind) });
     } catch (error) {
       setProblem(error instanceof FieldError ? error.message : String(error));
     }
@@ -123,10 +127,16 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
           <FieldControl key={`${kind}-${field.name}`} field={field} value={current(field)} onChange={(v) => set(field.name, v)} datasets={datasets.data} endpoints={endpoints.data} />
         ))}
       </div>
+      {OFFLINE_KINDS.has(kind) && (
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={offline} onChange={(e) => setOffline(e.target.checked)} />
+          <span className="text-slate-700">Offline: create the run without queueing it, to execute it through a batch file for vllm run-batch</span>
+        </label>
+      )}
       {problem && <ErrorAlert>{problem}</ErrorAlert>}
       {launch.error && <ErrorAlert>{errorMessage(launch.error)}</ErrorAlert>}
       <button type="submit" disabled={launch.isPending} className="rounded bg-blue-600 px-4 py-2 font-medium text-white hover:bg-blue-700 disabled:opacity-50">
-        {launch.isPending ? "Launching…" : "Launch run"}
+        {launch.isPending ? "Launching…" : offline && OFFLINE_KINDS.has(kind) ? "Create offline run" : "Launch run"}
       </button>
     </form>
   );
