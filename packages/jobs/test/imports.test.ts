@@ -71,6 +71,30 @@ describe("imports as jobs (real Postgres): every format, duplicates, all or noth
     expect(await database.db.humanLabel.count({ where: { chunk: { segmentation: { trajectory: { datasetId: run.datasetId! } } } } })).toBe(summary.humanLabels);
   });
 
+  it("PRM800K: the same path rated by two labellers is one trajectory carrying both people's ratings, and importing it again adds none", async () => {
+    const [line] = fixture("prm800k-phase2.jsonl").toString("utf8").trim().split("\n");
+    const record = JSON.parse(line!) as { labeler: string };
+    const twice = [JSON.stringify({ ...record, labeler: "labeller-a" }), JSON.stringify({ ...record, labeler: "labeller-b" })].join("\n");
+    const run = await importBytes("prm800k-twice.jsonl", twice, { format: "prm800k", datasetName: "two labellers" });
+    expect(run.status, run.error ?? "").toBe("completed");
+    expect(run.summary).toMatchObject({ records: 2, written: 1, skipped: 1 });
+    const labels = async () =>
+      database.db.humanLabel.findMany({
+        where: { chunk: { segmentation: { trajectory: { datasetId: run.datasetId! } } } },
+        select: { chunkId: true, externalAuthor: true, rating: true },
+        orderBy: [{ chunkId: "asc" }, { externalAuthor: "asc" }],
+      });
+    const stored = await labels();
+    const perLabeller = (who: string) => stored.filter((l) => l.externalAuthor === who).map((l) => [l.chunkId, l.rating]);
+    expect(perLabeller("labeller-a").length).toBeGreaterThan(0);
+    expect(perLabeller("labeller-b")).toEqual(perLabeller("labeller-a"));
+    expect(stored).toHaveLength(2 * perLabeller("labeller-a").length);
+
+    const again = await importBytes("prm800k-twice-again.jsonl", twice, { format: "prm800k", datasetId: run.datasetId! });
+    expect(again.summary).toMatchObject({ records: 2, written: 0, skipped: 2, humanLabels: 0 });
+    expect(await labels()).toEqual(stored);
+  });
+
   it("Math-Shepherd: steps from the ки tags, hard labels stored as Abs-Q labels of the import run", async () => {
     const run = await importBytes("math-shepherd.jsonl", fixture("math-shepherd.jsonl"), { format: "math-shepherd" });
     expect(run.status, run.error ?? "").toBe("completed");

@@ -90,7 +90,11 @@ async function insertColumns(tx: Tx, table: string, columns: Array<[name: string
  * already in the dataset (or earlier in the file: earlier batches are visible in
  * the same transaction) is skipped, or replaces what is stored.
  */
-async function resolveDuplicates(tx: Tx, target: WriteTarget, batch: readonly ImportedSolution[]): Promise<{ keep: ImportedSolution[]; skipped: number; replaced: number }> {
+async function resolveDuplicates(
+  tx: Tx,
+  target: WriteTarget,
+  batch: readonly ImportedSolution[],
+): Promise<{ keep: ImportedSolution[]; skipped: number; replaced: number; sameContentRated: ImportedSolution[] }> {
   const written = target.writtenInThisImport;
   // A dataset this import created holds only what it wrote, so memory answers without a query.
   const mayBeStored = !written || batch.some((s) => written.ids.has(s.externalId) || written.hashes.has(s.contentHash));
@@ -107,12 +111,15 @@ async function resolveDuplicates(tx: Tx, target: WriteTarget, batch: readonly Im
   const keptIdByHash = new Map<string, string>();
   const toDelete = new Set<string>();
   let skipped = 0;
+  const sameContentRated: ImportedSolution[] = [];
   for (const solution of batch) {
     const storedIds = [storedById.get(solution.externalId), storedByHash.get(solution.contentHash)].filter((id): id is string => id !== undefined);
     const inBatch = keep.get(solution.externalId) ?? (keptIdByHash.has(solution.contentHash) ? keep.get(keptIdByHash.get(solution.contentHash)!) : undefined);
     if (target.duplicates === "skip") {
       if (storedIds.length > 0 || inBatch) {
         skipped += 1;
+        const sameContent = storedByHash.has(solution.contentHash) || keptIdByHash.has(solution.contentHash);
+        if (sameContent && solution.ratings?.some((r) => r.rating !== null || r.flagged)) sameContentRated.push(solution);
         continue;
       }
     } else {
@@ -133,14 +140,52 @@ async function resolveDuplicates(tx: Tx, target: WriteTarget, batch: readonly Im
       written.hashes.add(s.contentHash);
     }
   }
-  return { keep: [...keep.values()], skipped, replaced: toDelete.size };
+  return { keep: [...keep.values()], skipped, replaced: toDelete.size, sameContentRated };
 }
 
 /** Writes one batch of solutions: problems (shared by text), trajectories, one segmentation each, chunks and the labels the file carried. */
 export async function writeSolutions(tx: Tx, target: WriteTarget, batch: readonly ImportedSolution[]): Promise<BatchCounts> {
-  const { keep, skipped, replaced } = await resolveDuplicates(tx, target, batch);
+  const { keep, skipped, replaced, sameContentRated } = await resolveDuplicates(tx, target, batch);
   const counts: BatchCounts = { written: keep.length, skipped, replaced, chunks: 0, humanLabels: 0, chunkLabels: 0 };
-  if (keep.length === 0) return counts;
+  if (keep.length > 0) await writeNewSolutions(tx, target, keep, counts);
+  if (sameContentRated.length > 0) counts.humanLabels += await addRatingsToStoredCopies(tx, target, sameContentRated);
+  return counts;
+}
+
+/**
+ * The same solution rated again (PRM800K has the same path labelled by several
+ * people): the stored copy is kept and gains this labeller's ratings, unless
+ * that labeller's imported ratings are already there (a file imported twice).
+ */
+async function addRatingsToStoredCopies(tx: Tx, target: WriteTarget, solutions: readonly ImportedSolution[]): Promise<number> {
+  const stored = await tx.trajectory.findMany({
+    where: { datasetId: target.datasetId, contentHash: { in: solutions.map((s) => s.contentHash) } },
+    select: {
+      contentHash: true,
+      segmentations: {
+        where: { method: target.segmentationMethod },
+        select: { chunks: { orderBy: { index: "asc" }, select: { id: true, humanLabels: { where: { source: "imported" }, select: { externalAuthor: true } } } } },
+      },
+    },
+  });
+  const chunksByHash = new Map(stored.map((t) => [t.contentHash!, t.segmentations[0]?.chunks ?? []]));
+  const rows: Prisma.HumanLabelCreateManyInput[] = [];
+  for (const solution of solutions) {
+    const chunks = chunksByHash.get(solution.contentHash);
+    if (!chunks || chunks.length !== solution.steps.length) continue;
+    solution.ratings!.forEach((rating, i) => {
+      const chunk = chunks[i]!;
+      if (rating.rating === null && !rating.flagged) return;
+      if (chunk.humanLabels.some((l) => l.externalAuthor === rating.labeler)) return;
+      chunk.humanLabels.push({ externalAuthor: rating.labeler });
+      rows.push({ chunkId: chunk.id, authorId: target.labelsAuthorId, rating: rating.rating, flagged: rating.flagged, externalAuthor: rating.labeler, source: "imported" });
+    });
+  }
+  if (rows.length > 0) await tx.humanLabel.createMany({ data: rows });
+  return rows.length;
+}
+
+async function writeNewSolutions(tx: Tx, target: WriteTarget, keep: readonly ImportedSolution[], counts: BatchCounts): Promise<void> {
 
   const problemIds = await problemIdsFor(tx, target, keep);
 
@@ -245,5 +290,4 @@ export async function writeSolutions(tx: Tx, target: WriteTarget, batch: readonl
   counts.chunks = chunks[0]!.length;
   counts.humanLabels = humanLabels[0]!.length;
   counts.chunkLabels = chunkLabels[0]!.length;
-  return counts;
 }
