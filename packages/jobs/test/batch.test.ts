@@ -58,6 +58,12 @@ describe("offline execution with vllm run-batch", () => {
     ...overrides,
   });
   const serverRequests = () => cluster.replicas.reduce((n, r) => n + r.metrics().requests, 0);
+  /** Executes an offline run and checks that the simulated cluster saw no request meanwhile. */
+  async function executeSendingNothing(runId: string) {
+    const before = serverRequests();
+    await executeRun(database.db, runId, RUN_HANDLERS, { endpoints });
+    expect(serverRequests()).toBe(before);
+  }
 
   async function* jsonLines(runId: string) {
     for await (const line of batchRequestLines(database.db, runId)) yield JSON.stringify(line);
@@ -97,9 +103,7 @@ describe("offline execution with vllm run-batch", () => {
     const imported = await importText(offline.id, output);
     expect(imported).toEqual({ requests: chunkTotal, samples: chunkTotal * 4, skipped: 0 });
 
-    const before = serverRequests();
-    await executeRun(db, offline.id, RUN_HANDLERS, { endpoints });
-    expect(serverRequests()).toBe(before);
+    await executeSendingNothing(offline.id);
 
     const a = await annotationOf(db, online.id);
     const b = await annotationOf(db, offline.id);
@@ -121,9 +125,7 @@ describe("offline execution with vllm run-batch", () => {
     const fixedLines = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
     expect(output.length).toBeLessThan(fixedLines); // no bare-problem prefix, nothing for solutions that are right
     await importText(offline.id, output);
-    const before = serverRequests();
-    await executeRun(db, offline.id, RUN_HANDLERS, { endpoints });
-    expect(serverRequests()).toBe(before);
+    await executeSendingNothing(offline.id);
     const a = await annotationOf(db, online.id);
     const b = await annotationOf(db, offline.id);
     expect(b.status).toBe("completed");
@@ -137,9 +139,7 @@ describe("offline execution with vllm run-batch", () => {
     const online = await createAndExecuteRun(db, { kind: "judge", config }, { endpoints });
     const offline = await createRun(db, { kind: "judge", config: { ...config, judgeEndpoint: "judge-offline" } });
     await importText(offline.id, await answeredOffline(offline.id));
-    const before = serverRequests();
-    await executeRun(db, offline.id, RUN_HANDLERS, { endpoints });
-    expect(serverRequests()).toBe(before);
+    await executeSendingNothing(offline.id);
     const samples = (runId: string) =>
       db.judgeSample.findMany({ where: { runId }, select: { chunkId: true, sampleIndex: true, rationale: true, verdict: true, promptTokens: true, completionTokens: true }, orderBy: [{ chunkId: "asc" }, { sampleIndex: "asc" }] });
     const votes = async (runId: string) => (await db.runUnit.findMany({ where: { runId }, select: { key: true, result: true }, orderBy: { key: "asc" } })).map((u) => [u.key, u.result]);
@@ -252,9 +252,7 @@ describe("offline execution with vllm run-batch", () => {
       const queued = await queue.fetch("run", { batchSize: 10 });
       expect(queued?.map((job) => (job.data as { runId: string }).runId)).toContain(offline.id);
 
-      const before = serverRequests();
-      await executeRun(db, offline.id, RUN_HANDLERS, { endpoints });
-      expect(serverRequests()).toBe(before);
+      await executeSendingNothing(offline.id);
       const a = await annotationOf(db, online.id);
       const b = await annotationOf(db, offline.id);
       expect(b.status).toBe("completed");

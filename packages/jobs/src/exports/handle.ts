@@ -9,7 +9,8 @@ import { batchRequestLines } from "../batch/batch-requests";
 import { BATCH_RUN_KINDS } from "../batch/custom-id";
 import { exportSpecSchema, sourceRunId, type ExportSpec, type ExportSpecInput } from "./export-spec";
 import { chunkLabelsLines, judgePredictionLines } from "./labels-lines";
-import { exportTrainingSet } from "./training-set";
+import { exportTrainingSet, parseTrainingSetExportOptions } from "./training-set";
+import { countRunLabels } from "./training-set/labelled-chunks";
 
 export const exportJobSchema = z.object({ runId: z.string().min(1) });
 
@@ -49,6 +50,16 @@ export async function submitExport(db: Db, queue: JobQueue, request: { spec: Exp
   }
   if (spec.kind === "batch-requests" && !(BATCH_RUN_KINDS as readonly string[]).includes(source.kind)) {
     throw new InputError(`run ${source.id} is a ${source.kind} run; batch execution supports ${BATCH_RUN_KINDS.join(" and ")} runs`, { field: "runId" });
+  }
+  // What the job would only find out later is refused here, so a form or the CLI shows the mistake instead of a failed run.
+  if (spec.kind === "training-set") {
+    parseTrainingSetExportOptions(spec);
+    await countRunLabels(db, source.id, spec.labelRule);
+  }
+  if (spec.kind === "labels") {
+    const stored =
+      (await db.chunkLabel.findFirst({ where: { runId: source.id }, select: { id: true } })) ?? (await db.chunkValue.findFirst({ where: { runId: source.id }, select: { id: true } }));
+    if (!stored) throw new InputError(`run ${source.id} (${source.kind}) has no chunk labels or Q-values to export`, { field: "runId" });
   }
   const run = await db.$transaction(async (tx) => {
     const created = await tx.run.create({

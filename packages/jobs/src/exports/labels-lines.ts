@@ -1,8 +1,8 @@
 import type { Db } from "@stepwiser/db";
+import { RULE_FROM_DB } from "../pipelines/annotate/stored-rules";
 
 const PAGE = 200;
 
-const RULE_NAME = { abs_q: "abs-q", rel_ratio: "rel-ratio", rel_effective: "rel-effective" } as const;
 
 /** One line of a labels export: everything known about one chunk from one run, and every human rating of it. */
 export interface ChunkLabelsLine {
@@ -73,7 +73,7 @@ export async function* chunkLabelsLines(db: Db, runId: string): AsyncGenerator<C
           q_previous: values.get(chunk.index)?.qValue ?? null,
           rollouts: value ? value.rolloutCount : null,
           correct: value ? value.correctCount : null,
-          labels: chunk.labels.map((l) => ({ rule: RULE_NAME[l.rule], params: JSON.parse(l.paramsKey) as Record<string, unknown>, label: l.label })),
+          labels: chunk.labels.map((l) => ({ rule: RULE_FROM_DB[l.rule], params: JSON.parse(l.paramsKey) as Record<string, unknown>, label: l.label })),
           human_labels: chunk.humanLabels.map((h) => ({
             author_id: h.authorId,
             external_author: h.externalAuthor,

@@ -1,8 +1,8 @@
 import type { LabelRule } from "@stepwiser/core";
 import type { RunKind } from "@stepwiser/db";
+import { describeStoredRule, labelRuleFromStored } from "@stepwiser/jobs";
 import { viewerProcedure } from "../../trpc";
 import { describeRun } from "../compare/runs";
-import { describeStoredRule, labelRuleFromStored } from "./stored-rules";
 
 /** Most recent runs offered per picker; older ones are still exportable by id (CLI, API). */
 const SOURCE_RUNS = 100;

@@ -3,14 +3,14 @@ import {
   InputError,
   labelRuleKey,
   labelRuleParamsKey,
-  labelRuleSchema,
   toChatPrompt,
   type ChatMessage,
   type Label,
   type LabelRule,
 } from "@stepwiser/core";
-import { Prisma, type Db, type LabelRule as DbLabelRule } from "@stepwiser/db";
+import { Prisma, type Db } from "@stepwiser/db";
 import { DB_RULE } from "../../pipelines/annotate/labels";
+import { describeStoredRule } from "../../pipelines/annotate/stored-rules";
 
 /** Segmentations per query: each page loads their chunks, labels and problem in a few statements. */
 export const SEGMENTATION_PAGE_SIZE = 500;
@@ -60,18 +60,6 @@ export class LabelledChunk {
   }
 }
 
-const RULE_FROM_DB = Object.fromEntries(Object.entries(DB_RULE).map(([name, db]) => [db, name])) as Record<DbLabelRule, LabelRule["rule"]>;
-
-/** "rel-ratio(gamma=0.7)" for a stored rule and params key; the raw key when it does not parse as a rule. */
-function describeStoredRule(rule: DbLabelRule, paramsKey: string): string {
-  try {
-    const parsed = labelRuleSchema.safeParse({ rule: RULE_FROM_DB[rule], ...(JSON.parse(paramsKey) as object) });
-    if (parsed.success) return labelRuleKey(parsed.data);
-  } catch {
-    // fall through to the raw form
-  }
-  return `${RULE_FROM_DB[rule] ?? rule} ${paramsKey}`;
-}
 
 /** Number of labels the run holds under the rule; an InputError when the run or those labels do not exist. */
 export async function countRunLabels(db: Db, runId: string, rule: LabelRule): Promise<number> {

@@ -1,8 +1,9 @@
 import { labelRuleKey, labelRuleSchema, type LabelRule } from "@stepwiser/core";
 import type { LabelRule as DbLabelRule } from "@stepwiser/db";
-import { DB_RULE } from "@stepwiser/jobs";
+import { DB_RULE } from "./labels";
 
-const RULE_FROM_DB = Object.fromEntries(Object.entries(DB_RULE).map(([name, db]) => [db, name])) as Record<DbLabelRule, LabelRule["rule"]>;
+/** The rule names of the database enum, as the domain spells them (abs_q → abs-q). */
+export const RULE_FROM_DB = Object.fromEntries(Object.entries(DB_RULE).map(([name, db]) => [db, name])) as Record<DbLabelRule, LabelRule["rule"]>;
 
 /**
  * The label rule a stored (rule, paramsKey) pair stands for, or null when the
