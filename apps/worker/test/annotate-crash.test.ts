@@ -13,6 +13,10 @@ const queueEnv = {
   STEPWISER_QUEUE_POLL_SECONDS: "0.5",
   // Ten crashes must not exhaust the job's retries.
   STEPWISER_JOB_RETRY_LIMIT: "50",
+  // A killed worker's claimed units and endpoint slots come back this fast.
+  STEPWISER_UNIT_LEASE_SECONDS: "3",
+  STEPWISER_CAPACITY_LEASE_SECONDS: "2",
+  STEPWISER_CAPACITY_REBALANCE_MS: "200",
 };
 const KILLS = 10;
 const M = 8;

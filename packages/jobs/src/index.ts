@@ -35,3 +35,8 @@ export * from "./exports/labels-lines";
 export * from "./batch/custom-id";
 export * from "./batch/batch-requests";
 export * from "./batch/import-output";
+export * from "./inference/shared-capacity";
+export * from "./runs/unit-claims";
+export * from "./worker/worker-settings";
+export * from "./worker/worker-registry";
+export * from "./worker/worker-metrics";

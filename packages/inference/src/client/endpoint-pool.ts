@@ -23,6 +23,8 @@ export interface ReplicaStatus {
   baseUrl: string;
   inFlight: number;
   maxInFlight: number;
+  /** In-flight slots this process may use now: maxInFlight, or less while a shared limiter grants less. */
+  limit: number;
   healthy: boolean;
   dispatched: number;
   failures: number;
@@ -30,6 +32,8 @@ export interface ReplicaStatus {
 
 class Replica {
   inFlight = 0;
+  /** Lowered by a shared limiter (other processes use the rest); never above maxInFlight. */
+  limit: number;
   healthy = true;
   consecutiveFailures = 0;
   dispatched = 0;
@@ -42,10 +46,11 @@ class Replica {
     readonly transport: ReplicaTransport,
   ) {
     this.hashSeed = fnv1a(config.baseUrl);
+    this.limit = config.maxInFlight;
   }
 
   get saturated(): boolean {
-    return this.inFlight >= this.config.maxInFlight;
+    return this.inFlight >= this.limit;
   }
 }
 
@@ -76,7 +81,19 @@ export class EndpointPool {
   private readonly health: HealthPolicy;
   private closed = false;
 
-  constructor(configs: readonly ReplicaConfig[], options: { timeouts?: Partial<TransportTimeouts>; health?: Partial<HealthPolicy> } = {}) {
+  /** Called when a request has to wait because every replica is at its limit (a shared limiter may grant more). */
+  private readonly onWait: (() => void) | undefined;
+
+  constructor(
+    configs: readonly ReplicaConfig[],
+    options: {
+      timeouts?: Partial<TransportTimeouts>;
+      health?: Partial<HealthPolicy>;
+      /** Start every replica at this many slots instead of maxInFlight (0 when a shared limiter grants them). */
+      initialLimit?: number;
+      onWait?: () => void;
+    } = {},
+  ) {
     if (configs.length === 0) throw new Error("an endpoint pool needs at least one replica");
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.health = { ...DEFAULT_HEALTH_POLICY, ...options.health };
@@ -84,6 +101,26 @@ export class EndpointPool {
       if (!(config.maxInFlight >= 1)) throw new Error(`replica ${config.baseUrl}: maxInFlight must be ≥ 1`);
       return new Replica(config, new ReplicaTransport(config.baseUrl, config.maxInFlight, timeouts, config.apiKey));
     });
+    if (options.initialLimit !== undefined) for (const replica of this.replicas) replica.limit = clampLimit(options.initialLimit, replica);
+    this.onWait = options.onWait;
+  }
+
+  /** Requests waiting for a slot on any replica. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /**
+   * Sets how many requests this process may have in flight on one replica.
+   * Lowering it never interrupts requests in flight: they finish and no new one
+   * starts until the replica is below the new limit.
+   */
+  setLimit(baseUrl: string, limit: number): void {
+    const replica = this.replicas.find((r) => r.config.baseUrl === baseUrl);
+    if (!replica) throw new Error(`no replica ${baseUrl} in this pool`);
+    const raised = limit > replica.limit;
+    replica.limit = clampLimit(limit, replica);
+    if (raised) this.drain();
   }
 
   /** Total requests the pool can have in flight. */
@@ -96,6 +133,7 @@ export class EndpointPool {
       baseUrl: r.config.baseUrl,
       inFlight: r.inFlight,
       maxInFlight: r.config.maxInFlight,
+      limit: r.limit,
       healthy: r.healthy,
       dispatched: r.dispatched,
       failures: r.failures,
@@ -119,6 +157,7 @@ export class EndpointPool {
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
       this.waiters.push(waiter);
+      this.onWait?.();
     });
   }
 
@@ -162,7 +201,7 @@ export class EndpointPool {
     for (const replica of healthy) {
       if (replica.saturated) continue;
       // Least outstanding relative to size, so a bigger replica takes more.
-      if (!best || replica.inFlight / replica.config.maxInFlight < best.inFlight / best.config.maxInFlight) best = replica;
+      if (!best || replica.inFlight / replica.limit < best.inFlight / best.limit) best = replica;
     }
     return best;
   }
@@ -197,6 +236,10 @@ export class EndpointPool {
     };
     setTimeout(probe, this.health.downForMs).unref();
   }
+}
+
+function clampLimit(limit: number, replica: Replica): number {
+  return Math.max(0, Math.min(replica.config.maxInFlight, Math.floor(limit)));
 }
 
 /** 32-bit FNV-1a: a fast, stable string hash for rendezvous ranking. */

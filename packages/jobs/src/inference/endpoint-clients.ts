@@ -1,6 +1,7 @@
 import type { Db } from "@stepwiser/db";
 import { EndpointPool, InferenceClient, type TransportTimeouts } from "@stepwiser/inference";
 import { z } from "zod";
+import type { SharedCapacity } from "./shared-capacity";
 
 /** An endpoint as a run snapshots it: enough to reach it again without the Endpoint row (never its key). */
 export const endpointSnapshotSchema = z.object({
@@ -34,7 +35,14 @@ export class EndpointClients {
   /** Keys by endpoint name: never part of a run's snapshot, read from the Endpoint rows when a run starts. */
   private readonly apiKeys: Map<string, string>;
 
-  constructor(private readonly options: { timeouts?: Partial<TransportTimeouts>; apiKeys?: Record<string, string> } = {}) {
+  constructor(
+    private readonly options: {
+      timeouts?: Partial<TransportTimeouts>;
+      apiKeys?: Record<string, string>;
+      /** Holds each endpoint's maxConcurrency across processes; without it the limit holds for this process only. */
+      sharedCapacity?: SharedCapacity;
+    } = {},
+  ) {
     this.apiKeys = new Map(Object.entries(options.apiKeys ?? {}));
   }
 
@@ -52,14 +60,24 @@ export class EndpointClients {
     const key = `${endpoint.name}|${endpoint.baseUrls.join(",")}|${endpoint.maxConcurrency}|${apiKey ?? ""}`;
     let entry = this.clients.get(key);
     if (!entry) {
+      const shared = this.options.sharedCapacity;
       const pool = new EndpointPool(
         endpoint.baseUrls.map((baseUrl) => ({ baseUrl, maxInFlight: endpoint.maxConcurrency, apiKey })),
-        { timeouts: this.options.timeouts },
+        // Under a shared limit, slots come from the lease table: none until granted.
+        { timeouts: this.options.timeouts, ...(shared ? { initialLimit: 0, onWait: () => shared.requestSlots() } : {}) },
       );
+      shared?.register(endpoint.name, pool, endpoint.maxConcurrency);
       entry = { endpoint, client: new InferenceClient(pool) };
       this.clients.set(key, entry);
     }
     return entry;
+  }
+
+  /** Every replica of every endpoint this process has used: requests in flight and waiting, slots held, the limit. */
+  replicaStatus(): { endpoint: string; baseUrl: string; inFlight: number; limit: number; maxInFlight: number; waiting: number }[] {
+    return [...this.clients.values()].flatMap(({ endpoint, client }) =>
+      client.pool.status().map((r) => ({ endpoint: endpoint.name, baseUrl: r.baseUrl, inFlight: r.inFlight, limit: r.limit, maxInFlight: r.maxInFlight, waiting: client.pool.waiting })),
+    );
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,12 @@
+import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { hostname } from "node:os";
 import type { Db } from "@stepwiser/db";
 import type { TokenUsage } from "@stepwiser/inference";
 import type { EndpointClients } from "../inference/endpoint-clients";
 import { markRunFinished } from "./run-state";
 import type { AnyRunKindHandler, RunContext } from "./run-kind";
+import { UnitClaims, type ClaimedUnit } from "./unit-claims";
 
 export interface EngineOptions {
   endpoints: EndpointClients;
@@ -12,15 +15,36 @@ export interface EngineOptions {
   maxUnitAttempts?: number;
   /** How often counters are written and cancellation is checked. */
   flushIntervalMs?: number;
+  /**
+   * "primary" (the run's own job: counts an attempt, may ask for helpers) or
+   * "helper" (another executor joining a run already going).
+   */
+  role?: "primary" | "helper";
+  /** Names this executor in its units' claims; defaults to host/pid/random. */
+  executorId?: string;
+  /** A claimed unit whose executor stops renewing is claimable again after this long. */
+  unitLeaseSeconds?: number;
+  /** Called by the primary once the run is planned: a worker sends helper jobs so other processes join in. */
+  requestHelpers?: (runId: string) => Promise<void>;
 }
 
 const PLAN_BATCH = 500;
-const PAGE = 200;
+/** Units claimed at once: small, so units spread over every executor of a run. */
+const CLAIM_BATCH = 25;
+/** How often an executor with nothing left to claim looks again while other executors finish theirs. */
+const TAIL_POLL_MS = 1000;
+
+export function defaultExecutorId(): string {
+  return `${hostname()}/${process.pid}/${randomBytes(3).toString("hex")}`;
+}
 
 /**
  * Executes (or resumes) one run: plans its units once, works the pending ones
  * with the kind's concurrency, keeps the live counters, honours cancellation,
  * and ends the run completed, completed_with_failures, failed or cancelled.
+ * Any number of executors, in any number of processes, may execute one run at
+ * once: they claim units from the database (each unit is worked by one), and
+ * the one that sees the last unit finished ends the run.
  */
 export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<string, AnyRunKindHandler>, options: EngineOptions): Promise<void> {
   const log = options.log ?? (() => {});
@@ -41,7 +65,13 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     await markRunFinished(db, runId, "cancelled");
     return;
   }
-  await db.run.update({ where: { id: runId }, data: { status: "running", startedAt: run.startedAt ?? new Date(), attempts: { increment: 1 }, error: null } });
+  const role = options.role ?? "primary";
+  if (role === "primary") {
+    await db.run.update({ where: { id: runId }, data: { status: "running", startedAt: run.startedAt ?? new Date(), attempts: { increment: 1 }, error: null } });
+  } else {
+    await db.run.updateMany({ where: { id: runId, status: "queued" }, data: { status: "running", startedAt: run.startedAt ?? new Date() } });
+  }
+  const claims = new UnitClaims(db, runId, options.executorId ?? defaultExecutorId(), options.unitLeaseSeconds ?? 60);
 
   await options.endpoints.loadApiKeys(db);
   const abort = new AbortController();
@@ -87,7 +117,11 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     const { cancelRequestedAt, ...counters } = current;
     const progressed = delta.requests > 0 || delta.completionTokens > 0 || done !== lastSample.unitsDone || failed !== lastSample.unitsFailed;
     if (progressed) {
-      await db.runProgressSample.create({ data: { runId, ...counters } });
+      // Several executors of one run flush independently: one chart point per run per ~second is enough.
+      await db.$executeRaw`
+        INSERT INTO "RunProgressSample" ("runId", "unitsDone", "unitsFailed", requests, "promptTokens", "completionTokens", "cachedTokens")
+        SELECT ${runId}, ${counters.unitsDone}, ${counters.unitsFailed}, ${counters.requests}, ${counters.promptTokens}, ${counters.completionTokens}, ${counters.cachedTokens}
+         WHERE NOT EXISTS (SELECT 1 FROM "RunProgressSample" WHERE "runId" = ${runId} AND at > now() - interval '900 milliseconds')`;
       lastSample = { unitsDone: done, unitsFailed: failed };
     }
     if (cancelRequestedAt && !abort.signal.aborted) abort.abort(new Error("run cancelled"));
@@ -97,25 +131,36 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     flushing = flushing.then(flush).catch((error: unknown) => log(`[run ${runId}] counters not written: ${(error as Error).message}`));
   }, options.flushIntervalMs ?? 1000);
 
+  const renewal = setInterval(() => {
+    claims.renew().catch((error: unknown) => log(`[run ${runId}] unit leases not renewed: ${(error as Error).message}`));
+  }, ((options.unitLeaseSeconds ?? 60) * 1000) / 3);
   try {
-    if (!run.plannedAt) await planUnits(ctx, handler);
-    await workUnits(ctx, handler, maxUnitAttempts);
+    if (!run.plannedAt) await planOnce(ctx, handler);
+    if (role === "primary") await options.requestHelpers?.(runId);
+    for (;;) {
+      await workUnits(ctx, handler, claims, maxUnitAttempts);
+      if (abort.signal.aborted) break;
+      // Nothing left to claim: units other executors hold are still outstanding until they finish or their lease runs out.
+      if ((await claims.outstanding()) === 0) break;
+      const now = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+      if (now.status !== "running") break;
+      await sleep(TAIL_POLL_MS, abort.signal);
+    }
+    clearInterval(renewal);
     clearInterval(timer);
     await flushing;
     await flush();
     if (abort.signal.aborted) {
+      await claims.releaseAll();
       await markRunFinished(db, runId, "cancelled");
       return;
     }
-    const summary = handler.summarize ? await handler.summarize(ctx) : undefined;
-    const failed = await db.runUnit.count({ where: { runId, status: "failed" } });
-    const total = await db.runUnit.count({ where: { runId } });
-    await db.run.update({ where: { id: runId }, data: { summary: summary === undefined ? undefined : (summary as object) } });
-    if (failed > 0 && failed === total) await markRunFinished(db, runId, "failed", `all ${total} units failed`);
-    else await markRunFinished(db, runId, failed > 0 ? "completed_with_failures" : "completed");
+    await finishOnce(ctx, handler);
   } catch (error) {
+    clearInterval(renewal);
     clearInterval(timer);
     await flushing;
+    await claims.releaseAll().catch(() => {});
     if (abort.signal.aborted) {
       await flush().catch(() => {});
       await markRunFinished(db, runId, "cancelled");
@@ -123,6 +168,46 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     }
     throw error; // the queue retries the job; done units stay done
   }
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** Holds a run-scoped advisory lock for the duration of `body` (released if this process dies). */
+async function withRunLock(db: Db, runId: string, purpose: string, body: () => Promise<void>): Promise<void> {
+  await db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`stepwiser:${purpose}`}), hashtext(${runId}))`;
+      await body();
+    },
+    { timeout: 6 * 3600_000, maxWait: 60_000 },
+  );
+}
+
+/** Plans the run unless another executor did while this one waited for the lock. */
+async function planOnce(ctx: RunContext<unknown>, handler: AnyRunKindHandler): Promise<void> {
+  await withRunLock(ctx.db, ctx.runId, "plan", async () => {
+    const run = await ctx.db.run.findUniqueOrThrow({ where: { id: ctx.runId }, select: { plannedAt: true } });
+    if (!run.plannedAt) await planUnits(ctx, handler);
+  });
+}
+
+/** Summarises and ends the run, once: executors finishing together queue on the lock, and later ones find it ended. */
+async function finishOnce(ctx: RunContext<unknown>, handler: AnyRunKindHandler): Promise<void> {
+  const { db, runId } = ctx;
+  await withRunLock(db, runId, "finish", async () => {
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
+    if (run.status !== "running") return;
+    const summary = handler.summarize ? await handler.summarize(ctx) : undefined;
+    const failed = await db.runUnit.count({ where: { runId, status: "failed" } });
+    const total = await db.runUnit.count({ where: { runId } });
+    await db.run.update({ where: { id: runId }, data: { summary: summary === undefined ? undefined : (summary as object) } });
+    if (failed > 0 && failed === total) await markRunFinished(db, runId, "failed", `all ${total} units failed`);
+    else await markRunFinished(db, runId, failed > 0 ? "completed_with_failures" : "completed");
+  });
 }
 
 /**
@@ -145,33 +230,25 @@ export async function planUnits(ctx: RunContext<unknown>, handler: AnyRunKindHan
   await ctx.db.run.update({ where: { id: ctx.runId }, data: { plannedAt: new Date(), unitsTotal: position } });
 }
 
-async function workUnits(ctx: RunContext<unknown>, handler: AnyRunKindHandler, maxUnitAttempts: number): Promise<void> {
+async function workUnits(ctx: RunContext<unknown>, handler: AnyRunKindHandler, claims: UnitClaims, maxUnitAttempts: number): Promise<void> {
   const concurrency = Math.max(1, handler.concurrency(ctx.config));
-  let afterPosition = -1;
+  const local: ClaimedUnit[] = [];
   let exhausted = false;
-  const queue: { id: string; key: string; attempts: number }[] = [];
-  const retry: { id: string; key: string; attempts: number }[] = [];
 
-  // Paging is serialised: two workers refilling at once would take the same page.
-  let paging: Promise<unknown> = Promise.resolve();
+  // Claims are serialised within the executor: loops refilling at once would claim twice as much as they need.
+  let claiming: Promise<unknown> = Promise.resolve();
   const next = () => {
-    const result = paging.then(take);
-    paging = result.catch(() => {});
+    const result = claiming.then(take);
+    claiming = result.catch(() => {});
     return result;
   };
-  const take = async () => {
-    if (queue.length === 0 && !exhausted) {
-      const page = await ctx.db.runUnit.findMany({
-        where: { runId: ctx.runId, status: "pending", position: { gt: afterPosition } },
-        orderBy: { position: "asc" },
-        take: PAGE,
-        select: { id: true, key: true, attempts: true, position: true },
-      });
-      if (page.length < PAGE) exhausted = true;
-      if (page.length) afterPosition = page[page.length - 1]!.position;
-      queue.push(...page);
+  const take = async (): Promise<ClaimedUnit | undefined> => {
+    if (local.length === 0 && !exhausted && !ctx.signal.aborted) {
+      const claimed = await claims.claim(Math.min(CLAIM_BATCH, concurrency));
+      if (claimed.length === 0) exhausted = true;
+      local.push(...claimed);
     }
-    return queue.shift() ?? retry.shift();
+    return local.shift();
   };
 
   const workerLoop = async () => {
@@ -181,20 +258,15 @@ async function workUnits(ctx: RunContext<unknown>, handler: AnyRunKindHandler, m
       if (!unit) return;
       try {
         const result = await handler.runUnit(ctx, unit.key);
-        await ctx.db.runUnit.update({
-          where: { id: unit.id },
-          data: { status: "done", attempts: { increment: 1 }, error: null, ...(result === undefined ? {} : { result: result as object }) },
-        });
+        if (!(await claims.complete(unit, result))) ctx.log(`[run ${ctx.runId}] unit ${unit.key} was taken over by another executor; its result stands`);
       } catch (error) {
         if (ctx.signal.aborted) return; // cancelled: the unit stays pending for a resume
-        const attempts = unit.attempts + 1;
         const message = error instanceof Error ? error.message : String(error);
-        const failed = attempts >= maxUnitAttempts;
-        await ctx.db.runUnit.update({ where: { id: unit.id }, data: { attempts, error: message.slice(0, 2000), status: failed ? "failed" : "pending" } });
-        ctx.log(`[run ${ctx.runId}] unit ${unit.key} ${failed ? "failed" : "will be retried"}: ${message}`);
-        if (!failed) retry.push({ ...unit, attempts });
+        const outcome = await claims.fail(unit, message, maxUnitAttempts);
+        ctx.log(`[run ${ctx.runId}] unit ${unit.key} ${outcome === "failed" ? "failed" : outcome === "released" ? "will be retried" : "failed after another executor took it over"}: ${message}`);
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, workerLoop));
+  await claims.release(local.splice(0));
 }

@@ -5,7 +5,8 @@ import { QUEUES, type JobQueue } from "../queue/queue";
 import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
 
-export const runJobSchema = z.object({ runId: z.string().min(1) });
+/** A run job; `helper` jobs add an executor to a run another worker already executes. */
+export const runJobSchema = z.object({ runId: z.string().min(1), helper: z.boolean().optional() });
 
 export interface RunRequest {
   kind: RunKind;

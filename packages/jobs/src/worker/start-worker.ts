@@ -3,10 +3,14 @@ import { runImport } from "../pipelines/import/handle";
 import { importJobSchema } from "../pipelines/import/submit";
 import { exportJobSchema, runExport } from "../exports/handle";
 import { EndpointClients } from "../inference/endpoint-clients";
+import { SharedCapacity } from "../inference/shared-capacity";
 import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../queue/queue";
 import { executeRun } from "../runs/engine";
 import { RUN_HANDLERS } from "../runs/registry";
 import { runJobSchema } from "../runs/submit-run";
+import { startWorkerMetricsServer, type WorkerMetricsServer } from "./worker-metrics";
+import { liveWorkerCount, WorkerRegistration } from "./worker-registry";
+import { workerSettingsFromEnv, type WorkerSettings } from "./worker-settings";
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -14,49 +18,107 @@ export interface WorkerOptions {
   /** Records per import statement batch (smaller = finer-grained progress). */
   importBatchSize?: number;
   log?: (line: string) => void;
+  /** Defaults to the STEPWISER_* environment variables (see workerSettingsFromEnv). */
+  settings?: Partial<WorkerSettings>;
 }
 
 export interface RunningWorker {
   queue: JobQueue;
+  workerId: string;
+  /** Set when STEPWISER_WORKER_METRICS_PORT (or settings.metricsPort) asks for /health and /metrics. */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
-/** Serves every pipeline queue until stopped; in-flight jobs finish before stop resolves. */
+/**
+ * Serves every pipeline queue until stopped; in-flight jobs finish before stop
+ * resolves. Any number of workers may share one database: each registers itself,
+ * runs are split into units that executors in every worker claim, and endpoint
+ * concurrency limits are held across workers by the shared capacity table.
+ */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const log = options.log ?? ((line) => console.log(line));
-  const settings = queueSettingsFromEnv();
-  const queue = await startJobQueue(options.databaseUrl, settings);
-  await queue.work(
-    QUEUES.import,
-    { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds },
-    async ([job]) => {
-      if (!job) return;
-      const { runId } = importJobSchema.parse(job.data);
-      log(`[worker] import run ${runId}: started (job ${job.id})`);
-      await runImport(options.db, runId, { batchSize: options.importBatchSize, queue });
-      log(`[worker] import run ${runId}: done`);
-    },
-  );
-  await queue.work(QUEUES.export, { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds }, async ([job]) => {
+  const settings = { ...workerSettingsFromEnv(), ...options.settings };
+  const queueSettings = queueSettingsFromEnv();
+  const { db } = options;
+  const registration = new WorkerRegistration(db, settings.workerId, settings.heartbeatSeconds, log);
+  await registration.start();
+  const capacity = new SharedCapacity(db, {
+    holderId: settings.workerId,
+    leaseSeconds: settings.capacityLeaseSeconds,
+    rebalanceMs: settings.capacityRebalanceMs,
+    log,
+  });
+  const endpoints = new EndpointClients({ sharedCapacity: capacity });
+  const jobsDone: Record<string, number> = {};
+  const counted = (queue: string) => (jobsDone[queue] = (jobsDone[queue] ?? 0) + 1);
+
+  const queue = await startJobQueue(options.databaseUrl, queueSettings);
+  const pollingIntervalSeconds = queueSettings.pollingIntervalSeconds;
+  await queue.work(QUEUES.import, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+    if (!job) return;
+    const { runId } = importJobSchema.parse(job.data);
+    log(`[worker] import run ${runId}: started (job ${job.id})`);
+    await runImport(db, runId, { batchSize: options.importBatchSize, queue });
+    counted(QUEUES.import);
+    log(`[worker] import run ${runId}: done`);
+  });
+  await queue.work(QUEUES.export, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
     if (!job) return;
     const { runId } = exportJobSchema.parse(job.data);
     log(`[worker] export run ${runId}: started (job ${job.id})`);
-    await runExport(options.db, runId);
+    await runExport(db, runId);
+    counted(QUEUES.export);
     log(`[worker] export run ${runId}: done`);
   });
-  const endpoints = new EndpointClients();
-  await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds }, async ([job]) => {
+
+  /** Asks the other live workers to join a run: one helper job each, up to the per-run cap. */
+  const requestHelpers = async (runId: string) => {
+    const live = await liveWorkerCount(db, settings.heartbeatSeconds);
+    const executors = settings.maxExecutorsPerRun > 0 ? Math.min(live, settings.maxExecutorsPerRun) : live;
+    for (let i = 1; i < executors; i++) await queue.send(QUEUES.run, { runId, helper: true });
+    if (executors > 1) log(`[worker] run ${runId}: asked ${executors - 1} other worker(s) to help`);
+  };
+  await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
     if (!job) return;
-    const { runId } = runJobSchema.parse(job.data);
-    log(`[worker] run ${runId}: started (job ${job.id})`);
-    await executeRun(options.db, runId, RUN_HANDLERS, { endpoints, log });
+    const { runId, helper } = runJobSchema.parse(job.data);
+    log(`[worker] run ${runId}: ${helper ? "helping" : "started"} (job ${job.id})`);
+    registration.activeRuns += 1;
+    try {
+      await executeRun(db, runId, RUN_HANDLERS, {
+        endpoints,
+        log,
+        role: helper ? "helper" : "primary",
+        executorId: `${settings.workerId}/${job.id.slice(0, 8)}`,
+        unitLeaseSeconds: settings.unitLeaseSeconds,
+        requestHelpers,
+      });
+    } finally {
+      registration.activeRuns -= 1;
+    }
+    counted(QUEUES.run);
     log(`[worker] run ${runId}: done`);
   });
+
+  let metrics: WorkerMetricsServer | undefined;
+  if (settings.metricsPort !== undefined) {
+    metrics = await startWorkerMetricsServer(
+      { workerId: settings.workerId, db, endpoints, activeRuns: () => registration.activeRuns, jobsDone: () => ({ ...jobsDone }) },
+      settings.metricsPort,
+      settings.metricsHost,
+    );
+    log(`[worker] health and metrics on ${metrics.url}`);
+  }
   return {
     queue,
+    workerId: settings.workerId,
+    metricsUrl: metrics?.url,
     stop: async () => {
       await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await metrics?.close();
+      await capacity.stop();
       await endpoints.close();
+      await registration.stop();
     },
   };
 }

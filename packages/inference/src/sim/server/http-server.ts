@@ -42,8 +42,17 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
   const ctx: ReplicaContext = { models, scheduler, faults, capacity: config.capacity };
   const startedAt = Math.floor(Date.now() / 1000);
   let completionRequests = 0;
+  // Completion requests from arrival until their connection's response ends: what a client's concurrency limit bounds.
+  let openRequests = 0;
+  let peakOpenRequests = 0;
 
-  const metrics = (): SimReplicaMetrics => ({ models: scheduler.metrics(), requests: completionRequests, faults: { ...faults.counts } });
+  const metrics = (): SimReplicaMetrics => ({
+    models: scheduler.metrics(),
+    requests: completionRequests,
+    openRequests,
+    peakOpenRequests,
+    faults: { ...faults.counts },
+  });
 
   const modelList200 = () => ({
     object: "list",
@@ -67,6 +76,9 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
     if (completionKind) {
       if (req.method !== "POST") return sendJson(res, 405, { detail: "Method Not Allowed" });
       completionRequests++;
+      openRequests++;
+      peakOpenRequests = Math.max(peakOpenRequests, openRequests);
+      res.once("close", () => openRequests--);
       readBody(req, res, (body) => handleCompletionRequest(ctx, completionKind, body, res));
       return;
     }

@@ -22,6 +22,10 @@ export interface SimReplicaMetrics {
   models: Record<string, SimModelMetrics>;
   /** Completion requests received (valid or not). */
   requests: number;
+  /** Completion requests received and not yet answered in full (or abandoned by the client). */
+  openRequests: number;
+  /** The most completion requests ever open at once on this replica. */
+  peakOpenRequests: number;
   faults: Record<SimFaultKind, number>;
 }
 
@@ -79,5 +83,14 @@ export function renderPrometheus(metrics: SimReplicaMetrics): string {
       lines.push(`${family.name}{model_name="${labelValue(model)}"} ${sampleValue(family.value(values))}`);
     }
   }
+  // Not vLLM's: the simulator's own view of client concurrency, which tests and benchmarks check limits against.
+  lines.push(
+    "# HELP stepwiser_sim:open_requests Completion requests received and not yet answered.",
+    "# TYPE stepwiser_sim:open_requests gauge",
+    `stepwiser_sim:open_requests ${sampleValue(metrics.openRequests)}`,
+    "# HELP stepwiser_sim:peak_open_requests The most completion requests open at once since the replica started.",
+    "# TYPE stepwiser_sim:peak_open_requests gauge",
+    `stepwiser_sim:peak_open_requests ${sampleValue(metrics.peakOpenRequests)}`,
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { connectJobQueue, createSimWorldDataset, isTerminal, liveWorkerCount, queueSettingsFromEnv, submitRun } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const WORKERS = 3;
+const M = 4;
+/** Per replica, for every worker together; each worker alone would use far more (annotate concurrency 24). */
+const MAX_CONCURRENCY = 5;
+const workerEnv = {
+  STEPWISER_QUEUE_POLL_SECONDS: "0.5",
+  STEPWISER_WORKER_HEARTBEAT_SECONDS: "1",
+  STEPWISER_CAPACITY_REBALANCE_MS: "200",
+  STEPWISER_CAPACITY_LEASE_SECONDS: "5",
+};
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+
+describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 4 });
+    await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: MAX_CONCURRENCY } });
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill("SIGKILL");
+    await Promise.all(children.map(exited));
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  it("annotate: every unit done once, by all three workers, and no replica ever sees more than the endpoint's limit", { timeout: 240_000 }, async () => {
+    const { db } = database;
+    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "scale-out", problems: 60, seed: 11 });
+    for (let i = 0; i < WORKERS; i++) {
+      children.push(
+        spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+          cwd: repoRoot,
+          stdio: ["ignore", "ignore", "inherit"],
+          env: { ...process.env, ...workerEnv, STEPWISER_WORKER_ID: `worker-${i}`, DATABASE_URL: database.url },
+        }),
+      );
+    }
+    for (const deadline = Date.now() + 60_000; (await liveWorkerCount(db, 1)) < WORKERS; ) {
+      if (Date.now() > deadline) throw new Error("the workers did not all register");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...workerEnv }));
+    const run = await submitRun(db, queue, {
+      kind: "annotate",
+      config: { datasetId, policyEndpoint: "policy", rollouts: M, seed: 5, concurrency: 24, strategy: "fixed" },
+    });
+    await queue.stop({ graceful: false, wait: true });
+
+    let finished = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    for (const deadline = Date.now() + 180_000; !isTerminal(finished.status); ) {
+      if (Date.now() > deadline) throw new Error(`run still ${finished.status} (${finished.unitsDone}/${finished.unitsTotal})`);
+      await new Promise((r) => setTimeout(r, 250));
+      finished = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    }
+    expect(finished.status).toBe("completed");
+
+    // Exactly one result per unit: every unit done, every rollout and value stored once.
+    const units = await db.runUnit.findMany({ where: { runId: run.id }, select: { status: true, claimedBy: true, attempts: true } });
+    expect(units).toHaveLength(trajectories);
+    expect(units.every((u) => u.status === "done" && u.attempts === 1)).toBe(true);
+    const chunkTotal = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * M);
+    expect(await db.rollout.groupBy({ by: ["segmentationId", "prefixLength", "sampleIndex"], where: { runId: run.id } })).toHaveLength(chunkTotal * M);
+    expect(await db.chunkValue.count({ where: { runId: run.id } })).toBe(chunkTotal + trajectories);
+    for (const rule of ["abs_q", "rel_ratio", "rel_effective"] as const) {
+      expect(await db.chunkLabel.count({ where: { runId: run.id, rule } })).toBe(chunkTotal);
+    }
+
+    // The work was shared: units were claimed by executors in each of the three workers.
+    const byWorker = new Set(units.map((u) => u.claimedBy?.split("/")[0]));
+    expect([...byWorker].sort()).toEqual(["worker-0", "worker-1", "worker-2"]);
+
+    // The simulated replicas' own counters: one request per prefix (nothing sent twice), and never more
+    // than the endpoint's limit open at once on a replica, although three workers wanted more.
+    const replicaMetrics = cluster.replicas.map((r) => r.metrics());
+    expect(replicaMetrics.reduce((sum, m) => sum + m.requests, 0)).toBe(chunkTotal);
+    expect(finished.requests).toBe(chunkTotal);
+    for (const m of replicaMetrics) expect(m.peakOpenRequests).toBeLessThanOrEqual(MAX_CONCURRENCY);
+    expect(Math.max(...replicaMetrics.map((m) => m.peakOpenRequests))).toBe(MAX_CONCURRENCY);
+
+    // Workers give their slots back when idle, and leave the worker table when stopped.
+    for (const child of children) child.kill("SIGTERM");
+    await Promise.all(children.map(exited));
+    expect(children.map((c) => c.exitCode)).toEqual([0, 0, 0]);
+    expect(await db.endpointCapacityLease.count()).toBe(0);
+    expect(await db.workerProcess.count()).toBe(0);
+  });
+});
