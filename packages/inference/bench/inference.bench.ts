@@ -1,11 +1,6 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { buildSelfSegmentingPolicyPrompt } from "@stepwiser/core";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { startSimClusterProcess } from "@stepwiser/config/bench/processes";
 import { EndpointPool, InferenceClient, sumServerMetric } from "../src/client";
 import { generateProblem } from "../src/sim";
 
@@ -14,7 +9,6 @@ import { generateProblem } from "../src/sim";
  * The cluster runs in its own process (as a GPU server would), so the CPU
  * measured here is the orchestrating process's alone.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const REPLICAS = 4;
 const SEQUENCES_PER_REPLICA = 256;
 const DECODE_TOKENS_PER_SECOND = 10;
@@ -23,33 +17,11 @@ const WARM_UP_MS = 8_000;
 const WINDOW_MS = 25_000;
 const capacityTokensPerSecond = REPLICAS * SEQUENCES_PER_REPLICA * DECODE_TOKENS_PER_SECOND * TIME_SCALE;
 
-async function startCluster(): Promise<{ urls: string[]; stop: () => Promise<void> }> {
-  const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-bench-"));
-  const config = path.join(scratch, "cluster.json");
-  writeFileSync(
-    config,
-    JSON.stringify({ replicas: REPLICAS, timeScale: TIME_SCALE, capacity: { maxConcurrentSequences: SEQUENCES_PER_REPLICA, decodeTokensPerSecondPerSequence: DECODE_TOKENS_PER_SECOND } }),
-  );
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "apps/cli/src/main.ts"), "sim-cluster", "--config", config], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`sim-cluster exited with ${code}`)));
-  });
-  const urls = (JSON.parse(line) as { replicas: Array<{ url: string }> }).replicas.map((r) => r.url);
-  return {
-    urls,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-      rmSync(scratch, { recursive: true, force: true });
-    },
-  };
-}
-
-const cluster = await startCluster();
+const cluster = await startSimClusterProcess({
+  replicas: REPLICAS,
+  timeScale: TIME_SCALE,
+  capacity: { maxConcurrentSequences: SEQUENCES_PER_REPLICA, decodeTokensPerSecondPerSequence: DECODE_TOKENS_PER_SECOND },
+});
 // More requests than sequence slots, so every replica always has a queue to refill from.
 const inFlightPerReplica = Math.round(SEQUENCES_PER_REPLICA * 1.25);
 const pool = new EndpointPool(cluster.urls.map((baseUrl) => ({ baseUrl, maxInFlight: inFlightPerReplica })));

@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+export interface ClusterProcess {
+  urls: string[];
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * `stepwiser sim-cluster` in a process of its own, so the simulated GPUs' CPU
+ * time never counts against the process being measured. `config` is the
+ * command's --config JSON (replicas, timeScale, capacity, …).
+ */
+export async function startSimClusterProcess(config: object): Promise<ClusterProcess> {
+  const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-bench-cluster-"));
+  const file = path.join(scratch, "cluster.json");
+  writeFileSync(file, JSON.stringify(config));
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/cli/src/main.ts"), "sim-cluster", "--config", file], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`sim-cluster exited with ${code}`)));
+  });
+  const urls = (JSON.parse(line) as { replicas: Array<{ url: string }> }).replicas.map((r) => r.url);
+  return {
+    urls,
+    pid: child.pid!,
+    stop: async () => {
+      await stopProcess(child);
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  await exited;
+}
+
+/** User + system CPU seconds a process has used so far (Linux /proc). */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at index 2; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/** sysconf(_SC_CLK_TCK): 100 on every Linux Node.js runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
