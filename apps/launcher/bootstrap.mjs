@@ -81,9 +81,23 @@ if (mode === "start") {
   // this process alone is passed on. The launcher stops everything, Postgres last.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => launcher.kill(signal));
   launcher.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else if (mode === "setup") {
+  step("preparing the database in DATABASE_URL", process.execPath, ["--import", "tsx", "apps/launcher/src/setup.ts", ...rest]);
+} else if (mode === "web") {
+  // One web app process of a deployment: built once (turbo cache), then `next start` on PORT (default 3000).
+  pnpm("building (turbo; cached when nothing changed)", ["exec", "turbo", "run", "build", "--output-logs=errors-only"]);
+  const nextBin = path.join(root, "apps", "web", "node_modules", ".bin", "next");
+  const web = spawn(nextBin, ["start", "-p", env.PORT ?? "3000", "-H", env.HOST ?? "0.0.0.0", ...rest], { cwd: path.join(root, "apps", "web"), env: { NODE_ENV: "production", ...env }, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => web.kill(signal));
+  web.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else if (mode === "worker") {
+  // One worker process of a deployment (DATABASE_URL and the STEPWISER_* settings from the environment).
+  const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts", ...rest], { cwd: root, env, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => worker.kill(signal));
+  worker.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else if (mode === "test") {
   step("running every test", process.execPath, ["--import", "tsx", "apps/launcher/src/test-all.ts", ...rest]);
 } else {
-  process.stderr.write(`unknown mode "${mode}" (expected start or test)\n`);
+  process.stderr.write(`unknown mode "${mode}" (expected start, test, setup, web or worker)\n`);
   process.exit(2);
 }
