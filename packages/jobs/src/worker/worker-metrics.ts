@@ -54,8 +54,8 @@ export async function startWorkerMetricsServer(source: WorkerMetricsSource, port
       res.writeHead(405).end();
     } else if (path === "/health") {
       source.db.$queryRaw`SELECT 1`.then(
-        () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok", worker: source.workerId })),
-        (error: unknown) => res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ status: "database unreachable", error: (error as Error).message })),
+        () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, worker: source.workerId })),
+        (error: unknown) => res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, worker: source.workerId, error: `database unreachable: ${(error as Error).message}` })),
       );
     } else if (path === "/metrics") {
       res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }).end(renderWorkerMetrics(source));
