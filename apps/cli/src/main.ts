@@ -37,6 +37,10 @@ commands:
       unless --detach. --offline (annotate, judge) only creates the run, for batch
       export/import. run cancel|resume|status|predictions <runId>;
       run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values).
+  plan annotate --config FILE.json --tokens-per-second N [--prefill-tokens-per-second N]
+      Estimate an annotate run before launching it: requests, rollouts, prompt and
+      generated tokens and hours at that throughput, from the dataset's chunks and
+      a finished fixed run's Q-values (or stated assumptions); one JSON object.
   batch export <runId> [-o FILE]
       The requests an offline run still needs, as an OpenAI batch file for
       \`vllm run-batch\` (stdout without -o; the count on stderr).
@@ -64,6 +68,7 @@ const commands: Record<string, () => Promise<Command>> = {
   verdict: async () => (await import("./commands/verdict")).verdictCommand,
   segment: async () => (await import("./commands/segment")).segmentCommand,
   run: async () => (await import("./commands/run")).runCommand,
+  plan: async () => (await import("./commands/plan")).planCommand,
   "sim dataset": async () => (await import("./commands/sim-dataset")).simDatasetCommand,
   "sim run-batch": async () => (await import("./commands/sim-run-batch")).simRunBatchCommand,
   batch: async () => (await import("./commands/batch")).batchCommand,

@@ -16,3 +16,4 @@ export * from "./grading";
 export * from "./annotation";
 export * from "./compare";
 export * from "./imports";
+export * from "./planning";

@@ -40,3 +40,4 @@ export * from "./runs/unit-claims";
 export * from "./worker/worker-settings";
 export * from "./worker/worker-registry";
 export * from "./worker/worker-metrics";
+export * from "./pipelines/annotate/plan";

@@ -1,0 +1,99 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { createAndExecuteRun, createSimWorldDataset, EndpointClients, type AnnotatePlan } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { jsonOf, runCli } from "./run-cli";
+
+describe("stepwiser plan annotate", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  let endpoints: EndpointClients;
+  let scratch: string;
+  let datasetId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 500 });
+    await database.db.endpoint.create({ data: { name: "sim-policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 64 } });
+    endpoints = new EndpointClients();
+    ({ datasetId } = await createSimWorldDataset(database.db, { name: "plan-cli", problems: 6, seed: 120 }));
+    scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-plan-"));
+  });
+  afterAll(async () => {
+    await endpoints?.close();
+    await cluster?.stop();
+    await database?.drop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  const env = () => ({ DATABASE_URL: database.url });
+  async function configFile(name: string, config: object): Promise<string> {
+    const file = path.join(scratch, name);
+    await writeFile(file, JSON.stringify(config));
+    return file;
+  }
+
+  it("prints the plan as one JSON object: dataset statistics, estimate, where q came from, assumptions", async () => {
+    const chunks = await database.db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const fixed = await configFile("fixed.json", { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 16 });
+    const result = await runCli(["plan", "annotate", "--config", fixed, "--tokens-per-second", "2000", "--prefill-tokens-per-second", "20000"], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split("\n")).toHaveLength(1);
+    const plan = jsonOf(result) as AnnotatePlan;
+    expect(plan).toMatchObject({ strategy: "fixed", rollouts: 16, datasetId, segmentationMethod: "self-segmented", qValues: { source: "assumed" } });
+    expect(plan.dataset).toMatchObject({ solutions: 6, chunks });
+    for (const stat of ["mean", "p50", "p95", "max"] as const) expect(typeof plan.dataset.chunksPerSolution[stat]).toBe("number");
+    expect(plan.dataset.tokensPerChunk.mean).toBeGreaterThan(0);
+    expect(plan.dataset.promptTokens.mean).toBeGreaterThan(0);
+    expect(plan.estimate).toMatchObject({ requests: chunks, rollouts: 16 * chunks });
+    for (const field of ["requests", "rollouts", "promptTokens", "generatedTokens"] as const) expect(Number.isInteger(plan.estimate[field])).toBe(true);
+    expect(plan.estimate.hours).toBeCloseTo((plan.estimate.generatedTokens / 2000 + plan.estimate.promptTokens / 20000) / 3600, 3);
+    expect(plan.assumptions.length).toBeGreaterThanOrEqual(5);
+    expect(plan.assumptions.join("\n")).toMatch(/tokens/);
+    expect(plan.assumptions.join("\n")).toMatch(/maxTokens = 4096/);
+
+    // Once a fixed run has finished, its Q-values are the source.
+    const run = await createAndExecuteRun(database.db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 4, labelRules: [{ rule: "abs-q" }] } }, { endpoints });
+    expect(run.status).toBe("completed");
+    const early = await configFile("early.json", { datasetId, policyEndpoint: "sim-policy", strategy: "early-stop", rollouts: 16, earlyStopBatch: 4, labelRules: [{ rule: "abs-q" }] });
+    const second = await runCli(["plan", "annotate", "--config", early, "--tokens-per-second", "2000"], { env: env() });
+    expect(second.code, second.stderr).toBe(0);
+    const earlyPlan = jsonOf(second) as AnnotatePlan;
+    expect(earlyPlan).toMatchObject({ strategy: "early-stop", qValues: { source: `annotate run ${run.id}`, solutionsFromRun: 6 } });
+    expect(earlyPlan.estimate.rollouts).toBeLessThan(plan.estimate.rollouts);
+  }, 120_000);
+
+  it("bad usage and bad input exit 2 with a message naming the flag, file and field, or dataset", async () => {
+    const good = await configFile("good.json", { datasetId, policyEndpoint: "sim-policy" });
+    const missingRate = await runCli(["plan", "annotate", "--config", good], { env: env() });
+    expect(missingRate.code).toBe(2);
+    expect(missingRate.stderr).toContain("--tokens-per-second");
+    expect(missingRate.stdout).toBe("");
+
+    const badRate = await runCli(["plan", "annotate", "--config", good, "--tokens-per-second", "fast"], { env: env() });
+    expect(badRate.code).toBe(2);
+    expect(badRate.stderr).toContain('--tokens-per-second must be a number, got "fast"');
+    const zeroRate = await runCli(["plan", "annotate", "--config", good, "--tokens-per-second", "0"], { env: env() });
+    expect(zeroRate.code).toBe(2);
+    expect(zeroRate.stderr).toContain("--tokens-per-second must be a positive number");
+
+    const noConfig = await runCli(["plan", "annotate", "--tokens-per-second", "100"], { env: env() });
+    expect(noConfig.code).toBe(2);
+    expect(noConfig.stderr).toContain("--config");
+    const otherKind = await runCli(["plan", "judge", "--config", good, "--tokens-per-second", "100"], { env: env() });
+    expect(otherKind.code).toBe(2);
+
+    const bad = await configFile("bad.json", { datasetId, policyEndpoint: "sim-policy", rollouts: 0 });
+    const badField = await runCli(["plan", "annotate", "--config", bad, "--tokens-per-second", "100"], { env: env() });
+    expect(badField.code).toBe(2);
+    expect(badField.stderr).toMatch(/bad\.json, field "rollouts"/);
+
+    const unknown = await configFile("unknown.json", { datasetId: "no-such-dataset", policyEndpoint: "sim-policy" });
+    const unknownDataset = await runCli(["plan", "annotate", "--config", unknown, "--tokens-per-second", "100"], { env: env() });
+    expect(unknownDataset.code).toBe(2);
+    expect(unknownDataset.stderr).toContain("dataset no-such-dataset does not exist");
+  }, 120_000);
+});

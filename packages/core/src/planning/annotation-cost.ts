@@ -1,0 +1,288 @@
+import { approximateTokenCount } from "../chunks/stats";
+import { buildSelfSegmentingPolicyPrompt } from "../prompts/self-segmenting-policy";
+
+/**
+ * Capacity planning for Monte-Carlo chunk annotation: the expected requests,
+ * rollouts and tokens of an annotate run, per solution, modelled on the
+ * strategies as the annotate pipeline implements them
+ * (packages/jobs/src/pipelines/annotate/strategies.ts):
+ *
+ * - fixed: one request per prefix 0..k-1 with n = M.
+ * - early-stop: a correct final answer settles the solution with no request;
+ *   otherwise prefixes k-1 down to 1, each drawn in batches of `earlyStopBatch`
+ *   (one request with n = batch each) until its first success, stopping at the
+ *   first prefix that succeeds.
+ * - first-error: a correct final answer settles it; otherwise binary search
+ *   over prefixes (lo = 0, hi = k, probe ⌊(lo + hi) / 2⌋), each probe drawn in
+ *   batches like early-stop.
+ *
+ * Every expectation is exact given q_L, the success probability of one rollout
+ * from prefix L, with rollouts independent: no simulation. Pure: no I/O.
+ */
+
+export const PLANNED_ANNOTATION_STRATEGIES = ["fixed", "early-stop", "first-error"] as const;
+export type PlannedAnnotationStrategy = (typeof PLANNED_ANNOTATION_STRATEGIES)[number];
+
+export interface AnnotationCostSettings {
+  strategy: PlannedAnnotationStrategy;
+  /** M: rollouts per prefix. */
+  rollouts: number;
+  /** Samples per request of early-stop and first-error. */
+  earlyStopBatch: number;
+  /** Cap on one continuation's length (the request's max_tokens). */
+  maxTokens: number;
+}
+
+/** Expected work; every field is an expectation, so possibly fractional. */
+export interface AnnotationCost {
+  requests: number;
+  /** Sampled continuations: every sample of every request, also those after a batch's first success. */
+  rollouts: number;
+  /** Prompt tokens counted once per request (its n samples share the prompt), as `usage.prompt_tokens` is. */
+  promptTokens: number;
+  generatedTokens: number;
+}
+
+/** One solution as the estimator sees it. */
+export interface SolutionCostInput {
+  /** Tokens of each chunk's text, in order (k entries). */
+  chunkTokens: readonly number[];
+  /** Tokens of the problem text. */
+  problemTokens: number;
+  /** Whether the solution's own final answer is right (settles early-stop and first-error). */
+  finalCorrect: boolean;
+  /** q[L]: success probability of one rollout from prefix L, for L = 0..k-1. */
+  q: readonly number[];
+}
+
+/** `<chunk>` and `</chunk>` around every chunk of a prefix or a continuation. */
+export const CHUNK_TAG_TOKENS = approximateTokenCount("<chunk></chunk>");
+
+/** Chat-template tokens around the user message and the assistant prefix (role headers, ≈ 5 each). */
+export const CHAT_TEMPLATE_TOKENS = 10;
+
+let templateTokens: number | undefined;
+/** The self-segmenting policy prompt without its problem, in approximate tokens. */
+export function policyPromptTemplateTokens(): number {
+  templateTokens ??= approximateTokenCount(buildSelfSegmentingPolicyPrompt({ problem: "" }).text);
+  return templateTokens;
+}
+
+const zeroCost = (): AnnotationCost => ({ requests: 0, rollouts: 0, promptTokens: 0, generatedTokens: 0 });
+
+function addScaled(into: AnnotationCost, weight: number, requests: number, rollouts: number, promptTokens: number, continuationTokens: number) {
+  into.requests += weight * requests;
+  into.rollouts += weight * rollouts;
+  into.promptTokens += weight * requests * promptTokens;
+  into.generatedTokens += weight * rollouts * continuationTokens;
+}
+
+const probability = (q: number | undefined): number => Math.min(1, Math.max(0, Number.isFinite(q) ? q! : 0));
+
+/** Prompt tokens of the request from each prefix L = 0..k-1: chat template + policy prompt + problem + the first L chunks in tags. */
+export function prefixPromptTokens(input: Pick<SolutionCostInput, "chunkTokens" | "problemTokens">): number[] {
+  const out: number[] = [];
+  let prompt = CHAT_TEMPLATE_TOKENS + policyPromptTemplateTokens() + input.problemTokens;
+  for (const tokens of input.chunkTokens) {
+    out.push(prompt);
+    prompt += tokens + CHUNK_TAG_TOKENS;
+  }
+  return out;
+}
+
+/**
+ * Generated tokens of one continuation from each prefix L = 0..k-1: the rest of
+ * the solution (chunks L..k-1 with their tags), capped at `maxTokens`.
+ */
+export function continuationTokens(chunkTokens: readonly number[], maxTokens: number): number[] {
+  const out = new Array<number>(chunkTokens.length);
+  let rest = 0;
+  for (let i = chunkTokens.length - 1; i >= 0; i--) {
+    rest += chunkTokens[i]! + CHUNK_TAG_TOKENS;
+    out[i] = Math.min(maxTokens, rest);
+  }
+  return out;
+}
+
+/**
+ * One prefix drawn as `anySuccess` draws it: batches of `batch` samples (the
+ * last one smaller when M is not a multiple), one request each, until a batch
+ * holds a success or M samples are drawn. Batch j is requested iff the j·batch
+ * samples before it all failed: probability (1 − q)^(j·batch).
+ */
+export function batchedDrawCost(q: number, m: number, batch: number): { requests: number; rollouts: number; success: number } {
+  const fail = 1 - probability(q);
+  const size = Math.max(1, Math.floor(batch));
+  let requests = 0;
+  let rollouts = 0;
+  for (let drawn = 0; drawn < m; drawn += size) {
+    const reached = fail ** drawn;
+    if (reached === 0) break;
+    requests += reached;
+    rollouts += reached * Math.min(size, m - drawn);
+  }
+  return { requests, rollouts, success: 1 - fail ** m };
+}
+
+/** Expected cost of annotating one solution under the settings. */
+export function expectedSolutionCost(input: SolutionCostInput, settings: AnnotationCostSettings): AnnotationCost {
+  const k = input.chunkTokens.length;
+  const cost = zeroCost();
+  if (k === 0) return cost;
+  const prompt = prefixPromptTokens(input);
+  const continuation = continuationTokens(input.chunkTokens, settings.maxTokens);
+  const m = settings.rollouts;
+
+  if (settings.strategy === "fixed") {
+    for (let length = 0; length < k; length++) addScaled(cost, 1, 1, m, prompt[length]!, continuation[length]!);
+    return cost;
+  }
+  if (input.finalCorrect) return cost;
+  const draw = (length: number) => batchedDrawCost(input.q[length] ?? 0, m, settings.earlyStopBatch);
+
+  if (settings.strategy === "early-stop") {
+    // From the last prefix backwards; prefix L is tried iff every later one failed.
+    let reached = 1;
+    for (let length = k - 1; length >= 1 && reached > 0; length--) {
+      const d = draw(length);
+      addScaled(cost, reached, d.requests, d.rollouts, prompt[length]!, continuation[length]!);
+      reached *= 1 - d.success;
+    }
+    return cost;
+  }
+
+  // first-error: every path of the binary search, weighted by its probability.
+  const search = (lo: number, hi: number, weight: number) => {
+    if (hi - lo <= 1 || weight <= 0) return;
+    const mid = Math.floor((lo + hi) / 2);
+    const d = draw(mid);
+    addScaled(cost, weight, d.requests, d.rollouts, prompt[mid]!, continuation[mid]!);
+    search(mid, hi, weight * d.success);
+    search(lo, mid, weight * (1 - d.success));
+  };
+  search(0, k, 1);
+  return cost;
+}
+
+/**
+ * q when no fixed annotate run has measured it, per prefix L = 0..k-1:
+ * - a solution with a correct final answer: 1 everywhere (it is itself a
+ *   successful continuation of each of its prefixes; early-stop and
+ *   first-error spend nothing on it, and fixed does not depend on q);
+ * - a wrong one with a known first erroneous chunk e (0-based): `passRate` for
+ *   the error-free prefixes L ≤ e (a correct partial solution is assumed no
+ *   easier to finish than the problem from scratch), 0 after it (no recovery);
+ * - a wrong one with no known first error: `passRate` for prefix 0, 0 for
+ *   every later prefix, so each probe draws all M samples (an upper bound for
+ *   early-stop and first-error).
+ */
+export function assumedPrefixSuccess(solution: { chunks: number; finalCorrect: boolean; firstErrorIndex: number | null | undefined; passRate: number }): number[] {
+  const { chunks: k, finalCorrect, firstErrorIndex, passRate } = solution;
+  if (finalCorrect) return new Array<number>(k).fill(1);
+  const lastGood = firstErrorIndex !== null && firstErrorIndex !== undefined && firstErrorIndex >= 0 ? firstErrorIndex : 0;
+  return Array.from({ length: k }, (_, length) => (length <= lastGood ? probability(passRate) : 0));
+}
+
+export interface Throughput {
+  /** Generated (decode) tokens per second of the whole cluster. */
+  tokensPerSecond: number;
+  /** Prompt (prefill) tokens per second; prefill time is left out without it. */
+  prefillTokensPerSecond?: number;
+}
+
+/** Wall-clock hours at full utilisation: decode time, plus prefill time when a prefill rate is given. */
+export function annotationHours(cost: Pick<AnnotationCost, "promptTokens" | "generatedTokens">, throughput: Throughput): number {
+  const seconds = cost.generatedTokens / throughput.tokensPerSecond + (throughput.prefillTokensPerSecond ? cost.promptTokens / throughput.prefillTokensPerSecond : 0);
+  return seconds / 3600;
+}
+
+/** Rounds to `significant` significant digits (hours, means): 0.000123456 → 0.000123. */
+export function roundSignificant(value: number, significant = 3): number {
+  if (value === 0 || !Number.isFinite(value)) return value;
+  return Number(value.toPrecision(significant));
+}
+
+export interface AnnotationPlanTotals {
+  dataset: {
+    solutions: number;
+    chunks: number;
+    chunksPerSolution: { mean: number | null; p50: number | null; p95: number | null; max: number | null };
+    tokensPerChunk: { mean: number | null };
+    /** Mean prompt of one request from a prefix, over every prefix 0..k-1 of every solution. */
+    promptTokens: { mean: number | null };
+  };
+  /** Rounded: integers for counts and tokens. */
+  estimate: AnnotationCost;
+  /** Unrounded expectations, for hours and for comparisons. */
+  exact: AnnotationCost;
+}
+
+/** Nearest-rank percentile over a histogram value → count. */
+function histogramPercentile(histogram: ReadonlyMap<number, number>, total: number, percent: number): number | null {
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil((percent / 100) * total));
+  let seen = 0;
+  for (const value of [...histogram.keys()].sort((a, b) => a - b)) {
+    seen += histogram.get(value)!;
+    if (seen >= rank) return value;
+  }
+  return null;
+}
+
+/**
+ * Sums solutions one at a time (a dataset is read page by page, never held
+ * whole): the plan's totals and the dataset's statistics. Solutions a run
+ * could not annotate (no reference answer) count in the statistics with `add(…, { cost: false })`.
+ */
+export class AnnotationPlanAccumulator {
+  private readonly total = zeroCost();
+  private readonly histogram = new Map<number, number>();
+  private solutions = 0;
+  private chunks = 0;
+  private chunkTokens = 0;
+  private prefixPrompts = 0;
+
+  constructor(readonly settings: AnnotationCostSettings) {}
+
+  add(input: SolutionCostInput, options: { cost?: boolean } = {}): AnnotationCost {
+    const k = input.chunkTokens.length;
+    this.solutions += 1;
+    this.chunks += k;
+    this.histogram.set(k, (this.histogram.get(k) ?? 0) + 1);
+    for (const tokens of input.chunkTokens) this.chunkTokens += tokens;
+    for (const prompt of prefixPromptTokens(input)) this.prefixPrompts += prompt;
+    if (options.cost === false) return zeroCost();
+    const cost = expectedSolutionCost(input, this.settings);
+    this.total.requests += cost.requests;
+    this.total.rollouts += cost.rollouts;
+    this.total.promptTokens += cost.promptTokens;
+    this.total.generatedTokens += cost.generatedTokens;
+    return cost;
+  }
+
+  totals(): AnnotationPlanTotals {
+    const { solutions, chunks } = this;
+    const max = solutions === 0 ? null : Math.max(...this.histogram.keys());
+    return {
+      dataset: {
+        solutions,
+        chunks,
+        chunksPerSolution: {
+          mean: solutions === 0 ? null : roundSignificant(chunks / solutions, 4),
+          p50: histogramPercentile(this.histogram, solutions, 50),
+          p95: histogramPercentile(this.histogram, solutions, 95),
+          max,
+        },
+        tokensPerChunk: { mean: chunks === 0 ? null : roundSignificant(this.chunkTokens / chunks, 4) },
+        promptTokens: { mean: chunks === 0 ? null : roundSignificant(this.prefixPrompts / chunks, 4) },
+      },
+      estimate: {
+        requests: Math.round(this.total.requests),
+        rollouts: Math.round(this.total.rollouts),
+        promptTokens: Math.round(this.total.promptTokens),
+        generatedTokens: Math.round(this.total.generatedTokens),
+      },
+      exact: { ...this.total },
+    };
+  }
+}

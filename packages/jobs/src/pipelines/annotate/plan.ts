@@ -1,0 +1,266 @@
+import {
+  AnnotationPlanAccumulator,
+  annotationHours,
+  approximateTokenCount,
+  assumedPrefixSuccess,
+  CHAT_TEMPLATE_TOKENS,
+  CHUNK_TAG_TOKENS,
+  extractAnswer,
+  gradeAnswer,
+  InputError,
+  policyPromptTemplateTokens,
+  roundSignificant,
+  type AnnotationCost,
+  type AnnotationPlanTotals,
+  type Throughput,
+} from "@stepwiser/core";
+import { Prisma, type Db } from "@stepwiser/db";
+import { planSegmentationIds } from "../../runs/paging";
+import { annotateConfigSchema, type AnnotateConfig } from "./config";
+
+/**
+ * `stepwiser plan annotate`: what an annotate run on this configuration would
+ * cost, from the dataset's chunk statistics (aggregated in SQL, page by page of
+ * the run's own plan) and per-prefix success probabilities (a finished fixed
+ * run's Q-values, or an assumption), through the estimator of @stepwiser/core.
+ * Reads only; sends no request.
+ */
+
+export interface AnnotatePlanOptions extends Throughput {
+  /** File the configuration came from, named in errors. */
+  source?: string;
+  /** Solutions read per query. */
+  pageSize?: number;
+  /** Solutions whose texts calibrate tokens per character. */
+  calibrationSolutions?: number;
+}
+
+export interface AnnotatePlan {
+  strategy: AnnotateConfig["strategy"];
+  rollouts: number;
+  earlyStopBatch: number;
+  maxTokens: number;
+  datasetId: string;
+  segmentationMethod: string;
+  dataset: AnnotationPlanTotals["dataset"] & {
+    /** Solutions without a reference answer: their units fail before any request. */
+    withoutReferenceAnswer: number;
+  };
+  estimate: AnnotationCost & { hours: number };
+  throughput: { tokensPerSecond: number; prefillTokensPerSecond: number | null };
+  qValues: {
+    source: string;
+    runId: string | null;
+    /** Rollouts per prefix of the source run. */
+    sourceRollouts: number | null;
+    solutionsFromRun: number;
+    solutionsAssumed: number;
+    /** The dataset's share of correct final answers, used where q is assumed. */
+    assumedPassRate: number;
+  };
+  assumptions: string[];
+}
+
+interface SolutionRow {
+  id: string;
+  trajectoryId: string;
+  finalCorrect: boolean | null;
+  firstError: number | null;
+  hasReference: boolean;
+  problemChars: number;
+  chunkChars: number[];
+}
+
+const DEFAULT_PAGE = 500;
+const DEFAULT_CALIBRATION = 200;
+/** chars/4, the usual rule of thumb, when there is no text to measure. */
+const FALLBACK_TOKENS_PER_CHAR = 0.25;
+
+/** Validates the configuration as `run annotate` does: the file and the field in the error. */
+export function parseAnnotatePlanConfig(raw: unknown, source?: string): AnnotateConfig {
+  const parsed = annotateConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(issue.message, { file: source, field: issue.path.map(String).join(".") || undefined });
+  }
+  return parsed.data;
+}
+
+/** The most recent finished fixed annotate run of the dataset on this segmentation method: its Q-values are measured q's. */
+async function findQSourceRun(db: Db, config: AnnotateConfig): Promise<{ id: string; rollouts: number | null } | null> {
+  const run = await db.run.findFirst({
+    where: {
+      kind: "annotate",
+      datasetId: config.datasetId,
+      status: { in: ["completed", "completed_with_failures"] },
+      AND: [{ config: { path: ["strategy"], equals: "fixed" } }, { config: { path: ["segmentationMethod"], equals: config.segmentationMethod } }],
+    },
+    orderBy: [{ finishedAt: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, config: true },
+  });
+  if (!run) return null;
+  const rollouts = (run.config as { rollouts?: unknown }).rollouts;
+  return { id: run.id, rollouts: typeof rollouts === "number" ? rollouts : null };
+}
+
+/** Chunk lengths per solution of one page, in SQL: no chunk text leaves the database. */
+function readPage(db: Db, ids: readonly string[]): Promise<SolutionRow[]> {
+  return db.$queryRaw<SolutionRow[]>(Prisma.sql`
+    SELECT s.id, t.id AS "trajectoryId", t."finalAnswerCorrect" AS "finalCorrect", t."sourceFirstErrorIndex" AS "firstError",
+      (p."referenceAnswer" IS NOT NULL) AS "hasReference", char_length(p.text)::int AS "problemChars",
+      COALESCE(array_agg(char_length(c.text)::int ORDER BY c.index) FILTER (WHERE c.id IS NOT NULL), '{}'::int[]) AS "chunkChars"
+    FROM "Segmentation" s
+    JOIN "Trajectory" t ON t.id = s."trajectoryId"
+    JOIN "Problem" p ON p.id = t."problemId"
+    LEFT JOIN "Chunk" c ON c."segmentationId" = s.id
+    WHERE s.id = ANY(${[...ids]})
+    GROUP BY s.id, t.id, p.id`);
+}
+
+/**
+ * Tokens per character of chunk texts and of problem texts, measured with the
+ * approximate tokenizer on the first solutions of the plan (a bounded sample:
+ * the rest of the dataset is measured in characters only).
+ */
+async function calibrate(db: Db, ids: readonly string[]): Promise<{ chunk: number; problem: number; sampledSolutions: number; sampledChunks: number }> {
+  const solutions = await db.segmentation.findMany({
+    where: { id: { in: [...ids] } },
+    select: { chunks: { select: { text: true } }, trajectory: { select: { problem: { select: { id: true, text: true } } } } },
+  });
+  const problems = new Map(solutions.map((s) => [s.trajectory.problem.id, s.trajectory.problem.text]));
+  const chunks = solutions.flatMap((s) => s.chunks.map((c) => c.text));
+  const ratio = (texts: Iterable<string>) => {
+    let chars = 0;
+    let tokens = 0;
+    for (const text of texts) {
+      chars += [...text].length;
+      tokens += approximateTokenCount(text);
+    }
+    return chars === 0 ? FALLBACK_TOKENS_PER_CHAR : tokens / chars;
+  };
+  return { chunk: ratio(chunks), problem: ratio(problems.values()), sampledSolutions: solutions.length, sampledChunks: chunks.length };
+}
+
+/** The dataset's share of correct final answers (those recorded): the policy's pass rate. */
+async function datasetPassRate(db: Db, datasetId: string): Promise<number | null> {
+  const [row] = await db.$queryRaw<Array<{ correct: number; known: number }>>(Prisma.sql`
+    SELECT COUNT(*) FILTER (WHERE "finalAnswerCorrect")::int AS correct, COUNT("finalAnswerCorrect")::int AS known
+    FROM "Trajectory" WHERE "datasetId" = ${datasetId}`);
+  return row && row.known > 0 ? row.correct / row.known : null;
+}
+
+/** Whether the solution's own final answer is right, decided as the annotate unit decides it. */
+async function gradeUnknown(db: Db, rows: readonly SolutionRow[]): Promise<Map<string, boolean>> {
+  const unknown = rows.filter((r) => r.finalCorrect === null && r.hasReference);
+  if (unknown.length === 0) return new Map();
+  const trajectories = await db.trajectory.findMany({
+    where: { id: { in: unknown.map((r) => r.trajectoryId) } },
+    select: { id: true, text: true, problem: { select: { referenceAnswer: true } } },
+  });
+  return new Map(
+    trajectories.map((t) => [t.id, extractAnswer(t.text) !== null && gradeAnswer(t.problem.referenceAnswer!, t.text).equivalent] as const),
+  );
+}
+
+async function* pages(ids: AsyncIterable<string>, size: number): AsyncGenerator<string[]> {
+  let page: string[] = [];
+  for await (const id of ids) {
+    page.push(id);
+    if (page.length === size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
+}
+
+const percent = (value: number) => `${roundSignificant(value * 100, 3)} %`;
+
+/** The capacity plan of an annotate run on `rawConfig` (the file `run annotate --config` takes). */
+export async function planAnnotateRun(db: Db, rawConfig: unknown, options: AnnotatePlanOptions): Promise<AnnotatePlan> {
+  const config = parseAnnotatePlanConfig(rawConfig, options.source);
+  const dataset = await db.dataset.findUnique({ where: { id: config.datasetId }, select: { id: true } });
+  if (!dataset) throw new InputError(`dataset ${config.datasetId} does not exist`, { file: options.source, field: "datasetId" });
+
+  const [sourceRun, recordedPassRate] = await Promise.all([findQSourceRun(db, config), datasetPassRate(db, config.datasetId)]);
+  const passRate = recordedPassRate ?? 0.5;
+  const accumulator = new AnnotationPlanAccumulator({ strategy: config.strategy, rollouts: config.rollouts, earlyStopBatch: config.earlyStopBatch, maxTokens: config.maxTokens });
+  let ratios: Awaited<ReturnType<typeof calibrate>> | undefined;
+  let withoutReference = 0;
+  let fromRun = 0;
+  let assumed = 0;
+
+  for await (const ids of pages(planSegmentationIds(db, config), options.pageSize ?? DEFAULT_PAGE)) {
+    ratios ??= await calibrate(db, ids.slice(0, options.calibrationSolutions ?? DEFAULT_CALIBRATION));
+    const [rows, values] = await Promise.all([
+      readPage(db, ids),
+      sourceRun
+        ? db.chunkValue.findMany({ where: { runId: sourceRun.id, segmentationId: { in: ids } }, select: { segmentationId: true, prefixLength: true, qValue: true } })
+        : Promise.resolve([]),
+    ]);
+    const graded = await gradeUnknown(db, rows);
+    const measured = new Map<string, Map<number, number>>();
+    for (const v of values) {
+      const bySolution = measured.get(v.segmentationId) ?? new Map<number, number>();
+      bySolution.set(v.prefixLength, v.qValue);
+      measured.set(v.segmentationId, bySolution);
+    }
+    // In plan order, so a plan is reproducible to the last rounding.
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of ids) {
+      const row = byId.get(id);
+      if (!row) continue;
+      const k = row.chunkChars.length;
+      const finalCorrect = row.finalCorrect ?? graded.get(row.trajectoryId) ?? false;
+      const assumedQ = assumedPrefixSuccess({ chunks: k, finalCorrect, firstErrorIndex: row.firstError, passRate });
+      const stored = measured.get(id);
+      const q = stored ? assumedQ.map((fallback, length) => stored.get(length) ?? fallback) : assumedQ;
+      const annotatable = row.hasReference && k > 0;
+      if (!row.hasReference) withoutReference += 1;
+      if (annotatable) {
+        if (stored) fromRun += 1;
+        else assumed += 1;
+      }
+      accumulator.add(
+        { chunkTokens: row.chunkChars.map((chars) => chars * ratios!.chunk), problemTokens: row.problemChars * ratios!.problem, finalCorrect, q },
+        { cost: annotatable },
+      );
+    }
+  }
+
+  const totals = accumulator.totals();
+  const hours = annotationHours(totals.exact, options);
+  const chunkRatio = ratios?.chunk ?? FALLBACK_TOKENS_PER_CHAR;
+  const problemRatio = ratios?.problem ?? FALLBACK_TOKENS_PER_CHAR;
+  const source = sourceRun ? `annotate run ${sourceRun.id}` : "assumed";
+
+  const assumptions = [
+    `tokens: the approximate tokenizer of @stepwiser/core (a letter run 1 token, digits 1 per 3, any other symbol 1; what the simulated cluster counts, within a few %), applied as ${roundSignificant(chunkRatio, 3)} tokens per character of chunk text and ${roundSignificant(problemRatio, 3)} per character of problem text, measured on the ${ratios?.sampledChunks ?? 0} chunks of the first ${ratios?.sampledSolutions ?? 0} solutions of the plan; a real model's BPE tokenizer differs (typically about 4 characters per token of English)`,
+    `continuation from prefix L: as long as the rest of the solution (chunks L+1..k with their <chunk> tags, ${CHUNK_TAG_TOKENS} tokens each), capped at maxTokens = ${config.maxTokens}`,
+    `prompt of a request: the self-segmenting policy prompt (${policyPromptTemplateTokens()} tokens without the problem) + the problem + the prefix's chunks in tags + ${CHAT_TEMPLATE_TOKENS} tokens of chat template; counted once per request (its n samples share it) and without prefix-cache savings`,
+    config.strategy === "fixed"
+      ? `requests: one per prefix 0..k-1 with n = M = ${config.rollouts}; rollouts: k·M per solution, whatever the Q-values`
+      : `requests: one per batch of earlyStopBatch = ${config.earlyStopBatch} samples (n = batch) until a prefix's first success or M = ${config.rollouts} samples; rollouts count every sample of a batch, also those after its first success; a solution whose final answer is correct needs none`,
+    sourceRun
+      ? `q (success probability of one rollout from a prefix) = that prefix's Q-value in ${source}${sourceRun.rollouts ? ` (M = ${sourceRun.rollouts})` : ""}, rollouts independent; solutions or prefixes that run did not annotate use the assumption below`
+      : `no finished fixed annotate run of this dataset on segmentation "${config.segmentationMethod}": q is assumed${config.strategy === "fixed" ? " (a fixed run's cost does not depend on it)" : ""}`,
+    `assumed q: 1 for every prefix of a solution whose final answer is correct; for a wrong one, the dataset's pass rate (${recordedPassRate === null ? "taken as 50 %: no solution's correctness is recorded" : percent(passRate)}) for the prefixes before its known first error (sourceFirstErrorIndex) and 0 after it (no recovery); without a known first error, 0 for every prefix after the bare problem (every probe draws all M: an upper bound for early-stop and first-error)`,
+    `final answers: Trajectory.finalAnswerCorrect, else graded from the solution text as the run does`,
+    `hours: generated tokens / tokens-per-second${options.prefillTokensPerSecond ? " + prompt tokens / prefill-tokens-per-second" : " (prefill time not counted: no --prefill-tokens-per-second)"}, the cluster fully busy; no retries, failures or stragglers`,
+  ];
+  if (withoutReference > 0) assumptions.push(`${withoutReference} solutions have no reference answer: their units fail before any request and cost nothing`);
+
+  return {
+    strategy: config.strategy,
+    rollouts: config.rollouts,
+    earlyStopBatch: config.earlyStopBatch,
+    maxTokens: config.maxTokens,
+    datasetId: config.datasetId,
+    segmentationMethod: config.segmentationMethod,
+    dataset: { ...totals.dataset, withoutReferenceAnswer: withoutReference },
+    estimate: { ...totals.estimate, hours: roundSignificant(hours, 3) },
+    throughput: { tokensPerSecond: options.tokensPerSecond, prefillTokensPerSecond: options.prefillTokensPerSecond ?? null },
+    qValues: { source, runId: sourceRun?.id ?? null, sourceRollouts: sourceRun?.rollouts ?? null, solutionsFromRun: fromRun, solutionsAssumed: assumed, assumedPassRate: roundSignificant(passRate, 4) },
+    assumptions,
+  };
+}
