@@ -43,5 +43,13 @@ export function writeBenchmarkReport(report: BenchmarkReport): void {
   writeFileSync(path.join(dir, `${report.name}.md`), markdown);
   writeFileSync(path.join(dir, `${report.name}.json`), `${JSON.stringify({ ...report, measuredAt, machine: machine() }, null, 2)}\n`);
   process.stdout.write(`${markdown}\n`);
-  if (report.rows.some((r) => r.met === false)) process.exitCode = 1;
+  const targeted = report.rows.filter((r) => r.met !== undefined);
+  const missed = targeted.filter((r) => r.met === false);
+  // One line per report, so `pnpm bench` output shows regressions at a glance.
+  process.stdout.write(
+    missed.length === 0
+      ? `» ${report.name}: all ${targeted.length} targets met\n`
+      : `» ${report.name}: ${missed.length} of ${targeted.length} targets missed — ${missed.map((r) => `${r.metric}: ${r.value} (target ${r.target})`).join("; ")}\n`,
+  );
+  if (missed.length > 0) process.exitCode = 1;
 }

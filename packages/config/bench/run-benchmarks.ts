@@ -25,10 +25,15 @@ if (selected.length === 0) {
   process.exit(2);
 }
 
-let failed = 0;
+const outcomes: string[] = [];
+const startedAll = performance.now();
 for (const file of selected) {
-  console.error(`» ${path.relative(root, file)}`);
+  const name = path.relative(root, file);
+  console.error(`» ${name}`);
+  const started = performance.now();
   const result = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) failed += 1;
+  const seconds = (performance.now() - started) / 1000;
+  outcomes.push(`${result.status === 0 ? "ok    " : "MISSED"} ${name} (${seconds.toFixed(0)} s)`);
 }
-process.exit(failed ? 1 : 0);
+console.error(`\n${outcomes.join("\n")}\nall benchmarks: ${((performance.now() - startedAll) / 1000).toFixed(0)} s`);
+process.exit(outcomes.some((o) => o.startsWith("MISSED")) ? 1 : 0);
