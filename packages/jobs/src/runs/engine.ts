@@ -95,7 +95,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
 
   // The charts need a point only when something moved; an idle or stalled run adds no rows.
   let lastSample = { unitsDone: run.unitsDone, unitsFailed: run.unitsFailed };
-  const flush = async () => {
+  const flush = async (final = false) => {
     const delta = { ...pending };
     pending.promptTokens = pending.completionTokens = pending.cachedTokens = pending.requests = 0;
     const [done, failed] = await Promise.all([
@@ -116,12 +116,13 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     });
     const { cancelRequestedAt, ...counters } = current;
     const progressed = delta.requests > 0 || delta.completionTokens > 0 || done !== lastSample.unitsDone || failed !== lastSample.unitsFailed;
-    if (progressed) {
-      // Several executors of one run flush independently: one chart point per run per ~second is enough.
+    if (progressed || final) {
+      // Several executors of one run flush independently: one chart point per run per ~second is enough,
+      // but an executor's last flush always leaves a point, so the chart ends at the run's final counters.
       await db.$executeRaw`
         INSERT INTO "RunProgressSample" ("runId", "unitsDone", "unitsFailed", requests, "promptTokens", "completionTokens", "cachedTokens")
         SELECT ${runId}, ${counters.unitsDone}, ${counters.unitsFailed}, ${counters.requests}, ${counters.promptTokens}, ${counters.completionTokens}, ${counters.cachedTokens}
-         WHERE NOT EXISTS (SELECT 1 FROM "RunProgressSample" WHERE "runId" = ${runId} AND at > now() - interval '900 milliseconds')`;
+         WHERE ${final} OR NOT EXISTS (SELECT 1 FROM "RunProgressSample" WHERE "runId" = ${runId} AND at > now() - interval '900 milliseconds')`;
       lastSample = { unitsDone: done, unitsFailed: failed };
     }
     if (cancelRequestedAt && !abort.signal.aborted) abort.abort(new Error("run cancelled"));
@@ -149,7 +150,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     clearInterval(renewal);
     clearInterval(timer);
     await flushing;
-    await flush();
+    await flush(true);
     if (abort.signal.aborted) {
       await claims.releaseAll();
       await markRunFinished(db, runId, "cancelled");
@@ -162,7 +163,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     await flushing;
     await claims.releaseAll().catch(() => {});
     if (abort.signal.aborted) {
-      await flush().catch(() => {});
+      await flush(true).catch(() => {});
       await markRunFinished(db, runId, "cancelled");
       return;
     }
