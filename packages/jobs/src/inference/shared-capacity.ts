@@ -48,6 +48,8 @@ export class SharedCapacity {
   /** Local time before the last successful renewal was sent; the database's lease started after it. */
   private renewedSince = 0;
   private stopped = false;
+  /** Whether the last rebalance left this process holding a row for some replica. */
+  private holdsRows = true;
 
   constructor(
     private readonly db: Db,
@@ -112,6 +114,13 @@ export class SharedCapacity {
     const startedAt = Date.now();
     const keys = [...this.replicas.keys()].sort();
     if (keys.length === 0) return;
+    // An idle worker with nothing recorded has nothing to renew: no transaction every interval for nothing.
+    const idle = [...this.replicas.values()].every((list) => list.every((r) => demandOf(r) === 0 && localLimit(r) === 0));
+    if (idle && !this.holdsRows) {
+      this.renewedSince = startedAt;
+      return;
+    }
+    let holdsRows = false;
     const raises: (() => void)[] = [];
     await this.db.$transaction(
       async (tx) => {
@@ -135,6 +144,7 @@ export class SharedCapacity {
           if (recorded === 0) {
             await tx.$executeRaw`DELETE FROM "EndpointCapacityLease" WHERE "replicaKey" = ${key} AND "holderId" = ${this.options.holderId}`;
           } else {
+            holdsRows = true;
             await tx.$executeRaw`
               INSERT INTO "EndpointCapacityLease" ("replicaKey", "holderId", slots, demand, "renewedAt")
               VALUES (${key}, ${this.options.holderId}, ${recorded}, ${demand}, now())
@@ -146,6 +156,7 @@ export class SharedCapacity {
       { timeout: 10_000, maxWait: 10_000 },
     );
     this.renewedSince = startedAt;
+    this.holdsRows = holdsRows;
     for (const raise of raises) raise();
   }
 }
