@@ -129,7 +129,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   };
   let flushing: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
-    flushing = flushing.then(flush).catch((error: unknown) => log(`[run ${runId}] counters not written: ${(error as Error).message}`));
+    flushing = flushing.then(() => flush()).catch((error: unknown) => log(`[run ${runId}] counters not written: ${(error as Error).message}`));
   }, options.flushIntervalMs ?? 1000);
 
   const renewal = setInterval(() => {
