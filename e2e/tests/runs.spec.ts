@@ -105,3 +105,14 @@ test("solution lists filter and sort on the server, keep the view in the URL, an
   await page.keyboard.press("p");
   await expect(page.getByRole("heading", { name: firstId })).toBeVisible();
 });
+
+test("the endpoints page lists the live worker and each replica's slots held by workers", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/endpoints");
+  const workers = page.getByRole("region", { name: "Workers" });
+  await expect(workers.getByText(/^1 live/)).toBeVisible({ timeout: 20_000 });
+  await expect(workers.getByRole("row")).toHaveCount(2);
+  const metrics = page.getByRole("region", { name: /^Live metrics of / });
+  await expect(metrics.getByRole("columnheader", { name: "Worker slots" })).toBeVisible();
+  await expect(metrics.getByRole("row").nth(1)).toContainText(/\d+ \/ \d+ · \d+ workers?/);
+});

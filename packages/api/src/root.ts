@@ -12,6 +12,7 @@ import { runRouter } from "./routers/run/router";
 import { tokenRouter } from "./routers/token/router";
 import { trajectoryRouter } from "./routers/trajectory/router";
 import { userRouter } from "./routers/user/router";
+import { workerRouter } from "./routers/worker/router";
 import { createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -28,6 +29,7 @@ export const appRouter = createRouter({
   compare: compareRouter,
   token: tokenRouter,
   exports: exportRouter,
+  worker: workerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -255,4 +255,28 @@ describe("endpoints through tRPC", () => {
     expect(row).toMatchObject({ actorId: users.admin.id, before: { name: "closed", apiKey: "[none]" }, after: null });
     await expect(as("admin").endpoint.delete({ id })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
+
+  it("shows the slots workers hold of each replica's limit, and the workers themselves", async () => {
+    const url = await closedPortUrl();
+    const endpoint = await as("admin").endpoint.create({ name: "shared", baseUrls: [url], model: "m", role: "policy", maxConcurrency: 8 });
+    const { db } = database;
+    await db.workerProcess.create({ data: { id: "w-live", hostname: "gpu-host", pid: 101, activeRuns: 1 } });
+    await db.workerProcess.create({ data: { id: "w-gone", hostname: "old-host", pid: 7, heartbeatAt: new Date(Date.now() - 3_600_000) } });
+    await db.endpointCapacityLease.createMany({
+      data: [
+        { replicaKey: `shared@${url}`, holderId: "w-live", slots: 5, demand: 9 },
+        { replicaKey: `shared@${url}`, holderId: "w-other", slots: 3, demand: 3 },
+        { replicaKey: "elsewhere@http://x/v1", holderId: "w-live", slots: 2, demand: 2 },
+      ],
+    });
+    const metrics = await as("viewer").endpoint.metrics({ id: endpoint.id });
+    expect(metrics.replicas[0]).toMatchObject({ available: false, workerSlots: { held: 8, limit: 8, workers: 2 } });
+
+    const workers = await as("viewer").worker.list();
+    expect(workers.map((w) => [w.id, w.live, w.slots, w.replicasHeld])).toEqual([
+      ["w-live", true, 7, 2],
+      ["w-gone", false, 0, 0],
+    ]);
+    await expect(createCallerFactory(appRouter)({ db, getQueue: () => Promise.reject(new Error("no queue")), user: null }).worker.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
 });

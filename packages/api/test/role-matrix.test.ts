@@ -43,6 +43,7 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "endpoint.delete": "admin",
   "endpoint.test": "researcher",
   "endpoint.metrics": "viewer",
+  "worker.list": "viewer",
   "annotation.createQueue": "researcher",
   "annotation.updateQueue": "researcher",
   "annotation.listQueues": "viewer",

@@ -113,7 +113,10 @@ export function MetricsPanel({ endpoint }: { endpoint: EndpointRow }) {
               <th className="py-1 pr-3 text-right">Prefix-cache hits (last ~30 s / overall)</th>
               <th className="py-1 pr-3 text-right">Generation</th>
               <th className="py-1 pr-3 text-right">Prompt tokens</th>
-              <th className="py-1 text-right">Generated tokens</th>
+              <th className="py-1 pr-3 text-right">Generated tokens</th>
+              <th className="py-1 text-right" title="Slots of the endpoint's per-replica limit held by workers now (shared by every worker process)">
+                Worker slots
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -129,14 +132,16 @@ export function MetricsPanel({ endpoint }: { endpoint: EndpointRow }) {
                   </td>
                   <td className="py-1 pr-3 text-right tabular-nums">{perSecond(rates.get(r.baseUrl)?.tokensPerSecond ?? null)}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{count(r.promptTokensTotal)}</td>
-                  <td className="py-1 text-right tabular-nums">{count(r.generationTokensTotal)}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{count(r.generationTokensTotal)}</td>
+                  <WorkerSlotsCell slots={r.workerSlots} />
                 </tr>
               ) : (
                 <tr key={r.baseUrl} className="border-t border-slate-100">
                   <td className="py-1 pr-3 font-mono">{r.baseUrl}</td>
-                  <td colSpan={7} className="py-1 text-amber-800">
+                  <td colSpan={7} className="py-1 pr-3 text-amber-800">
                     metrics unavailable ({r.metricsUrl}): {r.reason}
                   </td>
+                  <WorkerSlotsCell slots={r.workerSlots} />
                 </tr>
               ),
             )}
@@ -144,6 +149,15 @@ export function MetricsPanel({ endpoint }: { endpoint: EndpointRow }) {
         </table>
       )}
     </section>
+  );
+}
+
+function WorkerSlotsCell({ slots }: { slots: ReplicaScrape["workerSlots"] }) {
+  return (
+    <td className="py-1 text-right tabular-nums">
+      {slots.held} / {slots.limit}
+      <span className="text-slate-400"> · {slots.workers} worker{slots.workers === 1 ? "" : "s"}</span>
+    </td>
   );
 }
 

@@ -9,6 +9,7 @@ import { useTRPC } from "~/trpc/react";
 import { ConnectionTestResult } from "./connection-test";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
 import { MetricsPanel } from "./metrics-panel";
+import { WorkersPanel } from "./workers-panel";
 
 type FormState = { mode: "closed" } | { mode: "add" } | { mode: "edit"; endpoint: EndpointRow };
 
@@ -104,6 +105,7 @@ export default function EndpointsPage() {
       )}
 
       {watched && <MetricsPanel key={watched.id} endpoint={watched} />}
+      <WorkersPanel />
     </div>
   );
 }
