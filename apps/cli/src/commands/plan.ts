@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { readInputText } from "../input/files";
+import { readInputJson } from "../input/files";
 import { numberFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
 
@@ -33,13 +33,7 @@ export async function planCommand(args: string[]): Promise<void> {
   if (tokensPerSecond === undefined) throw new UsageError(`plan annotate needs --tokens-per-second N (the cluster's generated tokens per second)\nusage: stepwiser ${USAGE}`);
   const prefillTokensPerSecond = rateFlag("prefill-tokens-per-second", values["prefill-tokens-per-second"]);
 
-  const text = await readInputText(values.config);
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${values.config}: not valid JSON (${(error as Error).message})`);
-  }
+  const config = await readInputJson(values.config);
   // Loaded once the flags are known good: a usage error does not pay for the database client's start-up.
   const [{ parseAnnotatePlanConfig, planAnnotateRun }, { withDatabase }] = await Promise.all([import("@stepwiser/jobs"), import("./run")]);
   const source = path.basename(values.config);

@@ -6,7 +6,7 @@ import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
 import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
 import type { RunKind } from "@stepwiser/db";
-import { readInputText } from "../input/files";
+import { readInputJson } from "../input/files";
 import { numberFlag } from "../input/numbers";
 import { repoRoot } from "../paths";
 import { UsageError } from "../usage-error";
@@ -114,13 +114,7 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
   if (!values.config) throw new UsageError(`run ${kind} needs --config file.json`);
   if (values.offline && values.detach) throw new UsageError("--offline and --detach exclude each other: an offline run is never queued");
   if (values.offline && !(BATCH_RUN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--offline: batch execution supports annotate and judge runs, not ${kind}`);
-  const text = await readInputText(values.config);
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${values.config}: not valid JSON (${(error as Error).message})`);
-  }
+  const config = await readInputJson(values.config);
   await withDatabase(async (db, url) => {
     if (values.offline) {
       // Never sent to the queue, so no worker picks it up: `batch import` executes it once its requests are answered.

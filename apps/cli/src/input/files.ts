@@ -16,3 +16,13 @@ export async function readInputText(given: string): Promise<string> {
     throw new UsageError(`cannot read ${given}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message}`);
   }
 }
+
+/** Reads and parses a JSON file named on the command line; bad JSON is a usage error naming the file. */
+export async function readInputJson(given: string): Promise<unknown> {
+  const text = await readInputText(given);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${given}: not valid JSON (${(error as Error).message})`);
+  }
+}
