@@ -2,6 +2,7 @@ import {
   absQLabelsFromWitnesses,
   applyLabelRule,
   DEFAULT_LABEL_RULES,
+  gradeAnswer,
   labelRuleParamsKey,
   majorityVerdict,
   parseVerdict,
@@ -211,7 +212,50 @@ describe("seedLargeDataset", () => {
     expect(new Set(SEED_TOPIC_WORDS).size).toBe(200);
   });
 
-  it("leaves no dangling reference, even with the row-by-row foreign key checks skipped", async () => {
+  it("writes no Rollout rows unless asked", async () => {
+    expect(seeded.rollouts).toBe(0);
+    expect(await database.db.rollout.count({ where: { runId: seeded.annotateRunId } })).toBe(0);
+    await expect(seedLargeDataset(database.db, { trajectories: 4, rolloutsPerPrefix: 8 as 16 })).rejects.toThrow(/rolloutsPerPrefix must be 0 or 16/);
+  });
+
+  it("writes the annotate run's 16 rollouts of every prefix, as many correct as its stored value counts", async () => {
+    const { db } = database;
+    const withRollouts = await seedLargeDataset(db, { trajectories: 24, seed: 9, batchSize: 8, rolloutsPerPrefix: 16 });
+    expect(withRollouts.rollouts).toBe(withRollouts.chunks * 16);
+    const rollouts = await db.rollout.findMany({ where: { runId: withRollouts.annotateRunId } });
+    expect(rollouts).toHaveLength(withRollouts.rollouts);
+    const values = await db.chunkValue.findMany({ where: { runId: withRollouts.annotateRunId } });
+    const solutions = await loadSolutions(db, withRollouts.datasetId);
+    const answerOf = new Map(solutions.map((s) => [s.segmentations[0]!.id, s.problem.referenceAnswer]));
+    const byPrefix = new Map<string, typeof rollouts>();
+    for (const r of rollouts) byPrefix.set(`${r.segmentationId}/${r.prefixLength}`, [...(byPrefix.get(`${r.segmentationId}/${r.prefixLength}`) ?? []), r]);
+    expect(byPrefix.size).toBe(withRollouts.chunks);
+    for (const value of values) {
+      const mine = byPrefix.get(`${value.segmentationId}/${value.prefixLength}`) ?? [];
+      // the finished solution (rolloutCount 0) has none; every other prefix its 16 samples
+      expect(mine.map((r) => r.sampleIndex).sort((a, b) => a - b)).toEqual(Array.from({ length: value.rolloutCount }, (_, i) => i));
+      expect(mine.filter((r) => r.correct)).toHaveLength(value.rolloutCount ? value.correctCount : 0);
+      for (const r of mine) {
+        if (r.correct) expect(r.extractedAnswer).toBe(answerOf.get(value.segmentationId));
+        else expect(r.extractedAnswer).not.toBe(answerOf.get(value.segmentationId));
+        expect(r.completionTokens).toBeGreaterThan(0);
+      }
+    }
+    // the texts grade as the flags say (a sample: grading runs the symbolic comparison)
+    for (const r of [...rollouts.filter((_, i) => i % 37 === 0), ...rollouts.filter((r) => r.extractedAnswer === null).slice(0, 3)]) {
+      const graded = gradeAnswer(answerOf.get(r.segmentationId)!, r.text, { timeLimitMs: 1000 });
+      expect([graded.equivalent, graded.pred.extracted], r.text).toEqual([r.correct, r.extractedAnswer]);
+    }
+    expect(rollouts.some((r) => r.extractedAnswer === null)).toBe(true);
+    const run = await db.run.findUniqueOrThrow({ where: { id: withRollouts.annotateRunId } });
+    expect(run.summary).toEqual({
+      rollouts: withRollouts.rollouts,
+      chunkValues: withRollouts.chunks + 24,
+      rolloutCompletionTokens: rollouts.reduce((sum, r) => sum + r.completionTokens, 0),
+    });
+  });
+
+  it("leaves no dangling reference (rollouts included), even with the row-by-row foreign key checks skipped", async () => {
     const { db } = database;
     const foreignKeys = await db.$queryRawUnsafe<Array<{ child: string; column: string; parent: string; key: string }>>(`
       SELECT c.conrelid::regclass::text AS child, a.attname AS column, c.confrelid::regclass::text AS parent, pa.attname AS key

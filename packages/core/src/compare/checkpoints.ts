@@ -1,7 +1,7 @@
 import { subsetFromId } from "../processbench/record";
-import { scorePredictedSolutions, type FirstErrorPrediction, type PredictedSolution, type ProcessBenchGold, type SubsetAccuracies } from "../processbench/metrics";
-import { bootstrapCI, DEFAULT_BOOTSTRAP_CONFIDENCE, DEFAULT_BOOTSTRAP_RESAMPLES, pairedBootstrapTest, type Statistic } from "../stats/bootstrap";
-import type { Seed } from "../stats/random";
+import { f1FromAccuracies, scorePredictedSolutions, type FirstErrorPrediction, type ProcessBenchGold, type SubsetAccuracies } from "../processbench/metrics";
+import { DEFAULT_BOOTSTRAP_CONFIDENCE, DEFAULT_BOOTSTRAP_RESAMPLES, quantileSorted } from "../stats/bootstrap";
+import { createRng, type Seed } from "../stats/random";
 
 /**
  * Side-by-side ProcessBench scores of several judge checkpoints on the same
@@ -84,24 +84,112 @@ export function goldSubset(item: ProcessBenchGold): string {
   return item.subset ?? subsetFromId(item.id);
 }
 
-const metricOf = (metric: CheckpointMetric): Statistic<PredictedSolution> => (sample) => scorePredictedSolutions(sample)[metric];
+/**
+ * Outcome of one gold item under one run: subset index × 4 + class
+ * (0 erroneous and located, 1 erroneous and missed, 2 error-free and hit, 3 error-free and missed).
+ */
+const ERROR_HIT = 0;
+const ERROR_MISS = 1;
+const CORRECT_HIT = 2;
+const CORRECT_MISS = 3;
+
+function outcomeClass(label: number, prediction: FirstErrorPrediction | undefined): number {
+  // `scorePredictedSolutions`' hit: a parsed prediction equal to the label.
+  const hit = prediction !== undefined && prediction !== null && prediction === label;
+  return label === -1 ? (hit ? CORRECT_HIT : CORRECT_MISS) : hit ? ERROR_HIT : ERROR_MISS;
+}
+
+/** The three metrics of one subset from its class counts at `offset`, with `scorePredictedSolutions`' arithmetic. */
+function metricsFromCounts(counts: Int32Array, offset: number): Record<CheckpointMetric, number> {
+  const hitsError = counts[offset + ERROR_HIT]!;
+  const nError = hitsError + counts[offset + ERROR_MISS]!;
+  const hitsCorrect = counts[offset + CORRECT_HIT]!;
+  const nCorrect = hitsCorrect + counts[offset + CORRECT_MISS]!;
+  const accErr = nError ? hitsError / nError : 0;
+  const accCor = nCorrect ? hitsCorrect / nCorrect : 0;
+  return { f1: f1FromAccuracies(accErr, accCor), acc_err: accErr, acc_cor: accCor };
+}
+
+/** `averageOf`'s value from per-subset counts: a subset absent from the sample scores 0. */
+function averageFromCounts(counts: Int32Array, subsetCount: number): Record<CheckpointMetric, number> {
+  const sums = { f1: 0, acc_err: 0, acc_cor: 0 };
+  for (let s = 0; s < subsetCount; s++) {
+    const offset = s * 4;
+    const present = counts[offset]! + counts[offset + 1]! + counts[offset + 2]! + counts[offset + 3]! > 0;
+    const metrics = present ? metricsFromCounts(counts, offset) : null;
+    for (const m of CHECKPOINT_METRICS) sums[m] += metrics ? metrics[m] : 0;
+  }
+  const mean = (sum: number) => (subsetCount ? sum / subsetCount : 0);
+  return { f1: mean(sums.f1), acc_err: mean(sums.acc_err), acc_cor: mean(sums.acc_cor) };
+}
+
+/** Replicates of every run's metrics over one scope (a subset's items, or all items). */
+interface ScopeReplicates {
+  /** [run][metric] → the statistic on each resample. */
+  values: Array<Record<CheckpointMetric, Float64Array>>;
+}
 
 /**
- * Mean of the per-subset metric over `subsets`, from items tagged with their
- * subset. A subset absent from a resample scores 0 there, the convention of an
- * empty class in `scoreProcessBench`, so every resample has a value.
+ * The bootstrap of one scope for every run at once. `bootstrapCI` and
+ * `pairedBootstrapTest` with the same seed over the same number of items draw
+ * the same resample indices (a fresh generator per call, n draws of
+ * `nextInt(n)` per resample), so one stream of draws serves every run, metric,
+ * interval and paired difference: the replicates are exactly theirs, computed
+ * from outcome counts instead of a resampled array per run and metric.
  */
-function averageOf(subsets: readonly string[], metric: CheckpointMetric): Statistic<PredictedSolution & { subset: string }> {
-  return (sample) => {
-    const groups = new Map<string, PredictedSolution[]>(subsets.map((s) => [s, []]));
-    for (const item of sample) groups.get(item.subset)?.push(item);
-    let sum = 0;
-    for (const subset of subsets) {
-      const items = groups.get(subset)!;
-      sum += items.length ? scorePredictedSolutions(items)[metric] : 0;
+function bootstrapScope(
+  codes: ReadonlyArray<Uint8Array | Uint16Array | Uint32Array>,
+  subsetCount: number,
+  statistic: (counts: Int32Array) => Record<CheckpointMetric, number>,
+  resamples: number,
+  seed: Seed,
+): ScopeReplicates {
+  const n = codes[0]!.length;
+  const rng = createRng(seed);
+  const values = codes.map(() => ({ f1: new Float64Array(resamples), acc_err: new Float64Array(resamples), acc_cor: new Float64Array(resamples) }));
+  const counts = codes.map(() => new Int32Array(subsetCount * 4));
+  const drawn = new Int32Array(n);
+  // How often each item was drawn: one pass over the draws, then one sequential pass per run.
+  const weight = new Int32Array(n);
+  for (let r = 0; r < resamples; r++) {
+    rng.fillInts(drawn, n);
+    weight.fill(0);
+    for (let j = 0; j < n; j++) weight[drawn[j]!]! += 1;
+    for (let run = 0; run < codes.length; run++) {
+      const own = codes[run]!;
+      const tally = counts[run]!;
+      tally.fill(0);
+      for (let i = 0; i < n; i++) tally[own[i]!]! += weight[i]!;
+      const metrics = statistic(tally);
+      const target = values[run]!;
+      target.f1[r] = metrics.f1;
+      target.acc_err[r] = metrics.acc_err;
+      target.acc_cor[r] = metrics.acc_cor;
     }
-    return subsets.length ? sum / subsets.length : 0;
-  };
+  }
+  return { values };
+}
+
+/** `bootstrapCI`'s percentile interval (type-7 quantiles) of the replicates. */
+function percentileInterval(replicates: ArrayLike<number>, confidence: number): MetricInterval {
+  const sorted = Array.from(replicates).sort((x, y) => x - y);
+  const tail = (1 - confidence) / 2;
+  return { lower: quantileSorted(sorted, tail), upper: quantileSorted(sorted, 1 - tail) };
+}
+
+/** `pairedBootstrapTest` from the two runs' replicates on the same resamples. */
+function pairedDelta(a: Float64Array, b: Float64Array, estimate: number, confidence: number): MetricDelta {
+  const deltas = new Array<number>(a.length);
+  let atOrBelow = 0;
+  let atOrAbove = 0;
+  for (let r = 0; r < a.length; r++) {
+    const delta = a[r]! - b[r]!;
+    deltas[r] = delta;
+    if (delta <= 0) atOrBelow += 1;
+    if (delta >= 0) atOrAbove += 1;
+  }
+  const pValue = Math.min(1, (2 * Math.min(atOrBelow, atOrAbove)) / deltas.length);
+  return { estimate, ...percentileInterval(deltas, confidence), pValue };
 }
 
 export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointComparison {
@@ -111,40 +199,53 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
   if (gold.length === 0) throw new RangeError("no gold solutions to compare on");
   if (!runs.some((r) => r.id === baselineId)) throw new RangeError(`the baseline ${baselineId} is not one of the compared runs`);
   if (new Set(runs.map((r) => r.id)).size !== runs.length) throw new RangeError("a run appears twice");
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
   const seen = new Set<string>();
   for (const item of gold) {
     if (seen.has(item.id)) throw new RangeError(`gold id ${item.id} appears twice`);
     seen.add(item.id);
   }
   const subsets = [...new Set(gold.map(goldSubset))].sort((a, b) => a.localeCompare(b));
-  const options = { resamples, seed, confidence };
+  const subsetIndex = new Map(subsets.map((s, i) => [s, i]));
+  const goldSubsets = gold.map((g) => subsetIndex.get(goldSubset(g))!);
+  const baselineIndex = runs.findIndex((r) => r.id === baselineId);
 
-  const tagged = (predictions: CheckpointPredictions) => gold.map((g) => ({ label: g.label, prediction: predictions.get(g.id), subset: goldSubset(g) }));
-  const items = new Map(runs.map((run) => [run.id, tagged(run.predictions)]));
-  const inSubset = (runId: string, subset: string) => items.get(runId)!.filter((item) => item.subset === subset);
+  const tagged = (predictions: CheckpointPredictions) => gold.map((g, i) => ({ label: g.label, prediction: predictions.get(g.id), subset: subsets[goldSubsets[i]!]! }));
+  const items = runs.map((run) => tagged(run.predictions));
+  // Outcome codes per run over all items (subset × 4 + class), and per subset over its items in gold order (class only).
+  // The narrowest array that holds subsets × 4 codes (less memory to stream through per resample).
+  const codeArray = (length: number) => (subsets.length <= 64 ? new Uint8Array(length) : subsets.length <= 16_384 ? new Uint16Array(length) : new Uint32Array(length));
+  const allCodes = items.map((all) => {
+    const codes = codeArray(all.length);
+    all.forEach((item, i) => (codes[i] = goldSubsets[i]! * 4 + outcomeClass(item.label, item.prediction)));
+    return codes;
+  });
+  const subsetPositions = subsets.map((_, s) => goldSubsets.flatMap((own, i) => (own === s ? [i] : [])));
 
-  const scoreOf = (all: ReturnType<typeof tagged>, subset: string | null): CheckpointScore => {
-    if (subset !== null) {
-      const part = all.filter((item) => item.subset === subset);
-      const ci = Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, pick(bootstrapCI(part, metricOf(m), options))])) as CheckpointScore["ci"];
-      return { ...scorePredictedSolutions(part), ci };
-    }
-    const bySubset = subsets.map((s) => scorePredictedSolutions(all.filter((item) => item.subset === s)));
-    const mean = (metric: CheckpointMetric) => bySubset.reduce((sum, s) => sum + s[metric], 0) / bySubset.length;
-    const ci = Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, pick(bootstrapCI(all, averageOf(subsets, m), options))])) as CheckpointScore["ci"];
-    const counts = scorePredictedSolutions(all);
-    return { n: counts.n, n_error: counts.n_error, n_correct: counts.n_correct, f1: mean("f1"), acc_err: mean("acc_err"), acc_cor: mean("acc_cor"), ci };
+  const average = bootstrapScope(allCodes, subsets.length, (counts) => averageFromCounts(counts, subsets.length), resamples, seed);
+  const bySubset = subsetPositions.map((positions) =>
+    bootstrapScope(
+      allCodes.map((codes) => Uint8Array.from(positions, (i) => codes[i]! & 3)),
+      1,
+      (counts) => metricsFromCounts(counts, 0),
+      resamples,
+      seed,
+    ),
+  );
+
+  const subsetScores = items.map((all) => subsets.map((_, s) => scorePredictedSolutions(subsetPositions[s]!.map((i) => all[i]!))));
+  const averageScore = (run: number) => {
+    const scores = subsetScores[run]!;
+    const mean = (metric: CheckpointMetric) => scores.reduce((sum, score) => sum + score[metric], 0) / scores.length;
+    const counts = scorePredictedSolutions(items[run]!);
+    return { n: counts.n, n_error: counts.n_error, n_correct: counts.n_correct, f1: mean("f1"), acc_err: mean("acc_err"), acc_cor: mean("acc_cor") };
   };
+  const intervals = (scope: ScopeReplicates, run: number) =>
+    Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, percentileInterval(scope.values[run]![m], confidence)])) as CheckpointScore["ci"];
+  const deltas = (scope: ScopeReplicates, run: number, estimate: (metric: CheckpointMetric) => number) =>
+    Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, pairedDelta(scope.values[run]![m], scope.values[baselineIndex]![m], estimate(m), confidence)])) as CheckpointDelta;
 
-  const deltaOf = (a: ReturnType<typeof tagged>, b: ReturnType<typeof tagged>, subset: string | null): CheckpointDelta =>
-    Object.fromEntries(
-      CHECKPOINT_METRICS.map((m) => {
-        const test = pairedBootstrapTest(a, b, subset === null ? averageOf(subsets, m) : metricOf(m), options);
-        return [m, { estimate: test.estimate, lower: test.lower, upper: test.upper, pValue: test.pValue }];
-      }),
-    ) as CheckpointDelta;
-
-  const baseline = items.get(baselineId)!;
   return {
     subsets,
     gold: gold.length,
@@ -152,19 +253,23 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
     resamples,
     confidence,
     seed,
-    runs: runs.map((run) => {
-      const all = items.get(run.id)!;
-      const isBaseline = run.id === baselineId;
+    runs: runs.map((run, r) => {
+      const all = items[r]!;
+      const isBaseline = r === baselineIndex;
+      const ownAverage = averageScore(r);
+      const baseAverage = averageScore(baselineIndex);
       return {
         id: run.id,
         isBaseline,
-        bySubset: Object.fromEntries(subsets.map((s) => [s, scoreOf(all, s)])),
-        average: scoreOf(all, null),
+        bySubset: Object.fromEntries(subsets.map((s, i) => [s, { ...subsetScores[r]![i]!, ci: intervals(bySubset[i]!, r) }])),
+        average: { ...ownAverage, ci: intervals(average, r) },
         delta: isBaseline
           ? null
           : {
-              bySubset: Object.fromEntries(subsets.map((s) => [s, deltaOf(inSubset(run.id, s), inSubset(baselineId, s), s)])),
-              average: deltaOf(all, baseline, null),
+              bySubset: Object.fromEntries(
+                subsets.map((s, i) => [s, deltas(bySubset[i]!, r, (m) => subsetScores[r]![i]![m] - subsetScores[baselineIndex]![i]![m])]),
+              ),
+              average: deltas(average, r, (m) => averageStatistic(subsetScores[r]!, m) - averageStatistic(subsetScores[baselineIndex]!, m)),
             },
         missing: all.filter((item) => item.prediction === undefined).length,
         unparseable: all.filter((item) => item.prediction === null).length,
@@ -173,6 +278,9 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
   };
 }
 
-function pick({ lower, upper }: MetricInterval): MetricInterval {
-  return { lower, upper };
+/** `averageOf` on the original items: every subset is present, so it is the plain mean of the subset metrics, summed in subset order. */
+function averageStatistic(scores: readonly SubsetAccuracies[], metric: CheckpointMetric): number {
+  let sum = 0;
+  for (const score of scores) sum += score[metric];
+  return scores.length ? sum / scores.length : 0;
 }

@@ -18,6 +18,12 @@ export interface Rng {
   nextFloat(): number;
   /** Uniform integer in [0, maxExclusive), without modulo bias; 1 ≤ maxExclusive ≤ 2^32. */
   nextInt(maxExclusive: number): number;
+  /**
+   * Fills `target` with `target.length` successive `nextInt(maxExclusive)` draws
+   * (the same numbers, the generator left where those calls leave it), several
+   * times faster: for resampling loops that draw millions of indices.
+   */
+  fillInts(target: Int32Array | Uint32Array, maxExclusive: number): void;
 }
 
 const MASK_64 = (1n << 64n) - 1n;
@@ -123,6 +129,35 @@ class Xoshiro128StarStar implements Rng {
     let x = this.nextUint32();
     while (x >= limit) x = this.nextUint32();
     return x % maxExclusive;
+  }
+
+  fillInts(target: Int32Array | Uint32Array, maxExclusive: number): void {
+    if (!Number.isInteger(maxExclusive) || maxExclusive < 1 || maxExclusive > 2 ** 32) {
+      throw new RangeError(`nextInt bound must be an integer in [1, 2^32], got ${maxExclusive}`);
+    }
+    if (maxExclusive > 2 ** 31 && target instanceof Int32Array) throw new RangeError(`an Int32Array cannot hold draws below ${maxExclusive}`);
+    const limit = 2 ** 32 - (2 ** 32 % maxExclusive);
+    // nextUint32 with the state in locals.
+    let { s0, s1, s2, s3 } = this;
+    for (let i = 0; i < target.length; i++) {
+      let x: number;
+      do {
+        x = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+        const t = s1 << 9;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = rotl(s3, 11);
+      } while (x >= limit);
+      // x % maxExclusive without a floating-point remainder (exact: x < 2^32, so x / maxExclusive is never rounded up to the next integer).
+      target[i] = x - Math.floor(x / maxExclusive) * maxExclusive;
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compareCheckpoints } from "../../src/compare/checkpoints";
 import { predictionDisagreements } from "../../src/compare/disagreements";
 import { scorePredictedSolutions, scoreProcessBench, type ProcessBenchGold } from "../../src/processbench/metrics";
-import { bootstrapCI, pairedBootstrapCI } from "../../src/stats/bootstrap";
+import { bootstrapCI, pairedBootstrapCI, pairedBootstrapTest } from "../../src/stats/bootstrap";
 import { createRng } from "../../src/stats/random";
 
 // Subset "a": two erroneous (labels 2, 1) and two error-free; subset "b": one of each.
@@ -91,6 +91,88 @@ describe("checkpoint comparison", () => {
   it("refuses a baseline that is not compared and gold ids that repeat", () => {
     expect(() => compareCheckpoints({ gold, runs: [{ id: "s", predictions: strong }], baselineId: "w", seed: 0 })).toThrow(/baseline/);
     expect(() => compareCheckpoints({ gold: [...gold, gold[0]!], runs: [{ id: "s", predictions: strong }], baselineId: "s", seed: 0 })).toThrow(/twice/);
+  });
+});
+
+describe("checkpoint comparison at scale", () => {
+  // The comparison as first written: one bootstrapCI / pairedBootstrapTest per run, scope and metric,
+  // each scoring resampled arrays. The counting implementation must give exactly its numbers.
+  function reference(gold: readonly ProcessBenchGold[], runs: Array<{ id: string; predictions: Map<string, number | null> }>, baselineId: string, resamples: number, seed: number) {
+    type Item = { label: number; prediction: number | null | undefined; subset: string };
+    const metrics = ["f1", "acc_err", "acc_cor"] as const;
+    const subsets = [...new Set(gold.map((g) => g.subset!))].sort((a, b) => a.localeCompare(b));
+    const options = { resamples, seed };
+    const averageOf = (metric: (typeof metrics)[number]) => (sample: readonly Item[]) => {
+      let sum = 0;
+      for (const subset of subsets) {
+        const part = sample.filter((item) => item.subset === subset);
+        sum += part.length ? scorePredictedSolutions(part)[metric] : 0;
+      }
+      return sum / subsets.length;
+    };
+    const metricOf = (metric: (typeof metrics)[number]) => (sample: readonly Item[]) => scorePredictedSolutions(sample)[metric];
+    const items = new Map(runs.map((run) => [run.id, gold.map((g) => ({ label: g.label, prediction: run.predictions.get(g.id), subset: g.subset! }))]));
+    const scope = (runId: string, subset: string | null) => items.get(runId)!.filter((item) => subset === null || item.subset === subset);
+    const ci = (runId: string, subset: string | null) =>
+      Object.fromEntries(metrics.map((m) => [m, (({ lower, upper }) => ({ lower, upper }))(bootstrapCI(scope(runId, subset), subset === null ? averageOf(m) : metricOf(m), options))]));
+    const delta = (runId: string, subset: string | null) =>
+      Object.fromEntries(
+        metrics.map((m) => {
+          const test = pairedBootstrapTest(scope(runId, subset), scope(baselineId, subset), subset === null ? averageOf(m) : metricOf(m), options);
+          return [m, { estimate: test.estimate, lower: test.lower, upper: test.upper, pValue: test.pValue }];
+        }),
+      );
+    return runs.map((run) => {
+      const bySubset = subsets.map((s) => scorePredictedSolutions(scope(run.id, s)));
+      const mean = (m: (typeof metrics)[number]) => bySubset.reduce((sum, score) => sum + score[m], 0) / bySubset.length;
+      const counts = scorePredictedSolutions(scope(run.id, null));
+      return {
+        bySubset: Object.fromEntries(subsets.map((s, i) => [s, { ...bySubset[i]!, ci: ci(run.id, s) }])),
+        average: { n: counts.n, n_error: counts.n_error, n_correct: counts.n_correct, f1: mean("f1"), acc_err: mean("acc_err"), acc_cor: mean("acc_cor"), ci: ci(run.id, null) },
+        delta: run.id === baselineId ? null : { bySubset: Object.fromEntries(subsets.map((s) => [s, delta(run.id, s)])), average: delta(run.id, null) },
+      };
+    });
+  }
+
+  it("gives bit for bit the intervals, deltas and p-values of one bootstrap per run, scope and metric", () => {
+    const rng = createRng("scale");
+    // Subsets of very different sizes: "tiny" is missing from many resamples of the whole gold, "errors" has no error-free item.
+    const sizes: Record<string, number> = { big: 180, mid: 60, tiny: 2, errors: 15 };
+    const gold: ProcessBenchGold[] = Object.entries(sizes).flatMap(([subset, size]) =>
+      Array.from({ length: size }, (_, i) => ({ id: `${subset}-${i}`, subset, label: subset !== "errors" && rng.nextInt(2) === 0 ? -1 : rng.nextInt(8) })),
+    );
+    // Interleave the subsets: gold order is file order, not grouped.
+    const shuffled = [...gold].sort((a, b) => ((a.id.length * 7919 + a.id.charCodeAt(a.id.length - 1)) % 13) - ((b.id.length * 7919 + b.id.charCodeAt(b.id.length - 1)) % 13));
+    const runs = [0.7, 0.4, 0.55].map((accuracy, r) => {
+      const predictions = new Map<string, number | null>();
+      for (const g of shuffled) {
+        const roll = rng.nextFloat();
+        if (roll < 0.05) continue; // missing
+        predictions.set(g.id, roll < 0.1 ? null : roll < 0.1 + accuracy ? g.label : rng.nextInt(9) - 1);
+      }
+      return { id: `run-${r}`, predictions };
+    });
+    for (const baselineId of ["run-0", "run-2"]) {
+      const fast = compareCheckpoints({ gold: shuffled, runs, baselineId, resamples: 150, seed: 11 });
+      const slow = reference(shuffled, runs, baselineId, 150, 11);
+      expect(fast.subsets).toEqual(["big", "errors", "mid", "tiny"]);
+      fast.runs.forEach((run, r) => {
+        expect(run.bySubset).toEqual(slow[r]!.bySubset);
+        expect(run.average).toEqual(slow[r]!.average);
+        expect(run.delta).toEqual(slow[r]!.delta);
+      });
+    }
+  });
+
+  it("compares 100,000 gold solutions in seconds", () => {
+    const rng = createRng("large");
+    const subsets = ["gsm8k", "math", "olympiadbench", "omnimath"];
+    const gold: ProcessBenchGold[] = Array.from({ length: 100_000 }, (_, i) => ({ id: `s-${i}`, subset: subsets[i % 4]!, label: rng.nextInt(2) ? -1 : rng.nextInt(10) }));
+    const run = (accuracy: number) => new Map(gold.map((g) => [g.id, rng.nextFloat() < accuracy ? g.label : rng.nextInt(11) - 1] as const));
+    const started = performance.now();
+    const result = compareCheckpoints({ gold, runs: [{ id: "a", predictions: run(0.8) }, { id: "b", predictions: run(0.6) }], baselineId: "b", seed: 0 });
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(result.runs[0]!.delta!.average.f1.pValue).toBe(0);
   });
 });
 

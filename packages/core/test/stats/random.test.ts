@@ -68,6 +68,22 @@ describe("seeded PRNG (xoshiro128** seeded by splitmix64)", () => {
     const rng = createRng(1);
     for (const bad of [0, -1, 1.5, 2 ** 32 + 1]) expect(() => rng.nextInt(bad)).toThrow(RangeError);
   });
+
+  it("fillInts draws exactly the numbers of successive nextInt calls and continues the stream", () => {
+    // 3e9 rejects ~30 % of raw draws, so the rejection loop is exercised; 2^32 and 1 are the edges.
+    for (const bound of [1, 7, 100_000, 3_000_000_001, 2 ** 32]) {
+      const one = createRng(`fill-${bound}`);
+      const many = createRng(`fill-${bound}`);
+      const expected = Array.from({ length: 5000 }, () => one.nextInt(bound));
+      const filled = new Uint32Array(5000);
+      many.fillInts(filled, bound);
+      expect(Array.from(filled)).toEqual(expected);
+      expect(many.nextUint32()).toBe(one.nextUint32());
+    }
+    const rng = createRng(1);
+    for (const bad of [0, 1.5, 2 ** 32 + 1]) expect(() => rng.fillInts(new Uint32Array(1), bad)).toThrow(RangeError);
+    expect(() => rng.fillInts(new Int32Array(1), 2 ** 32)).toThrow(RangeError);
+  });
 });
 
 describe("shuffle and sampling", () => {

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { seedLargeDataset } from "./large-dataset";
 
-const usage = "usage: tsx src/seed/cli.ts [--trajectories N] [--seed N] [--name NAME] [--min-chunks N] [--max-chunks N] [--batch-size N] [--concurrency N] [--foreign-key-checks] [--database-url URL]";
+const usage = "usage: tsx src/seed/cli.ts [--trajectories N] [--seed N] [--name NAME] [--min-chunks N] [--max-chunks N] [--batch-size N] [--concurrency N] [--rollouts-per-prefix 0|16] [--foreign-key-checks] [--database-url URL]";
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -22,6 +22,7 @@ async function main() {
       "max-chunks": { type: "string" },
       "batch-size": { type: "string" },
       concurrency: { type: "string" },
+      "rollouts-per-prefix": { type: "string" },
       "foreign-key-checks": { type: "boolean" },
       "database-url": { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -35,6 +36,8 @@ async function main() {
   if (!url) throw new Error(`no database: pass --database-url or set DATABASE_URL\n${usage}`);
   const minChunks = integer("min-chunks", values["min-chunks"]);
   const maxChunks = integer("max-chunks", values["max-chunks"]);
+  const rolloutsPerPrefix = integer("rollouts-per-prefix", values["rollouts-per-prefix"]);
+  if (rolloutsPerPrefix !== undefined && rolloutsPerPrefix !== 0 && rolloutsPerPrefix !== 16) throw new Error(`--rollouts-per-prefix must be 0 or 16\n${usage}`);
   const started = Date.now();
   const result = await seedLargeDataset(url, {
     trajectories: integer("trajectories", values.trajectories),
@@ -43,8 +46,9 @@ async function main() {
     batchSize: integer("batch-size", values["batch-size"]),
     concurrency: integer("concurrency", values.concurrency),
     foreignKeyChecks: values["foreign-key-checks"],
+    rolloutsPerPrefix: rolloutsPerPrefix as 0 | 16 | undefined,
     ...(minChunks !== undefined || maxChunks !== undefined ? { chunksPerTrajectory: { min: minChunks, max: maxChunks } } : {}),
-    onProgress: ({ trajectories, total, elapsedMs }) => process.stderr.write(`seeded ${trajectories}/${total} solutions in ${(elapsedMs / 1000).toFixed(1)} s\n`),
+    onProgress: ({ phase, trajectories, total, elapsedMs }) => process.stderr.write(`seeded ${phase === "rollouts" ? "the rollouts of " : ""}${trajectories}/${total} solutions in ${(elapsedMs / 1000).toFixed(1)} s\n`),
   });
   process.stdout.write(`${JSON.stringify({ ...result, seconds: (Date.now() - started) / 1000 }, null, 2)}\n`);
 }

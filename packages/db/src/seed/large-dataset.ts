@@ -8,7 +8,9 @@ import type { Prisma } from "../generated/prisma/client";
  * ≈ 1M chunks) with one completed annotate run (the values of every prefix as
  * the `fixed` strategy stores them, labels under the three default rules) and
  * two completed judge runs (2 samples per chunk), plus the per-solution stats
- * and run units those pipelines write. No Rollout rows.
+ * and run units those pipelines write. Rollout rows only on request
+ * (`rolloutsPerPrefix: 16`: the annotate run's 16 rollouts of every prefix,
+ * ~16 per chunk, so 100k solutions ≈ 16M rows).
  *
  * Values follow a simple model: the success rate climbs from the problem's
  * base rate towards 1 until the solution's first error, then falls by ×0.35 per
@@ -40,8 +42,15 @@ export interface LargeDatasetOptions {
    * row this call has just written, and the checks cost about a quarter of the time.
    */
   foreignKeyChecks?: boolean;
-  /** Called after each committed batch. */
-  onProgress?: (progress: { trajectories: number; total: number; elapsedMs: number }) => void;
+  /**
+   * Rollout rows per scored prefix: 0 (default, none) or 16, the annotate run's M.
+   * They are written after the solutions, from the stored ChunkValues, so each
+   * prefix has exactly `correctCount` correct rollouts of 16 (the final prefix,
+   * the finished solution, has none, as the pipeline stores it).
+   */
+  rolloutsPerPrefix?: 0 | 16;
+  /** Called after each committed batch (`phase` "rollouts" once the solutions are all written). */
+  onProgress?: (progress: { phase: "solutions" | "rollouts"; trajectories: number; total: number; elapsedMs: number }) => void;
 }
 
 export interface LargeDatasetResult {
@@ -52,7 +61,14 @@ export interface LargeDatasetResult {
   problems: number;
   trajectories: number;
   chunks: number;
+  /** Rollout rows written (0 unless `rolloutsPerPrefix` was given). */
+  rollouts: number;
+  /** Wall time of the two phases: solutions with their values, labels, samples and stats; then rollouts. */
+  timings: { solutionsMs: number; rolloutsMs: number };
 }
+
+/** Rollouts per prefix of the seeded annotate run (its config's `rollouts`): the Q-values are counts out of 16. */
+export const SEED_ROLLOUTS_PER_PREFIX = 16;
 
 export const SEED_SUBSETS = ["gsm8k", "math", "olympiadbench", "omnimath"] as const;
 export const SEED_GENERATORS = ["Qwen2.5-Math-7B-Instruct", "Llama-3.1-8B-Instruct", "Qwen2.5-72B-Instruct", "Meta-Llama-3-70B-Instruct"] as const;
@@ -228,6 +244,10 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
   const maxChunks = assertInt("chunksPerTrajectory.max", options.chunksPerTrajectory?.max ?? 16, minChunks, MAX_CHUNKS);
   const concurrency = assertInt("concurrency", options.concurrency ?? 2, 1, 16);
   const batchSize = Math.max(4, Math.floor(assertInt("batchSize", options.batchSize ?? 10_000, 1, 1_000_000) / 4) * 4);
+  const rolloutsPerPrefix = options.rolloutsPerPrefix ?? 0;
+  if (rolloutsPerPrefix !== 0 && rolloutsPerPrefix !== SEED_ROLLOUTS_PER_PREFIX) {
+    throw new RangeError(`rolloutsPerPrefix must be 0 or ${SEED_ROLLOUTS_PER_PREFIX} (the seeded Q-values are counts out of ${SEED_ROLLOUTS_PER_PREFIX} rollouts), got ${rolloutsPerPrefix}`);
+  }
   const problems = Math.ceil(total / 4);
   const name = options.name ?? `Large seed (${total} solutions, seed ${seedValue})`;
 
@@ -237,7 +257,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     segmentationMethod: SEED_SEGMENTATION_METHOD,
     policyEndpoint: "sim-policy",
     promptTemplateId: SELF_SEGMENTING_POLICY_PROMPT.id,
-    rollouts: 16,
+    rollouts: SEED_ROLLOUTS_PER_PREFIX,
     temperature: 1,
     maxTokens: 4096,
     strategy: "fixed",
@@ -320,11 +340,35 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
         throw error;
       }
       written += hi - lo + 1;
-      options.onProgress?.({ trajectories: written, total, elapsedMs: Date.now() - started });
+      options.onProgress?.({ phase: "solutions", trajectories: written, total, elapsedMs: Date.now() - started });
     }
   };
+  let solutionsMs = 0;
+  let rolloutsMs = 0;
+  const rolloutTotals = { rollouts: 0, completionTokens: 0 };
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    solutionsMs = Date.now() - started;
+    if (rolloutsPerPrefix > 0) {
+      const rolloutsStarted = Date.now();
+      let rolloutNext = 0;
+      let rolloutsWritten = 0;
+      const rolloutWorker = async () => {
+        while (!failed && rolloutNext < batches.length) {
+          const [lo, hi] = batches[rolloutNext++]!;
+          try {
+            await db.$transaction((tx) => writeRollouts(tx, ctx, lo, hi, rolloutTotals), { maxWait: 60_000, timeout: 60 * 60_000 });
+          } catch (error) {
+            failed = true;
+            throw error;
+          }
+          rolloutsWritten += hi - lo + 1;
+          options.onProgress?.({ phase: "rollouts", trajectories: rolloutsWritten, total, elapsedMs: Date.now() - started });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, rolloutWorker));
+      rolloutsMs = Date.now() - rolloutsStarted;
+    }
   } catch (error) {
     // The batches already committed stay, under a dataset and runs marked failed (delete the dataset to drop them).
     const message = error instanceof Error ? error.message : String(error);
@@ -346,8 +390,8 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
         promptTokens: BigInt(totals.annotatePromptTokens),
         completionTokens: BigInt(totals.annotateCompletionTokens),
         finishedAt,
-        // What the annotate handler's summarize() reports; no Rollout rows are seeded.
-        summary: { rollouts: 0, chunkValues, rolloutCompletionTokens: 0 },
+        // What the annotate handler's summarize() reports (no Rollout rows unless rolloutsPerPrefix was given).
+        summary: { rollouts: rolloutTotals.rollouts, chunkValues, rolloutCompletionTokens: rolloutTotals.completionTokens },
       },
     }),
     ...judgeRuns.map((run, r) => {
@@ -368,7 +412,8 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     db.dataset.update({ where: { id: datasetId }, data: { status: "ready" } }),
   ]);
 
-  for (const table of ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "TrajectoryRunStat", "RunUnit"]) {
+  const analyzed = ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "TrajectoryRunStat", "RunUnit"];
+  for (const table of rolloutsPerPrefix > 0 ? [...analyzed, "Rollout"] : analyzed) {
     await db.$executeRawUnsafe(`ANALYZE "${table}"`);
   }
 
@@ -379,6 +424,8 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     problems,
     trajectories: total,
     chunks: totals.chunks,
+    rollouts: rolloutTotals.rollouts,
+    timings: { solutionsMs, rolloutsMs },
   };
 }
 
@@ -662,4 +709,83 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
   totals.annotateRequests += Number(sums!.requests);
   totals.annotatePromptTokens += Number(sums!.prompt_tokens);
   totals.annotateCompletionTokens += Number(sums!.completion_tokens);
+}
+
+// Rollout continuations, kept short (the benchmarks need their number, not their prose): text before the answer.
+const ROLLOUT_OPENINGS = [
+  "Continuing from here, we carry the running total forward and simplify. Therefore, the final answer is $\\boxed{",
+  "Checking the remaining steps once more, the computation gives $\\boxed{",
+  "We finish the calculation with the values found so far, so the answer is $\\boxed{",
+  "Putting the pieces together, the result is $\\boxed{",
+];
+/** A rollout that stopped before giving an answer (extracted answer null, wrong). */
+const ROLLOUT_UNFINISHED = "Continuing, we set up the remaining computation, but the generation stops before reaching the end.";
+
+/** The first 14 characters of `idExpr(ctx, seq)`: ids of one call sort by seq, so a range of seqs is a range of ids. */
+function idPrefix(ctx: BatchContext, seq: number): string {
+  return `c${(ctx.idBase + BigInt(seq)).toString(16).padStart(13, "0")}`;
+}
+
+/**
+ * The annotate run's Rollout rows for solutions lo..hi, 16 per prefix that has
+ * rollouts, read from the ChunkValues written before: `correctCount` of a
+ * prefix's 16 samples are correct (which ones: a per-prefix permutation of the
+ * sample indices), a correct one answers the reference answer, a wrong one
+ * another number or (1 in 50) nothing. The request's completion tokens (what
+ * the rest of the solution would take) are spread evenly over its samples, as
+ * the pipeline stores them.
+ */
+async function writeRollouts(tx: Sql, ctx: BatchContext, lo: number, hi: number, totals: { rollouts: number; completionTokens: number }): Promise<void> {
+  const exec = (sql: string, ...params: unknown[]) => tx.$executeRawUnsafe(sql, ...params);
+  const m = SEED_ROLLOUTS_PER_PREFIX;
+  await exec(`SET LOCAL synchronous_commit = off`);
+  await exec(`SET LOCAL work_mem = '256MB'`);
+  if (ctx.skipForeignKeyChecks) await exec(`SET LOCAL session_replication_role = replica`);
+  // Segmentation ids were written as idExpr(n): solutions lo..hi are one id range. The prefix of chunk i
+  // continues from the chunk's start; the text ends where the last chunk ends.
+  await exec(
+    `CREATE TEMP TABLE _seed_r ON COMMIT DROP AS
+     SELECT n, seg_id, prefix_length, cnt, answer, tokens, ${hx("m", 0)} AS h0, ${hx("m", 1)} AS h1,
+       (${hx("m", 2)} % 1000000000)::int AS seed0
+     FROM (
+       SELECT substr(t."externalId", 6)::bigint AS n, c."segmentationId" AS seg_id, v."prefixLength" AS prefix_length, v."correctCount" AS cnt,
+         p."referenceAnswer" AS answer, greatest(1, round((c.len - c."startOffset") / 4.0))::int AS tokens,
+         md5('${ctx.seed}:r:' || t."externalId" || ':' || v."prefixLength") AS m
+       FROM (
+         SELECT "segmentationId", index, "startOffset", max("endOffset") OVER (PARTITION BY "segmentationId") AS len
+         FROM "Chunk" WHERE "segmentationId" >= $2 AND "segmentationId" < $3
+       ) c
+       JOIN "ChunkValue" v ON v."runId" = $1 AND v."segmentationId" = c."segmentationId" AND v."prefixLength" = c.index
+       JOIN "Segmentation" sg ON sg.id = c."segmentationId"
+       JOIN "Trajectory" t ON t.id = sg."trajectoryId"
+       JOIN "Problem" p ON p.id = t."problemId"
+       WHERE v."rolloutCount" = ${m}
+     ) x
+     ORDER BY n, prefix_length`,
+    ctx.annotateRunId,
+    idPrefix(ctx, lo),
+    idPrefix(ctx, hi + 1),
+  );
+  // Rows go in in (solution, prefix, sample) order, _seed_r's (the set-returning function expands each row in place),
+  // so both indexes grow at their right edge.
+  // Sample s of a prefix is correct when its rank (s·a + b) mod 16, a odd, is below the prefix's correct count.
+  const sampleHash = `((h1 + s * 2654435761) % 4294967296)`;
+  const wrongAnswer = `CASE WHEN answer ~ '^-?[0-9]+$' THEN (answer::bigint + 1 + (${sampleHash} >> 8) % 19)::text ELSE (1 + (${sampleHash} >> 8) % 40)::text END`;
+  const inserted = await exec(
+    `INSERT INTO "Rollout" (id, "runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens", "createdAt")
+     SELECT ${idExpr(ctx, `(n * ${MAX_CHUNKS + 1} + prefix_length) * ${m} + s`)}, $1, seg_id, prefix_length, s, seed0 + s,
+       CASE WHEN correct THEN ${pick(ROLLOUT_OPENINGS, sampleHash)} || answer || '}$.'
+            WHEN ${sampleHash} % 50 = 0 THEN ${sqlString(ROLLOUT_UNFINISHED)}
+            ELSE ${pick(ROLLOUT_OPENINGS, sampleHash)} || ${wrongAnswer} || '}$.' END,
+       CASE WHEN correct THEN answer WHEN ${sampleHash} % 50 = 0 THEN NULL ELSE ${wrongAnswer} END,
+       correct, tokens, (now() AT TIME ZONE 'UTC')
+     FROM (
+       SELECT y.*, ((s * (1 + 2 * (h0 % 8)) + (h0 >> 3)) % ${m}) < cnt AS correct
+       FROM (SELECT r.*, generate_series(0, ${m - 1}) AS s FROM _seed_r r) y
+     ) x`,
+    ctx.annotateRunId,
+  );
+  const [sums] = await tx.$queryRawUnsafe<Array<{ tokens: number }>>(`SELECT coalesce(sum(tokens), 0)::float8 * ${m} AS tokens FROM _seed_r`);
+  totals.rollouts += inserted;
+  totals.completionTokens += Number(sums!.tokens);
 }

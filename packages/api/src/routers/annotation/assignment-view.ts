@@ -1,5 +1,5 @@
 import { majorityVerdict, type HumanRating, type Label, type Verdict } from "@stepwiser/core";
-import type { AnnotationScheme, AssignmentStatus, Db } from "@stepwiser/db";
+import { Prisma, type AnnotationScheme, type AssignmentStatus, type Db } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { remainingForAnnotator } from "./leases";
 import { judgeTiePolicy, parseStoredLabelRule } from "./queue-runs";
@@ -41,59 +41,79 @@ export interface AssignmentView {
   mine: MyItemLabels | null;
 }
 
+/** The assignment with its item, solution, problem, queue and chunks, as one query returns them. */
+interface AssignmentRow {
+  id: string;
+  annotatorId: string;
+  status: AssignmentStatus;
+  expiresAt: Date;
+  submittedAt: Date | null;
+  firstErrorIndex: number | null;
+  itemId: string;
+  position: number;
+  segmentationId: string;
+  trajectoryId: string;
+  externalId: string;
+  finalAnswer: string | null;
+  problemText: string;
+  queueId: string;
+  queueName: string;
+  instructions: string;
+  scheme: AnnotationScheme;
+  blind: boolean;
+  annotatorsPerItem: number;
+  leaseSeconds: number;
+  annotateRunId: string | null;
+  labelRule: string | null;
+  judgeRunId: string | null;
+  /** The judge run's configuration snapshot (its tie policy). */
+  judgeConfig: unknown;
+  items: number;
+  chunks: Array<{ id: string; index: number; text: string }> | null;
+}
+
 /**
  * One assignment as its annotator sees it. The model's evidence is read only
  * when it may be shown: in a blind queue an unsubmitted assignment never
  * carries it, so it cannot leak through the network tab.
  */
 export async function loadAssignmentView(db: Db, assignmentId: string, viewerId: string): Promise<AssignmentView> {
-  const assignment = await db.annotationAssignment.findUnique({
-    where: { id: assignmentId },
-    select: {
-      id: true,
-      annotatorId: true,
-      status: true,
-      expiresAt: true,
-      submittedAt: true,
-      firstErrorIndex: true,
-      item: {
-        select: {
-          id: true,
-          position: true,
-          segmentationId: true,
-          trajectory: { select: { id: true, externalId: true, finalAnswer: true, problem: { select: { text: true } } } },
-          segmentation: { select: { chunks: { orderBy: { index: "asc" }, select: { id: true, index: true, text: true } } } },
-          queue: {
-            select: {
-              id: true,
-              name: true,
-              instructions: true,
-              scheme: true,
-              blind: true,
-              annotatorsPerItem: true,
-              leaseSeconds: true,
-              annotateRunId: true,
-              labelRule: true,
-              judgeRunId: true,
-              _count: { select: { items: true } },
-            },
-          },
-        },
-      },
-    },
-  });
+  // One round trip for the assignment, its item, solution, problem, queue (with its size) and chunks:
+  // annotators wait on this after every claim and every submit.
+  const [assignment] = await db.$queryRaw<AssignmentRow[]>(Prisma.sql`
+    SELECT a.id, a."annotatorId", a.status::text AS status, a."expiresAt", a."submittedAt", a."firstErrorIndex",
+      i.id AS "itemId", i.position, i."segmentationId",
+      t.id AS "trajectoryId", t."externalId", t."finalAnswer", p.text AS "problemText",
+      q.id AS "queueId", q.name AS "queueName", q.instructions, q.scheme::text AS scheme, q.blind, q."annotatorsPerItem", q."leaseSeconds",
+      q."annotateRunId", q."labelRule", q."judgeRunId", (SELECT jr.config FROM "Run" jr WHERE jr.id = q."judgeRunId") AS "judgeConfig",
+      (SELECT count(*)::int FROM "AnnotationItem" qi WHERE qi."queueId" = q.id) AS items,
+      (SELECT json_agg(json_build_object('id', c.id, 'index', c.index, 'text', c.text) ORDER BY c.index)
+         FROM "Chunk" c WHERE c."segmentationId" = i."segmentationId") AS chunks
+    FROM "AnnotationAssignment" a
+    JOIN "AnnotationItem" i ON i.id = a."itemId"
+    JOIN "Trajectory" t ON t.id = i."trajectoryId"
+    JOIN "Problem" p ON p.id = t."problemId"
+    JOIN "AnnotationQueue" q ON q.id = i."queueId"
+    WHERE a.id = ${assignmentId}`);
   if (!assignment) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${assignmentId} does not exist` });
   if (assignment.annotatorId !== viewerId) throw new TRPCError({ code: "FORBIDDEN", message: "this assignment belongs to another annotator" });
-  const { item } = assignment;
-  const { queue } = item;
-  const chunks = item.segmentation.chunks;
+  const queue = {
+    id: assignment.queueId,
+    annotatorsPerItem: assignment.annotatorsPerItem,
+    annotateRunId: assignment.annotateRunId,
+    labelRule: assignment.labelRule,
+    judgeRunId: assignment.judgeRunId,
+    judgeConfig: assignment.judgeConfig,
+  };
+  const chunks = assignment.chunks ?? [];
   const chunkIds = chunks.map((c) => c.id);
-  const modelHidden = queue.blind && assignment.status !== "submitted";
+  const modelHidden = assignment.blind && assignment.status !== "submitted";
 
   const [evidence, myRows, remaining] = await Promise.all([
-    modelHidden ? null : modelEvidence(db, queue, item.segmentationId, chunkIds),
+    modelHidden ? null : modelEvidence(db, queue, assignment.segmentationId, chunkIds),
     db.humanLabel.findMany({
-      where: { itemId: item.id, authorId: viewerId, source: "annotation" },
+      // queueId first: the (queueId, itemId, createdAt) index finds the item's labels directly.
+      where: { queueId: queue.id, itemId: assignment.itemId, authorId: viewerId, source: "annotation" },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { chunkId: true, rating: true, flagged: true, note: true },
     }),
@@ -103,23 +123,23 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
 
   return {
     assignmentId: assignment.id,
-    itemId: item.id,
-    position: item.position,
+    itemId: assignment.itemId,
+    position: assignment.position,
     expiresAt: assignment.expiresAt,
     status: assignment.status,
     submittedAt: assignment.submittedAt,
     queue: {
-      id: queue.id,
-      name: queue.name,
-      instructions: queue.instructions,
-      scheme: queue.scheme,
-      blind: queue.blind,
-      annotatorsPerItem: queue.annotatorsPerItem,
-      leaseSeconds: queue.leaseSeconds,
-      items: queue._count.items,
+      id: assignment.queueId,
+      name: assignment.queueName,
+      instructions: assignment.instructions,
+      scheme: assignment.scheme,
+      blind: assignment.blind,
+      annotatorsPerItem: assignment.annotatorsPerItem,
+      leaseSeconds: assignment.leaseSeconds,
+      items: assignment.items,
     },
     remainingForMe: remaining,
-    trajectory: { id: item.trajectory.id, externalId: item.trajectory.externalId, finalAnswer: item.trajectory.finalAnswer, problemText: item.trajectory.problem.text },
+    trajectory: { id: assignment.trajectoryId, externalId: assignment.externalId, finalAnswer: assignment.finalAnswer, problemText: assignment.problemText },
     chunks: chunks.map((chunk) => ({
       ...chunk,
       mcLabel: evidence?.labels.get(chunk.id) ?? null,
@@ -142,31 +162,55 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
   };
 }
 
-/** The audited runs' labels, Q-values (by prefix length) and judge votes for one item's chunks. */
+/**
+ * The audited runs' labels, Q-values (by prefix length) and judge votes for one item's chunks,
+ * in one round trip (each part through its run's index).
+ */
 async function modelEvidence(
   db: Db,
-  queue: { annotateRunId: string | null; labelRule: string | null; judgeRunId: string | null },
+  queue: { annotateRunId: string | null; labelRule: string | null; judgeRunId: string | null; judgeConfig: unknown },
   segmentationId: string,
   chunkIds: string[],
 ) {
   const rule = parseStoredLabelRule(queue.labelRule);
-  const [labelRows, valueRows, voteRows, judgeRun] = await Promise.all([
-    queue.annotateRunId && rule
-      ? db.chunkLabel.findMany({ where: { runId: queue.annotateRunId, rule: rule.rule, paramsKey: rule.paramsKey, chunkId: { in: chunkIds } }, select: { chunkId: true, label: true } })
-      : [],
-    queue.annotateRunId ? db.chunkValue.findMany({ where: { runId: queue.annotateRunId, segmentationId }, select: { prefixLength: true, qValue: true } }) : [],
-    queue.judgeRunId
-      ? db.judgeSample.groupBy({ by: ["chunkId", "verdict"], where: { runId: queue.judgeRunId, chunkId: { in: chunkIds } }, _count: { _all: true } })
-      : [],
-    queue.judgeRunId ? db.run.findUnique({ where: { id: queue.judgeRunId }, select: { config: true } }) : null,
-  ]);
+  const none = Prisma.sql`NULL::json`;
+  const ids = chunkIds.length ? Prisma.join(chunkIds) : Prisma.sql`NULL`;
+  const [row] = await db.$queryRaw<
+    Array<{
+      labels: Array<{ chunkId: string; label: Label }> | null;
+      qValues: Array<{ prefixLength: number; qValue: number }> | null;
+      votes: Array<{ chunkId: string; verdict: Verdict; count: number }> | null;
+    }>
+  >(Prisma.sql`
+    SELECT
+      ${
+        queue.annotateRunId && rule
+          ? Prisma.sql`(SELECT json_agg(json_build_object('chunkId', l."chunkId", 'label', l.label))
+              FROM "ChunkLabel" l
+              WHERE l."runId" = ${queue.annotateRunId} AND l.rule = ${rule.rule}::"LabelRule" AND l."paramsKey" = ${rule.paramsKey} AND l."chunkId" IN (${ids}))`
+          : none
+      } AS labels,
+      ${
+        queue.annotateRunId
+          ? Prisma.sql`(SELECT json_agg(json_build_object('prefixLength', v."prefixLength", 'qValue', v."qValue"))
+              FROM "ChunkValue" v WHERE v."runId" = ${queue.annotateRunId} AND v."segmentationId" = ${segmentationId})`
+          : none
+      } AS "qValues",
+      ${
+        queue.judgeRunId
+          ? Prisma.sql`(SELECT json_agg(json_build_object('chunkId', js."chunkId", 'verdict', js.verdict, 'count', js.count))
+              FROM (SELECT s."chunkId", s.verdict::text AS verdict, count(*)::int AS count
+                    FROM "JudgeSample" s WHERE s."runId" = ${queue.judgeRunId} AND s."chunkId" IN (${ids})
+                    GROUP BY s."chunkId", s.verdict) js)`
+          : none
+      } AS votes`);
   const votes = new Map<string, { Positive: number; Negative: number; unparseable: number }>();
-  for (const row of voteRows) {
-    const tally = votes.get(row.chunkId) ?? { Positive: 0, Negative: 0, unparseable: 0 };
-    tally[row.verdict] += row._count._all;
-    votes.set(row.chunkId, tally);
+  for (const vote of row?.votes ?? []) {
+    const tally = votes.get(vote.chunkId) ?? { Positive: 0, Negative: 0, unparseable: 0 };
+    tally[vote.verdict] += vote.count;
+    votes.set(vote.chunkId, tally);
   }
-  const tiePolicy = judgeTiePolicy(judgeRun?.config);
+  const tiePolicy = judgeTiePolicy(queue.judgeConfig);
   const verdicts = new Map<string, Verdict>();
   for (const [chunkId, tally] of votes) {
     const samples: Verdict[] = [
@@ -177,8 +221,8 @@ async function modelEvidence(
     verdicts.set(chunkId, majorityVerdict(samples, tiePolicy).verdict);
   }
   return {
-    labels: new Map(labelRows.map((row) => [row.chunkId, row.label as Label])),
-    qValues: new Map(valueRows.map((row) => [row.prefixLength, row.qValue])),
+    labels: new Map((row?.labels ?? []).map((label) => [label.chunkId, label.label])),
+    qValues: new Map((row?.qValues ?? []).map((value) => [value.prefixLength, value.qValue])),
     votes,
     verdicts,
   };

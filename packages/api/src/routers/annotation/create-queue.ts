@@ -115,6 +115,9 @@ export const createQueue = researcherProcedure.input(createQueueInput).mutation(
     });
     return queue.id;
   });
+  // Fresh statistics for the new items: without them the planner takes a queue for a handful of
+  // rows and reads all of it on every claim, until autovacuum gets to the table (up to a minute or more).
+  await db.$executeRaw`ANALYZE "AnnotationItem"`;
   return { queueId, items: solutions.length };
 });
 

@@ -50,27 +50,53 @@ function openToAnnotator(annotatorId: string, annotatorsPerItem: number, now: Da
     ) < ${annotatorsPerItem}::int`;
 }
 
+/** SQL condition on item `i`: someone else holds an unexpired lease on it. */
+function heldByOthers(annotatorId: string, now: Date): Prisma.Sql {
+  return Prisma.sql`EXISTS (
+    SELECT 1 FROM "AnnotationAssignment" h
+    WHERE h."itemId" = i.id AND h."annotatorId" <> ${annotatorId} AND h.status = 'leased' AND h."expiresAt" > ${utcTimestamp(now)})`;
+}
+
 /**
  * The item to lease next: open to the annotator, preferring items nobody else
  * holds right now (so parallel annotators spread over the queue instead of
  * stacking on the first item's k slots), then the lowest position.
+ *
+ * Two queries, each walking the queue in position order (index on queueId,
+ * position) and stopping at the first item that qualifies, instead of one
+ * ordered by "held by others" first: that ordering has no index, so it
+ * checked every item of the queue on every claim, under the queue's lock.
  */
 export async function nextClaimableItemId(tx: Tx, queue: { id: string; annotatorsPerItem: number }, annotatorId: string, now: Date): Promise<string | null> {
-  const rows = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
-    SELECT i.id FROM "AnnotationItem" i
-    WHERE i."queueId" = ${queue.id} AND ${openToAnnotator(annotatorId, queue.annotatorsPerItem, now)}
-    ORDER BY EXISTS (
-        SELECT 1 FROM "AnnotationAssignment" h
-        WHERE h."itemId" = i.id AND h."annotatorId" <> ${annotatorId} AND h.status = 'leased' AND h."expiresAt" > ${utcTimestamp(now)}
-      ), i.position, i.id
-    LIMIT 1`);
-  return rows[0]?.id ?? null;
+  const first = async (condition: Prisma.Sql) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+      SELECT i.id FROM "AnnotationItem" i
+      WHERE i."queueId" = ${queue.id} AND ${openToAnnotator(annotatorId, queue.annotatorsPerItem, now)} AND ${condition}
+      ORDER BY i.position, i.id
+      LIMIT 1`);
+    return rows[0]?.id ?? null;
+  };
+  return (await first(Prisma.sql`NOT ${heldByOthers(annotatorId, now)}`)) ?? (await first(Prisma.sql`TRUE`));
 }
 
-/** Items the annotator has not finished and could still be given, the one they hold included. */
+/**
+ * Items the annotator has not finished and could still be given, the one they hold included:
+ * `openToAnnotator` counted over the queue, with the queue's assignments aggregated once per
+ * item (one pass) rather than looked up item by item.
+ */
 export async function remainingForAnnotator(db: Db | Tx, queue: { id: string; annotatorsPerItem: number }, annotatorId: string, now: Date): Promise<number> {
+  const at = utcTimestamp(now);
   const rows = await db.$queryRaw<{ remaining: number }[]>(Prisma.sql`
-    SELECT count(*)::int AS remaining FROM "AnnotationItem" i
-    WHERE i."queueId" = ${queue.id} AND ${openToAnnotator(annotatorId, queue.annotatorsPerItem, now)}`);
+    SELECT count(*)::int AS remaining
+    FROM "AnnotationItem" i
+    LEFT JOIN (
+      SELECT a."itemId",
+        count(*) FILTER (WHERE a."annotatorId" <> ${annotatorId} AND (a.status = 'submitted' OR (a.status = 'leased' AND a."expiresAt" > ${at}))) AS taken,
+        bool_or(a."annotatorId" = ${annotatorId} AND a.status IN ('submitted', 'skipped')) AS finished
+      FROM "AnnotationAssignment" a JOIN "AnnotationItem" ai ON ai.id = a."itemId"
+      WHERE ai."queueId" = ${queue.id}
+      GROUP BY a."itemId"
+    ) s ON s."itemId" = i.id
+    WHERE i."queueId" = ${queue.id} AND i."adjudicatedAt" IS NULL AND s.finished IS NOT TRUE AND coalesce(s.taken, 0) < ${queue.annotatorsPerItem}::int`);
   return rows[0]?.remaining ?? 0;
 }

@@ -1,4 +1,5 @@
 import { HUMAN_RATINGS, submissionToStore, type HumanRating } from "@stepwiser/core";
+import { Prisma, type AnnotationScheme } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { annotatorProcedure } from "../../trpc";
@@ -32,25 +33,27 @@ export const submitInput = z.object({
 export const submit = annotatorProcedure.input(submitInput).mutation(async ({ ctx, input }) => {
   const me = ctx.user.id;
   await ctx.db.$transaction(async (tx) => {
-    const found = await tx.annotationAssignment.findUnique({
-      where: { id: input.assignmentId },
-      select: { annotatorId: true, itemId: true, item: { select: { queueId: true, segmentationId: true, queue: { select: { scheme: true, annotatorsPerItem: true } } } } },
-    });
-    if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${input.assignmentId} does not exist` });
-    if (found.annotatorId !== me) throw new TRPCError({ code: "FORBIDDEN", message: "this assignment belongs to another annotator" });
-    const { item } = found;
-    await lockQueueSlots(tx, item.queueId);
+    // One round trip for the assignment, its item and the queue's settings.
+    const [row] = await tx.$queryRaw<
+      Array<{ annotatorId: string; itemId: string; queueId: string; segmentationId: string; scheme: AnnotationScheme; annotatorsPerItem: number }>
+    >(Prisma.sql`
+      SELECT a."annotatorId", a."itemId", i."queueId", i."segmentationId", q.scheme::text AS scheme, q."annotatorsPerItem"
+      FROM "AnnotationAssignment" a JOIN "AnnotationItem" i ON i.id = a."itemId" JOIN "AnnotationQueue" q ON q.id = i."queueId"
+      WHERE a.id = ${input.assignmentId}`);
+    if (!row) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${input.assignmentId} does not exist` });
+    if (row.annotatorId !== me) throw new TRPCError({ code: "FORBIDDEN", message: "this assignment belongs to another annotator" });
+    await lockQueueSlots(tx, row.queueId);
     // Read under the lock: a concurrent submit, skip or undo of the same assignment has finished by now.
     const current = await tx.annotationAssignment.findUniqueOrThrow({ where: { id: input.assignmentId }, select: { status: true, expiresAt: true } });
     if (current.status !== "leased") {
       throw new TRPCError({ code: "CONFLICT", message: `this assignment was already ${current.status}${current.status === "submitted" ? "; undo it to change the labels" : ""}` });
     }
     const now = new Date();
-    if (current.expiresAt <= now && (await slotsTakenByOthers(tx, found.itemId, me, now)) >= item.queue.annotatorsPerItem) {
+    if (current.expiresAt <= now && (await slotsTakenByOthers(tx, row.itemId, me, now)) >= row.annotatorsPerItem) {
       throw new TRPCError({ code: "CONFLICT", message: "lease expired and another annotator took this item's slot; your labels were not saved. Ask for the next item." });
     }
-    const chunks = await tx.chunk.findMany({ where: { segmentationId: item.segmentationId }, orderBy: { index: "asc" }, select: { id: true, index: true } });
-    const stored = submissionToStore(item.queue.scheme, chunks, input.labels, input.firstErrorIndex);
+    const chunks = await tx.chunk.findMany({ where: { segmentationId: row.segmentationId }, orderBy: { index: "asc" }, select: { id: true, index: true } });
+    const stored = submissionToStore(row.scheme, chunks, input.labels, input.firstErrorIndex);
     await tx.humanLabel.createMany({
       data: stored.labels.map((label) => ({
         chunkId: label.chunkId,
@@ -59,8 +62,8 @@ export const submit = annotatorProcedure.input(submitInput).mutation(async ({ ct
         flagged: label.flagged,
         note: label.note,
         source: "annotation",
-        queueId: item.queueId,
-        itemId: found.itemId,
+        queueId: row.queueId,
+        itemId: row.itemId,
         assignmentId: input.assignmentId,
         // One time for the whole submission: its rows form one batch in the history and the export.
         createdAt: now,
