@@ -79,7 +79,7 @@ try {
     name: "import",
     bench: "import",
     title: "Import throughput",
-    method: `Embedded PostgreSQL on this machine. ProcessBench: both shipped files submitted (validated, stored as an upload) and imported by the import job, timed from submit to completion. Generic JSONL: ${JSONL_RECORDS.toLocaleString("en")} generated records of ${STEPS_PER_RECORD} steps (5,000 distinct problems), once without and once with a +/- label per step, each stored as an upload first (timed apart), then the import job timed alone: it reads the stored parts, parses and validates every line, and writes problems, trajectories (with their text-search vectors), segmentations, chunks and, for the labelled file, one chunk label per chunk, all in one transaction.`,
+    method: `Embedded PostgreSQL on this machine. ProcessBench: both shipped files submitted (validated, stored as an upload) and imported by the import job, timed from submit to completion. Generic JSONL: ${JSONL_RECORDS.toLocaleString("en")} generated records of ${STEPS_PER_RECORD} steps (each with its own problem text, so ${JSONL_RECORDS.toLocaleString("en")} problems), once without and once with a +/- label per step, each stored as an upload first (timed apart), then the import job timed alone: it reads the stored parts, parses and validates every line, and writes problems, trajectories (with their text-search vectors), segmentations, chunks and, for the labelled file, one chunk label per chunk, all in one transaction.`,
     rows,
   });
   const missed = rows.filter((r) => r.met === false);
