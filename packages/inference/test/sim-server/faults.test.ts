@@ -112,6 +112,54 @@ describe("sim replica: fault injection", () => {
     expect(body.choices[0].finish_reason).toBe("length");
   });
 
+  it("answers with empty texts and no completion token, streaming or not", async () => {
+    const replica = await faulty({ emptyRate: 1 });
+    const response = await completion(replica, { n: 3 });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as any;
+    expect(body.choices.map((c: any) => c.text)).toEqual(["", "", ""]);
+    expect(body.choices.every((c: any) => c.finish_reason === "stop")).toBe(true);
+    expect(body.usage.completion_tokens).toBe(0);
+
+    const stream = await completion(replica, { stream: true });
+    const events = sseData(await stream.text());
+    expect(events.at(-1)).toBe("[DONE]");
+    const streamed = events.slice(0, -1).map((e) => JSON.parse(e) as any).flatMap((e) => e.choices.map((c: any) => c.text ?? ""));
+    expect(streamed.join("")).toBe("");
+    expect(replica.metrics().faults.empty).toBe(2);
+  });
+
+  it("cuts a judge's text before its final \\boxed{} verdict, leaving texts without one as they are", async () => {
+    const clean = await startTestReplica({});
+    started.push(clean);
+    const replica = await faulty({ verdictlessRate: 1 });
+    const judged = { model: "echo", prompt: "The step is right. Final Judgment: \\boxed{Negative} then \\boxed{Positive}", max_tokens: 200, seed: 3 };
+    const expected = (await (await postJson(`${clean.url}/completions`, judged)).json()) as any;
+    const body = (await (await postJson(`${replica.url}/completions`, judged)).json()) as any;
+    const text: string = body.choices[0].text;
+    expect(expected.choices[0].text).toContain("\\boxed{Positive}");
+    expect(text).toBe("You said: The step is right. Final Judgment: \\boxed{Negative} then I cannot decide.");
+    expect(body.usage).toEqual(expected.usage);
+
+    const plain = (await (await completion(replica)).json()) as any;
+    const plainClean = (await (await completion(clean)).json()) as any;
+    expect(plain.choices[0].text).toBe(plainClean.choices[0].text);
+    expect(replica.metrics().faults.verdictless).toBe(2);
+  });
+
+  it("counts every kind it injects, each near its rate", async () => {
+    const kinds = ["error5xx", "rateLimit", "malformed", "garbage", "empty", "verdictless"] as const;
+    const replica = await faulty({ error5xxRate: 0.1, rateLimitRate: 0.1, malformedRate: 0.1, garbageRate: 0.1, emptyRate: 0.1, verdictlessRate: 0.1, retryAfterSeconds: 0, seed: 9 });
+    const requests = 300;
+    for (let i = 0; i < requests; i++) await (await completion(replica, { max_tokens: 2 })).text();
+    const { faults } = replica.metrics();
+    for (const kind of kinds) {
+      expect(faults[kind]).toBeGreaterThan(requests * 0.1 * 0.5);
+      expect(faults[kind]).toBeLessThan(requests * 0.1 * 1.5);
+    }
+    expect(faults.hang + faults.drop).toBe(0);
+  });
+
   it("spares /health, /v1/models and /metrics", async () => {
     const replica = await faulty({ error5xxRate: 0.5, hangRate: 0.5 });
     for (const path of ["/health", "/v1/models", "/metrics"]) {
@@ -147,5 +195,6 @@ describe("sim replica: fault injection", () => {
 
   it("rejects fault rates summing above 1", async () => {
     await expect(startTestReplica({ faults: { error5xxRate: 0.6, hangRate: 0.6 } })).rejects.toThrow(/faults.*sum to at most 1/);
+    await expect(startTestReplica({ faults: { emptyRate: 0.5, verdictlessRate: 0.6 } })).rejects.toThrow(/faults.*sum to at most 1/);
   });
 });

@@ -5,7 +5,7 @@ import { simTokenCount, simTokenize } from "../tokens";
 import type { CapacityScheduler, SequenceHandle } from "./capacity";
 import { renderChatPrompt } from "./chat-template";
 import { describeIssues, type CapacityConfig } from "./config";
-import type { FaultInjector } from "./faults";
+import { withoutFinalBoxed, type FaultInjector } from "./faults";
 import type { SimFaultKind } from "./metrics";
 import { chunkBody, chunkChoice, completionBody, usage, type ResponseHeader } from "./openai-responses";
 import { chatRequestSchema, completionRequestSchema, errorBody, messageText, type OpenAiErrorType } from "./openai-schemas";
@@ -168,6 +168,8 @@ export function handleCompletionRequest(ctx: ReplicaContext, kind: ResponseHeade
   }
 
   if (fault === "garbage") samples = samples.map((s) => replaceSampleText(s, ctx.faults.garbage(simTokenCount(s.text))));
+  if (fault === "empty") samples = samples.map(emptySample);
+  if (fault === "verdictless") samples = samples.map((s) => replaceSampleText(s, withoutFinalBoxed(s.text)));
   const header: ResponseHeader = {
     kind,
     id: `${kind === "chat" ? "chatcmpl" : "cmpl"}-${randomUUID().replaceAll("-", "")}`,
@@ -343,6 +345,11 @@ class StreamingRun extends Run {
     }
     this.res.write(event);
   }
+}
+
+/** What a server sends when the model emits end-of-sequence at once. */
+function emptySample(sample: FinishedSample): FinishedSample {
+  return { ...sample, text: "", finishReason: "stop", stopReason: null, completionTokens: 0, tokenEnds: [] };
 }
 
 function sendJsonText(res: ServerResponse, text: string): void {

@@ -37,12 +37,20 @@ export const faultConfigSchema = z
     malformedRate: rate,
     /** A valid response whose texts are random garbage. */
     garbageRate: rate,
+    /** A valid response whose texts are empty (finish_reason "stop", no completion token). */
+    emptyRate: rate,
+    /**
+     * A valid response whose texts lose everything from their last `\boxed{` on, and say so
+     * in words instead: a judge's rationale with no readable verdict (a policy's solution
+     * loses its final answer).
+     */
+    verdictlessRate: rate,
     /** Replica i draws its faults from seed + i, so a run is reproducible for the same request order. */
     seed: z.number().int().default(1),
     retryAfterSeconds: z.number().int().min(0).default(1),
   })
   .refine(
-    (f) => f.error5xxRate + f.rateLimitRate + f.hangRate + f.dropRate + f.malformedRate + f.garbageRate <= 1 + 1e-9,
+    (f) => f.error5xxRate + f.rateLimitRate + f.hangRate + f.dropRate + f.malformedRate + f.garbageRate + f.emptyRate + f.verdictlessRate <= 1 + 1e-9,
     { message: "fault rates must sum to at most 1 (one fault at most per request)" },
   );
 

@@ -15,6 +15,8 @@ const ORDER: ReadonlyArray<[SimFaultKind, keyof FaultConfig]> = [
   ["drop", "dropRate"],
   ["malformed", "malformedRate"],
   ["garbage", "garbageRate"],
+  ["empty", "emptyRate"],
+  ["verdictless", "verdictlessRate"],
 ];
 
 /**
@@ -24,7 +26,16 @@ const ORDER: ReadonlyArray<[SimFaultKind, keyof FaultConfig]> = [
  */
 export class FaultInjector {
   readonly random: () => number;
-  readonly counts: Record<SimFaultKind, number> = { error5xx: 0, rateLimit: 0, hang: 0, drop: 0, malformed: 0, garbage: 0 };
+  readonly counts: Record<SimFaultKind, number> = {
+    error5xx: 0,
+    rateLimit: 0,
+    hang: 0,
+    drop: 0,
+    malformed: 0,
+    garbage: 0,
+    empty: 0,
+    verdictless: 0,
+  };
   private readonly enabled: boolean;
 
   constructor(readonly config: FaultConfig, seed: number) {
@@ -57,4 +68,11 @@ export class FaultInjector {
     }
     return words.join(" ");
   }
+}
+
+/** The text up to its last `\boxed{`, ending in words that decide nothing; texts without one are kept. */
+export function withoutFinalBoxed(text: string): string {
+  const at = text.lastIndexOf("\\boxed{");
+  if (at < 0) return text;
+  return `${text.slice(0, at)}I cannot decide.`;
 }

@@ -16,7 +16,7 @@ export interface SimModelMetrics {
   generationTokens: number;
 }
 
-export type SimFaultKind = "error5xx" | "rateLimit" | "hang" | "drop" | "malformed" | "garbage";
+export type SimFaultKind = "error5xx" | "rateLimit" | "hang" | "drop" | "malformed" | "garbage" | "empty" | "verdictless";
 
 export interface SimReplicaMetrics {
   models: Record<string, SimModelMetrics>;
