@@ -50,11 +50,11 @@ describe("SharedCapacity across holders", () => {
     const capacity = new SharedCapacity(database.db, { holderId, leaseSeconds, rebalanceMs: 100 });
     return { capacity, clients: new EndpointClients({ sharedCapacity: capacity }) };
   };
-  const ask = (clients: EndpointClients, i: number) =>
+  const ask = (clients: EndpointClients, i: number, maxTokens = 24) =>
     clients.get(endpoint()).client.generate({
       model: "sim-policy",
       prompt: { kind: "chat", messages: [{ role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: generateProblem(i).text }).text }] },
-      maxTokens: 24,
+      maxTokens,
       seed: i,
     });
 
@@ -73,6 +73,38 @@ describe("SharedCapacity across holders", () => {
       await h.clients.close();
     }
     expect(await database.db.endpointCapacityLease.count()).toBe(0);
+  });
+
+  it("a holder arriving while another holds every slot gets its fair share", { timeout: 60_000 }, async () => {
+    const { db } = database;
+    const replicaKey = `policy@${cluster.urls[0]}`;
+    const first = holder("worker-first");
+    // Far more work than the limit (each request ~0.5 s), so the first holder takes every slot and keeps wanting them.
+    let firstDone = false;
+    const firstBatch = Promise.all(Array.from({ length: 72 }, (_, i) => ask(first.clients, 500 + i, 200))).finally(() => (firstDone = true));
+    const slotsOf = async (holderId: string) =>
+      (await db.endpointCapacityLease.findUnique({ where: { replicaKey_holderId: { replicaKey, holderId } }, select: { slots: true } }))?.slots ?? 0;
+    for (const deadline = Date.now() + 10_000; (await slotsOf("worker-first")) < LIMIT; ) {
+      if (Date.now() > deadline) throw new Error("the first holder never took every slot");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+
+    const late = holder("worker-late");
+    const lateBatch = Promise.all(Array.from({ length: 12 }, (_, i) => ask(late.clients, 700 + i, 200)));
+    let lateSlots = 0;
+    for (const deadline = Date.now() + 10_000; lateSlots < LIMIT / 2; lateSlots = await slotsOf("worker-late")) {
+      if (Date.now() > deadline) throw new Error(`the late holder has ${lateSlots} of ${LIMIT} slots after 10 s`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Taken from the first holder while it still wanted every slot, not left over once it was done.
+    expect(firstDone).toBe(false);
+    expect(lateSlots).toBe(LIMIT / 2);
+    await Promise.all([firstBatch, lateBatch]);
+    expect(cluster.replicas[0]!.metrics().peakOpenRequests).toBeLessThanOrEqual(LIMIT);
+    for (const h of [first, late]) {
+      await h.capacity.stop();
+      await h.clients.close();
+    }
   });
 
   it("takes over the slots of a holder that stopped renewing once its lease has run out", { timeout: 60_000 }, async () => {

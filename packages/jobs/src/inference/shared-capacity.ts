@@ -141,7 +141,9 @@ export class SharedCapacity {
           if (grant < current) splitAmong(registrations, grant); // lower first, then record
           const inFlight = registrations.reduce((sum, r) => sum + inFlightOf(r), 0);
           const recorded = Math.max(grant, inFlight);
-          if (recorded === 0) {
+          // A holder waiting for slots keeps a row even while it holds none: its demand is how the
+          // others learn to give some back (without it, whoever came first would keep every slot).
+          if (recorded === 0 && demand === 0) {
             await tx.$executeRaw`DELETE FROM "EndpointCapacityLease" WHERE "replicaKey" = ${key} AND "holderId" = ${this.options.holderId}`;
           } else {
             holdsRows = true;
