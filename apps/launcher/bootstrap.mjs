@@ -95,9 +95,12 @@ if (mode === "start") {
   const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts", ...rest], { cwd: root, env, stdio: "inherit" });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => worker.kill(signal));
   worker.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else if (mode === "bench") {
+  // `pnpm bench [name]` on a fresh clone: install first, then every benchmark (or those matching name).
+  step("running the benchmarks", process.execPath, ["--import", "tsx", "packages/config/bench/run-benchmarks.ts", ...rest]);
 } else if (mode === "test") {
   step("running every test", process.execPath, ["--import", "tsx", "apps/launcher/src/test-all.ts", ...rest]);
 } else {
-  process.stderr.write(`unknown mode "${mode}" (expected start, test, setup, web or worker)\n`);
+  process.stderr.write(`unknown mode "${mode}" (expected start, test, bench, setup, web or worker)\n`);
   process.exit(2);
 }
