@@ -119,7 +119,7 @@ describe("POST /api/uploads and GET /api/files/{id} (real Postgres, API tokens)"
 
     const asViewer = await handleUpload(deps(), post("x.json", "[]", "viewer"));
     expect(asViewer.status).toBe(403);
-    expect(await asViewer.text()).toMatch(/needs the researcher role; you are viewer/);
+    expect(await asViewer.text()).toMatch(/needs the research.manage capability \(roles: researcher, admin\); you are viewer/);
     expect((await handleDownload(deps(), get(uploaded.fileId, "viewer"), uploaded.fileId)).status).toBe(403);
 
     const missing = await handleDownload(deps(), get("no-such-file"), "no-such-file");

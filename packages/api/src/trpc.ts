@@ -1,4 +1,4 @@
-import { InputError, roleAtLeast, type UserRole } from "@stepwiser/core";
+import { can, InputError, rolesWith, type Access, type Capability, type UserRole } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { JobQueue } from "@stepwiser/jobs";
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -19,8 +19,8 @@ export interface Context {
   getQueue: () => Promise<JobQueue>;
 }
 
-/** The minimal role a procedure requires; "public" needs no session. Read by the role-matrix test. */
-export type Access = "public" | UserRole;
+/** The one access tier a procedure declares ("public" or a capability). Read by the role-matrix test. */
+export type { Access };
 export interface ProcedureMeta {
   access?: Access;
 }
@@ -58,22 +58,27 @@ const base = t.procedure.use(translateErrors);
 
 export const publicProcedure = base.meta({ access: "public" });
 
-function requireRole(minimum: UserRole) {
+function requireCapability(capability: Capability) {
   return t.middleware(({ ctx, next }) => {
     if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
-    if (!roleAtLeast(ctx.user.role, minimum)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${minimum} role; you are ${ctx.user.role}` });
+    if (!can(ctx.user.role, capability)) {
+      throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${capability} capability (roles: ${rolesWith(capability).join(", ")}); you are ${ctx.user.role}` });
     }
     return next({ ctx: { ...ctx, user: ctx.user } });
   });
 }
 
-/** A procedure for signed-in users holding at least `minimum`. */
-export function roleProcedure(minimum: UserRole) {
-  return base.meta({ access: minimum }).use(requireRole(minimum));
+/** A procedure for signed-in users whose role grants `capability`. */
+export function capabilityProcedure(capability: Capability) {
+  return base.meta({ access: capability }).use(requireCapability(capability));
 }
 
-export const viewerProcedure = roleProcedure("viewer");
-export const annotatorProcedure = roleProcedure("annotator");
-export const researcherProcedure = roleProcedure("researcher");
-export const adminProcedure = roleProcedure("admin");
+export const accountProcedure = capabilityProcedure("account");
+export const researchReadProcedure = capabilityProcedure("research.read");
+export const researchManageProcedure = capabilityProcedure("research.manage");
+/** Queue procedures: annotators pass the tier but each handler still limits them to their member queues. */
+export const queueViewProcedure = capabilityProcedure("queues.view");
+export const queueAnnotateProcedure = capabilityProcedure("queues.annotate");
+export const queueManageProcedure = capabilityProcedure("queues.manage");
+export const userAdminProcedure = capabilityProcedure("users.manage");
+export const endpointAdminProcedure = capabilityProcedure("endpoints.manage");

@@ -1,7 +1,7 @@
 import { majorityVerdict, sampleSolutionIds, stratifiedSample, type Verdict } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ABS_Q, callerFor, createAnnotationWorld, createUser, rateAll, REL_RATIO, type AnnotationWorld, type Caller } from "./annotation-fixtures";
+import { ABS_Q, callerFor, createAnnotationWorld, createUser, memberAnnotator, rateAll, REL_RATIO, type AnnotationWorld, type Caller } from "./annotation-fixtures";
 
 describe("creating annotation queues", () => {
   let database: TestDatabase;
@@ -136,7 +136,7 @@ describe("creating annotation queues", () => {
     expect(drawn.sort()).toEqual(predicted.slice(0, 3).map((s) => s.id).sort());
 
     const queue = await researcher.annotation.createQueue({ ...base(), judgeRunId: benchmark.id, selection: { kind: "filter", filter: {}, limit: 1 } });
-    const annotator = callerFor(db, await createUser(db, "annotator", "Bench"));
+    const annotator = await memberAnnotator(db, researcher, "Bench", [queue.queueId]);
     const view = (await annotator.annotation.next({ queueId: queue.queueId }))!;
     expect(view.chunks[0]).toMatchObject({ id: tied, judgeVotes: { Positive: 1, Negative: 1, unparseable: 0 }, judgeVerdict: "Positive", mcLabel: null });
     expect(view.chunks[1]).toMatchObject({ judgeVotes: null, judgeVerdict: null });
@@ -182,10 +182,17 @@ describe("creating annotation queues", () => {
     expect(await database.db.annotationQueue.count({ where: { name: "queue", datasetId: other.datasetId } })).toBe(0);
   });
 
-  it("lists queues with their progress and the caller's share, and shows one queue's annotators", async () => {
-    const { queueId } = await researcher.annotation.createQueue({ name: "progress", datasetId: world.datasetId, annotatorsPerItem: 2, selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: 3 } });
+  it("lists queues with their progress and the caller's share; researchers see every annotator and the members, an annotator only themselves", async () => {
     const ann = await createUser(database.db, "annotator", "Progress-a");
     const ben = await createUser(database.db, "annotator", "Progress-b");
+    const { queueId, members } = await researcher.annotation.createQueue({
+      name: "progress",
+      datasetId: world.datasetId,
+      annotatorsPerItem: 2,
+      selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: 3 },
+      annotatorIds: [ann.id, ben.id],
+    });
+    expect(members).toBe(2);
     const [a, b] = [callerFor(database.db, ann), callerFor(database.db, ben)];
     for (const caller of [a, b]) {
       const view = (await caller.annotation.next({ queueId }))!;
@@ -201,12 +208,17 @@ describe("creating annotation queues", () => {
     expect((await b.annotation.listQueues({})).find((q) => q.id === queueId)!.mySubmitted).toBe(2);
     expect(await a.annotation.listQueues({ datasetId: "none" })).toEqual([]);
 
-    const queue = await a.annotation.queue({ queueId });
+    const queue = await researcher.annotation.queue({ queueId });
     expect(queue.progress).toMatchObject({ items: 3, completedItems: 1, submissions: 3, activeLeases: 1, adjudicatedItems: 0 });
     expect(queue.progress.annotators).toEqual([
       { userId: ben.id, name: ben.name, email: ben.email, submitted: 2, skipped: 0, leased: 0 },
       { userId: ann.id, name: ann.name, email: ann.email, submitted: 1, skipped: 0, leased: 1 },
     ]);
+    expect(queue.members.map((m) => m.userId)).toEqual([ann.id, ben.id]);
     expect(queue).toMatchObject({ instructions: "", leaseSeconds: 900, selection: { kind: "filter", limit: 3 }, annotateRunId: null, judgeRunId: null, labelRule: null, segmentationMethod: "self-segmented" });
+
+    const asAnn = await a.annotation.queue({ queueId });
+    expect(asAnn.progress.annotators).toEqual([{ userId: ann.id, name: ann.name, email: ann.email, submitted: 1, skipped: 0, leased: 1 }]);
+    expect(asAnn).toMatchObject({ members: [], selection: null, annotateRunId: null, judgeRunId: null, createdById: null });
   });
 });

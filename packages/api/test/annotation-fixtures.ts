@@ -140,6 +140,13 @@ export function callerFor(db: Db, user: SessionUser) {
 
 export type Caller = ReturnType<typeof callerFor>;
 
+/** An annotator's caller, made a member (by the researcher, as the web app does) of the given queues. */
+export async function memberAnnotator(db: Db, researcher: Caller, name: string, queueIds: readonly string[]): Promise<Caller> {
+  const user = await createUser(db, "annotator", name);
+  for (const queueId of queueIds) await researcher.annotation.addMembers({ queueId, userIds: [user.id] });
+  return callerFor(db, user);
+}
+
 /** A rating for every chunk of an assignment's item, `pick(index)` choosing each. */
 export function rateAll(chunks: readonly { id: string; index: number }[], pick: (index: number) => -1 | 0 | 1) {
   return chunks.map((chunk) => ({ chunkId: chunk.id, rating: pick(chunk.index) }));

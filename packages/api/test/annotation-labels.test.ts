@@ -24,22 +24,29 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     await database?.drop();
   });
 
+  // Annotators work only their member queues: every annotator here is a member of every queue, whichever came first.
+  const queueIds: string[] = [];
+  const annotatorIds: string[] = [];
   const annotator = async (name: string) => {
     const user = await createUser(database.db, "annotator", `${name}${++counter}`);
+    annotatorIds.push(user.id);
+    for (const queueId of queueIds) await researcher.annotation.addMembers({ queueId, userIds: [user.id] });
     return { user, caller: callerFor(database.db, user) };
   };
-  const queueOf = async (settings: { items?: number; blind?: boolean; annotatorsPerItem?: number; scheme?: "rating" | "first_error"; withRuns?: boolean } = {}) =>
-    (
-      await researcher.annotation.createQueue({
-        name: `labels ${++counter}`,
-        datasetId: world.datasetId,
-        scheme: settings.scheme,
-        blind: settings.blind,
-        annotatorsPerItem: settings.annotatorsPerItem,
-        ...(settings.withRuns === false ? {} : { annotateRunId: world.annotateRunId, judgeRunId: world.judgeRunId }),
-        selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: settings.items ?? 1 },
-      })
-    ).queueId;
+  const queueOf = async (settings: { items?: number; blind?: boolean; annotatorsPerItem?: number; scheme?: "rating" | "first_error"; withRuns?: boolean } = {}) => {
+    const { queueId } = await researcher.annotation.createQueue({
+      name: `labels ${++counter}`,
+      datasetId: world.datasetId,
+      scheme: settings.scheme,
+      blind: settings.blind,
+      annotatorsPerItem: settings.annotatorsPerItem,
+      ...(settings.withRuns === false ? {} : { annotateRunId: world.annotateRunId, judgeRunId: world.judgeRunId }),
+      selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: settings.items ?? 1 },
+      annotatorIds,
+    });
+    queueIds.push(queueId);
+    return queueId;
+  };
 
   /** The model evidence of a view's chunks, read independently from the runs' rows. */
   async function expectedEvidence(view: AssignmentView) {

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { callerFor, createAnnotationWorld, createUser, rateAll, sleep, type AnnotationWorld, type Caller } from "./annotation-fixtures";
+import { callerFor, createAnnotationWorld, createUser, memberAnnotator, rateAll, sleep, type AnnotationWorld, type Caller } from "./annotation-fixtures";
 
 describe("annotation queue leases", () => {
   let database: TestDatabase;
@@ -17,9 +17,19 @@ describe("annotation queue leases", () => {
     await database?.drop();
   });
 
-  const annotator = async (name: string) => callerFor(database.db, await createUser(database.db, "annotator", `${name}${++counter}`));
-  const queueOf = async (items: number, settings: { leaseSeconds?: number; annotatorsPerItem?: number } = {}) =>
-    (await researcher.annotation.createQueue({ name: `queue ${++counter}`, datasetId: world.datasetId, selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: items }, ...settings })).queueId;
+  // Annotators work only their member queues: every annotator here is a member of every queue, whichever came first.
+  const queueIds: string[] = [];
+  const annotatorIds: string[] = [];
+  const annotator = async (name: string) => {
+    const caller = await memberAnnotator(database.db, researcher, `${name}${++counter}`, queueIds);
+    annotatorIds.push((await caller.me.get()).id);
+    return caller;
+  };
+  const queueOf = async (items: number, settings: { leaseSeconds?: number; annotatorsPerItem?: number } = {}) => {
+    const { queueId } = await researcher.annotation.createQueue({ name: `queue ${++counter}`, datasetId: world.datasetId, selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: items }, annotatorIds, ...settings });
+    queueIds.push(queueId);
+    return queueId;
+  };
   const submitAll = (caller: Caller, view: { assignmentId: string; chunks: { id: string; index: number }[] }) =>
     caller.annotation.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) });
 

@@ -125,7 +125,7 @@ describe("API tokens", () => {
     const viewerToken = (await caller("vera").token.create({ name: "viewer script" })).token;
     const denied = await call("annotation.itemHistory", { token: viewerToken, input: { itemId: "x" } });
     expect(denied.status).toBe(403);
-    expect((await read(denied)).error?.json.message).toMatch(/needs the researcher role; you are viewer/);
+    expect((await read(denied)).error?.json.message).toMatch(/needs the queues.manage capability \(roles: researcher, admin\); you are viewer/);
 
     const { db } = database;
     const demoted = await createUserWithPassword(db, { email: "demoted@tokens.test", name: "demoted", role: "researcher", password: PASSWORD });

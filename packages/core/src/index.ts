@@ -8,6 +8,7 @@ export * from "./processbench/critic-output";
 export * from "./labels";
 export * from "./judge";
 export * from "./access/roles";
+export * from "./access/capabilities";
 export * from "./stats";
 export * from "./training";
 export * from "./chunks";

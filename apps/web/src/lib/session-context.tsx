@@ -1,7 +1,7 @@
 "use client";
 
 import type { SessionUser } from "@stepwiser/api";
-import { roleAtLeast, type UserRole } from "@stepwiser/core";
+import { can, type Capability } from "@stepwiser/core";
 import { createContext, useContext, type ReactNode } from "react";
 
 const SessionContext = createContext<SessionUser | null>(null);
@@ -17,7 +17,7 @@ export function useSessionUser(): SessionUser {
   return user;
 }
 
-/** Hides controls the server would refuse anyway; the API enforces roles on its own. */
-export function useHasRole(minimum: UserRole): boolean {
-  return roleAtLeast(useSessionUser().role, minimum);
+/** Hides controls the server would refuse anyway; the API enforces capabilities on its own. */
+export function useCan(capability: Capability): boolean {
+  return can(useSessionUser().role, capability);
 }

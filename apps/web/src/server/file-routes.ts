@@ -1,5 +1,5 @@
 import { InvalidApiTokenError, userFromRequestHeaders, type ContextDeps, type SessionUser } from "@stepwiser/api";
-import { roleAtLeast, type UserRole } from "@stepwiser/core";
+import { can, rolesWith, type Capability } from "@stepwiser/core";
 import { FileTooLargeError, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
 
@@ -14,7 +14,7 @@ type RouteDeps = Pick<ContextDeps, "db" | "auth">;
 const text = (status: number, message: string) => new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 
 /** The caller, or the plain-text response refusing them. */
-async function callerWithRole(deps: RouteDeps, request: Request, minimum: UserRole, action: string): Promise<SessionUser | Response> {
+async function callerWith(deps: RouteDeps, request: Request, capability: Capability, action: string): Promise<SessionUser | Response> {
   let user: SessionUser | null;
   try {
     user = await userFromRequestHeaders(deps, request.headers);
@@ -23,7 +23,7 @@ async function callerWithRole(deps: RouteDeps, request: Request, minimum: UserRo
     throw error;
   }
   if (!user) return text(401, "sign in first");
-  if (!roleAtLeast(user.role, minimum)) return text(403, `${action} needs the ${minimum} role; you are ${user.role}`);
+  if (!can(user.role, capability)) return text(403, `${action} needs the ${capability} capability (roles: ${rolesWith(capability).join(", ")}); you are ${user.role}`);
   return user;
 }
 
@@ -53,7 +53,7 @@ const tooLarge = (fileName: string, maxBytes: number) =>
  * `maxBytes` is only lowered by tests.
  */
 export async function handleUpload(deps: RouteDeps, request: Request, maxBytes = MAX_IMPORT_FILE_BYTES): Promise<Response> {
-  const user = await callerWithRole(deps, request, "researcher", "uploading files");
+  const user = await callerWith(deps, request, "research.manage", "uploading files");
   if (user instanceof Response) return user;
   const fileName = uploadFileName(new URL(request.url).searchParams.get("fileName"));
   if (!fileName) return text(400, "give the file's name as ?fileName=NAME");
@@ -76,7 +76,7 @@ export async function handleUpload(deps: RouteDeps, request: Request, maxBytes =
 
 /** Streams a stored file (an upload or an export's output) as an attachment. */
 export async function handleDownload(deps: RouteDeps, request: Request, id: string): Promise<Response> {
-  const user = await callerWithRole(deps, request, "researcher", "downloading files");
+  const user = await callerWith(deps, request, "research.manage", "downloading files");
   if (user instanceof Response) return user;
   const file = await deps.db.storedFile.findUnique({ where: { id }, select: { id: true, fileName: true, contentType: true, sizeBytes: true, completedAt: true } });
   if (!file) return text(404, `file ${id} does not exist`);

@@ -1,6 +1,6 @@
 import "server-only";
 import { getAuth, sessionUserFromHeaders, type SessionUser } from "@stepwiser/api";
-import { roleAtLeast, type UserRole } from "@stepwiser/core";
+import { can, type Capability } from "@stepwiser/core";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 
@@ -9,9 +9,14 @@ export async function currentUser(): Promise<SessionUser | null> {
 }
 
 /** For server components behind sign-in: anonymous visitors go to the sign-in page. */
-export async function requireUser(minimum: UserRole = "viewer"): Promise<SessionUser> {
+export async function requireUser(capability: Capability = "account"): Promise<SessionUser> {
   const user = await currentUser();
   if (!user) redirect("/sign-in");
-  if (!roleAtLeast(user.role, minimum)) redirect("/datasets?denied=" + minimum);
+  if (!can(user.role, capability)) redirect(`${homePath(user)}?denied=${capability}`);
   return user;
+}
+
+/** Where a signed-in user lands: annotators have no datasets to see, only their queues. */
+export function homePath(user: SessionUser): string {
+  return can(user.role, "research.read") ? "/datasets" : "/queues";
 }

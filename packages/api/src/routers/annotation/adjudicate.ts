@@ -1,7 +1,7 @@
 import { submissionToStore } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { queueManageProcedure } from "../../trpc";
 import { finalItemLabels } from "./final-labels";
 import { chunkLabelInput } from "./submit";
 
@@ -17,7 +17,7 @@ export const adjudicateInput = z.object({
  * latest adjudication outranks every annotator's row), marks the item
  * adjudicated, and audits the final labels before and after, together.
  */
-export const adjudicate = researcherProcedure.input(adjudicateInput).mutation(async ({ ctx, input }) => {
+export const adjudicate = queueManageProcedure.input(adjudicateInput).mutation(async ({ ctx, input }) => {
   return ctx.db.$transaction(async (tx) => {
     const item = await tx.annotationItem.findUnique({
       where: { id: input.itemId },

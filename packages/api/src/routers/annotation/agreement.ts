@@ -1,7 +1,7 @@
 import { annotationAgreement } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 export const agreementInput = z.object({ queueId: z.string().min(1) });
 
@@ -11,7 +11,7 @@ export const agreementInput = z.object({ queueId: z.string().min(1) });
  * work counts: an undone submission is out until it is sent again, and then
  * its latest rows count. The computation is `annotationAgreement` in core.
  */
-export const agreement = viewerProcedure.input(agreementInput).query(async ({ ctx, input }) => {
+export const agreement = researchReadProcedure.input(agreementInput).query(async ({ ctx, input }) => {
   const queue = await ctx.db.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true, scheme: true, annotatorsPerItem: true } });
   if (!queue) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });
   const submitted = { item: { queueId: queue.id }, status: "submitted" as const };

@@ -2,8 +2,9 @@ import { ANNOTATION_SCHEMES } from "@stepwiser/core";
 import type { Db, RunKind } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { queueManageProcedure } from "../../trpc";
 import { defaultLabelRule, judgeTiePolicy, queueLabelRuleSchema, runConfigFacts, storedLabelRule, type QueueLabelRule } from "./queue-runs";
+import { annotatorsToAdd } from "./membership";
 import { queueSelectionSchema, selectSolutions } from "./select-solutions";
 
 export const DEFAULT_SEGMENTATION_METHOD = "self-segmented";
@@ -24,6 +25,8 @@ export const createQueueInput = z.object({
   labelRule: queueLabelRuleSchema.optional(),
   judgeRunId: z.string().min(1).optional(),
   selection: queueSelectionSchema,
+  /** Accounts that may work the queue besides researchers and admins (annotators see only their member queues). */
+  annotatorIds: z.array(z.string().min(1)).max(500).default([]),
 });
 
 const bad = (message: string) => new TRPCError({ code: "BAD_REQUEST", message });
@@ -42,7 +45,7 @@ async function runOf(db: Db, runId: string, datasetId: string, field: string, ki
  * written with the queue, its settings and the audit row in one transaction:
  * a queue never exists half-filled.
  */
-export const createQueue = researcherProcedure.input(createQueueInput).mutation(async ({ ctx, input }) => {
+export const createQueue = queueManageProcedure.input(createQueueInput).mutation(async ({ ctx, input }) => {
   const { db } = ctx;
   const { selection } = input;
   const dataset = await db.dataset.findUnique({ where: { id: input.datasetId }, select: { id: true } });
@@ -63,6 +66,7 @@ export const createQueue = researcherProcedure.input(createQueueInput).mutation(
       ? await runOf(db, selection.runId, input.datasetId, "selection.runId", ["annotate", "judge", "benchmark"])
       : null;
 
+  const annotators = await annotatorsToAdd(db, input.annotatorIds, "annotatorIds");
   const segmentationMethod = input.segmentationMethod ?? impliedSegmentationMethod([annotateRun, judgeRun, selectionRun]);
 
   let labelRule: QueueLabelRule | null = null;
@@ -104,13 +108,16 @@ export const createQueue = researcherProcedure.input(createQueueInput).mutation(
     await tx.annotationItem.createMany({
       data: solutions.map((solution, position) => ({ queueId: queue.id, trajectoryId: solution.trajectoryId, segmentationId: solution.segmentationId, position })),
     });
+    if (annotators.length) {
+      await tx.annotationQueueMember.createMany({ data: annotators.map((user) => ({ queueId: queue.id, userId: user.id, addedById: ctx.user.id })) });
+    }
     await tx.auditLog.create({
       data: {
         actorId: ctx.user.id,
         action: "annotation_queue.created",
         entityType: "AnnotationQueue",
         entityId: queue.id,
-        after: { ...settings, labelRule, items: solutions.length },
+        after: { ...settings, labelRule, items: solutions.length, members: annotators.map((user) => ({ userId: user.id, email: user.email })) },
       },
     });
     return queue.id;
@@ -118,7 +125,7 @@ export const createQueue = researcherProcedure.input(createQueueInput).mutation(
   // Fresh statistics for the new items: without them the planner takes a queue for a handful of
   // rows and reads all of it on every claim, until autovacuum gets to the table (up to a minute or more).
   await db.$executeRaw`ANALYZE "AnnotationItem"`;
-  return { queueId, items: solutions.length };
+  return { queueId, items: solutions.length, members: annotators.length };
 });
 
 /**

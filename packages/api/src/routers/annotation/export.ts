@@ -2,7 +2,7 @@ import { isHumanRating, ratingToLabel, type Label } from "@stepwiser/core";
 import { Prisma, type AnnotationScheme, type Db } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { queueManageProcedure } from "../../trpc";
 
 /** One HumanLabel row of a queue with its provenance: a line of the JSONL export. */
 export interface HumanLabelExportLine {
@@ -135,7 +135,7 @@ export const EXPORT_LINE_CAP = 50_000;
 export const exportLabelsInput = z.object({ queueId: z.string().min(1) });
 
 /** A queue's label rows as JSONL lines, for queues up to 50,000 rows; larger ones stream through the web app's download route. */
-export const exportLabels = researcherProcedure.input(exportLabelsInput).query(async ({ ctx, input }) => {
+export const exportLabels = queueManageProcedure.input(exportLabelsInput).query(async ({ ctx, input }) => {
   const rows = await ctx.db.humanLabel.count({ where: { queueId: input.queueId } });
   if (rows > EXPORT_LINE_CAP) {
     throw new TRPCError({

@@ -1,12 +1,12 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { queueManageProcedure } from "../../trpc";
 import { finalItemLabels } from "./final-labels";
 
 export const itemHistoryInput = z.object({ itemId: z.string().min(1) });
 
 /** Everything that happened to one item: who held it when, every label row ever written (oldest first), and the final labels. */
-export const itemHistory = researcherProcedure.input(itemHistoryInput).query(async ({ ctx, input }) => {
+export const itemHistory = queueManageProcedure.input(itemHistoryInput).query(async ({ ctx, input }) => {
   const item = await ctx.db.annotationItem.findUnique({
     where: { id: input.itemId },
     select: {

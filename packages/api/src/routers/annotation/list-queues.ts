@@ -1,13 +1,17 @@
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { queueViewProcedure } from "../../trpc";
+import { visibleQueuesWhere } from "./membership";
 import { queueCounts } from "./queue-counts";
 
 export const listQueuesInput = z.object({ datasetId: z.string().min(1).optional() });
 
-/** Every annotation queue (archived ones too, with `archivedAt`), newest first, with its progress and the caller's share. */
-export const listQueues = viewerProcedure.input(listQueuesInput).query(async ({ ctx, input }) => {
+/**
+ * Every annotation queue the caller may see (an annotator: the queues they are a member of), archived ones
+ * too (with `archivedAt`), newest first, with its progress and the caller's share.
+ */
+export const listQueues = queueViewProcedure.input(listQueuesInput).query(async ({ ctx, input }) => {
   const queues = await ctx.db.annotationQueue.findMany({
-    where: input.datasetId ? { datasetId: input.datasetId } : {},
+    where: { ...(input.datasetId ? { datasetId: input.datasetId } : {}), ...visibleQueuesWhere(ctx.user) },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     select: {
       id: true,

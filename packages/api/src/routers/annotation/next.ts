@@ -1,7 +1,8 @@
-import { TRPCError } from "@trpc/server";
+import { limitedToMemberQueues } from "@stepwiser/core";
 import { z } from "zod";
-import { annotatorProcedure } from "../../trpc";
+import { queueAnnotateProcedure } from "../../trpc";
 import { loadAssignmentView } from "./assignment-view";
+import { isQueueMember, queueNotFound } from "./membership";
 import { lockQueueSlots, nextClaimableItemId, SLOT_TRANSACTION } from "./leases";
 
 export const nextInput = z.object({ queueId: z.string().min(1) });
@@ -12,11 +13,12 @@ export const nextInput = z.object({ queueId: z.string().min(1) });
  * queue is archived. Claims run one at a time per queue (advisory lock), so no
  * item is leased beyond its slots and simultaneous annotators get different items.
  */
-export const next = annotatorProcedure.input(nextInput).mutation(async ({ ctx, input }) => {
+export const next = queueAnnotateProcedure.input(nextInput).mutation(async ({ ctx, input }) => {
   const me = ctx.user.id;
   const assignmentId = await ctx.db.$transaction(async (tx) => {
     const queue = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true, annotatorsPerItem: true, leaseSeconds: true, archivedAt: true } });
-    if (!queue) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });
+    if (!queue) throw queueNotFound(input.queueId);
+    if (limitedToMemberQueues(ctx.user.role) && !(await isQueueMember(tx, queue.id, me))) throw queueNotFound(input.queueId);
     if (queue.archivedAt) return null;
     await lockQueueSlots(tx, queue.id);
     // Read the clock after the lock: a claim that waited must not judge leases by the time it arrived.

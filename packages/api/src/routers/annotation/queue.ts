@@ -1,13 +1,20 @@
-import { TRPCError } from "@trpc/server";
+import { limitedToMemberQueues } from "@stepwiser/core";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { queueViewProcedure } from "../../trpc";
+import { assertQueueVisible, queueNotFound } from "./membership";
 import { queueCounts } from "./queue-counts";
 import { parseStoredLabelRule } from "./queue-runs";
 
 export const queueInput = z.object({ queueId: z.string().min(1) });
 
-/** One queue's settings and who has done what: the queue's dashboard. */
-export const queue = viewerProcedure.input(queueInput).query(async ({ ctx, input }) => {
+/**
+ * One queue's settings and who has done what: the queue's dashboard. An
+ * annotator sees it only for a queue they are a member of, and only their own
+ * progress: not who else works it, nor the runs and selection behind it.
+ */
+export const queue = queueViewProcedure.input(queueInput).query(async ({ ctx, input }) => {
+  await assertQueueVisible(ctx.db, ctx.user, input.queueId);
+  const limited = limitedToMemberQueues(ctx.user.role);
   const found = await ctx.db.annotationQueue.findUnique({
     where: { id: input.queueId },
     select: {
@@ -30,16 +37,23 @@ export const queue = viewerProcedure.input(queueInput).query(async ({ ctx, input
       archivedAt: true,
     },
   });
-  if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });
+  if (!found) throw queueNotFound(input.queueId);
   const now = new Date();
   const inQueue = { item: { queueId: found.id } };
-  const [counts, finished, active] = await Promise.all([
+  const [counts, finished, active, memberRows] = await Promise.all([
     queueCounts(ctx.db, [found.id], ctx.user.id),
     ctx.db.annotationAssignment.groupBy({ by: ["annotatorId", "status"], where: { ...inQueue, status: { in: ["submitted", "skipped"] } }, _count: { _all: true } }),
     ctx.db.annotationAssignment.groupBy({ by: ["annotatorId"], where: { ...inQueue, status: "leased", expiresAt: { gt: now } }, _count: { _all: true } }),
+    limited
+      ? []
+      : ctx.db.annotationQueueMember.findMany({
+          where: { queueId: found.id },
+          orderBy: [{ addedAt: "asc" }, { id: "asc" }],
+          select: { userId: true, addedAt: true, user: { select: { name: true, email: true, role: true } }, addedBy: { select: { name: true } } },
+        }),
   ]);
   const annotatorIds = [...new Set([...finished.map((r) => r.annotatorId), ...active.map((r) => r.annotatorId)])];
-  const users = await ctx.db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true, email: true } });
+  const users = await ctx.db.user.findMany({ where: { id: { in: limited ? annotatorIds.filter((id) => id === ctx.user.id) : annotatorIds } }, select: { id: true, name: true, email: true } });
   const annotators = users
     .map((user) => ({
       userId: user.id,
@@ -53,10 +67,13 @@ export const queue = viewerProcedure.input(queueInput).query(async ({ ctx, input
     .sort((a, b) => b.submitted - a.submitted || a.name.localeCompare(b.name));
   const { items, completedItems, adjudicatedItems, submissions, mySubmitted } = counts.get(found.id)!;
   const { dataset, labelRule, ...settings } = found;
+  const members = memberRows.map((m) => ({ userId: m.userId, name: m.user.name, email: m.user.email, role: m.user.role, addedAt: m.addedAt, addedByName: m.addedBy?.name ?? null }));
   return {
     ...settings,
+    ...(limited ? { selection: null, annotateRunId: null, judgeRunId: null, createdById: null, segmentationMethod: "" } : {}),
+    members,
     datasetName: dataset.name,
-    labelRule: parseStoredLabelRule(labelRule),
+    labelRule: limited ? null : parseStoredLabelRule(labelRule),
     progress: {
       items,
       completedItems,

@@ -6,6 +6,7 @@ import { createQueue } from "./create-queue";
 import { exportLabels } from "./export";
 import { itemHistory } from "./item-history";
 import { listQueues } from "./list-queues";
+import { addMembers, annotatorCandidates, removeMember } from "./members";
 import { next } from "./next";
 import { queue } from "./queue";
 import { skip } from "./skip";
@@ -17,6 +18,9 @@ import { updateQueue } from "./update-queue";
 export const annotationRouter = createRouter({
   createQueue,
   updateQueue,
+  addMembers,
+  removeMember,
+  annotatorCandidates,
   listQueues,
   queue,
   next,

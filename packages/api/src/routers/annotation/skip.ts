@@ -1,11 +1,13 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { annotatorProcedure } from "../../trpc";
+import { queueAnnotateProcedure } from "../../trpc";
+import { assertAssignmentQueueVisible } from "./membership";
 
 export const skipInput = z.object({ assignmentId: z.string().min(1) });
 
 /** Gives a leased item back without labels: its slot frees for others, and it is never offered to the caller again. */
-export const skip = annotatorProcedure.input(skipInput).mutation(async ({ ctx, input }) => {
+export const skip = queueAnnotateProcedure.input(skipInput).mutation(async ({ ctx, input }) => {
+  await assertAssignmentQueueVisible(ctx.db, ctx.user, input.assignmentId);
   const skipped = await ctx.db.annotationAssignment.updateMany({
     where: { id: input.assignmentId, annotatorId: ctx.user.id, status: "leased" },
     data: { status: "skipped" },

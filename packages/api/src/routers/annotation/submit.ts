@@ -1,9 +1,10 @@
-import { HUMAN_RATINGS, submissionToStore, type HumanRating } from "@stepwiser/core";
+import { HUMAN_RATINGS, limitedToMemberQueues, submissionToStore, type HumanRating } from "@stepwiser/core";
 import { Prisma, type AnnotationScheme } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { annotatorProcedure } from "../../trpc";
+import { queueAnnotateProcedure } from "../../trpc";
 import { loadAssignmentView } from "./assignment-view";
+import { isQueueMember } from "./membership";
 import { lockQueueSlots, SLOT_TRANSACTION, slotsTakenByOthers } from "./leases";
 
 const rating = z.union(HUMAN_RATINGS.map((r) => z.literal(r)) as [z.ZodLiteral<HumanRating>, z.ZodLiteral<HumanRating>, z.ZodLiteral<HumanRating>]).nullable();
@@ -30,7 +31,7 @@ export const submitInput = z.object({
  * nobody took its slot meanwhile; if someone did, the work is refused with
  * CONFLICT rather than exceeding the item's annotator count.
  */
-export const submit = annotatorProcedure.input(submitInput).mutation(async ({ ctx, input }) => {
+export const submit = queueAnnotateProcedure.input(submitInput).mutation(async ({ ctx, input }) => {
   const me = ctx.user.id;
   await ctx.db.$transaction(async (tx) => {
     // One round trip for the assignment, its item and the queue's settings.
@@ -42,6 +43,9 @@ export const submit = annotatorProcedure.input(submitInput).mutation(async ({ ct
       WHERE a.id = ${input.assignmentId}`);
     if (!row) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${input.assignmentId} does not exist` });
     if (row.annotatorId !== me) throw new TRPCError({ code: "FORBIDDEN", message: "this assignment belongs to another annotator" });
+    if (limitedToMemberQueues(ctx.user.role) && !(await isQueueMember(tx, row.queueId, me))) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${input.assignmentId} does not exist` });
+    }
     await lockQueueSlots(tx, row.queueId);
     // Read under the lock: a concurrent submit, skip or undo of the same assignment has finished by now.
     const current = await tx.annotationAssignment.findUniqueOrThrow({ where: { id: input.assignmentId }, select: { status: true, expiresAt: true } });

@@ -1,7 +1,8 @@
-import { TRPCError } from "@trpc/server";
+import { limitedToMemberQueues } from "@stepwiser/core";
 import { z } from "zod";
-import { annotatorProcedure } from "../../trpc";
+import { queueAnnotateProcedure } from "../../trpc";
 import { loadAssignmentView } from "./assignment-view";
+import { isQueueMember, queueNotFound } from "./membership";
 import { lockQueueSlots, SLOT_TRANSACTION } from "./leases";
 
 export const undoInput = z.object({ queueId: z.string().min(1) });
@@ -13,11 +14,11 @@ export const undoInput = z.object({ queueId: z.string().min(1) });
  * Any other lease they held in the queue is released, so they hold one item at
  * a time and `next` resumes the undone one.
  */
-export const undo = annotatorProcedure.input(undoInput).mutation(async ({ ctx, input }) => {
+export const undo = queueAnnotateProcedure.input(undoInput).mutation(async ({ ctx, input }) => {
   const me = ctx.user.id;
   const assignmentId = await ctx.db.$transaction(async (tx) => {
     const queue = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true, leaseSeconds: true } });
-    if (!queue) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });
+    if (!queue || (limitedToMemberQueues(ctx.user.role) && !(await isQueueMember(tx, queue.id, me)))) throw queueNotFound(input.queueId);
     await lockQueueSlots(tx, queue.id);
     const last = await tx.annotationAssignment.findFirst({
       where: { annotatorId: me, status: "submitted", item: { queueId: queue.id } },

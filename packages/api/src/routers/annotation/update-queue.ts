@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { queueManageProcedure } from "../../trpc";
 
 export const updateQueueInput = z.object({
   queueId: z.string().min(1),
@@ -20,7 +20,7 @@ const queueSettingsSelect = { id: true, name: true, instructions: true, annotato
  * is a fixed sample, so its agreement numbers keep meaning the same thing.
  * The audit row holds only the fields that changed, before and after.
  */
-export const updateQueue = researcherProcedure.input(updateQueueInput).mutation(async ({ ctx, input }) => {
+export const updateQueue = queueManageProcedure.input(updateQueueInput).mutation(async ({ ctx, input }) => {
   return ctx.db.$transaction(async (tx) => {
     const current = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: queueSettingsSelect });
     if (!current) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });

@@ -1,7 +1,7 @@
 import { judgeCalibration, ratingToLabel } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { loadChunkReadings, storedRuleSchema } from "./readings";
 
 export const compareCalibrationInput = z.object({
@@ -20,7 +20,7 @@ export const compareCalibrationInput = z.object({
  * calibration error. Chunks without a parsed vote or a reference are skipped.
  * With K = 1 every share is 0 or 1, so only the two end bins fill.
  */
-export const calibration = viewerProcedure.input(compareCalibrationInput).query(async ({ ctx, input }) => {
+export const calibration = researchReadProcedure.input(compareCalibrationInput).query(async ({ ctx, input }) => {
   if (input.reference === "mc" && !input.annotateRunId) {
     throw new TRPCError({ code: "BAD_REQUEST", message: "calibration against Monte-Carlo labels needs an annotate run" });
   }

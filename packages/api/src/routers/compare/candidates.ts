@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { COMPARABLE_KINDS, describeRun } from "./runs";
 import { availableLabelRules } from "./readings";
 
@@ -11,7 +11,7 @@ export const compareCandidatesInput = z.object({ datasetId: z.string().min(1) })
  * rows), annotate runs with stored labels (the Monte-Carlo reading), and the
  * dataset's annotation queues (the human reading).
  */
-export const candidates = viewerProcedure.input(compareCandidatesInput).query(async ({ ctx, input }) => {
+export const candidates = researchReadProcedure.input(compareCandidatesInput).query(async ({ ctx, input }) => {
   const [predictionRuns, annotateRuns, queues] = await Promise.all([
     ctx.db.run.findMany({
       where: { datasetId: input.datasetId, kind: { in: [...COMPARABLE_KINDS] } },

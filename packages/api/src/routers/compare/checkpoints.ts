@@ -1,7 +1,7 @@
 import { compareCheckpoints } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { loadCommonGold, loadComparableRuns } from "./runs";
 
 export const compareCheckpointsInput = z.object({
@@ -18,7 +18,7 @@ export const compareCheckpointsInput = z.object({
  * and on average, and each non-baseline run's paired-bootstrap difference from
  * the baseline with its interval and p-value.
  */
-export const checkpoints = viewerProcedure.input(compareCheckpointsInput).query(async ({ ctx, input }) => {
+export const checkpoints = researchReadProcedure.input(compareCheckpointsInput).query(async ({ ctx, input }) => {
   if (!input.runIds.includes(input.baselineRunId)) {
     throw new TRPCError({ code: "BAD_REQUEST", message: `the baseline ${input.baselineRunId} must be one of the compared runs` });
   }

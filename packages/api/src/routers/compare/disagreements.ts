@@ -1,7 +1,7 @@
 import { DISAGREEMENT_KINDS, predictionDisagreements, type DisagreementKind } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { loadCommonGold, loadComparableRuns } from "./runs";
 
 export const compareDisagreementsInput = z.object({
@@ -21,7 +21,7 @@ export const compareDisagreementsInput = z.object({
  * `checkpoints`), in file order, with who was right. `counts` splits the
  * subset / gold-position filtered list by kind before the kind filter applies.
  */
-export const disagreements = viewerProcedure.input(compareDisagreementsInput).query(async ({ ctx, input }) => {
+export const disagreements = researchReadProcedure.input(compareDisagreementsInput).query(async ({ ctx, input }) => {
   if (input.runA === input.runB) throw new TRPCError({ code: "BAD_REQUEST", message: "pick two different runs" });
   const runs = await loadComparableRuns(ctx.db, [input.runA, input.runB]);
   const { gold, predictions } = await loadCommonGold(ctx.db, runs);

@@ -1,7 +1,7 @@
 import { majorityVerdict, subsetFromId, type Verdict } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { loadComparableRuns } from "./runs";
 
 export const compareItemInput = z.object({
@@ -16,7 +16,7 @@ export const compareItemInput = z.object({
  * (and a critic's whole answer). Chunks are those of the first run's
  * segmentation; a run on another segmentation is lined up by chunk index.
  */
-export const item = viewerProcedure.input(compareItemInput).query(async ({ ctx, input }) => {
+export const item = researchReadProcedure.input(compareItemInput).query(async ({ ctx, input }) => {
   const runs = await loadComparableRuns(ctx.db, input.runIds);
   const trajectory = await ctx.db.trajectory.findUnique({
     where: { id: input.trajectoryId },

@@ -1,7 +1,7 @@
 import { verifierScaling, type ScalingSolution, type StoredJudgeSample } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { loadCommonGold, loadJudgeSampleRun, type ComparableRun } from "./runs";
 
 export const compareScalingInput = z.object({
@@ -57,7 +57,7 @@ async function runScaling(db: Db, run: ComparableRun, draws: number, seed: numbe
  * F1 and the judge tokens per solution, each the mean over `draws` random
  * K-subsets. See `verifierScaling` for how unjudged chunks and prompt tokens are read.
  */
-export const scaling = viewerProcedure.input(compareScalingInput).query(async ({ ctx, input }) => {
+export const scaling = researchReadProcedure.input(compareScalingInput).query(async ({ ctx, input }) => {
   const runs = [];
   for (const id of new Set(input.runIds)) runs.push(await loadJudgeSampleRun(ctx.db, id));
   const curves = [];

@@ -1,6 +1,6 @@
 import { THREE_WAY_PATTERNS, threeWayAgreement } from "@stepwiser/core";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { loadChunkReadings, storedRuleSchema } from "./readings";
 
 export const compareThreeWayInput = z.object({
@@ -22,7 +22,7 @@ export const compareThreeWayInput = z.object({
  * readings are not unanimous, with how they split. A disputed human label
  * (annotators disagree, no adjudication yet) counts as no human reading.
  */
-export const threeWay = viewerProcedure.input(compareThreeWayInput).query(async ({ ctx, input }) => {
+export const threeWay = researchReadProcedure.input(compareThreeWayInput).query(async ({ ctx, input }) => {
   const readings = await loadChunkReadings(ctx.db, input);
   const agreement = threeWayAgreement(readings.chunks);
   const matching = input.pattern ? agreement.disagreements.filter((c) => c.pattern === input.pattern) : agreement.disagreements;

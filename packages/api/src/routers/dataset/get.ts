@@ -1,10 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 export const getDatasetInput = z.object({ id: z.string().min(1) });
 
-export const get = viewerProcedure.input(getDatasetInput).query(async ({ ctx, input }) => {
+export const get = researchReadProcedure.input(getDatasetInput).query(async ({ ctx, input }) => {
   const dataset = await ctx.db.dataset.findUnique({
     where: { id: input.id },
     select: { id: true, name: true, source: true, license: true, version: true, status: true, createdAt: true, importRunId: true },

@@ -1,6 +1,6 @@
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
-export const list = viewerProcedure.query(async ({ ctx }) => {
+export const list = researchReadProcedure.query(async ({ ctx }) => {
   const datasets = await ctx.db.dataset.findMany({
     orderBy: { createdAt: "desc" },
     select: {

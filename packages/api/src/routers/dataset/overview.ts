@@ -1,7 +1,7 @@
 import { Prisma, type LabelRule, type RunKind } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 export const datasetOverviewInput = z.object({ datasetId: z.string().min(1) });
 
@@ -81,7 +81,7 @@ function firstErrorBins(counts: Map<number, number>, lastPosition: number): Firs
  * GROUP BY in PostgreSQL returning a few rows per bin: a dataset may hold a
  * million chunks, none of which is read into Node.
  */
-export const overview = viewerProcedure.input(datasetOverviewInput).query(async ({ ctx, input }) => {
+export const overview = researchReadProcedure.input(datasetOverviewInput).query(async ({ ctx, input }) => {
   const { datasetId } = input;
   const dataset = await ctx.db.dataset.findUnique({ where: { id: datasetId }, select: { id: true, source: true } });
   if (!dataset) throw new TRPCError({ code: "NOT_FOUND", message: `dataset ${datasetId} does not exist` });

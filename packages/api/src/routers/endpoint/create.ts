@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { adminProcedure } from "../../trpc";
+import { endpointAdminProcedure } from "../../trpc";
 import { apiKeySchema, auditSnapshot, endpointFields, isUniqueViolation, nameTakenMessage, publicEndpointSelect, toPublicEndpoint } from "./fields";
 
 export const createEndpointInput = z.object({
@@ -14,7 +14,7 @@ export const createEndpointInput = z.object({
  * Admin only: an endpoint decides where runs send their traffic (prompts and
  * data included) and holds the key that pays for it.
  */
-export const create = adminProcedure.input(createEndpointInput).mutation(async ({ ctx, input }) => {
+export const create = endpointAdminProcedure.input(createEndpointInput).mutation(async ({ ctx, input }) => {
   const taken = await ctx.db.endpoint.findUnique({ where: { name: input.name }, select: { id: true } });
   if (taken) throw new TRPCError({ code: "CONFLICT", message: nameTakenMessage(input.name) });
   const data = { ...input, apiKey: input.apiKey ? input.apiKey : null };

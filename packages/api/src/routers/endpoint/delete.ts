@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { adminProcedure } from "../../trpc";
+import { endpointAdminProcedure } from "../../trpc";
 import { auditSnapshot, publicEndpointSelect } from "./fields";
 
 export const deleteEndpointInput = z.object({ id: z.string().min(1) });
@@ -9,7 +9,7 @@ export const deleteEndpointInput = z.object({ id: z.string().min(1) });
  * Admin only (endpoints route traffic and hold keys). Safe while runs use it:
  * a run snapshots the endpoint's URLs and model when it is launched.
  */
-export const remove = adminProcedure.input(deleteEndpointInput).mutation(async ({ ctx, input }) => {
+export const remove = endpointAdminProcedure.input(deleteEndpointInput).mutation(async ({ ctx, input }) => {
   return ctx.db.$transaction(async (tx) => {
     const before = await tx.endpoint.findUnique({ where: { id: input.id }, select: publicEndpointSelect });
     if (!before) throw new TRPCError({ code: "NOT_FOUND", message: `endpoint ${input.id} does not exist` });

@@ -2,7 +2,7 @@ import { metricsUrlOf, parsePrometheusTotals, type MetricSamples } from "@stepwi
 import { replicaKey } from "@stepwiser/jobs";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { probe } from "./probe";
 
 export const endpointMetricsInput = z.object({ id: z.string().min(1) });
@@ -50,7 +50,7 @@ export function readVllmMetrics(samples: MetricSamples): ReplicaMetricValues {
 }
 
 /** Viewer and up: each replica's Prometheus /metrics page, read on the server within 3 s. */
-export const metrics = viewerProcedure.input(endpointMetricsInput).query(async ({ ctx, input }) => {
+export const metrics = researchReadProcedure.input(endpointMetricsInput).query(async ({ ctx, input }) => {
   const endpoint = await ctx.db.endpoint.findUnique({ where: { id: input.id }, select: { id: true, name: true, baseUrls: true, apiKey: true, maxConcurrency: true } });
   if (!endpoint) throw new TRPCError({ code: "NOT_FOUND", message: `endpoint ${input.id} does not exist` });
   const leases = await ctx.db.endpointCapacityLease.findMany({

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { researchManageProcedure } from "../../trpc";
 import { probe, serverRootOf } from "./probe";
 
 export const testEndpointInput = z.object({
@@ -36,7 +36,7 @@ export interface ReplicaTest {
  * replica of a saved endpoint, GET <baseUrl>/models with the stored key and
  * GET /health, from the server.
  */
-export const test = researcherProcedure.input(testEndpointInput).mutation(async ({ ctx, input }) => {
+export const test = researchManageProcedure.input(testEndpointInput).mutation(async ({ ctx, input }) => {
   const endpoint = await ctx.db.endpoint.findUnique({ where: { id: input.id }, select: { id: true, name: true, model: true, baseUrls: true, apiKey: true } });
   if (!endpoint) throw new TRPCError({ code: "NOT_FOUND", message: `endpoint ${input.id} does not exist` });
 

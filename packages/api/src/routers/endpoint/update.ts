@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { adminProcedure } from "../../trpc";
+import { endpointAdminProcedure } from "../../trpc";
 import { apiKeySchema, auditSnapshot, endpointFields, isUniqueViolation, nameTakenMessage, publicEndpointSelect, toPublicEndpoint } from "./fields";
 
 export const updateEndpointInput = z.object({
@@ -11,7 +11,7 @@ export const updateEndpointInput = z.object({
 });
 
 /** Admin only, like create: endpoints route every run's traffic and hold keys. Absent fields are left as they are. */
-export const update = adminProcedure.input(updateEndpointInput).mutation(async ({ ctx, input }) => {
+export const update = endpointAdminProcedure.input(updateEndpointInput).mutation(async ({ ctx, input }) => {
   const { id, apiKey, ...fields } = input;
   try {
     return await ctx.db.$transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import type { Prisma } from "@stepwiser/db";
 import type { ExportSpec, TrainingSetReport } from "@stepwiser/jobs";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { runSummarySelect, toRunSummary } from "../run/summary";
 
 export const listExportsInput = z
@@ -34,7 +34,7 @@ function splitCounts(report: TrainingSetReport | null) {
 }
 
 /** Export runs, newest first, with what they read and the files they wrote (downloads: `GET /api/files/{id}`). */
-export const list = viewerProcedure.input(listExportsInput).query(async ({ ctx, input }) => {
+export const list = researchReadProcedure.input(listExportsInput).query(async ({ ctx, input }) => {
   const where: Prisma.RunWhereInput = { kind: "export" };
   if (input.sourceRunId) {
     where.OR = [

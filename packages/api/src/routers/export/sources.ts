@@ -1,7 +1,7 @@
 import type { LabelRule } from "@stepwiser/core";
 import type { RunKind } from "@stepwiser/db";
 import { describeStoredRule, labelRuleFromStored } from "@stepwiser/jobs";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { describeRun } from "../compare/runs";
 
 /** Most recent runs offered per picker; older ones are still exportable by id (CLI, API). */
@@ -27,7 +27,7 @@ function labelSourceName(run: { kind: RunKind; createdAt: Date; config: unknown 
  * (rule, parameters) pairs it holds and how many chunks each labels. They feed
  * training sets and labels exports. Prediction sources: benchmark and judge runs.
  */
-export const sources = viewerProcedure.query(async ({ ctx }) => {
+export const sources = researchReadProcedure.query(async ({ ctx }) => {
   const select = { id: true, kind: true, status: true, createdAt: true, config: true, datasetId: true, dataset: { select: { id: true, name: true } } } as const;
   const [labelRuns, predictionRuns] = await Promise.all([
     ctx.db.run.findMany({ where: { kind: { in: [...LABEL_SOURCE_KINDS] } }, orderBy: { createdAt: "desc" }, take: SOURCE_RUNS, select }),

@@ -1,7 +1,7 @@
 import type { Prisma } from "@stepwiser/db";
 import type { ImportSummary } from "@stepwiser/jobs";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { runSummarySelect, toRunSummary } from "../run/summary";
 
 export const listImportsInput = z.object({ limit: z.number().int().min(1).max(200).default(20) }).default({ limit: 20 });
@@ -15,7 +15,7 @@ const importRunSelect = {
 } satisfies Prisma.RunSelect;
 
 /** Recent import runs, newest first, with the file they read and the dataset they wrote to. */
-export const list = viewerProcedure.input(listImportsInput).query(async ({ ctx, input }) => {
+export const list = researchReadProcedure.input(listImportsInput).query(async ({ ctx, input }) => {
   const runs = await ctx.db.run.findMany({ where: { kind: "import" }, orderBy: { createdAt: "desc" }, take: input.limit, select: importRunSelect });
   return runs.map(({ config, summary, inputFile, dataset, ...run }) => {
     const stored = (config ?? {}) as { format?: string; fileName?: string };

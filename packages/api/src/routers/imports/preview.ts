@@ -1,7 +1,7 @@
 import { fieldMappingSchema, IMPORT_FORMATS, InputError, previewImport, type ImportedSolution } from "@stepwiser/core";
 import { readStoredFile } from "@stepwiser/jobs";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { researchManageProcedure } from "../../trpc";
 
 /** Records a preview shows: enough to spot a wrong mapping, few enough to read only the file's head. */
 export const PREVIEW_RECORDS = 20;
@@ -55,7 +55,7 @@ export type ImportPreviewSolution = ReturnType<typeof previewOf>;
  * solution or the error that would stop the import. Only the file's head is
  * read: the reader stops pulling parts once it has its rows.
  */
-export const preview = researcherProcedure.input(previewImportInput).query(async ({ ctx, input }) => {
+export const preview = researchManageProcedure.input(previewImportInput).query(async ({ ctx, input }) => {
   const file = await ctx.db.storedFile.findUnique({ where: { id: input.fileId }, select: { id: true, fileName: true, purpose: true, completedAt: true } });
   if (!file || file.purpose !== "upload") throw new InputError(`no uploaded file ${input.fileId}`, { field: "fileId" });
   if (!file.completedAt) throw new InputError(`the upload of ${file.fileName} has not finished`, { field: "fileId" });

@@ -1,6 +1,6 @@
 import { submitProcessBenchImport } from "@stepwiser/jobs";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { researchManageProcedure } from "../../trpc";
 
 /** The inline form sends the whole file in one request body; larger files go through the upload route. */
 const MAX_INLINE_IMPORT_BYTES = 256 * 1024 * 1024;
@@ -12,7 +12,7 @@ export const importProcessBenchInput = z.object({
   datasetName: z.string().trim().max(200).optional(),
 });
 
-export const processbench = researcherProcedure.input(importProcessBenchInput).mutation(async ({ ctx, input }) => {
+export const processbench = researchManageProcedure.input(importProcessBenchInput).mutation(async ({ ctx, input }) => {
   const run = await submitProcessBenchImport(ctx.db, await ctx.getQueue(), {
     fileName: input.fileName,
     content: Buffer.from(input.content, "utf8"),

@@ -1,6 +1,6 @@
 import { submitBatchOutputImport } from "@stepwiser/jobs";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { researchManageProcedure } from "../../trpc";
 
 export const startBatchOutputInput = z.object({
   /** The uploaded `vllm run-batch` output (`POST /api/uploads`). */
@@ -10,7 +10,7 @@ export const startBatchOutputInput = z.object({
 });
 
 /** Queues the import of a batch output; once its samples are stored the worker queues the offline run itself. */
-export const startBatchOutput = researcherProcedure.input(startBatchOutputInput).mutation(async ({ ctx, input }) => {
+export const startBatchOutput = researchManageProcedure.input(startBatchOutputInput).mutation(async ({ ctx, input }) => {
   const run = await submitBatchOutputImport(ctx.db, await ctx.getQueue(), { fileId: input.fileId, runId: input.runId, createdById: ctx.user.id });
   return { runId: run.id };
 });

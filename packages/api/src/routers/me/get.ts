@@ -1,3 +1,3 @@
-import { viewerProcedure } from "../../trpc";
+import { accountProcedure } from "../../trpc";
 
-export const get = viewerProcedure.query(({ ctx }) => ctx.user);
+export const get = accountProcedure.query(({ ctx }) => ctx.user);

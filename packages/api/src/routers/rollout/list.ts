@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 export const listRolloutsInput = z.object({
   runId: z.string().min(1),
@@ -9,7 +9,7 @@ export const listRolloutsInput = z.object({
 });
 
 /** The rollouts behind one Q-value, with their answers and whether each was right. */
-export const list = viewerProcedure.input(listRolloutsInput).query(({ ctx, input }) =>
+export const list = researchReadProcedure.input(listRolloutsInput).query(({ ctx, input }) =>
   ctx.db.rollout.findMany({
     where: input,
     orderBy: { sampleIndex: "asc" },

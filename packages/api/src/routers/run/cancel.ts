@@ -1,10 +1,10 @@
 import { requestRunCancel } from "@stepwiser/jobs";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { researchManageProcedure } from "../../trpc";
 
 export const cancelRunInput = z.object({ id: z.string().min(1) });
 
-export const cancel = researcherProcedure.input(cancelRunInput).mutation(async ({ ctx, input }) => {
+export const cancel = researchManageProcedure.input(cancelRunInput).mutation(async ({ ctx, input }) => {
   await requestRunCancel(ctx.db, input.id, ctx.user.id);
   return { ok: true };
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 export const runFailuresInput = z.object({ id: z.string().min(1), limit: z.number().int().min(1).max(200).default(50) });
 
@@ -8,7 +8,7 @@ export const runFailuresInput = z.object({ id: z.string().min(1), limit: z.numbe
  * solution they were about when the unit key names a segmentation or a
  * trajectory, so an error can be opened in its context.
  */
-export const failures = viewerProcedure.input(runFailuresInput).query(async ({ ctx, input }) => {
+export const failures = researchReadProcedure.input(runFailuresInput).query(async ({ ctx, input }) => {
   const where = { runId: input.id, error: { not: null } };
   const [total, units] = await Promise.all([
     ctx.db.runUnit.count({ where }),

@@ -1,7 +1,7 @@
 import { BATCH_RUN_KINDS, createRun, submitRun } from "@stepwiser/jobs";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researcherProcedure } from "../../trpc";
+import { researchManageProcedure } from "../../trpc";
 
 export const LAUNCHABLE_RUN_KINDS = ["annotate", "generate", "segment", "judge", "benchmark", "chunk_reset", "best_of_n"] as const;
 
@@ -13,7 +13,7 @@ export const launchRunInput = z.object({
   offline: z.boolean().default(false),
 });
 
-export const launch = researcherProcedure.input(launchRunInput).mutation(async ({ ctx, input }) => {
+export const launch = researchManageProcedure.input(launchRunInput).mutation(async ({ ctx, input }) => {
   if (input.offline) {
     if (!(BATCH_RUN_KINDS as readonly string[]).includes(input.kind)) {
       throw new TRPCError({ code: "BAD_REQUEST", message: `offline execution supports ${BATCH_RUN_KINDS.join(" and ")} runs, not ${input.kind}` });

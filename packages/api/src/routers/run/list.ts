@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { runSummarySelect, toRunSummary } from "./summary";
 
 export const listRunsInput = z.object({
@@ -7,7 +7,7 @@ export const listRunsInput = z.object({
   limit: z.number().int().min(1).max(200).default(50),
 });
 
-export const list = viewerProcedure.input(listRunsInput).query(async ({ ctx, input }) => {
+export const list = researchReadProcedure.input(listRunsInput).query(async ({ ctx, input }) => {
   const runs = await ctx.db.run.findMany({
     where: input.datasetId ? { datasetId: input.datasetId } : {},
     orderBy: { createdAt: "desc" },

@@ -1,6 +1,6 @@
 import { Prisma } from "@stepwiser/db";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 export const runProgressInput = z.object({ id: z.string().min(1), points: z.number().int().min(10).max(1000).default(200) });
 
@@ -18,7 +18,7 @@ interface ProgressPoint {
  * by time and the last sample of each bucket kept, so a day-long run draws as
  * fast as a minute-long one. Rates are derived from consecutive points.
  */
-export const progress = viewerProcedure.input(runProgressInput).query(async ({ ctx, input }) => {
+export const progress = researchReadProcedure.input(runProgressInput).query(async ({ ctx, input }) => {
   const rows = await ctx.db.$queryRaw<ProgressPoint[]>(Prisma.sql`
     WITH span AS (
       SELECT min("at") AS first, greatest(extract(epoch FROM max("at") - min("at")), 0.001) AS seconds

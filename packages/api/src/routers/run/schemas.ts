@@ -1,6 +1,6 @@
 import { RUN_HANDLERS } from "@stepwiser/jobs";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { LAUNCHABLE_RUN_KINDS } from "./launch";
 
 type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; [key: string]: unknown };
@@ -22,4 +22,4 @@ export function runConfigJsonSchema(kind: (typeof LAUNCHABLE_RUN_KINDS)[number])
   return { ...schema, properties, required: (schema.required ?? []).filter((name) => name in properties) };
 }
 
-export const schemas = viewerProcedure.input(z.object({}).optional()).query(() => LAUNCHABLE_RUN_KINDS.map((kind) => ({ kind, schema: runConfigJsonSchema(kind) })));
+export const schemas = researchReadProcedure.input(z.object({}).optional()).query(() => LAUNCHABLE_RUN_KINDS.map((kind) => ({ kind, schema: runConfigJsonSchema(kind) })));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { generateApiToken } from "../../auth/api-tokens";
-import { viewerProcedure } from "../../trpc";
+import { accountProcedure } from "../../trpc";
 
 export const createTokenInput = z.object({ name: z.string().trim().min(1).max(100) });
 
@@ -9,7 +9,7 @@ export const createTokenInput = z.object({ name: z.string().trim().min(1).max(10
  * nowhere else: only its SHA-256 is stored, so a lost token is revoked and
  * replaced, never shown again.
  */
-export const create = viewerProcedure.input(createTokenInput).mutation(async ({ ctx, input }) => {
+export const create = accountProcedure.input(createTokenInput).mutation(async ({ ctx, input }) => {
   const { token, tokenHash, prefix } = generateApiToken();
   return ctx.db.$transaction(async (tx) => {
     const row = await tx.apiToken.create({

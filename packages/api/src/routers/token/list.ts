@@ -1,7 +1,7 @@
-import { viewerProcedure } from "../../trpc";
+import { accountProcedure } from "../../trpc";
 
 /** The caller's tokens, revoked ones included, newest first; the hash never leaves the server. */
-export const list = viewerProcedure.query(({ ctx }) =>
+export const list = accountProcedure.query(({ ctx }) =>
   ctx.db.apiToken.findMany({
     where: { userId: ctx.user.id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

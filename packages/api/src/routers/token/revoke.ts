@@ -1,7 +1,7 @@
-import { roleAtLeast } from "@stepwiser/core";
+import { can } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { accountProcedure } from "../../trpc";
 
 export const revokeTokenInput = z.object({ id: z.string().min(1) });
 
@@ -10,11 +10,11 @@ export const revokeTokenInput = z.object({ id: z.string().min(1) });
  * else's token is NOT_FOUND rather than FORBIDDEN, so ids cannot be probed.
  * Revoking a revoked token returns it unchanged and writes no audit row.
  */
-export const revoke = viewerProcedure.input(revokeTokenInput).mutation(async ({ ctx, input }) => {
+export const revoke = accountProcedure.input(revokeTokenInput).mutation(async ({ ctx, input }) => {
   const select = { id: true, userId: true, name: true, prefix: true, revokedAt: true } as const;
   return ctx.db.$transaction(async (tx) => {
     const token = await tx.apiToken.findUnique({ where: { id: input.id }, select });
-    if (!token || (token.userId !== ctx.user.id && !roleAtLeast(ctx.user.role, "admin"))) {
+    if (!token || (token.userId !== ctx.user.id && !can(ctx.user.role, "users.manage"))) {
       throw new TRPCError({ code: "NOT_FOUND", message: `API token ${input.id} does not exist` });
     }
     if (token.revokedAt) return { id: token.id, revokedAt: token.revokedAt };

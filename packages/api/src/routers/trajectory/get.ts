@@ -1,7 +1,7 @@
 import type { Prisma } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 /** A solution with its problem and every segmentation's chunks: what both the plain view and the inspector show. */
 export const trajectoryDetailSelect = {
@@ -30,7 +30,7 @@ export const trajectoryDetailSelect = {
 
 export const getTrajectoryInput = z.object({ id: z.string().min(1) });
 
-export const get = viewerProcedure.input(getTrajectoryInput).query(async ({ ctx, input }) => {
+export const get = researchReadProcedure.input(getTrajectoryInput).query(async ({ ctx, input }) => {
   const trajectory = await ctx.db.trajectory.findUnique({
     where: { id: input.id },
     select: trajectoryDetailSelect,

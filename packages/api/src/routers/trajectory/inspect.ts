@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { trajectoryDetailSelect } from "./get";
 
 export const inspectTrajectoryInput = z.object({ id: z.string().min(1) });
@@ -11,7 +11,7 @@ export const inspectTrajectoryInput = z.object({ id: z.string().min(1) });
  * every judge sample with its rationale, grouped by run so judges can be
  * compared in columns. One round trip; explicit selects, no over-fetching.
  */
-export const inspect = viewerProcedure.input(inspectTrajectoryInput).query(async ({ ctx, input }) => {
+export const inspect = researchReadProcedure.input(inspectTrajectoryInput).query(async ({ ctx, input }) => {
   const trajectory = await ctx.db.trajectory.findUnique({
     where: { id: input.id },
     select: { ...trajectoryDetailSelect, metadata: true },

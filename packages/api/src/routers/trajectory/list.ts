@@ -1,6 +1,6 @@
 import { Prisma } from "@stepwiser/db";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { filteredSolutionsFrom, listOrder, trajectoryFilterSchema } from "./filters";
 
 export const listTrajectoriesInput = trajectoryFilterSchema.and(
@@ -36,7 +36,7 @@ interface TrajectoryListRow {
  * the chosen runs' per-solution stats. The page reads narrow columns only; the
  * problem previews are fetched for its rows alone.
  */
-export const list = viewerProcedure.input(listTrajectoriesInput).query(async ({ ctx, input }) => {
+export const list = researchReadProcedure.input(listTrajectoriesInput).query(async ({ ctx, input }) => {
   const from = filteredSolutionsFrom(input);
   const [counted, rows] = await Promise.all([
     ctx.db.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${COUNT_CAP + 1}) capped`),

@@ -1,7 +1,7 @@
 import { Prisma } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 import { filteredSolutionsFrom, keysetCondition, listOrder, sortValuesSelect, trajectoryFilterSchema } from "./filters";
 
 export const trajectoryNeighborsInput = trajectoryFilterSchema.and(z.object({ id: z.string().min(1) }));
@@ -12,7 +12,7 @@ export const trajectoryNeighborsInput = trajectoryFilterSchema.and(z.object({ id
  * two index range scans, not a sort of the whole list. A solution outside the
  * list (filtered out, or not annotated in a list sorted by Q) has no neighbours.
  */
-export const neighbors = viewerProcedure.input(trajectoryNeighborsInput).query(async ({ ctx, input }) => {
+export const neighbors = researchReadProcedure.input(trajectoryNeighborsInput).query(async ({ ctx, input }) => {
   const from = filteredSolutionsFrom(input);
   // Values travel as text and are cast back, so no timestamp or float is reinterpreted on the way.
   const current = await ctx.db.$queryRaw<{ sortValues: string[] }[]>(Prisma.sql`SELECT ${sortValuesSelect(input)} ${from} AND t.id = ${input.id}`);

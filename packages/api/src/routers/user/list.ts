@@ -1,5 +1,5 @@
-import { adminProcedure } from "../../trpc";
+import { userAdminProcedure } from "../../trpc";
 
-export const list = adminProcedure.query(({ ctx }) =>
+export const list = userAdminProcedure.query(({ ctx }) =>
   ctx.db.user.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, email: true, name: true, role: true, createdAt: true } }),
 );

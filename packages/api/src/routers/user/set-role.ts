@@ -1,11 +1,11 @@
 import { ROLES } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { adminProcedure } from "../../trpc";
+import { userAdminProcedure } from "../../trpc";
 
 export const setRoleInput = z.object({ userId: z.string().min(1), role: z.enum(ROLES) });
 
-export const setRole = adminProcedure.input(setRoleInput).mutation(async ({ ctx, input }) => {
+export const setRole = userAdminProcedure.input(setRoleInput).mutation(async ({ ctx, input }) => {
   if (input.userId === ctx.user.id && input.role !== "admin") {
     throw new TRPCError({ code: "BAD_REQUEST", message: "admins cannot demote themselves; ask another admin" });
   }

@@ -1,4 +1,4 @@
-import { viewerProcedure } from "../../trpc";
+import { researchReadProcedure } from "../../trpc";
 
 /** A worker unseen for this long is shown as gone (it is counted live by runs within three heartbeats). */
 const LIVE_WITHIN_SECONDS = 30;
@@ -8,7 +8,7 @@ const LIVE_WITHIN_SECONDS = 30;
  * first) with the endpoint slots each holds now; workers gone for a day are
  * swept by the workers themselves.
  */
-export const list = viewerProcedure.query(async ({ ctx }) => {
+export const list = researchReadProcedure.query(async ({ ctx }) => {
   const [workers, leases] = await Promise.all([
     ctx.db.$queryRaw<{ id: string; hostname: string; pid: number; startedAt: Date; heartbeatAt: Date; activeRuns: number; live: boolean }[]>`
       SELECT id, hostname, pid, "startedAt", "heartbeatAt", "activeRuns",

@@ -5,14 +5,14 @@ import Link from "next/link";
 import { ErrorAlert } from "~/components/alert";
 import { StatusBadge } from "~/components/status-badge";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { ImportPanel } from "./import-panel";
 import { RecentImports } from "./recent-imports";
 
 export default function DatasetsPage() {
   const trpc = useTRPC();
-  const canImport = useHasRole("researcher");
+  const canImport = useCan("research.manage");
   const datasets = useQuery({
     ...trpc.dataset.list.queryOptions(),
     // Datasets still importing change under our feet; refresh until they settle.

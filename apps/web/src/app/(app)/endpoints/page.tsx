@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { ConnectionTestResult } from "./connection-test";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
@@ -16,8 +16,8 @@ type FormState = { mode: "closed" } | { mode: "add" } | { mode: "edit"; endpoint
 export default function EndpointsPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const isAdmin = useHasRole("admin");
-  const canTest = useHasRole("researcher");
+  const isAdmin = useCan("endpoints.manage");
+  const canTest = useCan("research.manage");
   const endpoints = useQuery(trpc.endpoint.list.queryOptions());
   const remove = useMutation(
     trpc.endpoint.delete.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.endpoint.list.queryKey() }) }),

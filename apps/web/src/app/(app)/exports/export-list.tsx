@@ -8,7 +8,7 @@ import { ProgressBar } from "~/components/progress-bar";
 import { StatusBadge } from "~/components/status-badge";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 
 type ExportRun = RouterOutputs["exports"]["list"][number];
@@ -61,7 +61,7 @@ function ExportReport({ run }: { run: ExportRun }) {
 /** Export runs, newest first, live while any of them is going; files download through `/api/files/{id}`. */
 export function ExportList() {
   const trpc = useTRPC();
-  const canDownload = useHasRole("researcher");
+  const canDownload = useCan("research.manage");
   const exports = useQuery({
     ...trpc.exports.list.queryOptions({}),
     refetchInterval: (query) => (query.state.data?.some((r) => ACTIVE.has(r.status)) ? 1500 : false),

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { ExportList } from "./export-list";
 import { RunExportForm } from "./run-export-form";
@@ -13,7 +13,7 @@ const ACTIVE = new Set(["queued", "running"]);
 
 export default function ExportsPage() {
   const trpc = useTRPC();
-  const canExport = useHasRole("researcher");
+  const canExport = useCan("research.manage");
   const sources = useQuery({
     ...trpc.exports.sources.queryOptions(),
     enabled: canExport,

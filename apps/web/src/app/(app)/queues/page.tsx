@@ -5,13 +5,13 @@ import Link from "next/link";
 import { ErrorAlert } from "~/components/alert";
 import { ProgressBar } from "~/components/progress-bar";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 
 export default function QueuesPage() {
   const trpc = useTRPC();
-  const canCreate = useHasRole("researcher");
-  const canAnnotate = useHasRole("annotator");
+  const canCreate = useCan("queues.manage");
+  const canAnnotate = useCan("queues.annotate");
   const queues = useQuery(trpc.annotation.listQueues.queryOptions({}));
 
   return (

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { readTrajectoryView, viewSearchParams, type TrajectoryView } from "~/lib/trajectory-filters";
 import { useSearchParamsState } from "~/lib/url-state";
 import { useTRPC } from "~/trpc/react";
@@ -29,7 +29,7 @@ export default function DatasetSolutionsPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
   const { view, page, update, linkSuffix } = useView();
-  const canCreateQueue = useHasRole("researcher");
+  const canCreateQueue = useCan("queues.manage");
   const dataset = useQuery(trpc.dataset.get.queryOptions({ id }));
   const runs = useQuery(trpc.run.list.queryOptions({ datasetId: id, limit: 200 }));
   const solutions = useQuery({

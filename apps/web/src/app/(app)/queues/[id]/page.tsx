@@ -7,7 +7,7 @@ import { ErrorAlert } from "~/components/alert";
 import { ProgressBar } from "~/components/progress-bar";
 import { RichText } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { AgreementPanel } from "./agreement-panel";
 import { QueueSettings } from "./queue-settings";
@@ -16,8 +16,8 @@ import { QueueSettings } from "./queue-settings";
 export default function QueuePage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
-  const canAnnotate = useHasRole("annotator");
-  const isResearcher = useHasRole("researcher");
+  const canAnnotate = useCan("queues.annotate");
+  const isResearcher = useCan("queues.manage");
   const queue = useQuery({ ...trpc.annotation.queue.queryOptions({ queueId: id }), refetchInterval: 5000 });
 
   if (queue.error) return <ErrorAlert>{errorMessage(queue.error)}</ErrorAlert>;

@@ -7,7 +7,7 @@ import { ErrorAlert } from "~/components/alert";
 import { StatusBadge } from "~/components/status-badge";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { uploadFile } from "../../datasets/upload-file";
 
@@ -23,7 +23,7 @@ const WAITING = new Set(["queued", "cancelled", "failed", "completed_with_failur
 export function OfflineBatch({ runId, kind, status }: { runId: string; kind: string; status: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const canRun = useHasRole("researcher");
+  const canRun = useCan("research.manage");
   const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
   const [importRunId, setImportRunId] = useState<string | null>(null);
   const exports = useQuery({

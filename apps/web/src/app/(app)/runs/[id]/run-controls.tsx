@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 
 const CANCELLABLE = new Set(["queued", "running"]);
@@ -13,7 +13,7 @@ const RESUMABLE = new Set(["cancelled", "failed", "completed_with_failures"]);
 export function RunControls({ id, status, cancelRequested }: { id: string; status: string; cancelRequested: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const canControl = useHasRole("researcher");
+  const canControl = useCan("research.manage");
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.run.pathKey() });
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSuccess: refresh }));
   const resume = useMutation(trpc.run.resume.mutationOptions({ onSuccess: refresh }));

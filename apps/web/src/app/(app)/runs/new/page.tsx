@@ -1,12 +1,12 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { LaunchForm } from "./launch-form";
 
 export default function NewRunPage() {
   const params = useSearchParams();
-  const canLaunch = useHasRole("researcher");
+  const canLaunch = useCan("research.manage");
   return (
     <div className="max-w-5xl space-y-4">
       <h1 className="text-xl font-semibold">Launch a run</h1>

@@ -7,7 +7,7 @@ import { ErrorAlert } from "~/components/alert";
 import { ProgressBar } from "~/components/progress-bar";
 import { StatusBadge } from "~/components/status-badge";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 
 const ACTIVE = new Set(["queued", "running"]);
@@ -16,7 +16,7 @@ const ACTIVE = new Set(["queued", "running"]);
 export default function DatasetRunsPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
-  const canLaunch = useHasRole("researcher");
+  const canLaunch = useCan("research.manage");
   const runs = useQuery({
     ...trpc.run.list.queryOptions({ datasetId: id, limit: 200 }),
     refetchInterval: (query) => (query.state.data?.some((r) => ACTIVE.has(r.status)) ? 2000 : false),

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ErrorAlert } from "~/components/alert";
 import { RichText } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { AnnotateChunk } from "./annotate-chunk";
 import { initialDraft, missingInput, RATING_KEYS, shortcutHelp, type AssignmentView, type Draft } from "./draft";
@@ -16,7 +16,7 @@ import { SubmittedReveal } from "./submitted-reveal";
 
 export default function AnnotatePage() {
   const { id: queueId } = useParams<{ id: string }>();
-  const canAnnotate = useHasRole("annotator");
+  const canAnnotate = useCan("queues.annotate");
   if (!canAnnotate) {
     return <ErrorAlert>Annotating needs the annotator role. Ask an admin for it; you can still read the queue&apos;s progress.</ErrorAlert>;
   }

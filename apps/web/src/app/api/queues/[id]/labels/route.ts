@@ -1,5 +1,5 @@
 import { humanLabelExportLines, InvalidApiTokenError, userFromRequestHeaders, type SessionUser } from "@stepwiser/api";
-import { roleAtLeast } from "@stepwiser/core";
+import { can, rolesWith } from "@stepwiser/core";
 import { serverDeps } from "~/server/deps";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +21,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     throw error;
   }
   if (!user) return new Response("sign in first\n", { status: 401 });
-  if (!roleAtLeast(user.role, "researcher")) return new Response(`exporting labels needs the researcher role; you are ${user.role}\n`, { status: 403 });
+  if (!can(user.role, "queues.manage")) {
+    return new Response(`exporting labels needs the queues.manage capability (roles: ${rolesWith("queues.manage").join(", ")}); you are ${user.role}\n`, { status: 403 });
+  }
   const queue = await deps.db.annotationQueue.findUnique({ where: { id }, select: { id: true } });
   if (!queue) return new Response(`annotation queue ${id} does not exist\n`, { status: 404 });
 

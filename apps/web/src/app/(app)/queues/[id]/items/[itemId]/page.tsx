@@ -7,7 +7,7 @@ import { useState } from "react";
 import { ErrorAlert } from "~/components/alert";
 import { RichText } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
-import { useHasRole } from "~/lib/session-context";
+import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { firstErrorText, ratingText } from "../../agreement-panel";
 
@@ -16,7 +16,7 @@ type Rating = -1 | 0 | 1;
 /** Adjudication: every annotator's labels and their history side by side, and the final label an adjudicator sets. */
 export default function AdjudicatePage() {
   const { id: queueId, itemId } = useParams<{ id: string; itemId: string }>();
-  const isResearcher = useHasRole("researcher");
+  const isResearcher = useCan("queues.manage");
   if (!isResearcher) return <ErrorAlert>Adjudication needs the researcher role.</ErrorAlert>;
   return <Adjudication queueId={queueId} itemId={itemId} />;
 }
