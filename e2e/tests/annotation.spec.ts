@@ -10,6 +10,7 @@ const password = "annotate-e2e-password";
 const account = (name: string, role: Account["role"]): Account => ({ email: `${name}-${suffix}@e2e.test`, name: `${name}-${suffix}`, role, password });
 const ann1 = account("ann1", "annotator");
 const ann2 = account("ann2", "annotator");
+const outsider = account("ann3", "annotator");
 const researcher = account("res", "researcher");
 const viewer = account("view", "viewer");
 
@@ -46,10 +47,10 @@ async function labelAll(page: Page, typed: Typed, digitFor: (chunk: number, coun
   }
 }
 
-test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and adjudicates; a viewer cannot annotate", async ({ page, browser }) => {
+test("two member annotators audit a k=2 queue by keyboard; a researcher sees kappa and adjudicates; a non-member annotator and a viewer cannot annotate", async ({ page, browser }) => {
   test.setTimeout(180_000);
   await signInAs(page, admin.email, admin.password);
-  await addUsers(page, [ann1, ann2, researcher, viewer]);
+  await addUsers(page, [ann1, ann2, outsider, researcher, viewer]);
 
   // The researcher turns the first three solutions of the demo dataset into a queue with two annotators per item.
   const res = await sessionFor(browser, researcher);
@@ -62,13 +63,25 @@ test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and 
   await res.page.getByLabel("Monte-Carlo labels audited (annotate run)").selectOption({ index: 1 });
   await res.page.getByLabel("Judge verdicts audited (judge run)").selectOption({ index: 1 });
   await res.page.getByLabel("At most this many solutions").fill("3");
+  // Annotators work only the queues they are members of: the two who will label this one are chosen here.
+  const annotators = res.page.getByTestId("queue-annotators");
+  await annotators.getByRole("checkbox", { name: ann1.email }).check();
+  await annotators.getByRole("checkbox", { name: ann2.email }).check();
   await res.page.getByRole("button", { name: "Create queue" }).click();
   await expect(res.page).toHaveURL(/\/queues\/(?!new)[^/?]+$/);
   const queueUrl = new URL(res.page.url()).pathname;
   await expect(res.page.getByTestId("queue-progress")).toContainText("0 of 3 items done");
+  await expect(res.page.getByTestId("queue-member")).toHaveText([new RegExp(ann1.email), new RegExp(ann2.email)]);
 
   // Both annotators open the queue at the same moment: their leases must not collide.
   const [a, b] = await Promise.all([sessionFor(browser, ann1), sessionFor(browser, ann2)]);
+  // An annotator's studio is their queues: no datasets, runs, comparisons, exports or endpoints in sight.
+  await expect(a.page).toHaveURL(/\/queues$/);
+  await expect(a.page.getByTestId("queue-row")).toHaveCount(1);
+  await expect(a.page.getByTestId("queue-row")).toContainText("Demo audit");
+  for (const name of ["Datasets", "Endpoints", "Compare", "Exports", "Users"]) await expect(a.page.getByRole("navigation").getByRole("link", { name, exact: true })).toHaveCount(0);
+  await a.page.goto("/datasets");
+  await expect(a.page).toHaveURL(/\/queues\?denied=research\.read$/);
   await Promise.all([a.page.goto(`${queueUrl}/annotate`), b.page.goto(`${queueUrl}/annotate`)]);
   const [firstA, firstB] = await Promise.all([currentItem(a.page), currentItem(b.page)]);
   expect(firstA).not.toBeNull();
@@ -163,6 +176,15 @@ test("two annotators audit a k=2 queue by keyboard; a researcher sees kappa and 
   await expect(res.page.getByTestId("kappa-judge-human")).toHaveAttribute("data-value", /\d/);
   await expect(res.page.getByTestId("reading-queue")).toHaveValue(queueId);
   await res.page.screenshot({ path: path.join(repoRoot, "e2e/screenshots/three-way.png"), fullPage: true });
+
+  // An annotator who is not a member sees no queue, gets no item, and the API answers as for a queue that does not exist.
+  const o = await sessionFor(browser, outsider);
+  await expect(o.page.getByText("No queues for you yet")).toBeVisible();
+  await o.page.goto(`${queueUrl}/annotate`);
+  await expect(o.page.getByRole("alert").filter({ hasText: `annotation queue ${queueId} does not exist` })).toBeVisible();
+  const guessed = await o.page.request.post("/api/trpc/annotation.next", { data: { json: { queueId } } });
+  expect(guessed.status()).toBe(404);
+  await o.context.close();
 
   // A viewer reads the queue but cannot annotate: no button, a clear refusal, and the API says 403.
   const v = await sessionFor(browser, viewer);

@@ -27,7 +27,8 @@ export async function signInAs(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/datasets/);
+  // Each role lands where it has work: annotators on their queues, everyone else on the datasets.
+  await expect(page).toHaveURL(/\/(datasets|queues)$/);
 }
 
 /** A separate browser context (own cookies) signed in as `account`: several people at once. */

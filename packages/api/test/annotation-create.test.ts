@@ -204,7 +204,7 @@ describe("creating annotation queues", () => {
     await a.annotation.next({ queueId });
 
     const listed = (await a.annotation.listQueues({ datasetId: world.datasetId })).find((q) => q.id === queueId)!;
-    expect(listed).toMatchObject({ name: "progress", datasetId: world.datasetId, datasetName: "annotation world", scheme: "rating", annotatorsPerItem: 2, blind: false, archivedAt: null, items: 3, completedItems: 1, adjudicatedItems: 0, mySubmitted: 1 });
+    expect(listed).toMatchObject({ name: "progress", datasetId: world.datasetId, datasetName: null, scheme: "rating", annotatorsPerItem: 2, blind: false, archivedAt: null, items: 3, completedItems: 1, adjudicatedItems: 0, mySubmitted: 1 });
     expect((await b.annotation.listQueues({})).find((q) => q.id === queueId)!.mySubmitted).toBe(2);
     expect(await a.annotation.listQueues({ datasetId: "none" })).toEqual([]);
 
@@ -219,6 +219,7 @@ describe("creating annotation queues", () => {
 
     const asAnn = await a.annotation.queue({ queueId });
     expect(asAnn.progress.annotators).toEqual([{ userId: ann.id, name: ann.name, email: ann.email, submitted: 1, skipped: 0, leased: 1 }]);
-    expect(asAnn).toMatchObject({ members: [], selection: null, annotateRunId: null, judgeRunId: null, createdById: null });
+    expect(asAnn).toMatchObject({ members: [], selection: null, annotateRunId: null, judgeRunId: null, createdById: null, datasetName: null });
+    expect((await researcher.annotation.listQueues({})).find((q) => q.id === queueId)!.datasetName).toBe("annotation world");
   });
 });

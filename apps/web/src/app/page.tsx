@@ -1,5 +1,9 @@
 import { redirect } from "next/navigation";
+import { currentUser, homePath } from "~/server/session";
 
-export default function Home() {
-  redirect("/datasets");
+export const dynamic = "force-dynamic";
+
+export default async function Home() {
+  const user = await currentUser();
+  redirect(user ? homePath(user) : "/sign-in");
 }

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SessionProvider } from "~/lib/session-context";
-import { requireUser } from "~/server/session";
+import { can } from "@stepwiser/core";
+import { homePath, requireUser } from "~/server/session";
 import { SignOutButton } from "./sign-out-button";
 
 export const dynamic = "force-dynamic";
@@ -12,25 +13,32 @@ export default async function SignedInLayout({ children }: { children: ReactNode
     <SessionProvider user={user}>
       <header className="border-b border-slate-200 bg-white">
         <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 text-sm sm:px-6">
-          <Link href="/datasets" className="font-semibold">
+          <Link href={homePath(user)} className="font-semibold">
             StepWiser Studio
           </Link>
-          <Link href="/datasets" className="text-slate-700 hover:text-slate-950">
-            Datasets
-          </Link>
-          <Link href="/queues" className="text-slate-700 hover:text-slate-950">
+          {/* Each role sees only what it can use: an annotator's studio is their queues. */}
+          {can(user.role, "research.read") && (
+            <Link href="/datasets" className="text-slate-700 hover:text-slate-950">
+              Datasets
+            </Link>
+          )}
+          <Link href="/queues" className="text-slate-700 hover:text-slate-950" data-testid="nav-queues">
             Queues
           </Link>
-          <Link href="/endpoints" className="text-slate-700 hover:text-slate-950">
-            Endpoints
-          </Link>
-          <Link href="/compare" className="text-slate-700 hover:text-slate-950" data-testid="nav-compare">
-            Compare
-          </Link>
-          <Link href="/exports" className="text-slate-700 hover:text-slate-950" data-testid="nav-exports">
-            Exports
-          </Link>
-          {user.role === "admin" && (
+          {can(user.role, "research.read") && (
+            <>
+              <Link href="/endpoints" className="text-slate-700 hover:text-slate-950">
+                Endpoints
+              </Link>
+              <Link href="/compare" className="text-slate-700 hover:text-slate-950" data-testid="nav-compare">
+                Compare
+              </Link>
+              <Link href="/exports" className="text-slate-700 hover:text-slate-950" data-testid="nav-exports">
+                Exports
+              </Link>
+            </>
+          )}
+          {can(user.role, "users.manage") && (
             <Link href="/admin/users" className="text-slate-700 hover:text-slate-950">
               Users
             </Link>

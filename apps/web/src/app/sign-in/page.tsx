@@ -1,11 +1,12 @@
 import { redirect } from "next/navigation";
-import { currentUser } from "~/server/session";
+import { currentUser, homePath } from "~/server/session";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
 
 export default async function SignInPage() {
-  if (await currentUser()) redirect("/datasets");
+  const user = await currentUser();
+  if (user) redirect(homePath(user));
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
       <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

@@ -23,7 +23,8 @@ export function SignInForm() {
       setError(failure.status === 429 ? "Too many attempts; wait a minute and try again." : "Wrong email or password.");
       return;
     }
-    router.replace("/datasets");
+    // The home page sends each role where it has something to do (annotators to their queues).
+    router.replace("/");
     router.refresh();
   }
 

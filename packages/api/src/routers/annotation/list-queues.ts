@@ -1,3 +1,4 @@
+import { limitedToMemberQueues } from "@stepwiser/core";
 import { z } from "zod";
 import { queueViewProcedure } from "../../trpc";
 import { visibleQueuesWhere } from "./membership";
@@ -25,9 +26,11 @@ export const listQueues = queueViewProcedure.input(listQueuesInput).query(async 
       createdAt: true,
     },
   });
+  const limited = limitedToMemberQueues(ctx.user.role);
   const counts = await queueCounts(ctx.db, queues.map((q) => q.id), ctx.user.id);
   return queues.map(({ dataset, ...queue }) => {
     const { items, completedItems, adjudicatedItems, submissions, mySubmitted } = counts.get(queue.id)!;
-    return { ...queue, datasetName: dataset.name, items, completedItems, adjudicatedItems, submissions, mySubmitted };
+    // Annotators see no datasets: the name stays with those who read research data.
+    return { ...queue, datasetName: limited ? null : dataset.name, items, completedItems, adjudicatedItems, submissions, mySubmitted };
   });
 });

@@ -72,7 +72,7 @@ export const queue = queueViewProcedure.input(queueInput).query(async ({ ctx, in
     ...settings,
     ...(limited ? { selection: null, annotateRunId: null, judgeRunId: null, createdById: null, segmentationMethod: "" } : {}),
     members,
-    datasetName: dataset.name,
+    datasetName: limited ? null : dataset.name,
     labelRule: limited ? null : parseStoredLabelRule(labelRule),
     progress: {
       items,

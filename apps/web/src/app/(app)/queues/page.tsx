@@ -12,6 +12,7 @@ export default function QueuesPage() {
   const trpc = useTRPC();
   const canCreate = useCan("queues.manage");
   const canAnnotate = useCan("queues.annotate");
+  const seesResearch = useCan("research.read");
   const queues = useQuery(trpc.annotation.listQueues.queryOptions({}));
 
   return (
@@ -26,7 +27,10 @@ export default function QueuesPage() {
       </div>
       {queues.error && <ErrorAlert>{errorMessage(queues.error)}</ErrorAlert>}
       {queues.data?.length === 0 && (
-        <p className="text-sm text-slate-600">No queues yet.{canCreate ? " Filter a dataset's solutions and audit that list, or start a new queue from a run." : ""}</p>
+        <p className="text-sm text-slate-600">
+          {seesResearch ? "No queues yet." : "No queues for you yet: a researcher adds you to the queues you are to work."}
+          {canCreate ? " Filter a dataset's solutions and audit that list, or start a new queue from a run." : ""}
+        </p>
       )}
       {queues.data && queues.data.length > 0 && (
         <div className="overflow-x-auto rounded-lg bg-white shadow-sm">
@@ -34,7 +38,7 @@ export default function QueuesPage() {
             <thead className="bg-slate-100 text-left text-slate-600">
               <tr>
                 <th className="px-3 py-2">Queue</th>
-                <th className="px-3 py-2">Dataset</th>
+                {seesResearch && <th className="px-3 py-2">Dataset</th>}
                 <th className="px-3 py-2">Scheme</th>
                 <th className="px-3 py-2 text-right">Annotators / item</th>
                 <th className="px-3 py-2">Done</th>
@@ -52,7 +56,7 @@ export default function QueuesPage() {
                     {q.blind && <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs text-slate-600">blind</span>}
                     {q.archivedAt && <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
                   </td>
-                  <td className="px-3 py-2 text-slate-600">{q.datasetName}</td>
+                  {seesResearch && <td className="px-3 py-2 text-slate-600">{q.datasetName}</td>}
                   <td className="px-3 py-2">{q.scheme === "rating" ? "−1 / 0 / +1 per chunk" : "first error"}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{q.annotatorsPerItem}</td>
                   <td className="min-w-40 px-3 py-2">

@@ -10,6 +10,7 @@ import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { AgreementPanel } from "./agreement-panel";
+import { MembersPanel } from "./members-panel";
 import { QueueSettings } from "./queue-settings";
 
 /** A queue's dashboard: progress per annotator, agreement, the items to adjudicate. */
@@ -18,6 +19,7 @@ export default function QueuePage() {
   const trpc = useTRPC();
   const canAnnotate = useCan("queues.annotate");
   const isResearcher = useCan("queues.manage");
+  const seesResearch = useCan("research.read");
   const queue = useQuery({ ...trpc.annotation.queue.queryOptions({ queueId: id }), refetchInterval: 5000 });
 
   if (queue.error) return <ErrorAlert>{errorMessage(queue.error)}</ErrorAlert>;
@@ -35,9 +37,11 @@ export default function QueuePage() {
           {q.blind && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">blind</span>}
           {q.archivedAt && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
           <span className="ml-auto flex flex-wrap gap-2">
-            <Link href={threeWayHref(q)} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
-              Judge × Monte-Carlo × these labels
-            </Link>
+            {seesResearch && (
+              <Link href={threeWayHref(q)} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
+                Judge × Monte-Carlo × these labels
+              </Link>
+            )}
             {isResearcher && (
               <a href={`/api/queues/${id}/labels`} download className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
                 Export labels (JSONL)
@@ -51,8 +55,8 @@ export default function QueuePage() {
           </span>
         </div>
         <p className="text-sm text-slate-600">
-          {q.scheme === "rating" ? "−1 / 0 / +1 per chunk" : "first error per solution"} · {q.annotatorsPerItem} annotator{q.annotatorsPerItem === 1 ? "" : "s"} per item · lease {Math.round(q.leaseSeconds / 60)} min · chunks of{" "}
-          {q.segmentationMethod}
+          {q.scheme === "rating" ? "−1 / 0 / +1 per chunk" : "first error per solution"} · {q.annotatorsPerItem} annotator{q.annotatorsPerItem === 1 ? "" : "s"} per item · lease {Math.round(q.leaseSeconds / 60)} min
+          {q.segmentationMethod && ` · chunks of ${q.segmentationMethod}`}
         </p>
       </div>
 
@@ -88,7 +92,8 @@ export default function QueuePage() {
         )}
       </section>
 
-      <AgreementPanel queueId={id} canAdjudicate={isResearcher} />
+      {seesResearch && <AgreementPanel queueId={id} canAdjudicate={isResearcher} />}
+      {isResearcher && <MembersPanel queueId={id} members={q.members} />}
 
       {q.instructions && (
         <section className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">

@@ -49,6 +49,7 @@ export function QueueForm() {
   const [sampleRunId, setSampleRunId] = useState("");
 
   const datasets = useQuery(trpc.dataset.list.queryOptions());
+  const candidates = useQuery(trpc.annotation.annotatorCandidates.queryOptions({}));
   const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, limit: 200 }), enabled: datasetId !== "" });
   const annotateRuns = (runs.data ?? []).filter((r) => r.kind === "annotate");
   const judgeRuns = (runs.data ?? []).filter((r) => r.kind === "judge" || r.kind === "benchmark");
@@ -78,6 +79,7 @@ export function QueueForm() {
       ...(annotateRunId ? { annotateRunId } : {}),
       ...(judgeRunId ? { judgeRunId } : {}),
       selection,
+      annotatorIds: form.getAll("annotatorIds").map(String),
     });
   };
 
@@ -137,6 +139,18 @@ export function QueueForm() {
           </select>
         </Field>
       </div>
+      <fieldset className="space-y-2 rounded border border-slate-200 p-3" data-testid="queue-annotators">
+        <legend className="px-1 text-sm font-medium text-slate-700">Annotators</legend>
+        <p className="text-xs text-slate-600">Annotators see and work only the queues they are members of; researchers and admins work any queue. Members can be changed later on the queue&apos;s page.</p>
+        {candidates.data?.length === 0 && <p className="text-sm text-slate-500">No annotator accounts yet; an admin creates them under Users.</p>}
+        <div className="grid gap-1 sm:grid-cols-2">
+          {(candidates.data ?? []).map((user) => (
+            <label key={user.id} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="annotatorIds" value={user.id} /> {user.name} <span className="text-slate-500">{user.email}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <fieldset className="space-y-3 rounded border border-slate-200 p-3">
         <legend className="px-1 text-sm font-medium text-slate-700">Which solutions</legend>
         <Field label="Selection">
