@@ -1,6 +1,6 @@
 "use client";
 
-import type { ImportSummary } from "@stepwiser/jobs";
+import type { BatchImportResult, ImportSummary } from "@stepwiser/jobs";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect } from "react";
@@ -12,8 +12,14 @@ import { useTRPC } from "~/trpc/react";
 
 const ACTIVE = new Set(["queued", "running"]);
 
+/** An import of `vllm run-batch` output stores samples of an offline run, not solutions: its summary counts requests. */
+type BatchOutputSummary = BatchImportResult & { format: string; targetRunId: string };
+
 /** Counts of a finished import in one line: what was written, skipped, replaced, and what came with it. */
-export function importSummaryText(summary: ImportSummary): string {
+export function importSummaryText(summary: ImportSummary | BatchOutputSummary): string {
+  if ("samples" in summary) {
+    return [`${summary.requests.toLocaleString()} requests`, `${summary.samples.toLocaleString()} samples stored`, `${summary.skipped.toLocaleString()} skipped`].join(" · ");
+  }
   const parts = [
     `${summary.records.toLocaleString()} records`,
     `${summary.written.toLocaleString()} written`,
