@@ -11,6 +11,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
  */
 export default defineConfig({
   root,
+  resolve: {
+    // The web app's route handlers run in tests as they are: its "~/" imports, and "server-only" as it
+    // resolves on the server (the empty module), not as it resolves in a browser bundle (a throw).
+    alias: [
+      { find: /^~\//, replacement: `${path.join(root, "apps/web/src")}/` },
+      { find: /^server-only$/, replacement: path.join(root, "apps/web/node_modules/server-only/empty.js") },
+    ],
+  },
   test: {
     include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
     globalSetup: [path.join(root, "packages/db/src/testing/vitest-global-setup.ts")],

@@ -1,6 +1,9 @@
 import { humanLabelExportLines, InvalidApiTokenError, userFromRequestHeaders, type SessionUser } from "@stepwiser/api";
 import { can, rolesWith } from "@stepwiser/core";
 import { serverDeps } from "~/server/deps";
+import { ROUTE_ACCESS } from "~/server/route-access";
+
+const ACCESS = ROUTE_ACCESS["/api/queues/[id]/labels"].GET;
 
 export const dynamic = "force-dynamic";
 
@@ -21,8 +24,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     throw error;
   }
   if (!user) return new Response("sign in first\n", { status: 401 });
-  if (!can(user.role, "queues.manage")) {
-    return new Response(`exporting labels needs the queues.manage capability (roles: ${rolesWith("queues.manage").join(", ")}); you are ${user.role}\n`, { status: 403 });
+  if (!can(user.role, ACCESS)) {
+    return new Response(`exporting labels needs the ${ACCESS} capability (roles: ${rolesWith(ACCESS).join(", ")}); you are ${user.role}\n`, { status: 403 });
   }
   const queue = await deps.db.annotationQueue.findUnique({ where: { id }, select: { id: true } });
   if (!queue) return new Response(`annotation queue ${id} does not exist\n`, { status: 404 });
