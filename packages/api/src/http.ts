@@ -1,14 +1,23 @@
+import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { crossSiteRefusal, trustedOriginsOf } from "./auth/csrf";
 import { createContext, type ContextDeps } from "./context";
 import { appRouter } from "./root";
 
-/** Serves the tRPC API over the Fetch API (Next.js route handlers, tests). */
+/**
+ * Serves the tRPC API over the Fetch API (Next.js route handlers, tests).
+ * Mutations (POST) sent with the session cookie from another site's page are refused with 403.
+ */
 export function handleTrpcRequest(request: Request, deps: ContextDeps, endpoint = "/api/trpc") {
   return fetchRequestHandler({
     endpoint,
     req: request,
     router: appRouter,
-    createContext: () => createContext(deps, request.headers),
+    createContext: () => {
+      const refusal = crossSiteRefusal(request, trustedOriginsOf(deps.auth));
+      if (refusal) throw new TRPCError({ code: "FORBIDDEN", message: refusal });
+      return createContext(deps, request.headers);
+    },
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[api] ${path ?? "?"}: ${error.message}`, error.cause);
     },

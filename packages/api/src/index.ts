@@ -2,6 +2,7 @@ export { appRouter, type AppRouter, type RouterInputs, type RouterOutputs } from
 export { createCallerFactory, type Access, type Context, type ProcedureMeta, type SessionUser } from "./trpc";
 export { createContext, sessionUserFromHeaders, userFromRequestHeaders, type ContextDeps } from "./context";
 export { API_TOKEN_PREFIX, InvalidApiTokenError } from "./auth/api-tokens";
+export { crossSiteRefusal, trustedOriginsOf } from "./auth/csrf";
 export { handleTrpcRequest } from "./http";
 export { createAuth, authPool, authConfigFromEnv, getAuth, type Auth, type AuthConfig } from "./auth/auth";
 export { createUserWithPassword, ensureAdminUser, generatePassword } from "./auth/users";

@@ -1,7 +1,8 @@
-import { InvalidApiTokenError, userFromRequestHeaders, type ContextDeps, type SessionUser } from "@stepwiser/api";
+import { crossSiteRefusal, InvalidApiTokenError, trustedOriginsOf, userFromRequestHeaders, type ContextDeps, type SessionUser } from "@stepwiser/api";
 import { can, rolesWith, type Capability } from "@stepwiser/core";
 import { FileTooLargeError, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
+import { ROUTE_ACCESS } from "./route-access";
 
 /*
  * The file routes (`POST /api/uploads`, `GET /api/files/{id}`) as plain
@@ -53,7 +54,9 @@ const tooLarge = (fileName: string, maxBytes: number) =>
  * `maxBytes` is only lowered by tests.
  */
 export async function handleUpload(deps: RouteDeps, request: Request, maxBytes = MAX_IMPORT_FILE_BYTES): Promise<Response> {
-  const user = await callerWith(deps, request, "research.manage", "uploading files");
+  const refusal = crossSiteRefusal(request, trustedOriginsOf(deps.auth));
+  if (refusal) return text(403, refusal);
+  const user = await callerWith(deps, request, ROUTE_ACCESS["/api/uploads"].POST, "uploading files");
   if (user instanceof Response) return user;
   const fileName = uploadFileName(new URL(request.url).searchParams.get("fileName"));
   if (!fileName) return text(400, "give the file's name as ?fileName=NAME");
@@ -76,7 +79,7 @@ export async function handleUpload(deps: RouteDeps, request: Request, maxBytes =
 
 /** Streams a stored file (an upload or an export's output) as an attachment. */
 export async function handleDownload(deps: RouteDeps, request: Request, id: string): Promise<Response> {
-  const user = await callerWith(deps, request, "research.manage", "downloading files");
+  const user = await callerWith(deps, request, ROUTE_ACCESS["/api/files/[id]"].GET, "downloading files");
   if (user instanceof Response) return user;
   const file = await deps.db.storedFile.findUnique({ where: { id }, select: { id: true, fileName: true, contentType: true, sizeBytes: true, completedAt: true } });
   if (!file) return text(404, `file ${id} does not exist`);

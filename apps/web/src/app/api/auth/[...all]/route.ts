@@ -1,7 +1,13 @@
-import { getAuth } from "@stepwiser/api";
+import { crossSiteRefusal, getAuth, trustedOriginsOf } from "@stepwiser/api";
 
 export const dynamic = "force-dynamic";
 
 // Resolved per request, not at import: the build runs without a database or secret.
-const handler = (request: Request) => getAuth().handler(request);
+const handler = (request: Request) => {
+  const auth = getAuth();
+  // better-auth checks origins only on some of its writes (sign-out is not among them).
+  const refusal = crossSiteRefusal(request, trustedOriginsOf(auth));
+  if (refusal) return Response.json({ code: "CROSS_SITE_REQUEST", message: refusal }, { status: 403 });
+  return auth.handler(request);
+};
 export { handler as GET, handler as POST };
