@@ -49,7 +49,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     rebalanceMs: settings.capacityRebalanceMs,
     log,
   });
-  const endpoints = new EndpointClients({ sharedCapacity: capacity });
+  const endpoints = new EndpointClients({ sharedCapacity: capacity, timeouts: { headersMs: settings.inferenceResponseTimeoutSeconds * 1000 } });
   const jobsDone: Record<string, number> = {};
   const counted = (queue: string) => (jobsDone[queue] = (jobsDone[queue] ?? 0) + 1);
 
