@@ -79,25 +79,52 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     for (let i = 1; i < executors; i++) await queue.send(QUEUES.run, { runId, helper: true });
     if (executors > 1) log(`[worker] run ${runId}: asked ${executors - 1} other worker(s) to help`);
   };
+  /** Runs this process is executing: a job for one of them joins that execution instead of starting a second executor. */
+  const executions = new Map<string, Promise<void>>();
+  const executionOf = (runId: string, helper: boolean, jobId: string): Promise<void> => {
+    const current = executions.get(runId);
+    if (current) return current;
+    log(`[worker] run ${runId}: ${helper ? "helping" : "started"} (job ${jobId})`);
+    registration.activeRuns += 1;
+    const execution = executeRun(db, runId, RUN_HANDLERS, {
+      endpoints,
+      log,
+      role: helper ? "helper" : "primary",
+      executorId: `${settings.workerId}/${jobId.slice(0, 8)}`,
+      unitLeaseSeconds: settings.unitLeaseSeconds,
+      requestHelpers,
+    }).finally(() => {
+      registration.activeRuns -= 1;
+      executions.delete(runId);
+    });
+    executions.set(runId, execution);
+    execution.then(
+      () => {
+        counted(QUEUES.run);
+        log(`[worker] run ${runId}: done`);
+      },
+      (error: unknown) => log(`[worker] run ${runId}: stopped: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    return execution;
+  };
+  // pg-boss 10 fails a job still active at its expiry and backs its retries off exponentially, up to the
+  // retry limit: a run outliving a few expiries would, after a crash, wait hours or never be resumed. So a
+  // run's job hands the run on to a fresh job before it expires and completes, while the execution goes on;
+  // if this process dies, the job it holds expires and is retried, and the run resumes elsewhere.
+  const relayAfterMs = (queueSettings.expireInSeconds * 1000) / 2;
   await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
     if (!job) return;
     const { runId, helper } = runJobSchema.parse(job.data);
-    log(`[worker] run ${runId}: ${helper ? "helping" : "started"} (job ${job.id})`);
-    registration.activeRuns += 1;
+    const execution = executionOf(runId, helper === true, job.id);
+    let timer: NodeJS.Timeout | undefined;
+    const relayDue = new Promise<"relay">((resolve) => (timer = setTimeout(() => resolve("relay"), relayAfterMs)));
     try {
-      await executeRun(db, runId, RUN_HANDLERS, {
-        endpoints,
-        log,
-        role: helper ? "helper" : "primary",
-        executorId: `${settings.workerId}/${job.id.slice(0, 8)}`,
-        unitLeaseSeconds: settings.unitLeaseSeconds,
-        requestHelpers,
-      });
+      if ((await Promise.race([execution.then(() => "done" as const), relayDue])) === "relay") {
+        await queue.send(QUEUES.run, { runId, helper });
+      }
     } finally {
-      registration.activeRuns -= 1;
+      clearTimeout(timer);
     }
-    counted(QUEUES.run);
-    log(`[worker] run ${runId}: done`);
   });
 
   let metrics: WorkerMetricsServer | undefined;
