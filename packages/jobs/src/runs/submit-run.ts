@@ -4,6 +4,7 @@ import { z } from "zod";
 import { QUEUES, type JobQueue } from "../queue/queue";
 import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
+import { firstOverlongString, firstUnknownField, MAX_CONFIG_STRING_LENGTH } from "./config-shape";
 
 /** A run job; `helper` jobs add an executor to a run another worker already executes. */
 export const runJobSchema = z.object({ runId: z.string().min(1), helper: z.boolean().optional() });
@@ -23,20 +24,33 @@ export interface RunRequest {
 export async function createRun(db: Db, request: RunRequest): Promise<Run> {
   const handler = RUN_HANDLERS.get(request.kind);
   if (!handler) throw new InputError(`run kind "${request.kind}" is not available (known: ${[...RUN_HANDLERS.keys()].join(", ")})`, { field: "kind" });
+  const overlong = firstOverlongString(request.config);
+  if (overlong) {
+    throw new InputError(`text of ${overlong.length} characters; a configuration value holds at most ${MAX_CONFIG_STRING_LENGTH}`, {
+      file: request.source,
+      field: overlong.path.join(".") || undefined,
+    });
+  }
   const parsed = handler.configSchema.safeParse(request.config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new InputError(issue.message, { file: request.source, field: issue.path.map(String).join(".") || undefined });
   }
+  const unknown = firstUnknownField(request.config, parsed.data);
+  if (unknown) throw new InputError(`unknown field (not part of a ${request.kind} run's configuration)`, { file: request.source, field: unknown.join(".") });
   let config: unknown;
   try {
     config = await handler.snapshot(db, parsed.data);
   } catch (error) {
     throw new InputError(error instanceof Error ? error.message : String(error), { file: request.source });
   }
+  const datasetId = handler.datasetId?.(config) ?? null;
+  if (datasetId !== null && !(await db.dataset.findUnique({ where: { id: datasetId }, select: { id: true } }))) {
+    throw new InputError(`no dataset with id ${JSON.stringify(datasetId)}`, { file: request.source, field: "datasetId" });
+  }
   const run = await db.$transaction(async (tx) => {
     const created = await tx.run.create({
-      data: { kind: request.kind, config: config as object, datasetId: handler.datasetId?.(config) ?? null, createdById: request.createdById ?? null },
+      data: { kind: request.kind, config: config as object, datasetId, createdById: request.createdById ?? null },
     });
     await tx.auditLog.create({
       data: { actorId: request.createdById ?? null, action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: request.kind } },
