@@ -60,9 +60,9 @@ export async function gradeCommand(args: string[]): Promise<void> {
     : parseJsonLines(await readInputText(values.jsonl!), values.jsonl === "-" ? "stdin" : path.basename(values.jsonl!), pairLine).map((l) => l.value);
   if (pairs.length === 0) return;
 
-  const requestedThreads = values.threads === undefined ? undefined : numberFlag("threads", values.threads);
-  const threads = Math.min(requestedThreads ?? 2, pairs.length);
-  if (!Number.isInteger(threads) || threads < 1) throw new UsageError(`--threads must be a positive integer, got "${values.threads}"`);
+  const requestedThreads = values.threads === undefined ? 2 : numberFlag("threads", values.threads);
+  if (!Number.isInteger(requestedThreads) || requestedThreads < 1) throw new UsageError(`--threads must be a positive integer, got "${values.threads}"`);
+  const threads = Math.min(requestedThreads, pairs.length);
   const pool = new GradingPool({ threads, timeLimitMs });
   try {
     const pending = pairs.map((pair) => pool.grade(pair.gold, pair.pred));

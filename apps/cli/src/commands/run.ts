@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { labelRuleSchema, type LabelRule } from "@stepwiser/core";
+import { InputError, labelRuleSchema, type LabelRule } from "@stepwiser/core";
 import { createDb, type Db } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
@@ -13,11 +13,24 @@ import { UsageError } from "../usage-error";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
+/** Databases already migrated by this process: commands run in one process check them once. */
+const migrated = new Map<string, Promise<unknown>>();
+
+function migrateOnce(url: string): Promise<unknown> {
+  let applied = migrated.get(url);
+  if (!applied) {
+    applied = applyMigrations(url);
+    applied.catch(() => migrated.delete(url));
+    migrated.set(url, applied);
+  }
+  return applied;
+}
+
 export async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>): Promise<T> {
   const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
   const db = createDb(database.url, { poolSize: 8 });
   try {
-    await applyMigrations(database.url);
+    await migrateOnce(database.url);
     return await work(db, database.url);
   } finally {
     await db.$disconnect();
@@ -49,6 +62,8 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
   }
 }
 
+const RUN_ACTIONS = ["cancel", "resume", "relabel", "status", "predictions"] as const;
+
 /**
  * `stepwiser run <kind> --config file.json [--detach | --offline]`, and
  * `stepwiser run cancel|resume|relabel|status <runId>`.
@@ -58,6 +73,9 @@ export async function runCommand(args: string[]): Promise<void> {
   if (!action) throw new UsageError(`run needs a kind (${[...RUN_HANDLERS.keys()].join(", ")}) or cancel|resume|relabel|status|predictions`);
   const kind = action.replaceAll("-", "_"); // `run chunk-reset` and `run chunk_reset` alike
   if (RUN_HANDLERS.has(kind)) return launch(kind as RunKind, rest);
+  if (!(RUN_ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`run: unknown run kind or action "${action}" (kinds: ${[...RUN_HANDLERS.keys()].join(", ")}; actions: ${RUN_ACTIONS.join(", ")})`);
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -68,15 +86,19 @@ export async function runCommand(args: string[]): Promise<void> {
   await withDatabase(async (db, url) => {
     switch (action) {
       case "status":
-        return follow(db, url, runId, false).catch(() => {});
+        if (!(await db.run.findUnique({ where: { id: runId }, select: { id: true } }))) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
+        return follow(db, url, runId, false);
       case "cancel":
         await requestRunCancel(db, runId);
         log(`cancel requested for run ${runId}`);
         return;
       case "resume": {
         const queue = await connectJobQueue(url);
-        await resumeRun(db, queue, runId);
-        await queue.stop({ graceful: false, wait: true });
+        try {
+          await resumeRun(db, queue, runId);
+        } finally {
+          await queue.stop({ graceful: false, wait: true });
+        }
         if (!values.detach) await follow(db, url, runId, true);
         return;
       }
@@ -124,8 +146,13 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
       return;
     }
     const queue = await connectJobQueue(url);
-    const run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!) });
-    await queue.stop({ graceful: false, wait: true });
+    let run;
+    try {
+      run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!) });
+    } finally {
+      // Also when the config is refused: an open queue connection would keep the process alive.
+      await queue.stop({ graceful: false, wait: true });
+    }
     log(`queued ${kind} run ${run.id}`);
     if (values.detach) {
       process.stdout.write(`${JSON.stringify({ runId: run.id, status: "queued" })}\n`);
