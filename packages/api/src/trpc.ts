@@ -4,6 +4,7 @@ import type { JobQueue } from "@stepwiser/jobs";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
+import { shortenEchoedInput } from "./error-message";
 
 export interface SessionUser {
   id: string;
@@ -34,6 +35,7 @@ const t = initTRPC
       const zodError = error.cause instanceof ZodError ? error.cause : undefined;
       return {
         ...shape,
+        message: shortenEchoedInput(shape.message),
         data: {
           ...shape.data,
           zodIssues: zodError?.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) ?? null,
