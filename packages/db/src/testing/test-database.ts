@@ -45,3 +45,4 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
     },
   };
 }
+export * from "./table-counts";
