@@ -20,19 +20,84 @@ function streamOf(pieces: string[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** Hostile names as a client may send them (after the URL's own decoding), and the base name each must be stored under. */
+const HOSTILE_NAMES: Array<[string, string]> = [
+  ["../../etc/passwd", "passwd"],
+  ["/etc/passwd", "passwd"],
+  ["C:\\Windows\\system32\\cmd.exe", "cmd.exe"],
+  ["..\\..\\boot.ini", "boot.ini"],
+  ["\\\\server\\share\\data.jsonl", "data.jsonl"],
+  ["a\u0000b\nc.json", "abc.json"],
+  ["%2e%2e%2f%2e%2e%2fetc%2fpasswd", "passwd"],
+  ["..%2F..%2Fdata.jsonl", "data.jsonl"],
+  ["%252e%252e%252fsecret.jsonl", "secret.jsonl"],
+  ["..%5c..%5cwin.ini", "win.ini"],
+  ["100%.jsonl", "100%.jsonl"],
+  ["\uff0e\uff0e\uff0f\uff0e\uff0e\uff0fetc\uff0fpasswd", "passwd"],
+  ["..\u2215..\u2215shadow", "shadow"],
+  ["..\u2044..\u2044hosts", "hosts"],
+  ["report\u202egpj.exe", "reportgpj.exe"],
+  ["zero\u200bwidth\ufeff.jsonl", "zerowidth.jsonl"],
+  ["line\u2028break.json", "linebreak.json"],
+  ["trailing.jsonl. . .", "trailing.jsonl"],
+  ["  spaced name.json  ", "spaced name.json"],
+  ["données été.jsonl", "données été.jsonl"],
+];
+
+/** A name is safe when nothing in it can name another directory, hide what it is, or break a header. */
+function expectSafeBaseName(name: string) {
+  expect(name).not.toMatch(/[\\/\u2044\u2215\uff0f\uff3c]/);
+  // eslint-disable-next-line no-control-regex
+  expect(name).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/);
+  expect(name).not.toMatch(/^\.+$/);
+  expect(Array.from(name).length).toBeLessThanOrEqual(200);
+  expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(255);
+}
+
 describe("file names in uploads and downloads", () => {
   it("an upload keeps only the last path segment, and refuses names with nothing left", () => {
     expect(uploadFileName("../../etc/passwd")).toBe("passwd");
     expect(uploadFileName("C:\\Users\\me\\data.jsonl")).toBe("data.jsonl");
     expect(uploadFileName("a\u0000b\nc.json")).toBe("abc.json");
-    for (const bad of [null, "", "  ", ".", "..", "dir/", "/"]) expect(uploadFileName(bad)).toBeNull();
+    for (const bad of [null, "", "  ", ".", "..", "...", "dir/", "/", "%2e%2e", "..%2f", "\u202e", "\u200b\u200b", ". ."]) expect(uploadFileName(bad), String(bad)).toBeNull();
     expect(Array.from(uploadFileName("x".repeat(500))!)).toHaveLength(200);
+  });
+
+  it("reduces traversal, encoded traversal, lookalike slashes and invisible characters to a safe base name", () => {
+    for (const [raw, expected] of HOSTILE_NAMES) {
+      const stored = uploadFileName(raw);
+      expect(stored, JSON.stringify(raw)).toBe(expected);
+      expectSafeBaseName(stored!);
+    }
+  });
+
+  it("cuts very long names to 200 characters and 255 UTF-8 bytes, keeping the extension", () => {
+    const long = uploadFileName(`${"x".repeat(500)}.jsonl`)!;
+    expect(Array.from(long)).toHaveLength(200);
+    expect(long.endsWith(".jsonl")).toBe(true);
+    const accented = uploadFileName("é".repeat(300))!;
+    expect(new TextEncoder().encode(accented).length).toBeLessThanOrEqual(255);
+    const emoji = uploadFileName(`${"😀".repeat(100)}.json`)!;
+    expect(emoji.endsWith(".json")).toBe(true);
+    expect(new TextEncoder().encode(emoji).length).toBeLessThanOrEqual(255);
+    expect(emoji).not.toMatch(/\uFFFD/);
   });
 
   it("a download names the file in a quoted ASCII form and exactly in filename*", () => {
     expect(attachmentDisposition("train.parquet")).toBe(`attachment; filename="train.parquet"; filename*=UTF-8''train.parquet`);
     expect(attachmentDisposition('a"b\\c ü.txt')).toBe(`attachment; filename="a_b_c _.txt"; filename*=UTF-8''a%22b%5Cc%20%C3%BC.txt`);
     expect(attachmentDisposition("x\r\nSet-Cookie: y")).not.toMatch(/[\r\n]/);
+  });
+
+  it("a download's Content-Disposition stays one header with one quoted ASCII name, whatever was stored", () => {
+    for (const name of ['a"; filename="evil.html', "x\r\nSet-Cookie: y", "report\u202egpj.exe", "../../etc/passwd", "a\\b.json", "%0d%0a.json", "日本語.jsonl"]) {
+      const header = attachmentDisposition(name);
+      expect(() => new Headers({ "content-disposition": header }), JSON.stringify(name)).not.toThrow();
+      const match = /^attachment; filename="([\x20-\x7e]*)"; filename\*=UTF-8''([A-Za-z0-9%._~!-]*)$/.exec(header);
+      expect(match, header).not.toBeNull();
+      expect(match![1]).not.toMatch(/["\\/]/);
+      expect(decodeURIComponent(match![2]!)).toBe(name);
+    }
   });
 });
 
@@ -125,5 +190,100 @@ describe("POST /api/uploads and GET /api/files/{id} (real Postgres, API tokens)"
     const missing = await handleDownload(deps(), get("no-such-file"), "no-such-file");
     expect(missing.status).toBe(404);
     expect(await missing.text()).toMatch(/file no-such-file does not exist/);
+  });
+  /** A body that counts what was read from it and whether it was cancelled; `pieces` of `pieceBytes` each. */
+  function meteredBody(pieces: number, pieceBytes: number, fill = 0x61) {
+    const meter = { pulled: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (meter.pulled >= pieces) return controller.close();
+        meter.pulled++;
+        controller.enqueue(new Uint8Array(pieceBytes).fill(fill));
+      },
+      cancel() {
+        meter.cancelled = true;
+      },
+      // Nothing is pulled ahead: a piece is produced only when the handler reads one.
+    }, { highWaterMark: 0 });
+    return { stream, meter };
+  }
+  const storedCounts = async () => ({ files: await database.db.storedFile.count(), parts: await database.db.storedFilePart.count() });
+  let refusedUploads = 0;
+  const expectRefused = async (response: Response, status: number, message: RegExp, before: { files: number; parts: number }) => {
+    expect(response.status).toBe(status);
+    expect(await response.text()).toMatch(message);
+    expect(await storedCounts()).toEqual(before);
+    refusedUploads++;
+  };
+
+  it("a declared Content-Length over the limit (a 2 GB claim) is refused before a byte is read", async () => {
+    const before = await storedCounts();
+    const gib = 1024 ** 3;
+    const { stream, meter } = meteredBody(1000, 1024);
+    const response = await handleUpload(deps(), post("huge.jsonl", stream, "researcher", { "content-length": String(2 * gib) }), gib);
+    await expectRefused(response, 413, /huge\.jsonl is larger than the upload limit of 1,073,741,824 bytes/, before);
+    expect(meter.pulled).toBe(0);
+    expect(meter.cancelled).toBe(true);
+    // Past the real import limit (8 GiB), with nothing lowered.
+    const beyond = meteredBody(1000, 1024);
+    await expectRefused(await handleUpload(deps(), post("huger.jsonl", beyond.stream, "researcher", { "content-length": String(9 * gib) })), 413, /huger\.jsonl is larger than the upload limit of 8,589,934,592 bytes/, before);
+    expect(beyond.meter.pulled).toBe(0);
+    await expectRefused(await handleUpload(deps(), post("x.jsonl", "{}", "researcher", { "content-length": "-1" })), 400, /Content-Length "-1" is not a byte count/, before);
+  });
+
+  it("a body that passes the limit mid-stream is cancelled, and the parts already written are deleted with their file", async () => {
+    const before = await storedCounts();
+    const mib = 1024 * 1024;
+    // Over one 4 MiB part is written before the limit (5 MiB) is crossed.
+    const { stream, meter } = meteredBody(64, mib);
+    const response = await handleUpload(deps(), post("stream.jsonl", stream), 5 * mib);
+    await expectRefused(response, 413, /stream\.jsonl is larger than the upload limit of 5,242,880 bytes/, before);
+    expect(meter.cancelled).toBe(true);
+    expect(meter.pulled).toBeLessThanOrEqual(8);
+  });
+
+  it("refuses content that is not UTF-8 text, naming where, and keeps nothing of it", async () => {
+    const before = await storedCounts();
+    const withNul = streamOf(['{"a":1}\n', '{"b":"x\u0000y"}\n']);
+    await expectRefused(await handleUpload(deps(), post("nul.jsonl", withNul)), 415, /nul\.jsonl is not a text file: byte 15 is a NUL byte/, before);
+    const gzip = new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00]);
+    await expectRefused(await handleUpload(deps(), post("data.jsonl.gz", new Blob([gzip]).stream())), 415, /data\.jsonl\.gz is not a text file/, before);
+    const latin1 = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]);
+    await expectRefused(await handleUpload(deps(), post("latin1.jsonl", new Blob([latin1]).stream())), 415, /latin1\.jsonl is not UTF-8 text: an invalid byte sequence in bytes 0–8/, before);
+    const cutShort = new Uint8Array([0x22, 0xc3]);
+    await expectRefused(await handleUpload(deps(), post("cut.jsonl", new Blob([cutShort]).stream())), 415, /cut\.jsonl is not UTF-8 text: it ends inside a multi-byte character/, before);
+    await expectRefused(await handleUpload(deps(), post("empty.jsonl", "")), 400, /empty\.jsonl is empty/, before);
+
+    // A multi-byte character split across two pieces of the stream is still text.
+    const euro = new TextEncoder().encode('{"p":"€"}\n');
+    const split = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(euro.slice(0, 7));
+        controller.enqueue(euro.slice(7));
+        controller.close();
+      },
+    });
+    expect((await handleUpload(deps(), post("euro.jsonl", split))).status).toBe(201);
+  });
+
+  it("stores every hostile name as its safe base name, and serves it back with a safe Content-Disposition", async () => {
+    for (const [raw, expected] of HOSTILE_NAMES) {
+      const response = await handleUpload(deps(), post(raw, '{"ok":true}\n'));
+      expect(response.status, JSON.stringify(raw)).toBe(201);
+      const { fileId, fileName } = (await response.json()) as { fileId: string; fileName: string };
+      expect(fileName).toBe(expected);
+      expect((await database.db.storedFile.findUniqueOrThrow({ where: { id: fileId } })).fileName).toBe(expected);
+      const download = await handleDownload(deps(), get(fileId), fileId);
+      const disposition = download.headers.get("content-disposition")!;
+      expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9%._~!-]*$/);
+      expect(disposition).not.toMatch(/\.\.|\//);
+      await download.body?.cancel();
+    }
+    const before = await storedCounts();
+    for (const name of ["..", "%2e%2e%2f", "\u202e", "/"]) await expectRefused(await handleUpload(deps(), post(name, "{}")), 400, /fileName=NAME/, before);
+  });
+
+  afterAll(() => {
+    process.stderr.write(`uploads: ${refusedUploads} uploads refused with nothing stored; ${HOSTILE_NAMES.length} hostile names stored as safe base names\n`);
   });
 });

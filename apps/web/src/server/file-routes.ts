@@ -3,6 +3,7 @@ import { can, rolesWith, type Capability } from "@stepwiser/core";
 import { FileTooLargeError, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
 import { ROUTE_ACCESS } from "./route-access";
+import { textUploadPieces, UploadContentError } from "./upload-content";
 
 /*
  * The file routes (`POST /api/uploads`, `GET /api/files/{id}`) as plain
@@ -50,7 +51,10 @@ const tooLarge = (fileName: string, maxBytes: number) =>
   text(413, `${fileName} is larger than the upload limit of ${maxBytes.toLocaleString("en")} bytes; split the file and import the parts into one dataset`);
 
 /**
- * Stores the raw request body as an upload, part by part as it arrives.
+ * Stores the raw request body as an upload, part by part as it arrives. A
+ * body over the limit (declared or counted), or one that is not UTF-8 text,
+ * is refused: reading stops, the request body is cancelled, and whatever
+ * parts were already written are deleted with their file row.
  * `maxBytes` is only lowered by tests.
  */
 export async function handleUpload(deps: RouteDeps, request: Request, maxBytes = MAX_IMPORT_FILE_BYTES): Promise<Response> {
@@ -60,19 +64,25 @@ export async function handleUpload(deps: RouteDeps, request: Request, maxBytes =
   if (user instanceof Response) return user;
   const fileName = uploadFileName(new URL(request.url).searchParams.get("fileName"));
   if (!fileName) return text(400, "give the file's name as ?fileName=NAME");
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge(fileName, maxBytes);
+  // A declared size over the limit is refused before a byte of the body is read.
+  const contentLength = request.headers.get("content-length");
+  if (contentLength !== null && !/^\d+$/.test(contentLength.trim())) return text(400, `Content-Length ${JSON.stringify(contentLength)} is not a byte count`);
+  if (contentLength !== null && Number(contentLength) > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    return tooLarge(fileName, maxBytes);
+  }
   if (!request.body) return text(400, "the request has no body: send the file's bytes as the body");
 
   try {
     const file = await storeFile(
       deps.db,
       { fileName, purpose: "upload", createdById: user.id, maxBytes, contentType: safeContentType(request.headers.get("content-type")) },
-      bodyPieces(request.body),
+      textUploadPieces(fileName, bodyPieces(request.body)),
     );
     return Response.json({ fileId: file.id, fileName: file.fileName, sizeBytes: Number(file.sizeBytes), sha256: file.sha256 }, { status: 201 });
   } catch (error) {
     if (error instanceof FileTooLargeError) return tooLarge(fileName, maxBytes);
+    if (error instanceof UploadContentError) return text(error.status, error.message);
     throw error;
   }
 }
