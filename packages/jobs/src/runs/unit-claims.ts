@@ -60,6 +60,8 @@ export class UnitClaims {
    * Records a failed attempt: the unit fails for good at `maxAttempts`;
    * otherwise it is released for any executor to retry after a short pause
    * that grows with its attempts (a flaky replica gets time to recover).
+   * A released unit is no longer this executor's, or its lease renewals
+   * would keep pushing the pause back and nobody could ever retry it.
    */
   async fail(unit: ClaimedUnit, message: string, maxAttempts: number): Promise<"failed" | "released" | "lost"> {
     const attempts = unit.attempts + 1;
@@ -69,6 +71,7 @@ export class UnitClaims {
       UPDATE "RunUnit"
          SET attempts = ${attempts}, error = ${message.slice(0, 2000)},
              status = ${failed ? "failed" : "pending"}::"RunUnitStatus",
+             "claimedBy" = CASE WHEN ${failed} THEN "claimedBy" ELSE NULL END,
              "leaseExpiresAt" = CASE WHEN ${failed} THEN NULL ELSE now() + make_interval(secs => ${retryAfterSeconds}::float8) END,
              "updatedAt" = now()
        WHERE id = ${unit.id} AND "claimedBy" = ${this.executorId} AND status = 'pending'`;
@@ -88,7 +91,8 @@ export class UnitClaims {
     if (units.length === 0) return;
     await this.db.runUnit.updateMany({
       where: { id: { in: units.map((u) => u.id) }, claimedBy: this.executorId, status: "pending" },
-      data: { leaseExpiresAt: null },
+      // Unclaimed, so this executor's renewals leave them alone.
+      data: { leaseExpiresAt: null, claimedBy: null },
     });
   }
 
