@@ -88,7 +88,8 @@ export class WorkerFleet {
   start(id: string): WorkerProcess {
     const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
       cwd: repoRoot,
-      stdio: ["ignore", "ignore", "inherit"],
+      // CHAOS_WORKER_LOGS=1 shows the workers' own logs, to see what a failing suite's workers did.
+      stdio: ["ignore", process.env.CHAOS_WORKER_LOGS === "1" ? "inherit" : "ignore", "inherit"],
       env: { ...process.env, ...this.env, STEPWISER_WORKER_ID: id, DATABASE_URL: this.databaseUrl },
     });
     const worker = { id, child };
