@@ -1,6 +1,7 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
+  locateTaggedChunks,
   parseChunkTags,
   reconstructChunks,
   SegmentationError,
@@ -115,6 +116,99 @@ describe("chunk tags and reconstruction (property)", () => {
         expect(() => reconstructChunks(text, mutatedChunks)).toThrow(SegmentationError);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+/** The rule stated independently of the implementation: the original is whitespace, then each chunk's core, separated and ended by whitespace only. */
+function reproducesOriginal(original: string, chunks: readonly string[]): boolean {
+  const cores = chunks.map((chunk) => chunk.trim());
+  if (cores.some((core) => core === "")) return false;
+  const escaped = cores.map((core) => core.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^\\s*${escaped.join("\\s*")}\\s*$`).test(original);
+}
+
+/** What a careless segmenter does to a faithful segmentation; some edits keep it faithful, most do not. */
+const segmentationEdit = fc.record({
+  kind: fc.constantFrom("none", "edit a character", "pad with whitespace", "drop a chunk", "swap two chunks", "repeat a chunk", "merge two chunks", "split a chunk", "add a blank chunk"),
+  pick: fc.nat(),
+  other: fc.nat(),
+  char: fc.oneof(fc.constantFrom(...WHITESPACE, "a", "x", "2", "\\", "𝑥"), fc.string({ minLength: 1, maxLength: 1 })),
+});
+
+function applyEdit(chunks: string[], { kind, pick, other, char }: { kind: string; pick: number; other: number; char: string }): string[] {
+  const out = [...chunks];
+  if (out.length === 0) return out;
+  const i = pick % out.length;
+  const j = other % out.length;
+  const chunk = out[i]!;
+  switch (kind) {
+    case "edit a character": {
+      const at = other % (chunk.length + 1);
+      out[i] = pick % 2 === 0 ? chunk.slice(0, at) + char + chunk.slice(at) : chunk.slice(0, at) + chunk.slice(at + 1);
+      break;
+    }
+    case "pad with whitespace":
+      out[i] = `${char.trim() === "" ? char : " "}${chunk}\n`;
+      break;
+    case "drop a chunk":
+      out.splice(i, 1);
+      break;
+    case "swap two chunks":
+      [out[i], out[j]] = [out[j]!, chunk];
+      break;
+    case "repeat a chunk":
+      out.splice(i, 0, chunk);
+      break;
+    case "merge two chunks":
+      if (i + 1 < out.length) out.splice(i, 2, `${chunk}${char.trim() === "" ? char : " "}${out[i + 1]}`);
+      break;
+    case "split a chunk": {
+      const at = other % (chunk.length + 1);
+      out.splice(i, 1, chunk.slice(0, at), chunk.slice(at));
+      break;
+    }
+    case "add a blank chunk":
+      out.splice(i, 0, char.trim() === "" ? char : " ");
+      break;
+  }
+  return out;
+}
+
+const checked = { accepted: 0, rejected: 0 };
+afterAll(() => {
+  process.stderr.write(`chunk properties: ${checked.accepted + checked.rejected} candidate segmentations checked (${checked.accepted} accepted, ${checked.rejected} rejected with a position), every verdict as the rule states it\n`);
+});
+
+describe("segmentation check (property)", () => {
+  it("accepts exactly the segmentations that reproduce the original, as chunk texts and as rendered <chunk> tags, and places a rejection inside the original", () => {
+    fc.assert(
+      fc.property(solutionWithCuts, fc.array(segmentationEdit, { maxLength: 2 }), ({ text, cuts }, edits) => {
+        const faithful = piecesAt(text, cuts).filter((piece) => !isBlank(piece));
+        const candidate = edits.reduce(applyEdit, faithful);
+        fc.pre(candidate.length > 0 && !candidate.some((chunk) => /<\/?chunk>/.test(chunk)));
+        const expected = reproducesOriginal(text, candidate);
+
+        const verdicts = [() => reconstructChunks(text, candidate), () => locateTaggedChunks(text, serializeChunkTags(candidate))].map((check) => {
+          try {
+            const located = check();
+            located.forEach((chunk, index) => expect(text.slice(chunk.startOffset, chunk.endOffset)).toBe(candidate[index]!.trim()));
+            return true;
+          } catch (error) {
+            expect(error).toBeInstanceOf(SegmentationError);
+            const { original } = (error as SegmentationError).details;
+            if (original) {
+              expect(original.offset).toBeGreaterThanOrEqual(0);
+              expect(original.offset).toBeLessThanOrEqual(text.length);
+              expect(text.slice(0, original.offset).split("\n")).toHaveLength(original.line);
+            }
+            return false;
+          }
+        });
+        expect(verdicts).toEqual([expected, expected]);
+        checked[expected ? "accepted" : "rejected"] += 1;
+      }),
+      { numRuns: 1500 },
     );
   });
 });
