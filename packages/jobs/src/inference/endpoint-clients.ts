@@ -1,3 +1,4 @@
+import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { EndpointPool, InferenceClient, type TransportTimeouts } from "@stepwiser/inference";
 import { z } from "zod";
@@ -17,11 +18,11 @@ export interface EndpointClient {
   client: InferenceClient;
 }
 
-/** Looks endpoints up by name, for a run's configuration snapshot. */
-export async function snapshotEndpoint(db: Db, name: string): Promise<EndpointSnapshot> {
+/** Looks endpoints up by name, for a run's configuration snapshot; `field` is the configuration field that names it. */
+export async function snapshotEndpoint(db: Db, name: string, field?: string): Promise<EndpointSnapshot> {
   const row = await db.endpoint.findUnique({ where: { name }, select: { name: true, model: true, baseUrls: true, maxConcurrency: true } });
-  if (!row) throw new Error(`no endpoint named "${name}"`);
-  if (row.baseUrls.length === 0) throw new Error(`endpoint "${name}" has no replica URL`);
+  if (!row) throw new InputError(`no endpoint named "${name}"`, { field });
+  if (row.baseUrls.length === 0) throw new InputError(`endpoint "${name}" has no replica URL`, { field });
   return row;
 }
 

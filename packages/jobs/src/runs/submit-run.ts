@@ -37,11 +37,12 @@ export async function createRun(db: Db, request: RunRequest): Promise<Run> {
     throw new InputError(issue.message, { file: request.source, field: issue.path.map(String).join(".") || undefined });
   }
   const unknown = firstUnknownField(request.config, parsed.data);
-  if (unknown) throw new InputError(`unknown field (not part of a ${request.kind} run's configuration)`, { file: request.source, field: unknown.join(".") });
+  if (unknown) throw new InputError(`unknown field (not part of the ${request.kind} run configuration)`, { file: request.source, field: unknown.join(".") });
   let config: unknown;
   try {
     config = await handler.snapshot(db, parsed.data);
   } catch (error) {
+    if (error instanceof InputError) throw new InputError(error.reason, { ...error.location, file: request.source });
     throw new InputError(error instanceof Error ? error.message : String(error), { file: request.source });
   }
   const datasetId = handler.datasetId?.(config) ?? null;

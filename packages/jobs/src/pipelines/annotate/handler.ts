@@ -44,7 +44,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
   kind: "annotate",
   configSchema: annotateConfigSchema,
   async snapshot(db, config) {
-    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint) };
+    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint") };
   },
   datasetId: (config) => config.datasetId,
   plan: ({ db, config }) => planSegmentationIds(db, config),

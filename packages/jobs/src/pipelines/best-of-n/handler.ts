@@ -56,7 +56,7 @@ export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
   kind: "best_of_n",
   configSchema: bestOfNConfigSchema,
   async snapshot(db, config) {
-    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint) };
+    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
   },
   datasetId: (config) => config.datasetId,
   plan: (ctx) => planProblems(ctx.db, ctx.config),

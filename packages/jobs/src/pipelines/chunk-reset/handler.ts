@@ -131,7 +131,7 @@ export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {
   kind: "chunk_reset",
   configSchema: chunkResetConfigSchema,
   async snapshot(db, config) {
-    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint), judge: await snapshotEndpoint(db, config.judgeEndpoint) };
+    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint"), judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
   },
   datasetId: (config) => config.datasetId,
   plan: (ctx) => planProblems(ctx.db, ctx.config),

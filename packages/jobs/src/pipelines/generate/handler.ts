@@ -179,7 +179,7 @@ export const generateHandler: RunKindHandler<GenerateConfig> = {
       const missing = config.problemIds.filter((id) => !known.has(id));
       if (missing.length) throw new Error(`dataset ${config.datasetId} has no problem ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ""}`);
     }
-    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint) };
+    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint") };
   },
   datasetId: (config) => config.datasetId,
   plan: planProblems,

@@ -29,7 +29,7 @@ export const judgeHandler: RunKindHandler<JudgeConfig> = {
   kind: "judge",
   configSchema: judgeConfigSchema,
   async snapshot(db, config) {
-    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint) };
+    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
   },
   datasetId: (config) => config.datasetId,
   plan: ({ db, config }) => planSegmentationIds(db, config),

@@ -115,7 +115,7 @@ export const segmentHandler: RunKindHandler<SegmentConfig> = {
   async snapshot(db, config) {
     const dataset = await db.dataset.findUnique({ where: { id: config.datasetId }, select: { id: true } });
     if (!dataset) throw new Error(`no dataset with id "${config.datasetId}"`);
-    return config.segmenterEndpoint ? { ...config, segmenter: await snapshotEndpoint(db, config.segmenterEndpoint) } : config;
+    return config.segmenterEndpoint ? { ...config, segmenter: await snapshotEndpoint(db, config.segmenterEndpoint, "segmenterEndpoint") } : config;
   },
   datasetId: (config) => config.datasetId,
   plan: planTrajectories,
