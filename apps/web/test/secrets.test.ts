@@ -17,6 +17,8 @@ import { APP_ORIGIN, PASSWORD, startHarness, type Harness } from "./route-harnes
  */
 
 const ENDPOINT_KEY = "sk-live-SECRET-7d1f0c9a4b2e4f6a";
+/** A rotated-out key the replicas refuse: its failures go through every error path (retries, failed units, run errors). */
+const STALE_KEY = "sk-live-STALE-93b1e0d24c7a5f18";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 type Procedure = { _def: { type: "query" | "mutation" | "subscription"; meta?: { access?: Access } } };
@@ -62,7 +64,7 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
   let logLinesSearched = 0;
 
   /** The API tokens of every account, their hashes, and the endpoint key. */
-  const secrets = () => [ENDPOINT_KEY, ...[...harness.tokens.values()].flatMap((token) => [token, sha256(token)])];
+  const secrets = () => [ENDPOINT_KEY, STALE_KEY, ...[...harness.tokens.values()].flatMap((token) => [token, sha256(token)])];
   const expectClean = (text: string, where: string) => {
     for (const secret of secrets()) expect(text.includes(secret), `${where} holds a secret (${secret.slice(0, 10)}…)`).toBe(false);
   };
@@ -106,7 +108,7 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
     await cluster?.stop();
     logs?.restore();
     process.stderr.write(
-      `secrets: endpoint key and ${harness?.tokens.size ?? 0} API tokens searched in ${responsesSearched} API responses, ${exportFilesSearched} export files and ${logLinesSearched} log lines; none found\n`,
+      `secrets: 2 endpoint keys and ${harness?.tokens.size ?? 0} API tokens (and their hashes) searched in ${responsesSearched} API responses, ${exportFilesSearched} export files and ${logLinesSearched} log lines; none found\n`,
     );
     await harness?.close();
   });
@@ -147,6 +149,23 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
     expect((await waitForRun(annotateRunId)).status).toBe("completed");
     expect((await waitForRun(benchmarkRunId)).status).toBe("completed");
     expect(Number((await harness.database.db.run.findUniqueOrThrow({ where: { id: annotateRunId } })).completionTokens)).toBeGreaterThan(0);
+  });
+
+  it("a run with a key the replicas refuse fails, and its errors (stored, answered, logged) do not repeat the key", async () => {
+    const stale = await trpc("admin", "endpoint.create", "mutation", { name: "stale", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 4, apiKey: STALE_KEY });
+    expect(stale.status).toBe(200);
+    const { id: staleId } = stale.json() as { id: string };
+    const tested = await trpc("researcher", "endpoint.test", "mutation", { id: staleId });
+    expect(tested.text).toMatch(/401/);
+    const launched = await trpc("researcher", "run.launch", "mutation", { kind: "annotate", config: { datasetId, policyEndpoint: "stale", rollouts: 2, limit: 1 } });
+    const { runId } = launched.json() as { runId: string };
+    const run = await waitForRun(runId);
+    expect(["failed", "completed_with_failures"]).toContain(run.status);
+    const units = await harness.database.db.runUnit.findMany({ where: { runId }, select: { error: true } });
+    const errors = [run.error ?? "", ...units.map((u) => u.error ?? "")].join("\n");
+    expect(errors).toMatch(/401|Unauthorized/);
+    expectClean(errors, "the failed run's stored errors");
+    for (const path of ["run.get", "run.failures"]) expect((await trpc("researcher", path, "query", { id: runId })).status, path).toBe(200);
   });
 
   it("exports (training set, labels, predictions) hold no secret, in the files or their downloads", async () => {
