@@ -98,7 +98,8 @@ describe("role matrix: every tRPC procedure and every HTTP route, called as anon
     storedFileId = ((await upload.json()) as { fileId: string }).fileId;
   });
   afterAll(async () => {
-    process.stderr.write(`role matrix: ${procedures.length} procedures + ${routesChecked.size} routes × ${CALLERS.length} roles checked (${checks} calls)\n`);
+    const routes = new Set([...routesChecked].map((handler) => handler.split(" ")[1]));
+    process.stderr.write(`role matrix: ${procedures.length} procedures + ${routes.size} routes × ${CALLERS.length} roles checked (${routesChecked.size} route handlers, ${checks} calls)\n`);
     await harness?.close();
   });
 
