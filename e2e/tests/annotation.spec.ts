@@ -184,6 +184,19 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
   await expect(o.page.getByRole("alert").filter({ hasText: `annotation queue ${queueId} does not exist` })).toBeVisible();
   const guessed = await o.page.request.post("/api/trpc/annotation.next", { data: { json: { queueId } } });
   expect(guessed.status()).toBe(404);
+
+  // The researcher adds them on the queue's members panel: the queue appears for them; removed, it is gone again.
+  await res.page.goto(queueUrl);
+  const members = res.page.getByTestId("members-panel");
+  await members.getByLabel("Add an annotator").selectOption({ label: `${outsider.name} (${outsider.email})` });
+  await members.getByRole("button", { name: "Add" }).click();
+  await expect(res.page.getByTestId("queue-member")).toHaveCount(3);
+  await o.page.goto("/queues");
+  await expect(o.page.getByTestId("queue-row")).toContainText("Demo audit");
+  await members.getByRole("button", { name: `Remove ${outsider.email}` }).click();
+  await expect(res.page.getByTestId("queue-member")).toHaveCount(2);
+  await o.page.reload();
+  await expect(o.page.getByText("No queues for you yet")).toBeVisible();
   await o.context.close();
 
   // A viewer reads the queue but cannot annotate: no button, a clear refusal, and the API says 403.
