@@ -1,4 +1,4 @@
-import { can, InputError, rolesWith, type Access, type Capability, type UserRole } from "@stepwiser/core";
+import { can, formatLocated, InputError, rolesWith, type Access, type Capability, type UserRole } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { JobQueue } from "@stepwiser/jobs";
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -33,13 +33,13 @@ const t = initTRPC
     transformer: superjson,
     errorFormatter({ shape, error }) {
       const zodError = error.cause instanceof ZodError ? error.cause : undefined;
+      const zodIssues = zodError?.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) ?? null;
+      // Input errors read like domain errors (`field "pageSize": …`), not as the issues' JSON.
+      const message = zodIssues ? zodIssues.map((i) => formatLocated(i.message, { field: i.path })).join("; ") : shape.message;
       return {
         ...shape,
-        message: shortenEchoedInput(shape.message),
-        data: {
-          ...shape.data,
-          zodIssues: zodError?.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) ?? null,
-        },
+        message: shortenEchoedInput(message),
+        data: { ...shape.data, zodIssues },
       };
     },
   });

@@ -185,6 +185,8 @@ describe("bad input to the API", () => {
       const issue = issues.find((candidate) => candidate.path === entry.path);
       expect(issue, `no zod issue at "${entry.path}" in ${JSON.stringify(issues)}`).toBeDefined();
       expect(issue!.message).toContain(entry.message);
+      // The message itself names the field too, for clients that read only the message.
+      expect(message).toContain(entry.path === "" ? issue!.message : `field "${entry.path}": ${issue!.message}`);
     } else {
       expect(message).toContain(entry.message);
     }
