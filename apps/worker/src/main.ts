@@ -1,5 +1,20 @@
 import { createDb } from "@stepwiser/db";
-import { startWorker } from "@stepwiser/jobs";
+import { isDatabaseConnectionError, startWorker } from "@stepwiser/jobs";
+
+/**
+ * The job queue records a job's end without waiting on it, so a database that
+ * goes away at that moment surfaces here rather than where it could be caught.
+ * The job is then retried after its expiry; the worker carries on and reconnects.
+ * Any other unhandled rejection is a bug and stops the process, as Node would.
+ */
+process.on("unhandledRejection", (reason: unknown) => {
+  if (isDatabaseConnectionError(reason)) {
+    console.error(`[worker] database unreachable, carrying on: ${(reason as Error).message.trim().split("\n")[0]}`);
+    return;
+  }
+  console.error(`[worker] unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
+  process.exit(1);
+});
 
 /** The job worker process: serves every pipeline queue until SIGINT/SIGTERM. */
 async function main() {

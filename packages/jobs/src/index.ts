@@ -1,4 +1,5 @@
 export * from "./queue/queue";
+export * from "./queue/connection-errors";
 export * from "./runs/run-state";
 export * from "./files/stored-files";
 export * from "./pipelines/import/options";
