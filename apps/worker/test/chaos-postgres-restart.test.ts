@@ -1,0 +1,142 @@
+import { createHash, randomBytes } from "node:crypto";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { authPool, createAuth, createUserWithPassword, handleTrpcRequest, type ContextDeps } from "@stepwiser/api";
+import { createDb, type Db } from "@stepwiser/db";
+import { startEmbeddedPostgres, type RunningPostgres } from "@stepwiser/db/local";
+import { applyMigrations } from "@stepwiser/db/migrations";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, submitRun, type JobQueue } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAST_RECOVERY_ENV, printChaosSummary, RowLedger, sleep, waitFor, waitForRunEnd, WorkerFleet } from "./chaos-harness";
+
+/**
+ * PostgreSQL stops in the middle of an annotate run and comes back on the same
+ * port and data directory. This suite runs its own server (the other suites
+ * share the test run's server, which must never stop). The worker process and
+ * the web app's server side, as they are built in production, carry on
+ * without being restarted themselves.
+ */
+
+const PROBLEMS = 16;
+const ROLLOUTS = 4;
+const OUTAGE_MS = 4_000;
+const BASE_URL = "http://localhost:3999";
+
+interface TrpcBody {
+  result?: { data: { json: unknown } };
+  error?: { json: { message: string; data: { code: string; httpStatus: number } } };
+}
+
+describe("PostgreSQL restarted in the middle of a run", () => {
+  let scratch: string;
+  let server: RunningPostgres;
+  let databaseUrl: string;
+  let db: Db;
+  let web: ContextDeps;
+  let webQueue: Promise<JobQueue> | undefined;
+  let cluster: SimCluster;
+  let fleet: WorkerFleet;
+  const ledger = new RowLedger();
+  let restarts = 0;
+  let completed = 0;
+  let outageAnswer = "";
+
+  const dataDir = () => path.join(scratch, "pg");
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-chaos-pg-"));
+    await chmod(scratch, 0o755); // the postgres OS user must be able to enter it
+    server = await startEmbeddedPostgres({ dataDir: dataDir() });
+    databaseUrl = server.url("stepwiser");
+    await applyMigrations(databaseUrl);
+
+    // The web app's server side as apps/web/src/server/deps builds it: one Prisma pool, one auth pool, a queue sender made on first use.
+    db = createDb(databaseUrl);
+    web = {
+      db,
+      auth: createAuth({ databaseUrl, baseUrl: BASE_URL, secret: "s".repeat(32) }, authPool(databaseUrl)),
+      getQueue: () => {
+        webQueue ??= connectJobQueue(databaseUrl).catch((error: unknown) => {
+          webQueue = undefined; // the next request tries again
+          throw error;
+        });
+        return webQueue;
+      },
+    };
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 10 });
+    await db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 4 } });
+    fleet = new WorkerFleet(databaseUrl, FAST_RECOVERY_ENV);
+  });
+
+  afterAll(async () => {
+    await fleet?.killAll();
+    await cluster?.stop();
+    if (webQueue) await (await webQueue.catch(() => undefined))?.stop({ graceful: false, wait: true });
+    await db?.$disconnect();
+    await server?.stop();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+    printChaosSummary({ suite: "chaos postgres restart", kills: 0, restarts, runsCompleted: completed, ledger, extra: `a tRPC request during the outage answered: ${outageAnswer}` });
+  });
+
+  async function trpc(procedure: string, input: unknown, token?: string): Promise<{ status: number; body: TrpcBody }> {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const query = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+    const response = await handleTrpcRequest(new Request(`${BASE_URL}/api/trpc/${procedure}${query}`, { headers }), web);
+    return { status: response.status, body: (await response.json()) as TrpcBody };
+  }
+
+  it("the worker and the web app's server side reconnect, and the run completes with exact counts", { timeout: 180_000 }, async () => {
+    const user = await createUserWithPassword(db, { email: "researcher@example.com", name: "Researcher", role: "admin", password: "correct-horse-battery" });
+    const token = `sw_${randomBytes(32).toString("base64url")}`;
+    await db.apiToken.create({ data: { userId: user.id, name: "script", tokenHash: createHash("sha256").update(token).digest("hex"), prefix: token.slice(0, 11) } });
+
+    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "restart", problems: PROBLEMS, seed: 41 });
+    const queue = await web.getQueue();
+    const run = await submitRun(db, queue, { kind: "annotate", config: { datasetId, policyEndpoint: "policy", rollouts: ROLLOUTS, seed: 9, strategy: "fixed", concurrency: 2 } });
+    const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    expect((await trpc("health.ping", undefined)).status).toBe(200);
+
+    fleet.start("restart-worker");
+    await waitFor("a quarter of the rollouts", async () => (await db.rollout.count({ where: { runId: run.id } })) >= (chunks * ROLLOUTS) / 4, 60_000, 50);
+    const port = server.port;
+    await server.stop();
+    restarts += 1;
+
+    // During the outage: an answer with a clear error, and this process still standing.
+    const during = await trpc("run.get", { id: run.id }, token);
+    expect(during.status).toBe(500);
+    const reason = during.body.error?.json.message.split("\n").find((line) => /reach|connect|terminat/i.test(line));
+    outageAnswer = `HTTP ${during.status} "${reason?.trim()}"`;
+    expect(during.body.error?.json.message).toMatch(/connect|ECONNREFUSED|terminat|Connection|server/i);
+    await sleep(OUTAGE_MS);
+
+    server = await startEmbeddedPostgres({ dataDir: dataDir(), port });
+    expect(server.port).toBe(port);
+
+    // The same handler, the same pools: no restart of this process.
+    await waitFor("the web side to answer again", async () => (await trpc("health.ping", undefined)).status === 200, 30_000, 250);
+    const after = await trpc("run.get", { id: run.id }, token);
+    expect(after.status).toBe(200);
+    expect((after.body.result!.data.json as { id: string; kind: string }).kind).toBe("annotate");
+    expect((await (await web.getQueue()).getQueue("run"))?.name).toBe("run");
+
+    const finished = await waitForRunEnd(db, run.id, 120_000);
+    expect(finished.status, finished.error ?? "").toBe("completed");
+    expect(finished.unitsFailed).toBe(0);
+    completed += 1;
+
+    const rollouts = await db.rollout.findMany({ where: { runId: run.id }, select: { segmentationId: true, prefixLength: true, sampleIndex: true } });
+    ledger.record("rollouts", chunks * ROLLOUTS, rollouts.length, new Set(rollouts.map((r) => `${r.segmentationId}:${r.prefixLength}:${r.sampleIndex}`)).size);
+    const values = await db.chunkValue.findMany({ where: { runId: run.id }, select: { segmentationId: true, prefixLength: true } });
+    ledger.record("chunk values", chunks + trajectories, values.length, new Set(values.map((v) => `${v.segmentationId}:${v.prefixLength}`)).size);
+    const labels = await db.chunkLabel.findMany({ where: { runId: run.id }, select: { chunkId: true, rule: true, paramsKey: true } });
+    ledger.record("labels", chunks * 3, labels.length, new Set(labels.map((l) => `${l.chunkId}:${l.rule}:${l.paramsKey}`)).size);
+    ledger.expectExact();
+
+    // The worker that lived through the outage did the whole run: no process was restarted.
+    const claimedBy = await db.runUnit.findMany({ where: { runId: run.id }, select: { claimedBy: true } });
+    expect(new Set(claimedBy.map((u) => u.claimedBy?.split("/")[0]))).toEqual(new Set(["restart-worker"]));
+  });
+});
