@@ -1,3 +1,6 @@
+import { InputError } from "@stepwiser/core";
+import type { z } from "zod";
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -59,4 +62,28 @@ export function firstOverlongString(value: unknown): { path: string[]; length: n
     }
   }
   return undefined;
+}
+
+/**
+ * A run configuration checked at the boundary: no value over
+ * MAX_CONFIG_STRING_LENGTH, the kind's schema, and no field the schema does
+ * not know. Every refusal is an InputError naming the file (when there is
+ * one) and the field.
+ */
+export function validateRunConfig<S extends z.ZodType>(kind: string, schema: S, raw: unknown, source?: string): z.output<S> {
+  const overlong = firstOverlongString(raw);
+  if (overlong) {
+    throw new InputError(`text of ${overlong.length} characters; a configuration value holds at most ${MAX_CONFIG_STRING_LENGTH}`, {
+      file: source,
+      field: overlong.path.join(".") || undefined,
+    });
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(issue.message, { file: source, field: issue.path.map(String).join(".") || undefined });
+  }
+  const unknown = firstUnknownField(raw, parsed.data);
+  if (unknown) throw new InputError(`unknown field (not part of the ${kind} run configuration)`, { file: source, field: unknown.join(".") });
+  return parsed.data;
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { QUEUES, type JobQueue } from "../queue/queue";
 import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
-import { firstOverlongString, firstUnknownField, MAX_CONFIG_STRING_LENGTH } from "./config-shape";
+import { validateRunConfig } from "./config-shape";
 
 /** A run job; `helper` jobs add an executor to a run another worker already executes. */
 export const runJobSchema = z.object({ runId: z.string().min(1), helper: z.boolean().optional() });
@@ -24,23 +24,10 @@ export interface RunRequest {
 export async function createRun(db: Db, request: RunRequest): Promise<Run> {
   const handler = RUN_HANDLERS.get(request.kind);
   if (!handler) throw new InputError(`run kind "${request.kind}" is not available (known: ${[...RUN_HANDLERS.keys()].join(", ")})`, { field: "kind" });
-  const overlong = firstOverlongString(request.config);
-  if (overlong) {
-    throw new InputError(`text of ${overlong.length} characters; a configuration value holds at most ${MAX_CONFIG_STRING_LENGTH}`, {
-      file: request.source,
-      field: overlong.path.join(".") || undefined,
-    });
-  }
-  const parsed = handler.configSchema.safeParse(request.config);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new InputError(issue.message, { file: request.source, field: issue.path.map(String).join(".") || undefined });
-  }
-  const unknown = firstUnknownField(request.config, parsed.data);
-  if (unknown) throw new InputError(`unknown field (not part of the ${request.kind} run configuration)`, { file: request.source, field: unknown.join(".") });
+  const parsed = validateRunConfig(request.kind, handler.configSchema, request.config, request.source);
   let config: unknown;
   try {
-    config = await handler.snapshot(db, parsed.data);
+    config = await handler.snapshot(db, parsed);
   } catch (error) {
     if (error instanceof InputError) throw new InputError(error.reason, { ...error.location, file: request.source });
     throw new InputError(error instanceof Error ? error.message : String(error), { file: request.source });

@@ -16,6 +16,7 @@ import {
 } from "@stepwiser/core";
 import { Prisma, type Db } from "@stepwiser/db";
 import { planSegmentationIds } from "../../runs/paging";
+import { validateRunConfig } from "../../runs/config-shape";
 import { annotateConfigSchema, type AnnotateConfig } from "./config";
 
 /**
@@ -78,12 +79,7 @@ const FALLBACK_TOKENS_PER_CHAR = 0.25;
 
 /** Validates the configuration as `run annotate` does: the file and the field in the error. */
 export function parseAnnotatePlanConfig(raw: unknown, source?: string): AnnotateConfig {
-  const parsed = annotateConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new InputError(issue.message, { file: source, field: issue.path.map(String).join(".") || undefined });
-  }
-  return parsed.data;
+  return validateRunConfig("annotate", annotateConfigSchema, raw, source);
 }
 
 /** The most recent finished fixed annotate run of the dataset on this segmentation method: its Q-values are measured q's. */
