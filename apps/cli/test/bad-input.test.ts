@@ -22,6 +22,17 @@ interface FlagCase {
 
 const FLAG_CASES = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures/bad-input/cli-flags.json"), "utf8")) as FlagCase[];
 
+/** The malformed import corpus of the importers, reused here at the command line's boundary. */
+const MALFORMED_IMPORTS_DIR = path.join(import.meta.dirname, "../../../packages/core/test/fixtures/imports/malformed");
+const MALFORMED_IMPORTS = JSON.parse(readFileSync(path.join(MALFORMED_IMPORTS_DIR, "expected.json"), "utf8")) as {
+  file: string;
+  format: string;
+  mapping?: string;
+  line: number;
+  field: string | null;
+  message: string;
+}[];
+
 /** A stack frame line ("    at fn (file:1:2)"): never shown to a user of the command line. */
 const STACK_FRAME = /^\s+at .+\(?.*:\d+:\d+\)?$/m;
 
@@ -41,7 +52,7 @@ describe("bad input on the command line", () => {
   let scratch: string;
   let datasetId: string;
   let countsBefore: TableCounts;
-  const tally = { runConfigs: 0, flags: 0, spawned: 0 };
+  const tally = { runConfigs: 0, flags: 0, importFiles: 0, spawned: 0 };
   let rowsChanged = 0;
   let stillAnswering = true;
 
@@ -62,9 +73,9 @@ describe("bad input on the command line", () => {
   });
 
   afterAll(async () => {
-    const total = tally.runConfigs + tally.flags;
+    const total = tally.runConfigs + tally.flags + tally.importFiles;
     process.stderr.write(
-      `bad input (command line): ${total} inputs rejected (run configs ${tally.runConfigs}, flags and files ${tally.flags}; ${tally.spawned} also as separate processes), ${rowsChanged} rows changed, ${stillAnswering ? "command line still answering" : "command line NOT answering"}\n`,
+      `bad input (command line): ${total} inputs rejected (run configs ${tally.runConfigs}, flags and files ${tally.flags}, malformed import files ${tally.importFiles}; ${tally.spawned} also as separate processes), ${rowsChanged} rows changed, ${stillAnswering ? "command line still answering" : "command line NOT answering"}\n`,
     );
     await database?.drop();
     if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -115,6 +126,18 @@ describe("bad input on the command line", () => {
     await expectNothingStored();
     await expectStillAnswering();
     tally.flags += 1;
+  });
+
+  it.each(MALFORMED_IMPORTS)("import refuses the malformed $format file $file at line $line", async (entry) => {
+    const args = ["import", entry.format, path.join(MALFORMED_IMPORTS_DIR, entry.file), ...(entry.mapping ? ["--map", entry.mapping] : [])];
+    const result = await runCliInProcess(args, env());
+    expectCleanRefusal(result, 2);
+    expect(result.stderr).toContain(`${entry.file}:${entry.line}`);
+    if (entry.field !== null) expect(result.stderr).toContain(`field "${entry.field}"`);
+    expect(result.stderr).toContain(entry.message);
+    await expectNothingStored();
+    await expectStillAnswering();
+    tally.importFiles += 1;
   });
 
   it("as separate processes, refusals exit with 2 and one message, never a stack trace", async () => {
