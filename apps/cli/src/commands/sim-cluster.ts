@@ -9,7 +9,7 @@ import {
   type SimModel,
   type SimReplica,
 } from "@stepwiser/inference/sim";
-import { readInputText } from "../input/files";
+import { readInputJson } from "../input/files";
 import { numberFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
 
@@ -41,13 +41,7 @@ export async function simClusterCommand(args: string[], options: SimClusterComma
 
   let fileConfig: Record<string, unknown> = {};
   if (values.config !== undefined) {
-    const text = await readInputText(values.config);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new UsageError(`--config ${values.config}: not valid JSON (${(error as Error).message})`);
-    }
+    const parsed = await readInputJson(values.config);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new UsageError(`--config ${values.config}: must be a JSON object`);
     }
