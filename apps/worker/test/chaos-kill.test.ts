@@ -24,7 +24,7 @@ import {
 const SEED = chaosSeed(20261125);
 const KILLS_PER_KIND = 5;
 /** A kill lands once the run has stored this share of its results (uniform, seeded). */
-const KILL_SHARE = { min: 0.05, max: 0.85 };
+const KILL_SHARE = { min: 0.05, max: 0.75 };
 const PROBLEMS = 12;
 const GENERATE = { samplesPerProblem: 4, temperature: 1, seed: 17 };
 const ROLLOUTS = 4;
@@ -44,7 +44,6 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
   const durations: Partial<Record<Kind, number>> = {};
 
   beforeAll(async () => {
-    console.error(`chaos kill: seed ${SEED} (CHAOS_SEED=${SEED} replays these kill points)`);
     database = await createTestDatabase(inject("postgresAdminUrl"));
     // Slow enough that each run outlives its kills, fast enough for the suite's few minutes.
     cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 10 });
@@ -70,7 +69,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
       kills: total,
       runsCompleted: completed,
       ledger,
-      extra: `kills by kind: ${Object.entries(kills).map(([kind, n]) => `${kind} ${n}`).join(", ")}; seconds by kind: ${Object.entries(durations).map(([kind, s]) => `${kind} ${s}`).join(", ")}`,
+      extra: `CHAOS_SEED=${SEED} replays these kill points; kills by kind: ${Object.entries(kills).map(([kind, n]) => `${kind} ${n}`).join(", ")}; seconds by kind: ${Object.entries(durations).map(([kind, s]) => `${kind} ${s}`).join(", ")}`,
     });
   });
 
