@@ -1,5 +1,5 @@
 export { appRouter, type AppRouter, type RouterInputs, type RouterOutputs } from "./root";
-export { createCallerFactory, type Access, type Context, type ProcedureMeta, type SessionUser } from "./trpc";
+export { createCallerFactory, DATABASE_UNREACHABLE_MESSAGE, type Access, type Context, type ProcedureMeta, type SessionUser } from "./trpc";
 export { createContext, sessionUserFromHeaders, userFromRequestHeaders, type ContextDeps } from "./context";
 export { API_TOKEN_PREFIX, InvalidApiTokenError } from "./auth/api-tokens";
 export { crossSiteRefusal, trustedOriginsOf } from "./auth/csrf";

@@ -1,6 +1,6 @@
 import { can, formatLocated, InputError, rolesWith, type Access, type Capability, type UserRole } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import type { JobQueue } from "@stepwiser/jobs";
+import { isDatabaseConnectionError, type JobQueue } from "@stepwiser/jobs";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
@@ -26,6 +26,8 @@ export interface ProcedureMeta {
   access?: Access;
 }
 
+export const DATABASE_UNREACHABLE_MESSAGE = "The database cannot be reached right now; try again in a moment.";
+
 const t = initTRPC
   .context<Context>()
   .meta<ProcedureMeta>()
@@ -35,7 +37,12 @@ const t = initTRPC
       const zodError = error.cause instanceof ZodError ? error.cause : undefined;
       const zodIssues = zodError?.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) ?? null;
       // Input errors read like domain errors (`field "pageSize": …`), not as the issues' JSON.
-      const message = zodIssues ? zodIssues.map((i) => formatLocated(i.message, { field: i.path })).join("; ") : shape.message;
+      const message = zodIssues
+        ? zodIssues.map((i) => formatLocated(i.message, { field: i.path })).join("; ")
+        : // A database outage reads as one, not as the query and code frame the driver reports.
+          error.code === "INTERNAL_SERVER_ERROR" && isDatabaseConnectionError(error.cause)
+          ? DATABASE_UNREACHABLE_MESSAGE
+          : shape.message;
       return {
         ...shape,
         message: shortenEchoedInput(message),

@@ -10,6 +10,7 @@ describe("telling a lost database connection from other errors", () => {
     expect(isDatabaseConnectionError(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(true);
     expect(isDatabaseConnectionError(withCode("connection failure", "08006"))).toBe(true);
     expect(isDatabaseConnectionError(new Error("Connection terminated unexpectedly"))).toBe(true);
+    expect(isDatabaseConnectionError(withCode("Invalid `db.run.findUnique()` invocation", "P1001"))).toBe(true);
     expect(isDatabaseConnectionError(new AggregateError([withCode("connect ECONNREFUSED ::1:5432", "ECONNREFUSED")], ""))).toBe(true);
   });
 

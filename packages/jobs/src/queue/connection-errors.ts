@@ -4,6 +4,8 @@
  * (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now).
  */
 const CONNECTION_SQLSTATES = /^(08...|57P0[123])$/;
+/** Prisma's own: the server cannot be reached, timed out, or closed the connection. */
+const PRISMA_CONNECTION_CODES = new Set(["P1001", "P1002", "P1017"]);
 const CONNECTION_SYSCALL_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 const CONNECTION_MESSAGES = /Connection terminated|connection (?:is )?closed|Can't reach database server|terminating connection/i;
 
@@ -14,7 +16,7 @@ const CONNECTION_MESSAGES = /Connection terminated|connection (?:is )?closed|Can
 export function isDatabaseConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (CONNECTION_SQLSTATES.test(code) || CONNECTION_SYSCALL_CODES.has(code))) return true;
+  if (typeof code === "string" && (CONNECTION_SQLSTATES.test(code) || CONNECTION_SYSCALL_CODES.has(code) || PRISMA_CONNECTION_CODES.has(code))) return true;
   if (error instanceof AggregateError && error.errors.some(isDatabaseConnectionError)) return true;
   return CONNECTION_MESSAGES.test(error.message);
 }
