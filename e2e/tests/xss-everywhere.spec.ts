@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { signIn } from "./sign-in";
 import { mutate, query, signInRequest, upload, waitForRun, APP_ORIGIN } from "./trpc";
-import { expectOnlyText, injectedMarkup, longPayload, shortPayload, watchForAttacks } from "./xss-payloads";
+import { expectOnlyText, injectedMarkup, longPayload, marker, shortPayload, watchForAttacks } from "./xss-payloads";
 
 /**
  * Every field of model output and every name a person types carries hostile
@@ -42,6 +42,8 @@ interface Seeded {
   judgeRunId: string;
   otherJudgeRunId: string;
   hostileEndpointRunId: string;
+  /** A stored file holding hostile text: the annotate run's exported prompts. */
+  promptsFileId: string;
   queueId: string;
   itemId: string;
 }
@@ -118,12 +120,16 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
 const suffix = Date.now().toString(36);
 const annotator = { email: `xss-${suffix}@e2e.test`, password: "xss-e2e-password" };
 
-/** Answers an offline run's exported batch requests with `answer(customId, sampleIndex)` as every sample's text. */
-async function answerOffline(request: APIRequestContext, runId: string, answer: (customId: string, sample: number) => string) {
+/**
+ * Answers an offline run's exported batch requests with `answer(customId, sampleIndex)` as every sample's text.
+ * Returns the id of the exported requests file (the prompts, hostile problem and chunks included).
+ */
+async function answerOffline(request: APIRequestContext, runId: string, answer: (customId: string, sample: number) => string): Promise<string> {
   const exportRun = await mutate<{ runId: string }>(request, "exports.start", { spec: { kind: "batch-requests", runId } });
   await waitForRun(request, exportRun.runId);
   const [exported] = await query<Array<{ id: string; files: Array<{ id: string }> }>>(request, "exports.list", { sourceRunId: runId, limit: 1 });
-  const requests = (await (await request.get(`/api/files/${exported!.files[0]!.id}`)).text()).trim().split("\n");
+  const requestsFileId = exported!.files[0]!.id;
+  const requests = (await (await request.get(`/api/files/${requestsFileId}`)).text()).trim().split("\n");
   const output = requests.map((line, i) => {
     const customId = (JSON.parse(line) as { custom_id: string }).custom_id;
     const [first, last] = customId.split(":").pop()!.split("-").map(Number) as [number, number];
@@ -134,6 +140,7 @@ async function answerOffline(request: APIRequestContext, runId: string, answer: 
   const importRun = await mutate<{ runId: string }>(request, "import.startBatchOutput", { fileId, runId });
   await waitForRun(request, importRun.runId);
   await waitForRun(request, runId);
+  return requestsFileId;
 }
 
 /** Chunk index of a judge batch request (`judge:<run>:<segmentation>:<chunk>:<samples>`). */
@@ -160,13 +167,12 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
   const mapping = { problem: "question", steps: "steps", answer: "gold", id: "uid", generator: "model", subset: "split", firstError: "first_error" };
   const importRun = await mutate<{ runId: string }>(request, "import.start", { fileId, options: { format: "jsonl", datasetName: text.datasetName, mapping } });
   const { datasetId } = await waitForRun(request, importRun.runId);
-  const solutions = await query<{ rows?: Array<{ id: string; externalId: string }>; items?: Array<{ id: string; externalId: string }> }>(request, "trajectory.list", { datasetId: datasetId! });
-  const rows = solutions.rows ?? solutions.items ?? [];
-  const trajectoryId = rows.find((r) => r.externalId === text.recordId)!.id;
+  const solutions = await query<{ items: Array<{ id: string; externalId: string }> }>(request, "trajectory.list", { datasetId: datasetId! });
+  const trajectoryId = solutions.items.find((r) => r.externalId === text.recordId)!.id;
 
   const common = { datasetId, segmentationMethod: "source-steps" };
   const annotate = await mutate<{ runId: string }>(request, "run.launch", { kind: "annotate", offline: true, config: { ...common, policyEndpoint: "sim-policy", rollouts: 2 } });
-  await answerOffline(request, annotate.runId, () => text.rollout);
+  const promptsFileId = await answerOffline(request, annotate.runId, () => text.rollout);
   const judge = await mutate<{ runId: string }>(request, "run.launch", { kind: "judge", offline: true, config: { ...common, judgeEndpoint: "sim-judge-strong" } });
   await answerOffline(request, judge.runId, () => `${text.judgeRationale}\n\nVerdict: \\boxed{Positive}`);
   const otherJudge = await mutate<{ runId: string }>(request, "run.launch", { kind: "judge", offline: true, config: { ...common, judgeEndpoint: "sim-judge-weak" } });
@@ -188,7 +194,7 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
     assignmentId: view.assignmentId,
     labels: view.chunks.map((chunk, i) => ({ chunkId: chunk.id, rating: i === 0 ? -1 : 1, flagged: i === 0, ...(i === 0 ? { note: text.annotationNote } : {}) })),
   });
-  return { datasetId: datasetId!, trajectoryId, annotateRunId: annotate.runId, judgeRunId: judge.runId, otherJudgeRunId: otherJudge.runId, hostileEndpointRunId: hostileEndpointRun.runId, queueId: queue.queueId, itemId: view.itemId };
+  return { datasetId: datasetId!, trajectoryId, annotateRunId: annotate.runId, judgeRunId: judge.runId, otherJudgeRunId: otherJudge.runId, hostileEndpointRunId: hostileEndpointRun.runId, promptsFileId, queueId: queue.queueId, itemId: view.itemId };
 }
 
 test("the checks catch the payloads when they are rendered as HTML", async ({ browser }) => {
@@ -234,6 +240,16 @@ test("hostile text in every model output and every name stays text on every page
       expect(new URL(page.url()).host).toBe(new URL(APP_ORIGIN).host);
     });
   }
+
+  await test.step("a stored file with hostile text is served as a sandboxed attachment, never as a page", async () => {
+    const response = await page.request.get(`/api/files/${seeded.promptsFileId}`);
+    expect(response.status()).toBe(200);
+    expect(await response.text()).toContain(marker("problem"));
+    expect(response.headers()["content-disposition"]).toMatch(/^attachment;/);
+    expect(response.headers()["content-type"]).not.toMatch(/html|xml|svg/i);
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers()["content-security-policy"]).toBe("sandbox");
+  });
 
   expect(watch.dialogs, "dialogs opened by the payloads").toEqual([]);
   expect(watch.requests, `requests to the attacker's host`).toEqual([]);
