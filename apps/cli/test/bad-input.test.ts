@@ -51,7 +51,6 @@ describe("bad input on the command line", () => {
   let database: TestDatabase;
   let scratch: string;
   let datasetId: string;
-  let countsBefore: TableCounts;
   const tally = { runConfigs: 0, flags: 0, importFiles: 0, spawned: 0 };
   let rowsChanged = 0;
   let stillAnswering = true;
@@ -69,7 +68,6 @@ describe("bad input on the command line", () => {
     });
     ({ datasetId } = await createSimWorldDataset(database.db, { name: "bad input", problems: 2, seed: 5 }));
     scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-bad-input-"));
-    countsBefore = await tableRowCounts(database.db);
   });
 
   afterAll(async () => {
@@ -81,9 +79,15 @@ describe("bad input on the command line", () => {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  async function expectNothingStored(): Promise<void> {
-    const changed = changedTables(countsBefore, await tableRowCounts(database.db));
-    rowsChanged += changed.length;
+  /** Row counts before one input, so a leak is blamed on the input that caused it and on no later one. */
+  const snapshot = () => tableRowCounts(database.db);
+
+  async function expectNothingStored(countsBefore: TableCounts): Promise<void> {
+    const countsAfter = await tableRowCounts(database.db);
+    const changed = changedTables(countsBefore, countsAfter);
+    for (const table of new Set([...Object.keys(countsBefore), ...Object.keys(countsAfter)])) {
+      rowsChanged += Math.abs((countsAfter[table] ?? 0) - (countsBefore[table] ?? 0));
+    }
     expect(changed).toEqual([]);
   }
 
@@ -101,46 +105,50 @@ describe("bad input on the command line", () => {
   });
 
   it.each(RUN_CONFIG_CASES)("run config refused: $name", async (entry) => {
+    const before = await snapshot();
     const file = path.join(scratch, `${entry.kind}-${RUN_CONFIG_CASES.indexOf(entry)}.json`);
     await writeFile(file, runConfigBytes(entry, datasetId));
     const result = await runCliInProcess(["run", entry.kind.replaceAll("_", "-"), "--config", file, "--detach"], env());
+    await expectNothingStored(before);
     expectCleanRefusal(result, 2);
     const name = path.basename(file);
     expect(result.stderr).toContain(entry.line === null ? name : `${name}:${entry.line}`);
     if (entry.field !== null) expect(result.stderr).toContain(`field "${entry.field}"`);
     expect(result.stderr).toContain(entry.message);
     expect(result.stdout).toBe("");
-    await expectNothingStored();
     await expectStillAnswering();
     tally.runConfigs += 1;
   });
 
   it.each(FLAG_CASES)("refused: $name", async (entry) => {
+    const before = await snapshot();
     const dir = await mkdtemp(path.join(scratch, "case-"));
     for (const [name, content] of Object.entries(entry.files ?? {})) await writeFile(path.join(dir, name), bytesOf(content));
     for (const name of entry.dirs ?? []) await mkdir(path.join(dir, name));
     const args = entry.args.map((arg) => arg.replaceAll("{dir}", dir));
     const result = await runCliInProcess(args, env());
+    await expectNothingStored(before);
     expectCleanRefusal(result, entry.exit);
     for (const expected of entry.stderr) expect(result.stderr).toContain(expected);
-    await expectNothingStored();
     await expectStillAnswering();
     tally.flags += 1;
   });
 
   it.each(MALFORMED_IMPORTS)("import refuses the malformed $format file $file at line $line", async (entry) => {
+    const before = await snapshot();
     const args = ["import", entry.format, path.join(MALFORMED_IMPORTS_DIR, entry.file), ...(entry.mapping ? ["--map", entry.mapping] : [])];
     const result = await runCliInProcess(args, env());
+    await expectNothingStored(before);
     expectCleanRefusal(result, 2);
     expect(result.stderr).toContain(`${entry.file}:${entry.line}`);
     if (entry.field !== null) expect(result.stderr).toContain(`field "${entry.field}"`);
     expect(result.stderr).toContain(entry.message);
-    await expectNothingStored();
     await expectStillAnswering();
     tally.importFiles += 1;
   });
 
   it("as separate processes, refusals exit with 2 and one message, never a stack trace", async () => {
+    const before = await snapshot();
     const config = path.join(scratch, "spawned-config.json");
     await writeFile(config, JSON.stringify({ datasetId, policyEndpoint: "sim-policy", rollouts: 0 }));
     const garbage = path.join(scratch, "spawned-garbage.bin");
@@ -150,11 +158,11 @@ describe("bad input on the command line", () => {
       runCli(["label", "--rule", "rel-ratio", "--gamma", "abc", "--q0", "0.5", "--q", "0.5"]),
       runCli(["verdict", "--file", garbage]),
     ]);
+    await expectNothingStored(before);
     for (const result of results) expectCleanRefusal(result, 2);
     expect(results[0]!.stderr).toMatch(/spawned-config\.json, field "rollouts"/);
     expect(results[1]!.stderr).toContain('--gamma must be a number, got "abc"');
     expect(results[2]!.stderr).toContain("spawned-garbage.bin:1");
-    await expectNothingStored();
     tally.spawned += results.length;
   });
 });

@@ -80,7 +80,6 @@ describe("bad input to the API", () => {
   let world: AnnotationWorld;
   const tokens = { researcher: "", annotator: "" };
   const names: Record<string, string> = {};
-  let countsBefore: TableCounts;
   const tally = { apiInputs: 0, runConfigs: 0 };
   let rowsChanged = 0;
   let stillAnswering = true;
@@ -127,7 +126,6 @@ describe("bad input to the API", () => {
     });
     tokens.researcher = (await researcher.token.create({ name: "bad input" })).token;
     tokens.annotator = (await annotator.token.create({ name: "bad input" })).token;
-    countsBefore = await tableRowCounts(db);
   });
 
   afterAll(async () => {
@@ -157,9 +155,15 @@ describe("bad input to the API", () => {
     return { status: response.status, message, code: data.code, issues: data.zodIssues ?? [] };
   }
 
-  async function expectNothingStored(): Promise<void> {
-    const changed = changedTables(countsBefore, await tableRowCounts(database.db));
-    rowsChanged += changed.length;
+  /** Row counts before one input, so a leak is blamed on the input that caused it and on no later one. */
+  const snapshot = () => tableRowCounts(database.db);
+
+  async function expectNothingStored(countsBefore: TableCounts): Promise<void> {
+    const countsAfter = await tableRowCounts(database.db);
+    const changed = changedTables(countsBefore, countsAfter);
+    for (const table of new Set([...Object.keys(countsBefore), ...Object.keys(countsAfter)])) {
+      rowsChanged += Math.abs((countsAfter[table] ?? 0) - (countsBefore[table] ?? 0));
+    }
     expect(changed).toEqual([]);
   }
 
@@ -178,7 +182,9 @@ describe("bad input to the API", () => {
   });
 
   it.each(API_CASES)("refused: $name", async (entry) => {
+    const before = await snapshot();
     const response = await send(entry.procedure, entry.kind, bodyOf(entry, names), tokens[entry.caller]);
+    await expectNothingStored(before);
     const { status, message, issues } = await refusal(response);
     expect({ status, message }).toMatchObject({ status: entry.status });
     if (entry.path !== null) {
@@ -190,7 +196,6 @@ describe("bad input to the API", () => {
     } else {
       expect(message).toContain(entry.message);
     }
-    await expectNothingStored();
     await expectStillAnswering();
     tally.apiInputs += 1;
   });
@@ -198,9 +203,11 @@ describe("bad input to the API", () => {
   const launchable = RUN_CONFIG_CASES.filter((entry) => entry.line === null);
 
   it.each(launchable)("run.launch refuses the config: $name", async (entry) => {
+    const before = await snapshot();
     const configText = runConfigBytes(entry, world.datasetId).toString("utf8");
     const body = `{"json":{"kind":${JSON.stringify(entry.kind)},"config":${configText}}}`;
     const response = await send("run.launch", "mutation", body, tokens.researcher);
+    await expectNothingStored(before);
     const { status, message, code, issues } = await refusal(response);
     expect({ status, code }).toEqual({ status: 400, code: "BAD_REQUEST" });
     if (configText.trimStart().startsWith("{")) {
@@ -210,7 +217,6 @@ describe("bad input to the API", () => {
       // Not an object: refused by the procedure's own input schema, at "config".
       expect(issues.map((issue) => issue.path)).toContain("config");
     }
-    await expectNothingStored();
     await expectStillAnswering();
     tally.runConfigs += 1;
   });
