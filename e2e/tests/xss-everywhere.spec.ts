@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { signIn } from "./sign-in";
 import { mutate, query, signInRequest, upload, waitForRun, APP_ORIGIN } from "./trpc";
-import { expectOnlyText, injectedMarkup, longPayload, marker, shortPayload, watchForAttacks } from "./xss-payloads";
+import { expectOnlyText, fileNamePayload, injectedMarkup, longPayload, marker, shortPayload, watchForAttacks } from "./xss-payloads";
 
 /**
  * Every field of model output and every name a person types carries hostile
@@ -12,7 +12,9 @@ import { expectOnlyText, injectedMarkup, longPayload, marker, shortPayload, watc
  * and two offline judge runs (rationales).
  */
 
-/** Every untrusted field, and whether it takes long text or a name of at most 100 characters. */
+const PAYLOADS = { long: longPayload, short: shortPayload, fileName: fileNamePayload };
+
+/** Every untrusted field, and whether it takes long text, a name of at most 100 characters, or a file name. */
 const FIELDS = {
   datasetName: "short",
   problem: "long",
@@ -30,10 +32,11 @@ const FIELDS = {
   endpointName: "short",
   tokenName: "short",
   userName: "short",
-} as const satisfies Record<string, "short" | "long">;
+  uploadFileName: "fileName",
+} as const satisfies Record<string, keyof typeof PAYLOADS>;
 type Field = keyof typeof FIELDS;
 
-const text = Object.fromEntries(Object.entries(FIELDS).map(([field, size]) => [field, size === "long" ? longPayload(field) : shortPayload(field)])) as Record<Field, string>;
+const text = Object.fromEntries(Object.entries(FIELDS).map(([field, size]) => [field, PAYLOADS[size](field)])) as Record<Field, string>;
 
 interface Seeded {
   datasetId: string;
@@ -51,6 +54,14 @@ interface Seeded {
 /** Every page that shows untrusted text: what it must show as text, and how to make it show it. */
 const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; reveal?: (page: Page) => Promise<void> }> = [
   { name: "datasets list", path: () => "/datasets", shows: ["datasetName"] },
+  {
+    name: "recent imports",
+    path: () => "/datasets",
+    shows: ["uploadFileName", "datasetName"],
+    reveal: async (page) => {
+      await page.getByText("Recent imports").click();
+    },
+  },
   { name: "solutions list", path: (s) => `/datasets/${s.datasetId}`, shows: ["datasetName", "recordId", "generator", "subset"] },
   { name: "solutions list with run columns", path: (s) => `/datasets/${s.datasetId}?annotateRunId=${s.annotateRunId}&judgeRunId=${s.judgeRunId}`, shows: ["datasetName", "recordId"] },
   { name: "dataset overview", path: (s) => `/datasets/${s.datasetId}/overview`, shows: ["datasetName"] },
@@ -163,7 +174,7 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
     split: text.subset,
   });
   const jsonl = [record(text.recordId, "So the answer is $\\frac{4}{2} = 2$."), record("xss-plain-record", "Hence the answer is 2.")].map((r) => JSON.stringify(r)).join("\n");
-  const fileId = await upload(request, "hostile.jsonl", `${jsonl}\n`);
+  const fileId = await upload(request, text.uploadFileName, `${jsonl}\n`);
   const mapping = { problem: "question", steps: "steps", answer: "gold", id: "uid", generator: "model", subset: "split", firstError: "first_error" };
   const importRun = await mutate<{ runId: string }>(request, "import.start", { fileId, options: { format: "jsonl", datasetName: text.datasetName, mapping } });
   const { datasetId } = await waitForRun(request, importRun.runId);

@@ -46,6 +46,11 @@ export function shortPayload(field: string): string {
   return text;
 }
 
+/** For an uploaded file's name: what is left of a name after its last "/" or "\\" is stored, so no URL here. */
+export function fileNamePayload(field: string): string {
+  return `${marker(field)} <img src=x onerror=alert(1)><svg onload=alert(2)>.jsonl`;
+}
+
 /** What must be readable on the page wherever the field is shown: its marker and the start of the first tag, as text. */
 export function marker(field: string): string {
   return `xss:${field}`;
