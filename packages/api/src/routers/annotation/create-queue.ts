@@ -1,4 +1,4 @@
-import { ANNOTATION_SCHEMES } from "@stepwiser/core";
+import { ANNOTATION_SCHEMES, formatLocated } from "@stepwiser/core";
 import type { Db, RunKind } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -29,14 +29,15 @@ export const createQueueInput = z.object({
   annotatorIds: z.array(z.string().min(1)).max(500).default([]),
 });
 
-const bad = (message: string) => new TRPCError({ code: "BAD_REQUEST", message });
+/** A refusal naming the input field it concerns, worded like every other located input error. */
+const bad = (message: string, field?: string) => new TRPCError({ code: "BAD_REQUEST", message: formatLocated(message, { field }) });
 
 /** A run given to the queue: it must exist, belong to the dataset and be of a kind that has what the queue reads. */
 async function runOf(db: Db, runId: string, datasetId: string, field: string, kinds: RunKind[]) {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, datasetId: true, config: true } });
-  if (!run) throw bad(`${field}: run ${runId} does not exist`);
-  if (run.datasetId !== datasetId) throw bad(`${field}: run ${runId} belongs to another dataset`);
-  if (!kinds.includes(run.kind)) throw bad(`${field}: run ${runId} is a ${run.kind} run; expected ${kinds.join(" or ")}`);
+  if (!run) throw bad(`run ${runId} does not exist`, field);
+  if (run.datasetId !== datasetId) throw bad(`run ${runId} belongs to another dataset`, field);
+  if (!kinds.includes(run.kind)) throw bad(`run ${runId} is a ${run.kind} run; expected ${kinds.join(" or ")}`, field);
   return run;
 }
 
@@ -49,9 +50,9 @@ export const createQueue = queueManageProcedure.input(createQueueInput).mutation
   const { db } = ctx;
   const { selection } = input;
   const dataset = await db.dataset.findUnique({ where: { id: input.datasetId }, select: { id: true } });
-  if (!dataset) throw bad(`dataset ${input.datasetId} does not exist`);
+  if (!dataset) throw bad(`dataset ${input.datasetId} does not exist`, "datasetId");
   if (selection.kind === "filter" && selection.filter.datasetId !== undefined && selection.filter.datasetId !== input.datasetId) {
-    throw bad(`selection.filter.datasetId (${selection.filter.datasetId}) must be the queue's dataset (${input.datasetId})`);
+    throw bad(`${selection.filter.datasetId} must be the queue's dataset (${input.datasetId})`, "selection.filter.datasetId");
   }
   if (selection.kind === "disagreements" && (!input.annotateRunId || !input.judgeRunId)) {
     throw bad("a disagreements selection needs annotateRunId and judgeRunId: it compares the judge's verdicts with the Monte-Carlo labels");
