@@ -141,7 +141,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workerId: settings.workerId,
     metricsUrl: metrics?.url,
     stop: async () => {
+      const stopping = Date.now();
       await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
+      // Executions handed on to later jobs outlive their first job: they get what is left of the same grace period.
+      const grace = Math.max(0, 30_000 - (Date.now() - stopping));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...executions.values()]), new Promise((resolve) => (timer = setTimeout(resolve, grace)))]);
+      clearTimeout(timer);
       await metrics?.close();
       await capacity.stop();
       await endpoints.close();
