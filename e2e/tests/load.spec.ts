@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { signIn } from "./sign-in";
 import { APP_ORIGIN, mutate, query } from "./trpc";
@@ -263,7 +264,9 @@ test("50 researchers browse and annotate for 60 s: every request answered, none 
 
   const summary = recorder.summary();
   const report = { users: USERS, durationS: DURATION_MS / 1000, elapsedS, networkErrors: recorder.networkErrors, ...summary };
-  const file = testInfo.outputPath("load.json");
+  // Beside the other test output (git-ignored), at a path that stays the same from run to run.
+  const file = path.join(testInfo.project.outputDir, "load.json");
+  mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   for (const [kind, s] of Object.entries(summary.byKind)) {
     console.error(`  ${kind.padEnd(18)} ${String(s.requests).padStart(6)} requests  p50 ${String(s.p50Ms).padStart(5)} ms  p95 ${String(s.p95Ms).padStart(5)} ms  max ${String(s.maxMs).padStart(5)} ms  ${s.status4xx} × 4xx`);
