@@ -102,6 +102,11 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
   { name: "annotate page", path: (s) => `/queues/${s.queueId}/annotate`, shows: ["queueName", "queueInstructions", "problem", "solutionStep"] },
   { name: "queue item with labels", path: (s) => `/queues/${s.queueId}/items/${s.itemId}`, shows: ["queueName", "recordId", "solutionStep", "annotationNote", "userName"] },
   { name: "new queue form", path: (s) => `/queues/new?dataset=${s.datasetId}`, shows: ["datasetName"] },
+  ...(["metrics", "scaling", "calibration"] as const).map((tab) => ({
+    name: `compare ${tab}`,
+    path: (s: Seeded) => `/compare?dataset=${s.datasetId}&runs=${s.judgeRunId},${s.otherJudgeRunId}&baseline=${s.otherJudgeRunId}&tab=${tab}`,
+    shows: ["datasetName"] satisfies Field[],
+  })),
   {
     name: "compare disagreements",
     path: (s) => `/compare?dataset=${s.datasetId}&runs=${s.judgeRunId},${s.otherJudgeRunId}&tab=disagreements&a=${s.judgeRunId}&b=${s.otherJudgeRunId}`,
