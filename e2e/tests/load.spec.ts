@@ -6,13 +6,15 @@ import { APP_ORIGIN, mutate, query } from "./trpc";
 
 /**
  * Fifty researchers at once against the production server on loopback, each
- * signed in through the auth endpoint with a session of their own. Their
- * requests go through Node's fetch, which (like a browser) stops reusing a
- * keep-alive connection just before the server's advertised idle timeout
- * instead of racing the server's close. A visit to a
+ * signed in through the auth endpoint with a session of their own. A visit to a
  * page is what the browser sends for it: the document, then the tRPC reads the
  * page made when a real browser opened it (recorded once, below). Annotation is
  * the annotate page's own pair of calls, next and submit, on shared queues.
+ *
+ * Requests go through Node's fetch, which (like a browser) stops reusing a
+ * keep-alive connection just before the server's advertised idle timeout;
+ * Playwright's request client races the server's close and reports the lost
+ * race as ECONNRESET, which is no fault of the server.
  */
 
 const USERS = 50;
