@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, changedTables, tableRowCounts, type TableCounts, type TestDatabase } from "@stepwiser/db/testing";
+import { createTestDatabase, rowChangesSince, tableRowCounts, type TableCounts, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimWorldDataset } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { RUN_CONFIG_CASES, runConfigBytes } from "../../../packages/api/test/fixtures/bad-input/run-config-corpus";
+import { RUN_CONFIG_CASES, runConfigBytes } from "@stepwiser/jobs/testing/run-config-corpus";
 import { runCliInProcess } from "./in-process-cli";
 import { runCli, type CliResult } from "./run-cli";
 
@@ -83,12 +83,9 @@ describe("bad input on the command line", () => {
   const snapshot = () => tableRowCounts(database.db);
 
   async function expectNothingStored(countsBefore: TableCounts): Promise<void> {
-    const countsAfter = await tableRowCounts(database.db);
-    const changed = changedTables(countsBefore, countsAfter);
-    for (const table of new Set([...Object.keys(countsBefore), ...Object.keys(countsAfter)])) {
-      rowsChanged += Math.abs((countsAfter[table] ?? 0) - (countsBefore[table] ?? 0));
-    }
-    expect(changed).toEqual([]);
+    const changes = await rowChangesSince(database.db, countsBefore);
+    rowsChanged += changes.rows;
+    expect(changes.tables).toEqual([]);
   }
 
   /** The same entry point answers a good command right after a refusal. */

@@ -32,7 +32,7 @@ describe("worker killed with SIGKILL again and again during an annotate run", ()
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
     // Slow enough that the run outlives ten crashes.
-    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 15 });
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 4 });
     await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 32 } });
   });
   afterAll(async () => {

@@ -146,6 +146,26 @@ export class RowLedger {
   }
 }
 
+/**
+ * An annotate run's rows, into the ledger: one rollout per (prefix, sample),
+ * one value per prefix (each chunk's and the empty one of each solution), one
+ * label per chunk and rule.
+ */
+export async function recordAnnotateRows(
+  db: Db,
+  ledger: RowLedger,
+  runId: string,
+  expected: { chunks: number; trajectories: number; rollouts: number },
+): Promise<void> {
+  const { chunks, trajectories, rollouts: perPrefix } = expected;
+  const rollouts = await db.rollout.findMany({ where: { runId }, select: { segmentationId: true, prefixLength: true, sampleIndex: true } });
+  ledger.record("rollouts", chunks * perPrefix, rollouts.length, new Set(rollouts.map((r) => `${r.segmentationId}:${r.prefixLength}:${r.sampleIndex}`)).size);
+  const values = await db.chunkValue.findMany({ where: { runId }, select: { segmentationId: true, prefixLength: true } });
+  ledger.record("chunk values", chunks + trajectories, values.length, new Set(values.map((v) => `${v.segmentationId}:${v.prefixLength}`)).size);
+  const labels = await db.chunkLabel.findMany({ where: { runId }, select: { chunkId: true, rule: true, paramsKey: true } });
+  ledger.record("labels", chunks * 3, labels.length, new Set(labels.map((l) => `${l.chunkId}:${l.rule}:${l.paramsKey}`)).size);
+}
+
 /** Injected faults by kind, summed over the cluster's replicas. */
 export function injectedFaults(cluster: SimCluster): Record<SimFaultKind, number> {
   const total = {} as Record<SimFaultKind, number>;

@@ -4,7 +4,7 @@ import { EndpointPool, InferenceClient, InferenceError } from "@stepwiser/infere
 import { createSimModels, startSimCluster, type SimCluster, type SimFaultKind } from "@stepwiser/inference/sim";
 import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, submitRun } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { FAST_RECOVERY_ENV, injectedFaults, printChaosSummary, RowLedger, waitForRunEnd, WorkerFleet } from "./chaos-harness";
+import { FAST_RECOVERY_ENV, injectedFaults, printChaosSummary, recordAnnotateRows, RowLedger, waitForRunEnd, WorkerFleet } from "./chaos-harness";
 
 /**
  * Generate, annotate, judge and benchmark runs against a simulated cluster
@@ -104,12 +104,7 @@ describe("runs against an inference cluster that fails 10% of requests in every 
     ledger.record("generated segmentations", segmentable.length, segmentations.length, new Set(segmentations.map((s) => s.trajectoryId)).size);
 
     // annotate
-    const rollouts = await db.rollout.findMany({ where: { runId: annotate.id }, select: { segmentationId: true, prefixLength: true, sampleIndex: true } });
-    ledger.record("rollouts", chunks * ROLLOUTS, rollouts.length, new Set(rollouts.map((r) => `${r.segmentationId}:${r.prefixLength}:${r.sampleIndex}`)).size);
-    const values = await db.chunkValue.findMany({ where: { runId: annotate.id }, select: { segmentationId: true, prefixLength: true } });
-    ledger.record("chunk values", chunks + trajectories, values.length, new Set(values.map((v) => `${v.segmentationId}:${v.prefixLength}`)).size);
-    const labels = await db.chunkLabel.findMany({ where: { runId: annotate.id }, select: { chunkId: true, rule: true, paramsKey: true } });
-    ledger.record("labels", chunks * 3, labels.length, new Set(labels.map((l) => `${l.chunkId}:${l.rule}:${l.paramsKey}`)).size);
+    await recordAnnotateRows(db, ledger, annotate.id, { chunks, trajectories, rollouts: ROLLOUTS });
 
     // judge and benchmark: every sample stored once, its verdict exactly what its text says.
     for (const run of [judge, benchmark]) {

@@ -8,6 +8,7 @@ import {
   chaosSeed,
   FAST_RECOVERY_ENV,
   printChaosSummary,
+  recordAnnotateRows,
   RowLedger,
   seededUniform,
   waitFor,
@@ -139,12 +140,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
       { datasetId, policyEndpoint: "policy", rollouts: ROLLOUTS, seed: 3, strategy: "fixed", concurrency: 2 },
       { total: chunks * ROLLOUTS, stored: (runId) => db.rollout.count({ where: { runId } }) },
     );
-    const rollouts = await db.rollout.findMany({ where: { runId: run.id }, select: { segmentationId: true, prefixLength: true, sampleIndex: true } });
-    ledger.record("rollouts", chunks * ROLLOUTS, rollouts.length, new Set(rollouts.map((r) => `${r.segmentationId}:${r.prefixLength}:${r.sampleIndex}`)).size);
-    const values = await db.chunkValue.findMany({ where: { runId: run.id }, select: { segmentationId: true, prefixLength: true } });
-    ledger.record("chunk values", chunks + trajectories, values.length, new Set(values.map((v) => `${v.segmentationId}:${v.prefixLength}`)).size);
-    const labels = await db.chunkLabel.findMany({ where: { runId: run.id }, select: { chunkId: true, rule: true, paramsKey: true } });
-    ledger.record("labels", chunks * 3, labels.length, new Set(labels.map((l) => `${l.chunkId}:${l.rule}:${l.paramsKey}`)).size);
+    await recordAnnotateRows(db, ledger, run.id, { chunks, trajectories, rollouts: ROLLOUTS });
     ledger.expectExact();
   });
 

@@ -9,7 +9,7 @@ import { applyMigrations } from "@stepwiser/db/migrations";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, submitRun, type JobQueue } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAST_RECOVERY_ENV, printChaosSummary, RowLedger, sleep, waitFor, waitForRunEnd, WorkerFleet } from "./chaos-harness";
+import { FAST_RECOVERY_ENV, printChaosSummary, recordAnnotateRows, RowLedger, sleep, waitFor, waitForRunEnd, WorkerFleet } from "./chaos-harness";
 
 /**
  * PostgreSQL stops in the middle of an annotate run and comes back on the same
@@ -126,12 +126,7 @@ describe("PostgreSQL restarted in the middle of a run", () => {
     expect(finished.unitsFailed).toBe(0);
     completed += 1;
 
-    const rollouts = await db.rollout.findMany({ where: { runId: run.id }, select: { segmentationId: true, prefixLength: true, sampleIndex: true } });
-    ledger.record("rollouts", chunks * ROLLOUTS, rollouts.length, new Set(rollouts.map((r) => `${r.segmentationId}:${r.prefixLength}:${r.sampleIndex}`)).size);
-    const values = await db.chunkValue.findMany({ where: { runId: run.id }, select: { segmentationId: true, prefixLength: true } });
-    ledger.record("chunk values", chunks + trajectories, values.length, new Set(values.map((v) => `${v.segmentationId}:${v.prefixLength}`)).size);
-    const labels = await db.chunkLabel.findMany({ where: { runId: run.id }, select: { chunkId: true, rule: true, paramsKey: true } });
-    ledger.record("labels", chunks * 3, labels.length, new Set(labels.map((l) => `${l.chunkId}:${l.rule}:${l.paramsKey}`)).size);
+    await recordAnnotateRows(db, ledger, run.id, { chunks, trajectories, rollouts: ROLLOUTS });
     ledger.expectExact();
 
     // The worker that lived through the outage did the whole run: no process was restarted.

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { changedTables, createTestDatabase, tableRowCounts, type TableCounts, type TestDatabase } from "@stepwiser/db/testing";
+import { createTestDatabase, rowChangesSince, tableRowCounts, type TableCounts, type TestDatabase } from "@stepwiser/db/testing";
 import { connectJobQueue, type JobQueue } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Pool } from "pg";
 import { appRouter, authPool, createAuth, handleTrpcRequest, type ContextDeps } from "../src";
 import { createAnnotationWorld, createUser, type AnnotationWorld } from "./annotation-fixtures";
-import { RUN_CONFIG_CASES, runConfigBytes } from "./fixtures/bad-input/run-config-corpus";
+import { RUN_CONFIG_CASES, runConfigBytes } from "@stepwiser/jobs/testing/run-config-corpus";
 
 interface ApiCase {
   name: string;
@@ -159,12 +159,9 @@ describe("bad input to the API", () => {
   const snapshot = () => tableRowCounts(database.db);
 
   async function expectNothingStored(countsBefore: TableCounts): Promise<void> {
-    const countsAfter = await tableRowCounts(database.db);
-    const changed = changedTables(countsBefore, countsAfter);
-    for (const table of new Set([...Object.keys(countsBefore), ...Object.keys(countsAfter)])) {
-      rowsChanged += Math.abs((countsAfter[table] ?? 0) - (countsBefore[table] ?? 0));
-    }
-    expect(changed).toEqual([]);
+    const changes = await rowChangesSince(database.db, countsBefore);
+    rowsChanged += changes.rows;
+    expect(changes.tables).toEqual([]);
   }
 
   /** The same handler answers a good request at once. */

@@ -20,3 +20,11 @@ export function changedTables(before: TableCounts, after: TableCounts): string[]
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   return names.filter((name) => before[name] !== after[name]).map((name) => `${name}: ${before[name] ?? "absent"} → ${after[name] ?? "absent"}`);
 }
+
+/** What changed since a snapshot: the tables, as `changedTables` names them, and the rows added or removed over all of them. */
+export async function rowChangesSince(db: Db, before: TableCounts): Promise<{ tables: string[]; rows: number }> {
+  const after = await tableRowCounts(db);
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const rows = [...names].reduce((sum, name) => sum + Math.abs((after[name] ?? 0) - (before[name] ?? 0)), 0);
+  return { tables: changedTables(before, after), rows };
+}
