@@ -169,7 +169,10 @@ async function main() {
     );
     const compareItem = await measure("compare item", () => timedQuery("compare.item", { trajectoryId: pick(ids), runIds: [strong, weak] }), 100);
 
-    // Annotation: a queue of the largest size the app allows, 3 annotators per item, with the Monte-Carlo labels and judge votes shown.
+    // Annotation: a queue of the largest size the app allows, 3 annotators per item, with the Monte-Carlo labels and judge votes shown;
+    // its annotators are members, as outside annotators must be to see it.
+    const annotators: Array<{ id: string; cookie: string }> = [];
+    for (let i = 0; i < ANNOTATORS; i++) annotators.push(await signIn(`annotator-${i}@example.test`, "annotator"));
     const queueCreation = await call<{ queueId: string; items: number }>(
       "annotation.createQueue",
       {
@@ -179,14 +182,13 @@ async function main() {
         annotateRunId,
         judgeRunId: strong,
         selection: { kind: "random", runId: annotateRunId, size: 5000, seed: 1 },
+        annotatorIds: annotators.map((a) => a.id),
       },
       researcher.cookie,
       "POST",
     );
     const { queueId, items: queueItems } = queueCreation.data;
     console.error(`queue of ${queueItems} items created in ${queueCreation.ms.toFixed(0)} ms`);
-    const annotators: Array<{ id: string; cookie: string }> = [];
-    for (let i = 0; i < ANNOTATORS; i++) annotators.push(await signIn(`annotator-${i}@example.test`, "annotator"));
 
     /** Every annotator in a loop: take the next item, rate each chunk (for `thinkMs` on average, none when 0), submit, take the next. */
     const annotate = async (seconds: number, thinkMs: number) => {
@@ -279,7 +281,7 @@ async function main() {
         `Each request goes through the tRPC fetch handler with a signed-in session and is timed until its whole response body is read.`,
         `Inspector, rollout and list rows: ${REQUESTS} requests each after 20 warm-up requests, one at a time; filtered lists draw from eight views (correctness and generator; lowest-Q range sorted by Q; rule disagreement; judge vs. Monte-Carlo first error; judge verdict with source label; text search; text search sorted by Q; subset and correctness by id) at pages 1–3 of 50.`,
         `Compare rows: the page over the two judge runs, all 100,000 solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each whole-dataset procedure after 1 warm-up, 100 for the side-by-side item. The requirement sets no target for them, so none is checked.`,
-        `Annotation: a researcher creates a queue (random sample of 5,000 solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown); ${ANNOTATORS} annotators, each signed in, then work it at once for ${ANNOTATION_SECONDS} s, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item.`,
+        `Annotation: a researcher creates a queue (random sample of 5,000 solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once for ${ANNOTATION_SECONDS} s, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item.`,
         `People need tens of seconds to rate a solution of 4–16 chunks, so this is several times the load of ${ANNOTATORS} real annotators; the saturated row repeats the loop for ${SATURATION_SECONDS} s with no time on an item, so ${ANNOTATORS} requests are always waiting on the one Node.js process and the 2-core machine.`,
       ].join(" "),
       rows,
