@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, startWorker, submitRun } from "../src";
+import { runJobRole } from "../src/runs/submit-run";
 import { waitForRun } from "./helpers";
 
 const EXPIRE_SECONDS = 1;
@@ -46,5 +47,16 @@ describe("a run that outlives many job expiries", () => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe("the role a run's job gives its execution", () => {
+  it("the first job is a new attempt; a hand-over continues its attempt unless it was retried after its holder died", () => {
+    expect(runJobRole({ runId: "r" }, 0)).toBe("primary");
+    expect(runJobRole({ runId: "r" }, 2)).toBe("primary");
+    expect(runJobRole({ runId: "r", relay: true }, 0)).toBe("helper");
+    expect(runJobRole({ runId: "r", relay: true }, 1)).toBe("primary");
+    expect(runJobRole({ runId: "r", helper: true }, 0)).toBe("helper");
+    expect(runJobRole({ runId: "r", helper: true, relay: true }, 3)).toBe("helper");
   });
 });

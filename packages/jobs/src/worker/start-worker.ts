@@ -7,7 +7,7 @@ import { SharedCapacity } from "../inference/shared-capacity";
 import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../queue/queue";
 import { executeRun } from "../runs/engine";
 import { RUN_HANDLERS } from "../runs/registry";
-import { runJobSchema } from "../runs/submit-run";
+import { runJobRole, runJobSchema } from "../runs/submit-run";
 import { startWorkerMetricsServer, type WorkerMetricsServer } from "./worker-metrics";
 import { liveWorkerCount, WorkerRegistration } from "./worker-registry";
 import { workerSettingsFromEnv, type WorkerSettings } from "./worker-settings";
@@ -112,15 +112,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // run's job hands the run on to a fresh job before it expires and completes, while the execution goes on;
   // if this process dies, the job it holds expires and is retried, and the run resumes elsewhere.
   const relayAfterMs = (queueSettings.expireInSeconds * 1000) / 2;
-  await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+  await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async ([job]) => {
     if (!job) return;
-    const { runId, helper } = runJobSchema.parse(job.data);
-    const execution = executionOf(runId, helper === true, job.id);
+    const data = runJobSchema.parse(job.data);
+    const { runId, helper } = data;
+    const execution = executionOf(runId, runJobRole(data, job.retryCount) === "helper", job.id);
     let timer: NodeJS.Timeout | undefined;
     const relayDue = new Promise<"relay">((resolve) => (timer = setTimeout(() => resolve("relay"), relayAfterMs)));
     try {
       if ((await Promise.race([execution.then(() => "done" as const), relayDue])) === "relay") {
-        await queue.send(QUEUES.run, { runId, helper });
+        await queue.send(QUEUES.run, { runId, helper, relay: true });
       }
     } finally {
       clearTimeout(timer);
