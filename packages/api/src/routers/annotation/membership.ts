@@ -21,11 +21,16 @@ export async function isQueueMember(db: Reader, queueId: string, userId: string)
   return row !== null;
 }
 
-/** Refuses a queue the caller's role limits them out of; callers with every queue in view pass at once. */
-export async function assertQueueVisible(db: Reader, user: SessionUser, queueId: string): Promise<void> {
+/**
+ * Refuses a queue the caller's role limits them out of, with `notFound` (by default the queue's own
+ * not-found answer); callers with every queue in view pass at once.
+ */
+export async function assertQueueVisible(db: Reader, user: SessionUser, queueId: string, notFound = () => queueNotFound(queueId)): Promise<void> {
   if (!limitedToMemberQueues(user.role)) return;
-  if (!(await isQueueMember(db, queueId, user.id))) throw queueNotFound(queueId);
+  if (!(await isQueueMember(db, queueId, user.id))) throw notFound();
 }
+
+export const assignmentNotFound = (assignmentId: string) => new TRPCError({ code: "NOT_FOUND", message: `assignment ${assignmentId} does not exist` });
 
 /**
  * Refuses an assignment in a queue the caller is no longer a member of: a
@@ -34,8 +39,8 @@ export async function assertQueueVisible(db: Reader, user: SessionUser, queueId:
 export async function assertAssignmentQueueVisible(db: Reader, user: SessionUser, assignmentId: string): Promise<void> {
   if (!limitedToMemberQueues(user.role)) return;
   const found = await db.annotationAssignment.findUnique({ where: { id: assignmentId }, select: { item: { select: { queueId: true } } } });
-  if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${assignmentId} does not exist` });
-  if (!(await isQueueMember(db, found.item.queueId, user.id))) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${assignmentId} does not exist` });
+  if (!found) throw assignmentNotFound(assignmentId);
+  await assertQueueVisible(db, user, found.item.queueId, () => assignmentNotFound(assignmentId));
 }
 
 /**

@@ -1,8 +1,7 @@
-import { limitedToMemberQueues } from "@stepwiser/core";
 import { z } from "zod";
 import { queueAnnotateProcedure } from "../../trpc";
 import { loadAssignmentView } from "./assignment-view";
-import { isQueueMember, queueNotFound } from "./membership";
+import { assertQueueVisible, queueNotFound } from "./membership";
 import { lockQueueSlots, nextClaimableItemId, SLOT_TRANSACTION } from "./leases";
 
 export const nextInput = z.object({ queueId: z.string().min(1) });
@@ -18,7 +17,7 @@ export const next = queueAnnotateProcedure.input(nextInput).mutation(async ({ ct
   const assignmentId = await ctx.db.$transaction(async (tx) => {
     const queue = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true, annotatorsPerItem: true, leaseSeconds: true, archivedAt: true } });
     if (!queue) throw queueNotFound(input.queueId);
-    if (limitedToMemberQueues(ctx.user.role) && !(await isQueueMember(tx, queue.id, me))) throw queueNotFound(input.queueId);
+    await assertQueueVisible(tx, ctx.user, queue.id);
     if (queue.archivedAt) return null;
     await lockQueueSlots(tx, queue.id);
     // Read the clock after the lock: a claim that waited must not judge leases by the time it arrived.

@@ -1,10 +1,10 @@
-import { HUMAN_RATINGS, limitedToMemberQueues, submissionToStore, type HumanRating } from "@stepwiser/core";
+import { HUMAN_RATINGS, submissionToStore, type HumanRating } from "@stepwiser/core";
 import { Prisma, type AnnotationScheme } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { queueAnnotateProcedure } from "../../trpc";
 import { loadAssignmentView } from "./assignment-view";
-import { isQueueMember } from "./membership";
+import { assertQueueVisible, assignmentNotFound } from "./membership";
 import { lockQueueSlots, SLOT_TRANSACTION, slotsTakenByOthers } from "./leases";
 
 const rating = z.union(HUMAN_RATINGS.map((r) => z.literal(r)) as [z.ZodLiteral<HumanRating>, z.ZodLiteral<HumanRating>, z.ZodLiteral<HumanRating>]).nullable();
@@ -43,9 +43,7 @@ export const submit = queueAnnotateProcedure.input(submitInput).mutation(async (
       WHERE a.id = ${input.assignmentId}`);
     if (!row) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${input.assignmentId} does not exist` });
     if (row.annotatorId !== me) throw new TRPCError({ code: "FORBIDDEN", message: "this assignment belongs to another annotator" });
-    if (limitedToMemberQueues(ctx.user.role) && !(await isQueueMember(tx, row.queueId, me))) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${input.assignmentId} does not exist` });
-    }
+    await assertQueueVisible(tx, ctx.user, row.queueId, () => assignmentNotFound(input.assignmentId));
     await lockQueueSlots(tx, row.queueId);
     // Read under the lock: a concurrent submit, skip or undo of the same assignment has finished by now.
     const current = await tx.annotationAssignment.findUniqueOrThrow({ where: { id: input.assignmentId }, select: { status: true, expiresAt: true } });

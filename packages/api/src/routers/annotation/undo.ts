@@ -1,8 +1,7 @@
-import { limitedToMemberQueues } from "@stepwiser/core";
 import { z } from "zod";
 import { queueAnnotateProcedure } from "../../trpc";
 import { loadAssignmentView } from "./assignment-view";
-import { isQueueMember, queueNotFound } from "./membership";
+import { assertQueueVisible, queueNotFound } from "./membership";
 import { lockQueueSlots, SLOT_TRANSACTION } from "./leases";
 
 export const undoInput = z.object({ queueId: z.string().min(1) });
@@ -18,7 +17,8 @@ export const undo = queueAnnotateProcedure.input(undoInput).mutation(async ({ ct
   const me = ctx.user.id;
   const assignmentId = await ctx.db.$transaction(async (tx) => {
     const queue = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true, leaseSeconds: true } });
-    if (!queue || (limitedToMemberQueues(ctx.user.role) && !(await isQueueMember(tx, queue.id, me)))) throw queueNotFound(input.queueId);
+    if (!queue) throw queueNotFound(input.queueId);
+    await assertQueueVisible(tx, ctx.user, queue.id);
     await lockQueueSlots(tx, queue.id);
     const last = await tx.annotationAssignment.findFirst({
       where: { annotatorId: me, status: "submitted", item: { queueId: queue.id } },
