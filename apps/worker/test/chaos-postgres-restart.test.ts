@@ -106,7 +106,7 @@ describe("PostgreSQL restarted in the middle of a run", () => {
 
     // During the outage: an answer with a clear error, and this process still standing.
     const during = await trpc("run.get", { id: run.id }, token);
-    expect(during.status).toBe(500);
+    expect(during.status).toBe(503);
     expect(during.body.error?.json.message).toBe(DATABASE_UNREACHABLE_MESSAGE);
     outageAnswer = `HTTP ${during.status} "${during.body.error?.json.message}"`;
     await sleep(OUTAGE_MS);

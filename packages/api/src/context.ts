@@ -1,10 +1,10 @@
 import { isUserRole } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import type { JobQueue } from "@stepwiser/jobs";
+import { isDatabaseConnectionError, type JobQueue } from "@stepwiser/jobs";
 import { TRPCError } from "@trpc/server";
 import { bearerToken, InvalidApiTokenError, userFromApiToken } from "./auth/api-tokens";
 import type { Auth } from "./auth/auth";
-import type { Context, SessionUser } from "./trpc";
+import { DATABASE_UNREACHABLE_MESSAGE, type Context, type SessionUser } from "./trpc";
 
 export interface ContextDeps {
   db: Db;
@@ -44,6 +44,7 @@ export async function createContext(deps: ContextDeps, headers: Headers): Promis
     user = await userFromRequestHeaders(deps, headers);
   } catch (error) {
     if (error instanceof InvalidApiTokenError) throw new TRPCError({ code: "UNAUTHORIZED", message: error.message, cause: error });
+    if (isDatabaseConnectionError(error)) throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNREACHABLE_MESSAGE, cause: error });
     throw error;
   }
   return { db: deps.db, getQueue: deps.getQueue, user };

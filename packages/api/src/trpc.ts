@@ -40,7 +40,7 @@ const t = initTRPC
       const message = zodIssues
         ? zodIssues.map((i) => formatLocated(i.message, { field: i.path })).join("; ")
         : // A database outage reads as one, not as the query and code frame the driver reports.
-          error.code === "INTERNAL_SERVER_ERROR" && isDatabaseConnectionError(error.cause)
+          isDatabaseConnectionError(error.cause)
           ? DATABASE_UNREACHABLE_MESSAGE
           : shape.message;
       return {
@@ -54,11 +54,17 @@ const t = initTRPC
 export const createRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Turns domain errors into client errors in one place: bad input is a 400 with its location. */
+/**
+ * Turns domain errors into client errors in one place: bad input is a 400 with
+ * its location; a database outage is a 503, which clients and balancers retry.
+ */
 const translateErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof InputError) {
     throw new TRPCError({ code: "BAD_REQUEST", message: result.error.cause.message, cause: result.error.cause });
+  }
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR" && isDatabaseConnectionError(result.error.cause)) {
+    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNREACHABLE_MESSAGE, cause: result.error.cause });
   }
   return result;
 });
