@@ -47,7 +47,9 @@ export function writeBenchmarkReport(report: BenchmarkReport): void {
   const missed = targeted.filter((r) => r.met === false);
   // One line per report, so `pnpm bench` output shows regressions at a glance.
   process.stdout.write(
-    missed.length === 0
+    targeted.length === 0
+      ? `» ${report.name}: measured, no targets set\n`
+      : missed.length === 0
       ? `» ${report.name}: all ${targeted.length} targets met\n`
       : `» ${report.name}: ${missed.length} of ${targeted.length} targets missed — ${missed.map((r) => `${r.metric}: ${r.value} (target ${r.target})`).join("; ")}\n`,
   );
