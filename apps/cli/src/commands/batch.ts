@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { connectJobQueue, isTerminal, MAX_IMPORT_FILE_BYTES, readStoredFile, startWorker, storeFile, submitBatchOutputImport, submitExport } from "@stepwiser/jobs";
+import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { closeLineOutput, lineOutput, readableFile, writeBytes } from "../input/line-files";
 import { UsageError } from "../usage-error";
 import { follow, withDatabase } from "./run";
@@ -32,7 +33,7 @@ export async function batchCommand(args: string[]): Promise<void> {
 
 /** Works the queue here until the run ends; returns it. */
 async function workUntilDone(db: Db, url: string, runId: string) {
-  const worker = await startWorker({ databaseUrl: url, db, log: () => {} });
+  const worker = await startWorker({ databaseUrl: url, db, log: () => {}, settings: IN_COMMAND_WORKER });
   try {
     for (;;) {
       const run = await db.run.findUniqueOrThrow({ where: { id: runId } });

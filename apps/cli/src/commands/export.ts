@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { parseArgs } from "node:util";
 import type { Db } from "@stepwiser/db";
 import { connectJobQueue, isTerminal, readStoredFile, startWorker, submitExport, type ExportSpecInput } from "@stepwiser/jobs";
+import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { numberFlag } from "../input/numbers";
 import { fromUserCwd } from "../paths";
 import { UsageError } from "../usage-error";
@@ -74,7 +75,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       process.stdout.write(`${JSON.stringify({ runId, status: "queued" })}\n`);
       return;
     }
-    const worker = await startWorker({ databaseUrl: url, db, log: () => {} });
+    const worker = await startWorker({ databaseUrl: url, db, log: () => {}, settings: IN_COMMAND_WORKER });
     let run;
     try {
       for (;;) {

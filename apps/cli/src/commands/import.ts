@@ -7,6 +7,7 @@ import { createDb } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
 import { connectJobQueue, DUPLICATE_POLICIES, isTerminal, startWorker, submitImportFromContent, type ImportOptionsInput } from "@stepwiser/jobs";
+import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { fromUserCwd, repoRoot } from "../paths";
 import { UsageError } from "../usage-error";
 
@@ -115,7 +116,7 @@ export async function importCommand(args: string[]): Promise<void> {
     }
 
     // Work the queue in this process too, so the command also completes when no worker is running.
-    const worker = await startWorker({ databaseUrl: database.url, db, log: () => {} });
+    const worker = await startWorker({ databaseUrl: database.url, db, log: () => {}, settings: IN_COMMAND_WORKER });
     const results = [];
     try {
       for (const runId of runs) {

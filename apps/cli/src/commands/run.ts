@@ -5,6 +5,7 @@ import { createDb, type Db } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
 import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
+import { IN_COMMAND_WORKER } from "../in-command-worker";
 import type { RunKind } from "@stepwiser/db";
 import { readInputJson } from "../input/files";
 import { numberFlag } from "../input/numbers";
@@ -40,7 +41,7 @@ export async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>)
 
 /** Prints progress until the run ends, working the queue here too unless told not to. */
 export async function follow(db: Db, url: string, runId: string, workHere: boolean): Promise<void> {
-  const worker = workHere ? await startWorker({ databaseUrl: url, db, log: () => {} }) : undefined;
+  const worker = workHere ? await startWorker({ databaseUrl: url, db, log: () => {}, settings: IN_COMMAND_WORKER }) : undefined;
   try {
     let last = "";
     for (;;) {

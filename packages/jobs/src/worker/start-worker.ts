@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import { runImport } from "../pipelines/import/handle";
 import { importJobSchema } from "../pipelines/import/submit";
@@ -8,6 +9,7 @@ import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../q
 import { executeRun } from "../runs/engine";
 import { RUN_HANDLERS } from "../runs/registry";
 import { runJobRole, runJobSchema } from "../runs/submit-run";
+import { RunJoiner } from "./run-joining";
 import { startWorkerMetricsServer, type WorkerMetricsServer } from "./worker-metrics";
 import { liveWorkerCount, WorkerRegistration } from "./worker-registry";
 import { workerSettingsFromEnv, type WorkerSettings } from "./worker-settings";
@@ -81,10 +83,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
   /** Runs this process is executing: a job for one of them joins that execution instead of starting a second executor. */
   const executions = new Map<string, Promise<void>>();
-  const executionOf = (runId: string, helper: boolean, jobId: string): Promise<void> => {
+  const executionOf = (runId: string, helper: boolean, jobId: string, how = `job ${jobId}`): Promise<void> => {
     const current = executions.get(runId);
     if (current) return current;
-    log(`[worker] run ${runId}: ${helper ? "helping" : "started"} (job ${jobId})`);
+    log(`[worker] run ${runId}: ${helper ? "helping" : "started"} (${how})`);
     registration.activeRuns += 1;
     const execution = executeRun(db, runId, RUN_HANDLERS, {
       endpoints,
@@ -128,6 +130,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     }
   });
 
+  // Helper jobs reach the workers live when a run starts; later ones (and ones done with their own run) look for work left.
+  const joiner = new RunJoiner(db, {
+    intervalSeconds: settings.runJoinSeconds,
+    maxExecutorsPerRun: settings.maxExecutorsPerRun,
+    executingRunIds: () => [...executions.keys()],
+    join: (runId) => void executionOf(runId, true, randomBytes(4).toString("hex"), "found while looking for work").catch(() => {}),
+    log,
+  });
+  joiner.start();
+
   let metrics: WorkerMetricsServer | undefined;
   if (settings.metricsPort !== undefined) {
     metrics = await startWorkerMetricsServer(
@@ -143,6 +155,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     metricsUrl: metrics?.url,
     stop: async () => {
       const stopping = Date.now();
+      await joiner.stop();
       await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
       // Executions handed on to later jobs outlive their first job: they get what is left of the same grace period.
       const grace = Math.max(0, 30_000 - (Date.now() - stopping));

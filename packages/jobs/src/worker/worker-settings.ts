@@ -16,6 +16,11 @@ export interface WorkerSettings {
   /** STEPWISER_MAX_EXECUTORS_PER_RUN: executors one run may have across workers (0: one per live worker). */
   maxExecutorsPerRun: number;
   /**
+   * STEPWISER_RUN_JOIN_SECONDS: how often the worker looks for running runs with unclaimed units to
+   * help (so workers added during a long run join it); 0 turns the look off.
+   */
+  runJoinSeconds: number;
+  /**
    * STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS: how long a request to an inference server may go
    * without the start of an answer before the attempt is given up and retried. A non-streaming
    * answer starts only once its whole generation is done, so this bounds the longest generation.
@@ -44,6 +49,7 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Wor
     capacityLeaseSeconds: num("STEPWISER_CAPACITY_LEASE_SECONDS", 15),
     capacityRebalanceMs: num("STEPWISER_CAPACITY_REBALANCE_MS", 500, { min: 50 }),
     maxExecutorsPerRun: num("STEPWISER_MAX_EXECUTORS_PER_RUN", 0, { min: 0, integer: true }),
+    runJoinSeconds: num("STEPWISER_RUN_JOIN_SECONDS", 30, { min: 0 }),
     inferenceResponseTimeoutSeconds: num("STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS", 1800),
     metricsPort: env.STEPWISER_WORKER_METRICS_PORT ? num("STEPWISER_WORKER_METRICS_PORT", 0, { min: 0, integer: true }) : undefined,
     metricsHost: env.STEPWISER_WORKER_METRICS_HOST?.trim() || "127.0.0.1",

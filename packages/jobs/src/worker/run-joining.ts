@@ -1,0 +1,77 @@
+import type { Db } from "@stepwiser/db";
+
+export interface JoinableRunsQuery {
+  /** Runs this worker already executes. */
+  excludeRunIds: readonly string[];
+  /** Executors one run may have at once (0: no cap). */
+  maxExecutorsPerRun: number;
+}
+
+/**
+ * Runs another executor could help right now: running and planned, not being
+ * cancelled, with units nobody holds, and (under a cap) fewer executors than
+ * the cap. Helper jobs reach only the workers that were live when a run
+ * started; this is how a worker added later, or one that finished its own
+ * run, finds the work still waiting. Executors are counted by their live claims.
+ */
+export async function joinableRuns(db: Db, query: JoinableRunsQuery): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT r.id
+      FROM "Run" r
+     WHERE r.status = 'running' AND r."plannedAt" IS NOT NULL AND r."cancelRequestedAt" IS NULL
+       AND NOT (r.id = ANY(${[...query.excludeRunIds]}::text[]))
+       AND EXISTS (
+             SELECT 1 FROM "RunUnit" u
+              WHERE u."runId" = r.id AND u.status = 'pending'
+                AND (u."leaseExpiresAt" IS NULL OR u."leaseExpiresAt" < now()))
+       AND (${query.maxExecutorsPerRun}::int = 0 OR (
+             SELECT count(DISTINCT u."claimedBy") FROM "RunUnit" u
+              WHERE u."runId" = r.id AND u.status = 'pending' AND u."leaseExpiresAt" >= now() AND u."claimedBy" IS NOT NULL
+           ) < ${query.maxExecutorsPerRun}::int)
+     ORDER BY r."createdAt"`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Looks for joinable runs every `intervalSeconds` and hands each to `join`.
+ * A failed look (the database away for a moment) is logged and tried again at
+ * the next interval.
+ */
+export class RunJoiner {
+  private timer: NodeJS.Timeout | undefined;
+  private looking: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: {
+      intervalSeconds: number;
+      maxExecutorsPerRun: number;
+      executingRunIds: () => readonly string[];
+      join: (runId: string) => void;
+      log: (line: string) => void;
+    },
+  ) {}
+
+  start(): void {
+    if (this.options.intervalSeconds <= 0) return;
+    this.timer = setInterval(() => {
+      this.looking = this.looking.then(() => this.lookOnce());
+    }, this.options.intervalSeconds * 1000);
+    this.timer.unref();
+  }
+
+  /** One look; exposed so a worker can look at once (and tests need not wait an interval). */
+  async lookOnce(): Promise<void> {
+    try {
+      const runIds = await joinableRuns(this.db, { excludeRunIds: this.options.executingRunIds(), maxExecutorsPerRun: this.options.maxExecutorsPerRun });
+      for (const runId of runIds) this.options.join(runId);
+    } catch (error) {
+      this.options.log(`[worker] could not look for runs to join: ${(error as Error).message.trim().split("\n")[0]}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.looking;
+  }
+}
