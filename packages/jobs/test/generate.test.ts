@@ -192,6 +192,49 @@ describe("generate runs on the simulated world", () => {
     expect(all).toMatchObject({ problems: 3, trajectories: 12 });
   });
 
+  it("a cancelled run leaves its partial dataset ready; resumed, the dataset is importing again until the run completes", async () => {
+    const { db } = database;
+    const run = await createRun(db, { ...base(), concurrency: 1 });
+    const outputId = generateOutputDatasetId(run.id);
+    const statusSeenByUnits: string[] = [];
+    let unitsStarted = 0;
+    // The first unit is worked, then the run is cancelled; later units wait for the cancellation to reach them.
+    const cancelAfterFirst: AnyRunKindHandler = {
+      ...generateHandler,
+      async runUnit(ctx: RunContext<GenerateConfig>, key: string) {
+        statusSeenByUnits.push((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status);
+        if (unitsStarted++ === 0) {
+          await generateHandler.runUnit(ctx, key);
+          await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
+          return;
+        }
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        throw new Error("cancelled");
+      },
+    };
+    await executeRun(db, run.id, new Map([["generate", cancelAfterFirst]]), { endpoints, flushIntervalMs: 50 });
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("cancelled");
+    expect((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status).toBe("ready");
+    expect(await db.trajectory.count({ where: { datasetId: outputId } })).toBe(4);
+
+    // Resumed (as resumeRun leaves it): the units see the dataset importing, and the summary makes it ready.
+    statusSeenByUnits.length = 0;
+    const recording: AnyRunKindHandler = {
+      ...generateHandler,
+      async runUnit(ctx: RunContext<GenerateConfig>, key: string) {
+        statusSeenByUnits.push((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status);
+        await generateHandler.runUnit(ctx, key);
+      },
+    };
+    await db.run.update({ where: { id: run.id }, data: { status: "queued", cancelRequestedAt: null, finishedAt: null } });
+    await executeRun(db, run.id, new Map([["generate", recording]]), { endpoints });
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
+    expect(statusSeenByUnits.length).toBe(PROBLEMS - 1);
+    expect(new Set(statusSeenByUnits)).toEqual(new Set(["importing"]));
+    expect((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status).toBe("ready");
+    expect(await db.trajectory.count({ where: { datasetId: outputId } })).toBe(PROBLEMS * 4);
+  });
+
   it("a sample whose tags do not reconstruct is stored without a segmentation and counted", async () => {
     const { db } = database;
     // cut off mid-solution: the last chunk is never closed

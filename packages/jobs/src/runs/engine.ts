@@ -63,11 +63,13 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   }
   if (run.cancelRequestedAt) {
     await markRunFinished(db, runId, "cancelled");
+    await handler.stopped?.(db, runId, parsed.data);
     return;
   }
   const role = options.role ?? "primary";
   if (role === "primary") {
     await db.run.update({ where: { id: runId }, data: { status: "running", startedAt: run.startedAt ?? new Date(), attempts: { increment: 1 }, error: null } });
+    if (run.plannedAt) await handler.resumed?.(db, runId, parsed.data);
   } else {
     await db.run.updateMany({ where: { id: runId, status: "queued" }, data: { status: "running", startedAt: run.startedAt ?? new Date() } });
   }
@@ -154,6 +156,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     if (abort.signal.aborted) {
       await claims.releaseAll();
       await markRunFinished(db, runId, "cancelled");
+      await handler.stopped?.(db, runId, parsed.data);
       return;
     }
     await finishOnce(ctx, handler);
@@ -165,6 +168,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     if (abort.signal.aborted) {
       await flush(true).catch(() => {});
       await markRunFinished(db, runId, "cancelled");
+      await handler.stopped?.(db, runId, parsed.data);
       return;
     }
     throw error; // the queue retries the job; done units stay done

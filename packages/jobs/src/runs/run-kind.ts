@@ -37,6 +37,10 @@ export interface RunKindHandler<Config> {
   runUnit(ctx: RunContext<Config>, key: string): Promise<unknown>;
   /** Runs once all units are done or failed; its value is stored as the run's summary. */
   summarize?(ctx: RunContext<Config>): Promise<unknown>;
+  /** Runs when the run is cancelled, so what it wrote so far is left usable (it is not summarised). */
+  stopped?(db: Db, runId: string, config: Config): Promise<void>;
+  /** Runs when a planned run is executed again (resumed, or retried after a crash), undoing what `stopped` did. */
+  resumed?(db: Db, runId: string, config: Config): Promise<void>;
   /** Units worked at once. */
   concurrency(config: Config): number;
 }

@@ -198,6 +198,16 @@ export const generateHandler: RunKindHandler<GenerateConfig> = {
     await writeSolutions(db, runId, config, source, solutions);
   },
 
+  // A cancelled run leaves a partial dataset: listed as ready with what it holds (failed if nothing), and importing again once resumed.
+  async stopped(db, runId) {
+    const datasetId = generateOutputDatasetId(runId);
+    const solutions = await db.trajectory.count({ where: { datasetId } });
+    await db.dataset.updateMany({ where: { id: datasetId, status: "importing" }, data: { status: solutions > 0 ? "ready" : "failed" } });
+  },
+  async resumed(db, runId) {
+    await db.dataset.updateMany({ where: { id: generateOutputDatasetId(runId) }, data: { status: "importing" } });
+  },
+
   async summarize(ctx) {
     const { db, config, runId } = ctx;
     const datasetId = generateOutputDatasetId(runId);
