@@ -1,4 +1,5 @@
 import type { Db } from "@stepwiser/db";
+import { repeatEvery, type Repeating } from "./repeat-every";
 
 export interface JoinableRunsQuery {
   /** Runs this worker already executes. */
@@ -38,8 +39,7 @@ export async function joinableRuns(db: Db, query: JoinableRunsQuery): Promise<st
  * the next interval.
  */
 export class RunJoiner {
-  private timer: NodeJS.Timeout | undefined;
-  private looking: Promise<void> = Promise.resolve();
+  private repeating: Repeating | undefined;
 
   constructor(
     private readonly db: Db,
@@ -54,24 +54,18 @@ export class RunJoiner {
 
   start(): void {
     if (this.options.intervalSeconds <= 0) return;
-    this.timer = setInterval(() => {
-      this.looking = this.looking.then(() => this.lookOnce());
-    }, this.options.intervalSeconds * 1000);
-    this.timer.unref();
+    this.repeating = repeatEvery(this.options.intervalSeconds * 1000, () => this.lookOnce(), (error) =>
+      this.options.log(`[worker] could not look for runs to join: ${(error as Error).message.trim().split("\n")[0]}`),
+    );
   }
 
   /** One look; exposed so a worker can look at once (and tests need not wait an interval). */
   async lookOnce(): Promise<void> {
-    try {
-      const runIds = await joinableRuns(this.db, { excludeRunIds: this.options.executingRunIds(), maxExecutorsPerRun: this.options.maxExecutorsPerRun });
-      for (const runId of runIds) this.options.join(runId);
-    } catch (error) {
-      this.options.log(`[worker] could not look for runs to join: ${(error as Error).message.trim().split("\n")[0]}`);
-    }
+    const runIds = await joinableRuns(this.db, { excludeRunIds: this.options.executingRunIds(), maxExecutorsPerRun: this.options.maxExecutorsPerRun });
+    for (const runId of runIds) this.options.join(runId);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.looking;
+    await this.repeating?.stop();
   }
 }

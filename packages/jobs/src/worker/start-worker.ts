@@ -9,6 +9,8 @@ import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../q
 import { executeRun } from "../runs/engine";
 import { RUN_HANDLERS } from "../runs/registry";
 import { runJobRole, runJobSchema } from "../runs/submit-run";
+import { deleteAbandonedUploads } from "../files/abandoned-uploads";
+import { repeatEvery, type Repeating } from "./repeat-every";
 import { RunJoiner } from "./run-joining";
 import { startWorkerMetricsServer, type WorkerMetricsServer } from "./worker-metrics";
 import { liveWorkerCount, WorkerRegistration } from "./worker-registry";
@@ -139,6 +141,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     log,
   });
   joiner.start();
+  const uploadCleanup = settings.uploadRetentionHours > 0 ? startUploadCleanup(db, settings.uploadRetentionHours, log) : undefined;
 
   let metrics: WorkerMetricsServer | undefined;
   if (settings.metricsPort !== undefined) {
@@ -156,6 +159,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     stop: async () => {
       const stopping = Date.now();
       await joiner.stop();
+      await uploadCleanup?.stop();
       await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
       // Executions handed on to later jobs outlive their first job: they get what is left of the same grace period.
       const grace = Math.max(0, 30_000 - (Date.now() - stopping));
@@ -168,4 +172,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await registration.stop();
     },
   };
+}
+
+/** Deletes abandoned uploads now and then every hour (or sooner under a short retention). */
+function startUploadCleanup(db: Db, retentionHours: number, log: (line: string) => void): Repeating {
+  const cleanUp = async () => {
+    const { files, bytes } = await deleteAbandonedUploads(db, retentionHours);
+    if (files > 0) log(`[worker] deleted ${files} upload(s) no run took as input within ${retentionHours} h (${bytes} bytes)`);
+  };
+  const onError = (error: unknown) => log(`[worker] abandoned uploads not cleaned up: ${(error as Error).message.trim().split("\n")[0]}`);
+  return repeatEvery(Math.min(3600, retentionHours * 900) * 1000, cleanUp, onError, { now: true });
 }

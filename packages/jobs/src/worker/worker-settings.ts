@@ -20,6 +20,8 @@ export interface WorkerSettings {
    * help (so workers added during a long run join it); 0 turns the look off.
    */
   runJoinSeconds: number;
+  /** STEPWISER_UPLOAD_RETENTION_HOURS: uploads no run took as input are deleted after this long; 0 keeps them. */
+  uploadRetentionHours: number;
   /**
    * STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS: how long a request to an inference server may go
    * without the start of an answer before the attempt is given up and retried. A non-streaming
@@ -50,6 +52,7 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Wor
     capacityRebalanceMs: num("STEPWISER_CAPACITY_REBALANCE_MS", 500, { min: 50 }),
     maxExecutorsPerRun: num("STEPWISER_MAX_EXECUTORS_PER_RUN", 0, { min: 0, integer: true }),
     runJoinSeconds: num("STEPWISER_RUN_JOIN_SECONDS", 30, { min: 0 }),
+    uploadRetentionHours: num("STEPWISER_UPLOAD_RETENTION_HOURS", 24, { min: 0 }),
     inferenceResponseTimeoutSeconds: num("STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS", 1800),
     metricsPort: env.STEPWISER_WORKER_METRICS_PORT ? num("STEPWISER_WORKER_METRICS_PORT", 0, { min: 0, integer: true }) : undefined,
     metricsHost: env.STEPWISER_WORKER_METRICS_HOST?.trim() || "127.0.0.1",
