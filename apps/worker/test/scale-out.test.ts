@@ -16,6 +16,8 @@ const workerEnv = {
   STEPWISER_WORKER_HEARTBEAT_SECONDS: "1",
   STEPWISER_CAPACITY_REBALANCE_MS: "200",
   STEPWISER_CAPACITY_LEASE_SECONDS: "5",
+  // The run is a few seconds long: the other workers look for it often enough to join while units are left.
+  STEPWISER_RUN_JOIN_SECONDS: "0.5",
 };
 
 const exited = (child: ChildProcess) =>

@@ -115,3 +115,42 @@ describe("a worker started while a run is going", () => {
     }
   });
 });
+
+describe("a worker with runs queued one after another", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 10 });
+    await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 4 } });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  async function startTimes(runJobsPerWorker: number) {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: `side-by-side-${runJobsPerWorker}`, problems: 6, seed: 8 });
+    const worker = await startWorker({ databaseUrl: database.url, db, log: () => {}, settings: { workerId: `slots-${runJobsPerWorker}`, runJobsPerWorker, runJoinSeconds: 0 } });
+    try {
+      const queue = await connectJobQueue(database.url, queueSettingsFromEnv());
+      const config = { datasetId, policyEndpoint: "policy", rollouts: 4, concurrency: 1 };
+      const first = await submitRun(db, queue, { kind: "annotate", config: { ...config, seed: 1 } });
+      const second = await submitRun(db, queue, { kind: "annotate", config: { ...config, seed: 2 } });
+      await queue.stop({ graceful: false, wait: true });
+      const [a, b] = [await waitForRun(db, first.id, 100_000), await waitForRun(db, second.id, 100_000)];
+      expect([a.status, b.status]).toEqual(["completed", "completed"]);
+      return { firstFinished: a.finishedAt!.getTime(), secondStarted: b.startedAt!.getTime() };
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  it("executes them side by side: the second starts before the first ends (with one run job at a time, it waits)", { timeout: 120_000 }, async () => {
+    const sideBySide = await startTimes(2);
+    expect(sideBySide.secondStarted).toBeLessThan(sideBySide.firstFinished);
+    const oneAtATime = await startTimes(1);
+    expect(oneAtATime.secondStarted).toBeGreaterThanOrEqual(oneAtATime.firstFinished);
+  });
+});

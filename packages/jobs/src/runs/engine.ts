@@ -16,16 +16,14 @@ export interface EngineOptions {
   /** How often counters are written and cancellation is checked. */
   flushIntervalMs?: number;
   /**
-   * "primary" (the run's own job: counts an attempt, may ask for helpers) or
-   * "helper" (another executor joining a run already going).
+   * "primary" (the run's own job: counts an attempt) or "helper" (another
+   * executor joining a run already going).
    */
   role?: "primary" | "helper";
   /** Names this executor in its units' claims; defaults to host/pid/random. */
   executorId?: string;
   /** A claimed unit whose executor stops renewing is claimable again after this long. */
   unitLeaseSeconds?: number;
-  /** Called by the primary once the run is planned: a worker sends helper jobs so other processes join in. */
-  requestHelpers?: (runId: string) => Promise<void>;
 }
 
 const PLAN_BATCH = 500;
@@ -139,7 +137,6 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   }, ((options.unitLeaseSeconds ?? 60) * 1000) / 3);
   try {
     if (!run.plannedAt) await planOnce(ctx, handler);
-    if (role === "primary") await options.requestHelpers?.(runId);
     for (;;) {
       await workUnits(ctx, handler, claims, maxUnitAttempts);
       if (abort.signal.aborted) break;

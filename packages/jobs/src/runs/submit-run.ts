@@ -6,14 +6,21 @@ import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
 import { validateRunConfig } from "./config-shape";
 
-/** A run job; `helper` jobs add an executor to a run another worker already executes. */
-/** A run's queue job: its first (primary), a helper's, or a hand-over of either before its job expires (relay). */
-export const runJobSchema = z.object({ runId: z.string().min(1), helper: z.boolean().optional(), relay: z.boolean().optional() });
+/**
+ * A run's queue job: its first (primary) or a hand-over before its job expires
+ * (relay). `helper` marks a job that only adds an executor to a run going on
+ * elsewhere (other workers now join by looking for work; such jobs are still read).
+ */
+export const runJobSchema = z.object({
+  runId: z.string().min(1),
+  helper: z.boolean().optional(),
+  relay: z.boolean().optional(),
+});
 export type RunJob = z.infer<typeof runJobSchema>;
 
 /**
  * How a process executes a run's job. The run's first job is its primary (a new
- * attempt, which may ask for helpers); a hand-over continues the attempt of the
+ * attempt); a hand-over continues the attempt of the
  * job it replaces, so in another process it only helps; retried after its
  * holder died, a hand-over resumes the run as a new attempt, as the first job would.
  */

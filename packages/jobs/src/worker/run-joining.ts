@@ -11,9 +11,9 @@ export interface JoinableRunsQuery {
 /**
  * Runs another executor could help right now: running and planned, not being
  * cancelled, with units nobody holds, and (under a cap) fewer executors than
- * the cap. Helper jobs reach only the workers that were live when a run
- * started; this is how a worker added later, or one that finished its own
- * run, finds the work still waiting. Executors are counted by their live claims.
+ * the cap. This is how a run spreads over the workers: those live when it
+ * starts, those added later, and those done with their own runs all find the
+ * work still waiting. Executors are counted by their live claims.
  */
 export async function joinableRuns(db: Db, query: JoinableRunsQuery): Promise<string[]> {
   const rows = await db.$queryRaw<{ id: string }[]>`

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@stepwiser/db";
+import type PgBoss from "pg-boss";
 import { runImport } from "../pipelines/import/handle";
 import { importJobSchema } from "../pipelines/import/submit";
 import { exportJobSchema, runExport } from "../exports/handle";
@@ -13,7 +14,7 @@ import { deleteAbandonedUploads } from "../files/abandoned-uploads";
 import { repeatEvery, type Repeating } from "./repeat-every";
 import { RunJoiner } from "./run-joining";
 import { startWorkerMetricsServer, type WorkerMetricsServer } from "./worker-metrics";
-import { liveWorkerCount, WorkerRegistration } from "./worker-registry";
+import { WorkerRegistration } from "./worker-registry";
 import { workerSettingsFromEnv, type WorkerSettings } from "./worker-settings";
 
 export interface WorkerOptions {
@@ -76,13 +77,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     log(`[worker] export run ${runId}: done`);
   });
 
-  /** Asks the other live workers to join a run: one helper job each, up to the per-run cap. */
-  const requestHelpers = async (runId: string) => {
-    const live = await liveWorkerCount(db, settings.heartbeatSeconds);
-    const executors = settings.maxExecutorsPerRun > 0 ? Math.min(live, settings.maxExecutorsPerRun) : live;
-    for (let i = 1; i < executors; i++) await queue.send(QUEUES.run, { runId, helper: true });
-    if (executors > 1) log(`[worker] run ${runId}: asked ${executors - 1} other worker(s) to help`);
-  };
   /** Runs this process is executing: a job for one of them joins that execution instead of starting a second executor. */
   const executions = new Map<string, Promise<void>>();
   const executionOf = (runId: string, helper: boolean, jobId: string, how = `job ${jobId}`): Promise<void> => {
@@ -96,7 +90,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       role: helper ? "helper" : "primary",
       executorId: `${settings.workerId}/${jobId.slice(0, 8)}`,
       unitLeaseSeconds: settings.unitLeaseSeconds,
-      requestHelpers,
     }).finally(() => {
       registration.activeRuns -= 1;
       executions.delete(runId);
@@ -116,7 +109,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // run's job hands the run on to a fresh job before it expires and completes, while the execution goes on;
   // if this process dies, the job it holds expires and is retried, and the run resumes elsewhere.
   const relayAfterMs = (queueSettings.expireInSeconds * 1000) / 2;
-  await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async ([job]) => {
+  const workRunJob = async ([job]: PgBoss.JobWithMetadata<unknown>[]) => {
     if (!job) return;
     const data = runJobSchema.parse(job.data);
     const { runId, helper } = data;
@@ -130,9 +123,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     } finally {
       clearTimeout(timer);
     }
-  });
+  };
+  // Several run jobs at once, so a run queued while another executes starts at once instead of after a hand-over.
+  for (let slot = 0; slot < settings.runJobsPerWorker; slot++) {
+    await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, workRunJob);
+  }
 
-  // Helper jobs reach the workers live when a run starts; later ones (and ones done with their own run) look for work left.
+  // Other workers join a run by looking for runs with units nobody holds: at its start, and whenever they are added.
   const joiner = new RunJoiner(db, {
     intervalSeconds: settings.runJoinSeconds,
     maxExecutorsPerRun: settings.maxExecutorsPerRun,

@@ -7,9 +7,8 @@ const MISSED_HEARTBEATS = 3;
 const FORGET_AFTER_HOURS = 24;
 
 /**
- * The worker's row in `WorkerProcess`, renewed every `heartbeatSeconds`: runs
- * count live workers to decide how many helper executors to ask for, and the
- * row shows operators which processes are serving.
+ * The worker's row in `WorkerProcess`, renewed every `heartbeatSeconds`: it
+ * shows operators (and the Endpoints page) which processes are serving.
  */
 export class WorkerRegistration {
   private timer: NodeJS.Timeout | undefined;

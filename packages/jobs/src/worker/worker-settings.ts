@@ -17,9 +17,11 @@ export interface WorkerSettings {
   maxExecutorsPerRun: number;
   /**
    * STEPWISER_RUN_JOIN_SECONDS: how often the worker looks for running runs with unclaimed units to
-   * help (so workers added during a long run join it); 0 turns the look off.
+   * help; this is how other workers join a run, at its start or when added later. 0 turns it off.
    */
   runJoinSeconds: number;
+  /** STEPWISER_RUN_JOBS_PER_WORKER: run jobs one worker takes at once (runs it executes side by side). */
+  runJobsPerWorker: number;
   /** STEPWISER_UPLOAD_RETENTION_HOURS: uploads no run took as input are deleted after this long; 0 keeps them. */
   uploadRetentionHours: number;
   /**
@@ -51,7 +53,8 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Wor
     capacityLeaseSeconds: num("STEPWISER_CAPACITY_LEASE_SECONDS", 15),
     capacityRebalanceMs: num("STEPWISER_CAPACITY_REBALANCE_MS", 500, { min: 50 }),
     maxExecutorsPerRun: num("STEPWISER_MAX_EXECUTORS_PER_RUN", 0, { min: 0, integer: true }),
-    runJoinSeconds: num("STEPWISER_RUN_JOIN_SECONDS", 30, { min: 0 }),
+    runJoinSeconds: num("STEPWISER_RUN_JOIN_SECONDS", 2, { min: 0 }),
+    runJobsPerWorker: num("STEPWISER_RUN_JOBS_PER_WORKER", 4, { integer: true }),
     uploadRetentionHours: num("STEPWISER_UPLOAD_RETENTION_HOURS", 24, { min: 0 }),
     inferenceResponseTimeoutSeconds: num("STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS", 1800),
     metricsPort: env.STEPWISER_WORKER_METRICS_PORT ? num("STEPWISER_WORKER_METRICS_PORT", 0, { min: 0, integer: true }) : undefined,
