@@ -61,7 +61,7 @@ describe("runs a worker can join", () => {
   });
 });
 
-describe("a worker started while a run is going", () => {
+describe("workers and the runs going on", () => {
   let database: TestDatabase;
   let cluster: SimCluster;
   beforeAll(async () => {
@@ -74,7 +74,7 @@ describe("a worker started while a run is going", () => {
     await database?.drop();
   });
 
-  it("joins it by looking for work, without a helper job, and the run ends with every unit done once", { timeout: 120_000 }, async () => {
+  it("a worker started while a run is going joins it by looking for work, and the run ends with every unit done once", { timeout: 120_000 }, async () => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: "join", problems: 16, seed: 5 });
     // The first worker never looks for work: it runs the run through its own job, alone at the start.
@@ -114,21 +114,6 @@ describe("a worker started while a run is going", () => {
       await early.stop();
     }
   });
-});
-
-describe("a worker with runs queued one after another", () => {
-  let database: TestDatabase;
-  let cluster: SimCluster;
-  beforeAll(async () => {
-    database = await createTestDatabase(inject("postgresAdminUrl"));
-    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 10 });
-    await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 4 } });
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-    await database?.drop();
-  });
-
   async function startTimes(runJobsPerWorker: number) {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: `side-by-side-${runJobsPerWorker}`, problems: 6, seed: 8 });
@@ -147,7 +132,7 @@ describe("a worker with runs queued one after another", () => {
     }
   }
 
-  it("executes them side by side: the second starts before the first ends (with one run job at a time, it waits)", { timeout: 120_000 }, async () => {
+  it("runs queued one after another execute side by side on one worker: the second starts before the first ends (with one run job at a time, it waits)", { timeout: 120_000 }, async () => {
     const sideBySide = await startTimes(2);
     expect(sideBySide.secondStarted).toBeLessThan(sideBySide.firstFinished);
     const oneAtATime = await startTimes(1);
