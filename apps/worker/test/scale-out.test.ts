@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const WORKERS = 3;
 const M = 4;
-/** Per replica, for every worker together; each worker alone would use far more (annotate concurrency 24). */
+/** Per replica, for every worker together; each worker alone would use more (8 solutions at once, a request per prefix of each). */
 const MAX_CONCURRENCY = 5;
 const workerEnv = {
   STEPWISER_QUEUE_POLL_SECONDS: "0.5",
@@ -60,7 +60,9 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
     const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...workerEnv }));
     const run = await submitRun(db, queue, {
       kind: "annotate",
-      config: { datasetId, policyEndpoint: "policy", rollouts: M, seed: 5, concurrency: 24, strategy: "fixed" },
+      // 8 solutions at once per executor: an executor holds at most two batches of 8 of the 60 units, so units are
+      // left for the workers that join after the first took the run's job.
+      config: { datasetId, policyEndpoint: "policy", rollouts: M, seed: 5, concurrency: 8, strategy: "fixed" },
     });
     await queue.stop({ graceful: false, wait: true });
 
