@@ -9,6 +9,8 @@ import { EndpointClients, executeRun, type AnyRunKindHandler, type RunContext } 
 import type { GenerateConfig, GenerateConfigInput } from "../src/pipelines/generate/config";
 import { generateHandler } from "../src/pipelines/generate/handler";
 import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
+import { annotateConfigSchema } from "../src/pipelines/annotate/config";
+import { planSegmentationIds } from "../src/runs/paging";
 
 const HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map([[generateHandler.kind, generateHandler]]);
 const PROBLEM_SEED = 300;
@@ -50,7 +52,7 @@ async function solutionsOf(db: Db, runId: string) {
       finalAnswerCorrect: true,
       metadata: true,
       problem: { select: { id: true, metadata: true, referenceAnswer: true } },
-      segmentations: { select: { method: true, runId: true, chunks: { orderBy: { index: "asc" }, select: { index: true, text: true, startOffset: true, endOffset: true } } } },
+      segmentations: { select: { id: true, method: true, runId: true, chunks: { orderBy: { index: "asc" }, select: { index: true, text: true, startOffset: true, endOffset: true } } } },
     },
   });
 }
@@ -154,6 +156,20 @@ describe("generate runs on the simulated world", () => {
     // seed 3 gives all three kinds of problem, so both filter reasons are exercised
     expect(summary.filter.allCorrect).toBeGreaterThan(0);
     expect(summary.filter.allWrong).toBeGreaterThan(0);
+
+    // An annotate run of the output leaves the marked problems' solutions out unless told to keep them.
+    const outputId = generateOutputDatasetId(run.id);
+    const keptSegmentations = solutions.filter((s) => !(s.metadata as { filteredOut: boolean }).filteredOut).map((s) => s.segmentations[0]!.id);
+    const planned = async (config: Record<string, unknown>) => {
+      const parsed = annotateConfigSchema.parse({ datasetId: outputId, policyEndpoint: "policy", ...config });
+      const ids: string[] = [];
+      for await (const id of planSegmentationIds(db, parsed)) ids.push(id);
+      return ids;
+    };
+    expect(new Set(await planned({}))).toEqual(new Set(keptSegmentations));
+    expect(keptSegmentations.length).toBe(mixed * 4);
+    expect(await planned({ skipFilteredOut: false })).toHaveLength(PROBLEMS * 4);
+    expect(await planned({ limit: 3 })).toHaveLength(3);
   });
 
   it("redoing a unit, alone or twice at once, writes no duplicates and sends no request for a done one", async () => {

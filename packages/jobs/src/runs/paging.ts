@@ -27,21 +27,24 @@ export interface SegmentationSelection {
   /** Only these trajectories (default: the whole dataset). */
   trajectoryIds?: string[];
   limit?: number;
+  /** Leave out solutions a generate run's prompt filter marked (`metadata.filteredOut`: every sample of their problem agreed). */
+  skipFilteredOut?: boolean;
 }
 
 /** Segmentation ids of a dataset (or a selection of it) for one method: the plan of chunk-level runs. */
 export function planSegmentationIds(db: Db, selection: SegmentationSelection): AsyncGenerator<string> {
+  const ids = selection.trajectoryIds ?? null;
+  // SQL, not a Prisma JSON filter: a solution whose metadata has no filteredOut key must count as kept.
   return pagedIds(
-    (page) =>
-      db.segmentation.findMany({
-        where: {
-          method: selection.segmentationMethod,
-          trajectory: { datasetId: selection.datasetId, ...(selection.trajectoryIds ? { id: { in: selection.trajectoryIds } } : {}) },
-        },
-        orderBy: { id: "asc" },
-        select: { id: true },
-        ...page,
-      }),
+    ({ take, cursor }) =>
+      db.$queryRaw<{ id: string }[]>`
+        SELECT s.id FROM "Segmentation" s JOIN "Trajectory" t ON t.id = s."trajectoryId"
+         WHERE s.method = ${selection.segmentationMethod} AND t."datasetId" = ${selection.datasetId}
+           AND (${ids === null}::boolean OR t.id = ANY(${ids ?? []}::text[]))
+           AND (NOT ${selection.skipFilteredOut ?? false}::boolean OR coalesce(t.metadata->>'filteredOut', 'false') <> 'true')
+           AND (${cursor === undefined}::boolean OR s.id > ${cursor?.id ?? ""})
+         ORDER BY s.id
+         LIMIT ${take}`,
     { limit: selection.limit },
   );
 }

@@ -13,6 +13,11 @@ export const annotateConfigSchema = z
     /** Only these trajectories (default: the whole dataset). */
     trajectoryIds: z.array(z.string().min(1)).optional(),
     limit: z.number().int().min(1).optional(),
+    /**
+     * Leave out solutions whose problem a generate run's prompt filter marked (all samples right, or all
+     * wrong): their chunks teach a judge little, and annotating them is the costliest step.
+     */
+    skipFilteredOut: z.boolean().default(true),
     /** The policy endpoint's name; the run snapshots its model and URLs into `policy`. */
     policyEndpoint: z.string().min(1),
     policy: endpointSnapshotSchema.optional(),
