@@ -59,9 +59,13 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     await markRunFinished(db, runId, "failed", `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     return;
   }
-  if (run.cancelRequestedAt) {
+  /** Ends the run cancelled and lets its kind leave what it wrote usable. */
+  const endCancelled = async () => {
     await markRunFinished(db, runId, "cancelled");
     await handler.stopped?.(db, runId, parsed.data);
+  };
+  if (run.cancelRequestedAt) {
+    await endCancelled();
     return;
   }
   const role = options.role ?? "primary";
@@ -152,8 +156,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     await flush(true);
     if (abort.signal.aborted) {
       await claims.releaseAll();
-      await markRunFinished(db, runId, "cancelled");
-      await handler.stopped?.(db, runId, parsed.data);
+      await endCancelled();
       return;
     }
     await finishOnce(ctx, handler);
@@ -164,8 +167,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     await claims.releaseAll().catch(() => {});
     if (abort.signal.aborted) {
       await flush(true).catch(() => {});
-      await markRunFinished(db, runId, "cancelled");
-      await handler.stopped?.(db, runId, parsed.data);
+      await endCancelled();
       return;
     }
     throw error; // the queue retries the job; done units stay done

@@ -3,13 +3,25 @@ export interface Repeating {
   stop(): Promise<void>;
 }
 
+export interface RepeatOptions {
+  /** Where a failed turn is reported, as `[worker] <failure>: <first line of the error>`. */
+  log: (line: string) => void;
+  failure: string;
+  /** Take the first turn at once instead of after one interval. */
+  now?: boolean;
+}
+
 /**
- * Runs `task` every `intervalMs` (and at once with `now`), never two turns at
- * once; a failed turn is reported to `onError` and the next comes as usual.
- * The timer does not keep the process alive.
+ * Runs `task` every `intervalMs`, never two turns at once; a failed turn (the
+ * database away for a moment) is logged and the next comes as usual. The timer
+ * does not keep the process alive.
  */
-export function repeatEvery(intervalMs: number, task: () => Promise<void>, onError: (error: unknown) => void, { now = false } = {}): Repeating {
-  let current: Promise<void> = now ? task().catch(onError) : Promise.resolve();
+export function repeatEvery(intervalMs: number, task: () => Promise<void>, options: RepeatOptions): Repeating {
+  const onError = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    options.log(`[worker] ${options.failure}: ${message.trim().split("\n")[0]}`);
+  };
+  let current: Promise<void> = options.now ? task().catch(onError) : Promise.resolve();
   const timer = setInterval(() => {
     current = current.then(task).catch(onError);
   }, intervalMs);

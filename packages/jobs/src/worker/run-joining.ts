@@ -34,38 +34,23 @@ export async function joinableRuns(db: Db, query: JoinableRunsQuery): Promise<st
 }
 
 /**
- * Looks for joinable runs every `intervalSeconds` and hands each to `join`.
- * A failed look (the database away for a moment) is logged and tried again at
- * the next interval.
+ * Looks for joinable runs every `intervalSeconds` and hands each to `join`;
+ * nothing when the interval is 0 (the worker executes only its own jobs' runs).
  */
-export class RunJoiner {
-  private repeating: Repeating | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly options: {
-      intervalSeconds: number;
-      maxExecutorsPerRun: number;
-      executingRunIds: () => readonly string[];
-      join: (runId: string) => void;
-      log: (line: string) => void;
-    },
-  ) {}
-
-  start(): void {
-    if (this.options.intervalSeconds <= 0) return;
-    this.repeating = repeatEvery(this.options.intervalSeconds * 1000, () => this.lookOnce(), (error) =>
-      this.options.log(`[worker] could not look for runs to join: ${(error as Error).message.trim().split("\n")[0]}`),
-    );
-  }
-
-  /** One look; exposed so a worker can look at once (and tests need not wait an interval). */
-  async lookOnce(): Promise<void> {
-    const runIds = await joinableRuns(this.db, { excludeRunIds: this.options.executingRunIds(), maxExecutorsPerRun: this.options.maxExecutorsPerRun });
-    for (const runId of runIds) this.options.join(runId);
-  }
-
-  async stop(): Promise<void> {
-    await this.repeating?.stop();
-  }
+export function startRunJoining(
+  db: Db,
+  options: {
+    intervalSeconds: number;
+    maxExecutorsPerRun: number;
+    executingRunIds: () => readonly string[];
+    join: (runId: string) => void;
+    log: (line: string) => void;
+  },
+): Repeating | undefined {
+  if (options.intervalSeconds <= 0) return undefined;
+  const look = async () => {
+    const runIds = await joinableRuns(db, { excludeRunIds: options.executingRunIds(), maxExecutorsPerRun: options.maxExecutorsPerRun });
+    for (const runId of runIds) options.join(runId);
+  };
+  return repeatEvery(options.intervalSeconds * 1000, look, { log: options.log, failure: "could not look for runs to join" });
 }

@@ -12,7 +12,7 @@ import { RUN_HANDLERS } from "../runs/registry";
 import { runJobRole, runJobSchema } from "../runs/submit-run";
 import { deleteAbandonedUploads } from "../files/abandoned-uploads";
 import { repeatEvery, type Repeating } from "./repeat-every";
-import { RunJoiner } from "./run-joining";
+import { startRunJoining } from "./run-joining";
 import { startWorkerMetricsServer, type WorkerMetricsServer } from "./worker-metrics";
 import { WorkerRegistration } from "./worker-registry";
 import { workerSettingsFromEnv, type WorkerSettings } from "./worker-settings";
@@ -130,14 +130,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   }
 
   // Other workers join a run by looking for runs with units nobody holds: at its start, and whenever they are added.
-  const joiner = new RunJoiner(db, {
+  const joining = startRunJoining(db, {
     intervalSeconds: settings.runJoinSeconds,
     maxExecutorsPerRun: settings.maxExecutorsPerRun,
     executingRunIds: () => [...executions.keys()],
     join: (runId) => void executionOf(runId, true, randomBytes(4).toString("hex"), "found while looking for work").catch(() => {}),
     log,
   });
-  joiner.start();
   const uploadCleanup = settings.uploadRetentionHours > 0 ? startUploadCleanup(db, settings.uploadRetentionHours, log) : undefined;
 
   let metrics: WorkerMetricsServer | undefined;
@@ -155,7 +154,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     metricsUrl: metrics?.url,
     stop: async () => {
       const stopping = Date.now();
-      await joiner.stop();
+      await joining?.stop();
       await uploadCleanup?.stop();
       await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
       // Executions handed on to later jobs outlive their first job: they get what is left of the same grace period.
@@ -177,6 +176,5 @@ function startUploadCleanup(db: Db, retentionHours: number, log: (line: string) 
     const { files, bytes } = await deleteAbandonedUploads(db, retentionHours);
     if (files > 0) log(`[worker] deleted ${files} upload(s) no run took as input within ${retentionHours} h (${bytes} bytes)`);
   };
-  const onError = (error: unknown) => log(`[worker] abandoned uploads not cleaned up: ${(error as Error).message.trim().split("\n")[0]}`);
-  return repeatEvery(Math.min(3600, retentionHours * 900) * 1000, cleanUp, onError, { now: true });
+  return repeatEvery(Math.min(3600, retentionHours * 900) * 1000, cleanUp, { log, failure: "abandoned uploads not cleaned up", now: true });
 }
