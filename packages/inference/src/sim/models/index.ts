@@ -25,7 +25,8 @@
  *   self-segmenting policy prompt ("Problem: …") with `<chunk>`s separated by
  *   "\n", or continues a partial solution (chat prefix, or a completion prompt
  *   = policy prompt + partial solution) from the state it has written.
- * - `sim-judge-<quality>` {accuracy a, positiveBias b, unparseableRate u}:
+ * - `sim-judge-<quality>` {accuracy a, positiveBias b, unparseableRate u,
+ *   blindTo, suspiciousOf}:
  *   answers core's StepWiser judge prompt with a rationale ("The goal of this
  *   chunk is …. Checking: …") and "Final Judgment: \boxed{Positive|Negative}".
  *   The truth is the world's (`truthOfSolution` on history + chunk), or the
@@ -35,8 +36,21 @@
  *   Negative verdict then turns Positive with probability b, so
  *     P(Positive | Positive) = a + (1 − a)·b,  P(Positive | Negative) = 1 − a + a·b.
  *   b = 1 is the collapse toward Positive the paper reports without balanced
- *   training data. Presets: strong (0.95, 0, 0.01), medium (0.8, 0.05, 0.02),
- *   weak (0.65, 0.15, 0.05).
+ *   training data. Those errors are independent per prompt and sample, so
+ *   votes and retries average them out. Systematic errors do not: a mistake
+ *   whose kind (a `truthOfSolution` reason) is in `blindTo` is always called
+ *   Positive, and a correct chunk of a kind in `suspiciousOf` ("recovery",
+ *   "multiplication", "division") always Negative, on every sample (the answer
+ *   may still be unparseable with probability u), with a rationale that
+ *   argues that verdict. Presets (a, b, u): strong (0.95, 0, 0.01), medium
+ *   (0.8, 0.05, 0.02), weak (0.65, 0.15, 0.05), all without systematic
+ *   errors; correlated = medium's noise + blindTo ["wrong-input"] +
+ *   suspiciousOf ["recovery"]: it reads each chunk against the history as
+ *   written, so a step that correctly continues from an earlier wrong value
+ *   passes and a right recheck that contradicts the history fails. In text
+ *   that is not the world's only "arithmetic-error" (a wrong equation), and
+ *   the suspicious kinds by their wording ("Wait", "let me recheck"; ×, ÷),
+ *   can be recognised; see ./judge.ts.
  * - `sim-segmenter` {faultRate = 0}: answers core's chunk-segmenter prompt by
  *   wrapping the solution in `<chunk>` tags (blank lines, then "Step N:"
  *   markers, then sentences that compute; a final-answer sentence on its own),

@@ -21,7 +21,8 @@ export const DEFAULT_SIM_MODELS: ReadonlyArray<{ id: string; kind: SimModelKind 
  * checked by the kind's own schema, so a misspelt key is an error.
  *
  *   { "sim-policy": { "errorRate": 0.3 }, "sim-segmenter": false,
- *     "judge-collapsed": { "kind": "judge", "accuracy": 0.7, "positiveBias": 0.9 } }
+ *     "judge-collapsed": { "kind": "judge", "accuracy": 0.7, "positiveBias": 0.9 },
+ *     "judge-no-division": { "kind": "judge", "suspiciousOf": ["division"] } }
  */
 export const simModelsConfigSchema = z.record(
   z.string().trim().min(1),
