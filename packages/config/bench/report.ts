@@ -19,6 +19,11 @@ export interface BenchmarkReport {
   title: string;
   /** What was measured and how, in a sentence or two. */
   method: string;
+  /**
+   * What the numbers can and cannot show, e.g. what a simulation knows and
+   * how its errors arise; rendered as its own "Limits" section after the method.
+   */
+  limits?: string;
   rows: BenchmarkRow[];
   /** Filter that selects its benchmark file in `pnpm bench <filter>`; defaults to `name`. */
   bench?: string;
@@ -29,17 +34,23 @@ function machine(): string {
   return `${availableParallelism()} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 }
 
-/** Writes docs/benchmarks/<name>.md and .json; fails the process when a target is missed. */
-export function writeBenchmarkReport(report: BenchmarkReport): void {
-  const dir = path.join(root, "docs", "benchmarks");
-  mkdirSync(dir, { recursive: true });
-  const measuredAt = new Date().toISOString();
+/** The report's page: title, method, limits (when given), where and when it was measured, the table, how to regenerate it. */
+export function benchmarkMarkdown(report: BenchmarkReport, measuredAt: string, measuredOn: string): string {
   const table = [
     "| metric | value | target | met |",
     "|---|---|---|---|",
     ...report.rows.map((r) => `| ${r.metric} | ${r.value} | ${r.target ?? "—"} | ${r.met === undefined ? "—" : r.met ? "yes" : "**no**"} |`),
   ].join("\n");
-  const markdown = `# ${report.title}\n\n${report.method}\n\nMeasured ${measuredAt} on ${machine()}.\n\n${table}\n\nRegenerate with \`corepack pnpm bench ${report.bench ?? report.name}\`.\n`;
+  const limits = report.limits === undefined ? "" : `## Limits\n\n${report.limits}\n\n`;
+  return `# ${report.title}\n\n${report.method}\n\n${limits}Measured ${measuredAt} on ${measuredOn}.\n\n${table}\n\nRegenerate with \`corepack pnpm bench ${report.bench ?? report.name}\`.\n`;
+}
+
+/** Writes docs/benchmarks/<name>.md and .json; fails the process when a target is missed. */
+export function writeBenchmarkReport(report: BenchmarkReport): void {
+  const dir = path.join(root, "docs", "benchmarks");
+  mkdirSync(dir, { recursive: true });
+  const measuredAt = new Date().toISOString();
+  const markdown = benchmarkMarkdown(report, measuredAt, machine());
   writeFileSync(path.join(dir, `${report.name}.md`), markdown);
   writeFileSync(path.join(dir, `${report.name}.json`), `${JSON.stringify({ ...report, measuredAt, machine: machine() }, null, 2)}\n`);
   process.stdout.write(`${markdown}\n`);
