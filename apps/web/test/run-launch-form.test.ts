@@ -1,5 +1,5 @@
 import { LAUNCHABLE_RUN_KINDS, runConfigJsonSchema } from "@stepwiser/api";
-import { annotateConfigSchema } from "@stepwiser/jobs";
+import { annotateConfigSchema, RUN_HANDLERS } from "@stepwiser/jobs";
 import { describe, expect, it } from "vitest";
 import { configFromValues, formFields, type RunConfigSchema } from "../src/app/(app)/runs/new/schema-form";
 
@@ -35,6 +35,21 @@ describe("run launch form", () => {
     expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "2.5" })).toThrow(/^rollouts: 2.5 is not a whole number/);
     expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", labelRules: "[{" })).toThrow(/^labelRules: is not valid JSON/);
     expect(() => configFromValues(fields, { datasetId: "ds1" })).toThrow(/^policyEndpoint: is required/);
+  });
+
+  it("every kind's untouched form is a valid configuration; votes at temperature 0 are refused", () => {
+    const names = { datasetId: "ds1", policyEndpoint: "p", judgeEndpoint: "j", method: "blank-line" };
+    for (const kind of LAUNCHABLE_RUN_KINDS) {
+      const fields = formFields(launchSchema(kind));
+      const values = Object.fromEntries(fields.filter((f) => f.name in names).map((f) => [f.name, names[f.name as keyof typeof names]]));
+      const parsed = RUN_HANDLERS.get(kind)!.configSchema.safeParse(configFromValues(fields, values));
+      expect(parsed.success, `${kind}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
+    const judge = formFields(launchSchema("judge"));
+    const parsed = RUN_HANDLERS.get("judge")!.configSchema.safeParse(configFromValues(judge, { datasetId: "ds1", judgeEndpoint: "j", samples: "8" }));
+    expect(parsed.error?.issues[0]).toMatchObject({ path: ["samples"], message: expect.stringContaining("samples is 8 but temperature is 0") });
+    // Chunk-reset's judge temperature starts empty: the server picks 1 for votes, 0 for one verdict.
+    expect(formFields(launchSchema("chunk_reset")).find((f) => f.name === "judgeTemperature")).toMatchObject({ initial: "", required: false });
   });
 
   it("gives booleans a checkbox with their default and every launchable kind a form", () => {

@@ -46,7 +46,7 @@ export async function createAnnotationWorld(db: Db, options: { solutions: number
     },
   });
   const judgeRun = await db.run.create({
-    data: { kind: "judge", status: "completed", datasetId: dataset.id, config: { datasetId: dataset.id, segmentationMethod: "self-segmented", samples, tiePolicy: "Negative" } },
+    data: { kind: "judge", status: "completed", datasetId: dataset.id, config: { datasetId: dataset.id, segmentationMethod: "self-segmented", samples, temperature: 1, tiePolicy: "Negative" } },
   });
   const base = Date.UTC(2026, 0, 1);
   const solutions: WorldSolution[] = [];

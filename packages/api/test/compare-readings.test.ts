@@ -64,7 +64,7 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
         kind: "judge",
         status: "completed",
         datasetId,
-        config: { datasetId, judgeEndpoint: "judge-a", judge: { model: "judge-a" }, samples: 2, tiePolicy: "Negative", stopAtFirstNegative: false, segmentationMethod: "processbench-paragraphs" },
+        config: { datasetId, judgeEndpoint: "judge-a", judge: { model: "judge-a" }, samples: 2, temperature: 1, tiePolicy: "Negative", stopAtFirstNegative: false, segmentationMethod: "processbench-paragraphs" },
       },
     });
     const annotateRun = await db.run.create({ data: { kind: "annotate", status: "completed", datasetId, config: { datasetId, policyEndpoint: "p", rollouts: 4, labelRules: [{ rule: "abs-q" }] } } });

@@ -68,7 +68,7 @@ describe("dataset overview", () => {
     const run = (kind: RunKind, createdAt: string, config: object, datasetId = dataset.id) =>
       db.run.create({ data: { kind, datasetId, config, createdAt: new Date(createdAt), status: "completed" } });
     const a1 = await run("annotate", "2026-01-01T00:00:00Z", { rollouts: 4, strategy: "fixed" });
-    const j1 = await run("judge", "2026-01-02T00:00:00Z", { judge: { model: "sim-judge" }, samples: 2 });
+    const j1 = await run("judge", "2026-01-02T00:00:00Z", { judge: { model: "sim-judge" }, samples: 2, temperature: 1 });
     const a2 = await run("annotate", "2026-01-03T00:00:00Z", { rollouts: 8, strategy: "early-stop" });
 
     // Prefix 0 (the bare problem) is not a chunk's value and must not be counted.

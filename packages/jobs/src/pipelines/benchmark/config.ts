@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
+import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
 
 export const benchmarkConfigSchema = z.object({
   /** A ProcessBench dataset (its solutions' source labels are the gold first errors). */
@@ -22,6 +23,8 @@ export const benchmarkConfigSchema = z.object({
   limit: z.number().int().min(1).optional(),
   bootstrap: z.object({ resamples: z.number().int().min(100).max(100_000).default(1000), seed: z.number().int().default(0) }).prefault({}),
   concurrency: z.number().int().min(1).max(4096).default(64),
+}).superRefine((config, ctx) => {
+  refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
 });
 
 export type BenchmarkConfig = z.output<typeof benchmarkConfigSchema>;

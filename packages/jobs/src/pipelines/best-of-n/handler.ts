@@ -2,6 +2,7 @@ import { createRng, positiveShare, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
+import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
 import { planProblemIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { judgeSegmentation } from "../judge/judge-chunks";
@@ -22,6 +23,8 @@ export const bestOfNConfigSchema = z.object({
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   limit: z.number().int().min(1).optional(),
   concurrency: z.number().int().min(1).max(4096).default(32),
+}).superRefine((config, ctx) => {
+  refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
 });
 export type BestOfNConfig = z.output<typeof bestOfNConfigSchema>;
 

@@ -4,6 +4,7 @@ import type { ChatMessage } from "@stepwiser/inference";
 import { z } from "zod";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planProblemIds } from "../../runs/paging";
+import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 
 export const chunkResetConfigSchema = z.object({
@@ -17,15 +18,32 @@ export const chunkResetConfigSchema = z.object({
   maxAttempts: z.number().int().min(1).max(32).default(5),
   /** OPEN in the paper: after the last rejected attempt keep the last one (default) or the one the judge scored best. */
   keep: z.enum(["last", "best"]).default("last"),
+  /** Judge samples per attempt; the chunk is kept when more than half accept it. */
   judgeSamples: z.number().int().min(1).max(16).default(1),
+  /**
+   * The judge's sampling temperature. Unset: 1 when judgeSamples > 1 (ProcessBench
+   * voting), 0 for a single greedy verdict; runs stored before this option existed
+   * used exactly that rule. judgeSamples > 1 at 0 is refused (identical samples).
+   */
+  judgeTemperature: z.number().min(0).max(2).optional(),
   maxChunks: z.number().int().min(1).max(200).default(30),
   temperature: z.number().min(0).max(2).default(1),
   maxTokensPerChunk: z.number().int().min(1).max(16_384).default(1024),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   limit: z.number().int().min(1).optional(),
   concurrency: z.number().int().min(1).max(4096).default(32),
-});
+})
+  .superRefine((config, ctx) => {
+    if (config.judgeTemperature === undefined) return;
+    refuseIdenticalSamples(ctx, { samplesField: "judgeSamples", samples: config.judgeSamples, temperatureField: "judgeTemperature", temperature: config.judgeTemperature, usual: JUDGE_VOTING_TEMPERATURE });
+  })
+  .transform((config) => ({ ...config, judgeTemperature: config.judgeTemperature ?? defaultJudgeTemperature(config.judgeSamples) }));
 export type ChunkResetConfig = z.output<typeof chunkResetConfigSchema>;
+
+/** The judge's temperature when the configuration names none: votes are sampled at 1, a single verdict is greedy. */
+export function defaultJudgeTemperature(judgeSamples: number): number {
+  return judgeSamples > 1 ? 1 : 0;
+}
 
 export interface EpisodeResult {
   correct: boolean;
@@ -72,7 +90,7 @@ async function judgeScore(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
     prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
     n: ctx.config.judgeSamples,
     seed,
-    temperature: ctx.config.judgeSamples > 1 ? 1 : 0,
+    temperature: ctx.config.judgeTemperature,
     signal: ctx.signal,
   });
   ctx.recordUsage(result.usage);

@@ -1,6 +1,7 @@
 import { SELF_SEGMENTING_POLICY_PROMPT } from "@stepwiser/core";
 import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
+import { refuseIdenticalSamples } from "../../runs/identical-samples";
 
 export const generateConfigSchema = z
   .object({
@@ -33,6 +34,7 @@ export const generateConfigSchema = z
     if (config.filterMixed && config.samplesPerProblem < 2) {
       ctx.addIssue({ code: "custom", path: ["samplesPerProblem"], message: "filterMixed needs at least 2 samples per problem: one solution is always all right or all wrong" });
     }
+    refuseIdenticalSamples(ctx, { samplesField: "samplesPerProblem", samples: config.samplesPerProblem, temperatureField: "temperature", temperature: config.temperature, usual: "the paper samples at 1.0" });
   });
 
 export type GenerateConfig = z.output<typeof generateConfigSchema>;

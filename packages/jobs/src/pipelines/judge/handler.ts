@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
+import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
 import { planSegmentationIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
@@ -21,6 +22,8 @@ export const judgeConfigSchema = z.object({
   tiePolicy: z.enum(["Negative", "Positive"]).default("Negative"),
   stopAtFirstNegative: z.boolean().default(false),
   concurrency: z.number().int().min(1).max(4096).default(32),
+}).superRefine((config, ctx) => {
+  refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
 });
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;
 
