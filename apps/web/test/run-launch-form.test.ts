@@ -37,6 +37,18 @@ describe("run launch form", () => {
     expect(() => configFromValues(fields, { datasetId: "ds1" })).toThrow(/^policyEndpoint: is required/);
   });
 
+  it("starts generate at the schema's paper defaults, and an untouched form is valid", () => {
+    const fields = formFields(launchSchema("generate"));
+    const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+    expect(byName.samplesPerProblem?.initial).toBe("16");
+    expect(byName.maxTokens?.initial).toBe("8192");
+    expect(byName.temperature?.initial).toBe("1");
+    expect(byName.filterMixed).toMatchObject({ control: { kind: "boolean" }, initial: true });
+    const schema = RUN_HANDLERS.get("generate")!.configSchema;
+    const config = configFromValues(fields, { datasetId: "ds1", policyEndpoint: "sim-policy" });
+    expect(schema.parse(config)).toEqual(schema.parse({ datasetId: "ds1", policyEndpoint: "sim-policy" }));
+  });
+
   it("every kind's untouched form is a valid configuration; votes at temperature 0 are refused", () => {
     const names = { datasetId: "ds1", policyEndpoint: "p", judgeEndpoint: "j", method: "blank-line" };
     for (const kind of LAUNCHABLE_RUN_KINDS) {

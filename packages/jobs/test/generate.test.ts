@@ -76,11 +76,16 @@ describe("generate runs on the simulated world", () => {
     await database?.drop();
   });
 
+  // 4 samples keep the tests fast; the paper's 16 is the default (checked below).
   const base = () => ({ datasetId, policyEndpoint: "policy", samplesPerProblem: 4, seed: 3, concurrency: 4 });
+
+  it("defaults follow the paper: 16 samples at temperature 1, up to 8192 tokens, the prompt filter on", () => {
+    expect(generateHandler.configSchema.parse({ datasetId: "d", policyEndpoint: "p" })).toMatchObject({ samplesPerProblem: 16, temperature: 1, maxTokens: 8192, filterMixed: true });
+  });
 
   it("writes N graded, self-segmented solutions per problem into a new dataset", async () => {
     const { db } = database;
-    const run = await createRun(db, base());
+    const run = await createRun(db, { ...base(), filterMixed: false });
     await executeRun(db, run.id, HANDLERS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status).toBe("completed");
@@ -130,9 +135,9 @@ describe("generate runs on the simulated world", () => {
     expect(await texts(other.id)).not.toEqual(await texts(first.id));
   });
 
-  it("filterMixed keeps every problem but marks those whose answers all agree", async () => {
+  it("filterMixed (on by default) keeps every problem but marks those whose answers all agree", async () => {
     const { db } = database;
-    const run = await createRun(db, { ...base(), filterMixed: true });
+    const run = await createRun(db, base());
     await executeRun(db, run.id, HANDLERS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     const solutions = await solutionsOf(db, run.id);
@@ -276,6 +281,13 @@ describe("generate runs on the simulated world", () => {
   it("rejects a configuration it cannot run before anything is stored", async () => {
     const { db } = database;
     expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: true }).success).toBe(false);
+    expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1 }).success).toBe(false); // the filter is on by default
+    expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: false }).success).toBe(true);
+    expect(generateHandler.configSchema.safeParse({ ...base(), temperature: 0 }).error?.issues[0]).toMatchObject({
+      path: ["samplesPerProblem"],
+      message: expect.stringContaining("samplesPerProblem is 4 but temperature is 0"),
+    });
+    expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: false, temperature: 0 }).success).toBe(true);
     await expect(generateHandler.snapshot(db, generateHandler.configSchema.parse({ ...base(), datasetId: "nope" }))).rejects.toThrow(/no dataset/);
     await expect(generateHandler.snapshot(db, generateHandler.configSchema.parse({ ...base(), problemIds: ["nope"] }))).rejects.toThrow(/no problem nope/);
     await expect(generateHandler.snapshot(db, generateHandler.configSchema.parse({ ...base(), policyEndpoint: "nope" }))).rejects.toThrow(/no endpoint/);

@@ -15,16 +15,17 @@ export const generateConfigSchema = z
     policy: endpointSnapshotSchema.optional(),
     promptTemplateId: z.literal(SELF_SEGMENTING_POLICY_PROMPT.id).default(SELF_SEGMENTING_POLICY_PROMPT.id),
     /** N: solutions per problem, drawn by one request with n = N (paper: 16). */
-    samplesPerProblem: z.number().int().min(1).max(256).default(4),
+    samplesPerProblem: z.number().int().min(1).max(256).default(16),
     temperature: z.number().min(0).max(2).default(1),
-    maxTokens: z.number().int().min(1).max(65_536).default(4096),
+    /** Paper: 8192. A solution cut off by the limit has no boxed answer and counts as wrong. */
+    maxTokens: z.number().int().min(1).max(65_536).default(8192),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
     /**
      * The paper's prompt filter: keep a problem only if its N solutions are
      * neither all right nor all wrong. Filtered-out problems are still stored,
-     * marked `filteredOut: true` (see the handler).
+     * marked `filteredOut: true` (see the handler). On by default, as in the paper.
      */
-    filterMixed: z.boolean().default(false),
+    filterMixed: z.boolean().default(true),
     /** Name of the dataset the run writes; default "<input name> · generate <run id>". */
     outputDatasetName: z.string().trim().min(1).max(200).optional(),
     /** Problems solved at once (each is one request with n = N). */
@@ -32,7 +33,7 @@ export const generateConfigSchema = z
   })
   .superRefine((config, ctx) => {
     if (config.filterMixed && config.samplesPerProblem < 2) {
-      ctx.addIssue({ code: "custom", path: ["samplesPerProblem"], message: "filterMixed needs at least 2 samples per problem: one solution is always all right or all wrong" });
+      ctx.addIssue({ code: "custom", path: ["samplesPerProblem"], message: "filterMixed (on by default) needs at least 2 samples per problem: one solution is always all right or all wrong; set filterMixed false for a single sample" });
     }
     refuseIdenticalSamples(ctx, { samplesField: "samplesPerProblem", samples: config.samplesPerProblem, temperatureField: "temperature", temperature: config.temperature, usual: "the paper samples at 1.0" });
   });
