@@ -18,3 +18,4 @@ export * from "./annotation";
 export * from "./compare";
 export * from "./imports";
 export * from "./planning";
+export * from "./rollouts";

@@ -18,7 +18,6 @@ export * from "./pipelines/annotate/config";
 export * from "./pipelines/annotate/handler";
 export * from "./pipelines/sim-dataset/create";
 export * from "./pipelines/annotate/labels";
-export * from "./pipelines/annotate/stored-rules";
 export * from "./pipelines/benchmark/config";
 export * from "./pipelines/benchmark/handler";
 export * from "./pipelines/judge/judge-chunks";

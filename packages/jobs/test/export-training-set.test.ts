@@ -21,7 +21,7 @@ import {
 import { writeVerlParquet } from "../src/exports/training-set/verl-parquet";
 import type { TrainingRow } from "../src/exports/training-set/rows";
 
-const ABS_Q: LabelRule = { rule: "abs-q" };
+const ABS_Q: LabelRule = { rule: "abs-q", evidence: "own-prefix" };
 const REL_RATIO: LabelRule = { rule: "rel-ratio", gamma: 0.7 };
 
 const PYTHON = spawnSync("python3", ["--version"]).status === 0;

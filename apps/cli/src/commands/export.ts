@@ -9,7 +9,7 @@ import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { numberFlag } from "../input/numbers";
 import { fromUserCwd } from "../paths";
 import { UsageError } from "../usage-error";
-import { parseRule } from "./label";
+import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { withDatabase } from "./run";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -28,10 +28,7 @@ export async function exportCommand(args: string[]): Promise<void> {
     options: {
       run: { type: "string" },
       out: { type: "string" },
-      rule: { type: "string" },
-      gamma: { type: "string" },
-      alpha: { type: "string" },
-      n: { type: "string" },
+      ...LABEL_RULE_FLAGS,
       format: { type: "string", default: "verl" },
       seed: { type: "string" },
       "held-out": { type: "string" },

@@ -1,17 +1,18 @@
 import { parseArgs } from "node:util";
-import { applyLabelRule, DEFAULT_LABEL_RULES, firstErrorIndex, type LabelRule } from "@stepwiser/core";
+import { applyLabelRule, firstErrorIndex } from "@stepwiser/core";
+import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { numberFlag, numberListFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
 
-/** `stepwiser label --rule R [--gamma x] [--alpha x] [--n k] --q0 x --q x1,x2,…` */
+/**
+ * `stepwiser label --rule R [--gamma x] [--alpha x] [--n k] [--evidence E] --q0 x --q x1,x2,…`:
+ * `--q` are the Q-values after each chunk, the last one the solution's own outcome.
+ */
 export async function labelCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
-      rule: { type: "string" },
-      gamma: { type: "string" },
-      alpha: { type: "string" },
-      n: { type: "string" },
+      ...LABEL_RULE_FLAGS,
       q0: { type: "string" },
       q: { type: "string" },
     },
@@ -28,22 +29,4 @@ export async function labelCommand(args: string[]): Promise<void> {
     throw error;
   }
   process.stdout.write(`${JSON.stringify({ labels, first_error: firstErrorIndex(labels) })}\n`);
-}
-
-export function parseRule(values: { rule?: string; gamma?: string; alpha?: string; n?: string }): LabelRule {
-  switch (values.rule) {
-    case "abs-q":
-      return { rule: "abs-q" };
-    case "rel-ratio":
-      return { rule: "rel-ratio", gamma: numberFlag("gamma", values.gamma, DEFAULT_LABEL_RULES["rel-ratio"].gamma) };
-    case "rel-effective": {
-      const n = numberFlag("n", values.n, DEFAULT_LABEL_RULES["rel-effective"].n);
-      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--n must be a positive integer, got "${values.n}"`);
-      return { rule: "rel-effective", alpha: numberFlag("alpha", values.alpha, DEFAULT_LABEL_RULES["rel-effective"].alpha), n };
-    }
-    case undefined:
-      throw new UsageError("--rule is required: abs-q, rel-ratio or rel-effective");
-    default:
-      throw new UsageError(`--rule must be abs-q, rel-ratio or rel-effective, got "${values.rule}"`);
-  }
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { InputError, labelRuleSchema, type LabelRule } from "@stepwiser/core";
+import { InputError } from "@stepwiser/core";
 import { createDb, type Db } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
@@ -8,7 +8,7 @@ import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, relabelAnnotat
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import type { RunKind } from "@stepwiser/db";
 import { readInputJson } from "../input/files";
-import { numberFlag } from "../input/numbers";
+import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { repoRoot } from "../paths";
 import { UsageError } from "../usage-error";
 
@@ -80,7 +80,7 @@ export async function runCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { detach: { type: "boolean", default: false }, rule: { type: "string" }, gamma: { type: "string" }, alpha: { type: "string" }, n: { type: "string" } },
+    options: { detach: { type: "boolean", default: false }, ...LABEL_RULE_FLAGS },
   });
   const runId = positionals[0];
   if (!runId) throw new UsageError(`run ${action} needs a run id`);
@@ -118,18 +118,6 @@ export async function runCommand(args: string[]): Promise<void> {
         throw new UsageError(`unknown run action "${action}"`);
     }
   });
-}
-
-function parseRule(values: { rule?: string; gamma?: string; alpha?: string; n?: string }): LabelRule {
-  const raw =
-    values.rule === "rel-ratio"
-      ? { rule: "rel-ratio", gamma: numberFlag("gamma", values.gamma) }
-      : values.rule === "rel-effective"
-        ? { rule: "rel-effective", alpha: numberFlag("alpha", values.alpha), n: numberFlag("n", values.n, 4) }
-        : { rule: values.rule };
-  const parsed = labelRuleSchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`--rule must be abs-q, rel-ratio (with --gamma) or rel-effective (with --alpha, --n)`);
-  return parsed.data;
 }
 
 async function launch(kind: RunKind, args: string[]): Promise<void> {

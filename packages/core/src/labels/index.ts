@@ -2,3 +2,4 @@ export * from "./label";
 export * from "./q-values";
 export * from "./rules";
 export * from "./solution-stats";
+export * from "./stored-values";

@@ -1,20 +1,23 @@
 import { approximateTokenCount } from "../chunks/stats";
+import type { AbsQEvidence } from "../labels/rules";
 import { buildSelfSegmentingPolicyPrompt } from "../prompts/self-segmenting-policy";
 
 /**
  * Capacity planning for Monte-Carlo chunk annotation: the expected requests,
  * rollouts and tokens of an annotate run, per solution, modelled on the
- * strategies as the annotate pipeline implements them
- * (packages/jobs/src/pipelines/annotate/strategies.ts):
+ * strategies as the annotate pipeline runs them (packages/core/src/rollouts):
  *
  * - fixed: one request per prefix 0..k-1 with n = M.
- * - early-stop: a correct final answer settles the solution with no request;
- *   otherwise prefixes k-1 down to 1, each drawn in batches of `earlyStopBatch`
- *   (one request with n = batch each) until its first success, stopping at the
- *   first prefix that succeeds.
+ * - early-stop, own-prefix evidence (the default): every prefix 1..k-1 drawn
+ *   in batches of `earlyStopBatch` (one request with n = batch each) until its
+ *   own first success.
+ * - early-stop, later-prefixes evidence: a correct final answer settles the
+ *   solution with no request; otherwise prefixes k-1 down to 1, each drawn in
+ *   batches until its first success, stopping at the first prefix that succeeds.
  * - first-error: a correct final answer settles it; otherwise binary search
- *   over prefixes (lo = 0, hi = k, probe ⌊(lo + hi) / 2⌋), each probe drawn in
- *   batches like early-stop.
+ *   over prefixes (lo = 0, hi = k, probe ⌊(lo + hi) / 2⌋), then the
+ *   confirmation probe of prefix hi + 1 (when hi + 1 < k); if it succeeds, every
+ *   prefix not yet drawn is drawn. Each probe is drawn in batches like early-stop.
  *
  * Every expectation is exact given q_L, the success probability of one rollout
  * from prefix L, with rollouts independent: no simulation. Pure: no I/O.
@@ -31,6 +34,8 @@ export interface AnnotationCostSettings {
   earlyStopBatch: number;
   /** Cap on one continuation's length (the request's max_tokens). */
   maxTokens: number;
+  /** The Abs-Q evidence the cheaper strategies sample for (default own-prefix, the paper's). */
+  evidence?: AbsQEvidence;
 }
 
 /** Expected work; every field is an expectation, so possibly fractional. */
@@ -137,49 +142,64 @@ export function expectedSolutionCost(input: SolutionCostInput, settings: Annotat
     for (let length = 0; length < k; length++) addScaled(cost, 1, 1, m, prompt[length]!, continuation[length]!);
     return cost;
   }
-  if (input.finalCorrect) return cost;
   const draw = (length: number) => batchedDrawCost(input.q[length] ?? 0, m, settings.earlyStopBatch);
+  const drawInto = (length: number, weight: number) => {
+    const d = draw(length);
+    addScaled(cost, weight, d.requests, d.rollouts, prompt[length]!, continuation[length]!);
+    return d.success;
+  };
+  const laterPrefixes = settings.evidence === "later-prefixes";
 
   if (settings.strategy === "early-stop") {
+    if (!laterPrefixes) {
+      for (let length = 1; length < k; length++) drawInto(length, 1);
+      return cost;
+    }
+    if (input.finalCorrect) return cost;
     // From the last prefix backwards; prefix L is tried iff every later one failed.
     let reached = 1;
-    for (let length = k - 1; length >= 1 && reached > 0; length--) {
-      const d = draw(length);
-      addScaled(cost, reached, d.requests, d.rollouts, prompt[length]!, continuation[length]!);
-      reached *= 1 - d.success;
-    }
+    for (let length = k - 1; length >= 1 && reached > 0; length--) reached *= 1 - drawInto(length, reached);
     return cost;
   }
 
-  // first-error: every path of the binary search, weighted by its probability.
-  const search = (lo: number, hi: number, weight: number) => {
-    if (hi - lo <= 1 || weight <= 0) return;
-    const mid = Math.floor((lo + hi) / 2);
-    const d = draw(mid);
-    addScaled(cost, weight, d.requests, d.rollouts, prompt[mid]!, continuation[mid]!);
-    search(mid, hi, weight * d.success);
-    search(lo, mid, weight * (1 - d.success));
+  if (input.finalCorrect) return cost;
+  // first-error: every path of the binary search, weighted by its probability, then its confirmation and fallback.
+  const search = (lo: number, hi: number, weight: number, drawn: ReadonlySet<number>) => {
+    if (weight <= 0) return;
+    if (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      const success = drawInto(mid, weight);
+      const next = new Set(drawn).add(mid);
+      search(mid, hi, weight * success, next);
+      search(lo, mid, weight * (1 - success), next);
+      return;
+    }
+    // A prefix after hi drawn by the search failed there: nothing to confirm.
+    if (hi + 1 >= k || drawn.has(hi + 1)) return;
+    const violated = weight * drawInto(hi + 1, weight);
+    if (violated <= 0) return;
+    for (let length = 1; length < k; length++) if (length !== hi + 1 && !drawn.has(length)) drawInto(length, violated);
   };
-  search(0, k, 1);
+  search(0, k, 1, new Set());
   return cost;
 }
 
 /**
  * q when no fixed annotate run has measured it, per prefix L = 0..k-1:
- * - a solution with a correct final answer: 1 everywhere (it is itself a
- *   successful continuation of each of its prefixes; early-stop and
- *   first-error spend nothing on it, and fixed does not depend on q);
- * - a wrong one with a known first erroneous chunk e (0-based): `passRate` for
- *   the error-free prefixes L ≤ e (a correct partial solution is assumed no
- *   easier to finish than the problem from scratch), 0 after it (no recovery);
+ * - with a known first erroneous chunk e (0-based): `passRate` for the
+ *   error-free prefixes L ≤ e (a correct partial solution is assumed no easier
+ *   to finish than the problem from scratch), 0 after it (no recovery);
+ * - a solution with a correct final answer and no known error: 1 everywhere
+ *   (every prefix succeeds in its first batch: a lower bound);
  * - a wrong one with no known first error: `passRate` for prefix 0, 0 for
  *   every later prefix, so each probe draws all M samples (an upper bound for
  *   early-stop and first-error).
  */
 export function assumedPrefixSuccess(solution: { chunks: number; finalCorrect: boolean; firstErrorIndex: number | null | undefined; passRate: number }): number[] {
   const { chunks: k, finalCorrect, firstErrorIndex, passRate } = solution;
-  if (finalCorrect) return new Array<number>(k).fill(1);
-  const lastGood = firstErrorIndex !== null && firstErrorIndex !== undefined && firstErrorIndex >= 0 ? firstErrorIndex : 0;
+  const knownError = firstErrorIndex !== null && firstErrorIndex !== undefined && firstErrorIndex >= 0;
+  if (finalCorrect && !knownError) return new Array<number>(k).fill(1);
+  const lastGood = knownError ? firstErrorIndex : 0;
   return Array.from({ length: k }, (_, length) => (length <= lastGood ? probability(passRate) : 0));
 }
 

@@ -88,7 +88,7 @@ describe("rule configuration", () => {
     expect(applyLabelRule({ rule: "rel-ratio", gamma: 0.7 }, q0, q)).toEqual([P, P, N, N, P]);
     expect(labelRuleKey({ rule: "rel-effective", alpha: 0.8, n: 4 })).toBe("rel-effective(alpha=0.8,n=4)");
     expect(paperLabelRuleGrid().map(labelRuleKey)).toEqual([
-      "abs-q",
+      "abs-q(evidence=own-prefix)",
       "rel-ratio(gamma=0.6)",
       "rel-ratio(gamma=0.7)",
       "rel-ratio(gamma=0.8)",

@@ -13,7 +13,7 @@ import {
   type AnnotationCostSettings,
   type SolutionCostInput,
 } from "../../src/planning";
-import { approximateTokenCount, buildSelfSegmentingPolicyPrompt, createRng, type Rng } from "../../src";
+import { approximateTokenCount, buildSelfSegmentingPolicyPrompt, createRng, runAnnotationStrategy, type Rng } from "../../src";
 
 const settings = (over: Partial<AnnotationCostSettings>): AnnotationCostSettings => ({ strategy: "fixed", rollouts: 4, earlyStopBatch: 2, maxTokens: 1000, ...over });
 
@@ -69,8 +69,20 @@ describe("expected cost per strategy", () => {
     expect(expectedSolutionCost(solution([0.3, 0, 1]), settings({ strategy: "fixed", maxTokens: 60 })).generatedTokens).toBe(4 * (60 + 60 + 37));
   });
 
-  it("early-stop: nothing for a correct solution; from the last prefix back, stopping at the first success", () => {
+  it("early-stop (own-prefix): every prefix 1..k-1 until its own first success, whatever the final answer", () => {
     const s = settings({ strategy: "early-stop", rollouts: 4, earlyStopBatch: 2 });
+    // prefix 1 at q = 1/2: 1 + 1/4 requests, 2 + 2/4 rollouts; prefix 2 at q = 0: 2 requests, 4 rollouts; prefix 0 never
+    for (const finalCorrect of [false, true]) {
+      const cost = expectedSolutionCost(solution([1, 0.5, 0], finalCorrect), s);
+      expect(cost.requests).toBeCloseTo(3.25, 12);
+      expect(cost.rollouts).toBeCloseTo(6.5, 12);
+      expect(cost.promptTokens).toBeCloseTo(1.25 * (base + 17) + 2 * (base + 44), 9);
+      expect(cost.generatedTokens).toBeCloseTo(2.5 * 64 + 4 * 37, 9);
+    }
+  });
+
+  it("early-stop (later-prefixes): nothing for a correct solution; from the last prefix back, stopping at the first success", () => {
+    const s = settings({ strategy: "early-stop", rollouts: 4, earlyStopBatch: 2, evidence: "later-prefixes" });
     expect(expectedSolutionCost(solution([0.5, 0.5, 0.5], true), s)).toEqual({ requests: 0, rollouts: 0, promptTokens: 0, generatedTokens: 0 });
     // prefix 2 succeeds surely in its first batch of 2: prefix 1 is never tried
     expect(expectedSolutionCost(solution([0, 0, 1]), s)).toEqual({ requests: 1, rollouts: 2, promptTokens: base + 44, generatedTokens: 2 * 37 });
@@ -93,57 +105,57 @@ describe("expected cost per strategy", () => {
     expect(sure).toMatchObject({ requests: 2, rollouts: 8 });
     const half = expectedSolutionCost(solution([0, 1, 0.5, 0], false, four), settings({ strategy: "first-error", rollouts: 2, earlyStopBatch: 1 }));
     // probe 2 at q = 1/2, M = 2, batch 1: 1.5 requests and rollouts, success 3/4;
-    // then 3/4 × probe 3 (q = 0: 2 draws) + 1/4 × probe 1 (q = 1: 1 draw)
-    expect(half.requests).toBeCloseTo(1.5 + 0.75 * 2 + 0.25 * 1, 12);
-    expect(half.rollouts).toBeCloseTo(3.25, 12);
-    // all failing: probes 4, 2, 1 of k = 8, each all M samples
+    // then 3/4 × probe 3 (q = 0: 2 draws; hi = 3, nothing after it to confirm)
+    // + 1/4 × probe 1 (q = 1: 1 draw; hi = 2) and its confirmation, prefix 3 (2 draws, no success)
+    expect(half.requests).toBeCloseTo(1.5 + 0.75 * 2 + 0.25 * (1 + 2), 12);
+    expect(half.rollouts).toBeCloseTo(3.75, 12);
+    // M = 2 drawn as one batch of 2 per probe:
+    const recovers = expectedSolutionCost(solution([0, 0, 0, 0, 0, 1, 0], false, new Array(7).fill(10)), settings({ strategy: "first-error", rollouts: 2, earlyStopBatch: 2 }));
+    // probe 3 fails → probe 1 fails → hi = 1; confirm prefix 2 fails → 3 requests (prefix 5's success is never seen)
+    expect(recovers).toMatchObject({ requests: 3, rollouts: 6 });
+    const seen = expectedSolutionCost(solution([0, 1, 0, 1, 0, 0], false, new Array(6).fill(10)), settings({ strategy: "first-error", rollouts: 2, earlyStopBatch: 2 }));
+    // probe 3 succeeds → probe 4 fails → hi = 4; confirm prefix 5 fails: 3 requests (prefix 2's failure is never seen)
+    expect(seen).toMatchObject({ requests: 3, rollouts: 6 });
+    const violated = expectedSolutionCost(solution([0, 1, 1, 0, 1, 0], false, new Array(6).fill(10)), settings({ strategy: "first-error", rollouts: 2, earlyStopBatch: 2 }));
+    // probe 3 fails → probe 1 succeeds → probe 2 succeeds → hi = 3; confirm prefix 4 succeeds: then prefix 5 (fails)
+    expect(violated).toMatchObject({ requests: 5, rollouts: 10 });
+    // all failing: probes 4, 2, 1 of k = 8, each all M samples; the confirmation (prefix 2) was drawn already
     const zeros = expectedSolutionCost(solution(new Array(8).fill(0), false, new Array(8).fill(5)), settings({ strategy: "first-error", rollouts: 16, earlyStopBatch: 4 }));
     expect(zeros).toMatchObject({ requests: 12, rollouts: 48 });
     expect(expectedSolutionCost(solution([0], false, [10]), settings({ strategy: "first-error" })).requests).toBe(0);
     expect(expectedSolutionCost(solution([0, 0.2, 0], true), settings({ strategy: "first-error" })).requests).toBe(0);
   });
 
-  /** The strategies as packages/jobs/src/pipelines/annotate/strategies.ts runs them, with Bernoulli(q) rollouts. */
-  function simulate(q: readonly number[], k: number, finalCorrect: boolean, s: AnnotationCostSettings, rng: Rng) {
+  /** The strategies as the annotate pipeline runs them (core's runAnnotationStrategy), with Bernoulli(q) rollouts. */
+  async function simulate(q: readonly number[], k: number, finalCorrect: boolean, s: AnnotationCostSettings, rng: Rng) {
     let requests = 0;
     let rollouts = 0;
-    const anySuccess = (length: number) => {
-      let drawn = 0;
-      while (drawn < s.rollouts) {
-        const n = Math.min(s.earlyStopBatch, s.rollouts - drawn);
-        const outcomes = Array.from({ length: n }, () => rng.nextFloat() < q[length]!);
-        requests += 1;
-        rollouts += n;
-        if (outcomes.includes(true)) return true;
-        drawn += n;
-      }
-      return false;
+    const sample = async (length: number, indices: readonly number[]) => {
+      requests += 1;
+      rollouts += indices.length;
+      return indices.map(() => rng.nextFloat() < q[length]!);
     };
-    if (finalCorrect) return { requests, rollouts };
-    if (s.strategy === "early-stop") {
-      for (let length = k - 1; length >= 1; length--) if (anySuccess(length)) break;
-    } else {
-      let lo = 0;
-      let hi = k;
-      while (hi - lo > 1) {
-        const mid = Math.floor((lo + hi) / 2);
-        if (anySuccess(mid)) lo = mid;
-        else hi = mid;
-      }
-    }
+    await runAnnotationStrategy(s.strategy, k, finalCorrect, { rollouts: s.rollouts, batch: s.earlyStopBatch, evidence: s.evidence ?? "own-prefix" }, sample);
     return { requests, rollouts };
   }
 
-  it.each(["early-stop", "first-error"] as const)("%s: the exact expectation matches the strategy simulated 20,000 times", (strategy) => {
-    const rng = createRng(`plan-${strategy}`);
+  it.each([
+    ["early-stop", "own-prefix", false],
+    ["early-stop", "own-prefix", true],
+    ["early-stop", "later-prefixes", false],
+    ["first-error", "own-prefix", false],
+    ["first-error", "later-prefixes", false],
+  ] as const)("%s (%s, final answer correct: %s): the exact expectation matches the strategy simulated 20,000 times", async (strategy, evidence, finalCorrect) => {
+    const rng = createRng(`plan-${strategy}-${evidence}`);
+    // Not monotone (prefix 5 recovers after prefix 4's near-zero): first-error's confirmation and fallback are exercised.
     const q = [0.6, 0.55, 0.4, 0.3, 0.05, 0.1, 0, 0.02, 0];
-    const s = settings({ strategy, rollouts: 16, earlyStopBatch: 4 });
-    const expected = expectedSolutionCost(solution(q, false, new Array(q.length).fill(10)), s);
+    const s = settings({ strategy, rollouts: 16, earlyStopBatch: 4, evidence });
+    const expected = expectedSolutionCost(solution(q, finalCorrect, new Array(q.length).fill(10)), s);
     let requests = 0;
     let rollouts = 0;
     const trials = 20_000;
     for (let t = 0; t < trials; t++) {
-      const r = simulate(q, q.length, false, s, rng);
+      const r = await simulate(q, q.length, finalCorrect, s, rng);
       requests += r.requests;
       rollouts += r.rollouts;
     }
@@ -153,8 +165,9 @@ describe("expected cost per strategy", () => {
 });
 
 describe("assumed success probabilities", () => {
-  it("1 for a correct solution, the pass rate up to a known first error and 0 after, 0 beyond prefix 0 otherwise", () => {
+  it("the pass rate up to a known first error and 0 after; else 1 for a correct solution and 0 beyond prefix 0 for a wrong one", () => {
     expect(assumedPrefixSuccess({ chunks: 3, finalCorrect: true, firstErrorIndex: null, passRate: 0.4 })).toEqual([1, 1, 1]);
+    expect(assumedPrefixSuccess({ chunks: 4, finalCorrect: true, firstErrorIndex: 1, passRate: 0.4 })).toEqual([0.4, 0.4, 0, 0]);
     expect(assumedPrefixSuccess({ chunks: 4, finalCorrect: false, firstErrorIndex: 1, passRate: 0.4 })).toEqual([0.4, 0.4, 0, 0]);
     expect(assumedPrefixSuccess({ chunks: 3, finalCorrect: false, firstErrorIndex: null, passRate: 0.4 })).toEqual([0.4, 0, 0]);
     expect(assumedPrefixSuccess({ chunks: 3, finalCorrect: false, firstErrorIndex: -1, passRate: 0.4 })).toEqual([0.4, 0, 0]);

@@ -1,5 +1,5 @@
 import type { Db } from "@stepwiser/db";
-import { RULE_FROM_DB } from "../pipelines/annotate/stored-rules";
+import { describeStoredLabelRule, labelRuleNameFromStored } from "@stepwiser/core";
 
 const PAGE = 200;
 
@@ -20,7 +20,14 @@ export interface ChunkLabelsLine {
   q_previous: number | null;
   rollouts: number | null;
   correct: number | null;
-  labels: Array<{ rule: string; params: Record<string, unknown>; label: string }>;
+  /** Every label the run stored for the chunk: its rule, the rule's parameters (Abs-Q: its evidence) and its readable name. */
+  labels: Array<{ rule: string; params: Record<string, unknown>; name: string; label: string }>;
+  /**
+   * Strategy first-error: "assumed" when some of this solution's labels were inferred by the
+   * monotonicity the search assumes rather than sampled, "violated" when a success after a failure
+   * was seen (every prefix then sampled), "confirmed" when every prefix was sampled; null otherwise.
+   */
+  monotonicity: string | null;
   human_labels: Array<{ author_id: string; external_author: string | null; rating: number | null; flagged: boolean; source: string; queue_id: string | null; created_at: string }>;
 }
 
@@ -39,7 +46,7 @@ export async function* chunkLabelsLines(db: Db, runId: string): AsyncGenerator<C
       select: {
         id: true,
         method: true,
-        trajectory: { select: { id: true, datasetId: true, externalId: true, subset: true } },
+        trajectory: { select: { id: true, datasetId: true, externalId: true, subset: true, runStats: { where: { runId }, select: { monotonicity: true } } } },
         chunkValues: { where: { runId }, select: { prefixLength: true, qValue: true, rolloutCount: true, correctCount: true } },
         chunks: {
           orderBy: { index: "asc" },
@@ -73,7 +80,13 @@ export async function* chunkLabelsLines(db: Db, runId: string): AsyncGenerator<C
           q_previous: values.get(chunk.index)?.qValue ?? null,
           rollouts: value ? value.rolloutCount : null,
           correct: value ? value.correctCount : null,
-          labels: chunk.labels.map((l) => ({ rule: RULE_FROM_DB[l.rule], params: JSON.parse(l.paramsKey) as Record<string, unknown>, label: l.label })),
+          labels: chunk.labels.map((l) => ({
+            rule: labelRuleNameFromStored(l.rule) ?? l.rule,
+            params: JSON.parse(l.paramsKey) as Record<string, unknown>,
+            name: describeStoredLabelRule(l.rule, l.paramsKey),
+            label: l.label,
+          })),
+          monotonicity: segmentation.trajectory.runStats[0]?.monotonicity ?? null,
           human_labels: chunk.humanLabels.map((h) => ({
             author_id: h.authorId,
             external_author: h.externalAuthor,

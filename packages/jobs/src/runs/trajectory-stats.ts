@@ -1,4 +1,4 @@
-import type { SolutionLabelStats } from "@stepwiser/core";
+import type { Monotonicity, SolutionLabelStats } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 
 export interface TrajectoryRunStatInput extends SolutionLabelStats {
@@ -7,6 +7,8 @@ export interface TrajectoryRunStatInput extends SolutionLabelStats {
   datasetId: string;
   chunkCount: number;
   qMin: number | null;
+  /** Annotate with strategy first-error: whether its labels rest on the monotonicity it assumes. */
+  monotonicity?: Monotonicity | null;
 }
 
 /** Stores (or, for a redone unit, replaces) what a run found on one solution, for list filters. */

@@ -1,12 +1,9 @@
-import { labelRuleParamsKey, type LabelRule, type TiePolicy } from "@stepwiser/core";
-import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
-import { DB_RULE } from "@stepwiser/jobs";
+import { STORED_LABEL_RULE_VALUES, storedLabelRule as storedPair, type LabelRule, type TiePolicy } from "@stepwiser/core";
+import type { Db } from "@stepwiser/db";
 import { z } from "zod";
 
-export const DB_LABEL_RULES = ["abs_q", "rel_ratio", "rel_effective"] as const satisfies readonly DbLabelRule[];
-
 /** The Monte-Carlo label rule a queue audits, as `ChunkLabel` rows name it. */
-export const queueLabelRuleSchema = z.object({ rule: z.enum(DB_LABEL_RULES), paramsKey: z.string().min(1) });
+export const queueLabelRuleSchema = z.object({ rule: z.enum(STORED_LABEL_RULE_VALUES), paramsKey: z.string().min(1) });
 export type QueueLabelRule = z.infer<typeof queueLabelRuleSchema>;
 
 /** `AnnotationQueue.labelRule` is a string column: the rule is kept as its JSON. */
@@ -38,7 +35,7 @@ export function runConfigFacts(config: unknown): RunConfigFacts {
  */
 export async function defaultLabelRule(db: Db, run: { id: string; config: unknown }): Promise<QueueLabelRule | null> {
   const first = runConfigFacts(run.config).labelRules?.[0];
-  if (first) return { rule: DB_RULE[first.rule], paramsKey: labelRuleParamsKey(first) };
+  if (first) return storedPair(first);
   const stored = await db.chunkLabel.findFirst({ where: { runId: run.id }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }], select: { rule: true, paramsKey: true } });
   return stored ?? null;
 }

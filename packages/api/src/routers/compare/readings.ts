@@ -1,5 +1,4 @@
-import { DB_RULE } from "@stepwiser/jobs";
-import { labelRuleParamsKey, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, type LabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
+import { describeStoredLabelRule, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type LabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
 import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -11,7 +10,7 @@ import { loadJudgeSampleRun, type ComparableRun } from "./runs";
  * annotate run's Monte-Carlo label under one rule, and the final human rating.
  */
 
-export const storedRuleSchema = z.object({ rule: z.enum(["abs_q", "rel_ratio", "rel_effective"]), paramsKey: z.string() });
+export const storedRuleSchema = z.object({ rule: z.enum(STORED_LABEL_RULE_VALUES), paramsKey: z.string() });
 export type StoredRule = z.infer<typeof storedRuleSchema>;
 
 /** Rules with stored labels in an annotate run, the run's configured order first. */
@@ -20,7 +19,7 @@ export async function availableLabelRules(db: Db, annotateRunId: string): Promis
     db.chunkLabel.groupBy({ by: ["rule", "paramsKey"], where: { runId: annotateRunId }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] }),
     db.run.findUnique({ where: { id: annotateRunId }, select: { config: true } }),
   ]);
-  const configured = ((run?.config as { labelRules?: LabelRule[] } | null)?.labelRules ?? []).map((r) => ({ rule: DB_RULE[r.rule], paramsKey: labelRuleParamsKey(r) }));
+  const configured = ((run?.config as { labelRules?: LabelRule[] } | null)?.labelRules ?? []).map(storedLabelRule);
   const key = (r: StoredRule) => `${r.rule}|${r.paramsKey}`;
   const storedKeys = new Set(stored.map(key));
   const first = configured.filter((r) => storedKeys.has(key(r)));
@@ -28,9 +27,9 @@ export async function availableLabelRules(db: Db, annotateRunId: string): Promis
   return [...first, ...stored.filter((r) => !firstKeys.has(key(r))).map((r) => ({ rule: r.rule, paramsKey: r.paramsKey }))];
 }
 
-/** A readable name for a stored rule, e.g. "rel_ratio {"gamma":0.8}". */
+/** A readable name for a stored rule, e.g. "rel-ratio(gamma=0.8)", "abs-q(evidence=own-prefix)". */
 export function ruleName(rule: StoredRule): string {
-  return rule.paramsKey === "{}" ? rule.rule : `${rule.rule} ${rule.paramsKey}`;
+  return describeStoredLabelRule(rule.rule, rule.paramsKey);
 }
 
 export async function loadAnnotateRun(db: Db, id: string, datasetId: string) {

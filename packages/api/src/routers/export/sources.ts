@@ -1,6 +1,5 @@
-import type { LabelRule } from "@stepwiser/core";
+import { describeStoredLabelRule, labelRuleFromStored, type LabelRule } from "@stepwiser/core";
 import type { RunKind } from "@stepwiser/db";
-import { describeStoredRule, labelRuleFromStored } from "@stepwiser/jobs";
 import { researchReadProcedure } from "../../trpc";
 import { describeRun } from "../compare/runs";
 
@@ -42,7 +41,7 @@ export const sources = researchReadProcedure.query(async ({ ctx }) => {
   const rulesOf = new Map<string, Array<{ rule: LabelRule | null; storedRule: string; paramsKey: string; name: string; chunks: number }>>();
   for (const g of groups) {
     const list = rulesOf.get(g.runId) ?? [];
-    list.push({ rule: labelRuleFromStored(g.rule, g.paramsKey), storedRule: g.rule, paramsKey: g.paramsKey, name: describeStoredRule(g.rule, g.paramsKey), chunks: g._count._all });
+    list.push({ rule: labelRuleFromStored(g.rule, g.paramsKey), storedRule: g.rule, paramsKey: g.paramsKey, name: describeStoredLabelRule(g.rule, g.paramsKey), chunks: g._count._all });
     rulesOf.set(g.runId, list);
   }
 

@@ -2,15 +2,15 @@ import {
   buildStepwiserJudgePrompt,
   InputError,
   labelRuleKey,
+  describeStoredLabelRule,
   labelRuleParamsKey,
+  storedLabelRuleName,
   toChatPrompt,
   type ChatMessage,
   type Label,
   type LabelRule,
 } from "@stepwiser/core";
 import { Prisma, type Db } from "@stepwiser/db";
-import { DB_RULE } from "../../pipelines/annotate/labels";
-import { describeStoredRule } from "../../pipelines/annotate/stored-rules";
 
 /** Segmentations per query: each page loads their chunks, labels and problem in a few statements. */
 export const SEGMENTATION_PAGE_SIZE = 500;
@@ -65,14 +65,14 @@ export class LabelledChunk {
 export async function countRunLabels(db: Db, runId: string, rule: LabelRule): Promise<number> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true } });
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "annotateRunId" });
-  const where = { runId, rule: DB_RULE[rule.rule], paramsKey: labelRuleParamsKey(rule) };
+  const where = { runId, rule: storedLabelRuleName(rule.rule), paramsKey: labelRuleParamsKey(rule) };
   const count = await db.chunkLabel.count({ where });
   if (count > 0) return count;
   const stored = await db.chunkLabel.groupBy({ by: ["rule", "paramsKey"], where: { runId }, _count: { _all: true }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] });
   if (stored.length === 0) {
     throw new InputError(`run ${runId} (${run.kind}) has no chunk labels; choose an annotate run, or an import run that stored labels`, { field: "annotateRunId" });
   }
-  const available = stored.map((row) => `${describeStoredRule(row.rule, row.paramsKey)} (${row._count._all} chunks)`).join(", ");
+  const available = stored.map((row) => `${describeStoredLabelRule(row.rule, row.paramsKey)} (${row._count._all} chunks)`).join(", ");
   throw new InputError(`run ${runId} has no labels under ${labelRuleKey(rule)}; it has labels under: ${available}`, { field: "labelRule" });
 }
 
@@ -89,7 +89,7 @@ export async function readLabelledChunks(
   rule: LabelRule,
   onPage?: (chunksRead: number) => void,
 ): Promise<LabelledChunk[]> {
-  const dbRule = DB_RULE[rule.rule];
+  const dbRule = storedLabelRuleName(rule.rule);
   const paramsKey = labelRuleParamsKey(rule);
   // One pass over the run's labels for the list of solutions; paging the labels
   // themselves would split a solution's chunks across pages.

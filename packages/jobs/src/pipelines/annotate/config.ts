@@ -1,11 +1,24 @@
-import { DEFAULT_LABEL_RULES, labelRuleSchema, SELF_SEGMENTING_POLICY_PROMPT } from "@stepwiser/core";
+import { absQEvidenceSchema, ANNOTATION_STRATEGIES, DEFAULT_ABS_Q_EVIDENCE, defaultLabelRules, labelRuleSchema, SELF_SEGMENTING_POLICY_PROMPT, type AbsQEvidence } from "@stepwiser/core";
 import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
+import { refuseIdenticalSamples } from "../../runs/identical-samples";
 
-export const ANNOTATION_STRATEGIES = ["fixed", "early-stop", "first-error"] as const;
-export type AnnotationStrategy = (typeof ANNOTATION_STRATEGIES)[number];
+export { ANNOTATION_STRATEGIES, type AnnotationStrategy } from "@stepwiser/core";
 
-export const annotateConfigSchema = z
+/** An Abs-Q entry of `labelRules` that names no evidence (also in the default rules) takes the config's `absQEvidence`. */
+function fillAbsQEvidence(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  const config = input as Record<string, unknown>;
+  const evidence = config.absQEvidence ?? DEFAULT_ABS_Q_EVIDENCE;
+  if (config.labelRules === undefined) return { ...config, labelRules: defaultLabelRules().map((rule) => (rule.rule === "abs-q" ? { ...rule, evidence } : rule)) };
+  if (!Array.isArray(config.labelRules)) return input;
+  const labelRules = config.labelRules.map((rule: unknown) =>
+    typeof rule === "object" && rule !== null && (rule as { rule?: unknown }).rule === "abs-q" && !("evidence" in rule) ? { ...rule, evidence } : rule,
+  );
+  return { ...config, labelRules };
+}
+
+const annotateConfigObject = z
   .object({
     datasetId: z.string().min(1),
     /** Which segmentation of each trajectory to annotate. */
@@ -24,19 +37,27 @@ export const annotateConfigSchema = z
     promptTemplateId: z.literal(SELF_SEGMENTING_POLICY_PROMPT.id).default(SELF_SEGMENTING_POLICY_PROMPT.id),
     /** M: rollouts per chunk prefix (paper: 16). */
     rollouts: z.number().int().min(1).max(256).default(16),
+    /** Paper: 1.0. */
     temperature: z.number().min(0).max(2).default(1),
-    maxTokens: z.number().int().min(1).max(65_536).default(4096),
+    /** Paper: 8192. A rollout cut off before its answer counts as a failure, so a low limit lowers Q on long solutions. */
+    maxTokens: z.number().int().min(1).max(65_536).default(8192),
     /**
      * fixed: M rollouts from every prefix (Q-values for every rule).
-     * early-stop: Abs-Q only; from the last prefix backwards, stop a prefix at its
-     * first success and stop altogether once one succeeds.
-     * first-error: Abs-Q only; binary search for the first prefix with no success.
+     * early-stop: Abs-Q only; each prefix sampled in seed order until its own first success.
+     * first-error: Abs-Q only; binary search for the first prefix with no success, confirmed,
+     * falling back to every prefix when outcomes are not monotone (see docs/DOMAIN.md).
      */
     strategy: z.enum(ANNOTATION_STRATEGIES).default("fixed"),
     /** Rollouts drawn per request by the cheaper strategies before they look again. */
     earlyStopBatch: z.number().int().min(1).max(256).default(4),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
-    labelRules: z.array(labelRuleSchema).min(1).default([DEFAULT_LABEL_RULES["abs-q"], DEFAULT_LABEL_RULES["rel-ratio"], DEFAULT_LABEL_RULES["rel-effective"]]),
+    /**
+     * The evidence of Abs-Q entries of `labelRules` that name none. own-prefix (the paper): chunk i is
+     * Positive iff a rollout of its own prefix succeeds. later-prefixes: a success of any later prefix, or
+     * a correct final answer, counts too; only for solutions the run's own policy sampled (refused otherwise).
+     */
+    absQEvidence: absQEvidenceSchema.default(DEFAULT_ABS_Q_EVIDENCE),
+    labelRules: z.array(labelRuleSchema).min(1).default(defaultLabelRules),
     /** Solutions annotated at once (each sends its rollouts together). */
     concurrency: z.number().int().min(1).max(4096).default(32),
   })
@@ -44,7 +65,27 @@ export const annotateConfigSchema = z
     if (config.strategy !== "fixed" && config.labelRules.some((r) => r.rule !== "abs-q")) {
       ctx.addIssue({ code: "custom", path: ["labelRules"], message: `the ${config.strategy} strategy only estimates Abs-Q; use strategy "fixed" for other rules` });
     }
+    refuseIdenticalSamples(ctx, { samplesField: "rollouts", samples: config.rollouts, temperatureField: "temperature", temperature: config.temperature, usual: "paper: 1.0" });
   });
 
+export const annotateConfigSchema = z.preprocess(fillAbsQEvidence, annotateConfigObject);
+
 export type AnnotateConfig = z.output<typeof annotateConfigSchema>;
-export type AnnotateConfigInput = z.input<typeof annotateConfigSchema>;
+export type AnnotateConfigInput = z.input<typeof annotateConfigObject>;
+
+/**
+ * The Abs-Q evidence the cheaper strategies sample for: later-prefixes (which lets them stop
+ * sooner) only when every Abs-Q rule of the run asks for it. Sampling for own-prefix also
+ * settles later-prefixes labels, so a run may store both.
+ */
+export function samplingEvidence(config: Pick<AnnotateConfig, "labelRules">): AbsQEvidence {
+  const absQ = config.labelRules.filter((r) => r.rule === "abs-q");
+  return absQ.length > 0 && absQ.every((r) => r.evidence === "later-prefixes") ? "later-prefixes" : "own-prefix";
+}
+
+/** Where a config asks for later-prefixes evidence, as the field to name in a refusal; null when it does not. */
+export function laterPrefixesField(config: Pick<AnnotateConfig, "labelRules" | "absQEvidence">): string | null {
+  const index = config.labelRules.findIndex((r) => r.rule === "abs-q" && r.evidence === "later-prefixes");
+  if (index === -1) return null;
+  return config.absQEvidence === "later-prefixes" ? "absQEvidence" : `labelRules.${index}.evidence`;
+}

@@ -1,13 +1,26 @@
-import { extractAnswer, gradeAnswer, InputError, labelRuleKey, lowestQValue, solutionLabelStats, type Label, type LabelRule } from "@stepwiser/core";
+import {
+  extractAnswer,
+  gradeAnswer,
+  InputError,
+  labelRuleKey,
+  labelsFromStoredValues,
+  lowestQValue,
+  runAnnotationStrategy,
+  solutionLabelStats,
+  storedSolutionValues,
+  type Label,
+  type LabelRule,
+  type Monotonicity,
+  type StoredSolutionValues,
+} from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
-import { annotateConfigSchema, type AnnotateConfig } from "./config";
+import { annotateConfigSchema, laterPrefixesField, samplingEvidence, type AnnotateConfig } from "./config";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
-import { labelsFor, readStoredValues, writeLabels, type StoredValues } from "./labels";
-import type { SolutionUnderAnnotation } from "./rollouts";
-import { annotateEarlyStop, annotateFirstError, annotateFixed } from "./strategies";
+import { readStoredValues, writeLabels } from "./labels";
+import { rolloutOutcomes, type SolutionUnderAnnotation } from "./rollouts";
 
 /** One planned solution as a unit annotates it, with whether its own final answer is right. */
 export async function loadSolutionForAnnotation(db: Db | Prisma.TransactionClient, segmentationId: string) {
@@ -35,16 +48,46 @@ export async function loadSolutionForAnnotation(db: Db | Prisma.TransactionClien
 }
 
 /** The list-filter summary of one annotated solution: its weakest prefix and its labels under the run's rules. */
-function annotationStats(values: StoredValues, rules: readonly LabelRule[]) {
-  const labellings = rules.map((rule) => labelsFor(rule, values)).filter((labels): labels is Label[] => labels !== null);
+function annotationStats(values: StoredSolutionValues, rules: readonly LabelRule[]) {
+  const labellings = rules.map((rule) => labelsFromStoredValues(rule, values)).filter((labels): labels is Label[] => labels !== null);
   return { chunkCount: values.q.length, qMin: lowestQValue(values.q), ...solutionLabelStats(labellings) };
+}
+
+/**
+ * Refuses later-prefixes Abs-Q evidence unless every solution in scope was
+ * written by a generate run of the run's own policy model: only then is a
+ * success from a later prefix a continuation the same policy could have
+ * sampled from the earlier one. Imported solutions (ProcessBench, PRM800K)
+ * were written by other models, and some reach the right answer after an error.
+ */
+export async function assertLaterPrefixesAllowed(db: Db, config: AnnotateConfig, policyModel: string, fieldName?: string): Promise<void> {
+  const asked = laterPrefixesField(config);
+  const field = asked && (fieldName ?? asked);
+  if (!field) return;
+  const ids = config.trajectoryIds ?? null;
+  const foreign = await db.$queryRaw<{ externalId: string; generator: string; runId: string | null; model: string | null }[]>`
+    SELECT t."externalId", t.generator, t."runId", r.config->'policy'->>'model' AS model
+      FROM "Trajectory" t LEFT JOIN "Run" r ON r.id = t."runId" AND r.kind = 'generate'
+     WHERE t."datasetId" = ${config.datasetId}
+       AND (${ids === null}::boolean OR t.id = ANY(${ids ?? []}::text[]))
+       AND (r.id IS NULL OR r.config->'policy'->>'model' IS DISTINCT FROM ${policyModel})
+     LIMIT 1`;
+  const first = foreign[0];
+  if (!first) return;
+  const origin = first.runId === null ? `was not written by a generate run (generator "${first.generator}")` : `was written by a generate run of model "${first.model ?? "unknown"}"`;
+  throw new InputError(
+    `later-prefixes Abs-Q evidence counts a later prefix's success for earlier chunks, which holds only for solutions the run's own policy (${policyModel}) sampled; solution ${first.externalId} ${origin}. Use "own-prefix" (the paper's estimator)`,
+    { field },
+  );
 }
 
 export const annotateHandler: RunKindHandler<AnnotateConfig> = {
   kind: "annotate",
   configSchema: annotateConfigSchema,
   async snapshot(db, config) {
-    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint") };
+    const policy = await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint");
+    await assertLaterPrefixesAllowed(db, config, policy.model);
+    return { ...config, policy };
   },
   datasetId: (config) => config.datasetId,
   plan: ({ db, config }) => planSegmentationIds(db, config),
@@ -53,9 +96,9 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
   async runUnit(ctx, segmentationId) {
     const { db, config, runId } = ctx;
     const { solution, chunkIds, finalCorrect, trajectoryId, datasetId } = await loadSolutionForAnnotation(db, segmentationId);
-    const strategy = config.strategy === "fixed" ? annotateFixed : config.strategy === "early-stop" ? annotateEarlyStop : annotateFirstError;
-    const result = await strategy(ctx, solution, finalCorrect);
     const k = solution.chunks.length;
+    const settings = { rollouts: config.rollouts, batch: config.earlyStopBatch, evidence: samplingEvidence(config) };
+    const result = await runAnnotationStrategy(config.strategy, k, finalCorrect, settings, (prefixLength, samples) => rolloutOutcomes(ctx, solution, prefixLength, samples));
     const values = result.estimates.map((e) => ({
       runId,
       segmentationId,
@@ -66,17 +109,11 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     }));
     // Prefix k is the finished solution: its value is its own outcome, no rollout needed.
     values.push({ runId, segmentationId, prefixLength: k, qValue: finalCorrect ? 1 : 0, rolloutCount: 0, correctCount: finalCorrect ? 1 : 0 });
-    // The witnessed success of the cheaper strategies is kept as evidence on its prefix.
-    result.successAtPrefix.forEach((success, i) => {
-      const length = i + 1;
-      const value = values.find((v) => v.prefixLength === length);
-      if (success && value && value.correctCount === 0) value.correctCount = 1;
-    });
+    const stored = storedSolutionValues(values, k);
     await db.$transaction(async (tx) => {
       await tx.chunkValue.createMany({ data: values, skipDuplicates: true });
-      const stored = { q0: values.find((v) => v.prefixLength === 0)?.qValue ?? null, q: Array.from({ length: k }, (_, i) => values.find((v) => v.prefixLength === i + 1)?.qValue ?? null), successAtPrefix: result.successAtPrefix };
       await writeLabels(tx, runId, chunkIds, stored, config.labelRules);
-      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored, config.labelRules) });
+      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored, config.labelRules), monotonicity: result.monotonicity });
     });
   },
 
@@ -84,7 +121,12 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     const { db, runId } = ctx;
     const [rollouts, values] = await Promise.all([db.rollout.count({ where: { runId } }), db.chunkValue.count({ where: { runId } })]);
     const tokens = await db.rollout.aggregate({ where: { runId }, _sum: { completionTokens: true } });
-    return { rollouts, chunkValues: values, rolloutCompletionTokens: tokens._sum.completionTokens ?? 0 };
+    const summary = { rollouts, chunkValues: values, rolloutCompletionTokens: tokens._sum.completionTokens ?? 0 };
+    if (ctx.config.strategy !== "first-error") return summary;
+    // Solutions whose labels rest on the monotonicity first-error assumes, and those where it was seen to fail.
+    const flags = await db.trajectoryRunStat.groupBy({ by: ["monotonicity"], where: { runId }, _count: { _all: true } });
+    const count = (m: Monotonicity) => flags.find((f) => f.monotonicity === m)?._count._all ?? 0;
+    return { ...summary, monotonicity: { confirmed: count("confirmed"), assumed: count("assumed"), violated: count("violated") } };
   },
 };
 
@@ -97,6 +139,13 @@ export async function relabelAnnotateRun(db: Db, runId: string, rules: readonly 
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
   if (run.kind !== "annotate") throw new InputError(`run ${runId} is a ${run.kind} run, not annotate`, { field: "runId" });
   const config = annotateConfigSchema.parse(run.config);
+  if (config.policy) await assertLaterPrefixesAllowed(db, { ...config, absQEvidence: "own-prefix", labelRules: [...rules] }, config.policy.model, "evidence");
+  if (config.strategy !== "fixed" && samplingEvidence(config) === "later-prefixes" && rules.some((r) => r.rule === "abs-q" && r.evidence === "own-prefix")) {
+    throw new InputError(
+      `run ${runId} used the ${config.strategy} strategy sampling for later-prefixes evidence only (it stopped at the first success scanning backwards), so it has no own-prefix estimate for every chunk; annotate again for own-prefix labels`,
+      { field: "evidence" },
+    );
+  }
   if (config.strategy !== "fixed" && rules.some((r) => r.rule !== "abs-q")) {
     throw new InputError(`run ${runId} used the ${config.strategy} strategy, which stores no Q-values for ${rules.filter((r) => r.rule !== "abs-q").map(labelRuleKey).join(", ")}`);
   }

@@ -17,7 +17,7 @@ import {
 import { Prisma, type Db } from "@stepwiser/db";
 import { planSegmentationIds } from "../../runs/paging";
 import { validateRunConfig } from "../../runs/config-shape";
-import { annotateConfigSchema, type AnnotateConfig } from "./config";
+import { annotateConfigSchema, samplingEvidence, type AnnotateConfig } from "./config";
 
 /**
  * `stepwiser plan annotate`: what an annotate run on this configuration would
@@ -180,7 +180,7 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
 
   const [sourceRun, recordedPassRate] = await Promise.all([findQSourceRun(db, config), datasetPassRate(db, config.datasetId)]);
   const passRate = recordedPassRate ?? 0.5;
-  const accumulator = new AnnotationPlanAccumulator({ strategy: config.strategy, rollouts: config.rollouts, earlyStopBatch: config.earlyStopBatch, maxTokens: config.maxTokens });
+  const accumulator = new AnnotationPlanAccumulator({ strategy: config.strategy, rollouts: config.rollouts, earlyStopBatch: config.earlyStopBatch, maxTokens: config.maxTokens, evidence: samplingEvidence(config) });
   let ratios: Awaited<ReturnType<typeof calibrate>> | undefined;
   let withoutReference = 0;
   let fromRun = 0;
@@ -236,11 +236,17 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
     `prompt of a request: the self-segmenting policy prompt (${policyPromptTemplateTokens()} tokens without the problem) + the problem + the prefix's chunks in tags + ${CHAT_TEMPLATE_TOKENS} tokens of chat template; counted once per request (its n samples share it) and without prefix-cache savings`,
     config.strategy === "fixed"
       ? `requests: one per prefix 0..k-1 with n = M = ${config.rollouts}; rollouts: k·M per solution, whatever the Q-values`
-      : `requests: one per batch of earlyStopBatch = ${config.earlyStopBatch} samples (n = batch) until a prefix's first success or M = ${config.rollouts} samples; rollouts count every sample of a batch, also those after its first success; a solution whose final answer is correct needs none`,
+      : `requests: one per batch of earlyStopBatch = ${config.earlyStopBatch} samples (n = batch) until a prefix's first success or M = ${config.rollouts} samples; rollouts count every sample of a batch, also those after its first success; ${
+          config.strategy === "early-stop"
+            ? samplingEvidence(config) === "own-prefix"
+              ? "every prefix 1..k-1 is drawn (own-prefix evidence), also on solutions whose final answer is correct"
+              : "prefixes from the last backwards until one succeeds (later-prefixes evidence); a solution whose final answer is correct needs none"
+            : "binary search for the first prefix without a success, then the prefix after it; if that one succeeds, every prefix (outcomes not monotone); a solution whose final answer is correct needs none"
+        }`,
     sourceRun
       ? `q (success probability of one rollout from a prefix) = that prefix's Q-value in ${source}${sourceRun.rollouts ? ` (M = ${sourceRun.rollouts})` : ""}, rollouts independent; solutions or prefixes that run did not annotate use the assumption below`
       : `no finished fixed annotate run of this dataset on segmentation "${config.segmentationMethod}": q is assumed${config.strategy === "fixed" ? " (a fixed run's cost does not depend on it)" : ""}`,
-    `assumed q: 1 for every prefix of a solution whose final answer is correct; for a wrong one, the dataset's pass rate (${recordedPassRate === null ? "taken as 50 %: no solution's correctness is recorded" : percent(passRate)}) for the prefixes before its known first error (sourceFirstErrorIndex) and 0 after it (no recovery); without a known first error, 0 for every prefix after the bare problem (every probe draws all M: an upper bound for early-stop and first-error)`,
+    `assumed q: with a known first error (sourceFirstErrorIndex), the dataset's pass rate (${recordedPassRate === null ? "taken as 50 %: no solution's correctness is recorded" : percent(passRate)}) for the prefixes before it and 0 after it (no recovery); without one, 1 for every prefix of a solution whose final answer is correct (each succeeds in its first batch: a lower bound) and, for a wrong one, 0 for every prefix after the bare problem (every probe draws all M: an upper bound for early-stop and first-error)`,
     `final answers: Trajectory.finalAnswerCorrect, else graded from the solution text as the run does`,
     `hours: generated tokens / tokens-per-second${options.prefillTokensPerSecond ? " + prompt tokens / prefill-tokens-per-second" : " (prefill time not counted: no --prefill-tokens-per-second)"}, the cluster fully busy; no retries, failures or stragglers`,
   ];

@@ -84,7 +84,8 @@ export interface BatchCounts {
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-const ABS_Q_PARAMS = labelRuleParamsKey({ rule: "abs-q" });
+/** Imported hard labels were estimated by their source from each step's own completions (Math-Shepherd "hard" estimation). */
+const ABS_Q_PARAMS = labelRuleParamsKey({ rule: "abs-q", evidence: "own-prefix" });
 
 /** One table's rows of a batch, column by column. */
 interface TableRows {

@@ -1,5 +1,6 @@
 "use client";
 
+import { describeStoredLabelRule } from "@stepwiser/core";
 import type { CompareParams } from "./compare-params";
 import type { Candidates } from "./shared";
 
@@ -10,9 +11,9 @@ export interface StoredRule {
 
 const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
 
+/** "abs-q(evidence=own-prefix)", "rel-ratio(gamma=0.7)": the rule with the parameters its labels used. */
 export function ruleText(rule: StoredRule): string {
-  const name = { abs_q: "Abs-Q", rel_ratio: "Rel-Ratio", rel_effective: "Rel-Effective" }[rule.rule];
-  return rule.paramsKey === "{}" ? name : `${name} ${rule.paramsKey}`;
+  return describeStoredLabelRule(rule.rule, rule.paramsKey);
 }
 
 const encodeRule = (rule: StoredRule) => `${rule.rule}:${rule.paramsKey}`;

@@ -1,5 +1,6 @@
 "use client";
 
+import { describeStoredLabelRule } from "@stepwiser/core";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
 export interface LabelBalanceRow {
@@ -9,29 +10,11 @@ export interface LabelBalanceRow {
   negative: number;
 }
 
-/** `{"gamma":0.8}` → `gamma=0.8`; a key that is not a JSON object is shown as stored. */
-function paramsText(paramsKey: string): string {
-  try {
-    const params = JSON.parse(paramsKey) as unknown;
-    if (params && typeof params === "object" && !Array.isArray(params)) {
-      return Object.entries(params)
-        .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
-        .join(", ");
-    }
-  } catch {
-    // not JSON: fall through
-  }
-  return paramsKey;
-}
-
 const percent = (part: number, whole: number) => (whole === 0 ? "—" : `${((part / whole) * 100).toFixed(1)}%`);
 
 /** Positive and Negative chunk labels stacked per rule and parameter setting, one bar each. */
 export function LabelBalanceChart({ rows }: { rows: LabelBalanceRow[] }) {
-  const data = rows.map((r) => {
-    const params = paramsText(r.paramsKey);
-    return { name: params ? `${r.rule} (${params})` : r.rule, positive: r.positive, negative: r.negative, total: r.positive + r.negative };
-  });
+  const data = rows.map((r) => ({ name: describeStoredLabelRule(r.rule, r.paramsKey), positive: r.positive, negative: r.negative, total: r.positive + r.negative }));
   return (
     <div className="w-full" style={{ height: Math.max(160, 44 * data.length + 60) }}>
       <ResponsiveContainer width="100%" height="100%">

@@ -1,4 +1,4 @@
-import { absQLabelsFromWitnesses, relEffectiveLabels, relRatioLabels, type Label } from "@stepwiser/core";
+import { DEFAULT_LABEL_RULES, labelsFromStoredValues, storedSolutionValues, type Label } from "@stepwiser/core";
 import type { LabelParams } from "./use-label-params";
 
 export interface StoredValue {
@@ -15,18 +15,15 @@ export interface ChunkLabels {
 }
 
 /**
- * The same rules the annotate run applies (packages/core), recomputed in the
- * browser from the stored values so a slider shows its effect at once.
+ * The labels the annotate run stores, recomputed in the browser from its
+ * stored values by the same core function (`labelsFromStoredValues`), so a
+ * slider or the evidence switch shows its effect at once.
  */
 export function labelsFromValues(values: readonly StoredValue[], chunkCount: number, params: LabelParams): ChunkLabels {
-  const byLength = new Map(values.map((v) => [v.prefixLength, v]));
-  const success = Array.from({ length: chunkCount }, (_, i) => (byLength.get(i + 1)?.correctCount ?? 0) > 0);
-  const q = Array.from({ length: chunkCount }, (_, i) => byLength.get(i + 1)?.qValue ?? null);
-  const q0 = byLength.get(0)?.qValue ?? null;
-  const complete = q0 !== null && q.every((v) => v !== null);
+  const stored = storedSolutionValues(values, chunkCount);
   return {
-    absQ: absQLabelsFromWitnesses(success),
-    relRatio: complete ? relRatioLabels(q0, q as number[], { gamma: params.gamma }) : null,
-    relEffective: complete ? relEffectiveLabels(q0, q as number[], { alpha: params.alpha, n: params.n }) : null,
+    absQ: labelsFromStoredValues({ ...DEFAULT_LABEL_RULES["abs-q"], evidence: params.evidence }, stored) ?? [],
+    relRatio: labelsFromStoredValues({ ...DEFAULT_LABEL_RULES["rel-ratio"], gamma: params.gamma }, stored),
+    relEffective: labelsFromStoredValues({ ...DEFAULT_LABEL_RULES["rel-effective"], alpha: params.alpha, n: params.n }, stored),
   };
 }
