@@ -3,7 +3,8 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { sumServerMetric } from "@stepwiser/inference";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSimWorldDataset, EndpointClients, executeRun, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
+import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
+import { createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
 
 async function createRun(db: Db, config: AnnotateConfigInput) {
   const parsed = annotateHandler.configSchema.parse(config);
@@ -12,7 +13,10 @@ async function createRun(db: Db, config: AnnotateConfigInput) {
 }
 
 /** Labels of a run under one rule, per solution, in chunk order. */
-async function labelsOf(db: Db, runId: string, rule: "abs_q" | "rel_ratio" | "rel_effective", paramsKey = "{}") {
+const OWN = '{"evidence":"own-prefix"}';
+const LATER = '{"evidence":"later-prefixes"}';
+
+async function labelsOf(db: Db, runId: string, rule: "abs_q" | "rel_ratio" | "rel_effective", paramsKey = OWN) {
   const rows = await db.chunkLabel.findMany({
     where: { runId, rule, paramsKey },
     select: { label: true, chunk: { select: { index: true, segmentationId: true } } },
@@ -61,25 +65,74 @@ describe("annotate runs on the simulated world", () => {
     expect(done.unitsDone).toBe(segmentations.length);
     expect(Number(done.completionTokens)).toBeGreaterThan(0);
     for (const rule of ["abs_q", "rel_ratio", "rel_effective"] as const) {
-      const params = rule === "abs_q" ? "{}" : rule === "rel_ratio" ? '{"gamma":0.7}' : '{"alpha":0.8,"n":4}';
+      const params = rule === "abs_q" ? OWN : rule === "rel_ratio" ? '{"gamma":0.7}' : '{"alpha":0.8,"n":4}';
       expect(await db.chunkLabel.count({ where: { runId: run.id, rule, paramsKey: params } })).toBe(chunkTotal);
     }
   });
 
-  it("early-stop gives fixed's Abs-Q labels with fewer rollouts; first-error finds the same first Negative", async () => {
+  it("early-stop gives fixed's Abs-Q labels with fewer rollouts; first-error finds the same first Negative where outcomes are monotone and flags the rest", async () => {
     const { db } = database;
     const fixed = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }] });
     const early = await createRun(db, { ...base(), strategy: "early-stop", labelRules: [{ rule: "abs-q" }] });
     const search = await createRun(db, { ...base(), strategy: "first-error", labelRules: [{ rule: "abs-q" }] });
     for (const run of [fixed, early, search]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
     const fixedLabels = await labelsOf(db, fixed.id, "abs_q");
+    expect(fixedLabels.size).toBe(12);
     expect(await labelsOf(db, early.id, "abs_q")).toEqual(fixedLabels);
-    const firstNegative = (labels: Map<string, string[]>) => new Map([...labels].map(([k, v]) => [k, v.indexOf("Negative")]));
-    // where success is monotone along the solution (Abs-Q with evidence always is), the search agrees
-    expect(firstNegative(await labelsOf(db, search.id, "abs_q"))).toEqual(firstNegative(fixedLabels));
+    const searchLabels = await labelsOf(db, search.id, "abs_q");
+    const flags = new Map(
+      (await db.trajectoryRunStat.findMany({ where: { runId: search.id }, select: { monotonicity: true, trajectory: { select: { segmentations: { select: { id: true } } } } } })).map((s) => [s.trajectory.segmentations[0]!.id, s.monotonicity]),
+    );
+    for (const [id, labels] of fixedLabels) {
+      const firstZero = labels.indexOf("Negative");
+      const monotone = firstZero === -1 || !labels.slice(firstZero).includes("Positive");
+      if (monotone) expect(searchLabels.get(id)!.indexOf("Negative")).toBe(firstZero);
+      else expect(["assumed", "violated"]).toContain(flags.get(id));
+      if (flags.get(id) === "violated" || flags.get(id) === "confirmed") expect(searchLabels.get(id)).toEqual(labels);
+    }
+    const summary = (await db.run.findUniqueOrThrow({ where: { id: search.id } })).summary as { monotonicity: Record<string, number> };
+    expect(summary.monotonicity.confirmed + summary.monotonicity.assumed + summary.monotonicity.violated).toBe(12);
     const count = (runId: string) => db.rollout.count({ where: { runId } });
     expect(await count(early.id)).toBeLessThan(await count(fixed.id));
     expect(await count(search.id)).toBeLessThan(await count(fixed.id));
+  });
+
+  it("later-prefixes evidence is refused on solutions the run's policy did not generate, naming the field", async () => {
+    const { db } = database;
+    // The simulated-world dataset is written straight into the database, not by a generate run.
+    const parsed = annotateHandler.configSchema.parse({ ...base(), absQEvidence: "later-prefixes" });
+    await expect(annotateHandler.snapshot(db, parsed)).rejects.toMatchObject({ location: { field: "absQEvidence" }, message: expect.stringContaining("was not written by a generate run") });
+    const explicit = annotateHandler.configSchema.parse({ ...base(), labelRules: [{ rule: "abs-q" }, { rule: "abs-q", evidence: "later-prefixes" }] });
+    await expect(annotateHandler.snapshot(db, explicit)).rejects.toMatchObject({ location: { field: "labelRules.1.evidence" } });
+    // Relabelling a finished run with it is refused the same way.
+    const run = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }], limit: 2 });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await expect(relabelAnnotateRun(db, run.id, [{ rule: "abs-q", evidence: "later-prefixes" }])).rejects.toMatchObject({ location: { field: "evidence" } });
+    expect(await db.chunkLabel.count({ where: { runId: run.id, paramsKey: LATER } })).toBe(0);
+  });
+
+  it("on a generate run's own solutions both evidences are allowed and coexist; later-prefixes never has fewer Positives", async () => {
+    const { db } = database;
+    const generated = await createAndExecuteRun(db, { kind: "generate", config: { datasetId, policyEndpoint: "policy", samplesPerProblem: 2, filterMixed: false, seed: 3, limit: 6 } }, { endpoints });
+    expect(generated.status).toBe("completed");
+    const outputId = generateOutputDatasetId(generated.id);
+    const run = await createRun(db, { datasetId: outputId, policyEndpoint: "policy", rollouts: 4, seed: 5, concurrency: 4, labelRules: [{ rule: "abs-q" }, { rule: "abs-q", evidence: "later-prefixes" }] });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const own = await labelsOf(db, run.id, "abs_q", OWN);
+    const later = await labelsOf(db, run.id, "abs_q", LATER);
+    expect(own.size).toBe(12);
+    for (const [id, labels] of own) {
+      const witnessed = later.get(id)!;
+      labels.forEach((label, i) => {
+        if (label === "Positive") expect(witnessed[i]).toBe("Positive");
+        // later-prefixes: Positive iff this prefix or a later one succeeded
+        expect(witnessed[i]).toBe(labels.slice(i).includes("Positive") ? "Positive" : "Negative");
+      });
+    }
+    // A sim-policy endpoint under another model name is not "the run's own policy".
+    await db.endpoint.create({ data: { name: "other-policy", model: "other-model", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 4 } });
+    const other = annotateHandler.configSchema.parse({ datasetId: outputId, policyEndpoint: "other-policy", absQEvidence: "later-prefixes" });
+    await expect(annotateHandler.snapshot(db, other)).rejects.toMatchObject({ location: { field: "absQEvidence" }, message: expect.stringContaining('generate run of model "sim-policy"') });
   });
 
   it("relabels from stored Q-values with zero new requests", async () => {
