@@ -10,4 +10,5 @@ export {
   type GradeResult,
 } from "./grade";
 export type { GradeReason } from "./types";
+export { clusterAnswers, majorityAnswer, type AnswerCluster, type AnswerVote } from "./majority-answer";
 export { warmUpCas } from "./symbolic";

@@ -1,4 +1,4 @@
-import { createRng, positiveShare, type Verdict } from "@stepwiser/core";
+import { createRng, majorityAnswer, positiveShare, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
@@ -34,6 +34,19 @@ export function aggregateSolutionScore(chunkScores: readonly number[], aggregati
   if (aggregation === "min") return Math.min(...chunkScores);
   if (aggregation === "last") return chunkScores[chunkScores.length - 1]!;
   return chunkScores.reduce((sum, s) => sum + s, 0) / chunkScores.length;
+}
+
+/** Time limit of one answer comparison in the majority vote, as other callers of the grader use. */
+const VOTE_COMPARISON_MS = 1000;
+
+/**
+ * Index of the solution whose final answer the majority vote chose, or null when
+ * none has one. Answers vote together when the grader finds them equivalent
+ * (`0.5`, `\frac12`, `1/2`); ties go to the answer met first in the solutions'
+ * order (see `majorityAnswer`). The vote is right iff that solution is.
+ */
+export function majorityPick(finalAnswers: readonly (string | null)[]): number | null {
+  return majorityAnswer(finalAnswers, { timeLimitMs: VOTE_COMPARISON_MS }).winner?.members[0] ?? null;
 }
 
 /** Index of the best-scored solution; ties go to the earliest (a fixed, reproducible rule). */
@@ -96,10 +109,8 @@ export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
       });
       const isCorrect = (i: number) => solutions[i]!.trajectory.finalAnswerCorrect === true;
       for (const aggregation of SOLUTION_AGGREGATIONS) if (isCorrect(pickBest(chunkScores.map((s) => aggregateSolutionScore(s, aggregation))))) correct[aggregation] += 1;
-      const votes = new Map<string, number>();
-      solutions.forEach((s) => votes.set(s.trajectory.finalAnswer ?? "", (votes.get(s.trajectory.finalAnswer ?? "") ?? 0) + 1));
-      const majorityAnswer = [...votes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-      if (solutions.some((s) => (s.trajectory.finalAnswer ?? "") === majorityAnswer && s.trajectory.finalAnswerCorrect)) correct.majority += 1;
+      const majority = majorityPick(solutions.map((s) => s.trajectory.finalAnswer));
+      if (majority !== null && isCorrect(majority)) correct.majority += 1;
       if (isCorrect(rng.nextInt(solutions.length))) correct.random += 1;
       if (solutions.some((_, i) => isCorrect(i))) correct.oracle += 1;
     }
