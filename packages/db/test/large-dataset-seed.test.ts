@@ -1,5 +1,5 @@
 import {
-  absQLabelsFromWitnesses,
+  absQLabelsFromSuccesses,
   applyLabelRule,
   DEFAULT_LABEL_RULES,
   gradeAnswer,
@@ -7,6 +7,7 @@ import {
   majorityVerdict,
   parseVerdict,
   solutionLabelStats,
+  STORED_LABEL_RULE_NAMES,
   type Label,
   type LabelRule,
 } from "@stepwiser/core";
@@ -16,7 +17,7 @@ import { seedLargeDataset, SEED_TOPIC_WORDS, type LargeDatasetResult } from "../
 import { createTestDatabase, type TestDatabase } from "../src/testing/test-database";
 
 const RULES: LabelRule[] = [DEFAULT_LABEL_RULES["abs-q"], DEFAULT_LABEL_RULES["rel-ratio"], DEFAULT_LABEL_RULES["rel-effective"]];
-const DB_RULE = { "abs-q": "abs_q", "rel-ratio": "rel_ratio", "rel-effective": "rel_effective" } as const;
+const DB_RULE = STORED_LABEL_RULE_NAMES;
 const N = 200;
 
 async function loadSolutions(db: Db, datasetId: string) {
@@ -139,7 +140,7 @@ describe("seedLargeDataset", () => {
       const q0 = mine[0]!.qValue;
       const q = mine.slice(1).map((v) => v.qValue);
       const expected: Label[][] = RULES.map((rule) =>
-        rule.rule === "abs-q" ? absQLabelsFromWitnesses(mine.slice(1).map((v) => v.correctCount > 0)) : applyLabelRule(rule, q0, q),
+        rule.rule === "abs-q" ? absQLabelsFromSuccesses(mine.slice(1).map((v) => v.correctCount > 0), rule.evidence) : applyLabelRule(rule, q0, q),
       );
       RULES.forEach((rule, r) => {
         expect(chunks.map((c) => labelOf.get(`${c.id}/${DB_RULE[rule.rule]}/${labelRuleParamsKey(rule)}`))).toEqual(expected[r]);

@@ -1,126 +1,163 @@
-import path from "node:path";
-import { labelRuleKey, labelRuleParamsKey, paperLabelRuleGrid, type LabelRule } from "@stepwiser/core";
+import { ABS_Q_EVIDENCE, labelRuleKey, paperLabelRuleGrid, storedLabelRule, type AbsQEvidence, type LabelRule } from "@stepwiser/core";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
-import { startBenchEnvironment } from "./bench-environment";
 import type { Db } from "@stepwiser/db";
-import { annotateHandler, createSimWorldDataset, executeRun, relabelAnnotateRun, RUN_HANDLERS, DB_RULE } from "../src";
+import { parseProblem, truthOfSolution } from "@stepwiser/inference/sim";
+import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
+import { annotateHandler, createAndExecuteRun, createSimWorldDataset, executeRun, relabelAnnotateRun, RUN_HANDLERS } from "../src";
+import { startBenchEnvironment } from "./bench-environment";
 
 /**
  * Annotation on the simulated world, where every solution's true first error is
- * known: (1) how well each label rule's implied first error finds it, (2) what the
- * cheaper sampling strategies cost against `fixed` and whether they agree with it.
+ * known: (1) how well each label rule's implied first error finds it, with both
+ * Abs-Q evidences; (2) what the cheaper sampling strategies cost against `fixed`
+ * under the paper's per-prefix Abs-Q, and how often they agree with it.
  */
 const PROBLEMS = 200;
 const M = 16;
-const env = await startBenchEnvironment();
+const ERROR_RATE = 0.15;
+const RECOVERY_RATE = 0.1;
+const env = await startBenchEnvironment({ "sim-policy": { errorRate: ERROR_RATE, recoveryRate: RECOVERY_RATE } });
 const { db, cluster, endpoints } = env;
 
-async function annotate(strategy: "fixed" | "early-stop" | "first-error", datasetId: string, labelRules: LabelRule[]) {
-  const config = annotateHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", rollouts: M, seed: 11, strategy, labelRules, concurrency: 64 });
+type Strategy = "fixed" | "early-stop" | "first-error";
+
+async function annotate(strategy: Strategy, datasetId: string, evidence: AbsQEvidence = "own-prefix") {
+  const config = annotateHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", rollouts: M, seed: 11, strategy, absQEvidence: evidence, labelRules: [{ rule: "abs-q" }], concurrency: 64 });
   const snapshot = await annotateHandler.snapshot(db, config);
   const run = await db.run.create({ data: { kind: "annotate", config: snapshot as object, datasetId } });
-  const started = performance.now();
   await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
   const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
   if (done.status !== "completed") throw new Error(`${strategy} run ended ${done.status}: ${done.error}`);
-  return { id: run.id, seconds: (performance.now() - started) / 1000, rollouts: await db.rollout.count({ where: { runId: run.id } }), tokens: Number(done.completionTokens), requests: done.requests };
+  return { id: run.id, rollouts: await db.rollout.count({ where: { runId: run.id } }), tokens: Number(done.completionTokens), requests: done.requests, summary: done.summary as { monotonicity?: Record<string, number> } };
 }
 
-/** First Negative chunk per solution (segmentation id → index or -1) under one rule. */
-async function impliedFirstErrors(db: Db, runId: string, rule: LabelRule): Promise<Map<string, number>> {
-  const rows = await db.chunkLabel.findMany({
-    where: { runId, rule: DB_RULE[rule.rule], paramsKey: labelRuleParamsKey(rule), label: "Negative" },
-    select: { chunk: { select: { index: true, segmentationId: true } } },
-  });
-  const first = new Map<string, number>();
-  for (const { chunk } of rows) first.set(chunk.segmentationId, Math.min(first.get(chunk.segmentationId) ?? Infinity, chunk.index));
-  return first;
+/** Labels per solution (segmentation id → labels in chunk order) under one rule. */
+async function labelsBySolution(db: Db, runId: string, rule: LabelRule): Promise<Map<string, string[]>> {
+  const rows = await db.chunkLabel.findMany({ where: { runId, ...storedLabelRule(rule) }, select: { label: true, chunk: { select: { index: true, segmentationId: true } } } });
+  const out = new Map<string, string[]>();
+  for (const { label, chunk } of rows) {
+    const list = out.get(chunk.segmentationId) ?? [];
+    list[chunk.index] = label;
+    out.set(chunk.segmentationId, list);
+  }
+  return out;
 }
+const firstNegative = (labels: string[] | undefined) => (labels ? labels.indexOf("Negative") : -1);
 
 try {
   await db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 256 } });
-  const { datasetId } = await createSimWorldDataset(db, { name: "bench", problems: PROBLEMS, seed: 1000 });
-  const solutions = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { id: true, trajectory: { select: { sourceFirstErrorIndex: true } }, _count: { select: { chunks: true } } } });
-  const truth = new Map(solutions.map((s) => [s.id, s.trajectory.sourceFirstErrorIndex ?? -1]));
+  // The problems of the world; their solutions are then written by the policy endpoint itself (a generate run),
+  // so later-prefixes evidence is allowed on them and the two evidences can be compared.
+  const { datasetId: problemsId } = await createSimWorldDataset(db, { name: "bench problems", problems: PROBLEMS, seed: 1000, errorRate: ERROR_RATE, recoveryRate: RECOVERY_RATE });
+  const generated = await createAndExecuteRun(db, { kind: "generate", config: { datasetId: problemsId, policyEndpoint: "policy", samplesPerProblem: 1, filterMixed: false, seed: 7, concurrency: 64 } }, { endpoints });
+  if (generated.status !== "completed") throw new Error(`generate run ended ${generated.status}: ${generated.error}`);
+  const datasetId = generateOutputDatasetId(generated.id);
+  const solutions = await db.segmentation.findMany({
+    where: { trajectory: { datasetId } },
+    select: { id: true, trajectory: { select: { finalAnswerCorrect: true, problem: { select: { text: true } } } }, chunks: { orderBy: { index: "asc" }, select: { text: true } } },
+  });
+  // The world's truth, read back from each solution's text.
+  const truth = new Map(solutions.map((s) => [s.id, truthOfSolution(parseProblem(s.trajectory.problem.text), s.chunks.map((c) => c.text)).firstErrorIndex]));
+  const withErrors = [...truth.values()].filter((t) => t !== -1).length;
+  const wrongFinal = solutions.filter((s) => s.trajectory.finalAnswerCorrect === false).length;
+  const chunkCount = solutions.reduce((n, s) => n + s.chunks.length, 0);
 
-  const fixed = await annotate("fixed", datasetId, [{ rule: "abs-q" }]);
-  const grid = paperLabelRuleGrid();
+  const fixed = await annotate("fixed", datasetId);
+  const grid: LabelRule[] = [...ABS_Q_EVIDENCE.map((evidence): LabelRule => ({ rule: "abs-q", evidence })), ...paperLabelRuleGrid().filter((r) => r.rule !== "abs-q")];
   await relabelAnnotateRun(db, fixed.id, grid);
-  const early = await annotate("early-stop", datasetId, [{ rule: "abs-q" }]);
-  const search = await annotate("first-error", datasetId, [{ rule: "abs-q" }]);
+  const early = await annotate("early-stop", datasetId);
+  const search = await annotate("first-error", datasetId);
+  // The named option, for what it costs and how its labels differ: the witness rule on the policy's own solutions.
+  const earlyLater = await annotate("early-stop", datasetId, "later-prefixes");
 
-  // (1) label quality
+  const worldLimits =
+    `The simulated world knows the truth: a solution's first error is the first chunk whose equation is not the true next step, and the policy continues any prefix as a two-state Markov chain (a new error with probability ${ERROR_RATE} per step, recovery with probability ${RECOVERY_RATE}), so every rollout is an independent draw from a known Q-value. ` +
+    "The numbers show how each rule and strategy behaves when rollouts follow that chain; they cannot show how often a real policy recovers after an error, how its Q-values fall along a solution, or how many tokens its rollouts take, which decide a real run's agreement and cost.";
+
+  // (1) label quality: a rule's implied first error (its first Negative) against the world's true first error.
   const qualityRows = [];
   for (const rule of grid) {
-    const implied = await impliedFirstErrors(db, fixed.id, rule);
+    const labels = await labelsBySolution(db, fixed.id, rule);
     let predictedErrors = 0;
-    let trueErrors = 0;
     let exactOnPredicted = 0;
     let exactOnTrue = 0;
     for (const [id, trueIndex] of truth) {
-      const predicted = implied.get(id) ?? -1;
+      const predicted = firstNegative(labels.get(id));
       if (predicted !== -1) predictedErrors += 1;
-      if (trueIndex !== -1) trueErrors += 1;
       if (predicted !== -1 && predicted === trueIndex) exactOnPredicted += 1;
       if (trueIndex !== -1 && predicted === trueIndex) exactOnTrue += 1;
     }
     const precision = predictedErrors ? exactOnPredicted / predictedErrors : 0;
-    const recall = trueErrors ? exactOnTrue / trueErrors : 0;
+    const recall = withErrors ? exactOnTrue / withErrors : 0;
     const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-    qualityRows.push({ metric: labelRuleKey(rule), value: `precision ${precision.toFixed(3)} · recall ${recall.toFixed(3)} · F1 ${f1.toFixed(3)}` });
+    qualityRows.push({ metric: labelRuleKey(rule), value: `precision ${precision.toFixed(3)} · recall ${recall.toFixed(3)} · F1 ${f1.toFixed(3)} · flags ${predictedErrors} of ${solutions.length}` });
   }
-  const withErrors = [...truth.values()].filter((t) => t !== -1).length;
   writeBenchmarkReport({
     name: "label-quality",
     bench: "annotation",
     title: "Label rules against the simulated world's true first error",
     method:
-      `${solutions.length} sim-policy solutions (error rate 0.15, recovery 0.1; ${withErrors} with a true error) annotated with M = ${M} rollouts per prefix (strategy fixed); every rule of the paper's grid relabels the same stored Q-values. ` +
+      `${solutions.length} solutions written by the sim-policy endpoint through a generate run (one per world problem; ${withErrors} with a true error, ${wrongFinal} with a wrong final answer), annotated with M = ${M} rollouts per prefix (strategy fixed); every rule of the paper's grid, and Abs-Q with both evidences, relabels the same stored Q-values. ` +
+      "Abs-Q own-prefix (the paper's estimator, the default): a chunk is Positive iff a rollout of its own prefix reaches the right answer. Abs-Q later-prefixes (a named option, allowed here because the run's own policy wrote every solution): a success of any later prefix, or the solution's own right answer, counts too. " +
       "A rule's implied first error is its first Negative chunk. Precision: share of solutions it flags whose flagged chunk is the true first error; recall: share of solutions with a true error whose first error it finds exactly.",
+    limits: worldLimits,
     rows: qualityRows,
   });
 
-  // (2) cost and agreement
-  const fixedAbs = await impliedFirstErrors(db, fixed.id, { rule: "abs-q" });
-  const earlyAbs = await impliedFirstErrors(db, early.id, { rule: "abs-q" });
-  const searchAbs = await impliedFirstErrors(db, search.id, { rule: "abs-q" });
-  const fixedLabels = await db.chunkLabel.findMany({ where: { runId: fixed.id, rule: "abs_q" }, select: { chunkId: true, label: true } });
-  const earlyLabels = new Map((await db.chunkLabel.findMany({ where: { runId: early.id, rule: "abs_q" }, select: { chunkId: true, label: true } })).map((l) => [l.chunkId, l.label]));
-  const labelMismatches = fixedLabels.filter((l) => earlyLabels.get(l.chunkId) !== l.label).length;
-  // Where fixed's own estimates are monotone (no success after a prefix without one), the search must agree.
-  const values = await db.chunkValue.findMany({ where: { runId: fixed.id }, select: { segmentationId: true, prefixLength: true, correctCount: true } });
-  const successes = new Map<string, boolean[]>();
-  for (const v of values) {
-    if (v.prefixLength === 0) continue;
-    const list = successes.get(v.segmentationId) ?? [];
-    list[v.prefixLength - 1] = v.correctCount > 0;
-    successes.set(v.segmentationId, list);
-  }
-  let monotone = 0;
+  // (2) cost and agreement of the strategies, own-prefix evidence.
+  const fixedLabels = await labelsBySolution(db, fixed.id, { rule: "abs-q", evidence: "own-prefix" });
+  const earlyLabels = await labelsBySolution(db, early.id, { rule: "abs-q", evidence: "own-prefix" });
+  const searchLabels = await labelsBySolution(db, search.id, { rule: "abs-q", evidence: "own-prefix" });
+  let labelMismatches = 0;
+  for (const [id, labels] of fixedLabels) labels.forEach((label, i) => (earlyLabels.get(id)?.[i] !== label ? (labelMismatches += 1) : 0));
+  const flags = new Map(
+    (await db.trajectoryRunStat.findMany({ where: { runId: search.id }, select: { monotonicity: true, trajectory: { select: { segmentations: { select: { id: true } } } } } })).map((s) => [s.trajectory.segmentations[0]!.id, s.monotonicity]),
+  );
   let agree = 0;
-  for (const [id, list] of successes) {
-    const firstZero = list.indexOf(false);
-    if (firstZero !== -1 && list.slice(firstZero).some(Boolean)) continue;
-    monotone += 1;
-    if ((searchAbs.get(id) ?? -1) === (fixedAbs.get(id) ?? -1)) agree += 1;
+  let monotone = 0;
+  let monotoneAgree = 0;
+  let disagreeFlagged = 0;
+  for (const [id, labels] of fixedLabels) {
+    const same = firstNegative(searchLabels.get(id)) === firstNegative(labels);
+    if (same) agree += 1;
+    else if (flags.get(id) === "assumed" || flags.get(id) === "violated") disagreeFlagged += 1;
+    const zero = labels.indexOf("Negative");
+    if (zero === -1 || !labels.slice(zero).includes("Positive")) {
+      monotone += 1;
+      if (same) monotoneAgree += 1;
+    }
   }
+  const total = fixedLabels.size;
   const earlyTokenRatio = fixed.tokens / Math.max(1, early.tokens);
+  const searchAgreement = agree / total;
   const searchRolloutShare = search.rollouts / fixed.rollouts;
+  const m = search.summary.monotonicity ?? {};
+  const laterLabels = await labelsBySolution(db, earlyLater.id, { rule: "abs-q", evidence: "later-prefixes" });
+  let laterDiffer = 0;
+  for (const [id, labels] of fixedLabels) labels.forEach((label, i) => (laterLabels.get(id)?.[i] !== label ? (laterDiffer += 1) : 0));
   writeBenchmarkReport({
     name: "annotation-cost",
     bench: "annotation",
     title: "Annotation cost: fixed vs early-stop vs first-error",
     method:
-      `The same ${solutions.length} simulated solutions and seeds, M = ${M}, annotated three ways on a 4-replica simulated cluster. Generated tokens are the run's completion-token counter (from the server's usage); rollouts are stored rows. ` +
-      "Abs-Q labels use every success as evidence (a success from a later prefix continues the earlier ones), so early-stop can stop a prefix at its first success and stop scanning backwards at the first prefix that succeeds.",
+      `The same ${total} solutions (written by the sim-policy endpoint through a generate run; ${chunkCount} chunks, ${wrongFinal} with a wrong final answer) and seeds, M = ${M}, earlyStopBatch 4, annotated three ways on a 4-replica simulated cluster under the paper's Abs-Q (own-prefix: each chunk from its own prefix's rollouts). ` +
+      "fixed draws M rollouts from every prefix 0..k-1; early-stop draws every prefix 1..k-1 in seed order, a batch at a time, until its own first success; first-error binary-searches the first prefix without a success, samples the prefix after it to confirm, and samples every prefix when it sees a success after a failure (a solution with a right final answer is taken as all Positive and flagged). " +
+      "Generated tokens are the run's completion-token counter (from the server's usage); rollouts are stored rows. Agreement is counted over all solutions. " +
+      "The last rows show the named option later-prefixes with early-stop (the witness rule: a right final answer settles every chunk, and a backward scan stops at the first prefix that succeeds) for what it saves and how many labels it changes.",
+    limits: worldLimits,
     rows: [
       { metric: "fixed: rollouts / generated tokens / requests", value: `${fixed.rollouts} / ${fixed.tokens} / ${fixed.requests}` },
       { metric: "early-stop: rollouts / generated tokens / requests", value: `${early.rollouts} / ${early.tokens} / ${early.requests}` },
       { metric: "first-error: rollouts / generated tokens / requests", value: `${search.rollouts} / ${search.tokens} / ${search.requests}` },
-      { metric: "early-stop: Abs-Q labels differing from fixed", value: `${labelMismatches} of ${fixedLabels.length}`, target: "0", met: labelMismatches === 0 },
-      { metric: "early-stop: fixed's tokens ÷ early-stop's", value: `${earlyTokenRatio.toFixed(1)}×`, target: "≥ 4×", met: earlyTokenRatio >= 4 },
-      { metric: "first-error: same first zero-Q chunk as fixed (monotone solutions)", value: `${agree} of ${monotone}`, target: "all", met: agree === monotone },
+      { metric: "early-stop: Abs-Q labels differing from fixed", value: `${labelMismatches} of ${chunkCount}`, target: "0", met: labelMismatches === 0 },
+      { metric: "early-stop: fixed's tokens ÷ early-stop's", value: `${earlyTokenRatio.toFixed(2)}×`, target: "≥ 3×", met: earlyTokenRatio >= 3 },
+      { metric: "first-error: same first Negative as fixed (all solutions)", value: `${agree} of ${total} (${(searchAgreement * 100).toFixed(1)} %)`, target: "≥ 98 %", met: searchAgreement >= 0.98 },
+      { metric: "first-error: same first Negative as fixed (solutions whose fixed outcomes are monotone)", value: `${monotoneAgree} of ${monotone}` },
+      { metric: "first-error: solutions flagged confirmed / assumed / violated", value: `${m.confirmed ?? 0} / ${m.assumed ?? 0} / ${m.violated ?? 0}` },
+      { metric: "first-error: solutions differing from fixed that are flagged", value: `${disagreeFlagged} of ${total - agree}`, target: "all", met: disagreeFlagged === total - agree },
       { metric: "first-error: rollouts as a share of fixed's", value: `${(searchRolloutShare * 100).toFixed(1)} %`, target: "≤ 40 %", met: searchRolloutShare <= 0.4 },
+      { metric: "option later-prefixes, early-stop: rollouts / generated tokens / requests", value: `${earlyLater.rollouts} / ${earlyLater.tokens} / ${earlyLater.requests}` },
+      { metric: "option later-prefixes: labels differing from the paper's (fixed, own-prefix)", value: `${laterDiffer} of ${chunkCount}` },
     ],
   });
 } finally {

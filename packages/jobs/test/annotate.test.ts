@@ -90,7 +90,7 @@ describe("annotate runs on the simulated world", () => {
       else expect(["assumed", "violated"]).toContain(flags.get(id));
       if (flags.get(id) === "violated" || flags.get(id) === "confirmed") expect(searchLabels.get(id)).toEqual(labels);
     }
-    const summary = (await db.run.findUniqueOrThrow({ where: { id: search.id } })).summary as { monotonicity: Record<string, number> };
+    const summary = (await db.run.findUniqueOrThrow({ where: { id: search.id } })).summary as { monotonicity: { confirmed: number; assumed: number; violated: number } };
     expect(summary.monotonicity.confirmed + summary.monotonicity.assumed + summary.monotonicity.violated).toBe(12);
     const count = (runId: string) => db.rollout.count({ where: { runId } });
     expect(await count(early.id)).toBeLessThan(await count(fixed.id));

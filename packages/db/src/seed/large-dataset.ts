@@ -554,7 +554,7 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
     ),
     prevs AS (
       SELECT v.*, coalesce(lag(q) OVER (PARTITION BY n ORDER BY idx), c0::float8 / 16) AS prev,
-        bool_or(success) OVER (PARTITION BY n ORDER BY idx DESC) AS abs_pos,
+        success AS abs_pos, -- Abs-Q, own-prefix evidence (the default rule): this prefix's own rollouts
         coalesce(sum(length(text) + 2) OVER (PARTITION BY n ORDER BY idx ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int AS start_offset
       FROM vals v
     )
