@@ -1,5 +1,5 @@
 import { CHUNK_SEGMENTER_PROMPT } from "./chunk-segmenter";
-import { PROCESSBENCH_CRITIC_PROMPT } from "./processbench-critic";
+import { PROCESSBENCH_CRITIC_PROMPT, PROCESSBENCH_CRITIC_PROMPT_V2 } from "./processbench-critic";
 import { SELF_SEGMENTING_POLICY_PROMPT } from "./self-segmenting-policy";
 import { STEPWISER_JUDGE_PROMPT } from "./stepwiser-judge";
 import { PromptError, type PromptTemplate } from "./template";
@@ -10,6 +10,7 @@ export const PROMPT_TEMPLATES = Object.freeze({
   [CHUNK_SEGMENTER_PROMPT.id]: CHUNK_SEGMENTER_PROMPT,
   [STEPWISER_JUDGE_PROMPT.id]: STEPWISER_JUDGE_PROMPT,
   [PROCESSBENCH_CRITIC_PROMPT.id]: PROCESSBENCH_CRITIC_PROMPT,
+  [PROCESSBENCH_CRITIC_PROMPT_V2.id]: PROCESSBENCH_CRITIC_PROMPT_V2,
 });
 
 export type KnownPromptTemplateId = keyof typeof PROMPT_TEMPLATES;

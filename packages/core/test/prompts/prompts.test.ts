@@ -13,6 +13,7 @@ import {
   getPromptTemplate,
   isPromptTemplateId,
   PROCESSBENCH_CRITIC_PROMPT,
+  PROCESSBENCH_CRITIC_PROMPT_V2,
   PROMPT_TEMPLATE_IDS,
   PROMPT_TEMPLATES,
   PromptError,
@@ -32,6 +33,7 @@ describe("prompt templates", () => {
         "chunk-segmenter@v1",
         "stepwiser-judge@v1",
         "processbench-critic@v1",
+        "processbench-critic@v2",
       ]
     `);
     for (const id of PROMPT_TEMPLATE_IDS) {
@@ -58,7 +60,7 @@ describe("prompt templates", () => {
     expect(isPromptTemplateId("stepwiser-judge@v1")).toBe(true);
     expect(isPromptTemplateId("toString")).toBe(false);
     expect(() => getPromptTemplate("stepwiser-judge@v9")).toThrow(
-      'unknown prompt template "stepwiser-judge@v9"; known templates: self-segmenting-policy@v1, chunk-segmenter@v1, stepwiser-judge@v1, processbench-critic@v1',
+      'unknown prompt template "stepwiser-judge@v9"; known templates: self-segmenting-policy@v1, chunk-segmenter@v1, stepwiser-judge@v1, processbench-critic@v1, processbench-critic@v2',
     );
     expect(() => getPromptTemplate("constructor")).toThrow(PromptError);
   });
@@ -151,9 +153,54 @@ describe("ProcessBench critic prompt", () => {
 
   it("wraps paragraphs as <paragraph_i> from 0 and inserts them literally", () => {
     expect(formatProcessBenchParagraphs(["a", { text: "b\nc" }])).toBe("<paragraph_0>\na\n</paragraph_0>\n\n<paragraph_1>\nb\nc\n</paragraph_1>");
-    const prompt = buildProcessBenchCriticPrompt({ problem: TRICKY, steps: ["x = $&", "{problem}"] });
+    const prompt = buildProcessBenchCriticPrompt({ problem: TRICKY, steps: ["x = $&", "{problem}"] }, "processbench-critic@v1");
     expect(prompt.templateId).toBe("processbench-critic@v1");
     expect(prompt.text).toContain(`Problem:\n${TRICKY}\n\nSolution:\n<paragraph_0>\nx = $&\n</paragraph_0>\n\n<paragraph_1>\n{problem}\n</paragraph_1>\n\nCheck the solution`);
+  });
+});
+
+describe("ProcessBench critic prompt v2 (the official template)", () => {
+  it("renders QwenLM/ProcessBench code/templates/critique_template.txt filled as code/run_eval.py fills it", () => {
+    // The official file with `{{}}` read by str.format as `{}`, and prepare_input_boxed's
+    // tagging: `<paragraph_{sdx}>\n{step}\n</paragraph_{sdx}>\n\n` per step from 0, stripped.
+    const expected = `The following is a math problem and a solution (split into paragraphs, enclosed with tags and indexed from 0):
+
+[Math Problem]
+
+Tom has 3 apples and buys 4 more. How many apples does he have?
+
+[Solution]
+
+<paragraph_0>
+Tom starts with 3 apples and buys 4, so 3 + 4 = 7.
+</paragraph_0>
+
+<paragraph_1>
+So the answer is \\boxed{7}.
+</paragraph_1>
+
+Your task is to review and critique the solution paragraph by paragraph. Once you identify an error in a paragraph, return the index of the paragraph where the earliest error occurs. Otherwise, return the index of -1 (which typically denotes "not found").
+
+Please put your final answer (i.e., the index) in \\boxed{}.`;
+    const prompt = buildProcessBenchCriticPrompt({
+      problem: "Tom has 3 apples and buys 4 more. How many apples does he have?",
+      steps: ["Tom starts with 3 apples and buys 4, so 3 + 4 = 7.", { text: "So the answer is \\boxed{7}." }],
+    });
+    expect(prompt.templateId).toBe("processbench-critic@v2");
+    expect(prompt.text).toBe(expected);
+    expect(buildProcessBenchCriticPrompt({ problem: "p", steps: ["a"] }, "processbench-critic@v2")).toEqual(buildProcessBenchCriticPrompt({ problem: "p", steps: ["a"] }));
+  });
+
+  it("is a new version of the same name, with v1 still resolvable", () => {
+    expect(PROCESSBENCH_CRITIC_PROMPT_V2.id).toBe("processbench-critic@v2");
+    expect(PROCESSBENCH_CRITIC_PROMPT_V2.slots).toEqual(["problem", "tagged_response"]);
+    expect(getPromptTemplate("processbench-critic@v2")).toBe(PROCESSBENCH_CRITIC_PROMPT_V2);
+    expect(getPromptTemplate("processbench-critic@v1")).toBe(PROCESSBENCH_CRITIC_PROMPT);
+  });
+
+  it("inserts values literally", () => {
+    const prompt = buildProcessBenchCriticPrompt({ problem: TRICKY, steps: ["x = $&"] });
+    expect(prompt.text).toContain(`[Math Problem]\n\n${TRICKY}\n\n[Solution]\n\n<paragraph_0>\nx = $&\n</paragraph_0>\n\nYour task is`);
   });
 });
 

@@ -51,6 +51,12 @@
  *   that is not the world's only "arithmetic-error" (a wrong equation), and
  *   the suspicious kinds by their wording ("Wait", "let me recheck"; ×, ÷),
  *   can be recognised; see ./judge.ts.
+ *   Given a ProcessBench critic prompt (core's `buildProcessBenchCriticPrompt`,
+ *   v1's wording or v2's official one, read alike by ./critic-prompt.ts), a
+ *   judge judges the paragraphs in order as chunks with their history, with
+ *   the same verdict rules and one random stream, stops at the first
+ *   Negative and ends with "\boxed{i}" (or "\boxed{-1}"); with probability u
+ *   the last box holds no index either critic reading accepts.
  * - `sim-segmenter` {faultRate = 0}: answers core's chunk-segmenter prompt by
  *   wrapping the solution in `<chunk>` tags (blank lines, then "Step N:"
  *   markers, then sentences that compute; a final-answer sentence on its own),
@@ -58,7 +64,8 @@
  *   core's `locateTaggedChunks` rejects the answer.
  * - `arith-checker`: deterministic; checks every equation between numbers in
  *   the new chunk of any StepWiser judge prompt (see ./arithmetic.ts) and says
- *   Negative iff one is wrong, naming it.
+ *   Negative iff one is wrong, naming it; given a critic prompt, it boxes the
+ *   first paragraph with a wrong equation, or -1.
  *
  * `createSimModels(config)` builds the default set, adjusted per model id
  * (see `simModelsConfigSchema`).
@@ -67,6 +74,7 @@ export * from "./kinds";
 export * from "./policy";
 export * from "./judge";
 export * from "./judge-prompt";
+export * from "./critic-prompt";
 export * from "./segmenter";
 export * from "./arith-checker";
 export * from "./arithmetic";

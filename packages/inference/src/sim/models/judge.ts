@@ -14,6 +14,7 @@ import {
 } from "../world";
 import { capitalize } from "../world/text";
 import { checkArithmetic, describeArithmeticCheck, type ArithmeticCheck } from "./arithmetic";
+import { parseCriticPrompt, type CriticPromptSlots } from "./critic-prompt";
 import { parseJudgePrompt, type JudgePromptSlots } from "./judge-prompt";
 import type { ConfiguredSimModel } from "./kinds";
 import { continueAnswer, judgeRng, promptParts } from "./prompt-text";
@@ -318,10 +319,44 @@ export function sampleJudgeVerdict(
   return { verdict, leaning: verdict, ending: 0 };
 }
 
+/** Ways a critic ends without an index that either critic template's reading accepts (always in a last box, so no earlier text is read instead). */
+const UNPARSEABLE_CRITIC_ENDINGS: ReadonlyArray<(index: number) => string> = [
+  (index) => `The earliest error: \\boxed{${index === -1 ? "none" : `paragraph ${index}`}}`,
+  (index) => `\\boxed{${index}.0}`,
+  (index) => `\\boxed{${index === -1 ? "No error" : `Paragraph ${index}`}}`,
+];
+
+/**
+ * A judge's answer to a ProcessBench critic prompt (either version): it judges the
+ * paragraphs in order as chunks with their history, each verdict drawn as for a
+ * judge prompt (accuracy, Positive bias, systematic errors) from one stream, and
+ * stops at the first Negative, whose index it boxes, or boxes -1. With probability
+ * `unparseableRate` the answer names no index that a critic reading accepts.
+ */
+export function criticAnswerText(config: Pick<SimJudgeConfig, "accuracy" | "positiveBias" | "unparseableRate" | "blindTo" | "suspiciousOf">, slots: CriticPromptSlots, rng: Rng): string {
+  const unparseable = rng.nextFloat() < config.unparseableRate;
+  const lines: string[] = [];
+  let firstError = -1;
+  for (let i = 0; i < slots.paragraphs.length; i++) {
+    const evidence = judgeEvidence({ problem: slots.problem, history: slots.paragraphs.slice(0, i).map((p) => p.trim()), chunk: slots.paragraphs[i]! });
+    const systematic = systematicVerdict(config, evidence);
+    const { verdict } = sampleJudgeVerdict({ ...config, unparseableRate: 0 }, evidenceLabel(evidence), rng, systematic?.verdict ?? null);
+    const said: Label = verdict === "Negative" ? "Negative" : "Positive";
+    lines.push(`Paragraph ${i}: ${checkOf(evidence, said, systematic)}`);
+    if (said === "Negative") {
+      firstError = i;
+      break;
+    }
+  }
+  const conclusion = firstError === -1 ? "No paragraph contains an error." : `The earliest error is in paragraph ${firstError}.`;
+  const ending = unparseable ? UNPARSEABLE_CRITIC_ENDINGS[rng.nextInt(UNPARSEABLE_CRITIC_ENDINGS.length)]!(firstError) : `${conclusion}\n\n\\boxed{${firstError}}`;
+  return [...lines, "", ending].join("\n");
+}
+
 export function readJudgePrompt(request: SimSampleRequest, modelId: string): { slots: JudgePromptSlots; partial: string | null } {
   const parts = promptParts(request.prompt);
   const slots = parseJudgePrompt(parts.instruction);
-  if (!slots) throw new SimPromptError(`${modelId} expects the StepWiser judge prompt (Mathematical Problem / Historical Reasoning Path / New Reasoning Chunk)`);
+  if (!slots) throw new SimPromptError(`${modelId} expects the StepWiser judge prompt (Mathematical Problem / Historical Reasoning Path / New Reasoning Chunk) or a ProcessBench critic prompt`);
   return { slots, partial: parts.partial };
 }
 
@@ -342,6 +377,9 @@ export function createSimJudge(input: SimJudgeConfigInput = {}): ConfiguredSimMo
     kind: "judge",
     config,
     generate(request) {
+      const parts = promptParts(request.prompt);
+      const critic = parseCriticPrompt(parts.instruction);
+      if (critic) return continueAnswer(criticAnswerText(config, critic, judgeRng(config.id, request)), parts.partial, config.id);
       const { slots, partial } = readJudgePrompt(request, config.id);
       const evidence = judgeEvidence(slots);
       const systematic = systematicVerdict(config, evidence);

@@ -11,6 +11,12 @@ export const benchmarkConfigSchema = z.object({
    * with the ProcessBench critic prompt, the boxed index is the prediction.
    */
   mode: z.enum(["chunk-judge", "critic"]).default("chunk-judge"),
+  /**
+   * critic mode's prompt and answer reading: v2 is the official ProcessBench template and
+   * scorer (published F1s are comparable), v1 our own wording, kept for the runs made with it
+   * (stored critic runs from before this field say v1).
+   */
+  criticPromptTemplateId: z.enum(["processbench-critic@v1", "processbench-critic@v2"]).default("processbench-critic@v2"),
   judgeEndpoint: z.string().min(1),
   judge: endpointSnapshotSchema.optional(),
   segmentationMethod: z.string().min(1).default("processbench-paragraphs"),

@@ -1,4 +1,4 @@
-import { bootstrapCI, buildProcessBenchCriticPrompt, parseCriticPrediction, PROCESSBENCH_CRITIC_PROMPT, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
+import { bootstrapCI, buildProcessBenchCriticPrompt, CRITIC_PREDICTION_PARSERS, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
@@ -25,6 +25,15 @@ export async function* runPredictions(db: Db, runId: string): AsyncGenerator<{ i
   }
 }
 
+/**
+ * A critic's index as the 32-bit column can hold it: an integer outside it is a wrong
+ * prediction either way (no paragraph has that index), stored as unparseable rather than
+ * failing the unit on the insert.
+ */
+function storablePrediction(prediction: number | null): number | null {
+  return prediction !== null && prediction >= -(2 ** 31) && prediction < 2 ** 31 ? prediction : null;
+}
+
 export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
   kind: "benchmark",
   configSchema: benchmarkConfigSchema,
@@ -49,7 +58,8 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
       select: { chunks: { orderBy: { index: "asc" }, select: { text: true } }, trajectory: { select: { id: true, externalId: true, problem: { select: { text: true } } } } },
     });
     const judge = config.judge!;
-    const prompt = buildProcessBenchCriticPrompt({ problem: segmentation.trajectory.problem.text, steps: segmentation.chunks.map((c) => c.text) });
+    // The run's critic template builds the prompt and, with its own parser, reads the answer.
+    const prompt = buildProcessBenchCriticPrompt({ problem: segmentation.trajectory.problem.text, steps: segmentation.chunks.map((c) => c.text) }, config.criticPromptTemplateId);
     const result = await ctx.endpoints.get(judge).client.generate({
       model: judge.model,
       prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
@@ -61,7 +71,7 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
     ctx.recordUsage(result.usage);
     const output = result.samples[0]!.text;
     await db.solutionPrediction.createMany({
-      data: [{ runId, trajectoryId: segmentation.trajectory.id, predictedFirstError: parseCriticPrediction(output), output, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens }],
+      data: [{ runId, trajectoryId: segmentation.trajectory.id, predictedFirstError: storablePrediction(CRITIC_PREDICTION_PARSERS[config.criticPromptTemplateId](output)), output, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens }],
       skipDuplicates: true,
     });
   },
@@ -89,7 +99,7 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
     }
     return {
       mode: config.mode,
-      promptTemplateId: config.mode === "critic" ? PROCESSBENCH_CRITIC_PROMPT.id : STEPWISER_JUDGE_PROMPT.id,
+      promptTemplateId: config.mode === "critic" ? config.criticPromptTemplateId : STEPWISER_JUDGE_PROMPT.id,
       judge: config.judge?.model,
       subsets: score.subsets,
       average_f1: score.average_f1,
