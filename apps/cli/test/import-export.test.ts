@@ -83,6 +83,6 @@ describe("stepwiser import <format> and stepwiser export", () => {
     const lines = (await readFile(labelsFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { labels: Array<{ rule: string; label: string }>; text: string });
     const tags = (await readFile(path.join(fixtures, "math-shepherd.jsonl"), "utf8")).split("ки").length - 1;
     expect(lines).toHaveLength(tags);
-    for (const line of lines) expect(line.labels).toEqual([{ rule: "abs-q", params: {}, label: expect.stringMatching(/^(Positive|Negative)$/) }]);
+    for (const line of lines) expect(line.labels).toEqual([{ rule: "abs-q", params: { evidence: "own-prefix" }, name: "abs-q(evidence=own-prefix)", label: expect.stringMatching(/^(Positive|Negative)$/) }]);
   });
 });

@@ -53,7 +53,7 @@ describe("stepwiser plan annotate", () => {
     expect(plan.estimate.hours).toBeCloseTo((plan.estimate.generatedTokens / 2000 + plan.estimate.promptTokens / 20000) / 3600, 3);
     expect(plan.assumptions.length).toBeGreaterThanOrEqual(5);
     expect(plan.assumptions.join("\n")).toMatch(/tokens/);
-    expect(plan.assumptions.join("\n")).toMatch(/maxTokens = 4096/);
+    expect(plan.assumptions.join("\n")).toMatch(/maxTokens = 8192/);
 
     // Once a fixed run has finished, its Q-values are the source.
     const run = await createAndExecuteRun(database.db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 4, labelRules: [{ rule: "abs-q" }] } }, { endpoints });

@@ -89,18 +89,19 @@ export function defaultLabelRules(): LabelRule[] {
  */
 export function labelRuleFromOptions(options: { rule?: string; gamma?: number; alpha?: number; n?: number; evidence?: string }): LabelRule {
   const { rule } = options;
-  if (rule === undefined) throw new RangeError(`rule is required: ${LABEL_RULE_NAMES.join(", ")}`);
-  if (!isLabelRuleName(rule)) throw new RangeError(`rule must be ${LABEL_RULE_NAMES.join(", ")}, got "${rule}"`);
+  const names = `${LABEL_RULE_NAMES.slice(0, -1).join(", ")} or ${LABEL_RULE_NAMES.at(-1)}`;
+  if (rule === undefined) throw new RangeError(`rule is required: ${names}`);
+  if (!isLabelRuleName(rule)) throw new RangeError(`rule must be ${names}, got "${rule}"`);
   const unused = (["gamma", "alpha", "n", "evidence"] as const).filter((key) => options[key] !== undefined && !RULE_PARAMETERS[rule].includes(key));
   if (unused.length > 0) throw new RangeError(`${unused.join(", ")} ${unused.length > 1 ? "are not parameters" : "is not a parameter"} of ${rule} (its parameters: ${RULE_PARAMETERS[rule].join(", ") || "none"})`);
+  const { gamma, alpha, n, evidence } = options;
+  if (gamma !== undefined && !(gamma > 0)) throw new RangeError(`gamma must be positive, got "${gamma}"`);
+  if (alpha !== undefined && !(alpha >= 0)) throw new RangeError(`alpha must be ≥ 0, got "${alpha}"`);
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1)) throw new RangeError(`n must be a positive integer, got "${n}"`);
+  if (evidence !== undefined && !(ABS_Q_EVIDENCE as readonly string[]).includes(evidence)) throw new RangeError(`evidence must be ${ABS_Q_EVIDENCE.join(" or ")}, got "${evidence}"`);
   const defaults: Record<string, unknown> = DEFAULT_LABEL_RULES[rule];
-  const raw = { ...defaults, ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) };
-  const parsed = labelRuleSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new RangeError(`${issue.path.join(".") || "rule"}: ${issue.message}`);
-  }
-  return parsed.data;
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return labelRuleSchema.parse({ ...defaults, ...given });
 }
 
 /** Each rule's parameter names. */
