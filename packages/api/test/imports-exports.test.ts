@@ -124,7 +124,7 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     const sources = await callerFor(viewer).exports.sources();
     const source = sources.labelRuns.find((r) => r.id === importRunId)!;
     expect(source).toMatchObject({ kind: "import", dataset: { name: "Shepherd sample" } });
-    expect(source.rules).toEqual([{ rule: { rule: "abs-q" }, storedRule: "abs_q", paramsKey: "{}", name: "abs-q", chunks: chunkLabels }]);
+    expect(source.rules).toEqual([{ rule: { rule: "abs-q", evidence: "own-prefix" }, storedRule: "abs_q", paramsKey: '{"evidence":"own-prefix"}', name: "abs-q(evidence=own-prefix)", chunks: chunkLabels }]);
     expect(sources.predictionRuns).toEqual([]);
   });
 

@@ -123,7 +123,7 @@ describe("offline execution with vllm run-batch", () => {
     const offline = await createRun(db, { kind: "annotate", config: { ...config, policyEndpoint: "policy-offline" } });
     const output = await answeredOffline(offline.id);
     const fixedLines = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
-    expect(output.length).toBeLessThan(fixedLines); // no bare-problem prefix, nothing for solutions that are right
+    expect(output.length).toBeLessThan(fixedLines); // no bare-problem prefix, and the solution itself needs no rollout
     await importText(offline.id, output);
     await executeSendingNothing(offline.id);
     const a = await annotationOf(db, online.id);

@@ -294,10 +294,10 @@ describe("judge training-set export", () => {
       // same selection and order as the verl export with the same options
       expect(train.map((r) => r.extra_info.chunk_id)).toEqual(verlTrain.map((r) => r.extra_info.chunk_id));
       expect(train.map((r) => r.extra_info.index)).toEqual(train.map((_, i) => i));
-      const expected = await expectedFromDb(db, train[0]!.extra_info.chunk_id, runId, "{}", "abs_q");
+      const expected = await expectedFromDb(db, train[0]!.extra_info.chunk_id, runId, '{"evidence":"own-prefix"}', "abs_q");
       expect(train[0]!.prompt[0]!.content).toBe(expected.prompt);
       expect(train[0]!.label).toBe(expected.label);
-      expect(train[0]!.extra_info).toMatchObject({ rule: "abs-q", params: "{}", split: "train" });
+      expect(train[0]!.extra_info).toMatchObject({ rule: "abs-q", params: '{"evidence":"own-prefix"}', split: "train" });
       const script = new TextDecoder().decode(fileOf(files, "reward_func.py").content);
       expect(script).toContain(format === "openrlhf" ? "def reward_func(queries, prompts, labels" : "def verdict_reward(completions, label");
       expect(report.layout.keys!.map((k) => k.key)).toEqual(["prompt", "label", "extra_info"]);

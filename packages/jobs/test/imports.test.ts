@@ -102,7 +102,7 @@ describe("imports as jobs (real Postgres): every format, duplicates, all or noth
     const tags = records.reduce((n, r) => n + r.input.split("ки").length - 1, 0);
     const labels = await database.db.chunkLabel.findMany({ where: { runId: run.id }, include: { chunk: true } });
     expect(labels).toHaveLength(tags);
-    expect(new Set(labels.map((l) => `${l.rule} ${l.paramsKey}`))).toEqual(new Set(["abs_q {}"]));
+    expect(new Set(labels.map((l) => `${l.rule} ${l.paramsKey}`))).toEqual(new Set(['abs_q {"evidence":"own-prefix"}']));
     const minus = records.reduce((n, r) => n + (r.label.match(/ -(\n|$)/g)?.length ?? 0), 0);
     expect(labels.filter((l) => l.label === "Negative").length).toBeGreaterThanOrEqual(minus > 0 ? 1 : 0);
     for (const l of labels) expect(l.chunk.text).not.toContain("ки");

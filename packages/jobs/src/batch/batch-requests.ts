@@ -1,6 +1,6 @@
 import type { Db } from "@stepwiser/db";
 import { generationRequestBody, type GenerationRequest } from "@stepwiser/inference";
-import type { AnnotateConfig } from "../pipelines/annotate/config";
+import { samplingEvidence, type AnnotateConfig } from "../pipelines/annotate/config";
 import { loadSolutionForAnnotation } from "../pipelines/annotate/handler";
 import { contiguousRanges, rolloutRequest } from "../pipelines/annotate/rollouts";
 import type { JudgeConfig } from "../pipelines/judge/handler";
@@ -49,8 +49,10 @@ export async function* batchRequestLines(db: Db, runId: string, options: BatchRe
  * `fixed` needs M rollouts from every prefix 0..k-1. The cheaper strategies
  * decide online which prefixes and how many of the M seeds they look at; offline
  * there is no second round, so every prefix they may probe (1..k-1) is requested
- * with all M seeds, and none when the solution's own answer is right (they then
- * sample nothing). Sample i of seed s equals a request with seed s + i, so the
+ * with all M seeds: always for early-stop with own-prefix evidence (it samples
+ * every prefix), and none when the solution's own answer is right for
+ * first-error and for early-stop with later-prefixes evidence (they then sample
+ * nothing). Sample i of seed s equals a request with seed s + i, so the
  * strategy reads the same samples it would have drawn.
  */
 async function* annotateUnitLines(db: Db, runId: string, config: AnnotateConfig, segmentationId: string, options: BatchRequestOptions): AsyncGenerator<BatchRequestLine> {
@@ -63,7 +65,8 @@ async function* annotateUnitLines(db: Db, runId: string, config: AnnotateConfig,
   }
   const { solution, finalCorrect } = loaded;
   const k = solution.chunks.length;
-  const prefixes = config.strategy === "fixed" ? indices(0, k) : finalCorrect ? [] : indices(1, k);
+  const samplesEveryPrefix = config.strategy === "early-stop" && samplingEvidence(config) === "own-prefix";
+  const prefixes = config.strategy === "fixed" ? indices(0, k) : finalCorrect && !samplesEveryPrefix ? [] : indices(1, k);
   if (prefixes.length === 0) return;
   const stored = await db.rollout.findMany({ where: { runId, segmentationId }, select: { prefixLength: true, sampleIndex: true } });
   const have = new Set(stored.map((r) => `${r.prefixLength}:${r.sampleIndex}`));
