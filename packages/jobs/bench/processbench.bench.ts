@@ -9,11 +9,12 @@ import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runImpor
 
 /**
  * ProcessBench (the shipped gsm8k and math subsets) judged chunk by chunk by the
- * arith-checker and two simulated judge qualities; each run's stored scores are
- * compared with `stepwiser processbench score` on the run's exported predictions.
+ * arith-checker, two simulated judge qualities and the judge with correlated
+ * errors; each run's stored scores are compared with `stepwiser processbench
+ * score` on the run's exported predictions.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const JUDGES = ["arith-checker", "sim-judge-medium", "sim-judge-strong"];
+const JUDGES = ["arith-checker", "sim-judge-medium", "sim-judge-strong", "sim-judge-correlated"];
 const env = await startBenchEnvironment();
 const { db, cluster, endpoints } = env;
 const url = env.url;
@@ -60,7 +61,9 @@ try {
     bench: "processbench",
     title: "ProcessBench with the built-in judges",
     method:
-      "The shipped ProcessBench subsets (gsm8k 400, math 1,000) imported, then a benchmark run per judge in chunk-judge mode (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative; temperature 0). The simulated judges know only arithmetic for text outside their world, so these are weak baselines, not claims about real judges. Each run's stored per-subset scores are compared with the command line's `processbench score` on the run's exported predictions.",
+      "The shipped ProcessBench subsets (gsm8k 400, math 1,000) imported, then a benchmark run per judge in chunk-judge mode (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative; one greedy verdict, temperature 0). Each run's stored per-subset scores are compared with the command line's `processbench score` on the run's exported predictions.",
+    limits:
+      "ProcessBench text is not the simulated world's, so no simulated judge knows its truth: each sees only the arithmetic check of the paragraph (every equation between numbers it can read, recomputed). The arith-checker answers that check as it is; sim-judge-medium and -strong answer it with independent noise (each prompt its own draw, fixed at temperature 0), turning right paragraphs Negative and wrong ones Positive at their error rates; sim-judge-correlated has medium's noise and, of its systematic errors, only the one that can be read from the text here: it calls every paragraph worded as a recheck (\"Wait\", \"let me recheck\") whose arithmetic is right Negative. Its noise comes from its own random stream (seeded by its name), so on paragraphs that are not rechecks it differs from medium by chance alone. Its blindness to steps built on an earlier wrong value cannot show on ProcessBench at all: such steps come after the first error, and only the first error is scored. Mistakes of reasoning, of reading the problem, or of algebra without an equation between numbers are invisible to every one of them, so acc_err stays low whatever the noise. The numbers check that the pipeline scores what the judges said (the equal rows); they are baselines, not estimates of any real judge's F1, and a real judge's errors, correlated across paragraphs and solutions, would move them in ways these judges cannot.",
     rows,
   });
 } finally {
