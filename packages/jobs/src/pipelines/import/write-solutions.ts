@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chunksFromParagraphs, labelRuleParamsKey, type ImportedSolution } from "@stepwiser/core";
+import { chunksFromParagraphs, storedLabelRule, type ImportedSolution } from "@stepwiser/core";
 import type { Prisma } from "@stepwiser/db";
 
 type Tx = Prisma.TransactionClient;
@@ -85,7 +85,7 @@ export interface BatchCounts {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 /** Imported hard labels were estimated by their source from each step's own completions (Math-Shepherd "hard" estimation). */
-const ABS_Q_PARAMS = labelRuleParamsKey({ rule: "abs-q", evidence: "own-prefix" });
+const IMPORTED_ABS_Q = storedLabelRule({ rule: "abs-q", evidence: "own-prefix" });
 
 /** One table's rows of a batch, column by column. */
 interface TableRows {
@@ -285,7 +285,7 @@ async function writeNewSolutions(tx: Tx, target: WriteTarget, keep: readonly Imp
       }
       const hard = s.hardLabels?.[i];
       // Hard labels are Math-Shepherd's "hard estimation", which is Abs-Q (spec §2).
-      if (hard) push(chunkLabels, target.ids.id(), chunkId, target.runId, hard, "abs_q", ABS_Q_PARAMS);
+      if (hard) push(chunkLabels, target.ids.id(), chunkId, target.runId, hard, IMPORTED_ABS_Q.rule, IMPORTED_ABS_Q.paramsKey);
       const soft = s.softLabels?.[i];
       if (soft !== null && soft !== undefined) push(chunkValues, target.ids.id(), target.runId, segmentationId, i + 1, soft, 0, 0);
     });

@@ -1,11 +1,11 @@
 "use client";
 
-import { describeStoredLabelRule } from "@stepwiser/core";
+import { describeStoredLabelRule, type StoredLabelRuleName } from "@stepwiser/core";
 import type { CompareParams } from "./compare-params";
 import type { Candidates } from "./shared";
 
 export interface StoredRule {
-  rule: "abs_q" | "rel_ratio" | "rel_effective";
+  rule: StoredLabelRuleName;
   paramsKey: string;
 }
 
