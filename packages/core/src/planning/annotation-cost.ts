@@ -1,5 +1,6 @@
 import { approximateTokenCount } from "../chunks/stats";
 import type { AbsQEvidence } from "../labels/rules";
+import type { AnnotationStrategy } from "../rollouts/strategies";
 import { buildSelfSegmentingPolicyPrompt } from "../prompts/self-segmenting-policy";
 
 /**
@@ -23,11 +24,8 @@ import { buildSelfSegmentingPolicyPrompt } from "../prompts/self-segmenting-poli
  * from prefix L, with rollouts independent: no simulation. Pure: no I/O.
  */
 
-export const PLANNED_ANNOTATION_STRATEGIES = ["fixed", "early-stop", "first-error"] as const;
-export type PlannedAnnotationStrategy = (typeof PLANNED_ANNOTATION_STRATEGIES)[number];
-
 export interface AnnotationCostSettings {
-  strategy: PlannedAnnotationStrategy;
+  strategy: AnnotationStrategy;
   /** M: rollouts per prefix. */
   rollouts: number;
   /** Samples per request of early-stop and first-error. */
