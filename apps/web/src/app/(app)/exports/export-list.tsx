@@ -10,6 +10,7 @@ import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
+import { labelRuleKey } from "@stepwiser/core";
 
 type ExportRun = RouterOutputs["exports"]["list"][number];
 
@@ -91,7 +92,7 @@ export function ExportList() {
                 </Link>
                 {run.spec?.kind === "training-set" && (
                   <span className="block text-xs text-slate-500">
-                    {run.spec.labelRule.rule} · seed {run.spec.seed ?? 0}
+                    {labelRuleKey(run.spec.labelRule)} · seed {run.spec.seed ?? 0}
                   </span>
                 )}
               </td>
