@@ -1,5 +1,6 @@
 "use client";
 
+import { describeStoredLabelRule } from "@stepwiser/core";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
@@ -57,6 +58,7 @@ export default function QueuePage() {
         <p className="text-sm text-slate-600">
           {q.scheme === "rating" ? "−1 / 0 / +1 per chunk" : "first error per solution"} · {q.annotatorsPerItem} annotator{q.annotatorsPerItem === 1 ? "" : "s"} per item · lease {Math.round(q.leaseSeconds / 60)} min
           {q.segmentationMethod && ` · chunks of ${q.segmentationMethod}`}
+          {q.labelRule && ` · audits ${describeStoredLabelRule(q.labelRule.rule, q.labelRule.paramsKey)} labels`}
         </p>
       </div>
 
