@@ -1,3 +1,3 @@
 export { createDb, getDb, type Db } from "./client";
 export * from "./generated/prisma/client";
-export { DB_LABEL_RULES, dbLabelRule } from "./label-rules";
+export { STORED_SPELLINGS_MATCH_DATABASE } from "./label-rules";

@@ -3,7 +3,6 @@ import {
   gradeAnswer,
   InputError,
   labelRuleKey,
-  labelsFromStoredValues,
   lowestQValue,
   runAnnotationStrategy,
   solutionLabelStats,
@@ -19,7 +18,7 @@ import { planSegmentationIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { annotateConfigSchema, laterPrefixesField, samplingEvidence, type AnnotateConfig } from "./config";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
-import { readStoredValues, writeLabels } from "./labels";
+import { labellingsOf, readStoredValues, writeLabels, type Labelling } from "./labels";
 import { rolloutOutcomes, type SolutionUnderAnnotation } from "./rollouts";
 
 /** One planned solution as a unit annotates it, with whether its own final answer is right. */
@@ -48,9 +47,9 @@ export async function loadSolutionForAnnotation(db: Db | Prisma.TransactionClien
 }
 
 /** The list-filter summary of one annotated solution: its weakest prefix and its labels under the run's rules. */
-function annotationStats(values: StoredSolutionValues, rules: readonly LabelRule[]) {
-  const labellings = rules.map((rule) => labelsFromStoredValues(rule, values)).filter((labels): labels is Label[] => labels !== null);
-  return { chunkCount: values.q.length, qMin: lowestQValue(values.q), ...solutionLabelStats(labellings) };
+function annotationStats(values: StoredSolutionValues, labellings: readonly Labelling[]) {
+  const known = labellings.map((l) => l.labels).filter((labels): labels is Label[] => labels !== null);
+  return { chunkCount: values.q.length, qMin: lowestQValue(values.q), ...solutionLabelStats(known) };
 }
 
 /**
@@ -60,15 +59,19 @@ function annotationStats(values: StoredSolutionValues, rules: readonly LabelRule
  * sampled from the earlier one. Imported solutions (ProcessBench, PRM800K)
  * were written by other models, and some reach the right answer after an error.
  */
-export async function assertLaterPrefixesAllowed(db: Db, config: AnnotateConfig, policyModel: string, fieldName?: string): Promise<void> {
-  const asked = laterPrefixesField(config);
-  const field = asked && (fieldName ?? asked);
+export async function assertLaterPrefixesAllowed(
+  db: Db,
+  scope: Pick<AnnotateConfig, "datasetId" | "trajectoryIds">,
+  policyModel: string,
+  /** The input field that asked for later-prefixes evidence; null when nothing did. */
+  field: string | null,
+): Promise<void> {
   if (!field) return;
-  const ids = config.trajectoryIds ?? null;
+  const ids = scope.trajectoryIds ?? null;
   const foreign = await db.$queryRaw<{ externalId: string; generator: string; runId: string | null; model: string | null }[]>`
     SELECT t."externalId", t.generator, t."runId", r.config->'policy'->>'model' AS model
       FROM "Trajectory" t LEFT JOIN "Run" r ON r.id = t."runId" AND r.kind = 'generate'
-     WHERE t."datasetId" = ${config.datasetId}
+     WHERE t."datasetId" = ${scope.datasetId}
        AND (${ids === null}::boolean OR t.id = ANY(${ids ?? []}::text[]))
        AND (r.id IS NULL OR r.config->'policy'->>'model' IS DISTINCT FROM ${policyModel})
      LIMIT 1`;
@@ -86,7 +89,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
   configSchema: annotateConfigSchema,
   async snapshot(db, config) {
     const policy = await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint");
-    await assertLaterPrefixesAllowed(db, config, policy.model);
+    await assertLaterPrefixesAllowed(db, config, policy.model, laterPrefixesField(config));
     return { ...config, policy };
   },
   datasetId: (config) => config.datasetId,
@@ -110,10 +113,11 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     // Prefix k is the finished solution: its value is its own outcome, no rollout needed.
     values.push({ runId, segmentationId, prefixLength: k, qValue: finalCorrect ? 1 : 0, rolloutCount: 0, correctCount: finalCorrect ? 1 : 0 });
     const stored = storedSolutionValues(values, k);
+    const labellings = labellingsOf(stored, config.labelRules);
     await db.$transaction(async (tx) => {
       await tx.chunkValue.createMany({ data: values, skipDuplicates: true });
-      await writeLabels(tx, runId, chunkIds, stored, config.labelRules);
-      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored, config.labelRules), monotonicity: result.monotonicity });
+      await writeLabels(tx, runId, chunkIds, labellings);
+      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored, labellings), monotonicity: result.monotonicity });
     });
   },
 
@@ -139,7 +143,8 @@ export async function relabelAnnotateRun(db: Db, runId: string, rules: readonly 
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
   if (run.kind !== "annotate") throw new InputError(`run ${runId} is a ${run.kind} run, not annotate`, { field: "runId" });
   const config = annotateConfigSchema.parse(run.config);
-  if (config.policy) await assertLaterPrefixesAllowed(db, { ...config, absQEvidence: "own-prefix", labelRules: [...rules] }, config.policy.model, "evidence");
+  const asksLaterPrefixes = rules.some((r) => r.rule === "abs-q" && r.evidence === "later-prefixes");
+  if (config.policy) await assertLaterPrefixesAllowed(db, config, config.policy.model, asksLaterPrefixes ? "evidence" : null);
   if (config.strategy !== "fixed" && samplingEvidence(config) === "later-prefixes" && rules.some((r) => r.rule === "abs-q" && r.evidence === "own-prefix")) {
     throw new InputError(
       `run ${runId} used the ${config.strategy} strategy sampling for later-prefixes evidence only (it stopped at the first success scanning backwards), so it has no own-prefix estimate for every chunk; annotate again for own-prefix labels`,
@@ -163,7 +168,7 @@ export async function relabelAnnotateRun(db: Db, runId: string, rules: readonly 
     for (const unit of page) {
       const chunks = await db.chunk.findMany({ where: { segmentationId: unit.key }, orderBy: { index: "asc" }, select: { id: true } });
       const values = await readStoredValues(db, runId, unit.key, chunks.length);
-      labels += await writeLabels(db, runId, chunks.map((c) => c.id), values, rules);
+      labels += await writeLabels(db, runId, chunks.map((c) => c.id), labellingsOf(values, rules));
       solutions += 1;
     }
     if (page.length < 200) break;

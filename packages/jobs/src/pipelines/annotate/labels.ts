@@ -1,17 +1,21 @@
-import { labelsFromStoredValues, storedLabelRule, storedSolutionValues, type LabelRule, type StoredSolutionValues } from "@stepwiser/core";
+import { labelsFromStoredValues, storedLabelRule, storedSolutionValues, type Label, type LabelRule, type StoredSolutionValues } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 
-/** Writes the labels of one solution under the given rules; existing rows for a rule are kept (idempotent). */
-export async function writeLabels(
-  db: Db | Prisma.TransactionClient,
-  runId: string,
-  chunkIds: readonly string[],
-  values: StoredSolutionValues,
-  rules: readonly LabelRule[],
-): Promise<number> {
+/** One solution's labels under one rule; null where the stored values do not determine them. */
+export interface Labelling {
+  rule: LabelRule;
+  labels: Label[] | null;
+}
+
+/** One solution's labels under each rule, from its stored values. */
+export function labellingsOf(values: StoredSolutionValues, rules: readonly LabelRule[]): Labelling[] {
+  return rules.map((rule) => ({ rule, labels: labelsFromStoredValues(rule, values) }));
+}
+
+/** Writes the labels of one solution; existing rows for a rule are kept (idempotent). */
+export async function writeLabels(db: Db | Prisma.TransactionClient, runId: string, chunkIds: readonly string[], labellings: readonly Labelling[]): Promise<number> {
   const rows: Prisma.ChunkLabelCreateManyInput[] = [];
-  for (const rule of rules) {
-    const labels = labelsFromStoredValues(rule, values);
+  for (const { rule, labels } of labellings) {
     if (!labels) continue;
     const { rule: stored, paramsKey } = storedLabelRule(rule);
     labels.forEach((label, i) => rows.push({ chunkId: chunkIds[i]!, runId, rule: stored, paramsKey, label }));
