@@ -27,6 +27,8 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
   let database: TestDatabase;
   let cluster: SimCluster;
   const children: ChildProcess[] = [];
+  /** Each worker's standard output, shown when the work was not shared. */
+  const logs: string[] = Array.from({ length: WORKERS }, () => "");
 
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
@@ -44,15 +46,21 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
     const { db } = database;
     const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "scale-out", problems: 60, seed: 11 });
     for (let i = 0; i < WORKERS; i++) {
-      children.push(
-        spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
-          cwd: repoRoot,
-          stdio: ["ignore", "ignore", "inherit"],
-          env: { ...process.env, ...workerEnv, STEPWISER_WORKER_ID: `worker-${i}`, DATABASE_URL: database.url },
-        }),
-      );
+      const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, ...workerEnv, STEPWISER_WORKER_ID: `worker-${i}`, DATABASE_URL: database.url },
+      });
+      child.stdout?.setEncoding("utf8").on("data", (text: string) => (logs[i] += text));
+      children.push(child);
     }
-    for (const deadline = Date.now() + 60_000; (await liveWorkerCount(db, 1)) < WORKERS; ) {
+    // A worker registers before its queue and its search for runs to join are up: the run is submitted once
+    // every worker says it is ready, so none misses the run however slowly it started.
+    for (const deadline = Date.now() + 90_000; !logs.every((log) => log.includes("[worker] ready")); ) {
+      if (Date.now() > deadline) throw new Error(`the workers did not all start:\n${logs.join("\n")}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const deadline = Date.now() + 30_000; (await liveWorkerCount(db, 1)) < WORKERS; ) {
       if (Date.now() > deadline) throw new Error("the workers did not all register");
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -88,7 +96,7 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
 
     // The work was shared: units were claimed by executors in each of the three workers.
     const byWorker = new Set(units.map((u) => u.claimedBy?.split("/")[0]));
-    expect([...byWorker].sort()).toEqual(["worker-0", "worker-1", "worker-2"]);
+    expect([...byWorker].sort(), `workers' logs:\n${logs.join("\n")}`).toEqual(["worker-0", "worker-1", "worker-2"]);
 
     // The simulated replicas' own counters: one request per prefix (nothing sent twice), and never more
     // than the endpoint's limit open at once on a replica, although three workers wanted more.
