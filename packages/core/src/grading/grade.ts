@@ -3,7 +3,7 @@
  * two structures element by element, each scalar by the cheapest comparison
  * that can decide it (string, then plain numbers, then the CAS).
  */
-import { extractAnswer, type ExtractionRule } from "./extract";
+import { extractAnswer, type ExtractionMode, type ExtractionRule } from "./extract";
 import { splitTopLevel } from "./latex";
 import { isTextual, textualKey, type NormaliseOptions } from "./normalise";
 import { parsePlainNumber, plainNumbersEqual, type Tolerance } from "./numeric";
@@ -14,10 +14,18 @@ import { remainingMs, TIMEOUT, UNPARSEABLE, type Budget, type GradeReason, type 
 export interface GradeOptions {
   /** Budget for the whole pair, in ms of the `now` clock (default 2000). */
   timeLimitMs?: number;
-  /** Relative tolerance for numeric comparison (default 1e-6). */
+  /**
+   * Which rules may find the prediction's answer (the gold answer is always read leniently):
+   * `lenient` (default) tries every rule, `boxed` only boxes and explicit answer phrases.
+   */
+  mode?: ExtractionMode;
+  /**
+   * A decimal approximation matches a value when both agree to this many decimal places, as
+   * Math-Verify rounds (default 6): `0.333333` ≡ `\frac13`, `3.14159` ≢ `\pi`; with 5, `3.14159` ≡ `\pi`.
+   */
+  decimalPlaces?: number;
+  /** Relative tolerance for large magnitudes and floating-point noise (default 1e-9). */
   relativeTolerance?: number;
-  /** Absolute tolerance, which only matters near zero (default 1e-9). */
-  absoluteTolerance?: number;
   /** `50\%` ≡ `0.5` when true; `50\%` ≡ `50` when false (default false). */
   percentAsFraction?: boolean;
   /** Bare comma lists such as `2, 3` are unordered (≡ `3, 2`, ≡ `\{2,3\}`) when true (default true). */
@@ -42,8 +50,9 @@ export interface GradeResult {
 
 export const DEFAULT_GRADE_OPTIONS: Required<Omit<GradeOptions, "now">> = {
   timeLimitMs: 2000,
-  relativeTolerance: 1e-6,
-  absoluteTolerance: 1e-9,
+  mode: "lenient",
+  decimalPlaces: 6,
+  relativeTolerance: 1e-9,
   percentAsFraction: false,
   unorderedLists: true,
 };
@@ -86,6 +95,8 @@ type ScalarNode = Extract<AnswerNode, { kind: "scalar" }>;
  * two equations are compared instead.
  */
 function compareNamedScalars(a: ScalarNode, b: ScalarNode, ctx: Context): Outcome {
+  // Units are ignored when one side has none; two different units are two different answers (5 cm, 5 m).
+  if (a.unit !== undefined && b.unit !== undefined && a.unit !== b.unit) return { equal: false, reason: "string" };
   const outcome = compareScalars(a.text, b.text, ctx);
   if (outcome.equal || outcome.reason === "timeout") return outcome;
   const isEquation = (node: ScalarNode) => splitTopLevel(node.text, "=").length === 2;
@@ -162,6 +173,17 @@ function isUnordered(node: AnswerNode, ctx: Context): boolean {
 /** The budget is checked where time is spent (CAS calls, matchings); string and number checks are free. */
 function compareNodes(a: AnswerNode, b: AnswerNode, ctx: Context): Outcome {
   if (a.kind === "scalar" && b.kind === "scalar") return compareNamedScalars(a, b, ctx);
+  // Two inequalities about different subjects (`-x > -1`, `x < 1`) compare as relations.
+  const ra = relationOf(a);
+  const rb = relationOf(b);
+  if (ra && rb && ra.subject !== rb.subject) return compareScalars(ra.text, rb.text, ctx);
+  // `1000,99` against a number is one number with a decimal comma.
+  if (a.kind === "list" && a.decimal !== undefined && b.kind === "scalar") return compareScalars(a.decimal, b.text, ctx);
+  if (b.kind === "list" && b.decimal !== undefined && a.kind === "scalar") return compareScalars(a.text, b.decimal, ctx);
+  // `k = 45, n = 2` against `45, 2`: the values in the order of their names.
+  if (a.kind === "list" && b.kind === "list" && !!a.namedValues !== !!b.namedValues) {
+    return a.namedValues ? compareOrdered(a.namedValues, b.items, ctx) : compareOrdered(a.items, b.namedValues!, ctx);
+  }
   // A set of roots and a bare list of the same roots say the same thing.
   if (isUnordered(a, ctx) && isUnordered(b, ctx)) {
     return compareUnordered((a as { items: AnswerNode[] }).items, (b as { items: AnswerNode[] }).items, ctx);
@@ -192,6 +214,10 @@ function compareNodes(a: AnswerNode, b: AnswerNode, ctx: Context): Outcome {
   return { equal: false, reason: "string" };
 }
 
+function relationOf(node: AnswerNode) {
+  return node.kind === "sequence" || node.kind === "union" ? node.relation : undefined;
+}
+
 function asVector(node: AnswerNode): AnswerNode[] | null {
   if (node.kind !== "matrix") return null;
   if (node.rows.length === 1) return node.rows[0]!;
@@ -207,8 +233,8 @@ interface Side {
   node: AnswerNode | null;
 }
 
-function prepare(text: string, options: NormaliseOptions): Side {
-  const extracted = extractAnswer(text);
+function prepare(text: string, options: NormaliseOptions, mode: ExtractionMode): Side {
+  const extracted = extractAnswer(text, mode);
   if (!extracted) return { graded: { extracted: null, rule: null, normalised: null }, node: null };
   const node = parseAnswer(extracted.text, options);
   const normalised = serialiseAnswer(node);
@@ -239,13 +265,13 @@ export function gradeAnswer(gold: string, pred: string, options: GradeOptions = 
     elapsedMs: now() - start,
   });
   try {
-    g = prepare(gold, normaliseOptions);
-    p = prepare(pred, normaliseOptions);
+    g = prepare(gold, normaliseOptions, "lenient");
+    p = prepare(pred, normaliseOptions, opts.mode);
     if (!g.node || !p.node) return finish(UNPARSEABLE);
     if (g.graded.normalised === p.graded.normalised) return finish({ equal: true, reason: "string" });
     const ctx: Context = {
       budget: { now, deadline: start + opts.timeLimitMs },
-      tolerance: { relative: opts.relativeTolerance, absolute: opts.absoluteTolerance },
+      tolerance: { relative: opts.relativeTolerance, absolute: 0.5 * 10 ** -opts.decimalPlaces },
       unorderedLists: opts.unorderedLists,
     };
     return finish(compareNodes(g.node, p.node, ctx));

@@ -12,6 +12,7 @@
  * and stable; the CAS only ever sees the result.
  */
 import { matchingBrace, matchingBracket, readArgument, splitTopLevel } from "./latex";
+import { isName } from "./relations";
 import { NUMBER_WORDS, parseWordNumber } from "./word-numbers";
 
 export interface NormaliseOptions {
@@ -182,28 +183,101 @@ const TEXT_SEPARATOR = /\\(?:text|textrm|mbox|mathrm)\s*\{\s*(?:or|and|,)\s*\}/g
 const TRAILING_TEXT_UNIT =
   /\s*\\(?:text|textrm|textnormal|mathrm|mbox|operatorname)\s*\{\s*[a-zA-Z][a-zA-Z .\/-]*\}(?:\^\{?[0-9]\}?)?\s*$/;
 
-function stripTrailingUnits(text: string): string {
+/** A trailing unit removed from an answer, and what is left. */
+interface Unitless {
+  text: string;
+  /** The unit as written (`\text{ cm}^2`, `square units`), or null. */
+  unit: string | null;
+}
+
+function stripTrailingUnits(text: string): Unitless {
   let result = text;
+  let unit: string | null = null;
   for (let guard = 0; guard < 5; guard++) {
     const m = TRAILING_TEXT_UNIT.exec(result);
     if (!m || m.index === 0) break;
     const before = result.slice(0, m.index);
     if (before.trim() === "") break;
+    unit = unit === null ? m[0] : `${m[0]} ${unit}`;
     result = before;
   }
   // Bare unit words after a number-like head: "5 cm", "12 square units". Short answers only:
   // the lazy head makes this regex quadratic, and long answers are never "number unit".
-  if (result.length > MAX_HEURISTIC_CHARS) return result;
-  const bare = /^(.*?[0-9}])\s+([a-zA-Z]+(?:\s+[a-zA-Z]+)?)(?:\^\{?[0-9]\}?)?\s*$/.exec(result);
+  if (result.length > MAX_HEURISTIC_CHARS) return { text: result, unit };
+  const bare = /^(.*?[0-9}])\s+([a-zA-Z]+(?:\s+[a-zA-Z]+)?)((?:\^\{?[0-9]\}?)?)\s*$/.exec(result);
   if (bare) {
     const head = bare[1]!;
     const words = bare[2]!.toLowerCase().split(/\s+/);
     const headHasVariables = /[a-zA-Z]/.test(head.replace(/\\[a-zA-Z]+/g, ""));
     // After a purely numeric head, trailing words name what is counted ("5 oranges", "12 cm").
     const countable = words.every((w) => UNIT_WORDS.has(w) || (w.length >= 2 && !NOT_UNITS.has(w)));
-    if (!headHasVariables && countable) result = head;
+    if (!headHasVariables && countable) {
+      unit = unit === null ? `${bare[2]}${bare[3]}` : `${bare[2]}${bare[3]} ${unit}`;
+      result = head;
+    }
   }
-  return result;
+  return { text: result, unit };
+}
+
+/** Spellings of one unit, mapped to one name. */
+const UNIT_ALIASES: Record<string, string> = Object.fromEntries(
+  (
+    [
+      ["mm", "millimeter millimetre"],
+      ["cm", "centimeter centimetre"],
+      ["m", "meter metre"],
+      ["km", "kilometer kilometre"],
+      ["in", "inch inche"],
+      ["ft", "foot feet"],
+      ["yd", "yard"],
+      ["mi", "mile"],
+      ["g", "gram"],
+      ["kg", "kilogram"],
+      ["lb", "pound lbs"],
+      ["oz", "ounce"],
+      ["l", "liter litre"],
+      ["ml", "milliliter millilitre"],
+      ["s", "sec second"],
+      ["min", "minute"],
+      ["h", "hr hour hrs"],
+      ["deg", "degree"],
+      ["rad", "radian"],
+      ["dollar", "usd"],
+      ["cent", "¢"],
+      ["unit", "units"],
+    ] as const
+  ).flatMap(([name, spellings]) => [[name, name] as const, ...spellings.split(" ").map((spelling) => [spelling, name] as const)]),
+);
+
+/**
+ * One spelling per unit: `\text{ cm}^2`, `square centimeters`, `sq cm` and
+ * `cm^2` are all `cm^2`; plurals are singular; unknown words stay as words.
+ */
+export function canonicalUnit(raw: string): string {
+  let s = unwrapCommands(raw, UNWRAP_COMMANDS, true)
+    .replace(/\\[a-zA-Z]+/g, " ")
+    .replace(/[{}]/g, "")
+    .toLowerCase()
+    .trim();
+  let power = "";
+  const script = /\^\s*([0-9])\s*$/.exec(s);
+  if (script) {
+    power = `^${script[1]}`;
+    s = s.slice(0, script.index).trim();
+  }
+  const words = s.split(/\s+/).filter((w) => w !== "" && w !== "of");
+  if (words[0] === "square" || words[0] === "sq") {
+    words.shift();
+    power = "^2";
+  } else if (words[0] === "cubic" || words[0] === "cu") {
+    words.shift();
+    power = "^3";
+  }
+  const named = words.map((w) => {
+    const singular = UNIT_ALIASES[w] ?? (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w);
+    return UNIT_ALIASES[singular] ?? singular;
+  });
+  return `${named.join(" ")}${power}`;
 }
 
 /** The whole-answer rewrites that keep structure (commas, brackets) intact. */
@@ -214,15 +288,23 @@ export function cleanAnswer(answer: string): string {
   s = unwrapCommands(s, ["boxed", "fbox"]);
   // Currency dollars go first so that the math-mode `$` stripping below cannot eat them.
   s = s.replace(/\\\$/g, "").replace(/\$/g, "");
+  // `\15` is a currency sign that lost its dollar: the number is 15.
+  s = s.replace(/(?<!\\)\\(?=\d)/g, "");
   s = s.replace(/(?<!\\)\\[()[\]]/g, "");
   s = s.replace(DROPPED_COMMANDS, "");
   s = s.replace(/(?<!\\)\\[!,:;>]/g, "");
   s = s.replace(/\\(?:quad|qquad|enspace|thinspace|medspace|thickspace)(?![a-zA-Z])|(?<!\\)\\ |~/g, " ");
   // `{,}` is how LaTeX writes a comma without list spacing; before three digits it separates thousands.
-  s = s.replace(/(\d)\{,\}(?=\d{3}(?!\d))/g, "$1").replace(/\{,\}/g, ",");
+  // Between digits otherwise it is a decimal comma (`3{,}5` is 3.5).
+  s = s.replace(/(\d)\{,\}(?=\d{3}(?!\d))/g, "$1").replace(/(\d)\{,\}(?=\d)/g, "$1.").replace(/\{,\}/g, ",");
   s = s.replace(/\\[dtc]frac(?![a-zA-Z])/g, "\\frac").replace(/\\[dt]binom(?![a-zA-Z])/g, "\\binom");
   s = s.replace(/\\(?:leq|leqslant)(?![a-zA-Z])/g, "\\le").replace(/\\(?:geq|geqslant)(?![a-zA-Z])/g, "\\ge");
-  s = s.replace(/\\neq(?![a-zA-Z])/g, "\\ne").replace(/\\varnothing(?![a-zA-Z])/g, "\\emptyset");
+  s = s.replace(/\\(?:neq|not\s*=)(?![a-zA-Z])/g, "\\ne").replace(/\\varnothing(?![a-zA-Z])/g, "\\emptyset");
+  s = s.replace(/\\(?:leqq|le)(?![a-zA-Z])/g, "\\le").replace(/\\(?:geqq|ge)(?![a-zA-Z])/g, "\\ge");
+  s = s.replace(/\\lt(?![a-zA-Z])/g, "<").replace(/\\gt(?![a-zA-Z])/g, ">");
+  s = s.replace(/<=|=</g, "\\le ").replace(/>=|=>/g, "\\ge ").replace(/!=/g, "\\ne ");
+  // The real line, written as a named set.
+  s = s.replace(/^\\mathbb\s*\{?R\}?$/, "(-\\infty,\\infty)");
   s = s.replace(/\\langle(?![a-zA-Z])/g, "(").replace(/\\rangle(?![a-zA-Z])/g, ")");
   s = s.replace(/\\infinity(?![a-zA-Z])/g, "\\infty").replace(/(?<![\\a-zA-Z])(?:infinity|inf)(?![a-zA-Z])/gi, "\\infty");
   s = s.replace(/(?<![\\a-zA-Z])sqrt(?![a-zA-Z])/g, "\\sqrt").replace(/(?<![\\a-zA-Z])pi(?![a-zA-Z])/g, "\\pi");
@@ -242,6 +324,12 @@ export function cleanAnswer(answer: string): string {
 
 /** Strips `x =`, `y=`, `f(x) =`, `\theta =`, `x \in` from the front when the rest is the value. */
 export function stripAssignment(text: string): { variable: string | null; value: string } {
+  // `(p, q) = (3, 2)`: a tuple of names assigned at once.
+  const tuple = /^\s*(\([^()=]*\))\s*=\s*/.exec(text);
+  if (tuple && isName(tuple[1]!)) {
+    const rest = text.slice(tuple[0].length);
+    if (rest.trim() !== "" && splitTopLevel(rest, "=").length === 1) return { variable: tuple[1]!.replace(/\s+/g, ""), value: rest };
+  }
   const m = /^\s*([a-zA-Z](?:_\{?[a-zA-Z0-9]+\}?)?(?:\([a-zA-Z]\))?|\\[a-zA-Z]+)\s*(=|\\approx|\\in)\s*/.exec(text);
   if (!m) return { variable: null, value: text };
   const rest = text.slice(m[0].length);
@@ -302,20 +390,27 @@ export function cleanNamedScalar(
   text: string,
   options: NormaliseOptions = {},
   keepAssignment = false,
-): { text: string; variable: string | null } {
+): { text: string; variable: string | null; unit: string | null } {
   let s = text.trim();
   let variable: string | null = null;
+  let unit: string | null = null;
+  const dropUnits = () => {
+    const stripped = stripTrailingUnits(s);
+    s = stripped.text;
+    if (stripped.unit !== null) unit = unit === null ? stripped.unit : `${stripped.unit} ${unit}`;
+  };
   // A whole-answer text command is the answer itself: \text{(A)}, \text{five}, \text{odd}.
-  s = stripTrailingUnits(s);
+  dropUnits();
   s = unwrapCommands(s, UNWRAP_COMMANDS, true).trim();
-  s = stripTrailingUnits(s);
+  dropUnits();
   if (!keepAssignment) {
     const assigned = stripAssignment(s);
     variable = assigned.variable;
     s = assigned.value.trim();
   }
   s = applyPercent(s, options.percentAsFraction ?? false);
-  s = stripTrailingUnits(s).trim();
+  dropUnits();
+  s = s.trim();
   const word = parseWordNumber(s.replace(/[.,;!]+$/, ""));
   if (word !== null) s = word;
   s = braceScripts(collapseSpaces(s));
@@ -327,7 +422,11 @@ export function cleanNamedScalar(
   // A lone choice letter in parentheses: (B) → B.
   s = s.replace(/^\(([A-E])\)$/, "$1");
   if (/^\\\{\s*\\\}$/.test(s)) s = "\\emptyset";
-  return { text: s, variable: variable === null ? null : braceScripts(variable) };
+  return {
+    text: s,
+    variable: variable === null ? null : braceScripts(variable),
+    unit: unit === null || s === "" ? null : canonicalUnit(unit),
+  };
 }
 
 /** True when the text reads as words rather than mathematics (three or more letters in a row outside commands). */

@@ -6,12 +6,21 @@
  */
 import { matchingBracket, splitTopLevel } from "./latex";
 import { cleanAnswer, cleanNamedScalar, cleanScalar, stripAssignment, type NormaliseOptions } from "./normalise";
+import { lastSideOfChain, relationSet } from "./relations";
+
+/** An inequality read as the set of its subject's values (`x > 5` is (5, ∞) for x). */
+export interface RelationOrigin {
+  subject: string;
+  /** The relation as written, for comparing two relations whose subjects differ. */
+  text: string;
+}
 
 export type AnswerNode =
   /** `variable` is the name an assignment prefix gave the value (`y` in `y = 2x + 1`); it is not part of the text. */
-  | { kind: "scalar"; text: string; variable?: string }
+  /** `unit` is the trailing unit that was dropped (`cm^2`), in one spelling per unit. */
+  | { kind: "scalar"; text: string; variable?: string; unit?: string }
   /** `(a, b)`, `[a, b)`, ...: ordered, and the brackets are part of the value (tuples and intervals alike). */
-  | { kind: "sequence"; open: "(" | "["; close: ")" | "]"; items: AnswerNode[] }
+  | { kind: "sequence"; open: "(" | "["; close: ")" | "]"; items: AnswerNode[]; relation?: RelationOrigin }
   /** `\{a, b\}`: unordered. */
   | { kind: "set"; items: AnswerNode[] }
   /** `a, b` with no brackets (roots, solutions): unordered unless `unorderedLists` is off. */
@@ -21,10 +30,12 @@ export type AnswerNode =
       ordered: boolean;
       /** For `x = 1, y = 2`: the values in the order of their variable names, to compare with the point `(1, 2)`. */
       namedValues?: AnswerNode[];
+      /** `2,74` or `1000,99`: two numbers, or one number with a decimal comma; the other answer decides. */
+      decimal?: string;
     }
   | { kind: "matrix"; rows: AnswerNode[][] }
   /** `A \cup B`: unordered. */
-  | { kind: "union"; items: AnswerNode[] };
+  | { kind: "union"; items: AnswerNode[]; relation?: RelationOrigin };
 
 const MAX_STRUCTURE_DEPTH = 16;
 
@@ -56,7 +67,8 @@ function parseMatrix(text: string, options: NormaliseOptions, depth: number): An
 
 /** `1,000,000` at the top level is one number, not three list items. */
 function joinThousands(text: string): string {
-  const numeral = /(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,])/.exec(text);
+  // `0,111` is not a thousands numeral (no number starts with a zero group): a decimal comma or a list.
+  const numeral = /(?<![\d,.])(?!0,)\d{1,3}(?:,\d{3})+(?![\d,])/.exec(text);
   if (!numeral) return text;
   const commas = (text.match(/,/g) ?? []).length;
   const inNumeral = (numeral[0].match(/,/g) ?? []).length;
@@ -71,7 +83,8 @@ function expandPlusMinus(text: string): string[] {
   return [`${parts[0]}+${parts[1]}`, `${parts[0]}-${parts[1]}`];
 }
 
-function parseList(parts: string[], options: NormaliseOptions, depth: number): AnswerNode {
+function parseList(rawParts: string[], options: NormaliseOptions, depth: number): AnswerNode {
+  const parts = rawParts.map((p) => lastSideOfChain(p.trim()));
   const assignments = parts.map((p) => stripAssignment(p.trim()));
   const variables = assignments.map((a) => a.variable);
   // `x = 1, y = 2` keeps its names (a solution of a system); `x = 1, x = 2` is a list of roots.
@@ -115,7 +128,13 @@ function parseNode(text: string, options: NormaliseOptions, depth: number): Answ
   if (s.startsWith("\\{") && s.endsWith("\\}") && isWhole(s, 0, 2)) {
     const inner = s.slice(2, -2).trim();
     // Set-builder notation is a description, not a list of elements.
-    if (/\\mid|\||:/.test(inner)) return { kind: "scalar", text: cleanScalar(s, options) };
+    if (/\\mid|\||:/.test(inner)) {
+      // `\{x \mid x > 0\}` is the set its condition describes, when that is an interval.
+      const builder = /^([a-zA-Z])\s*(?:\\in\s*\\mathbb\{?R\}?\s*)?(?:\\mid|\||:)\s*(.+)$/.exec(inner);
+      const condition = builder ? relationNode(builder[2]!, options, depth) : null;
+      if (condition && condition.kind !== "scalar" && "relation" in condition && condition.relation?.subject === builder![1]) return condition;
+      return { kind: "scalar", text: cleanScalar(s, options) };
+    }
     if (inner === "") return { kind: "scalar", text: "\\emptyset" };
     const items = expandListItems(
       splitTopLevel(inner, ",").map((part) => parseNode(part, options, depth + 1)),
@@ -141,13 +160,53 @@ function parseNode(text: string, options: NormaliseOptions, depth: number): Answ
 
   const joined = joinThousands(s);
   const parts = splitTopLevel(joined, ",").filter((p) => p.trim() !== "");
-  if (parts.length >= 2) return parseList(parts, options, depth);
-  const { text: scalar, variable } = cleanNamedScalar(parts[0] ?? joined, options);
+  if (parts.length >= 2) {
+    const list = parseList(parts, options, depth);
+    const decimal = /^(-?\d+),(\d+)$/.exec(joined.trim());
+    if (decimal && list.kind === "list") list.decimal = `${decimal[1]}.${decimal[2]}`;
+    return list;
+  }
+  const single = lastSideOfChain(parts[0] ?? joined);
+  const relation = relationNode(single, options, depth);
+  if (relation) return relation;
+  const { text: scalar, variable, unit } = cleanNamedScalar(single, options);
   const expanded = expandPlusMinus(scalar);
   if (expanded.length === 2 && depth === 0) {
     return { kind: "list", items: expanded.map((t) => ({ kind: "scalar", text: cleanScalar(t, options) })), ordered: false };
   }
-  return variable === null ? { kind: "scalar", text: scalar } : { kind: "scalar", text: scalar, variable };
+  const node: AnswerNode = { kind: "scalar", text: scalar };
+  if (variable !== null) node.variable = variable;
+  if (unit !== null) node.unit = unit;
+  return node;
+}
+
+const INFINITY: AnswerNode = { kind: "scalar", text: "\\infty" };
+const MINUS_INFINITY: AnswerNode = { kind: "scalar", text: "-\\infty" };
+
+/** An inequality with constant bounds as the interval (or union, for `\ne`) of its subject's values. */
+function relationNode(text: string, options: NormaliseOptions, depth: number): AnswerNode | null {
+  const set = relationSet(text);
+  if (!set) return null;
+  const relation: RelationOrigin = { subject: cleanScalar(set.subject, options, true), text };
+  const bound = (value: string) => parseNode(value, options, depth + 1);
+  if (set.kind === "except") {
+    const value = bound(set.value);
+    return {
+      kind: "union",
+      items: [
+        { kind: "sequence", open: "(", close: ")", items: [MINUS_INFINITY, value] },
+        { kind: "sequence", open: "(", close: ")", items: [value, INFINITY] },
+      ],
+      relation,
+    };
+  }
+  return {
+    kind: "sequence",
+    open: set.lower?.inclusive ? "[" : "(",
+    close: set.upper?.inclusive ? "]" : ")",
+    items: [set.lower ? bound(set.lower.value) : MINUS_INFINITY, set.upper ? bound(set.upper.value) : INFINITY],
+    relation,
+  };
 }
 
 /** The structure of an answer string (cleaned first). */

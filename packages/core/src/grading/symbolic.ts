@@ -139,7 +139,7 @@ function compareBySampling(
   a: Expression,
   b: Expression,
   variables: readonly string[],
-  ratio: boolean,
+  ratio: "none" | "any" | "positive",
   ctx: CasContext,
 ): Outcome {
   const random = seededRandom(SAMPLE_SEED);
@@ -157,13 +157,14 @@ function compareBySampling(
     if (!va || !vb || !isFinite(va) || !isFinite(vb)) continue;
     // Outside one side's real domain (\ln(x^2) against 2\ln x at x < 0) the point says nothing.
     if (isReal(va, ctx.tolerance) !== isReal(vb, ctx.tolerance)) continue;
-    if (ratio) {
+    if (ratio !== "none") {
       const x = va.re.sign * va.re.mantissa * 10 ** va.re.exponent;
       const y = vb.re.sign * vb.re.mantissa * 10 ** vb.re.exponent;
       if (y === 0 || x === 0) {
         if (x !== y) return { equal: false, reason: "symbolic" };
         continue;
       }
+      if (ratio === "positive" && x / y < 0) return { equal: false, reason: "symbolic" };
       const k = approxFromNumber(x / y);
       if (!factor) factor = { re: k, im: ZERO_APPROX };
       else if (!approxClose(factor.re, k, ctx.tolerance)) return { equal: false, reason: "symbolic" };
@@ -177,11 +178,19 @@ function compareBySampling(
   return { equal: a.isSame(b), reason: "symbolic" };
 }
 
-function difference(relation: Expression): Expression | null {
-  if (!isFunction(relation)) return null;
+/** A relation as `difference op 0` with op one of Equal, NotEqual, Less, LessEqual. */
+function towardsLess(relation: Expression): { operator: string; difference: Expression } | null {
+  if (!isFunction(relation) || relation.ops.length !== 2) return null;
   const [lhs, rhs] = relation.ops;
   if (!lhs || !rhs || !lhs.isCanonical || !rhs.isCanonical) return null;
-  return lhs.sub(rhs);
+  switch (relation.operator) {
+    case "Greater":
+      return { operator: "Less", difference: rhs.sub(lhs) };
+    case "GreaterEqual":
+      return { operator: "LessEqual", difference: rhs.sub(lhs) };
+    default:
+      return { operator: relation.operator, difference: lhs.sub(rhs) };
+  }
 }
 
 function freeVariables(...exprs: Expression[]): string[] {
@@ -195,15 +204,18 @@ function compareParsed(ce: ComputeEngine, a: Expression, b: Expression, exact: b
   const relA = RELATIONS.has(a.operator);
   const relB = RELATIONS.has(b.operator);
   if (relA || relB) {
-    if (!(relA && relB && a.operator === "Equal" && b.operator === "Equal")) return { equal: false, reason: "symbolic" };
-    const da = difference(a);
-    const db = difference(b);
-    if (!da || !db) return { equal: false, reason: "symbolic" };
-    return compareBySampling(ce, da, db, freeVariables(da, db), true, ctx);
+    if (!(relA && relB)) return { equal: false, reason: "symbolic" };
+    // `a > b` is `b < a`: each relation as `lhs − rhs` against 0 with one of =, ≠, <, ≤.
+    const na = towardsLess(a);
+    const nb = towardsLess(b);
+    if (!na || !nb || na.operator !== nb.operator) return { equal: false, reason: "symbolic" };
+    // Equations and ≠ hold for any non-zero multiple of their difference; inequalities for positive ones only.
+    const sign = na.operator === "Equal" || na.operator === "NotEqual" ? "any" : "positive";
+    return compareBySampling(ce, na.difference, nb.difference, freeVariables(na.difference, nb.difference), sign, ctx);
   }
   const variables = freeVariables(a, b);
   if (variables.length === 0) return compareConstants(a, b, exact, ctx);
-  return compareBySampling(ce, a, b, variables, false, ctx);
+  return compareBySampling(ce, a, b, variables, "none", ctx);
 }
 
 /** Compares two normalised scalar answers with the CAS, within the pair's budget. */
