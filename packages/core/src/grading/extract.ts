@@ -85,21 +85,31 @@ function findBoxes(text: string): Box[] {
   return boxes;
 }
 
-/** What may stand between boxes that list one answer: commas, "and"/"or", math delimiters. */
-const BOX_SEPARATOR = /^(?:\s|\$|\\[()[\]]|,|;|\band\b|\bor\b|\\text\{\s*(?:and|or|,)\s*\}|\\quad|\\,)*$/i;
+/**
+ * What may stand between boxes that list one answer: commas, "and"/"or", math
+ * delimiters, and the names the parts are given (`\(y_1 = \boxed{…}\) and \(y_2 = \boxed{…}\)`).
+ */
+const BOX_SEPARATOR =
+  /^(?:\s|\$|\\[()[\]]|,|;|\band\b|\bor\b|\\text\{\s*(?:and|or|,)\s*\}|\\q?quad|\\,|[a-zA-Z](?:_\{?\w+\}?)?\s*=)*$/i;
 
-/** The last box and the boxes listed right before it: `\boxed{1}, \boxed{2} and \boxed{3}` is the list 1, 2, 3. */
-function lastBoxGroup(text: string): ExtractedAnswer | null {
+/**
+ * The last box and the boxes listed with it: `\boxed{1}, \boxed{2} and \boxed{3}`
+ * is the list 1, 2, 3, and so are boxes inside one math environment.
+ */
+function lastBoxGroup(text: string): (ExtractedAnswer & { end: number }) | null {
   const boxes = findBoxes(text);
   const last = boxes[boxes.length - 1];
   if (!last) return null;
   const group = [last];
+  const env = boxes.length > 1 ? findMath(text).find((m) => m.start <= last.start && last.end <= m.end) : undefined;
   for (let k = boxes.length - 2; k >= 0; k--) {
-    const between = text.slice(boxes[k]!.end, group[0]!.start);
-    if (between.length > 40 || !BOX_SEPARATOR.test(between)) break;
-    group.unshift(boxes[k]!);
+    const box = boxes[k]!;
+    const between = text.slice(box.end, group[0]!.start);
+    const sameEnvironment = env !== undefined && env.start <= box.start;
+    if (!sameEnvironment && (between.length > 60 || !BOX_SEPARATOR.test(between))) break;
+    group.unshift(box);
   }
-  return { text: group.map((b) => b.text).join(", "), rule: last.rule };
+  return { text: group.map((b) => b.text).join(", "), rule: last.rule, end: last.end };
 }
 
 const PHRASES: ReadonlyArray<{ re: RegExp; rule: PhraseRule }> = [
@@ -112,11 +122,13 @@ const PHRASES: ReadonlyArray<{ re: RegExp; rule: PhraseRule }> = [
 
 /** Words that start a justification after the answer, outside math mode. */
 const TRAILING_CLAUSE =
-  /,?\s+(?:because|since|as|which|where|when|if|but|so|given|thus|hence|after|before|while|and\s+(?:we|this|that|so|the|it|thus|hence))\b/i;
+  /,\s*(?:which|where|when|if|as|but|so|thus|hence|and\s+(?:we|this|that|so|the|it|thus|hence))\b|,?\s+(?:because|since|given|after|before|while)\b/i;
 
 /** Ordinary words outside LaTeX commands and text boxes, number words and and/or not counted. */
 function proseWordCount(text: string): number {
-  const bare = text.replace(/\\(?:text|mathrm|textbf|mbox|operatorname)\s*\{[^{}]*\}/g, " ").replace(/\\[a-zA-Z]+/g, " ");
+  const bare = text
+    .replace(/\\(?:text|mathrm|textbf|mbox|operatorname|begin|end)\s*\{[^{}]*\}/g, " ")
+    .replace(/\\[a-zA-Z]+/g, " ");
   const words = bare.match(/[a-zA-Z]{2,}/g) ?? [];
   return words.filter((w) => !NUMBER_WORDS.has(w.toLowerCase()) && !/^(?:and|or)$/i.test(w)).length;
 }
@@ -166,7 +178,8 @@ function findMath(text: string): MathSpan[] {
       continue;
     }
     const content = text.slice(from, end);
-    if (opener === "$" && (proseWordCount(content) >= 2 || /^\d/.test(text.slice(end + 1, end + 2)) || content.trim() === "")) {
+    const amount = opener === "$" && /^\s?\d/.test(content);
+    if (content.trim() === "" || (amount && (proseWordCount(content) >= 2 || /^\d/.test(text.slice(end + 1, end + 2))))) {
       // Currency: the `$` belongs to an amount, and the next `$` may open real math.
       i = from;
       continue;
@@ -241,30 +254,51 @@ function numbersIn(text: string): NumberToken[] {
 /** Words after which a sentence states its result: "is 20", "= 20", "equals 20", "total of 20". */
 const COPULA = /(?:\b(?:is|are|was|were|be|equals?|gives|get|gets|got|makes|remain|remains|left with|total of|comes to|amounts to)\b|=|:)/gi;
 
+/** What separates the parts of one answer written as several environments or boxes: commas, "and", "or". */
+const LIST_SEPARATOR = /^(?:\s|,|;|\band\b|\bor\b|\\text\{\s*(?:and|or|,)\s*\}|\\q?quad|\\,)*$/i;
+
+interface Candidate {
+  start: number;
+  end: number;
+  text: string;
+  math: boolean;
+}
+
 /**
- * The value a sentence states: its last math environment (lone variable names
- * skipped when something else is there), else the number right after its last
- * copula, else its last number. Justifications after the value are cut first.
+ * The value a sentence states. Candidates are its math environments (lone
+ * names such as `$x$` skipped when there is more) and the numbers outside
+ * them; the one right after the sentence's last copula wins ("the degree of
+ * \(p\) is 15"), else the last. Environments listed together ("$1$ and $2$")
+ * are one answer. Justifications after the value are cut first.
  */
-function valueOfSentence(sentence: string, allowMath: boolean): { text: string; rule: "last-math" | "concluding-number" } | null {
-  const math = findMath(sentence);
-  if (allowMath && math.length > 0) {
-    // "so $x = 5$ is the value of $x$": a lone name is what the sentence talks about, not its value.
-    const meaningful = math.filter((s) => !/^(?:[a-zA-Z]|\\[a-zA-Z]+)$/.test(s.content));
-    const candidates = meaningful.length > 0 ? meaningful : math;
-    const span = candidates[candidates.length - 1]!;
-    if (span.content !== "") return { text: span.content, rule: "last-math" };
-  }
+function valueOfSentence(sentence: string): { text: string; rule: "last-math" | "concluding-number" } | null {
   let body = sentence;
+  const math = findMath(body);
   const clause = TRAILING_CLAUSE.exec(body);
-  if (clause && clause.index > 0 && /\d/.test(body.slice(0, clause.index))) body = body.slice(0, clause.index);
-  const numbers = numbersIn(body);
-  if (numbers.length === 0) return null;
+  if (clause && clause.index > 0 && !math.some((m) => m.start <= clause.index && clause.index < m.end) && /\d|\$|\\[([]/.test(body.slice(0, clause.index))) {
+    body = body.slice(0, clause.index);
+  }
+  const spans = math.filter((m) => m.end <= body.length && m.content !== "");
+  const meaningful = spans.filter((m) => !/^(?:[a-zA-Z]|\\[a-zA-Z]+)$/.test(m.content));
+  const candidates: Candidate[] = (meaningful.length > 0 ? meaningful : spans).map((m) => ({ start: m.start, end: m.end, text: m.content, math: true }));
+  // Numbers outside math, read from the text with the environments blanked out.
+  let outside = body;
+  for (const m of spans) outside = outside.slice(0, m.start) + " ".repeat(m.end - m.start) + outside.slice(m.end);
+  for (const n of numbersIn(outside)) candidates.push({ start: n.index, end: n.index + n.text.length, text: n.text, math: false });
+  if (candidates.length === 0) return null;
+  candidates.sort((a, b) => a.start - b.start);
   let copulaEnd = -1;
   COPULA.lastIndex = 0;
-  for (let m = COPULA.exec(body); m; m = COPULA.exec(body)) copulaEnd = m.index + m[0].length;
-  const after = numbers.find((n) => n.index >= copulaEnd);
-  return { text: (copulaEnd >= 0 && after ? after : numbers[numbers.length - 1]!).text, rule: "concluding-number" };
+  for (let m = COPULA.exec(outside); m; m = COPULA.exec(outside)) copulaEnd = m.index + m[0].length;
+  const afterCopula = candidates.find((c) => c.start >= copulaEnd);
+  const chosen = copulaEnd >= 0 && afterCopula ? afterCopula : candidates[candidates.length - 1]!;
+  if (!chosen.math) return { text: chosen.text, rule: "concluding-number" };
+  // "$1$, $2$ and $3$": the environments listed with the chosen one.
+  const group = [chosen];
+  const at = candidates.indexOf(chosen);
+  for (let k = at - 1; k >= 0 && candidates[k]!.math && LIST_SEPARATOR.test(body.slice(candidates[k]!.end, group[0]!.start)); k--) group.unshift(candidates[k]!);
+  for (let k = at + 1; k < candidates.length && candidates[k]!.math && LIST_SEPARATOR.test(body.slice(group[group.length - 1]!.end, candidates[k]!.start)); k++) group.push(candidates[k]!);
+  return { text: group.map((c) => c.text).join(", "), rule: "last-math" };
 }
 
 // ---------------------------------------------------------------------------
@@ -272,14 +306,14 @@ function valueOfSentence(sentence: string, allowMath: boolean): { text: string; 
 
 /** The answer after a phrase: inline math if it starts with a delimiter, else up to the end of the sentence. */
 function answerAfter(text: string, start: number): string {
-  let rest = text.slice(start).replace(/^[\s*_]+/, "");
-  const display = /^(\$\$|\\\[|\\\(|\$)/.exec(rest);
-  if (display) {
-    const opener = display[1]!;
-    const end = findCloser(rest, opener.length, CLOSER[opener]!);
-    if (end !== -1) {
-      const content = rest.slice(opener.length, end).trim();
-      if (!(opener === "$" && proseWordCount(content) >= 2)) return content;
+  let rest = text.slice(start).replace(/^(?:[\s*_"'“”]|\\")+/, "");
+  if (/^(?:\$|\\[([])/.test(rest)) {
+    // Math right after the phrase is the answer; "$12$ and $13$" is one answer in two environments.
+    const math = findMath(rest.slice(0, 4000));
+    if (math[0]?.start === 0 && math[0].content !== "") {
+      const group = [math[0]];
+      for (let k = 1; k < math.length && LIST_SEPARATOR.test(rest.slice(group[group.length - 1]!.end, math[k]!.start)); k++) group.push(math[k]!);
+      return group.map((m) => m.content).join(", ");
     }
   }
   const line = rest.split("\n", 1)[0] ?? "";
@@ -289,7 +323,7 @@ function answerAfter(text: string, start: number): string {
   // "The answer is 3/4 because ...": the justification is not part of the answer.
   const clause = TRAILING_CLAUSE.exec(rest);
   if (clause && clause.index > 0) rest = rest.slice(0, clause.index);
-  return rest.replace(/[\s*_]+$/, "").replace(/[.$]+$/, "").replace(/^\$+/, "").trim();
+  return rest.replace(/(?:[\s*_"'“”]|\\")+$/, "").replace(/[.$]+$/, "").replace(/^\$+/, "").trim();
 }
 
 function lastPhrase(text: string): ExtractedAnswer | null {
@@ -306,8 +340,8 @@ function lastPhrase(text: string): ExtractedAnswer | null {
     const answer = answerAfter(text, phrase.end);
     if (answer === "") continue;
     // "**Answer:** Verna received $7.00 in change.": the value is the one the sentence states.
-    if (proseWordCount(answer) > MAX_WHOLE_TEXT_WORDS) {
-      const value = valueOfSentence(answer, true);
+    if (proseWordCount(answer) > MAX_WHOLE_TEXT_WORDS || (proseWordCount(answer) >= 2 && /\b(?:is|are|was|were|equals?)\b/i.test(answer))) {
+      const value = valueOfSentence(answer);
       if (value) return { text: value.text, rule: phrase.rule };
       continue;
     }
@@ -330,7 +364,7 @@ function concludingValue(text: string): { text: string; rule: "last-math" | "con
   const sentences = sentencesOf(last, math);
   for (let k = sentences.length - 1; k >= 0; k--) {
     const s = sentences[k]!;
-    const value = valueOfSentence(last.slice(s.start, s.end), true);
+    const value = valueOfSentence(last.slice(s.start, s.end));
     if (value) return value;
   }
   return null;
@@ -347,10 +381,17 @@ function hasMathDelimiters(text: string): boolean {
 export function extractAnswer(response: string, mode: ExtractionMode = "lenient"): ExtractedAnswer | null {
   const full = response.trim();
   if (full === "") return null;
-  const box = lastBoxGroup(full);
-  if (box) return box;
   // Phrases and numbers are read from the end of very long texts only.
   const text = full.length > MAX_TAIL_CHARS ? full.slice(full.length - MAX_TAIL_CHARS) : full;
+  const box = lastBoxGroup(full);
+  if (box) {
+    // "…= \boxed{255}. … Final Answer: The final answer is $10,455$.": an answer stated after the last box,
+    // with a value in it, is the response's final word.
+    const after = full.slice(box.end);
+    const later = after.length <= MAX_TAIL_CHARS ? lastPhrase(after) : null;
+    if (later && /\d|\\[a-zA-Z]/.test(later.text)) return later;
+    return { text: box.text, rule: box.rule };
+  }
   const phrase = lastPhrase(text);
   if (phrase) return phrase;
   if (mode === "boxed") return null;

@@ -182,7 +182,12 @@ function compareNodes(a: AnswerNode, b: AnswerNode, ctx: Context): Outcome {
   if (b.kind === "list" && b.decimal !== undefined && a.kind === "scalar") return compareScalars(a.text, b.decimal, ctx);
   // `k = 45, n = 2` against `45, 2`: the values in the order of their names.
   if (a.kind === "list" && b.kind === "list" && !!a.namedValues !== !!b.namedValues) {
-    return a.namedValues ? compareOrdered(a.namedValues, b.items, ctx) : compareOrdered(a.items, b.namedValues!, ctx);
+    const [named, bare] = a.namedValues ? [a, b] : [b, a];
+    // The names' alphabetical order (x, y) or the order they were written in (`x = -5, p = \frac{14}{3}`).
+    const alphabetical = compareOrdered(named.namedValues!, bare.items, ctx);
+    if (alphabetical.equal || alphabetical.reason === "timeout") return alphabetical;
+    const written = named.writtenValues ? compareOrdered(named.writtenValues, bare.items, ctx) : alphabetical;
+    return written.equal ? written : alphabetical;
   }
   // A set of roots and a bare list of the same roots say the same thing.
   if (isUnordered(a, ctx) && isUnordered(b, ctx)) {

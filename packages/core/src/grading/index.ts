@@ -1,4 +1,12 @@
-export { extractAnswer, type ExtractedAnswer, type ExtractionRule } from "./extract";
+export {
+  EXTRACTION_MODES,
+  EXTRACTION_RULES,
+  extractAnswer,
+  RULES_OF_MODE,
+  type ExtractedAnswer,
+  type ExtractionMode,
+  type ExtractionRule,
+} from "./extract";
 export { normaliseAnswer, parseAnswer, serialiseAnswer, type AnswerNode } from "./structures";
 export type { NormaliseOptions } from "./normalise";
 export { parseWordNumber } from "./word-numbers";

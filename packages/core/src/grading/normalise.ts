@@ -64,7 +64,7 @@ const UNWRAP_COMMANDS = [
 ];
 
 /** Words that can follow a number without being its unit. */
-const NOT_UNITS = new Set(["or", "and", "percent", "percentage", "of", "to", "mod", "times", "over", "plus", "minus"]);
+const NOT_UNITS = new Set(["or", "and", "percent", "percentage", "pct", "of", "to", "mod", "times", "over", "plus", "minus"]);
 
 /** Heuristic rewrites with quadratic worst cases only run on answers up to this length. */
 const MAX_HEURISTIC_CHARS = 300;
@@ -284,6 +284,8 @@ export function canonicalUnit(raw: string): string {
 export function cleanAnswer(answer: string): string {
   let s = answer.trim();
   s = replaceAll(s, UNICODE);
+  // `\\frac` outside a matrix is an over-escaped `\frac`, not a row break followed by text.
+  if (!s.includes("\\begin")) s = s.replace(/\\\\(?=[a-zA-Z])/g, "\\");
   s = s.replace(/\*\*/g, "").replace(/^`+|`+$/g, "");
   s = unwrapCommands(s, ["boxed", "fbox"]);
   // Currency dollars go first so that the math-mode `$` stripping below cannot eat them.
@@ -292,8 +294,10 @@ export function cleanAnswer(answer: string): string {
   s = s.replace(/(?<!\\)\\(?=\d)/g, "");
   s = s.replace(/(?<!\\)\\[()[\]]/g, "");
   s = s.replace(DROPPED_COMMANDS, "");
+  // `11,\! 111,\! 100`: a thousands comma with its spacing.
+  s = s.replace(/(\d),\s*\\[!,:;]\s*(?=\d{3}(?!\d))/g, "$1,");
   s = s.replace(/(?<!\\)\\[!,:;>]/g, "");
-  s = s.replace(/\\(?:quad|qquad|enspace|thinspace|medspace|thickspace)(?![a-zA-Z])|(?<!\\)\\ |~/g, " ");
+  s = s.replace(/\\(?:qquad|quad)|\\(?:enspace|thinspace|medspace|thickspace)(?![a-zA-Z])|(?<!\\)\\ |~/g, " ");
   // `{,}` is how LaTeX writes a comma without list spacing; before three digits it separates thousands.
   // Between digits otherwise it is a decimal comma (`3{,}5` is 3.5).
   s = s.replace(/(\d)\{,\}(?=\d{3}(?!\d))/g, "$1").replace(/(\d)\{,\}(?=\d)/g, "$1.").replace(/\{,\}/g, ",");
@@ -330,6 +334,8 @@ export function stripAssignment(text: string): { variable: string | null; value:
     const rest = text.slice(tuple[0].length);
     if (rest.trim() !== "" && splitTopLevel(rest, "=").length === 1) return { variable: tuple[1]!.replace(/\s+/g, ""), value: rest };
   }
+  const label = labelledConstant(text);
+  if (label) return label;
   const m = /^\s*([a-zA-Z](?:_\{?[a-zA-Z0-9]+\}?)?(?:\([a-zA-Z]\))?|\\[a-zA-Z]+)\s*(=|\\approx|\\in)\s*/.exec(text);
   if (!m) return { variable: null, value: text };
   const rest = text.slice(m[0].length);
@@ -339,6 +345,23 @@ export function stripAssignment(text: string): { variable: string | null; value:
     return { variable: null, value: text };
   }
   return { variable: m[1]!.replace(/\s+/g, ""), value: rest };
+}
+
+/**
+ * `AB = 4`, `|AB| = 1`, `A:B = 7:32`, `\frac{NO}{BO} = \frac{1}{\sqrt6}`: a named quantity
+ * (letters combined without + or −, no digits outside subscripts) given a constant value.
+ */
+function labelledConstant(text: string): { variable: string; value: string } | null {
+  const sides = splitTopLevel(text, "=");
+  if (sides.length !== 2) return null;
+  const [lhs, rhs] = [sides[0]!.trim(), sides[1]!.trim()];
+  if (lhs === "" || rhs === "" || /[<>]/.test(lhs)) return null;
+  const name = lhs.replace(/_\{[^{}]*\}|_[a-zA-Z0-9]/g, "");
+  if (/[\d+\-]|\\(?:pm|cdot|times)(?![a-zA-Z])/.test(name) || !/[a-zA-Z]/.test(name.replace(/\\[a-zA-Z]+/g, ""))) return null;
+  if (/^[a-zA-Z]$/.test(name)) return null;
+  const rhsLetters = rhs.replace(/\\[a-zA-Z]+/g, "").replace(/\b(?:e|i)\b/g, "");
+  if (/[a-zA-Z]/.test(rhsLetters)) return null;
+  return { variable: lhs.replace(/\s+/g, ""), value: rhs };
 }
 
 /** Removes the thousands commas of a whole numeral: `1,000,000.5` → `1000000.5`. */
@@ -359,9 +382,9 @@ function percentOf(numeral: string): string | null {
 }
 
 function applyPercent(text: string, asFraction: boolean): string {
-  if (!text.includes("%") && !text.includes("percent")) return text;
+  if (!text.includes("%") && !/percent|pct/.test(text)) return text;
   if (text.length > MAX_HEURISTIC_CHARS) return text.replace(/\\?%/g, "");
-  const m = /^(.*?)\s*(?:\\%|%|\\text\{\s*percent\s*\}|\s+percent)\s*$/.exec(text);
+  const m = /^(.*?)\s*(?:\\%|%|\\text\{\s*(?:percent|percentage|pct)\s*\}|\s*(?:percent|percentage|pct))\s*$/.exec(text);
   if (!m) return text.replace(/\\?%/g, "");
   const body = m[1]!.trim();
   if (!asFraction) return body;

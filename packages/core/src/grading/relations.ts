@@ -97,10 +97,15 @@ export function lastSideOfChain(text: string): string {
     const head = approx[0]!.trim();
     body = splitTopLevel(head, "=").length > 1 ? head : `${head}=${approx[approx.length - 1]!.trim()}`;
   }
+  // `a = 1, b = 2` is a list of assignments, not a chain.
+  if (splitTopLevel(body, ",").length > 1 || splitTopLevel(body, ";").length > 1) return body;
   const chain = splitRelation(body);
   if (!chain || chain.ops.some((op) => op !== "=")) return body;
-  if (chain.terms.length < 3) return body;
   const first = chain.terms[0]!;
+  // `\frac{3}{16} = 0.0011_2`, `5 + 15 = 20`: a computation states its result.
+  const constant = (term: string) => !/[a-zA-Z]/.test(term.replace(/\\[a-zA-Z]+/g, ""));
+  if (chain.terms.length === 2 && constant(first) && constant(chain.terms[1]!)) return chain.terms[1]!;
+  if (chain.terms.length < 3) return body;
   const last = chain.terms[chain.terms.length - 1]!;
   return isName(first) ? `${first}=${last}` : last;
 }

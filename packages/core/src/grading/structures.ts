@@ -30,6 +30,8 @@ export type AnswerNode =
       ordered: boolean;
       /** For `x = 1, y = 2`: the values in the order of their variable names, to compare with the point `(1, 2)`. */
       namedValues?: AnswerNode[];
+      /** The same values in the order they were written. */
+      writtenValues?: AnswerNode[];
       /** `2,74` or `1000,99`: two numbers, or one number with a decimal comma; the other answer decides. */
       decimal?: string;
     }
@@ -95,10 +97,9 @@ function parseList(rawParts: string[], options: NormaliseOptions, depth: number)
   );
   const list: AnswerNode = { kind: "list", items: expandListItems(items, options), ordered: options.unorderedLists === false };
   if (keepNames) {
-    list.namedValues = assignments
-      .map((a) => ({ name: a.variable!, value: parseNode(a.value, options, depth + 1) }))
-      .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
-      .map((named) => named.value);
+    const named = assignments.map((a) => ({ name: a.variable!, value: parseNode(a.value, options, depth + 1) }));
+    list.writtenValues = named.map((n) => n.value);
+    list.namedValues = [...named].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)).map((n) => n.value);
   }
   return list;
 }
@@ -150,7 +151,9 @@ function parseNode(text: string, options: NormaliseOptions, depth: number): Answ
   const last = s[s.length - 1];
   if ((first === "(" || first === "[") && (last === ")" || last === "]") && isWhole(s, 0, 1)) {
     const inner = s.slice(1, -1);
-    const parts = splitTopLevel(inner, ",");
+    let parts = splitTopLevel(inner, ",");
+    // `(0; -2; 6)`: a point written with semicolons.
+    if (parts.length === 1) parts = splitTopLevel(inner, ";");
     if (parts.length >= 2) {
       return { kind: "sequence", open: first, close: last, items: parts.map((part) => parseNode(part, options, depth + 1)) };
     }
@@ -158,6 +161,11 @@ function parseNode(text: string, options: NormaliseOptions, depth: number): Answ
     if (first === "(" && last === ")") return parseNode(inner, options, depth + 1);
   }
 
+  // `p=5,q=2; p=7,q=2` and `-12; -11; -10`: semicolons separate answers.
+  const groups = splitTopLevel(s, ";").filter((p) => p.trim() !== "");
+  if (groups.length >= 2) {
+    return { kind: "list", items: groups.map((g) => parseNode(g, options, depth + 1)), ordered: options.unorderedLists === false };
+  }
   const joined = joinThousands(s);
   const parts = splitTopLevel(joined, ",").filter((p) => p.trim() !== "");
   if (parts.length >= 2) {
@@ -213,7 +221,9 @@ function relationNode(text: string, options: NormaliseOptions, depth: number): A
 export function parseAnswer(answer: string, options: NormaliseOptions = {}): AnswerNode {
   let cleaned = cleanAnswer(answer);
   // " or " / " and " between alternatives separate list items, unless the whole phrase is words.
-  if (/[\d}\\]/.test(cleaned)) cleaned = cleaned.replace(/\s+(?:or|and)\s+/g, ",");
+  if (/[\d}\\]/.test(cleaned)) cleaned = cleaned.replace(/\s+(?:or|and)\s+|(?<=[)\]])\s*(?:or|and)\s*(?=[([])/g, ",");
+  // `{1, 2, 3}` with plain braces is a group in LaTeX: it shows the list 1, 2, 3.
+  if (cleaned.startsWith("{") && isWhole(cleaned, 0, 1) && splitTopLevel(cleaned.slice(1, -1), ",").length > 1) cleaned = cleaned.slice(1, -1);
   return parseNode(cleaned, options, 0);
 }
 
@@ -225,7 +235,8 @@ function sortedKeys(items: AnswerNode[]): string[] {
 export function serialiseAnswer(node: AnswerNode): string {
   switch (node.kind) {
     case "scalar":
-      return node.text;
+      // The unit stays visible: `5\text{ cm}` and `5\text{ m}` must not look alike.
+      return node.unit === undefined ? node.text : `${node.text}\\text{ ${node.unit}}`;
     case "sequence":
       return `${node.open}${node.items.map(serialiseAnswer).join(",")}${node.close}`;
     case "set":

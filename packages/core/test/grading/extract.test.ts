@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractAnswer } from "../../src/grading";
+import { extractAnswer, RULES_OF_MODE } from "../../src/grading";
 
 describe("extractAnswer: boxes", () => {
   it("reads a box with nested braces whole", () => {
@@ -34,8 +34,23 @@ describe("extractAnswer: boxes", () => {
     expect(extractAnswer(String.raw`\boxed{3} \boxed{ }`)).toEqual({ text: "3", rule: "boxed" });
   });
 
-  it("prefers a box over an answer phrase, wherever the phrase is", () => {
-    expect(extractAnswer(String.raw`\boxed{3}. The answer is 4.`)).toEqual({ text: "3", rule: "boxed" });
+  it("prefers a box over an earlier answer phrase, and over a later one that states no value", () => {
+    expect(extractAnswer(String.raw`The answer is 4? We get \boxed{3}.`)).toEqual({ text: "3", rule: "boxed" });
+    expect(extractAnswer(String.raw`\boxed{3}. The answer is clear.`)).toEqual({ text: "3", rule: "boxed" });
+  });
+
+  it("lets a final answer stated after the last box win: the box held an intermediate result", () => {
+    const response = String.raw`interest $0.05 \cdot 10{,}200 \cdot \frac12 = \boxed{255}$, so she has $10,455. Final Answer: The final answer is $10,455$. I hope it is correct.`;
+    expect(extractAnswer(response)).toEqual({ text: "10,455", rule: "final-answer-is" });
+  });
+
+  it("reads several boxes listed together as one answer, in order", () => {
+    expect(extractAnswer(String.raw`\boxed{1}, \boxed{2}, \boxed{3}`)).toEqual({ text: "1, 2, 3", rule: "boxed" });
+    expect(extractAnswer(String.raw`\boxed{1} and \boxed{2}`)).toEqual({ text: "1, 2", rule: "boxed" });
+    expect(extractAnswer(String.raw`$$\boxed{(3, 3)} \text{ for part (a) and } \boxed{(1, 1)}$$`)).toEqual({ text: "(3, 3), (1, 1)", rule: "boxed" });
+    expect(extractAnswer(String.raw`\(y_1 = \boxed{2x}\) and \(y_2 = \boxed{3x}\)`)).toEqual({ text: "2x, 3x", rule: "boxed" });
+    // Boxes with reasoning between them are separate answers: the last one stands.
+    expect(extractAnswer(String.raw`\boxed{1} no no no no no \boxed{2}`)).toEqual({ text: "2", rule: "boxed" });
   });
 });
 
@@ -85,5 +100,63 @@ describe("extractAnswer: bare answers", () => {
     expect(extractAnswer("   \n ")).toBeNull();
     expect(extractAnswer("We first draw the figure and then consider the symmetry of the triangle.")).toBeNull();
     expect(extractAnswer("The answer is")).toBeNull();
+  });
+});
+
+describe("extractAnswer: answer labels", () => {
+  it("reads 'Answer:' and '**Answer:**', and takes the value a prose answer states", () => {
+    expect(extractAnswer("Answer: 42")).toEqual({ text: "42", rule: "answer-label" });
+    expect(extractAnswer("**Answer:** Verna received $7.00 in change.")).toEqual({ text: "7.00", rule: "answer-label" });
+    expect(extractAnswer("Final Answer: The largest $n$ is 34.")).toEqual({ text: "34", rule: "final-answer-is" });
+  });
+});
+
+describe("extractAnswer: lenient fallbacks", () => {
+  it("takes the last math environment of the concluding sentence", () => {
+    const response = String.raw`Using the reference angle, the value of \(\csc(-120^\circ)\) is \(-\frac{2\sqrt{3}}{3}\).`;
+    expect(extractAnswer(response)).toEqual({ text: String.raw`-\frac{2\sqrt{3}}{3}`, rule: "last-math" });
+    expect(extractAnswer("We find $x = 3$.\n\nThus the solution is $x = 5$.")).toEqual({ text: "x = 5", rule: "last-math" });
+    // "$1$, $2$ and $3$" is one answer.
+    expect(extractAnswer("The roots are $1$, $2$ and $3$.")).toEqual({ text: "1, 2, 3", rule: "last-math" });
+  });
+
+  it("takes the value after the sentence's last copula, over a math environment that only names what is asked", () => {
+    const response = String.raw`Therefore, the degree of the polynomial \((ax^6+bx^8)(x^5+f)\) is 15.`;
+    expect(extractAnswer(response)).toEqual({ text: "15", rule: "concluding-number" });
+  });
+
+  it("takes the number the concluding sentence states, and a currency amount as a number", () => {
+    expect(extractAnswer("Therefore, the length of the red rope is 20 centimeters.")).toEqual({ text: "20", rule: "concluding-number" });
+    expect(extractAnswer("She sold 16 - 3 - 4 = 9 eggs, making 9 * 2 = $18 every day.")).toEqual({ text: "18", rule: "concluding-number" });
+    expect(extractAnswer("So the total is 20, which is 4 more than 16.")).toEqual({ text: "20", rule: "concluding-number" });
+    expect(extractAnswer("In all, Vince stapled a total of 2,280 reports.")).toEqual({ text: "2,280", rule: "concluding-number" });
+  });
+
+  it("falls back to the last number when the concluding sentence has none", () => {
+    expect(extractAnswer("We add 12 and 8 to get 20.\n\nThat settles the question.")).toEqual({ text: "20", rule: "last-number" });
+  });
+
+  it("does not read the digits of a word as a number", () => {
+    expect(extractAnswer("The code is AZYUK2A and nothing else is known here today.")).toBeNull();
+  });
+});
+
+describe("extractAnswer: modes", () => {
+  it("in boxed mode reads only boxes and answer phrases", () => {
+    expect(extractAnswer(String.raw`so \boxed{7}`, "boxed")).toEqual({ text: "7", rule: "boxed" });
+    expect(extractAnswer("so the answer is 7.", "boxed")).toEqual({ text: "7", rule: "answer-is" });
+    expect(extractAnswer("Therefore, the length of the red rope is 20 centimeters.", "boxed")).toBeNull();
+    expect(extractAnswer("We have 5 + 15 = 20", "boxed")).toBeNull();
+    expect(extractAnswer("20", "boxed")).toBeNull();
+  });
+
+  it("in lenient mode reads a cut-off computation's last number: why rollouts grade in boxed mode", () => {
+    expect(extractAnswer("Adding the amounts of both days together, 5 + 15 = 20")).toEqual({ text: "20", rule: "concluding-number" });
+  });
+
+  it("lists every rule of a mode in the order they are tried", () => {
+    expect(RULES_OF_MODE.boxed).toEqual(["boxed", "fbox", "final-answer-is", "answer-is", "answer-label"]);
+    expect(RULES_OF_MODE.lenient.slice(0, 5)).toEqual(RULES_OF_MODE.boxed);
+    expect(RULES_OF_MODE.lenient.slice(5)).toEqual(["last-math", "whole-text", "concluding-number", "last-number"]);
   });
 });

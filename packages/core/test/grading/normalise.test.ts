@@ -13,7 +13,9 @@ describe("normaliseAnswer", () => {
     ["1,000,000", "1000000"],
     [String.raw`30^{\circ}`, "30"],
     ["45°", "45"],
-    [String.raw`5 \text{ cm}^2`, "5"],
+    [String.raw`5 \text{ cm}^2`, String.raw`5\text{ cm^2}`],
+    ["15 square centimeters", String.raw`15\text{ cm^2}`],
+    ["12 oranges", String.raw`12\text{ orange}`],
     [String.raw`\$1{,}250`, "1250"],
     [String.raw`x = -7`, "-7"],
     [String.raw`\{3, 1, 2\}`, String.raw`\{1,2,3\}`],
@@ -56,8 +58,9 @@ describe("grading options", () => {
   it("documents its defaults", () => {
     expect(DEFAULT_GRADE_OPTIONS).toEqual({
       timeLimitMs: 2000,
-      relativeTolerance: 1e-6,
-      absoluteTolerance: 1e-9,
+      mode: "lenient",
+      decimalPlaces: 6,
+      relativeTolerance: 1e-9,
       percentAsFraction: false,
       unorderedLists: true,
     });
@@ -78,13 +81,22 @@ describe("grading options", () => {
     expect(gradeAnswer("(2, 3)", "(3, 2)").equivalent).toBe(false);
   });
 
-  it("applies the relative tolerance to approximations and compares exact numbers exactly", () => {
+  it("lets a decimal approximation match when it agrees to the decimal places, and compares exact numbers exactly", () => {
     expect(gradeAnswer(String.raw`\frac{1}{3}`, "0.3333333")).toMatchObject({ equivalent: true, reason: "numeric" });
-    expect(gradeAnswer(String.raw`\frac{1}{3}`, "0.3333333", { relativeTolerance: 1e-9 }).equivalent).toBe(false);
-    expect(gradeAnswer(String.raw`\frac{1}{3}`, "0.33", { relativeTolerance: 0.05 }).equivalent).toBe(true);
+    expect(gradeAnswer(String.raw`\frac{1}{3}`, "0.333333")).toMatchObject({ equivalent: true, reason: "numeric" });
+    // Near misses: two or three places are not six.
+    expect(gradeAnswer(String.raw`\frac{1}{3}`, "0.33")).toMatchObject({ equivalent: false, reason: "numeric" });
+    expect(gradeAnswer(String.raw`\frac{1}{3}`, "0.333")).toMatchObject({ equivalent: false, reason: "numeric" });
+    expect(gradeAnswer(String.raw`\frac{1}{3}`, "0.33", { decimalPlaces: 2 }).equivalent).toBe(true);
+    // π to five places is not π to six; the documented option accepts it.
+    expect(gradeAnswer(String.raw`\pi`, "3.14159").equivalent).toBe(false);
+    expect(gradeAnswer(String.raw`\pi`, "3.141593").equivalent).toBe(true);
+    expect(gradeAnswer(String.raw`\pi`, "3.14159", { decimalPlaces: 5 }).equivalent).toBe(true);
+    expect(gradeAnswer(String.raw`2\pi`, "6.28").equivalent).toBe(false);
     expect(gradeAnswer("1000000", "1000001", { relativeTolerance: 0.01 })).toMatchObject({ equivalent: false, reason: "numeric" });
-    expect(gradeAnswer("0", "0.0000000001")).toMatchObject({ equivalent: true, reason: "numeric" });
-    expect(gradeAnswer("0", "0.0000000001", { absoluteTolerance: 0 }).equivalent).toBe(false);
+    expect(gradeAnswer("123456789.5", "123456789.50000001")).toMatchObject({ equivalent: true, reason: "numeric" });
+    expect(gradeAnswer("0", "0.0000001")).toMatchObject({ equivalent: true, reason: "numeric" });
+    expect(gradeAnswer("0", "0.000001")).toMatchObject({ equivalent: false, reason: "numeric" });
   });
 });
 

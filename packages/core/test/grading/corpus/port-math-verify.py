@@ -338,6 +338,21 @@ def port_file(path: str, src: str, cases: list, skipped: Counter, notes: list) -
             skipped[(file_reason or SKIP_REASON_OTHER) + " (test without asserts)"] += 1
 
 
+# Cases where a careful human grader disagrees with Math-Verify's expected value. The case keeps
+# Math-Verify's verdict in "mathVerifyExpected"; "equivalent" is the human judgement and "note" says why.
+# Keyed by (test name, gold, pred).
+HUMAN_JUDGEMENTS: dict[tuple[str, str, str], tuple[bool, str]] = {
+    ("test_latex_notation", "$9$", "Answer $ \n 9 \n $"): (
+        True, "The response answers 9; the line breaks inside the math are layout, not a different answer."),
+    ("test_latex_notation", "$9$", "Answer \\( \n 9 \n \\)"): (
+        True, "The response answers 9; the line breaks inside the math are layout, not a different answer."),
+    ("test_set_rel_assymetry", "$x \\in [-2,7]$", "$-2 \\\\le x \\\\le 7$"): (
+        True, "x in [-2, 7] and -2 <= x <= 7 state the same set; which side is the gold does not change that."),
+    ("test_string_extraction", "$1 - \\frac{1}{\\mathrm{e}}$", "$1 + \\frac{1}{\\mathrm{e}}$"): (
+        False, "1 - 1/e is 0.632 and 1 + 1/e is 1.368: different numbers."),
+}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repo", default=DEFAULT_REPO, help="git dir of huggingface/Math-Verify")
@@ -366,13 +381,21 @@ def main() -> None:
         seen[key] = c
         out.append(c)
 
+    used_judgements: set = set()
     with open(opts.out, "w", encoding="utf-8") as fh:
         for c in out:
             obj = {k: c[k] for k in ("gold", "pred", "equivalent", "category", "source")}
             if c["settings"]:
                 obj["settings"] = c["settings"]
+            judged = HUMAN_JUDGEMENTS.get((c["source"].split("::")[-1], c["gold"], c["pred"]))
+            if judged is not None and judged[0] != c["equivalent"]:
+                obj["equivalent"], obj["mathVerifyExpected"], obj["note"] = judged[0], c["equivalent"], judged[1]
+                used_judgements.add((c["source"].split("::")[-1], c["gold"], c["pred"]))
             fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
+    unused = set(HUMAN_JUDGEMENTS) - used_judgements
+    if unused:
+        sys.exit(f"human judgements that matched no case: {sorted(unused)}")
     print(f"upstream {UPSTREAM} @ {commit}")
     print(f"wrote {len(out)} cases to {os.path.relpath(opts.out)}")
     print("by category:")
