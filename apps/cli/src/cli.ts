@@ -19,9 +19,11 @@ commands:
   export labels|predictions --run RUN --out FILE|-
       Export runs (jobs): a balanced judge training set (parquet or JSONL, with a reward
       function file), a run's chunk labels, or its ProcessBench predictions.
-  grade --gold G --pred P [--time-limit-ms MS] [--details]
-  grade --jsonl FILE [--time-limit-ms MS] [--threads N] [--details]
-      Extract and compare final answers; one JSON object per pair, in input order.
+  grade --gold G --pred P [--mode boxed|lenient] [--time-limit-ms MS] [--details]
+  grade --jsonl FILE [--mode boxed|lenient] [--time-limit-ms MS] [--threads N] [--details]
+      Extract and compare final answers; one JSON object per pair, in input order, naming
+      the extraction rule that found the prediction's answer. --mode boxed reads only boxes and
+      answer phrases (output asked to box its answer); lenient (default) also prose and numbers.
   processbench score --data <file.json>... --predictions FILE
       ProcessBench acc_err / acc_cor / F1 per subset and their average.
   label --rule abs-q|rel-ratio|rel-effective [--gamma x] [--alpha x] [--n k] --q0 x --q x1,x2,...

@@ -9,6 +9,7 @@ interface Answer {
   gold_extracted: string | null;
   pred_extracted: string | null;
   reason: string;
+  rule: string | null;
   elapsed_ms?: number;
 }
 
@@ -26,7 +27,7 @@ describe("stepwiser grade", () => {
   it("grades one pair given on the command line", async () => {
     const result = await runCli(["grade", "--gold", "\\frac{1}{2}", "--pred", "so the answer is \\boxed{0.5}"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(jsonOf(result)).toEqual({ equivalent: true, gold_extracted: "\\frac{1}{2}", pred_extracted: "0.5", reason: "numeric" });
+    expect(jsonOf(result)).toEqual({ equivalent: true, gold_extracted: "\\frac{1}{2}", pred_extracted: "0.5", reason: "numeric", rule: "boxed" });
   });
 
   it("grades a JSON-lines file in input order, ignoring extra fields and blank lines", async () => {
@@ -44,9 +45,23 @@ describe("stepwiser grade", () => {
     expect(result.code, result.stderr).toBe(0);
     const answers = lines(result.stdout);
     expect(answers.map((a) => a.equivalent)).toEqual([true, true, false, true, false, true]);
-    expect(answers[0]).toEqual({ equivalent: true, gold_extracted: "1,000", pred_extracted: "1000", reason: expect.any(String) });
+    expect(answers[0]).toEqual({ equivalent: true, gold_extracted: "1,000", pred_extracted: "1000", reason: expect.any(String), rule: "boxed" });
     expect(answers[3]!.reason).toBe("symbolic");
-    expect(answers[4]).toMatchObject({ pred_extracted: null, reason: "unparseable" });
+    expect(answers[4]).toMatchObject({ pred_extracted: null, reason: "unparseable", rule: null });
+    expect(answers[5]).toMatchObject({ rule: "fbox" });
+  });
+
+  it("names the rule that found an unboxed answer, and reads only boxes and answer phrases with --mode boxed", async () => {
+    const pred = "Therefore, the length of the red rope is 20 centimeters.";
+    const lenient = await runCli(["grade", "--gold", "20", "--pred", pred]);
+    expect(lenient.code, lenient.stderr).toBe(0);
+    expect(jsonOf(lenient)).toEqual({ equivalent: true, gold_extracted: "20", pred_extracted: "20", reason: "string", rule: "concluding-number" });
+    const boxed = await runCli(["grade", "--gold", "20", "--pred", pred, "--mode", "boxed"]);
+    expect(boxed.code, boxed.stderr).toBe(0);
+    expect(jsonOf(boxed)).toEqual({ equivalent: false, gold_extracted: "20", pred_extracted: null, reason: "unparseable", rule: null });
+    const bad = await runCli(["grade", "--gold", "20", "--pred", pred, "--mode", "strict"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--mode must be boxed or lenient, got "strict"');
   });
 
   it("rejects a bad line with file, line and field before printing anything", async () => {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { GradeResult } from "@stepwiser/core";
+import { EXTRACTION_MODES, type ExtractionMode, type GradeResult } from "@stepwiser/core";
 import { DEFAULT_GRADING_TIME_LIMIT_MS, GradingPool } from "@stepwiser/jobs/grading";
 import { z } from "zod";
 import { readInputText } from "../input/files";
@@ -19,6 +19,8 @@ function answerJson(result: GradeResult, details: boolean) {
     gold_extracted: result.gold.extracted,
     pred_extracted: result.pred.extracted,
     reason: result.reason,
+    // Which extraction rule found the prediction's answer (null when none did).
+    rule: result.pred.rule,
   };
   if (!details) return base;
   return {
@@ -32,8 +34,9 @@ function answerJson(result: GradeResult, details: boolean) {
 }
 
 /**
- * `stepwiser grade --gold G --pred P` or `stepwiser grade --jsonl FILE`. Pairs are
- * graded on worker threads, each under a hard time limit, and printed in input order.
+ * `stepwiser grade --gold G --pred P` or `stepwiser grade --jsonl FILE`, optionally
+ * `--mode boxed|lenient` (default lenient). Pairs are graded on worker threads, each
+ * under a hard time limit, and printed in input order.
  */
 export async function gradeCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -45,12 +48,15 @@ export async function gradeCommand(args: string[]): Promise<void> {
       "time-limit-ms": { type: "string" },
       threads: { type: "string" },
       details: { type: "boolean", default: false },
+      mode: { type: "string" },
     },
   });
   const single = values.gold !== undefined || values.pred !== undefined;
   if (single && values.jsonl) throw new UsageError("give either --gold and --pred, or --jsonl, not both");
   if (!single && !values.jsonl) throw new UsageError("give --gold G --pred P, or --jsonl FILE");
   if (single && (values.gold === undefined || values.pred === undefined)) throw new UsageError("--gold and --pred go together");
+  const mode = (values.mode ?? "lenient") as ExtractionMode;
+  if (!EXTRACTION_MODES.includes(mode)) throw new UsageError(`--mode must be ${EXTRACTION_MODES.join(" or ")}, got "${values.mode}"`);
   const timeLimitMs = numberFlag("time-limit-ms", values["time-limit-ms"], DEFAULT_GRADING_TIME_LIMIT_MS);
   if (timeLimitMs <= 0) throw new UsageError(`--time-limit-ms must be positive, got ${timeLimitMs}`);
 
@@ -63,7 +69,7 @@ export async function gradeCommand(args: string[]): Promise<void> {
   const requestedThreads = values.threads === undefined ? 2 : numberFlag("threads", values.threads);
   if (!Number.isInteger(requestedThreads) || requestedThreads < 1) throw new UsageError(`--threads must be a positive integer, got "${values.threads}"`);
   const threads = Math.min(requestedThreads, pairs.length);
-  const pool = new GradingPool({ threads, timeLimitMs });
+  const pool = new GradingPool({ threads, timeLimitMs, gradeOptions: { mode } });
   try {
     const pending = pairs.map((pair) => pool.grade(pair.gold, pair.pred));
     for (const result of pending) process.stdout.write(`${JSON.stringify(answerJson(await result, values.details))}\n`);
