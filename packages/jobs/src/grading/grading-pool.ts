@@ -49,7 +49,8 @@ const DEFAULT_COOPERATIVE_SHARE = 0.8;
 
 /**
  * Grades answer pairs on worker threads with a hard per-pair time limit. Results
- * come back per call; callers that need input order await in order.
+ * come back per call; callers that need input order await in order. Threads keep
+ * the process alive only while the pool has work: an idle pool never holds up exit.
  */
 export class GradingPool {
   private readonly slots: Slot[] = [];
@@ -66,6 +67,7 @@ export class GradingPool {
     this.gradeOptions = { ...options.gradeOptions, timeLimitMs: Math.max(1, Math.floor(this.timeLimitMs * share)) };
     const threads = options.threads ?? Math.min(4, Math.max(1, availableParallelism()));
     for (let i = 0; i < threads; i++) this.slots.push(this.spawn());
+    this.updateRefs();
   }
 
   grade(gold: string, pred: string): Promise<GradeResult> {
@@ -73,6 +75,7 @@ export class GradingPool {
     return new Promise((resolve, reject) => {
       this.queue.push({ request: { id: this.nextId++, gold, pred, options: this.gradeOptions }, resolve, reject });
       this.dispatch();
+      this.updateRefs();
     });
   }
 
@@ -113,6 +116,15 @@ export class GradingPool {
     }
   }
 
+  /** Threads hold the event loop open while any pair is queued or being graded, and only then. */
+  private updateRefs(): void {
+    const busy = this.queue.length > 0 || this.slots.some((slot) => slot.task !== null);
+    for (const slot of this.slots) {
+      if (busy) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+
   private finish(slot: Slot, response: GradeResponse): void {
     const task = slot.task;
     if (!task || task.request.id !== response.id) return;
@@ -120,6 +132,7 @@ export class GradingPool {
     if ("error" in response) task.reject(new Error(`grading failed: ${response.error}`));
     else task.resolve(response.result);
     this.dispatch();
+    this.updateRefs();
   }
 
   private timeOut(slot: Slot): void {
@@ -135,6 +148,7 @@ export class GradingPool {
     this.clear(slot);
     task.resolve(timeoutResult(task.request, Date.now() - slot.startedAt));
     this.swap(slot);
+    this.updateRefs();
   }
 
   /** A thread that failed outside a task (or crashed in one) is replaced; its task fails. */
@@ -143,6 +157,7 @@ export class GradingPool {
     this.clear(slot);
     task?.reject(error);
     if (!this.closed) this.swap(slot);
+    this.updateRefs();
   }
 
   private swap(slot: Slot): void {
@@ -166,12 +181,15 @@ export class GradingPool {
   }
 }
 
-/** Extraction is linear-time string work, so a timed-out pair still reports what was compared. */
-function sideOf(text: string): GradedSide {
-  const extracted = extractAnswer(text);
+/**
+ * Extraction is linear-time string work, so a timed-out pair still reports what was compared:
+ * the gold answer read leniently, the prediction in the pool's extraction mode, as the grader reads them.
+ */
+function sideOf(text: string, mode?: GradeOptions["mode"]): GradedSide {
+  const extracted = extractAnswer(text, mode);
   return { extracted: extracted?.text ?? null, rule: extracted?.rule ?? null, normalised: null };
 }
 
 function timeoutResult(request: GradeRequest, elapsedMs: number): GradeResult {
-  return { equivalent: false, reason: "timeout", gold: sideOf(request.gold), pred: sideOf(request.pred), elapsedMs };
+  return { equivalent: false, reason: "timeout", gold: sideOf(request.gold), pred: sideOf(request.pred, request.options.mode), elapsedMs };
 }
