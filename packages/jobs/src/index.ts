@@ -38,6 +38,7 @@ export * from "./batch/import-output";
 export * from "./inference/shared-capacity";
 export * from "./runs/unit-claims";
 export * from "./worker/worker-settings";
+export * from "./grading/run-grading";
 export * from "./worker/worker-registry";
 export * from "./worker/worker-metrics";
 export * from "./pipelines/annotate/plan";

@@ -4,6 +4,7 @@ import type PgBoss from "pg-boss";
 import { runImport } from "../pipelines/import/handle";
 import { importJobSchema } from "../pipelines/import/submit";
 import { exportJobSchema, runExport } from "../exports/handle";
+import { holdRunGrading } from "../grading/run-grading";
 import { EndpointClients } from "../inference/endpoint-clients";
 import { SharedCapacity } from "../inference/shared-capacity";
 import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../queue/queue";
@@ -59,6 +60,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const counted = (queue: string) => (jobsDone[queue] = (jobsDone[queue] ?? 0) + 1);
 
   const queue = await startJobQueue(options.databaseUrl, queueSettings);
+  // Model outputs are graded on worker threads under a hard limit per answer (created at first use).
+  const releaseGrading = holdRunGrading(settings);
   const pollingIntervalSeconds = queueSettings.pollingIntervalSeconds;
   await queue.work(QUEUES.import, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
     if (!job) return;
@@ -162,6 +165,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...executions.values()]), new Promise((resolve) => (timer = setTimeout(resolve, grace)))]);
       clearTimeout(timer);
+      await releaseGrading();
       await metrics?.close();
       await capacity.stop();
       await endpoints.close();

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
+import { availableParallelism, hostname } from "node:os";
 
 /** How a worker process takes part in a deployment of many; every field has an environment variable. */
 export interface WorkerSettings {
@@ -34,10 +34,22 @@ export interface WorkerSettings {
   metricsPort: number | undefined;
   /** STEPWISER_WORKER_METRICS_HOST: the address the metrics listener binds (default 127.0.0.1). */
   metricsHost: string;
+  /** STEPWISER_GRADING_THREADS: worker threads that grade model outputs' answers (default: 2, or 1 on a one-core machine). */
+  gradingThreads: number;
+  /**
+   * STEPWISER_GRADING_TIME_LIMIT_MS: hard wall-clock limit per graded answer; a pair still running
+   * then has its thread killed and counts as a timeout (not correct). Default 2000.
+   */
+  gradingTimeLimitMs: number;
 }
 
-export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
-  const num = (name: string, fallback: number, { min = 1, integer = false } = {}) => {
+/** The settings of the grading of model outputs; the worker's, and any other process's that executes runs. */
+export type GradingSettings = Pick<WorkerSettings, "gradingThreads" | "gradingTimeLimitMs">;
+
+type NumberSetting = (name: string, fallback: number, options?: { min?: number; integer?: boolean }) => number;
+
+function numberSettings(env: NodeJS.ProcessEnv): NumberSetting {
+  return (name, fallback, { min = 1, integer = false } = {}) => {
     const raw = env[name];
     if (raw === undefined || raw === "") return fallback;
     const value = Number(raw);
@@ -46,6 +58,18 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Wor
     }
     return value;
   };
+}
+
+export function gradingSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): GradingSettings {
+  const num = numberSettings(env);
+  return {
+    gradingThreads: num("STEPWISER_GRADING_THREADS", Math.min(2, availableParallelism()), { integer: true }),
+    gradingTimeLimitMs: num("STEPWISER_GRADING_TIME_LIMIT_MS", 2000, { min: 10 }),
+  };
+}
+
+export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
+  const num = numberSettings(env);
   const settings: WorkerSettings = {
     workerId: env.STEPWISER_WORKER_ID?.trim() || `${hostname()}/${process.pid}/${randomBytes(2).toString("hex")}`,
     heartbeatSeconds: num("STEPWISER_WORKER_HEARTBEAT_SECONDS", 5),
@@ -59,6 +83,7 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Wor
     inferenceResponseTimeoutSeconds: num("STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS", 1800),
     metricsPort: env.STEPWISER_WORKER_METRICS_PORT ? num("STEPWISER_WORKER_METRICS_PORT", 0, { min: 0, integer: true }) : undefined,
     metricsHost: env.STEPWISER_WORKER_METRICS_HOST?.trim() || "127.0.0.1",
+    ...gradingSettingsFromEnv(env),
   };
   // A slot lease shorter than two rebalances would expire between renewals.
   if (settings.capacityLeaseSeconds * 1000 < settings.capacityRebalanceMs * 4) {

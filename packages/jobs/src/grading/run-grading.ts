@@ -1,0 +1,109 @@
+/**
+ * The grading of model outputs during runs: one process-wide pool of grading
+ * threads with a hard wall-clock limit per answer. The grader's own deadline is
+ * cooperative, and some CAS work cannot be interrupted; on the main thread one
+ * pathological answer would stall every run the process executes, its
+ * heartbeats and its unit leases. Here it costs one thread up to the limit and
+ * is graded `timeout` (not correct).
+ */
+import type { GradeOptions, GradeResult } from "@stepwiser/core";
+import { gradingSettingsFromEnv, type GradingSettings } from "../worker/worker-settings";
+import { GradingPool } from "./grading-pool";
+
+/**
+ * How model outputs are graded against a reference answer (rollouts, generated
+ * solutions, chunk-reset episodes, a solution's own final answer): the one place
+ * to change it, e.g. to add an extraction mode. The time limit is not here but
+ * in the settings (STEPWISER_GRADING_TIME_LIMIT_MS), which the pool enforces.
+ */
+export const MODEL_OUTPUT_GRADE_OPTIONS: Readonly<Omit<GradeOptions, "timeLimitMs" | "now">> = Object.freeze({});
+
+interface SharedPool {
+  pool: GradingPool;
+  settings: GradingSettings;
+  /** Gradings not yet answered: a pool being retired is closed once they are. */
+  pending: Set<Promise<unknown>>;
+}
+
+let shared: SharedPool | null = null;
+/** Settings of the next pool, given by the latest holder (a worker); null: from the environment. */
+let requested: GradingSettings | null = null;
+let holders = 0;
+const retiring = new Set<Promise<void>>();
+
+function sameSettings(a: GradingSettings, b: GradingSettings): boolean {
+  return a.gradingThreads === b.gradingThreads && a.gradingTimeLimitMs === b.gradingTimeLimitMs;
+}
+
+function currentPool(): SharedPool {
+  if (!shared) {
+    const settings = requested ?? gradingSettingsFromEnv();
+    const pool = new GradingPool({ threads: settings.gradingThreads, timeLimitMs: settings.gradingTimeLimitMs, gradeOptions: MODEL_OUTPUT_GRADE_OPTIONS });
+    shared = { pool, settings, pending: new Set() };
+  }
+  return shared;
+}
+
+/**
+ * New gradings go to a new pool from now on; this one is closed once what it
+ * was asked has been answered (each answer is bounded by the hard limit), so no
+ * caller ever sees its grading refused because another holder let go.
+ */
+function retire(entry: SharedPool): Promise<void> {
+  if (shared === entry) shared = null;
+  const closing = Promise.allSettled([...entry.pending]).then(() => entry.pool.close());
+  retiring.add(closing);
+  void closing.finally(() => retiring.delete(closing));
+  return closing;
+}
+
+/**
+ * Whether `pred` (a model's output) states the reference answer `gold`, graded
+ * on the shared grading threads under the hard time limit. A pair still running
+ * at the limit answers `{ equivalent: false, reason: "timeout" }` with the
+ * extracted answers filled in; the main thread is never blocked by grading.
+ */
+export function gradeRolloutAnswer(gold: string, pred: string): Promise<GradeResult> {
+  const entry = currentPool();
+  const grading = entry.pool.grade(gold, pred);
+  entry.pending.add(grading);
+  const forget = () => void entry.pending.delete(grading);
+  grading.then(forget, forget);
+  return grading;
+}
+
+/**
+ * Holds the grading service for a worker: the pool is created on first use with
+ * these settings (a pool made with others is replaced, after its gradings are
+ * answered), and closed when the last holder lets go. Processes that execute
+ * runs without a worker (tests, the planner) need not hold it: the pool is made
+ * on first use with the environment's settings, and idle threads never keep a
+ * process alive.
+ */
+export function holdRunGrading(settings?: GradingSettings): () => Promise<void> {
+  holders += 1;
+  if (settings) {
+    requested = { gradingThreads: settings.gradingThreads, gradingTimeLimitMs: settings.gradingTimeLimitMs };
+    if (shared && !sameSettings(shared.settings, requested)) void retire(shared);
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    holders -= 1;
+    if (holders > 0) return;
+    requested = null;
+    await closeRunGrading();
+  };
+}
+
+/** Closes the shared pool once its pending gradings are answered; a later grading starts a new one. */
+export async function closeRunGrading(): Promise<void> {
+  if (shared) void retire(shared);
+  await Promise.all([...retiring]);
+}
+
+/** The settings of the pool gradings go to now, or null before the first grading. */
+export function runGradingSettings(): GradingSettings | null {
+  return shared ? { ...shared.settings } : null;
+}
