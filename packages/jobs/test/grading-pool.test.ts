@@ -38,6 +38,13 @@ describe("grading pool", () => {
     await expect(pool.grade("3", "\\boxed{3}")).resolves.toMatchObject({ equivalent: true });
   });
 
+  it("takes grade options per pair, over the pool's", async () => {
+    pool = new GradingPool({ threads: 1, timeLimitMs: 2000, gradeOptions: { percentAsFraction: true } });
+    const [pooled, own] = await Promise.all([pool.grade(String.raw`50\%`, "0.5"), pool.grade(String.raw`50\%`, "0.5", { percentAsFraction: false })]);
+    expect(pooled.equivalent).toBe(true);
+    expect(own.equivalent).toBe(false);
+  });
+
   it("refuses work after close", async () => {
     const closing = new GradingPool({ threads: 1 });
     await closing.close();

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gradeAnswer, warmUpCas } from "@stepwiser/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeRunGrading, gradeRolloutAnswer, gradingSettingsFromEnv, holdRunGrading, runGradingSettings } from "../src";
+import { closeRunGrading, gradeRolloutAnswer, gradeSolutionFinalAnswer, gradingSettingsFromEnv, holdRunGrading, runGradingSettings } from "../src";
 import { PATHOLOGICAL_ANSWER } from "./pathological-answer";
 
 /** Gaps between the ticks of a main-thread interval, while `body` runs. */
@@ -96,6 +96,8 @@ describe("grading of model outputs during runs", () => {
     expect(runGradingSettings()).toBeNull();
     await expect(gradeRolloutAnswer("4", String.raw`\boxed{4}`)).resolves.toMatchObject({ equivalent: true });
     expect(runGradingSettings()).toEqual(gradingSettingsFromEnv());
+    // A solution's own final answer goes to the same threads.
+    await expect(gradeSolutionFinalAnswer("12", String.raw`So she has $\boxed{12}$ apples left.`)).resolves.toMatchObject({ equivalent: true, pred: { extracted: "12" } });
   });
 
   it("never keeps a process alive: one that graded and let the pool be ends on its own", async () => {

@@ -11,6 +11,9 @@ export interface GradeRequest {
 
 export type GradeResponse = { id: number; result: GradeResult } | { id: number; error: string };
 
+/** What a caller may choose per pool or per pair; the time limit is the pool's. */
+export type PoolGradeOptions = Omit<GradeOptions, "timeLimitMs" | "now">;
+
 export interface GradingPoolOptions {
   /** Worker threads; defaults to the number of cores, at most 4. */
   threads?: number;
@@ -20,7 +23,8 @@ export interface GradingPoolOptions {
    * recorded as a timeout, so no expression can hang the caller.
    */
   timeLimitMs?: number;
-  gradeOptions?: Omit<GradeOptions, "timeLimitMs" | "now">;
+  /** Options of every pair, unless a call gives its own. */
+  gradeOptions?: PoolGradeOptions;
   /**
    * Share of the limit given to the grader's own cooperative deadline (default 0.8);
    * the rest covers message passing, so a cooperative timeout normally answers
@@ -70,10 +74,12 @@ export class GradingPool {
     this.updateRefs();
   }
 
-  grade(gold: string, pred: string): Promise<GradeResult> {
+  /** Grades one pair; `options`, if given, override the pool's grade options for this pair (the time limit stays the pool's). */
+  grade(gold: string, pred: string, options?: PoolGradeOptions): Promise<GradeResult> {
     if (this.closed) return Promise.reject(new Error("the grading pool is closed"));
+    const pairOptions = options ? { ...this.gradeOptions, ...options, timeLimitMs: this.gradeOptions.timeLimitMs } : this.gradeOptions;
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, gold, pred, options: this.gradeOptions }, resolve, reject });
+      this.queue.push({ request: { id: this.nextId++, gold, pred, options: pairOptions }, resolve, reject });
       this.dispatch();
       this.updateRefs();
     });

@@ -6,17 +6,26 @@
  * heartbeats and its unit leases. Here it costs one thread up to the limit and
  * is graded `timeout` (not correct).
  */
-import type { GradeOptions, GradeResult } from "@stepwiser/core";
+import type { GradeResult } from "@stepwiser/core";
 import { gradingSettingsFromEnv, type GradingSettings } from "../worker/worker-settings";
-import { GradingPool } from "./grading-pool";
+import { GradingPool, type PoolGradeOptions } from "./grading-pool";
 
 /**
- * How model outputs are graded against a reference answer (rollouts, generated
- * solutions, chunk-reset episodes, a solution's own final answer): the one place
- * to change it, e.g. to add an extraction mode. The time limit is not here but
- * in the settings (STEPWISER_GRADING_TIME_LIMIT_MS), which the pool enforces.
+ * How the outputs our runs sample from a policy are graded against the reference
+ * answer (annotate rollouts, online or from imported batch outputs; generated
+ * solutions; chunk-reset episodes): the one place to change it, e.g. to add an
+ * extraction mode. The time limit is not here but in the settings
+ * (STEPWISER_GRADING_TIME_LIMIT_MS), which the pool enforces.
  */
-export const MODEL_OUTPUT_GRADE_OPTIONS: Readonly<Omit<GradeOptions, "timeLimitMs" | "now">> = Object.freeze({});
+export const MODEL_OUTPUT_GRADE_OPTIONS: Readonly<PoolGradeOptions> = Object.freeze({});
+
+/**
+ * How a stored solution's own final answer is graded when its dataset gives no
+ * correctness flag (annotate units and the annotate planner): a complete text,
+ * typically imported and written under another prompt, so it is read as the
+ * grader reads by default rather than as a rollout of our policy prompt.
+ */
+export const SOLUTION_FINAL_ANSWER_GRADE_OPTIONS: Readonly<PoolGradeOptions> = Object.freeze({});
 
 interface SharedPool {
   pool: GradingPool;
@@ -38,7 +47,7 @@ function sameSettings(a: GradingSettings, b: GradingSettings): boolean {
 function currentPool(): SharedPool {
   if (!shared) {
     const settings = requested ?? gradingSettingsFromEnv();
-    const pool = new GradingPool({ threads: settings.gradingThreads, timeLimitMs: settings.gradingTimeLimitMs, gradeOptions: MODEL_OUTPUT_GRADE_OPTIONS });
+    const pool = new GradingPool({ threads: settings.gradingThreads, timeLimitMs: settings.gradingTimeLimitMs });
     shared = { pool, settings, pending: new Set() };
   }
   return shared;
@@ -57,19 +66,29 @@ function retire(entry: SharedPool): Promise<void> {
   return closing;
 }
 
-/**
- * Whether `pred` (a model's output) states the reference answer `gold`, graded
- * on the shared grading threads under the hard time limit. A pair still running
- * at the limit answers `{ equivalent: false, reason: "timeout" }` with the
- * extracted answers filled in; the main thread is never blocked by grading.
- */
-export function gradeRolloutAnswer(gold: string, pred: string): Promise<GradeResult> {
+function gradeOnPool(gold: string, pred: string, options: PoolGradeOptions): Promise<GradeResult> {
   const entry = currentPool();
-  const grading = entry.pool.grade(gold, pred);
+  const grading = entry.pool.grade(gold, pred, options);
   entry.pending.add(grading);
   const forget = () => void entry.pending.delete(grading);
   grading.then(forget, forget);
   return grading;
+}
+
+/**
+ * Whether `pred` (a model's output) states the reference answer `gold`, graded
+ * with MODEL_OUTPUT_GRADE_OPTIONS on the shared grading threads under the hard
+ * time limit. A pair still running at the limit answers `{ equivalent: false,
+ * reason: "timeout" }` with the extracted answers filled in; the main thread is
+ * never blocked by grading.
+ */
+export function gradeRolloutAnswer(gold: string, pred: string): Promise<GradeResult> {
+  return gradeOnPool(gold, pred, MODEL_OUTPUT_GRADE_OPTIONS);
+}
+
+/** As gradeRolloutAnswer, for a stored solution's own final answer (SOLUTION_FINAL_ANSWER_GRADE_OPTIONS). */
+export function gradeSolutionFinalAnswer(gold: string, solutionText: string): Promise<GradeResult> {
+  return gradeOnPool(gold, solutionText, SOLUTION_FINAL_ANSWER_GRADE_OPTIONS);
 }
 
 /**
