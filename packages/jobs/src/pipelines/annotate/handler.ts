@@ -1,6 +1,5 @@
 import {
   extractAnswer,
-  gradeAnswer,
   InputError,
   labelRuleKey,
   lowestQValue,
@@ -13,6 +12,7 @@ import {
   type StoredSolutionValues,
 } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
+import { gradeSolutionFinalAnswer } from "../../grading/run-grading";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
@@ -42,7 +42,7 @@ export async function loadSolutionForAnnotation(db: Db | Prisma.TransactionClien
     chunks: segmentation.chunks.map((c) => c.text),
   };
   // The solution is itself a rollout of its own last prefix.
-  const finalCorrect = trajectory.finalAnswerCorrect ?? (extractAnswer(trajectory.text) !== null && gradeAnswer(reference, trajectory.text).equivalent);
+  const finalCorrect = trajectory.finalAnswerCorrect ?? (extractAnswer(trajectory.text) !== null && (await gradeSolutionFinalAnswer(reference, trajectory.text)).equivalent);
   return { solution, chunkIds: segmentation.chunks.map((c) => c.id), finalCorrect, trajectoryId: trajectory.id, datasetId: trajectory.datasetId };
 }
 

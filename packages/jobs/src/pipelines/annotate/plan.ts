@@ -6,7 +6,6 @@ import {
   CHAT_TEMPLATE_TOKENS,
   CHUNK_TAG_TOKENS,
   extractAnswer,
-  gradeAnswer,
   InputError,
   policyPromptTemplateTokens,
   roundSignificant,
@@ -15,6 +14,7 @@ import {
   type Throughput,
 } from "@stepwiser/core";
 import { Prisma, type Db } from "@stepwiser/db";
+import { gradeSolutionFinalAnswer } from "../../grading/run-grading";
 import { planSegmentationIds } from "../../runs/paging";
 import { validateRunConfig } from "../../runs/config-shape";
 import { annotateConfigSchema, samplingEvidence, type AnnotateConfig } from "./config";
@@ -153,9 +153,10 @@ async function gradeUnknown(db: Db, rows: readonly SolutionRow[]): Promise<Map<s
     where: { id: { in: unknown.map((r) => r.trajectoryId) } },
     select: { id: true, text: true, problem: { select: { referenceAnswer: true } } },
   });
-  return new Map(
-    trajectories.map((t) => [t.id, extractAnswer(t.text) !== null && gradeAnswer(t.problem.referenceAnswer!, t.text).equivalent] as const),
+  const correct = await Promise.all(
+    trajectories.map(async (t) => extractAnswer(t.text) !== null && (await gradeSolutionFinalAnswer(t.problem.referenceAnswer!, t.text)).equivalent),
   );
+  return new Map(trajectories.map((t, i) => [t.id, correct[i]!] as const));
 }
 
 async function* pages(ids: AsyncIterable<string>, size: number): AsyncGenerator<string[]> {

@@ -1,6 +1,7 @@
-import { buildSelfSegmentingPolicyPrompt, derivedSeed, gradeAnswer, serializeChunkTags } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, derivedSeed, serializeChunkTags } from "@stepwiser/core";
 import type { Prisma } from "@stepwiser/db";
 import type { ChatMessage, GenerationRequest } from "@stepwiser/inference";
+import { gradeRolloutAnswer } from "../../grading/run-grading";
 import type { RunContext } from "../../runs/run-kind";
 import type { AnnotateConfig } from "./config";
 
@@ -51,9 +52,10 @@ export function rolloutRequest(config: AnnotateConfig, solution: SolutionUnderAn
  * The Rollout rows of one answered request, graded against the reference: what
  * an online request stores and what an imported batch output line stores.
  * `texts[i]` is sample `sampleIndices[i]`; the request's completion tokens are
- * spread evenly over its samples (servers report usage per request only).
+ * spread evenly over its samples (servers report usage per request only). The
+ * samples are graded at once on the grading threads, each under the hard limit.
  */
-export function gradedRolloutRows(
+export async function gradedRolloutRows(
   runId: string,
   solution: SolutionUnderAnnotation,
   prefixLength: number,
@@ -61,23 +63,21 @@ export function gradedRolloutRows(
   sampleIndices: readonly number[],
   texts: readonly string[],
   completionTokens: number,
-): Prisma.RolloutCreateManyInput[] {
+): Promise<Prisma.RolloutCreateManyInput[]> {
   const base = prefixSeed(runSeed, solution.externalId, prefixLength);
   const { prefixText } = rolloutMessages(solution, prefixLength);
-  return texts.map((text, i) => {
-    const graded = gradeAnswer(solution.referenceAnswer, prefixText + text, { timeLimitMs: 1000 });
-    return {
-      runId,
-      segmentationId: solution.segmentationId,
-      prefixLength,
-      sampleIndex: sampleIndices[i]!,
-      seed: base + sampleIndices[i]!,
-      text,
-      extractedAnswer: graded.pred.extracted,
-      correct: graded.equivalent,
-      completionTokens: Math.round(completionTokens / texts.length),
-    };
-  });
+  const graded = await Promise.all(texts.map((text) => gradeRolloutAnswer(solution.referenceAnswer, prefixText + text)));
+  return texts.map((text, i) => ({
+    runId,
+    segmentationId: solution.segmentationId,
+    prefixLength,
+    sampleIndex: sampleIndices[i]!,
+    seed: base + sampleIndices[i]!,
+    text,
+    extractedAnswer: graded[i]!.pred.extracted,
+    correct: graded[i]!.equivalent,
+    completionTokens: Math.round(completionTokens / texts.length),
+  }));
 }
 
 /**
@@ -105,7 +105,7 @@ export async function rolloutOutcomes(
     for (const range of contiguousRanges(missing)) {
       const result = await client.generate({ ...rolloutRequest(config, solution, prefixLength, range[0]!, range.length), signal: ctx.signal });
       ctx.recordUsage(result.usage);
-      const rows = gradedRolloutRows(runId, solution, prefixLength, config.seed, range, result.samples.map((sample) => sample.text), result.usage.completionTokens);
+      const rows = await gradedRolloutRows(runId, solution, prefixLength, config.seed, range, result.samples.map((sample) => sample.text), result.usage.completionTokens);
       await db.rollout.createMany({ data: rows, skipDuplicates: true });
       for (const row of rows) outcome.set(row.sampleIndex, row.correct);
     }

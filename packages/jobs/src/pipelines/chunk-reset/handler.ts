@@ -1,7 +1,8 @@
-import { buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, derivedSeed, gradeAnswer, parseVerdict, positiveShare, serializeChunkTags } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, derivedSeed, parseVerdict, positiveShare, serializeChunkTags } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { ChatMessage } from "@stepwiser/inference";
 import { z } from "zod";
+import { gradeRolloutAnswer } from "../../grading/run-grading";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planProblemIds } from "../../runs/paging";
 import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
@@ -137,7 +138,7 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
     prefix.push(accepted.text);
     if (accepted.text.includes("\\boxed")) break;
   }
-  const correct = gradeAnswer(problem.referenceAnswer, prefix.join("\n\n"), { timeLimitMs: 1000 }).equivalent;
+  const correct = (await gradeRolloutAnswer(problem.referenceAnswer, prefix.join("\n\n"))).equivalent;
   return { correct, chunks: prefix.length, resets, acceptedTokens, rejectedTokens };
 }
 

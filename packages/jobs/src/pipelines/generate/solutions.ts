@@ -1,4 +1,5 @@
-import { buildSelfSegmentingPolicyPrompt, derivedSeed, gradeAnswer, SegmentationError, solutionFromTaggedOutput, type LocatedChunk } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, derivedSeed, SegmentationError, solutionFromTaggedOutput, type LocatedChunk } from "@stepwiser/core";
+import { gradeRolloutAnswer } from "../../grading/run-grading";
 import type { RunContext } from "../../runs/run-kind";
 import type { GenerateConfig } from "./config";
 
@@ -57,7 +58,7 @@ export async function sampleSolutions(ctx: RunContext<GenerateConfig>, problem: 
     throw new Error(`asked ${policy.model} for ${config.samplesPerProblem} samples, got ${result.samples.length}`);
   }
   const samples = [...result.samples].sort((a, b) => a.index - b.index);
-  return samples.map((sample, i) => {
+  const solutions = samples.map((sample, i) => {
     let text = sample.text;
     let chunks: LocatedChunk[] | null = null;
     let segmentationError: GeneratedSolution["segmentationError"] = null;
@@ -68,16 +69,9 @@ export async function sampleSolutions(ctx: RunContext<GenerateConfig>, problem: 
       if (!(error instanceof SegmentationError)) throw error;
       segmentationError = { kind: error.kind, message: error.message };
     }
-    const graded = gradeAnswer(problem.referenceAnswer, text, { timeLimitMs: 1000 });
-    return {
-      sampleIndex: i,
-      seed: base + i,
-      finishReason: sample.finishReason,
-      text,
-      chunks,
-      segmentationError,
-      finalAnswer: graded.pred.extracted,
-      correct: graded.equivalent,
-    };
+    return { sampleIndex: i, seed: base + i, finishReason: sample.finishReason, text, chunks, segmentationError };
   });
+  // All samples at once on the grading threads, each under the hard limit.
+  const graded = await Promise.all(solutions.map((solution) => gradeRolloutAnswer(problem.referenceAnswer, solution.text)));
+  return solutions.map((solution, i) => ({ ...solution, finalAnswer: graded[i]!.pred.extracted, correct: graded[i]!.equivalent }));
 }
