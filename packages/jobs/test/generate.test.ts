@@ -229,7 +229,8 @@ describe("generate runs on the simulated world", () => {
           await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
           return;
         }
-        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        // The cancellation may already have reached this unit: an aborted signal fires no more "abort" events.
+        if (!ctx.signal.aborted) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
         throw new Error("cancelled");
       },
     };
