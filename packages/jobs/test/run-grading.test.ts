@@ -132,4 +132,21 @@ describe("grading of model outputs during runs", () => {
     expect(() => gradingSettingsFromEnv({ STEPWISER_GRADING_THREADS: "1.5" })).toThrow(/STEPWISER_GRADING_THREADS must be an integer/);
     expect(() => gradingSettingsFromEnv({ STEPWISER_GRADING_TIME_LIMIT_MS: "0" })).toThrow(/STEPWISER_GRADING_TIME_LIMIT_MS must be a number ≥ 10/);
   });
+
+  it("reads a model output only by its box or answer phrase, and a stored solution's final answer leniently", async () => {
+    const release = holdRunGrading({ gradingThreads: 1, gradingTimeLimitMs: 2000 });
+    try {
+      // A continuation cut off at its token limit: its last number is the reference, but it stated no answer.
+      const cutOff = "Next we add the two amounts: 5 + 15 = 20";
+      await expect(gradeRolloutAnswer("20", cutOff)).resolves.toMatchObject({ equivalent: false, reason: "unparseable", pred: { extracted: null } });
+      await expect(gradeRolloutAnswer("20", `${cutOff}, so the answer is \\boxed{20}.`)).resolves.toMatchObject({ equivalent: true, pred: { rule: "boxed" } });
+      // A complete solution written under another prompt states its answer in prose.
+      await expect(gradeSolutionFinalAnswer("20", "Therefore, the length of the red rope is 20 centimeters.")).resolves.toMatchObject({
+        equivalent: true,
+        pred: { rule: "concluding-number" },
+      });
+    } finally {
+      await release();
+    }
+  });
 });

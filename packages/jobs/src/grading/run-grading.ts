@@ -17,7 +17,11 @@ import { GradingPool, type PoolGradeOptions } from "./grading-pool";
  * extraction mode. The time limit is not here but in the settings
  * (STEPWISER_GRADING_TIME_LIMIT_MS), which the pool enforces.
  */
-export const MODEL_OUTPUT_GRADE_OPTIONS: Readonly<PoolGradeOptions> = Object.freeze({});
+export const MODEL_OUTPUT_GRADE_OPTIONS: Readonly<PoolGradeOptions> = Object.freeze({
+  // The policy prompt asks for \boxed{}; a continuation cut off at its token limit stated no answer,
+  // and read leniently its last number could equal the reference by accident (docs/DECISIONS.md).
+  mode: "boxed",
+});
 
 /**
  * How a stored solution's own final answer is graded when its dataset gives no
@@ -25,7 +29,7 @@ export const MODEL_OUTPUT_GRADE_OPTIONS: Readonly<PoolGradeOptions> = Object.fre
  * typically imported and written under another prompt, so it is read as the
  * grader reads by default rather than as a rollout of our policy prompt.
  */
-export const SOLUTION_FINAL_ANSWER_GRADE_OPTIONS: Readonly<PoolGradeOptions> = Object.freeze({});
+export const SOLUTION_FINAL_ANSWER_GRADE_OPTIONS: Readonly<PoolGradeOptions> = Object.freeze({ mode: "lenient" });
 
 interface SharedPool {
   pool: GradingPool;
@@ -60,7 +64,9 @@ function currentPool(): SharedPool {
  */
 function retire(entry: SharedPool): Promise<void> {
   if (shared === entry) shared = null;
-  const closing = Promise.allSettled([...entry.pending]).then(() => entry.pool.close());
+  const closing = Promise.allSettled([...entry.pending])
+    .then(() => entry.pool.close())
+    .catch(() => {}); // terminating threads that already ended is not worth a failed shutdown
   retiring.add(closing);
   void closing.finally(() => retiring.delete(closing));
   return closing;
