@@ -11,13 +11,20 @@ import { writeBenchmarkReport } from "@stepwiser/config/bench";
  * slowest single pair of a pathological set against its time limit.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpus = readFileSync(path.join(root, "packages/core/test/grading/equivalence-corpus.jsonl"), "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line) as { gold: string; pred: string });
+const readCorpus = (files: readonly string[]) =>
+  files.flatMap((file) =>
+    readFileSync(path.join(root, "packages/core/test/grading", file), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { gold: string; pred: string }),
+  );
+/** The notation-family pairs this benchmark has always cycled: the target compares with earlier runs. */
+const familyCorpus = readCorpus(["equivalence-corpus.jsonl"]);
+/** The whole grading corpus, Math-Verify's cases and real final paragraphs included: harder, reported beside it. */
+const fullCorpus = readCorpus(["equivalence-corpus.jsonl", "corpus/math-verify.jsonl", "corpus/real-outputs.jsonl"]);
 
 // Half the predictions arrive as whole responses, as policy outputs do.
-const pairsOf = (count: number) =>
+const pairsOf = (count: number, corpus = familyCorpus) =>
   Array.from({ length: count }, (_, i) => {
     const { gold, pred } = corpus[i % corpus.length]!;
     return i % 2 === 0 ? { gold, pred } : { gold, pred: `We work through the problem step by step.\n\nTherefore, the final answer is $\\boxed{${pred}}$.` };
@@ -42,6 +49,10 @@ try {
   const endToEnd = 10_000 / many.seconds;
   // The difference between the two runs cancels process start-up: what a long file sustains.
   const sustained = 9_000 / (many.seconds - ordinary.seconds);
+  const fullOrdinary = timeGrade(pairsOf(1000, fullCorpus), []);
+  const fullMany = timeGrade(pairsOf(10_000, fullCorpus), []);
+  const fullSustained = 9_000 / (fullMany.seconds - fullOrdinary.seconds);
+  const fullSlowest = Math.max(...fullOrdinary.answers.map((a) => a.elapsed_ms), ...fullMany.answers.map((a) => a.elapsed_ms));
 
   const limit = 1000;
   const pathological = [
@@ -60,12 +71,16 @@ try {
     name: "grade-jsonl",
     title: "Answer grading: `stepwiser grade --jsonl`",
     method:
-      "1,000 pairs cycled from the equivalence corpus (`packages/core/test/grading/equivalence-corpus.jsonl`), every second prediction wrapped in a whole response, graded by the real command line on 2 worker threads, and the same for 10,000 pairs; wall time includes process start-up. Then 35 pathological pairs (exponent towers, a billion-term sum, huge factorials, a 5,000-term polynomial, 300 nested fractions) under a 1,000 ms per-pair limit.",
+      `1,000 pairs cycled from the notation-family corpus (\`packages/core/test/grading/equivalence-corpus.jsonl\`, ${familyCorpus.length} pairs, the mix earlier runs of this benchmark used), every second prediction wrapped in a whole response, graded by the real command line on 2 worker threads, and the same for 10,000 pairs; wall time includes process start-up. The same again with the whole grading corpus (${fullCorpus.length} pairs: ours, Math-Verify's test cases and real ProcessBench final paragraphs). Then 35 pathological pairs (exponent towers, a billion-term sum, huge factorials, a 5,000-term polynomial, 300 nested fractions) under a 1,000 ms per-pair limit.`,
+    limits:
+      "Cycling a corpus repeats each pair many times, so the mix is the corpus's, not a real run's: real rollouts are mostly boxed integers, cheaper than either mix; the whole corpus is CAS-heavier (equations, relations, matrices) than the family corpus. The machine's two cores are shared by the two grading threads and the command's main thread, and repeated runs vary by about ±10 %. Elapsed time per pair is measured inside the grading thread; the hard limit is enforced by the pool on the wall clock.",
     rows: [
       { metric: "1,000 pairs, wall time", value: `${ordinary.seconds.toFixed(2)} s`, target: "< 10 s", met: ordinary.seconds < 10 },
       { metric: "10,000 pairs, wall time", value: `${many.seconds.toFixed(2)} s` },
-      { metric: "answer-equivalence pairs/s", value: `${endToEnd.toFixed(0)} end to end (10,000 pairs) · ${sustained.toFixed(0)} sustained (1,000 → 10,000, start-up cancelled)`, target: "≥ 250 sustained", met: sustained >= 250 },
-      { metric: "slowest ordinary pair", value: `${slowest.toFixed(1)} ms`, target: "≤ 2,000 ms (default limit)", met: slowest <= 2000 },
+      { metric: "answer-equivalence pairs/s", value: `${endToEnd.toFixed(0)} end to end (10,000 pairs) · ${sustained.toFixed(0)} sustained (1,000 → 10,000, start-up cancelled)`, target: "≥ 2,000 sustained", met: sustained >= 2000 },
+      { metric: "slowest ordinary pair", value: `${slowest.toFixed(1)} ms`, target: "≤ 200 ms", met: slowest <= 200 },
+      { metric: "whole corpus: pairs/s", value: `${(10_000 / fullMany.seconds).toFixed(0)} end to end (10,000 pairs) · ${fullSustained.toFixed(0)} sustained` },
+      { metric: "whole corpus: slowest pair", value: `${fullSlowest.toFixed(1)} ms`, target: "≤ 200 ms", met: fullSlowest <= 200 },
       { metric: "pathological pairs, wall time", value: `${hard.seconds.toFixed(2)} s` },
       { metric: "slowest pathological pair", value: `${hardSlowest.toFixed(1)} ms`, target: `≤ ${limit} ms (limit)`, met: hardSlowest <= limit },
       { metric: "pathological outcomes", value: Object.entries(hard.answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.reason]: (acc[a.reason] ?? 0) + 1 }), {})).map(([k, v]) => `${k} ${v}`).join(", ") },

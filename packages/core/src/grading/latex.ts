@@ -40,20 +40,26 @@ export function readArgument(text: string, start: number): TexArgument | null {
   return { content: ch, end: i + 1, braced: false };
 }
 
-const OPENERS = new Set(["(", "[", "{"]);
-const CLOSERS = new Set([")", "]", "}"]);
+/** Reused results: these scanners run over every character of every answer, several times. */
+const OPEN = { delta: 1, length: 1 };
+const CLOSE = { delta: -1, length: 1 };
+const PLAIN = { delta: 0, length: 1 };
+const ESCAPED_OPEN = { delta: 1, length: 2 };
+const ESCAPED_CLOSE = { delta: -1, length: 2 };
+
+const isLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
 /**
  * Nesting depth contributed by the token at `i` and the token's length. Round
  * and square brackets are interchangeable here because half-open intervals
- * (`[1,2)`) pair them crosswise.
+ * (`[1,2)`) pair them crosswise. The result may be shared: do not modify it.
  */
 function depthToken(text: string, i: number): { delta: number; length: number } {
-  const ch = text[i]!;
-  if (ch === "\\") {
-    const next = text[i + 1];
-    if (next === "{") return { delta: 1, length: 2 };
-    if (next === "}") return { delta: -1, length: 2 };
+  const code = text.charCodeAt(i);
+  if (code === 92 /* \\ */) {
+    const next = text.charCodeAt(i + 1);
+    if (next === 123 /* { */) return ESCAPED_OPEN;
+    if (next === 125 /* } */) return ESCAPED_CLOSE;
     if (text.startsWith("\\begin{", i)) {
       const close = text.indexOf("}", i);
       return { delta: 1, length: close === -1 ? 7 : close - i + 1 };
@@ -62,12 +68,15 @@ function depthToken(text: string, i: number): { delta: number; length: number } 
       const close = text.indexOf("}", i);
       return { delta: -1, length: close === -1 ? 5 : close - i + 1 };
     }
-    const word = /^\\(?:[a-zA-Z]+|.)?/.exec(text.slice(i, i + 40));
-    return { delta: 0, length: Math.max(1, word?.[0].length ?? 1) };
+    // A control word (`\\frac`, at most 39 letters read) or a control symbol (`\\,`).
+    if (!isLetter(next)) return { delta: 0, length: i + 1 < text.length && next !== 10 && next !== 13 ? 2 : 1 };
+    let end = i + 2;
+    while (end < text.length && end - i < 40 && isLetter(text.charCodeAt(end))) end += 1;
+    return { delta: 0, length: end - i };
   }
-  if (OPENERS.has(ch)) return { delta: 1, length: 1 };
-  if (CLOSERS.has(ch)) return { delta: -1, length: 1 };
-  return { delta: 0, length: 1 };
+  if (code === 40 || code === 91 || code === 123) return OPEN;
+  if (code === 41 || code === 93 || code === 125) return CLOSE;
+  return PLAIN;
 }
 
 /** Splits at occurrences of `separator` that sit outside every bracket, brace and environment. */

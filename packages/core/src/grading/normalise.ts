@@ -156,8 +156,17 @@ function braceScripts(text: string): string {
 }
 
 /** Replaces `\cmd{content}` by `content` for each unwrap command (outermost first, repeatedly). */
+/** One compiled pattern per list of commands (the lists are a few constants). */
+const UNWRAP_PATTERNS = new Map<string, RegExp>();
+
 function unwrapCommands(text: string, commands: readonly string[], keepSpace = false): string {
-  const re = new RegExp(`\\\\(?:${commands.join("|")})\\s*\\{`, "g");
+  if (!text.includes("\\")) return text;
+  const key = commands.join("|");
+  let re = UNWRAP_PATTERNS.get(key);
+  if (!re) {
+    re = new RegExp(`\\\\(?:${key})\\s*\\{`, "g");
+    UNWRAP_PATTERNS.set(key, re);
+  }
   let result = text;
   for (let guard = 0; guard < 50; guard++) {
     re.lastIndex = 0;

@@ -43,7 +43,7 @@ export function splitRelation(text: string): RelationChain | null {
   let last = 0;
   for (let i = 0; i < text.length; ) {
     const ch = text[i]!;
-    if (depth === 0) {
+    if (depth === 0 && (ch === "\\" || ch === "<" || ch === ">" || ch === "=" || ch === "!")) {
       const token = OP_TOKENS.find(([spelling]) => text.startsWith(spelling, i) && (!spelling.startsWith("\\") || !/[a-zA-Z]/.test(text[i + spelling.length] ?? "")));
       if (token) {
         terms.push(text.slice(last, i).trim());

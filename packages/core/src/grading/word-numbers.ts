@@ -34,6 +34,8 @@ export const NUMBER_WORDS: ReadonlySet<string> = new Set([
  * and fractions ("a half") do not, to stay clear of ambiguity.
  */
 export function parseWordNumber(text: string): string | null {
+  // Number words are letters only (and hyphens, spaces): anything with a digit or a command is not one.
+  if (!/^[\sa-zA-Z‐-―-]+$/.test(text)) return null;
   const words = text
     .trim()
     .toLowerCase()
