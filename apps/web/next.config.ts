@@ -7,8 +7,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 const config: NextConfig = {
   // Workspace packages ship TypeScript source; Next compiles them with the app.
   transpilePackages: ["@stepwiser/api", "@stepwiser/core", "@stepwiser/db", "@stepwiser/jobs", "@stepwiser/inference"],
-  // Database drivers, the queue and the parquet writer (which loads its .wasm file beside it) stay plain Node modules loaded at run time.
-  serverExternalPackages: ["pg", "pg-boss", "@prisma/adapter-pg", "@prisma/client", "better-auth", "parquet-wasm"],
+  // Database drivers, the queue, the parquet writer (which loads its .wasm file beside it) and the TypeScript
+  // loader the answer-grading threads register (with its native esbuild) stay plain Node modules loaded at run time.
+  serverExternalPackages: ["pg", "pg-boss", "@prisma/adapter-pg", "@prisma/client", "better-auth", "parquet-wasm", "tsx", "esbuild"],
   turbopack: { root: repoRoot },
   outputFileTracingRoot: repoRoot,
   poweredByHeader: false,
