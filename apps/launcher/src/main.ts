@@ -7,6 +7,7 @@ import { createDb } from "@stepwiser/db";
 import { DEMO_PROCESSBENCH_FILES, findFreePort, openLocalDatabase, persistentSecret, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
 import { connectJobQueue, createSimWorldDataset, submitProcessBenchImport, submitRun } from "@stepwiser/jobs";
+import { recordAudit } from "@stepwiser/db";
 
 /**
  * `npm start`: the whole product on its embedded defaults. Starts (or reuses)
@@ -54,7 +55,7 @@ async function seedDemoData(databaseUrl: string, simulated: boolean): Promise<st
     } finally {
       await queue.stop({ graceful: false, wait: true });
     }
-    await db.auditLog.create({ data: { action: DEMO_MARKER_ACTION, entityType: "Database", entityId: "demo" } });
+    await recordAudit(db, null, { action: DEMO_MARKER_ACTION, entityType: "Database", entityId: "demo" });
     return seeded;
   } finally {
     await db.$disconnect();

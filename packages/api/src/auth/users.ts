@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { UserRole } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { hashPassword } from "better-auth/crypto";
+import { recordAudit } from "@stepwiser/db";
 
 export interface NewUser {
   email: string;
@@ -30,9 +31,7 @@ export async function createUserWithPassword(db: Db, user: NewUser, actorId?: st
       },
       select: { id: true, email: true, name: true, role: true },
     });
-    await tx.auditLog.create({
-      data: { actorId: actorId ?? null, action: "user.created", entityType: "User", entityId: id, after: { email: created.email, role: created.role } },
-    });
+    await recordAudit(tx, actorId, { action: "user.created", entityType: "User", entityId: id, after: { email: created.email, role: created.role } });
     return created;
   });
 }

@@ -6,6 +6,7 @@ import { gradedRolloutRows, type SolutionUnderAnnotation } from "../pipelines/an
 import { judgeSampleRows } from "../pipelines/judge/judge-chunks";
 import { loadBatchRun, type BatchRun } from "./batch-run";
 import { parseBatchRequestId, type BatchRequestId } from "./custom-id";
+import { recordAudit } from "@stepwiser/db";
 
 /**
  * One line of `vllm run-batch` output (the OpenAI batch output format). A request
@@ -218,8 +219,6 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
       cachedTokens: { increment: usage.cachedTokens },
     },
   });
-  await tx.auditLog.create({
-    data: { action: "run.batch_imported", entityType: "Run", entityId: runId, after: { file, ...result, ...usage } },
-  });
+  await recordAudit(tx, null, { action: "run.batch_imported", entityType: "Run", entityId: runId, after: { file, ...result, ...usage } });
   return result;
 }

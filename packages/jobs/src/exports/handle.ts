@@ -11,6 +11,7 @@ import { exportSpecSchema, sourceRunId, type ExportSpec, type ExportSpecInput } 
 import { chunkLabelsLines, judgePredictionLines } from "./labels-lines";
 import { exportTrainingSet, parseTrainingSetExportOptions } from "./training-set";
 import { countRunLabels } from "./training-set/labelled-chunks";
+import { recordAudit } from "@stepwiser/db";
 
 export const exportJobSchema = z.object({ runId: z.string().min(1) });
 
@@ -65,7 +66,7 @@ export async function submitExport(db: Db, queue: JobQueue, request: { spec: Exp
     const created = await tx.run.create({
       data: { kind: "export", config: { export: spec } as Prisma.InputJsonValue, datasetId: source.datasetId, createdById: request.createdById ?? null },
     });
-    await tx.auditLog.create({ data: { actorId: request.createdById ?? null, action: "export.submitted", entityType: "Run", entityId: created.id, after: { kind: spec.kind, sourceRunId: source.id } } });
+    await recordAudit(tx, request.createdById, { action: "export.submitted", entityType: "Run", entityId: created.id, after: { kind: spec.kind, sourceRunId: source.id } });
     return created;
   });
   await queue.send(QUEUES.export, { runId: run.id }, { singletonKey: run.id });

@@ -5,6 +5,7 @@ import { QUEUES, type JobQueue } from "../queue/queue";
 import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
 import { validateRunConfig } from "./config-shape";
+import { recordAudit } from "@stepwiser/db";
 
 /**
  * A run's queue job: its first (primary) or a hand-over before its job expires
@@ -60,9 +61,7 @@ export async function createRun(db: Db, request: RunRequest): Promise<Run> {
     const created = await tx.run.create({
       data: { kind: request.kind, config: config as object, datasetId, createdById: request.createdById ?? null },
     });
-    await tx.auditLog.create({
-      data: { actorId: request.createdById ?? null, action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: request.kind } },
-    });
+    await recordAudit(tx, request.createdById, { action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: request.kind } });
     return created;
   });
   return run;
@@ -94,7 +93,7 @@ export async function requestRunCancel(db: Db, runId: string, actorId?: string):
   if (run.status !== "queued" && run.status !== "running") throw new InputError(`run ${runId} is ${run.status}; only queued or running runs can be cancelled`);
   await db.$transaction([
     db.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date() } }),
-    db.auditLog.create({ data: { actorId: actorId ?? null, action: "run.cancel_requested", entityType: "Run", entityId: runId } }),
+    recordAudit(db, actorId, { action: "run.cancel_requested", entityType: "Run", entityId: runId }),
   ]);
 }
 
@@ -105,7 +104,7 @@ export async function resumeRun(db: Db, queue: JobQueue, runId: string, actorId?
   await db.runUnit.updateMany({ where: { runId, status: "failed" }, data: { status: "pending", attempts: 0 } });
   await db.$transaction([
     db.run.update({ where: { id: runId }, data: { status: "queued", cancelRequestedAt: null, finishedAt: null, error: null } }),
-    db.auditLog.create({ data: { actorId: actorId ?? null, action: "run.resumed", entityType: "Run", entityId: runId } }),
+    recordAudit(db, actorId, { action: "run.resumed", entityType: "Run", entityId: runId }),
   ]);
   // Imports and exports have their own queues; every other kind runs on the engine.
   const queueName = run.kind === "import" ? QUEUES.import : run.kind === "export" ? QUEUES.export : QUEUES.run;

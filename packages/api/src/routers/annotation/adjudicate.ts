@@ -4,6 +4,10 @@ import { z } from "zod";
 import { queueManageProcedure } from "../../trpc";
 import { finalItemLabels } from "./final-labels";
 import { chunkLabelInput } from "./submit";
+import { recordAudit } from "@stepwiser/db";
+
+/** A JSON copy, as the row stores it: fields left undefined are dropped. */
+const jsonCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export const adjudicateInput = z.object({
   itemId: z.string().min(1),
@@ -50,15 +54,17 @@ export const adjudicate = queueManageProcedure.input(adjudicateInput).mutation(a
     });
     await tx.annotationItem.update({ where: { id: item.id }, data: { adjudicatedAt: now } });
     const after = finalItemLabels(chunks, await tx.humanLabel.findMany({ where: { itemId: item.id }, select: rowsSelect }));
-    await tx.auditLog.create({
-      data: {
-        actorId: ctx.user.id,
-        action: "annotation_item.adjudicated",
-        entityType: "AnnotationItem",
-        entityId: item.id,
-        before: JSON.parse(JSON.stringify({ adjudicatedAt: item.adjudicatedAt, final: before })),
-        after: JSON.parse(JSON.stringify({ adjudicatedAt: now, firstErrorIndex: stored.firstErrorIndex, final: after, notes: stored.labels.filter((l) => l.note).map((l) => ({ chunkIndex: l.chunkIndex, note: l.note })) })),
-      },
+    await recordAudit(tx, ctx.user.id, {
+      action: "annotation_item.adjudicated",
+      entityType: "AnnotationItem",
+      entityId: item.id,
+      before: { adjudicatedAt: item.adjudicatedAt?.toISOString() ?? null, final: jsonCopy(before) },
+      after: jsonCopy({
+        adjudicatedAt: now.toISOString(),
+        firstErrorIndex: stored.firstErrorIndex,
+        final: after,
+        notes: stored.labels.filter((l) => l.note).map((l) => ({ chunkIndex: l.chunkIndex, note: l.note })),
+      }),
     });
     return { itemId: item.id, adjudicatedAt: now, firstErrorIndex: stored.firstErrorIndex, final: after };
   });

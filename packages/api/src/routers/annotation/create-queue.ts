@@ -6,6 +6,7 @@ import { queueManageProcedure } from "../../trpc";
 import { defaultLabelRule, judgeTiePolicy, queueLabelRuleSchema, runConfigFacts, storedLabelRule, type QueueLabelRule } from "./queue-runs";
 import { annotatorsToAdd } from "./membership";
 import { queueSelectionSchema, selectSolutions } from "./select-solutions";
+import { recordAudit } from "@stepwiser/db";
 
 export const DEFAULT_SEGMENTATION_METHOD = "self-segmented";
 
@@ -112,14 +113,11 @@ export const createQueue = queueManageProcedure.input(createQueueInput).mutation
     if (annotators.length) {
       await tx.annotationQueueMember.createMany({ data: annotators.map((user) => ({ queueId: queue.id, userId: user.id, addedById: ctx.user.id })) });
     }
-    await tx.auditLog.create({
-      data: {
-        actorId: ctx.user.id,
-        action: "annotation_queue.created",
-        entityType: "AnnotationQueue",
-        entityId: queue.id,
-        after: { ...settings, labelRule, items: solutions.length, members: annotators.map((user) => ({ userId: user.id, email: user.email })) },
-      },
+    await recordAudit(tx, ctx.user.id, {
+      action: "annotation_queue.created",
+      entityType: "AnnotationQueue",
+      entityId: queue.id,
+      after: { ...settings, labelRule, items: solutions.length, members: annotators.map((user) => ({ userId: user.id, email: user.email })) },
     });
     return queue.id;
   });

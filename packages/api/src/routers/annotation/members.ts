@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { queueManageProcedure } from "../../trpc";
 import { annotatorsToAdd, queueNotFound } from "./membership";
+import { recordAudit } from "@stepwiser/db";
 
 export const addMembersInput = z.object({
   queueId: z.string().min(1),
@@ -22,14 +23,11 @@ export const addMembers = queueManageProcedure.input(addMembersInput).mutation(a
     const added = users.filter((user) => !already.has(user.id));
     if (added.length === 0) return { added: [] as string[] };
     await tx.annotationQueueMember.createMany({ data: added.map((user) => ({ queueId: queue.id, userId: user.id, addedById: ctx.user.id })), skipDuplicates: true });
-    await tx.auditLog.create({
-      data: {
-        actorId: ctx.user.id,
-        action: "annotation_queue.members_added",
-        entityType: "AnnotationQueue",
-        entityId: queue.id,
-        after: { members: added.map((user) => ({ userId: user.id, email: user.email })) },
-      },
+    await recordAudit(tx, ctx.user.id, {
+      action: "annotation_queue.members_added",
+      entityType: "AnnotationQueue",
+      entityId: queue.id,
+      after: { members: added.map((user) => ({ userId: user.id, email: user.email })) },
     });
     return { added: added.map((user) => user.id) };
   });
@@ -54,15 +52,12 @@ export const removeMember = queueManageProcedure.input(removeMemberInput).mutati
       where: { annotatorId: input.userId, status: "leased", expiresAt: { gt: now }, item: { queueId: input.queueId } },
       data: { expiresAt: now },
     });
-    await tx.auditLog.create({
-      data: {
-        actorId: ctx.user.id,
-        action: "annotation_queue.member_removed",
-        entityType: "AnnotationQueue",
-        entityId: input.queueId,
-        before: { userId: input.userId, email: member.user.email, addedAt: member.addedAt.toISOString() },
-        after: { releasedLeases: released.count },
-      },
+    await recordAudit(tx, ctx.user.id, {
+      action: "annotation_queue.member_removed",
+      entityType: "AnnotationQueue",
+      entityId: input.queueId,
+      before: { userId: input.userId, email: member.user.email, addedAt: member.addedAt.toISOString() },
+      after: { releasedLeases: released.count },
     });
     return { removed: input.userId, releasedLeases: released.count };
   });

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { queueManageProcedure } from "../../trpc";
+import { recordAudit, type AuditQueueSettings } from "@stepwiser/db";
 
 export const updateQueueInput = z.object({
   queueId: z.string().min(1),
@@ -45,15 +46,12 @@ export const updateQueue = queueManageProcedure.input(updateQueueInput).mutation
     }
     if (Object.keys(after).length === 0) return { ...current, changed: [] as string[] };
     const updated = await tx.annotationQueue.update({ where: { id: input.queueId }, data: after, select: queueSettingsSelect });
-    await tx.auditLog.create({
-      data: {
-        actorId: ctx.user.id,
-        action: "annotation_queue.updated",
-        entityType: "AnnotationQueue",
-        entityId: input.queueId,
-        before: JSON.parse(JSON.stringify(before)),
-        after: JSON.parse(JSON.stringify(after)),
-      },
+    await recordAudit(tx, ctx.user.id, {
+      action: "annotation_queue.updated",
+      entityType: "AnnotationQueue",
+      entityId: input.queueId,
+      before: JSON.parse(JSON.stringify(before)) as AuditQueueSettings,
+      after: JSON.parse(JSON.stringify(after)) as AuditQueueSettings,
     });
     return { ...updated, changed: Object.keys(after) };
   });

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { endpointAdminProcedure } from "../../trpc";
 import { apiKeySchema, auditSnapshot, endpointFields, isUniqueViolation, nameTakenMessage, publicEndpointSelect, toPublicEndpoint } from "./fields";
+import { recordAudit } from "@stepwiser/db";
 
 export const createEndpointInput = z.object({
   ...endpointFields,
@@ -21,9 +22,7 @@ export const create = endpointAdminProcedure.input(createEndpointInput).mutation
   try {
     return await ctx.db.$transaction(async (tx) => {
       const created = await tx.endpoint.create({ data, select: publicEndpointSelect });
-      await tx.auditLog.create({
-        data: { actorId: ctx.user.id, action: "endpoint.created", entityType: "Endpoint", entityId: created.id, after: auditSnapshot(created) },
-      });
+      await recordAudit(tx, ctx.user.id, { action: "endpoint.created", entityType: "Endpoint", entityId: created.id, after: auditSnapshot(created) });
       return toPublicEndpoint(created);
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Prisma } from "@stepwiser/db";
+import type { AuditEndpointSnapshot, Prisma } from "@stepwiser/db";
 import { ENDPOINT_ROLES } from "@stepwiser/inference";
 import { z } from "zod";
 
@@ -72,7 +72,7 @@ export function toPublicEndpoint({ apiKey, ...endpoint }: EndpointRow) {
 }
 
 /** The audit log's picture of an endpoint: the key is only ever "[set]" or "[none]". */
-export function auditSnapshot(endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey">) {
+export function auditSnapshot(endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey">): AuditEndpointSnapshot {
   return {
     name: endpoint.name,
     baseUrls: endpoint.baseUrls,

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { endpointAdminProcedure } from "../../trpc";
 import { apiKeySchema, auditSnapshot, endpointFields, isUniqueViolation, nameTakenMessage, publicEndpointSelect, toPublicEndpoint } from "./fields";
+import { recordAudit } from "@stepwiser/db";
 
 export const updateEndpointInput = z.object({
   id: z.string().min(1),
@@ -26,9 +27,7 @@ export const update = endpointAdminProcedure.input(updateEndpointInput).mutation
         data: { ...fields, ...(apiKey === undefined ? {} : { apiKey: apiKey === "" ? null : apiKey }) },
         select: publicEndpointSelect,
       });
-      await tx.auditLog.create({
-        data: { actorId: ctx.user.id, action: "endpoint.updated", entityType: "Endpoint", entityId: id, before: auditSnapshot(before), after: auditSnapshot(after) },
-      });
+      await recordAudit(tx, ctx.user.id, { action: "endpoint.updated", entityType: "Endpoint", entityId: id, before: auditSnapshot(before), after: auditSnapshot(after) });
       return toPublicEndpoint(after);
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { generateApiToken } from "../../auth/api-tokens";
 import { accountProcedure } from "../../trpc";
+import { recordAudit } from "@stepwiser/db";
 
 export const createTokenInput = z.object({ name: z.string().trim().min(1).max(100) });
 
@@ -16,15 +17,7 @@ export const create = accountProcedure.input(createTokenInput).mutation(async ({
       data: { userId: ctx.user.id, name: input.name, tokenHash, prefix },
       select: { id: true, name: true, prefix: true, createdAt: true },
     });
-    await tx.auditLog.create({
-      data: {
-        actorId: ctx.user.id,
-        action: "api_token.created",
-        entityType: "ApiToken",
-        entityId: row.id,
-        after: { userId: ctx.user.id, name: row.name, prefix: row.prefix },
-      },
-    });
+    await recordAudit(tx, ctx.user.id, { action: "api_token.created", entityType: "ApiToken", entityId: row.id, after: { userId: ctx.user.id, name: row.name, prefix: row.prefix } });
     return { ...row, token };
   });
 });

@@ -2,6 +2,7 @@ import { can } from "@stepwiser/core";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { accountProcedure } from "../../trpc";
+import { recordAudit } from "@stepwiser/db";
 
 export const revokeTokenInput = z.object({ id: z.string().min(1) });
 
@@ -25,15 +26,12 @@ export const revoke = accountProcedure.input(revokeTokenInput).mutation(async ({
       const current = await tx.apiToken.findUniqueOrThrow({ where: { id: token.id }, select: { revokedAt: true } });
       return { id: token.id, revokedAt: current.revokedAt! };
     }
-    await tx.auditLog.create({
-      data: {
-        actorId: ctx.user.id,
-        action: "api_token.revoked",
-        entityType: "ApiToken",
-        entityId: token.id,
-        before: { userId: token.userId, name: token.name, prefix: token.prefix, revokedAt: null },
-        after: { revokedAt: revokedAt.toISOString() },
-      },
+    await recordAudit(tx, ctx.user.id, {
+      action: "api_token.revoked",
+      entityType: "ApiToken",
+      entityId: token.id,
+      before: { userId: token.userId, name: token.name, prefix: token.prefix, revokedAt: null },
+      after: { revokedAt: revokedAt.toISOString() },
     });
     return { id: token.id, revokedAt };
   });

@@ -6,6 +6,7 @@ import { QUEUES, type JobQueue } from "../../queue/queue";
 import { markRunFinished, markRunStarted } from "../../runs/run-state";
 import { resumeRun } from "../../runs/submit-run";
 import type { ImportJob } from "./submit";
+import { recordAudit } from "@stepwiser/db";
 
 /** An import run's config when it brings back a `vllm run-batch` output for an offline run. */
 export const BATCH_OUTPUT_FORMAT = "openai-batch-output";
@@ -34,8 +35,11 @@ export async function submitBatchOutputImport(db: Db, queue: JobQueue, request: 
         createdById: request.createdById ?? null,
       },
     });
-    await tx.auditLog.create({
-      data: { actorId: request.createdById ?? null, action: "import.submitted", entityType: "Run", entityId: created.id, after: { fileName: file.fileName, format: BATCH_OUTPUT_FORMAT, targetRunId: target.id } },
+    await recordAudit(tx, request.createdById, {
+      action: "import.submitted",
+      entityType: "Run",
+      entityId: created.id,
+      after: { fileName: file.fileName, format: BATCH_OUTPUT_FORMAT, targetRunId: target.id },
     });
     return created;
   });

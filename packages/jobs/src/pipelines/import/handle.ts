@@ -7,6 +7,7 @@ import { isTerminal, markRunFinished, markRunStarted } from "../../runs/run-stat
 import { importedLabelsAuthor } from "./labels-author";
 import { FORMAT_FACTS, importOptionsSchema, type ImportOptions } from "./options";
 import { SequentialIds, writeSolutions, type BatchCounts } from "./write-solutions";
+import { recordAudit } from "@stepwiser/db";
 
 export interface ImportRunOptions {
   /** Solutions written per statement batch (progress is reported after each). */
@@ -134,7 +135,7 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
   } catch (error) {
     if (error instanceof InputError) {
       await markRunFinished(db, runId, "failed", error.message);
-      await db.auditLog.create({ data: { actorId: run.createdById, action: "import.failed", entityType: "Run", entityId: runId, after: { error: error.message } } });
+      await recordAudit(db, run.createdById, { action: "import.failed", entityType: "Run", entityId: runId, after: { error: error.message } });
       return;
     }
     throw error;
@@ -254,13 +255,5 @@ async function finish(
     data: { datasetId, unitsDone: summary.records, unitsTotal: summary.records, summary: summary as unknown as Prisma.InputJsonValue },
   });
   await markRunFinished(tx, runId, "completed");
-  await tx.auditLog.create({
-    data: {
-      actorId,
-      action: "import.completed",
-      entityType: "Dataset",
-      entityId: datasetId,
-      after: { runId, createdDataset: created, ...summary } as unknown as Prisma.InputJsonValue,
-    },
-  });
+  await recordAudit(tx, actorId, { action: "import.completed", entityType: "Dataset", entityId: datasetId, after: { runId, createdDataset: created, ...summary } });
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { storeFile } from "../../files/stored-files";
 import { QUEUES, type JobQueue } from "../../queue/queue";
 import { importOptionsSchema, type ImportOptionsInput } from "./options";
+import { recordAudit } from "@stepwiser/db";
 
 export const importJobSchema = z.object({ runId: z.string().min(1) });
 export type ImportJob = z.infer<typeof importJobSchema>;
@@ -46,14 +47,11 @@ export async function submitImport(db: Db, queue: JobQueue, request: ImportReque
         datasetId: options.datasetId ?? null,
       },
     });
-    await tx.auditLog.create({
-      data: {
-        actorId: request.createdById ?? null,
-        action: "import.submitted",
-        entityType: "Run",
-        entityId: created.id,
-        after: { fileName: file.fileName, format: options.format, sizeBytes: Number(file.sizeBytes) },
-      },
+    await recordAudit(tx, request.createdById, {
+      action: "import.submitted",
+      entityType: "Run",
+      entityId: created.id,
+      after: { fileName: file.fileName, format: options.format, sizeBytes: Number(file.sizeBytes) },
     });
     return created;
   });
