@@ -1,5 +1,6 @@
 import { Pool, errors as undiciErrors } from "undici";
 import { InferenceError, isRetryableStatus } from "./errors";
+import { readSseData } from "./sse";
 
 export interface TransportTimeouts {
   /** TCP + TLS connect. */
@@ -71,18 +72,8 @@ export class ReplicaTransport {
       const text = await this.readText(response.body, path, signal);
       throw statusError(this.baseUrl + path, response.statusCode, text, response.headers["retry-after"]);
     }
-    let buffer = "";
     try {
-      for await (const chunk of response.body) {
-        buffer += typeof chunk === "string" ? chunk : (chunk as Buffer).toString("utf8");
-        let boundary = buffer.indexOf("\n\n");
-        while (boundary !== -1) {
-          const event = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          for (const line of event.split("\n")) if (line.startsWith("data:")) yield line.slice(5).trimStart();
-          boundary = buffer.indexOf("\n\n");
-        }
-      }
+      yield* readSseData(response.body as AsyncIterable<Uint8Array | string>);
     } catch (error) {
       throw this.wrap(error, path, signal);
     }
