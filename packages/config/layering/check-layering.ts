@@ -21,7 +21,7 @@ const PACKAGE_LAYER: Record<string, Layer> = {
 const TOOLING_PACKAGES = new Set(["@stepwiser/config"]);
 
 /** Third-party packages pure domain logic may use: no I/O, no framework. */
-export const CORE_ALLOWED_EXTERNALS = new Set(["zod", "@cortex-js/compute-engine"]);
+export const CORE_ALLOWED_EXTERNALS = new Set(["zod", "@cortex-js/compute-engine", "@noble/hashes"]);
 
 export interface SourceFile {
   /** Path relative to the repository root, e.g. "packages/db/src/client.ts". */

@@ -38,7 +38,7 @@ describe("layering: core ← inference ← db ← jobs ← api ← apps", () => 
   });
 
   it("keeps core free of Node I/O and frameworks", () => {
-    const text = 'import { readFile } from "node:fs/promises";\nimport path from "path";\nimport { z } from "zod";\nimport React from "react";\n';
+    const text = 'import { readFile } from "node:fs/promises";\nimport path from "path";\nimport { z } from "zod";\nimport React from "react";\nimport { sha256 } from "@noble/hashes/sha2.js";\n';
     const violations = checkFile({ path: "packages/core/src/x.ts", text });
     expect(violations.map((v) => v.specifier)).toEqual(["node:fs/promises", "path", "react"]);
   });
