@@ -38,6 +38,8 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "user.list": "users.manage",
   "user.create": "users.manage",
   "user.setRole": "users.manage",
+  "audit.actions": "users.manage",
+  "audit.list": "users.manage",
   "endpoint.list": "research.read",
   "endpoint.create": "endpoints.manage",
   "endpoint.update": "endpoints.manage",

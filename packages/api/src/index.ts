@@ -10,3 +10,4 @@ export { LAUNCHABLE_RUN_KINDS } from "./routers/run/launch";
 export { runConfigJsonSchema } from "./routers/run/schemas";
 export { humanLabelExportLines, EXPORT_LINE_CAP, type HumanLabelExportLine } from "./routers/annotation/export";
 export type { AssignmentView } from "./routers/annotation/assignment-view";
+export { AUDIT_ACTION_LABELS, auditActionLabel } from "./routers/audit/labels";

@@ -1,5 +1,6 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { annotationRouter } from "./routers/annotation/router";
+import { auditRouter } from "./routers/audit/router";
 import { compareRouter } from "./routers/compare/router";
 import { datasetRouter } from "./routers/dataset/router";
 import { endpointRouter } from "./routers/endpoint/router";
@@ -30,6 +31,7 @@ export const appRouter = createRouter({
   token: tokenRouter,
   exports: exportRouter,
   worker: workerRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;
