@@ -401,18 +401,13 @@ export function extractAnswer(response: string, mode: ExtractionMode = "lenient"
     // (gold answers can be long polynomials), and not if it reads as prose.
     if (proseWordCount(text) <= MAX_WHOLE_TEXT_WORDS) {
       // "The answer is" with nothing after it announces an answer that is not there.
-      if (PHRASES.some(({ re }) => new RegExp(re.source, "i").test(text))) return null;
+      if (PHRASES.some(({ re }) => (re.lastIndex = 0, re.test(text)))) return null;
       return { text, rule: "whole-text" };
     }
   }
   const concluding = concludingValue(text);
   if (concluding) return concluding;
-  if (!hasMathDelimiters(text)) {
-    const numbers = numbersIn(text);
-    const last = numbers[numbers.length - 1];
-    return last ? { text: last.text, rule: "last-number" } : null;
-  }
-  // Math environments somewhere, none in the last paragraph: the last one, else the last number.
+  // The last paragraph states no value: the last math environment anywhere, else the last number.
   const math = findMath(text);
   const lastMath = math[math.length - 1];
   if (lastMath && lastMath.content !== "") return { text: lastMath.content, rule: "last-math" };

@@ -67,6 +67,7 @@ export interface AuditImportSummary {
   chunks: number;
   humanLabels: number;
   chunkLabels: number;
+  /** Set when the identical file had been imported already and nothing was written. */
   duplicateOfRunId?: string;
 }
 

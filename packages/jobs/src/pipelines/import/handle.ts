@@ -1,5 +1,5 @@
 import { InputError, readImportRecords, type ImportedSolution } from "@stepwiser/core";
-import type { Db, Prisma } from "@stepwiser/db";
+import type { AuditImportSummary, Db, Prisma } from "@stepwiser/db";
 import type { JobQueue } from "../../queue/queue";
 import { BATCH_OUTPUT_FORMAT, runBatchOutputImport } from "./batch-output";
 import { readStoredFile } from "../../files/stored-files";
@@ -19,18 +19,8 @@ export interface ImportRunOptions {
 /** An import may run for hours on a multi-GB file: its one transaction must not time out. */
 const IMPORT_TRANSACTION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-export interface ImportSummary {
-  format: string;
-  records: number;
-  written: number;
-  skipped: number;
-  replaced: number;
-  chunks: number;
-  humanLabels: number;
-  chunkLabels: number;
-  /** Set when the identical file had been imported already and nothing was written. */
-  duplicateOfRunId?: string;
-}
+/** What an import wrote; the same shape its audit entry records. */
+export type ImportSummary = AuditImportSummary;
 
 /**
  * Executes an import run: streams the stored file through the format's reader
