@@ -48,16 +48,22 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
     for (let i = 0; i < WORKERS; i++) {
       const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
         cwd: repoRoot,
-        stdio: ["ignore", "pipe", "inherit"],
+        stdio: ["ignore", "pipe", "pipe"],
         env: { ...process.env, ...workerEnv, STEPWISER_WORKER_ID: `worker-${i}`, DATABASE_URL: database.url },
       });
+      // Both streams go to the worker's log, so a worker that failed to start says why in the test's failure.
       child.stdout?.setEncoding("utf8").on("data", (text: string) => (logs[i] += text));
+      child.stderr?.setEncoding("utf8").on("data", (text: string) => (logs[i] += text));
       children.push(child);
     }
     // A worker registers before its queue and its search for runs to join are up: the run is submitted once
     // every worker says it is ready, so none misses the run however slowly it started.
     for (const deadline = Date.now() + 90_000; !logs.every((log) => log.includes("[worker] ready")); ) {
-      if (Date.now() > deadline) throw new Error(`the workers did not all start:\n${logs.join("\n")}`);
+      const gone = children.findIndex((child) => child.exitCode !== null || child.signalCode !== null);
+      if (gone >= 0 || Date.now() > deadline) {
+        const why = gone >= 0 ? `worker-${gone} exited (${children[gone]!.exitCode ?? children[gone]!.signalCode})` : "not ready within 90 s";
+        throw new Error(`the workers did not all start: ${why}\n${logs.map((log, i) => `--- worker-${i}\n${log}`).join("\n")}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
     for (const deadline = Date.now() + 30_000; (await liveWorkerCount(db, 1)) < WORKERS; ) {
