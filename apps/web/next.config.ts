@@ -15,6 +15,12 @@ const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: true }, // type checking is its own stage (`turbo run typecheck`)
+  // Annotation queues lived under /queues: old links and label-export scripts keep working.
+  redirects: async () => [
+    { source: "/queues", destination: "/annotation-queues", permanent: true },
+    { source: "/queues/:path*", destination: "/annotation-queues/:path*", permanent: true },
+    { source: "/api/queues/:path*", destination: "/api/annotation-queues/:path*", permanent: true },
+  ],
 };
 
 export default config;

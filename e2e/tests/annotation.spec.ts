@@ -68,7 +68,7 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
   await annotators.getByRole("checkbox", { name: ann1.email }).check();
   await annotators.getByRole("checkbox", { name: ann2.email }).check();
   await res.page.getByRole("button", { name: "Create queue" }).click();
-  await expect(res.page).toHaveURL(/\/queues\/(?!new)[^/?]+$/);
+  await expect(res.page).toHaveURL(/\/annotation-queues\/(?!new)[^/?]+$/);
   const queueUrl = new URL(res.page.url()).pathname;
   await expect(res.page.getByTestId("queue-progress")).toContainText("0 of 3 items done");
   await expect(res.page.getByTestId("queue-member")).toHaveText([new RegExp(ann1.email), new RegExp(ann2.email)]);
@@ -76,12 +76,12 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
   // Both annotators open the queue at the same moment: their leases must not collide.
   const [a, b] = await Promise.all([sessionFor(browser, ann1), sessionFor(browser, ann2)]);
   // An annotator's studio is their queues: no datasets, runs, comparisons, exports or endpoints in sight.
-  await expect(a.page).toHaveURL(/\/queues$/);
+  await expect(a.page).toHaveURL(/\/annotation-queues$/);
   await expect(a.page.getByTestId("queue-row")).toHaveCount(1);
   await expect(a.page.getByTestId("queue-row")).toContainText("Demo audit");
   for (const name of ["Datasets", "Endpoints", "Compare", "Exports", "Users"]) await expect(a.page.getByRole("navigation").getByRole("link", { name, exact: true })).toHaveCount(0);
   await a.page.goto("/datasets");
-  await expect(a.page).toHaveURL(/\/queues\?denied=research\.read$/);
+  await expect(a.page).toHaveURL(/\/annotation-queues\?denied=research\.read$/);
   await Promise.all([a.page.goto(`${queueUrl}/annotate`), b.page.goto(`${queueUrl}/annotate`)]);
   const [firstA, firstB] = await Promise.all([currentItem(a.page), currentItem(b.page)]);
   expect(firstA).not.toBeNull();
@@ -151,7 +151,7 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
 
   // The export carries every label row with its provenance; the undone submission's rows are there, superseded.
   const queueId = queueUrl.split("/").pop()!;
-  const exported = await res.page.request.get(`/api/queues/${queueId}/labels`);
+  const exported = await res.page.request.get(`/api/annotation-queues/${queueId}/labels`);
   expect(exported.status()).toBe(200);
   const rows = (await exported.text()).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
   const typedCount = [...typedA.values(), ...typedB.values()].reduce((n, ratings) => n + ratings.size, 0);
@@ -182,7 +182,7 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
   await expect(o.page.getByText("No queues for you yet")).toBeVisible();
   await o.page.goto(`${queueUrl}/annotate`);
   await expect(o.page.getByRole("alert").filter({ hasText: `annotation queue ${queueId} does not exist` })).toBeVisible();
-  const guessed = await o.page.request.post("/api/trpc/annotation.next", { data: { json: { queueId } } });
+  const guessed = await o.page.request.post("/api/trpc/annotationQueue.next", { data: { json: { queueId } } });
   expect(guessed.status()).toBe(404);
 
   // The researcher adds them on the queue's members panel: the queue appears for them; removed, it is gone again.
@@ -191,7 +191,7 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
   await members.getByLabel("Add an annotator").selectOption({ label: `${outsider.name} (${outsider.email})` });
   await members.getByRole("button", { name: "Add" }).click();
   await expect(res.page.getByTestId("queue-member")).toHaveCount(3);
-  await o.page.goto("/queues");
+  await o.page.goto("/annotation-queues");
   await expect(o.page.getByTestId("queue-row")).toContainText("Demo audit");
   await members.getByRole("button", { name: `Remove ${outsider.email}` }).click();
   await expect(res.page.getByTestId("queue-member")).toHaveCount(2);
@@ -206,9 +206,9 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
   await expect(v.page.getByRole("link", { name: "Annotate" })).toHaveCount(0);
   await v.page.goto(`${queueUrl}/annotate`);
   await expect(v.page.getByRole("alert").filter({ hasText: "needs the annotator role" })).toBeVisible();
-  const refused = await v.page.request.post("/api/trpc/annotation.next", { data: { json: { queueId } } });
+  const refused = await v.page.request.post("/api/trpc/annotationQueue.next", { data: { json: { queueId } } });
   expect(refused.status()).toBe(403);
-  expect((await v.page.request.get(`/api/queues/${queueId}/labels`)).status()).toBe(403);
+  expect((await v.page.request.get(`/api/annotation-queues/${queueId}/labels`)).status()).toBe(403);
 
   await Promise.all([a.context.close(), b.context.close(), res.context.close(), v.context.close()]);
 });

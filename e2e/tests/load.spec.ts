@@ -183,7 +183,7 @@ test("50 researchers browse and annotate for 60 s: every request answered, none 
   // Five queues over the demo dataset, ten annotators per item: enough items that annotating does not run dry in a minute.
   const queueIds: string[] = [];
   for (let q = 0; q < 5; q++) {
-    const created = await mutate<{ queueId: string }>(admin, "annotation.createQueue", {
+    const created = await mutate<{ queueId: string }>(admin, "annotationQueue.createQueue", {
       name: `Load ${suffix} #${q + 1}`,
       datasetId: demo.datasetId,
       annotateRunId: demo.annotateRunId,
@@ -240,11 +240,11 @@ test("50 researchers browse and annotate for 60 s: every request answered, none 
   };
   /** The annotate page's loop for one item: lease the next, rate every chunk, submit. False once the queue has nothing left for this user. */
   const annotate = async (session: Session, queueId: string): Promise<boolean> => {
-    const body = await recorder.time("annotation next", () => session.mutate("annotation.next", { queueId }));
+    const body = await recorder.time("annotation next", () => session.mutate("annotationQueue.next", { queueId }));
     const view = body ? (JSON.parse(body) as { result: { data: { json: { assignmentId: string; chunks: Array<{ id: string }> } | null } } }).result.data.json : null;
     if (!view) return false;
     const labels = view.chunks.map((chunk) => ({ chunkId: chunk.id, rating: pick([-1, 0, 1]) }));
-    await recorder.time("annotation submit", () => session.mutate("annotation.submit", { assignmentId: view.assignmentId, labels }));
+    await recorder.time("annotation submit", () => session.mutate("annotationQueue.submit", { assignmentId: view.assignmentId, labels }));
     return true;
   };
 

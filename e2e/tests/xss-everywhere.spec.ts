@@ -97,11 +97,11 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
     },
   },
   { name: "launch form", path: (s) => `/runs/new?datasetId=${s.datasetId}`, shows: ["datasetName"] },
-  { name: "queues list", path: () => "/queues", shows: ["queueName"] },
-  { name: "queue page", path: (s) => `/queues/${s.queueId}`, shows: ["queueName", "queueInstructions", "userName"] },
-  { name: "annotate page", path: (s) => `/queues/${s.queueId}/annotate`, shows: ["queueName", "queueInstructions", "problem", "solutionStep"] },
-  { name: "queue item with labels", path: (s) => `/queues/${s.queueId}/items/${s.itemId}`, shows: ["queueName", "recordId", "solutionStep", "annotationNote", "userName"] },
-  { name: "new queue form", path: (s) => `/queues/new?dataset=${s.datasetId}`, shows: ["datasetName"] },
+  { name: "annotation-queues list", path: () => "/annotation-queues", shows: ["queueName"] },
+  { name: "queue page", path: (s) => `/annotation-queues/${s.queueId}`, shows: ["queueName", "queueInstructions", "userName"] },
+  { name: "annotate page", path: (s) => `/annotation-queues/${s.queueId}/annotate`, shows: ["queueName", "queueInstructions", "problem", "solutionStep"] },
+  { name: "queue item with labels", path: (s) => `/annotation-queues/${s.queueId}/items/${s.itemId}`, shows: ["queueName", "recordId", "solutionStep", "annotationNote", "userName"] },
+  { name: "new queue form", path: (s) => `/annotation-queues/new?dataset=${s.datasetId}`, shows: ["datasetName"] },
   ...(["metrics", "scaling", "calibration"] as const).map((tab) => ({
     name: `compare ${tab}`,
     path: (s: Seeded) => `/compare?dataset=${s.datasetId}&runs=${s.judgeRunId},${s.otherJudgeRunId}&baseline=${s.otherJudgeRunId}&tab=${tab}`,
@@ -141,9 +141,9 @@ const annotator = { email: `xss-${suffix}@e2e.test`, password: "xss-e2e-password
  * Returns the id of the exported requests file (the prompts, hostile problem and chunks included).
  */
 async function answerOffline(request: APIRequestContext, runId: string, answer: (customId: string, sample: number) => string): Promise<string> {
-  const exportRun = await mutate<{ runId: string }>(request, "exports.start", { spec: { kind: "batch-requests", runId } });
+  const exportRun = await mutate<{ runId: string }>(request, "export.start", { spec: { kind: "batch-requests", runId } });
   await waitForRun(request, exportRun.runId);
-  const [exported] = await query<Array<{ id: string; files: Array<{ id: string }> }>>(request, "exports.list", { sourceRunId: runId, limit: 1 });
+  const [exported] = await query<Array<{ id: string; files: Array<{ id: string }> }>>(request, "export.list", { sourceRunId: runId, limit: 1 });
   const requestsFileId = exported!.files[0]!.id;
   const requests = (await (await request.get(`/api/files/${requestsFileId}`)).text()).trim().split("\n");
   const output = requests.map((line, i) => {
@@ -195,9 +195,9 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
   await answerOffline(request, otherJudge.runId, (customId) => `${text.otherJudgeRationale}\n\nVerdict: \\boxed{${chunkOf(customId) === 1 ? "Negative" : "Positive"}}`);
   // Offline, so it is never sent: its page shows the endpoint's name in the configuration snapshot.
   const hostileEndpointRun = await mutate<{ runId: string }>(request, "run.launch", { kind: "judge", offline: true, config: { ...common, judgeEndpoint: text.endpointName } });
-  await waitForRun(request, (await mutate<{ runId: string }>(request, "exports.start", { spec: { kind: "labels", runId: annotate.runId } })).runId);
+  await waitForRun(request, (await mutate<{ runId: string }>(request, "export.start", { spec: { kind: "labels", runId: annotate.runId } })).runId);
 
-  const queue = await mutate<{ queueId: string }>(request, "annotation.createQueue", {
+  const queue = await mutate<{ queueId: string }>(request, "annotationQueue.createQueue", {
     name: text.queueName,
     instructions: text.queueInstructions,
     datasetId,
@@ -205,8 +205,8 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
     judgeRunId: judge.runId,
     selection: { kind: "filter", filter: {}, limit: 10 },
   });
-  const view = await mutate<{ assignmentId: string; itemId: string; chunks: Array<{ id: string }> }>(annotatorRequest, "annotation.next", { queueId: queue.queueId });
-  await mutate(annotatorRequest, "annotation.submit", {
+  const view = await mutate<{ assignmentId: string; itemId: string; chunks: Array<{ id: string }> }>(annotatorRequest, "annotationQueue.next", { queueId: queue.queueId });
+  await mutate(annotatorRequest, "annotationQueue.submit", {
     assignmentId: view.assignmentId,
     labels: view.chunks.map((chunk, i) => ({ chunkId: chunk.id, rating: i === 0 ? -1 : 1, flagged: i === 0, ...(i === 0 ? { note: text.annotationNote } : {}) })),
   });

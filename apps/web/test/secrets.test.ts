@@ -175,7 +175,7 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
       { kind: "predictions", runId: benchmarkRunId },
     ];
     for (const spec of specs) {
-      const started = await trpc("researcher", "exports.start", "mutation", { spec });
+      const started = await trpc("researcher", "export.start", "mutation", { spec });
       expect(started.status, started.text).toBe(200);
       const { runId } = started.json() as { runId: string };
       expect((await waitForRun(runId)).status, spec.kind).toBe("completed");
@@ -198,7 +198,7 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
   });
 
   it("the human labels export holds no secret", async () => {
-    const created = await trpc("researcher", "annotation.createQueue", "mutation", {
+    const created = await trpc("researcher", "annotationQueue.createQueue", "mutation", {
       name: "secrets queue",
       datasetId,
       annotateRunId,
@@ -208,13 +208,13 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
     });
     expect(created.status, created.text).toBe(200);
     const { queueId } = created.json() as { queueId: string };
-    const next = await trpc("annotator", "annotation.next", "mutation", { queueId });
+    const next = await trpc("annotator", "annotationQueue.next", "mutation", { queueId });
     const view = next.json() as { assignmentId: string; chunks: Array<{ id: string }> };
-    expect((await trpc("annotator", "annotation.submit", "mutation", { assignmentId: view.assignmentId, labels: view.chunks.map((c) => ({ chunkId: c.id, rating: 1 })) })).status).toBe(200);
+    expect((await trpc("annotator", "annotationQueue.submit", "mutation", { assignmentId: view.assignmentId, labels: view.chunks.map((c) => ({ chunkId: c.id, rating: 1 })) })).status).toBe(200);
     const exported = await harness.call(
-      "/api/queues/[id]/labels",
+      "/api/annotation-queues/[id]/labels",
       "GET",
-      new Request(`${APP_ORIGIN}/api/queues/${queueId}/labels`, { headers: { authorization: `Bearer ${harness.tokens.get("researcher")}` } }),
+      new Request(`${APP_ORIGIN}/api/annotation-queues/${queueId}/labels`, { headers: { authorization: `Bearer ${harness.tokens.get("researcher")}` } }),
       { id: queueId },
     );
     expect(exported.status).toBe(200);

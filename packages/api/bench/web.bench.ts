@@ -174,7 +174,7 @@ async function main() {
     const annotators: Array<{ id: string; cookie: string }> = [];
     for (let i = 0; i < ANNOTATORS; i++) annotators.push(await signIn(`annotator-${i}@example.test`, "annotator"));
     const queueCreation = await call<{ queueId: string; items: number }>(
-      "annotation.createQueue",
+      "annotationQueue.createQueue",
       {
         name: "bench queue",
         datasetId,
@@ -203,7 +203,7 @@ async function main() {
           const think = () => thinkMs * (0.5 + own.nextFloat());
           if (thinkMs > 0) await sleep(own.nextFloat() * thinkMs); // arrive spread out, as people do
           const next = async () => {
-            const { ms, data } = await call<AssignmentView | null>("annotation.next", { queueId }, annotator.cookie, "POST");
+            const { ms, data } = await call<AssignmentView | null>("annotationQueue.next", { queueId }, annotator.cookie, "POST");
             nextTimes.push(ms);
             return data;
           };
@@ -215,7 +215,7 @@ async function main() {
               // Mostly the model's label, sometimes neutral or the opposite.
               rating: (own.nextFloat() < 0.1 ? 0 : (chunk.mcLabel === "Negative") !== own.nextFloat() < 0.15 ? -1 : 1) as -1 | 0 | 1,
             }));
-            const submitted = await call("annotation.submit", { assignmentId: view.assignmentId, labels }, annotator.cookie, "POST");
+            const submitted = await call("annotationQueue.submit", { assignmentId: view.assignmentId, labels }, annotator.cookie, "POST");
             submitTimes.push(submitted.ms);
             labelled += 1;
             view = await next();
@@ -258,13 +258,13 @@ async function main() {
       { metric: "compare: one solution side by side (compare.item) p50 / p95", value: p50p95(compareItem) },
       { metric: `annotation queue creation (${n(queueItems)} items, random sample of the annotate run)`, value: ms(queueCreation.ms) },
       {
-        metric: `annotation next item (annotation.next), ${ANNOTATORS} annotators at once (${THINK_MS / 1000} s per item on average), p95`,
+        metric: `annotation next item (annotationQueue.next), ${ANNOTATORS} annotators at once (${THINK_MS / 1000} s per item on average), p95`,
         value: ms(paced.next.p95),
         target: "< 50 ms",
         met: paced.next.p95 < 50,
       },
       { metric: "annotation next item p50 / max", value: `${ms(paced.next.p50)} / ${ms(paced.next.max)}` },
-      { metric: "annotation submit (annotation.submit) p50 / p95", value: p50p95(paced.submit) },
+      { metric: "annotation submit (annotationQueue.submit) p50 / p95", value: p50p95(paced.submit) },
       { metric: `annotation items labelled in ${ANNOTATION_SECONDS} s`, value: `${n(paced.labelled)} (${paced.perSecond.toFixed(1)}/s, ${n(paced.next.n)} next calls)` },
       {
         metric: `saturated, no time on an item (${ANNOTATORS} requests always in flight): next p50 / p95, submit p50 / p95, items/s`,

@@ -8,6 +8,6 @@ export { createAuth, authPool, authConfigFromEnv, getAuth, type Auth, type AuthC
 export { createUserWithPassword, ensureAdminUser, generatePassword } from "./auth/users";
 export { LAUNCHABLE_RUN_KINDS } from "./routers/run/launch";
 export { runConfigJsonSchema } from "./routers/run/schemas";
-export { humanLabelExportLines, EXPORT_LINE_CAP, type HumanLabelExportLine } from "./routers/annotation/export";
-export type { AssignmentView } from "./routers/annotation/assignment-view";
+export { humanLabelExportLines, EXPORT_LINE_CAP, type HumanLabelExportLine } from "./routers/annotation-queue/export";
+export type { AssignmentView } from "./routers/annotation-queue/assignment-view";
 export { AUDIT_ACTION_LABELS, auditActionLabel } from "./routers/audit/labels";

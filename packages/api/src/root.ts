@@ -1,12 +1,12 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-import { annotationRouter } from "./routers/annotation/router";
+import { annotationQueueRouter } from "./routers/annotation-queue/router";
 import { auditRouter } from "./routers/audit/router";
 import { compareRouter } from "./routers/compare/router";
 import { datasetRouter } from "./routers/dataset/router";
 import { endpointRouter } from "./routers/endpoint/router";
 import { exportRouter } from "./routers/export/router";
 import { healthRouter } from "./routers/health/router";
-import { importRouter } from "./routers/imports/router";
+import { importRouter } from "./routers/import/router";
 import { meRouter } from "./routers/me/router";
 import { rolloutRouter } from "./routers/rollout/router";
 import { runRouter } from "./routers/run/router";
@@ -26,10 +26,10 @@ export const appRouter = createRouter({
   import: importRouter,
   user: userRouter,
   endpoint: endpointRouter,
-  annotation: annotationRouter,
+  annotationQueue: annotationQueueRouter,
   compare: compareRouter,
   token: tokenRouter,
-  exports: exportRouter,
+  export: exportRouter,
   worker: workerRouter,
   audit: auditRouter,
 });

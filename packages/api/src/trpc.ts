@@ -92,8 +92,8 @@ export const accountProcedure = capabilityProcedure("account");
 export const researchReadProcedure = capabilityProcedure("research.read");
 export const researchManageProcedure = capabilityProcedure("research.manage");
 /** Queue procedures: annotators pass the tier but each handler still limits them to their member queues. */
-export const queueViewProcedure = capabilityProcedure("queues.view");
-export const queueAnnotateProcedure = capabilityProcedure("queues.annotate");
-export const queueManageProcedure = capabilityProcedure("queues.manage");
+export const queueViewProcedure = capabilityProcedure("annotationQueues.view");
+export const queueAnnotateProcedure = capabilityProcedure("annotationQueues.annotate");
+export const queueManageProcedure = capabilityProcedure("annotationQueues.manage");
 export const userAdminProcedure = capabilityProcedure("users.manage");
 export const endpointAdminProcedure = capabilityProcedure("endpoints.manage");

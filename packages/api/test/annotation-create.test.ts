@@ -29,7 +29,7 @@ describe("creating annotation queues", () => {
   const base = () => ({ name: "queue", datasetId: world.datasetId });
 
   it("filter: the trajectory list's solutions in list order, without solutions lacking the queue's segmentation", async () => {
-    const { queueId, items } = await researcher.annotation.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: world.datasetId, hasError: true }, limit: 3 } });
+    const { queueId, items } = await researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: world.datasetId, hasError: true }, limit: 3 } });
     const expected = world.solutions.filter((s) => s.sourceFirstErrorIndex >= 0).slice(0, 3);
     expect(items).toBe(3);
     expect(await itemsOf(queueId)).toEqual(expected.map((s) => s.id));
@@ -37,7 +37,7 @@ describe("creating annotation queues", () => {
     for (const item of segmentations) expect(item.segmentationId).toBe(world.solutions.find((s) => s.id === item.trajectoryId)!.segmentationId);
 
     // Sorted by the run's lowest Q: the unsegmented solution (lowest Q of all) is left out.
-    const byQ = await researcher.annotation.createQueue({
+    const byQ = await researcher.annotationQueue.createQueue({
       ...base(),
       annotateRunId: world.annotateRunId,
       selection: { kind: "filter", filter: { datasetId: world.datasetId, annotateRunId: world.annotateRunId, sort: "qMin", order: "asc" }, limit: 100 },
@@ -48,7 +48,7 @@ describe("creating annotation queues", () => {
     expect(expectedByQ).not.toContain(world.unsegmentedId);
 
     // The list page's filter leaves the dataset out: it is the queue's.
-    const blankLine = await researcher.annotation.createQueue({ ...base(), segmentationMethod: "blank-line", selection: { kind: "filter", filter: {} } });
+    const blankLine = await researcher.annotationQueue.createQueue({ ...base(), segmentationMethod: "blank-line", selection: { kind: "filter", filter: {} } });
     expect(await itemsOf(blankLine.queueId)).toEqual([world.unsegmentedId]);
   });
 
@@ -68,39 +68,39 @@ describe("creating annotation queues", () => {
       return out;
     }
     const runs = { annotateRunId: world.annotateRunId, judgeRunId: world.judgeRunId };
-    const byDefault = await researcher.annotation.createQueue({ ...base(), ...runs, selection: { kind: "disagreements" } });
+    const byDefault = await researcher.annotationQueue.createQueue({ ...base(), ...runs, selection: { kind: "disagreements" } });
     const expectedAbsQ = await expectedFor(ABS_Q);
     expect(expectedAbsQ.length).toBeGreaterThan(0);
     expect(expectedAbsQ.length).toBeLessThan(world.solutions.length);
     expect(await itemsOf(byDefault.queueId)).toEqual(expectedAbsQ);
-    expect((await researcher.annotation.queue({ queueId: byDefault.queueId })).labelRule).toEqual(ABS_Q);
+    expect((await researcher.annotationQueue.queue({ queueId: byDefault.queueId })).labelRule).toEqual(ABS_Q);
 
-    const relRatio = await researcher.annotation.createQueue({ ...base(), ...runs, labelRule: REL_RATIO, selection: { kind: "disagreements", limit: 4 } });
+    const relRatio = await researcher.annotationQueue.createQueue({ ...base(), ...runs, labelRule: REL_RATIO, selection: { kind: "disagreements", limit: 4 } });
     expect(await itemsOf(relRatio.queueId)).toEqual((await expectedFor(REL_RATIO)).slice(0, 4));
 
-    await expect(researcher.annotation.createQueue({ ...base(), annotateRunId: world.annotateRunId, selection: { kind: "disagreements" } })).rejects.toMatchObject({
+    await expect(researcher.annotationQueue.createQueue({ ...base(), annotateRunId: world.annotateRunId, selection: { kind: "disagreements" } })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/needs annotateRunId and judgeRunId/),
     });
-    await expect(researcher.annotation.createQueue({ ...base(), ...runs, labelRule: { rule: "rel_effective", paramsKey: "{}" }, selection: { kind: "disagreements" } })).rejects.toThrow(/stored no rel_effective labels/);
+    await expect(researcher.annotationQueue.createQueue({ ...base(), ...runs, labelRule: { rule: "rel_effective", paramsKey: "{}" }, selection: { kind: "disagreements" } })).rejects.toThrow(/stored no rel_effective labels/);
   });
 
   it("random: a seeded sample of the solutions the run covered, reproducible from its seed", async () => {
     const covered = (await database.db.trajectoryRunStat.findMany({ where: { runId: world.annotateRunId }, select: { trajectoryId: true } }))
       .map((s) => s.trajectoryId)
       .filter((id) => id !== world.unsegmentedId);
-    const first = await researcher.annotation.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 6, seed: 3 } });
+    const first = await researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 6, seed: 3 } });
     const drawn = await itemsOf(first.queueId);
     expect(drawn).toEqual(sampleSolutionIds(covered, 6, 3));
     expect(new Set(drawn).size).toBe(6);
-    const again = await researcher.annotation.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 6, seed: 3 } });
+    const again = await researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 6, seed: 3 } });
     expect(await itemsOf(again.queueId)).toEqual(drawn);
-    const other = await researcher.annotation.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 6, seed: 4 } });
+    const other = await researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 6, seed: 4 } });
     expect(await itemsOf(other.queueId)).not.toEqual(drawn);
-    const all = await researcher.annotation.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 500, seed: 1 } });
+    const all = await researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 500, seed: 1 } });
     expect((await itemsOf(all.queueId)).sort()).toEqual([...covered].sort());
     // The selection run's segmentation is the default one.
-    expect((await researcher.annotation.queue({ queueId: first.queueId })).segmentationMethod).toBe("self-segmented");
+    expect((await researcher.annotationQueue.queue({ queueId: first.queueId })).segmentationMethod).toBe("self-segmented");
   });
 
   it("stratified: perStratum solutions the run labelled with a Negative chunk and as many without, interleaved by the seed", async () => {
@@ -109,7 +109,7 @@ describe("creating annotation queues", () => {
     const positives = stats.filter((s) => s.firstNegative < 0).map((s) => s.trajectoryId);
     expect(negatives.length).toBeGreaterThanOrEqual(3);
     expect(positives.length).toBeGreaterThanOrEqual(1);
-    const { queueId, items } = await researcher.annotation.createQueue({ ...base(), judgeRunId: world.judgeRunId, selection: { kind: "stratified", runId: world.judgeRunId, perStratum: 3, seed: 9 } });
+    const { queueId, items } = await researcher.annotationQueue.createQueue({ ...base(), judgeRunId: world.judgeRunId, selection: { kind: "stratified", runId: world.judgeRunId, perStratum: 3, seed: 9 } });
     const drawn = await itemsOf(queueId);
     expect(items).toBe(3 + Math.min(3, positives.length));
     expect(drawn.filter((id) => negatives.includes(id))).toHaveLength(3);
@@ -131,19 +131,19 @@ describe("creating annotation queues", () => {
     await db.judgeSample.createMany({
       data: (["Positive", "Negative"] as const).map((verdict, sampleIndex) => ({ runId: benchmark.id, chunkId: tied, sampleIndex, promptTemplateId: "test", rationale: "", verdict })),
     });
-    const stratified = await researcher.annotation.createQueue({ ...base(), judgeRunId: benchmark.id, selection: { kind: "stratified", runId: benchmark.id, perStratum: 5, seed: 2 } });
+    const stratified = await researcher.annotationQueue.createQueue({ ...base(), judgeRunId: benchmark.id, selection: { kind: "stratified", runId: benchmark.id, perStratum: 5, seed: 2 } });
     const drawn = await itemsOf(stratified.queueId);
     expect(drawn.sort()).toEqual(predicted.slice(0, 3).map((s) => s.id).sort());
 
-    const queue = await researcher.annotation.createQueue({ ...base(), judgeRunId: benchmark.id, selection: { kind: "filter", filter: {}, limit: 1 } });
+    const queue = await researcher.annotationQueue.createQueue({ ...base(), judgeRunId: benchmark.id, selection: { kind: "filter", filter: {}, limit: 1 } });
     const annotator = await memberAnnotator(db, researcher, "Bench", [queue.queueId]);
-    const view = (await annotator.annotation.next({ queueId: queue.queueId }))!;
+    const view = (await annotator.annotationQueue.next({ queueId: queue.queueId }))!;
     expect(view.chunks[0]).toMatchObject({ id: tied, judgeVotes: { Positive: 1, Negative: 1, unparseable: 0 }, judgeVerdict: "Positive", mcLabel: null });
     expect(view.chunks[1]).toMatchObject({ judgeVotes: null, judgeVerdict: null });
   });
 
   it("writes the queue, its items and an audit row with the settings; refuses empty selections and foreign runs", async () => {
-    const { queueId, items } = await researcher.annotation.createQueue({
+    const { queueId, items } = await researcher.annotationQueue.createQueue({
       name: "audited",
       instructions: "Rate every step.",
       datasetId: world.datasetId,
@@ -170,22 +170,22 @@ describe("creating annotation queues", () => {
     });
     expect(items).toBe(2);
 
-    await expect(researcher.annotation.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: world.datasetId, search: "zzqqxx" } } })).rejects.toMatchObject({
+    await expect(researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: world.datasetId, search: "zzqqxx" } } })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/matched no solution/),
     });
-    await expect(researcher.annotation.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: "elsewhere" } } })).rejects.toThrow(/must be the queue's dataset/);
-    await expect(researcher.annotation.createQueue({ ...base(), annotateRunId: world.judgeRunId, selection: { kind: "filter", filter: { datasetId: world.datasetId } } })).rejects.toThrow(/is a judge run; expected annotate/);
+    await expect(researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: "elsewhere" } } })).rejects.toThrow(/must be the queue's dataset/);
+    await expect(researcher.annotationQueue.createQueue({ ...base(), annotateRunId: world.judgeRunId, selection: { kind: "filter", filter: { datasetId: world.datasetId } } })).rejects.toThrow(/is a judge run; expected annotate/);
     const other = await createAnnotationWorld(database.db, { solutions: 1, name: "other" });
-    await expect(researcher.annotation.createQueue({ ...base(), selection: { kind: "random", runId: other.annotateRunId, size: 2 } })).rejects.toThrow(/belongs to another dataset/);
-    await expect(researcher.annotation.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: 5001 } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "random", runId: other.annotateRunId, size: 2 } })).rejects.toThrow(/belongs to another dataset/);
+    await expect(researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: 5001 } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await database.db.annotationQueue.count({ where: { name: "queue", datasetId: other.datasetId } })).toBe(0);
   });
 
   it("lists queues with their progress and the caller's share; researchers see every annotator and the members, an annotator only themselves", async () => {
     const ann = await createUser(database.db, "annotator", "Progress-a");
     const ben = await createUser(database.db, "annotator", "Progress-b");
-    const { queueId, members } = await researcher.annotation.createQueue({
+    const { queueId, members } = await researcher.annotationQueue.createQueue({
       name: "progress",
       datasetId: world.datasetId,
       annotatorsPerItem: 2,
@@ -195,20 +195,20 @@ describe("creating annotation queues", () => {
     expect(members).toBe(2);
     const [a, b] = [callerFor(database.db, ann), callerFor(database.db, ben)];
     for (const caller of [a, b]) {
-      const view = (await caller.annotation.next({ queueId }))!;
-      await caller.annotation.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) });
+      const view = (await caller.annotationQueue.next({ queueId }))!;
+      await caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) });
     }
     // Each took a different free item; now each takes the other's, and Ann stops halfway.
-    const second = (await b.annotation.next({ queueId }))!;
-    await b.annotation.submit({ assignmentId: second.assignmentId, labels: rateAll(second.chunks, () => 0) });
-    await a.annotation.next({ queueId });
+    const second = (await b.annotationQueue.next({ queueId }))!;
+    await b.annotationQueue.submit({ assignmentId: second.assignmentId, labels: rateAll(second.chunks, () => 0) });
+    await a.annotationQueue.next({ queueId });
 
-    const listed = (await a.annotation.listQueues({ datasetId: world.datasetId })).find((q) => q.id === queueId)!;
+    const listed = (await a.annotationQueue.listQueues({ datasetId: world.datasetId })).find((q) => q.id === queueId)!;
     expect(listed).toMatchObject({ name: "progress", datasetId: world.datasetId, datasetName: null, scheme: "rating", annotatorsPerItem: 2, blind: false, archivedAt: null, items: 3, completedItems: 1, adjudicatedItems: 0, mySubmitted: 1 });
-    expect((await b.annotation.listQueues({})).find((q) => q.id === queueId)!.mySubmitted).toBe(2);
-    expect(await a.annotation.listQueues({ datasetId: "none" })).toEqual([]);
+    expect((await b.annotationQueue.listQueues({})).find((q) => q.id === queueId)!.mySubmitted).toBe(2);
+    expect(await a.annotationQueue.listQueues({ datasetId: "none" })).toEqual([]);
 
-    const queue = await researcher.annotation.queue({ queueId });
+    const queue = await researcher.annotationQueue.queue({ queueId });
     expect(queue.progress).toMatchObject({ items: 3, completedItems: 1, submissions: 3, activeLeases: 1, adjudicatedItems: 0 });
     expect(queue.progress.annotators).toEqual([
       { userId: ben.id, name: ben.name, email: ben.email, submitted: 2, skipped: 0, leased: 0 },
@@ -217,9 +217,9 @@ describe("creating annotation queues", () => {
     expect(queue.members.map((m) => m.userId)).toEqual([ann.id, ben.id]);
     expect(queue).toMatchObject({ instructions: "", leaseSeconds: 900, selection: { kind: "filter", limit: 3 }, annotateRunId: null, judgeRunId: null, labelRule: null, segmentationMethod: "self-segmented" });
 
-    const asAnn = await a.annotation.queue({ queueId });
+    const asAnn = await a.annotationQueue.queue({ queueId });
     expect(asAnn.progress.annotators).toEqual([{ userId: ann.id, name: ann.name, email: ann.email, submitted: 1, skipped: 0, leased: 1 }]);
     expect(asAnn).toMatchObject({ members: [], selection: null, annotateRunId: null, judgeRunId: null, createdById: null, datasetName: null });
-    expect((await researcher.annotation.listQueues({})).find((q) => q.id === queueId)!.datasetName).toBe("annotation world");
+    expect((await researcher.annotationQueue.listQueues({})).find((q) => q.id === queueId)!.datasetName).toBe("annotation world");
   });
 });

@@ -143,7 +143,7 @@ export type Caller = ReturnType<typeof callerFor>;
 /** An annotator's caller, made a member (by the researcher, as the web app does) of the given queues. */
 export async function memberAnnotator(db: Db, researcher: Caller, name: string, queueIds: readonly string[]): Promise<Caller> {
   const user = await createUser(db, "annotator", name);
-  for (const queueId of queueIds) await researcher.annotation.addMembers({ queueId, userIds: [user.id] });
+  for (const queueId of queueIds) await researcher.annotationQueue.addMembers({ queueId, userIds: [user.id] });
   return callerFor(db, user);
 }
 

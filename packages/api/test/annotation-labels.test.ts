@@ -30,11 +30,11 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
   const annotator = async (name: string) => {
     const user = await createUser(database.db, "annotator", `${name}${++counter}`);
     annotatorIds.push(user.id);
-    for (const queueId of queueIds) await researcher.annotation.addMembers({ queueId, userIds: [user.id] });
+    for (const queueId of queueIds) await researcher.annotationQueue.addMembers({ queueId, userIds: [user.id] });
     return { user, caller: callerFor(database.db, user) };
   };
   const queueOf = async (settings: { items?: number; blind?: boolean; annotatorsPerItem?: number; scheme?: "rating" | "first_error"; withRuns?: boolean } = {}) => {
-    const { queueId } = await researcher.annotation.createQueue({
+    const { queueId } = await researcher.annotationQueue.createQueue({
       name: `labels ${++counter}`,
       datasetId: world.datasetId,
       scheme: settings.scheme,
@@ -72,15 +72,15 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
   it("a blind queue sends no model label, Q-value or verdict until the annotator submits, then reveals them", async () => {
     const queueId = await queueOf({ blind: true });
     const { caller } = await annotator("Blind");
-    const view = (await caller.annotation.next({ queueId }))!;
+    const view = (await caller.annotationQueue.next({ queueId }))!;
     expect(view.modelHidden).toBe(true);
     for (const chunk of view.chunks) expect([chunk.mcLabel, chunk.qValue, chunk.judgeVotes, chunk.judgeVerdict]).toEqual([null, null, null, null]);
     expect(view.mine).toBeNull();
     expect(view.queue).toMatchObject({ blind: true, scheme: "rating", annotatorsPerItem: 1 });
     expect(view.trajectory).toMatchObject({ id: world.solutions[0]!.id, externalId: world.solutions[0]!.externalId, problemText: "What is 2 + 3 * 4?" });
-    expect((await caller.annotation.assignment({ assignmentId: view.assignmentId })).modelHidden).toBe(true);
+    expect((await caller.annotationQueue.assignment({ assignmentId: view.assignmentId })).modelHidden).toBe(true);
 
-    const { assignment } = await caller.annotation.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) });
+    const { assignment } = await caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) });
     expect(assignment.modelHidden).toBe(false);
     expect(assignment.status).toBe("submitted");
     expect(evidenceOf(assignment)).toEqual(await expectedEvidence(assignment));
@@ -90,7 +90,7 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
   it("an open queue shows the model's evidence from the start", async () => {
     const queueId = await queueOf({ blind: false });
     const { caller } = await annotator("Open");
-    const view = (await caller.annotation.next({ queueId }))!;
+    const view = (await caller.annotationQueue.next({ queueId }))!;
     expect(view.modelHidden).toBe(false);
     expect(evidenceOf(view)).toEqual(await expectedEvidence(view));
   });
@@ -98,7 +98,7 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
   it("a queue without runs shows chunks with empty model fields", async () => {
     const queueId = await queueOf({ withRuns: false });
     const { caller } = await annotator("NoRuns");
-    const view = (await caller.annotation.next({ queueId }))!;
+    const view = (await caller.annotationQueue.next({ queueId }))!;
     expect(view.chunks.every((c) => c.mcLabel === null && c.judgeVotes === null)).toBe(true);
     expect(view.chunks.map((c) => c.index)).toEqual(view.chunks.map((_, i) => i));
   });
@@ -106,22 +106,22 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
   it("submit refuses a rating gap and names the chunk; the first-error scheme needs its pick", async () => {
     const queueId = await queueOf({ items: 3 });
     const { caller } = await annotator("Gaps");
-    const view = (await caller.annotation.next({ queueId }))!;
+    const view = (await caller.annotationQueue.next({ queueId }))!;
     const labels = rateAll(view.chunks, () => 1).map((l, i) => (i === 1 ? { ...l, rating: null } : l));
-    await expect(caller.annotation.submit({ assignmentId: view.assignmentId, labels })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/chunk 1 has no rating/) });
-    await expect(caller.annotation.submit({ assignmentId: view.assignmentId, labels: labels.slice(0, 1) })).rejects.toThrow(/chunks? 1.* no rating/);
-    await expect(caller.annotation.submit({ assignmentId: view.assignmentId, labels: [{ chunkId: "elsewhere", rating: 1 }] })).rejects.toThrow(/not a chunk of this solution/);
-    await expect(caller.annotation.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1).map((l) => ({ ...l, note: "x".repeat(2001) })) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/chunk 1 has no rating/) });
+    await expect(caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: labels.slice(0, 1) })).rejects.toThrow(/chunks? 1.* no rating/);
+    await expect(caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: [{ chunkId: "elsewhere", rating: 1 }] })).rejects.toThrow(/not a chunk of this solution/);
+    await expect(caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1).map((l) => ({ ...l, note: "x".repeat(2001) })) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await database.db.humanLabel.count({ where: { assignmentId: view.assignmentId } })).toBe(0);
-    const { assignment } = await caller.annotation.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, (i) => (i === 1 ? -1 : 0)) });
+    const { assignment } = await caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, (i) => (i === 1 ? -1 : 0)) });
     expect(assignment.mine!.firstErrorIndex).toBe(1);
-    await expect(caller.annotation.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/already submitted/) });
+    await expect(caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/already submitted/) });
 
     const firstErrorQueue = await queueOf({ scheme: "first_error" });
-    const pick = (await caller.annotation.next({ queueId: firstErrorQueue }))!;
-    await expect(caller.annotation.submit({ assignmentId: pick.assignmentId, labels: [] })).rejects.toThrow(/needs firstErrorIndex/);
-    await expect(caller.annotation.submit({ assignmentId: pick.assignmentId, labels: [], firstErrorIndex: pick.chunks.length })).rejects.toThrow(/firstErrorIndex must be -1/);
-    const picked = await caller.annotation.submit({ assignmentId: pick.assignmentId, labels: [{ chunkId: pick.chunks[0]!.id, rating: null, flagged: true, note: "odd start" }], firstErrorIndex: 1 });
+    const pick = (await caller.annotationQueue.next({ queueId: firstErrorQueue }))!;
+    await expect(caller.annotationQueue.submit({ assignmentId: pick.assignmentId, labels: [] })).rejects.toThrow(/needs firstErrorIndex/);
+    await expect(caller.annotationQueue.submit({ assignmentId: pick.assignmentId, labels: [], firstErrorIndex: pick.chunks.length })).rejects.toThrow(/firstErrorIndex must be -1/);
+    const picked = await caller.annotationQueue.submit({ assignmentId: pick.assignmentId, labels: [{ chunkId: pick.chunks[0]!.id, rating: null, flagged: true, note: "odd start" }], firstErrorIndex: 1 });
     expect(picked.assignment.mine).toEqual({
       firstErrorIndex: 1,
       labels: pick.chunks.map((chunk, i) => ({ chunkId: chunk.id, rating: i === 0 ? 1 : i === 1 ? -1 : null, flagged: i === 0, note: i === 0 ? "odd start" : null })),
@@ -132,19 +132,19 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     const queueId = await queueOf({ items: 2, annotatorsPerItem: 2 });
     const ann = await annotator("Ann");
     const ben = await annotator("Ben");
-    const a1 = (await ann.caller.annotation.next({ queueId }))!;
-    const b1 = (await ben.caller.annotation.next({ queueId }))!;
+    const a1 = (await ann.caller.annotationQueue.next({ queueId }))!;
+    const b1 = (await ben.caller.annotationQueue.next({ queueId }))!;
     expect(b1.itemId).not.toBe(a1.itemId);
-    await ann.caller.annotation.submit({ assignmentId: a1.assignmentId, labels: rateAll(a1.chunks, () => 1) });
-    await ben.caller.annotation.submit({ assignmentId: b1.assignmentId, labels: rateAll(b1.chunks, () => 1) });
+    await ann.caller.annotationQueue.submit({ assignmentId: a1.assignmentId, labels: rateAll(a1.chunks, () => 1) });
+    await ben.caller.annotationQueue.submit({ assignmentId: b1.assignmentId, labels: rateAll(b1.chunks, () => 1) });
     // Each then takes the other's item: both items end up with two ratings.
-    const a2 = (await ann.caller.annotation.next({ queueId }))!;
-    const b2 = (await ben.caller.annotation.next({ queueId }))!;
+    const a2 = (await ann.caller.annotationQueue.next({ queueId }))!;
+    const b2 = (await ben.caller.annotationQueue.next({ queueId }))!;
     expect([a2.itemId, b2.itemId]).toEqual([b1.itemId, a1.itemId]);
     expect(b2.mine).toBeNull(); // Ann's labels on this item are never shown to Ben.
-    await ben.caller.annotation.submit({ assignmentId: b2.assignmentId, labels: rateAll(b2.chunks, (i) => (i === 0 ? -1 : 1)) });
+    await ben.caller.annotationQueue.submit({ assignmentId: b2.assignmentId, labels: rateAll(b2.chunks, (i) => (i === 0 ? -1 : 1)) });
 
-    const disputed = await viewer.annotation.agreement({ queueId });
+    const disputed = await viewer.annotationQueue.agreement({ queueId });
     expect(disputed.unit).toBe("chunk");
     expect(disputed.disagreements.map((d) => [d.itemId, d.chunkIndex])).toEqual([[a1.itemId, 0]]);
     expect(disputed.disagreements[0]!.ratings.map((r) => [r.name, r.rating])).toEqual([
@@ -153,17 +153,17 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     ]);
 
     // Ann still holds item 2; undo reopens item 1 and releases that lease.
-    const reopened = (await ann.caller.annotation.undo({ queueId }))!;
+    const reopened = (await ann.caller.annotationQueue.undo({ queueId }))!;
     expect(reopened.assignmentId).toBe(a1.assignmentId);
     expect(reopened.status).toBe("leased");
     expect(reopened.mine!.labels.map((l) => l.rating)).toEqual(a1.chunks.map(() => 1));
-    expect((await ann.caller.annotation.next({ queueId }))!.assignmentId).toBe(a1.assignmentId);
-    const whileUndone = await viewer.annotation.agreement({ queueId });
+    expect((await ann.caller.annotationQueue.next({ queueId }))!.assignmentId).toBe(a1.assignmentId);
+    const whileUndone = await viewer.annotationQueue.agreement({ queueId });
     expect(whileUndone.disagreements).toEqual([]);
     expect(whileUndone.cohen).toEqual([]); // Ann has no submitted work while her only submission is undone.
 
-    await ann.caller.annotation.submit({ assignmentId: a1.assignmentId, labels: rateAll(a1.chunks, (i) => (i === 0 ? -1 : 1)) });
-    const history = await researcher.annotation.itemHistory({ itemId: a1.itemId });
+    await ann.caller.annotationQueue.submit({ assignmentId: a1.assignmentId, labels: rateAll(a1.chunks, (i) => (i === 0 ? -1 : 1)) });
+    const history = await researcher.annotationQueue.itemHistory({ itemId: a1.itemId });
     const annRows = history.labels.filter((l) => l.authorId === ann.user.id);
     expect(annRows).toHaveLength(2 * a1.chunks.length);
     expect(annRows.map((r) => r.rating)).toEqual([...a1.chunks.map(() => 1), ...a1.chunks.map((_, i) => (i === 0 ? -1 : 1))]);
@@ -180,41 +180,41 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
       [ben.user.name, "submitted"],
     ]);
 
-    const agreed = await viewer.annotation.agreement({ queueId });
+    const agreed = await viewer.annotationQueue.agreement({ queueId });
     expect(agreed.disagreements).toEqual([]);
     expect(agreed.cohen).toHaveLength(1);
     expect(agreed.cohen[0]).toMatchObject({ items: a1.chunks.length, kappa: 1 });
 
     // The lease undo released is Ann's own expired row: she gets item 2 back on the same assignment.
-    const again = (await ann.caller.annotation.next({ queueId }))!;
+    const again = (await ann.caller.annotationQueue.next({ queueId }))!;
     expect(again.assignmentId).toBe(a2.assignmentId);
-    await ann.caller.annotation.submit({ assignmentId: again.assignmentId, labels: rateAll(again.chunks, () => 1) });
-    const full = await viewer.annotation.agreement({ queueId });
+    await ann.caller.annotationQueue.submit({ assignmentId: again.assignmentId, labels: rateAll(again.chunks, () => 1) });
+    const full = await viewer.annotationQueue.agreement({ queueId });
     expect(full.cohen[0]).toMatchObject({ items: a1.chunks.length + b1.chunks.length, kappa: 1, observedAgreement: 1 });
     expect(full.fleiss).toMatchObject({ items: a1.chunks.length + b1.chunks.length, raters: 2, kappa: 1 });
-    expect(await ann.caller.annotation.undo({ queueId: (await queueOf()) })).toBeNull();
+    expect(await ann.caller.annotationQueue.undo({ queueId: (await queueOf()) })).toBeNull();
   });
 
   it("adjudication writes final labels over a dispute, marks the item and audits the final labels before and after", async () => {
     const queueId = await queueOf({ items: 1, annotatorsPerItem: 2 });
     const ann = await annotator("Adj-a");
     const ben = await annotator("Adj-b");
-    const va = (await ann.caller.annotation.next({ queueId }))!;
-    const vb = (await ben.caller.annotation.next({ queueId }))!;
-    await ann.caller.annotation.submit({ assignmentId: va.assignmentId, labels: rateAll(va.chunks, () => 1) });
-    await ben.caller.annotation.submit({ assignmentId: vb.assignmentId, labels: rateAll(vb.chunks, (i) => (i === 1 ? -1 : 1)) });
-    const before = await researcher.annotation.itemHistory({ itemId: va.itemId });
+    const va = (await ann.caller.annotationQueue.next({ queueId }))!;
+    const vb = (await ben.caller.annotationQueue.next({ queueId }))!;
+    await ann.caller.annotationQueue.submit({ assignmentId: va.assignmentId, labels: rateAll(va.chunks, () => 1) });
+    await ben.caller.annotationQueue.submit({ assignmentId: vb.assignmentId, labels: rateAll(vb.chunks, (i) => (i === 1 ? -1 : 1)) });
+    const before = await researcher.annotationQueue.itemHistory({ itemId: va.itemId });
     expect(before.final.map((f) => f.status)).toEqual(va.chunks.map((_, i) => (i === 1 ? "disputed" : "agreed")));
 
-    await expect(researcher.annotation.adjudicate({ itemId: va.itemId, labels: [{ chunkId: va.chunks[0]!.id, rating: 1 }] })).rejects.toThrow(/chunks? 1.* no rating/);
-    const result = await researcher.annotation.adjudicate({
+    await expect(researcher.annotationQueue.adjudicate({ itemId: va.itemId, labels: [{ chunkId: va.chunks[0]!.id, rating: 1 }] })).rejects.toThrow(/chunks? 1.* no rating/);
+    const result = await researcher.annotationQueue.adjudicate({
       itemId: va.itemId,
       labels: va.chunks.map((c) => ({ chunkId: c.id, rating: c.index === 1 ? (0 as const) : (1 as const), note: c.index === 1 ? "unhelpful, not wrong" : undefined })),
     });
     expect(result.final.map((f) => f.status)).toEqual(va.chunks.map(() => "adjudicated"));
     expect(result.firstErrorIndex).toBe(-1);
 
-    const after = await researcher.annotation.itemHistory({ itemId: va.itemId });
+    const after = await researcher.annotationQueue.itemHistory({ itemId: va.itemId });
     expect(after.item.adjudicatedAt).toEqual(result.adjudicatedAt);
     expect(after.final).toEqual(va.chunks.map((c) => ({ chunkId: c.id, chunkIndex: c.index, status: "adjudicated", rating: c.index === 1 ? 0 : 1 })));
     const adjudicationRows = after.labels.filter((l) => l.source === "adjudication");
@@ -232,24 +232,24 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     expect(auditAfter.final.map((f) => [f.status, f.rating])).toEqual(va.chunks.map((c) => ["adjudicated", c.index === 1 ? 0 : 1]));
 
     // Agreement is between annotators: the adjudication does not change it, only marks the disagreement.
-    const agreement = await viewer.annotation.agreement({ queueId });
+    const agreement = await viewer.annotationQueue.agreement({ queueId });
     expect(agreement.disagreements).toEqual([expect.objectContaining({ itemId: va.itemId, chunkIndex: 1, adjudicated: true })]);
   });
 
   it("updateQueue audits only the fields that changed, before and after", async () => {
     const queueId = await queueOf();
-    const updated = await researcher.annotation.updateQueue({ queueId, name: "renamed", leaseSeconds: 900, blind: true, archived: false });
+    const updated = await researcher.annotationQueue.updateQueue({ queueId, name: "renamed", leaseSeconds: 900, blind: true, archived: false });
     expect(updated.changed.sort()).toEqual(["blind", "name"]);
     expect(updated).toMatchObject({ name: "renamed", blind: true, leaseSeconds: 900, archivedAt: null });
     const audit = await database.db.auditLog.findFirstOrThrow({ where: { action: "annotation_queue.updated", entityId: queueId } });
     expect(audit.before).toEqual({ name: expect.stringMatching(/^labels /), blind: false });
     expect(audit.after).toEqual({ name: "renamed", blind: true });
     expect(audit.actorId).toBe(researcherId);
-    const unchanged = await researcher.annotation.updateQueue({ queueId, name: "renamed" });
+    const unchanged = await researcher.annotationQueue.updateQueue({ queueId, name: "renamed" });
     expect(unchanged.changed).toEqual([]);
     expect(await database.db.auditLog.count({ where: { action: "annotation_queue.updated", entityId: queueId } })).toBe(1);
-    await expect(researcher.annotation.updateQueue({ queueId: "missing", name: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    const queue = await viewer.annotation.queue({ queueId });
+    await expect(researcher.annotationQueue.updateQueue({ queueId: "missing", name: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const queue = await viewer.annotationQueue.queue({ queueId });
     expect(queue).toMatchObject({ name: "renamed", blind: true, labelRule: ABS_Q, annotateRunId: world.annotateRunId, judgeRunId: world.judgeRunId, segmentationMethod: "self-segmented" });
   });
 
@@ -257,13 +257,13 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     const queueId = await queueOf({ items: 1, annotatorsPerItem: 2, scheme: "first_error", blind: true });
     const ann = await annotator("Exp-a");
     const ben = await annotator("Exp-b");
-    const va = (await ann.caller.annotation.next({ queueId }))!;
-    const vb = (await ben.caller.annotation.next({ queueId }))!;
-    await ann.caller.annotation.submit({ assignmentId: va.assignmentId, labels: [], firstErrorIndex: 0 });
-    await ben.caller.annotation.submit({ assignmentId: vb.assignmentId, labels: [{ chunkId: vb.chunks[1]!.id, rating: null, flagged: true, note: "check" }], firstErrorIndex: -1 });
-    await ann.caller.annotation.undo({ queueId });
-    await ann.caller.annotation.submit({ assignmentId: va.assignmentId, labels: [], firstErrorIndex: 1 });
-    await researcher.annotation.adjudicate({ itemId: va.itemId, firstErrorIndex: 1 });
+    const va = (await ann.caller.annotationQueue.next({ queueId }))!;
+    const vb = (await ben.caller.annotationQueue.next({ queueId }))!;
+    await ann.caller.annotationQueue.submit({ assignmentId: va.assignmentId, labels: [], firstErrorIndex: 0 });
+    await ben.caller.annotationQueue.submit({ assignmentId: vb.assignmentId, labels: [{ chunkId: vb.chunks[1]!.id, rating: null, flagged: true, note: "check" }], firstErrorIndex: -1 });
+    await ann.caller.annotationQueue.undo({ queueId });
+    await ann.caller.annotationQueue.submit({ assignmentId: va.assignmentId, labels: [], firstErrorIndex: 1 });
+    await researcher.annotationQueue.adjudicate({ itemId: va.itemId, firstErrorIndex: 1 });
 
     const lines: HumanLabelExportLine[] = [];
     for await (const line of humanLabelExportLines(database.db, queueId)) lines.push(line);
@@ -289,9 +289,9 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     const adjudication = of(researcherId, "adjudication");
     expect(adjudication.map((l) => [l.first_error_index, l.current, l.assignment_id])).toEqual(va.chunks.map(() => [1, true, null]));
 
-    const { lines: jsonl } = await researcher.annotation.exportLabels({ queueId });
+    const { lines: jsonl } = await researcher.annotationQueue.exportLabels({ queueId });
     expect(jsonl.map((l) => JSON.parse(l))).toEqual(lines);
-    await expect(ann.caller.annotation.exportLabels({ queueId })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(ann.caller.annotationQueue.exportLabels({ queueId })).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
   it("the export pages through thousands of rows in order, ties on time included", async () => {

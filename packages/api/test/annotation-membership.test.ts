@@ -42,7 +42,7 @@ describe("annotation queue membership", () => {
   };
   const queueOf = async (settings: { items: number; annotatorIds?: string[]; blind?: boolean; annotatorsPerItem?: number }) =>
     (
-      await researcher.annotation.createQueue({
+      await researcher.annotationQueue.createQueue({
         name: `members ${++counter}`,
         datasetId: world.datasetId,
         blind: settings.blind,
@@ -71,43 +71,43 @@ describe("annotation queue membership", () => {
     const member = await annotator("Member");
     const outsider = await annotator("Outsider");
     const queueId = await queueOf({ items: 2, annotatorIds: [member.user.id] });
-    const memberView = (await member.caller.annotation.next({ queueId }))!;
+    const memberView = (await member.caller.annotationQueue.next({ queueId }))!;
 
-    expect((await outsider.caller.annotation.listQueues({})).map((q) => q.id)).not.toContain(queueId);
-    expect((await member.caller.annotation.listQueues({})).map((q) => q.id)).toEqual([queueId]);
+    expect((await outsider.caller.annotationQueue.listQueues({})).map((q) => q.id)).not.toContain(queueId);
+    expect((await member.caller.annotationQueue.listQueues({})).map((q) => q.id)).toEqual([queueId]);
     const notFound = { code: "NOT_FOUND", message: `annotation queue ${queueId} does not exist` };
-    await expect(outsider.caller.annotation.queue({ queueId })).rejects.toMatchObject(notFound);
-    await expect(outsider.caller.annotation.next({ queueId })).rejects.toMatchObject(notFound);
-    await expect(outsider.caller.annotation.undo({ queueId })).rejects.toMatchObject(notFound);
+    await expect(outsider.caller.annotationQueue.queue({ queueId })).rejects.toMatchObject(notFound);
+    await expect(outsider.caller.annotationQueue.next({ queueId })).rejects.toMatchObject(notFound);
+    await expect(outsider.caller.annotationQueue.undo({ queueId })).rejects.toMatchObject(notFound);
     // The same answer as for an id that does not exist: guessing tells nothing.
-    await expect(outsider.caller.annotation.queue({ queueId: "no-such-queue" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(outsider.caller.annotation.assignment({ assignmentId: memberView.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(outsider.caller.annotation.skip({ assignmentId: memberView.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(outsider.caller.annotation.submit({ assignmentId: memberView.assignmentId, labels: rateAll(memberView.chunks, () => 1) })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(outsider.caller.annotationQueue.queue({ queueId: "no-such-queue" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(outsider.caller.annotationQueue.assignment({ assignmentId: memberView.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(outsider.caller.annotationQueue.skip({ assignmentId: memberView.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(outsider.caller.annotationQueue.submit({ assignmentId: memberView.assignmentId, labels: rateAll(memberView.chunks, () => 1) })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await database.db.annotationAssignment.count({ where: { annotatorId: outsider.user.id } })).toBe(0);
 
     // Researchers and admins work any queue without being members.
     const admin = callerFor(database.db, await createUser(database.db, "admin", "Ada"));
-    expect(await admin.annotation.next({ queueId })).not.toBeNull();
+    expect(await admin.annotationQueue.next({ queueId })).not.toBeNull();
   });
 
   it("members are added and removed by researchers, audited; a removed annotator loses the queue and their lease, their labels stay", async () => {
     const ann = await annotator("Ann");
     const queueId = await queueOf({ items: 3 });
-    await expect(ann.caller.annotation.next({ queueId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(ann.caller.annotationQueue.next({ queueId })).rejects.toMatchObject({ code: "NOT_FOUND" });
 
-    expect(await researcher.annotation.addMembers({ queueId, userIds: [ann.user.id] })).toEqual({ added: [ann.user.id] });
-    expect(await researcher.annotation.addMembers({ queueId, userIds: [ann.user.id, ann.user.id] })).toEqual({ added: [] });
-    const first = (await ann.caller.annotation.next({ queueId }))!;
-    await ann.caller.annotation.submit({ assignmentId: first.assignmentId, labels: rateAll(first.chunks, () => 1) });
-    const held = (await ann.caller.annotation.next({ queueId }))!;
+    expect(await researcher.annotationQueue.addMembers({ queueId, userIds: [ann.user.id] })).toEqual({ added: [ann.user.id] });
+    expect(await researcher.annotationQueue.addMembers({ queueId, userIds: [ann.user.id, ann.user.id] })).toEqual({ added: [] });
+    const first = (await ann.caller.annotationQueue.next({ queueId }))!;
+    await ann.caller.annotationQueue.submit({ assignmentId: first.assignmentId, labels: rateAll(first.chunks, () => 1) });
+    const held = (await ann.caller.annotationQueue.next({ queueId }))!;
 
-    expect(await researcher.annotation.removeMember({ queueId, userId: ann.user.id })).toEqual({ removed: ann.user.id, releasedLeases: 1 });
-    await expect(ann.caller.annotation.next({ queueId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(ann.caller.annotation.assignment({ assignmentId: held.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(ann.caller.annotation.submit({ assignmentId: held.assignmentId, labels: rateAll(held.chunks, () => 1) })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await researcher.annotationQueue.removeMember({ queueId, userId: ann.user.id })).toEqual({ removed: ann.user.id, releasedLeases: 1 });
+    await expect(ann.caller.annotationQueue.next({ queueId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(ann.caller.annotationQueue.assignment({ assignmentId: held.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(ann.caller.annotationQueue.submit({ assignmentId: held.assignmentId, labels: rateAll(held.chunks, () => 1) })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await database.db.humanLabel.count({ where: { queueId, authorId: ann.user.id } })).toBe(first.chunks.length);
-    await expect(researcher.annotation.removeMember({ queueId, userId: ann.user.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(researcher.annotationQueue.removeMember({ queueId, userId: ann.user.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     const audit = await database.db.auditLog.findMany({ where: { entityId: queueId, action: { startsWith: "annotation_queue.member" } }, orderBy: { createdAt: "asc" } });
     expect(audit.map((row) => row.action)).toEqual(["annotation_queue.members_added", "annotation_queue.member_removed"]);
@@ -117,15 +117,15 @@ describe("annotation queue membership", () => {
 
     // Only accounts that can annotate become members, and the bad one is named by its place.
     const viewer = await createUser(database.db, "viewer", "Vic");
-    await expect(researcher.annotation.addMembers({ queueId, userIds: [ann.user.id, viewer.id] })).rejects.toMatchObject({
+    await expect(researcher.annotationQueue.addMembers({ queueId, userIds: [ann.user.id, viewer.id] })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/^userIds\.1: vic\d*@annotation\.test is a viewer and cannot annotate/),
     });
-    await expect(researcher.annotation.createQueue({ name: "x", datasetId: world.datasetId, selection: { kind: "filter", filter: {} }, annotatorIds: ["nobody"] })).rejects.toThrow(
+    await expect(researcher.annotationQueue.createQueue({ name: "x", datasetId: world.datasetId, selection: { kind: "filter", filter: {} }, annotatorIds: ["nobody"] })).rejects.toThrow(
       /annotatorIds\.0: user nobody does not exist/,
     );
-    await expect(ann.caller.annotation.addMembers({ queueId, userIds: [ann.user.id] })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await researcher.annotation.annotatorCandidates({})).map((u) => u.id)).toContain(ann.user.id);
+    await expect(ann.caller.annotationQueue.addMembers({ queueId, userIds: [ann.user.id] })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await researcher.annotationQueue.annotatorCandidates({})).map((u) => u.id)).toContain(ann.user.id);
   });
 
   it("an annotator cannot read another queue's items or any solution outside their queue through any procedure", async () => {
@@ -133,8 +133,8 @@ describe("annotation queue membership", () => {
     const mine = await queueOf({ items: 1, annotatorIds: [ann.user.id] });
     const other = await queueOf({ items: 6 });
     const colleague = callerFor(database.db, await createUser(database.db, "researcher", "Rex"));
-    const theirs = (await colleague.annotation.next({ queueId: other }))!;
-    await colleague.annotation.submit({ assignmentId: theirs.assignmentId, labels: rateAll(theirs.chunks, () => 1).map((l) => ({ ...l, note: "colleague-note-7f3a" })) });
+    const theirs = (await colleague.annotationQueue.next({ queueId: other }))!;
+    await colleague.annotationQueue.submit({ assignmentId: theirs.assignmentId, labels: rateAll(theirs.chunks, () => 1).map((l) => ({ ...l, note: "colleague-note-7f3a" })) });
 
     const outside = await database.db.trajectory.findMany({ where: { id: { in: world.solutions.slice(1).map((s) => s.id) } }, select: { id: true, text: true } });
     const otherItems = await database.db.annotationItem.findMany({ where: { queueId: other }, select: { id: true } });
@@ -165,7 +165,7 @@ describe("annotation queue membership", () => {
       }
     }
     // Their own queue still works: what they may see is there.
-    const own = await raw(ann.user, "annotation.next", "mutation", { queueId: mine });
+    const own = await raw(ann.user, "annotationQueue.next", "mutation", { queueId: mine });
     expect(own.status).toBe(200);
     expect(own.text).toContain(world.solutions[0]!.id);
     expect(denied).toBeGreaterThan(40);
@@ -175,29 +175,29 @@ describe("annotation queue membership", () => {
     const first = await annotator("BlindA");
     const second = await annotator("BlindB");
     const queueId = await queueOf({ items: 1, blind: true, annotatorsPerItem: 2, annotatorIds: [first.user.id, second.user.id] });
-    const a = (await first.caller.annotation.next({ queueId }))!;
-    await first.caller.annotation.submit({ assignmentId: a.assignmentId, labels: rateAll(a.chunks, () => -1).map((l) => ({ ...l, note: "first-annotator-note-91c2", flagged: true })) });
+    const a = (await first.caller.annotationQueue.next({ queueId }))!;
+    await first.caller.annotationQueue.submit({ assignmentId: a.assignmentId, labels: rateAll(a.chunks, () => -1).map((l) => ({ ...l, note: "first-annotator-note-91c2", flagged: true })) });
 
     const evidence = /"(mcLabel|qValue|judgeVotes|judgeVerdict)":(?!null)/;
-    const claimed = await raw(second.user, "annotation.next", "mutation", { queueId });
+    const claimed = await raw(second.user, "annotationQueue.next", "mutation", { queueId });
     expect(claimed.status).toBe(200);
     const view = JSON.parse(claimed.text) as { result: { data: { json: { assignmentId: string; itemId: string; chunks: Array<{ id: string; index: number }> } } } };
     const { assignmentId, itemId, chunks } = view.result.data.json;
     expect(itemId).toBe(a.itemId);
-    const beforeSubmit = [claimed, await raw(second.user, "annotation.assignment", "query", { assignmentId }), await raw(second.user, "annotation.queue", "query", { queueId })];
+    const beforeSubmit = [claimed, await raw(second.user, "annotationQueue.assignment", "query", { assignmentId }), await raw(second.user, "annotationQueue.queue", "query", { queueId })];
     for (const response of beforeSubmit) {
       expect(response.text).not.toMatch(evidence);
       expect(response.text).not.toMatch(/Positive|Negative/);
       expect(response.text).not.toContain("first-annotator-note-91c2");
       expect(response.text).not.toContain(first.user.email);
     }
-    for (const path of ["annotation.itemHistory", "annotation.agreement"]) {
+    for (const path of ["annotationQueue.itemHistory", "annotationQueue.agreement"]) {
       const denied = await raw(second.user, path, "query", { queueId, itemId });
       expect(denied.status, path).toBe(403);
       expect(denied.text).not.toContain("first-annotator-note-91c2");
     }
 
-    const submitted = await raw(second.user, "annotation.submit", "mutation", { assignmentId, labels: rateAll(chunks, () => 1) });
+    const submitted = await raw(second.user, "annotationQueue.submit", "mutation", { assignmentId, labels: rateAll(chunks, () => 1) });
     expect(submitted.status).toBe(200);
     // After submitting, the model's evidence is revealed; another annotator's labels never are.
     expect(submitted.text).toMatch(evidence);

@@ -117,23 +117,23 @@ describe("API tokens", () => {
     expect((await read(me)).result?.data.json).toEqual(users.get("rita"));
 
     // Past the role check: the missing item is a 404, not a 401 or 403.
-    const history = await call("annotation.itemHistory", { token, input: { itemId: "no-such-item" } });
+    const history = await call("annotationQueue.itemHistory", { token, input: { itemId: "no-such-item" } });
     expect(history.status).toBe(404);
   });
 
   it("the role comes from the user row at each request: a viewer's token cannot call researcher procedures, a demotion applies at once", async () => {
     const viewerToken = (await caller("vera").token.create({ name: "viewer script" })).token;
-    const denied = await call("annotation.itemHistory", { token: viewerToken, input: { itemId: "x" } });
+    const denied = await call("annotationQueue.itemHistory", { token: viewerToken, input: { itemId: "x" } });
     expect(denied.status).toBe(403);
-    expect((await read(denied)).error?.json.message).toMatch(/needs the queues.manage capability \(roles: researcher, admin\); you are viewer/);
+    expect((await read(denied)).error?.json.message).toMatch(/needs the annotationQueues.manage capability \(roles: researcher, admin\); you are viewer/);
 
     const { db } = database;
     const demoted = await createUserWithPassword(db, { email: "demoted@tokens.test", name: "demoted", role: "researcher", password: PASSWORD });
     users.set("demoted", demoted);
     const { token } = await caller("demoted").token.create({ name: "before demotion" });
-    expect((await call("annotation.itemHistory", { token, input: { itemId: "x" } })).status).toBe(404);
+    expect((await call("annotationQueue.itemHistory", { token, input: { itemId: "x" } })).status).toBe(404);
     await db.user.update({ where: { id: demoted.id }, data: { role: "viewer" } });
-    expect((await call("annotation.itemHistory", { token, input: { itemId: "x" } })).status).toBe(403);
+    expect((await call("annotationQueue.itemHistory", { token, input: { itemId: "x" } })).status).toBe(403);
     expect((await read(await call("me.get", { token }))).result?.data.json).toMatchObject({ id: demoted.id, role: "viewer" });
   });
 

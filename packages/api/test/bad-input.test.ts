@@ -105,7 +105,7 @@ describe("bad input to the API", () => {
     const annotator = appRouter.createCaller({ db, user: annotatorUser, getQueue: deps.getQueue });
     const queueFor = async (scheme: "rating" | "first_error") =>
       (
-        await researcher.annotation.createQueue({
+        await researcher.annotationQueue.createQueue({
           name: `bad input ${scheme}`,
           datasetId: world.datasetId,
           scheme,
@@ -113,8 +113,8 @@ describe("bad input to the API", () => {
           annotatorIds: [annotatorUser.id],
         })
       ).queueId;
-    const rating = (await annotator.annotation.next({ queueId: await queueFor("rating") }))!;
-    const firstError = (await annotator.annotation.next({ queueId: await queueFor("first_error") }))!;
+    const rating = (await annotator.annotationQueue.next({ queueId: await queueFor("rating") }))!;
+    const firstError = (await annotator.annotationQueue.next({ queueId: await queueFor("first_error") }))!;
     Object.assign(names, {
       $DATASET: world.datasetId,
       $TRAJECTORY: world.solutions[0]!.id,
@@ -174,7 +174,7 @@ describe("bad input to the API", () => {
 
   it("the corpus reaches every router named for bad-input coverage", () => {
     const routers = new Set(API_CASES.map((entry) => entry.procedure.split(".")[0]));
-    for (const router of ["dataset", "trajectory", "run", "annotation", "compare", "exports", "import"]) expect(routers).toContain(router);
+    for (const router of ["dataset", "trajectory", "run", "annotationQueue", "compare", "export", "import"]) expect(routers).toContain(router);
     expect(API_CASES.length).toBeGreaterThanOrEqual(34);
   });
 

@@ -121,7 +121,7 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
   });
 
   it("sources offer the import run with the rule it stored labels under and how many chunks", async () => {
-    const sources = await callerFor(viewer).exports.sources();
+    const sources = await callerFor(viewer).export.sources();
     const source = sources.labelRuns.find((r) => r.id === importRunId)!;
     expect(source).toMatchObject({ kind: "import", dataset: { name: "Shepherd sample" } });
     expect(source.rules).toEqual([{ rule: { rule: "abs-q", evidence: "own-prefix" }, storedRule: "abs_q", paramsKey: '{"evidence":"own-prefix"}', name: "abs-q(evidence=own-prefix)", chunks: chunkLabels }]);
@@ -129,10 +129,10 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
   });
 
   it("a labels export of the import run writes one JSONL file, listed with its size under the source run", async () => {
-    const { runId } = await callerFor(researcher).exports.start({ spec: { kind: "labels", runId: importRunId } });
+    const { runId } = await callerFor(researcher).export.start({ spec: { kind: "labels", runId: importRunId } });
     await runExport(database.db, runId);
 
-    const [listed] = await callerFor(viewer).exports.list({ sourceRunId: importRunId });
+    const [listed] = await callerFor(viewer).export.list({ sourceRunId: importRunId });
     expect(listed).toMatchObject({ id: runId, status: "completed", spec: { kind: "labels", runId: importRunId }, source: { id: importRunId, kind: "import" } });
     expect(listed!.files).toHaveLength(1);
     const file = listed!.files[0]!;
@@ -141,15 +141,15 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     const stored = await database.db.storedFile.findUniqueOrThrow({ where: { id: file.id } });
     expect(Number(stored.sizeBytes)).toBe(file.sizeBytes);
     expect(listed!.report).toMatchObject({ chunks: 36 });
-    expect(await callerFor(viewer).exports.list({ sourceRunId: "some-other-run" })).toEqual([]);
+    expect(await callerFor(viewer).export.list({ sourceRunId: "some-other-run" })).toEqual([]);
   });
 
   it("a training set from the import run's labels reports rows per split", async () => {
-    const { runId } = await callerFor(researcher).exports.start({
+    const { runId } = await callerFor(researcher).export.start({
       spec: { kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "abs-q" }, format: "trl", seed: 3, heldOutFraction: 0.25 },
     });
     await runExport(database.db, runId);
-    const listed = (await callerFor(researcher).exports.list({})).find((r) => r.id === runId)!;
+    const listed = (await callerFor(researcher).export.list({})).find((r) => r.id === runId)!;
     expect(listed.status, listed.error ?? "").toBe("completed");
     expect(listed.splits.map((s) => s.split).sort()).toEqual(["test", "train"]);
     for (const split of listed.splits) expect(split.rows).toBe(split.positive + split.negative);
@@ -163,7 +163,7 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     const attempts = [
       () => callerFor(viewer).import.start({ fileId: file.id, options: { format: "math-shepherd" } }),
       () => callerFor(viewer).import.preview({ fileId: file.id, format: "math-shepherd" }),
-      () => callerFor(viewer).exports.start({ spec: { kind: "labels", runId: importRunId } }),
+      () => callerFor(viewer).export.start({ spec: { kind: "labels", runId: importRunId } }),
     ];
     for (const attempt of attempts) expect(await failure(attempt())).toMatchObject({ code: "FORBIDDEN" });
     expect(await database.db.run.count()).toBe(runsBefore);
@@ -171,7 +171,7 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
 
   it("a bad export spec is BAD_REQUEST naming the field, and nothing is queued", async () => {
     const runsBefore = await database.db.run.count({ where: { kind: "export" } });
-    const start = (spec: RouterInputs["exports"]["start"]["spec"]) => () => callerFor(researcher).exports.start({ spec });
+    const start = (spec: RouterInputs["export"]["start"]["spec"]) => () => callerFor(researcher).export.start({ spec });
     const cases: Array<[() => Promise<unknown>, RegExp]> = [
       [start({ kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "abs-q" }, format: "verl", heldOutFraction: 0.9 }), /heldOutFraction/],
       [start({ kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "rel-ratio", gamma: 0.7 }, format: "verl" }), /field "labelRule".*abs-q/],
@@ -189,7 +189,7 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
   });
 
   it("an import of a file that is not an upload, or options that contradict each other, is BAD_REQUEST", async () => {
-    const [exportFile] = (await callerFor(researcher).exports.list({ sourceRunId: importRunId }))[0]!.files;
+    const [exportFile] = (await callerFor(researcher).export.list({ sourceRunId: importRunId }))[0]!.files;
     expect(await failure(callerFor(researcher).import.start({ fileId: exportFile!.id, options: { format: "math-shepherd" } }))).toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/no uploaded file/),
@@ -213,9 +213,9 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     expect(refused).toBeInstanceOf(TRPCError);
     expect((refused as TRPCError).message).toContain("offline execution supports annotate and judge");
 
-    const exported = await caller.exports.start({ spec: { kind: "batch-requests", runId } });
+    const exported = await caller.export.start({ spec: { kind: "batch-requests", runId } });
     await runExport(db, exported.runId);
-    const [listed] = await caller.exports.list({ sourceRunId: runId });
+    const [listed] = await caller.export.list({ sourceRunId: runId });
     expect(listed!.status).toBe("completed");
     let text = "";
     for await (const part of readStoredFile(db, listed!.files[0]!.id)) text += new TextDecoder().decode(part);

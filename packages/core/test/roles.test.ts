@@ -3,9 +3,9 @@ import { allows, can, CAPABILITIES, capabilitiesOf, limitedToMemberQueues, ROLES
 
 /** The access model as a table: one line per role, the capabilities it holds. */
 const EXPECTED: Record<UserRole, Capability[]> = {
-  viewer: ["account", "research.read", "queues.view", "queues.all"],
-  annotator: ["account", "queues.view", "queues.annotate"],
-  researcher: ["account", "research.read", "research.manage", "queues.view", "queues.annotate", "queues.manage", "queues.all"],
+  viewer: ["account", "research.read", "annotationQueues.view", "annotationQueues.all"],
+  annotator: ["account", "annotationQueues.view", "annotationQueues.annotate"],
+  researcher: ["account", "research.read", "research.manage", "annotationQueues.view", "annotationQueues.annotate", "annotationQueues.manage", "annotationQueues.all"],
   admin: [...CAPABILITIES],
 };
 
@@ -15,7 +15,7 @@ describe("capabilities per role", () => {
   });
 
   it("keeps an annotator away from research data and other people's queues", () => {
-    for (const capability of ["research.read", "research.manage", "queues.manage", "queues.all", "users.manage", "endpoints.manage"] as const) {
+    for (const capability of ["research.read", "research.manage", "annotationQueues.manage", "annotationQueues.all", "users.manage", "endpoints.manage"] as const) {
       expect(can("annotator", capability), capability).toBe(false);
     }
     expect(limitedToMemberQueues("annotator")).toBe(true);
@@ -24,7 +24,7 @@ describe("capabilities per role", () => {
 
   it("is not a linear order: a viewer reads what an annotator cannot, an annotator labels what a viewer cannot", () => {
     expect(can("viewer", "research.read") && !can("annotator", "research.read")).toBe(true);
-    expect(can("annotator", "queues.annotate") && !can("viewer", "queues.annotate")).toBe(true);
+    expect(can("annotator", "annotationQueues.annotate") && !can("viewer", "annotationQueues.annotate")).toBe(true);
   });
 
   it("lets anonymous callers through public access only", () => {
@@ -35,7 +35,7 @@ describe("capabilities per role", () => {
   });
 
   it("names the roles holding a capability", () => {
-    expect(rolesWith("queues.annotate")).toEqual(["annotator", "researcher", "admin"]);
+    expect(rolesWith("annotationQueues.annotate")).toEqual(["annotator", "researcher", "admin"]);
     expect(rolesWith("endpoints.manage")).toEqual(["admin"]);
   });
 });

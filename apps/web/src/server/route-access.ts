@@ -16,7 +16,7 @@ export const ROUTE_ACCESS = {
   "/api/auth/[...all]": { GET: "public", POST: "public" },
   "/api/files/[id]": { GET: "research.manage" },
   "/api/health": { GET: "public" },
-  "/api/queues/[id]/labels": { GET: "queues.manage" },
+  "/api/annotation-queues/[id]/labels": { GET: "annotationQueues.manage" },
   "/api/trpc/[trpc]": { GET: PER_PROCEDURE, POST: PER_PROCEDURE },
   "/api/uploads": { POST: "research.manage" },
 } as const satisfies Record<string, Partial<Record<HttpMethod, Access | typeof PER_PROCEDURE>>>;

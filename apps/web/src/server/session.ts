@@ -18,5 +18,5 @@ export async function requireUser(capability: Capability = "account"): Promise<S
 
 /** Where a signed-in user lands: annotators have no datasets to see, only their queues. */
 export function homePath(user: SessionUser): string {
-  return can(user.role, "research.read") ? "/datasets" : "/queues";
+  return can(user.role, "research.read") ? "/datasets" : "/annotation-queues";
 }

@@ -11,14 +11,14 @@ export const CAPABILITIES = [
   "research.read",
   /** Launching and steering runs, imports and uploads, exports and their downloads, endpoint connection tests. */
   "research.manage",
-  /** The list of annotation queues and a queue's dashboard; limited to member queues without "queues.all". */
-  "queues.view",
-  /** Claiming, labelling, skipping and undoing items; limited to member queues without "queues.all". */
-  "queues.annotate",
+  /** The list of annotation queues and a queue's dashboard; limited to member queues without "annotationQueues.all". */
+  "annotationQueues.view",
+  /** Claiming, labelling, skipping and undoing items; limited to member queues without "annotationQueues.all". */
+  "annotationQueues.annotate",
   /** Creating and changing queues, their members, adjudication, item histories and label exports. */
-  "queues.manage",
+  "annotationQueues.manage",
   /** Every queue, not only those the account is a member of. */
-  "queues.all",
+  "annotationQueues.all",
   /** Accounts and their roles, and other people's API tokens. */
   "users.manage",
   /** Creating, changing and deleting inference endpoints. */
@@ -32,9 +32,9 @@ export type Capability = (typeof CAPABILITIES)[number];
  * labelling needs.
  */
 const ROLE_CAPABILITIES: Record<UserRole, ReadonlySet<Capability>> = {
-  viewer: new Set<Capability>(["account", "research.read", "queues.view", "queues.all"]),
-  annotator: new Set<Capability>(["account", "queues.view", "queues.annotate"]),
-  researcher: new Set<Capability>(["account", "research.read", "research.manage", "queues.view", "queues.annotate", "queues.manage", "queues.all"]),
+  viewer: new Set<Capability>(["account", "research.read", "annotationQueues.view", "annotationQueues.all"]),
+  annotator: new Set<Capability>(["account", "annotationQueues.view", "annotationQueues.annotate"]),
+  researcher: new Set<Capability>(["account", "research.read", "research.manage", "annotationQueues.view", "annotationQueues.annotate", "annotationQueues.manage", "annotationQueues.all"]),
   admin: new Set<Capability>(CAPABILITIES),
 };
 
@@ -60,7 +60,7 @@ export function allows(access: Access, role: UserRole | null): boolean {
  * of queue procedures ask this after the tier check has let the caller in.
  */
 export function limitedToMemberQueues(role: UserRole): boolean {
-  return !can(role, "queues.all");
+  return !can(role, "annotationQueues.all");
 }
 
 /** Roles the UI and error messages name for a capability. */

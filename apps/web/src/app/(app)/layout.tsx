@@ -22,7 +22,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
               Datasets
             </Link>
           )}
-          <Link href="/queues" className="text-slate-700 hover:text-slate-950" data-testid="nav-queues">
+          <Link href="/annotation-queues" className="text-slate-700 hover:text-slate-950" data-testid="nav-queues">
             Queues
           </Link>
           {can(user.role, "research.read") && (

@@ -12,7 +12,7 @@ import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { labelRuleKey } from "@stepwiser/core";
 
-type ExportRun = RouterOutputs["exports"]["list"][number];
+type ExportRun = RouterOutputs["export"]["list"][number];
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -64,7 +64,7 @@ export function ExportList() {
   const trpc = useTRPC();
   const canDownload = useCan("research.manage");
   const exports = useQuery({
-    ...trpc.exports.list.queryOptions({}),
+    ...trpc.export.list.queryOptions({}),
     refetchInterval: (query) => (query.state.data?.some((r) => ACTIVE.has(r.status)) ? 1500 : false),
   });
   if (exports.error) return <ErrorAlert>{errorMessage(exports.error)}</ErrorAlert>;

@@ -15,7 +15,7 @@ export default function ExportsPage() {
   const trpc = useTRPC();
   const canExport = useCan("research.manage");
   const sources = useQuery({
-    ...trpc.exports.sources.queryOptions(),
+    ...trpc.export.sources.queryOptions(),
     enabled: canExport,
     // A running annotate run gains labels (and rules) as it goes.
     refetchInterval: (query) => (query.state.data?.labelRuns.some((r) => ACTIVE.has(r.status)) ? 10_000 : false),

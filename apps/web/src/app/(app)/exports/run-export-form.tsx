@@ -22,10 +22,10 @@ export function RunExportForm({ kind, runs }: { kind: "labels" | "predictions"; 
   const [runId, setRunId] = useState("");
   const [queued, setQueued] = useState(false);
   const start = useMutation(
-    trpc.exports.start.mutationOptions({
+    trpc.export.start.mutationOptions({
       onSuccess: () => {
         setQueued(true);
-        void queryClient.invalidateQueries({ queryKey: trpc.exports.list.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.export.list.queryKey() });
       },
     }),
   );

@@ -8,8 +8,8 @@ import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { control, Field, primaryButton, sourceRunText } from "./shared";
 
-type LabelRun = RouterOutputs["exports"]["sources"]["labelRuns"][number];
-type TrainingSetSpec = Extract<RouterInputs["exports"]["start"]["spec"], { kind: "training-set" }>;
+type LabelRun = RouterOutputs["export"]["sources"]["labelRuns"][number];
+type TrainingSetSpec = Extract<RouterInputs["export"]["start"]["spec"], { kind: "training-set" }>;
 
 const FORMATS: [TrainingSetSpec["format"], string][] = [
   ["verl", "verl (Parquet: train.parquet, test.parquet)"],
@@ -29,10 +29,10 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
   const [ruleKey, setRuleKey] = useState("");
   const [queued, setQueued] = useState<string | null>(null);
   const start = useMutation(
-    trpc.exports.start.mutationOptions({
+    trpc.export.start.mutationOptions({
       onSuccess: ({ runId: exportRunId }) => {
         setQueued(exportRunId);
-        void queryClient.invalidateQueries({ queryKey: trpc.exports.list.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.export.list.queryKey() });
       },
     }),
   );

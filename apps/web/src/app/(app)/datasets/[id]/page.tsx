@@ -29,7 +29,7 @@ export default function DatasetSolutionsPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
   const { view, page, update, linkSuffix } = useView();
-  const canCreateQueue = useCan("queues.manage");
+  const canCreateQueue = useCan("annotationQueues.manage");
   const dataset = useQuery(trpc.dataset.get.queryOptions({ id }));
   const runs = useQuery(trpc.run.list.queryOptions({ datasetId: id, limit: 200 }));
   const solutions = useQuery({
@@ -62,7 +62,7 @@ export default function DatasetSolutionsPage() {
               </button>
             )}
             {canCreateQueue && list.total > 0 && (
-              <Link href={`/queues/new?dataset=${encodeURIComponent(id)}${linkSuffix ? `&${linkSuffix.slice(1)}` : ""}`} className="text-blue-700 hover:underline">
+              <Link href={`/annotation-queues/new?dataset=${encodeURIComponent(id)}${linkSuffix ? `&${linkSuffix.slice(1)}` : ""}`} className="text-blue-700 hover:underline">
                 Audit this list in an annotation queue
               </Link>
             )}

@@ -27,11 +27,11 @@ export function OfflineBatch({ runId, kind, status }: { runId: string; kind: str
   const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
   const [importRunId, setImportRunId] = useState<string | null>(null);
   const exports = useQuery({
-    ...trpc.exports.list.queryOptions({ sourceRunId: runId, limit: 10 }),
+    ...trpc.export.list.queryOptions({ sourceRunId: runId, limit: 10 }),
     enabled: canRun && BATCH_KINDS.has(kind),
     refetchInterval: (query) => (query.state.data?.some((e) => e.status === "queued" || e.status === "running") ? 1000 : false),
   });
-  const startExport = useMutation(trpc.exports.start.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.exports.list.pathKey() }) }));
+  const startExport = useMutation(trpc.export.start.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.export.list.pathKey() }) }));
   const startImport = useMutation(trpc.import.startBatchOutput.mutationOptions({ onSuccess: ({ runId: id }) => setImportRunId(id) }));
   const [uploadError, setUploadError] = useState<string | null>(null);
   if (!canRun || !BATCH_KINDS.has(kind) || !WAITING.has(status)) return null;

@@ -15,7 +15,7 @@ import { undo } from "./undo";
 import { updateQueue } from "./update-queue";
 
 /** Human audit of chunk labels: queues of solutions, leased to annotators, labelled, compared and adjudicated. */
-export const annotationRouter = createRouter({
+export const annotationQueueRouter = createRouter({
   createQueue,
   updateQueue,
   addMembers,

@@ -54,7 +54,7 @@ export async function annotatorsToAdd(db: Reader, userIds: string[], field: stri
   for (const [index, id] of userIds.entries()) {
     const user = byId.get(id);
     if (!user) throw new TRPCError({ code: "BAD_REQUEST", message: `${field}.${index}: user ${id} does not exist` });
-    if (!can(user.role, "queues.annotate")) {
+    if (!can(user.role, "annotationQueues.annotate")) {
       throw new TRPCError({ code: "BAD_REQUEST", message: `${field}.${index}: ${user.email} is a ${user.role} and cannot annotate; give them the annotator role first` });
     }
   }

@@ -21,7 +21,7 @@ function kappaWord(kappa: number): string {
 /** Cohen's κ per annotator pair, Fleiss' κ over the queue, and the items annotators disagree on. */
 export function AgreementPanel({ queueId, canAdjudicate }: { queueId: string; canAdjudicate: boolean }) {
   const trpc = useTRPC();
-  const agreement = useQuery({ ...trpc.annotation.agreement.queryOptions({ queueId }), refetchInterval: 5000 });
+  const agreement = useQuery({ ...trpc.annotationQueue.agreement.queryOptions({ queueId }), refetchInterval: 5000 });
   if (agreement.error) return <ErrorAlert>{errorMessage(agreement.error)}</ErrorAlert>;
   const a = agreement.data;
   if (!a) return null;
@@ -71,7 +71,7 @@ export function AgreementPanel({ queueId, canAdjudicate }: { queueId: string; ca
                 <tr key={`${d.itemId}-${d.chunkIndex ?? "all"}`} data-testid="disagreement-row" className="border-t border-slate-100">
                   <td className="py-1 pr-3 font-mono">
                     {canAdjudicate ? (
-                      <Link href={`/queues/${queueId}/items/${d.itemId}`} className="text-blue-700 hover:underline">
+                      <Link href={`/annotation-queues/${queueId}/items/${d.itemId}`} className="text-blue-700 hover:underline">
                         {d.externalId}
                       </Link>
                     ) : (

@@ -9,7 +9,7 @@ import { errorMessage } from "~/lib/error-message";
 import { readTrajectoryView } from "~/lib/trajectory-filters";
 import { useTRPC } from "~/trpc/react";
 
-type CreateQueueInput = RouterInputs["annotation"]["createQueue"];
+type CreateQueueInput = RouterInputs["annotationQueue"]["createQueue"];
 type SelectionKind = CreateQueueInput["selection"]["kind"];
 
 const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
@@ -49,11 +49,11 @@ export function QueueForm() {
   const [sampleRunId, setSampleRunId] = useState("");
 
   const datasets = useQuery(trpc.dataset.list.queryOptions());
-  const candidates = useQuery(trpc.annotation.annotatorCandidates.queryOptions({}));
+  const candidates = useQuery(trpc.annotationQueue.annotatorCandidates.queryOptions({}));
   const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, limit: 200 }), enabled: datasetId !== "" });
   const annotateRuns = (runs.data ?? []).filter((r) => r.kind === "annotate");
   const judgeRuns = (runs.data ?? []).filter((r) => r.kind === "judge" || r.kind === "benchmark");
-  const create = useMutation(trpc.annotation.createQueue.mutationOptions({ onSuccess: ({ queueId }) => router.push(`/queues/${queueId}`) }));
+  const create = useMutation(trpc.annotationQueue.createQueue.mutationOptions({ onSuccess: ({ queueId }) => router.push(`/annotation-queues/${queueId}`) }));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -16,7 +16,7 @@ type Rating = -1 | 0 | 1;
 /** Adjudication: every annotator's labels and their history side by side, and the final label an adjudicator sets. */
 export default function AdjudicatePage() {
   const { id: queueId, itemId } = useParams<{ id: string; itemId: string }>();
-  const isResearcher = useCan("queues.manage");
+  const isResearcher = useCan("annotationQueues.manage");
   if (!isResearcher) return <ErrorAlert>Adjudication needs the researcher role.</ErrorAlert>;
   return <Adjudication queueId={queueId} itemId={itemId} />;
 }
@@ -24,15 +24,15 @@ export default function AdjudicatePage() {
 function Adjudication({ queueId, itemId }: { queueId: string; itemId: string }) {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const queue = useQuery(trpc.annotation.queue.queryOptions({ queueId }));
-  const history = useQuery(trpc.annotation.itemHistory.queryOptions({ itemId }));
+  const queue = useQuery(trpc.annotationQueue.queue.queryOptions({ queueId }));
+  const history = useQuery(trpc.annotationQueue.itemHistory.queryOptions({ itemId }));
   const [ratings, setRatings] = useState<Record<string, Rating>>({});
   const [firstError, setFirstError] = useState<number | null>(null);
   const adjudicate = useMutation(
-    trpc.annotation.adjudicate.mutationOptions({
+    trpc.annotationQueue.adjudicate.mutationOptions({
       onSuccess: async () => {
-        await client.invalidateQueries({ queryKey: trpc.annotation.itemHistory.queryKey({ itemId }) });
-        await client.invalidateQueries({ queryKey: trpc.annotation.agreement.queryKey({ queueId }) });
+        await client.invalidateQueries({ queryKey: trpc.annotationQueue.itemHistory.queryKey({ itemId }) });
+        await client.invalidateQueries({ queryKey: trpc.annotationQueue.agreement.queryKey({ queueId }) });
       },
     }),
   );
@@ -64,7 +64,7 @@ function Adjudication({ queueId, itemId }: { queueId: string; itemId: string }) 
   return (
     <div className="space-y-4">
       <div>
-        <Link href={`/queues/${queueId}`} className="text-sm text-blue-700 hover:underline">
+        <Link href={`/annotation-queues/${queueId}`} className="text-sm text-blue-700 hover:underline">
           ← {q.name}
         </Link>
         <h1 className="mt-1 font-mono text-xl font-semibold">{h.item.externalId}</h1>

@@ -10,17 +10,17 @@ import { useTRPC } from "~/trpc/react";
 
 export default function QueuesPage() {
   const trpc = useTRPC();
-  const canCreate = useCan("queues.manage");
-  const canAnnotate = useCan("queues.annotate");
+  const canCreate = useCan("annotationQueues.manage");
+  const canAnnotate = useCan("annotationQueues.annotate");
   const seesResearch = useCan("research.read");
-  const queues = useQuery(trpc.annotation.listQueues.queryOptions({}));
+  const queues = useQuery(trpc.annotationQueue.listQueues.queryOptions({}));
 
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold">Annotation queues</h1>
         {canCreate && (
-          <Link href="/queues/new" className="ml-auto rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
+          <Link href="/annotation-queues/new" className="ml-auto rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
             New queue
           </Link>
         )}
@@ -50,7 +50,7 @@ export default function QueuesPage() {
               {queues.data.map((q) => (
                 <tr key={q.id} data-testid="queue-row" className={`border-t border-slate-100 ${q.archivedAt ? "opacity-60" : ""}`}>
                   <td className="px-3 py-2">
-                    <Link href={`/queues/${q.id}`} className="font-medium text-blue-700 hover:underline">
+                    <Link href={`/annotation-queues/${q.id}`} className="font-medium text-blue-700 hover:underline">
                       {q.name}
                     </Link>
                     {q.blind && <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs text-slate-600">blind</span>}
@@ -68,7 +68,7 @@ export default function QueuesPage() {
                   <td className="px-3 py-2 text-right tabular-nums">{q.mySubmitted}</td>
                   <td className="px-3 py-2">
                     {canAnnotate && !q.archivedAt && (
-                      <Link href={`/queues/${q.id}/annotate`} className="rounded border border-blue-300 px-2 py-1 text-blue-800 hover:bg-blue-50">
+                      <Link href={`/annotation-queues/${q.id}/annotate`} className="rounded border border-blue-300 px-2 py-1 text-blue-800 hover:bg-blue-50">
                         Annotate
                       </Link>
                     )}

@@ -16,7 +16,7 @@ import { SubmittedReveal } from "./submitted-reveal";
 
 export default function AnnotatePage() {
   const { id: queueId } = useParams<{ id: string }>();
-  const canAnnotate = useCan("queues.annotate");
+  const canAnnotate = useCan("annotationQueues.annotate");
   if (!canAnnotate) {
     return <ErrorAlert>Annotating needs the annotator role. Ask an admin for it; you can still read the queue&apos;s progress.</ErrorAlert>;
   }
@@ -42,9 +42,9 @@ function Annotator({ queueId }: { queueId: string }) {
     setProblem(null);
   }, []);
 
-  const claim = useMutation(trpc.annotation.next.mutationOptions({ onSuccess: show }));
+  const claim = useMutation(trpc.annotationQueue.next.mutationOptions({ onSuccess: show }));
   const submit = useMutation(
-    trpc.annotation.submit.mutationOptions({
+    trpc.annotationQueue.submit.mutationOptions({
       onSuccess: ({ assignment }) => {
         setLastSubmitted(assignment);
         claim.mutate({ queueId });
@@ -52,7 +52,7 @@ function Annotator({ queueId }: { queueId: string }) {
     }),
   );
   const undo = useMutation(
-    trpc.annotation.undo.mutationOptions({
+    trpc.annotationQueue.undo.mutationOptions({
       onSuccess: (reopened) => {
         if (!reopened) return setProblem("nothing to undo: you have not submitted anything in this queue");
         setLastSubmitted(null);
@@ -60,7 +60,7 @@ function Annotator({ queueId }: { queueId: string }) {
       },
     }),
   );
-  const skip = useMutation(trpc.annotation.skip.mutationOptions({ onSuccess: () => claim.mutate({ queueId }) }));
+  const skip = useMutation(trpc.annotationQueue.skip.mutationOptions({ onSuccess: () => claim.mutate({ queueId }) }));
   const busy = claim.isPending || submit.isPending || undo.isPending || skip.isPending;
 
   // Claim (or resume) an item once on arrival.
@@ -138,7 +138,7 @@ function Annotator({ queueId }: { queueId: string }) {
   return (
     <div className="space-y-4" data-testid="annotate-page" data-assignment={view?.assignmentId} data-item={view?.itemId}>
       <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
-        <Link href={`/queues/${queueId}`} className="text-sm text-blue-700 hover:underline">
+        <Link href={`/annotation-queues/${queueId}`} className="text-sm text-blue-700 hover:underline">
           ← queue
         </Link>
         <h1 className="text-xl font-semibold">{view?.queue.name ?? "Annotate"}</h1>

@@ -3,7 +3,7 @@ import { can, rolesWith } from "@stepwiser/core";
 import { serverDeps } from "~/server/deps";
 import { ROUTE_ACCESS } from "~/server/route-access";
 
-const ACCESS = ROUTE_ACCESS["/api/queues/[id]/labels"].GET;
+const ACCESS = ROUTE_ACCESS["/api/annotation-queues/[id]/labels"].GET;
 
 export const dynamic = "force-dynamic";
 

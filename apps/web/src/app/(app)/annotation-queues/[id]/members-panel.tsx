@@ -7,7 +7,7 @@ import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
-type Member = RouterOutputs["annotation"]["queue"]["members"][number];
+type Member = RouterOutputs["annotationQueue"]["queue"]["members"][number];
 
 /**
  * Who may work this queue. Annotators see only the queues they are members of;
@@ -17,10 +17,10 @@ export function MembersPanel({ queueId, members }: { queueId: string; members: M
   const trpc = useTRPC();
   const client = useQueryClient();
   const [chosen, setChosen] = useState("");
-  const candidates = useQuery(trpc.annotation.annotatorCandidates.queryOptions({}));
-  const refresh = () => client.invalidateQueries({ queryKey: trpc.annotation.queue.queryKey({ queueId }) });
-  const add = useMutation(trpc.annotation.addMembers.mutationOptions({ onSuccess: async () => { setChosen(""); await refresh(); } }));
-  const remove = useMutation(trpc.annotation.removeMember.mutationOptions({ onSuccess: refresh }));
+  const candidates = useQuery(trpc.annotationQueue.annotatorCandidates.queryOptions({}));
+  const refresh = () => client.invalidateQueries({ queryKey: trpc.annotationQueue.queue.queryKey({ queueId }) });
+  const add = useMutation(trpc.annotationQueue.addMembers.mutationOptions({ onSuccess: async () => { setChosen(""); await refresh(); } }));
+  const remove = useMutation(trpc.annotationQueue.removeMember.mutationOptions({ onSuccess: refresh }));
   const memberIds = new Set(members.map((m) => m.userId));
   const addable = (candidates.data ?? []).filter((user) => !memberIds.has(user.id));
 

@@ -1,6 +1,6 @@
 import type { RouterOutputs } from "@stepwiser/api";
 
-export type AssignmentView = NonNullable<RouterOutputs["annotation"]["next"]>;
+export type AssignmentView = NonNullable<RouterOutputs["annotationQueue"]["next"]>;
 export type Rating = -1 | 0 | 1;
 
 export interface ChunkDraft {

@@ -18,10 +18,10 @@ import { QueueSettings } from "./queue-settings";
 export default function QueuePage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
-  const canAnnotate = useCan("queues.annotate");
-  const isResearcher = useCan("queues.manage");
+  const canAnnotate = useCan("annotationQueues.annotate");
+  const isResearcher = useCan("annotationQueues.manage");
   const seesResearch = useCan("research.read");
-  const queue = useQuery({ ...trpc.annotation.queue.queryOptions({ queueId: id }), refetchInterval: 5000 });
+  const queue = useQuery({ ...trpc.annotationQueue.queue.queryOptions({ queueId: id }), refetchInterval: 5000 });
 
   if (queue.error) return <ErrorAlert>{errorMessage(queue.error)}</ErrorAlert>;
   const q = queue.data;
@@ -30,7 +30,7 @@ export default function QueuePage() {
   return (
     <div className="space-y-5">
       <div>
-        <Link href="/queues" className="text-sm text-blue-700 hover:underline">
+        <Link href="/annotation-queues" className="text-sm text-blue-700 hover:underline">
           ← Annotation queues
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-3">
@@ -44,12 +44,12 @@ export default function QueuePage() {
               </Link>
             )}
             {isResearcher && (
-              <a href={`/api/queues/${id}/labels`} download className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
+              <a href={`/api/annotation-queues/${id}/labels`} download className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
                 Export labels (JSONL)
               </a>
             )}
             {canAnnotate && !q.archivedAt && (
-              <Link href={`/queues/${id}/annotate`} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
+              <Link href={`/annotation-queues/${id}/annotate`} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
                 Annotate
               </Link>
             )}

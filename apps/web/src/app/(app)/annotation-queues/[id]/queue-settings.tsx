@@ -7,14 +7,14 @@ import { ErrorAlert } from "~/components/alert";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
-type Queue = RouterOutputs["annotation"]["queue"];
+type Queue = RouterOutputs["annotationQueue"]["queue"];
 const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
 
 /** Researchers change how the queue is worked; every change lands in the audit log with before and after. */
 export function QueueSettings({ queue }: { queue: Queue }) {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const update = useMutation(trpc.annotation.updateQueue.mutationOptions({ onSuccess: () => client.invalidateQueries({ queryKey: trpc.annotation.queue.queryKey({ queueId: queue.id }) }) }));
+  const update = useMutation(trpc.annotationQueue.updateQueue.mutationOptions({ onSuccess: () => client.invalidateQueries({ queryKey: trpc.annotationQueue.queue.queryKey({ queueId: queue.id }) }) }));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
