@@ -42,3 +42,5 @@ export * from "./grading/run-grading";
 export * from "./worker/worker-registry";
 export * from "./worker/worker-metrics";
 export * from "./pipelines/annotate/plan";
+export * from "./runs/read-run-config";
+export * from "./runs/describe-run";

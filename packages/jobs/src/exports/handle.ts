@@ -3,6 +3,7 @@ import type { Db, Prisma } from "@stepwiser/db";
 import { z } from "zod";
 import { storeFile } from "../files/stored-files";
 import { QUEUES, type JobQueue } from "../queue/queue";
+import { readConfigOrFailRun } from "../runs/read-run-config";
 import { isTerminal, markRunFinished, markRunStarted } from "../runs/run-state";
 import { runPredictions } from "../pipelines/benchmark/handler";
 import { batchRequestLines } from "../batch/batch-requests";
@@ -81,12 +82,9 @@ export async function submitExport(db: Db, queue: JobQueue, request: { spec: Exp
 export async function runExport(db: Db, runId: string): Promise<void> {
   const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
   if (isTerminal(run.status)) return;
-  const parsed = exportSpecSchema.safeParse((run.config as { export?: unknown }).export);
-  if (!parsed.success) {
-    await markRunFinished(db, runId, "failed", `invalid export options: ${parsed.error.issues[0]!.message}`);
-    return;
-  }
-  const spec = parsed.data;
+  const stored = await readConfigOrFailRun(db, { ...run, kind: "export" }, "invalid export options");
+  if (!stored) return;
+  const spec = stored.export;
   await markRunStarted(db, runId);
   await db.storedFile.deleteMany({ where: { producedByRunId: runId } });
   const owner = { purpose: "export" as const, createdById: run.createdById, producedByRunId: runId };

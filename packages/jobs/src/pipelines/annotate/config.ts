@@ -18,8 +18,7 @@ function fillAbsQEvidence(input: unknown): unknown {
   return { ...config, labelRules };
 }
 
-const annotateConfigObject = z
-  .object({
+const annotateConfigFields = z.object({
     datasetId: z.string().min(1),
     /** Which segmentation of each trajectory to annotate. */
     segmentationMethod: z.string().min(1).default("self-segmented"),
@@ -60,8 +59,9 @@ const annotateConfigObject = z
     labelRules: z.array(labelRuleSchema).min(1).default(defaultLabelRules),
     /** Solutions annotated at once (each sends its rollouts together). */
     concurrency: z.number().int().min(1).max(4096).default(32),
-  })
-  .superRefine((config, ctx) => {
+});
+
+const annotateConfigObject = annotateConfigFields.superRefine((config, ctx) => {
     if (config.strategy !== "fixed" && config.labelRules.some((r) => r.rule !== "abs-q")) {
       ctx.addIssue({ code: "custom", path: ["labelRules"], message: `the ${config.strategy} strategy only estimates Abs-Q; use strategy "fixed" for other rules` });
     }
@@ -69,6 +69,9 @@ const annotateConfigObject = z
   });
 
 export const annotateConfigSchema = z.preprocess(fillAbsQEvidence, annotateConfigObject);
+
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const annotateStoredConfigSchema = z.preprocess(fillAbsQEvidence, annotateConfigFields);
 
 export type AnnotateConfig = z.output<typeof annotateConfigSchema>;
 export type AnnotateConfigInput = z.input<typeof annotateConfigObject>;

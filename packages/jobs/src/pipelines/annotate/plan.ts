@@ -17,6 +17,7 @@ import { Prisma, type Db } from "@stepwiser/db";
 import { gradeSolutionFinalAnswer } from "../../grading/run-grading";
 import { planSegmentationIds } from "../../runs/paging";
 import { validateRunConfig } from "../../runs/config-shape";
+import { tryReadRunConfig } from "../../runs/read-run-config";
 import { annotateConfigSchema, samplingEvidence, type AnnotateConfig } from "./config";
 
 /**
@@ -95,8 +96,7 @@ async function findQSourceRun(db: Db, config: AnnotateConfig): Promise<{ id: str
     select: { id: true, config: true },
   });
   if (!run) return null;
-  const rollouts = (run.config as { rollouts?: unknown }).rollouts;
-  return { id: run.id, rollouts: typeof rollouts === "number" ? rollouts : null };
+  return { id: run.id, rollouts: tryReadRunConfig({ ...run, kind: "annotate" })?.rollouts ?? null };
 }
 
 /** Chunk lengths per solution of one page, in SQL: no chunk text leaves the database. */

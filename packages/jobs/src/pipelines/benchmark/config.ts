@@ -2,7 +2,8 @@ import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
 
-export const benchmarkConfigSchema = z.object({
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const benchmarkStoredConfigSchema = z.object({
   /** A ProcessBench dataset (its solutions' source labels are the gold first errors). */
   datasetId: z.string().min(1),
   /**
@@ -29,7 +30,9 @@ export const benchmarkConfigSchema = z.object({
   limit: z.number().int().min(1).optional(),
   bootstrap: z.object({ resamples: z.number().int().min(100).max(100_000).default(1000), seed: z.number().int().default(0) }).prefault({}),
   concurrency: z.number().int().min(1).max(4096).default(64),
-}).superRefine((config, ctx) => {
+});
+
+export const benchmarkConfigSchema = benchmarkStoredConfigSchema.superRefine((config, ctx) => {
   refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
 });
 

@@ -10,7 +10,8 @@ import { judgeSegmentation } from "../judge/judge-chunks";
 export const SOLUTION_AGGREGATIONS = ["mean", "min", "last"] as const;
 export type SolutionAggregation = (typeof SOLUTION_AGGREGATIONS)[number];
 
-export const bestOfNConfigSchema = z.object({
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const bestOfNStoredConfigSchema = z.object({
   /** Problems with several solutions each (e.g. a generate run's output). */
   datasetId: z.string().min(1),
   segmentationMethod: z.string().min(1).default("self-segmented"),
@@ -23,7 +24,9 @@ export const bestOfNConfigSchema = z.object({
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   limit: z.number().int().min(1).optional(),
   concurrency: z.number().int().min(1).max(4096).default(32),
-}).superRefine((config, ctx) => {
+});
+
+export const bestOfNConfigSchema = bestOfNStoredConfigSchema.superRefine((config, ctx) => {
   refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
 });
 export type BestOfNConfig = z.output<typeof bestOfNConfigSchema>;

@@ -8,7 +8,7 @@ import { planProblemIds } from "../../runs/paging";
 import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 
-export const chunkResetConfigSchema = z.object({
+const chunkResetConfigFields = z.object({
   /** Problems with reference answers. */
   datasetId: z.string().min(1),
   policyEndpoint: z.string().min(1),
@@ -33,12 +33,18 @@ export const chunkResetConfigSchema = z.object({
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   limit: z.number().int().min(1).optional(),
   concurrency: z.number().int().min(1).max(4096).default(32),
-})
+});
+const withJudgeTemperature = <C extends { judgeTemperature?: number; judgeSamples: number }>(config: C) => ({ ...config, judgeTemperature: config.judgeTemperature ?? defaultJudgeTemperature(config.judgeSamples) });
+
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const chunkResetStoredConfigSchema = chunkResetConfigFields.transform(withJudgeTemperature);
+
+export const chunkResetConfigSchema = chunkResetConfigFields
   .superRefine((config, ctx) => {
     if (config.judgeTemperature === undefined) return;
     refuseIdenticalSamples(ctx, { samplesField: "judgeSamples", samples: config.judgeSamples, temperatureField: "judgeTemperature", temperature: config.judgeTemperature, usual: JUDGE_VOTING_TEMPERATURE });
   })
-  .transform((config) => ({ ...config, judgeTemperature: config.judgeTemperature ?? defaultJudgeTemperature(config.judgeSamples) }));
+  .transform(withJudgeTemperature);
 export type ChunkResetConfig = z.output<typeof chunkResetConfigSchema>;
 
 /** The judge's temperature when the configuration names none: votes are sampled at 1, a single verdict is greedy. */

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 import { refuseIdenticalSamples } from "../../runs/identical-samples";
 
-export const generateConfigSchema = z
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const generateStoredConfigSchema = z
   .object({
     /** Dataset whose problems are solved; only problems with a reference answer are planned. */
     datasetId: z.string().min(1),
@@ -30,8 +31,9 @@ export const generateConfigSchema = z
     outputDatasetName: z.string().trim().min(1).max(200).optional(),
     /** Problems solved at once (each is one request with n = N). */
     concurrency: z.number().int().min(1).max(4096).default(32),
-  })
-  .superRefine((config, ctx) => {
+  });
+
+export const generateConfigSchema = generateStoredConfigSchema.superRefine((config, ctx) => {
     if (config.filterMixed && config.samplesPerProblem < 2) {
       ctx.addIssue({ code: "custom", path: ["samplesPerProblem"], message: "filterMixed (on by default) needs at least 2 samples per problem: one solution is always all right or all wrong; set filterMixed false for a single sample" });
     }

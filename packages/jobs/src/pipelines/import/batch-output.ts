@@ -8,8 +8,7 @@ import { resumeRun } from "../../runs/submit-run";
 import type { ImportJob } from "./submit";
 import { recordAudit } from "@stepwiser/db";
 
-/** An import run's config when it brings back a `vllm run-batch` output for an offline run. */
-export const BATCH_OUTPUT_FORMAT = "openai-batch-output";
+import { BATCH_OUTPUT_FORMAT, type BatchOutputImportConfig } from "./options";
 
 export interface BatchOutputImportRequest {
   /** The uploaded output file. */
@@ -53,8 +52,8 @@ export async function submitBatchOutputImport(db: Db, queue: JobQueue, request: 
  * offline run, which finds its samples stored and sends only failed requests.
  * A crash between the two is safe: the retry imports nothing new and queues it.
  */
-export async function runBatchOutputImport(db: Db, run: Run, queue: JobQueue | undefined): Promise<void> {
-  const { targetRunId, fileName } = run.config as { targetRunId: string; fileName: string };
+export async function runBatchOutputImport(db: Db, run: Run, config: BatchOutputImportConfig, queue: JobQueue | undefined): Promise<void> {
+  const { targetRunId, fileName } = config;
   await markRunStarted(db, run.id);
   try {
     if (!run.inputFileId) throw new InputError("the uploaded file is no longer stored");

@@ -1,11 +1,12 @@
 import { InputError, readImportRecords, type ImportedSolution } from "@stepwiser/core";
 import type { AuditImportSummary, Db, Prisma } from "@stepwiser/db";
 import type { JobQueue } from "../../queue/queue";
-import { BATCH_OUTPUT_FORMAT, runBatchOutputImport } from "./batch-output";
+import { readConfigOrFailRun, tryReadRunConfig } from "../../runs/read-run-config";
+import { runBatchOutputImport } from "./batch-output";
 import { readStoredFile } from "../../files/stored-files";
 import { isTerminal, markRunFinished, markRunStarted } from "../../runs/run-state";
 import { importedLabelsAuthor } from "./labels-author";
-import { FORMAT_FACTS, importOptionsSchema, type ImportOptions } from "./options";
+import { BATCH_OUTPUT_FORMAT, FORMAT_FACTS, type ImportOptions } from "./options";
 import { SequentialIds, writeSolutions, type BatchCounts } from "./write-solutions";
 import { recordAudit } from "@stepwiser/db";
 
@@ -33,18 +34,15 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
   const batchSize = options.batchSize ?? 500;
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { inputFile: true } });
   if (isTerminal(run.status)) return;
-  if ((run.config as { format?: string }).format === BATCH_OUTPUT_FORMAT) return runBatchOutputImport(db, run, options.queue);
+  const stored = await readConfigOrFailRun(db, { ...run, kind: "import" }, "invalid import options");
+  if (!stored) return;
+  if (stored.format === BATCH_OUTPUT_FORMAT) return runBatchOutputImport(db, run, stored, options.queue);
   const file = run.inputFile;
   if (!file || !file.completedAt) {
     await markRunFinished(db, runId, "failed", "the uploaded file is no longer stored");
     return;
   }
-  const parsedOptions = importOptionsSchema.safeParse((run.config as { options?: unknown }).options);
-  if (!parsedOptions.success) {
-    await markRunFinished(db, runId, "failed", `invalid import options: ${parsedOptions.error.issues[0]!.message}`);
-    return;
-  }
-  const config: ImportOptions = parsedOptions.data;
+  const config: ImportOptions = stored.options;
   await markRunStarted(db, runId);
   const startedAt = Date.now();
   await db.run.update({ where: { id: runId }, data: { unitsDone: 0, unitsFailed: 0 } });
@@ -61,7 +59,7 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
         const current = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
         if (isTerminal(current.status)) return;
 
-        const identical = config.datasetId ? null : await identicalImport(tx, runId, file.sha256!, run.config);
+        const identical = config.datasetId ? null : await identicalImport(tx, runId, file.sha256!, config);
         if (identical && config.duplicates === "skip") {
           await finish(tx, { runId, actorId: run.createdById, datasetId: identical.datasetId, summary: { ...emptySummary(config.format), duplicateOfRunId: identical.runId }, created: false });
           return;
@@ -203,20 +201,26 @@ function rejectNulCharacters(solution: ImportedSolution, file: string, line: num
 }
 
 /** The same bytes imported with the same options before, into a dataset that still exists. */
-async function identicalImport(tx: Prisma.TransactionClient, runId: string, sha256: string, config: unknown): Promise<{ runId: string; datasetId: string } | null> {
+async function identicalImport(tx: Prisma.TransactionClient, runId: string, sha256: string, config: ImportOptions): Promise<{ runId: string; datasetId: string } | null> {
   const earlier = await tx.run.findMany({
     where: { kind: "import", status: "completed", id: { not: runId }, inputFile: { sha256 }, datasetId: { not: null } },
     select: { id: true, datasetId: true, config: true },
     orderBy: { createdAt: "asc" },
   });
-  const sameOptions = (other: unknown) => JSON.stringify(comparable(other)) === JSON.stringify(comparable(config));
-  const match = earlier.find((r) => sameOptions(r.config));
+  const optionsOf = (run: { id: string; config: unknown }) => {
+    const stored = tryReadRunConfig({ ...run, kind: "import" });
+    return stored && "options" in stored ? stored.options : null;
+  };
+  const wanted = JSON.stringify(comparable(config));
+  const match = earlier.find((r) => {
+    const options = optionsOf(r);
+    return options !== null && JSON.stringify(comparable(options)) === wanted;
+  });
   return match ? { runId: match.id, datasetId: match.datasetId! } : null;
 }
 
 /** Options that change what an import writes (the dataset name and duplicate policy do not). */
-function comparable(config: unknown): unknown {
-  const options = (config as { options?: Record<string, unknown> }).options ?? {};
+function comparable(options: ImportOptions): unknown {
   return { format: options.format, subset: options.subset ?? null, generator: options.generator ?? null, mapping: options.mapping ?? null };
 }
 

@@ -4,8 +4,8 @@ import { z } from "zod";
 /** What to do with a record that is already in the target dataset (same id or same content hash). */
 export const DUPLICATE_POLICIES = ["skip", "replace"] as const;
 
-export const importOptionsSchema = z
-  .object({
+/** The options as a stored import run holds them: fields and defaults, without the checks only a new submission must pass. */
+export const importStoredOptionsSchema = z.object({
     format: z.enum(IMPORT_FORMATS),
     /** Name of the dataset created by the import (default from the file name). */
     datasetName: z.string().trim().min(1).max(200).optional(),
@@ -18,8 +18,9 @@ export const importOptionsSchema = z
     /** Generic JSONL: where each field lives in a record. */
     mapping: fieldMappingSchema.optional(),
     duplicates: z.enum(DUPLICATE_POLICIES).default("skip"),
-  })
-  .superRefine((options, ctx) => {
+});
+
+export const importOptionsSchema = importStoredOptionsSchema.superRefine((options, ctx) => {
     if (options.format === "jsonl" && !options.mapping) {
       ctx.addIssue({ code: "custom", path: ["mapping"], message: "a generic JSONL import needs a field mapping (at least problem and steps or text)" });
     }
@@ -47,3 +48,16 @@ export const FORMAT_FACTS: Record<ImportFormat, FormatFacts> = {
   "math-shepherd": { segmentationMethod: "math-shepherd-steps", license: null, label: "Math-Shepherd" },
   jsonl: { segmentationMethod: "source-steps", license: null, label: "JSONL" },
 };
+
+/** An import run's config when it brings back a `vllm run-batch` output for an offline run. */
+export const BATCH_OUTPUT_FORMAT = "openai-batch-output";
+
+/**
+ * An import run's stored config: a file import (its parsed options, the format and file name
+ * repeated for lists), or a batch output brought back for the offline run it names.
+ */
+const batchOutputImportConfigSchema = z.object({ format: z.literal(BATCH_OUTPUT_FORMAT), fileName: z.string(), targetRunId: z.string().min(1) });
+const fileImportConfigSchema = z.object({ format: z.enum(IMPORT_FORMATS), fileName: z.string(), options: importStoredOptionsSchema });
+export const importRunConfigSchema = z.union([batchOutputImportConfigSchema, fileImportConfigSchema]);
+export type ImportRunConfig = z.output<typeof importRunConfigSchema>;
+export type BatchOutputImportConfig = z.output<typeof batchOutputImportConfigSchema>;

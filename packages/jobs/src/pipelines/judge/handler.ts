@@ -6,7 +6,8 @@ import type { RunKindHandler } from "../../runs/run-kind";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
 import { judgeSegmentation } from "./judge-chunks";
 
-export const judgeConfigSchema = z.object({
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const judgeStoredConfigSchema = z.object({
   datasetId: z.string().min(1),
   segmentationMethod: z.string().min(1).default("self-segmented"),
   /** Only these trajectories (default: the whole dataset). */
@@ -22,7 +23,9 @@ export const judgeConfigSchema = z.object({
   tiePolicy: z.enum(["Negative", "Positive"]).default("Negative"),
   stopAtFirstNegative: z.boolean().default(false),
   concurrency: z.number().int().min(1).max(4096).default(32),
-}).superRefine((config, ctx) => {
+});
+
+export const judgeConfigSchema = judgeStoredConfigSchema.superRefine((config, ctx) => {
   refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
 });
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;

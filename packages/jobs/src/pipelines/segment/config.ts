@@ -5,7 +5,8 @@ import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 export const SEGMENT_METHODS = ["blank-line", "step-markers", "llm-segmenter"] as const;
 export type SegmentMethod = (typeof SEGMENT_METHODS)[number];
 
-export const segmentConfigSchema = z
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const segmentStoredConfigSchema = z
   .object({
     datasetId: z.string().min(1),
     /** Stored as `Segmentation.method`; one segmentation per trajectory and method. */
@@ -31,8 +32,9 @@ export const segmentConfigSchema = z
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
     /** Trajectories segmented at once. */
     concurrency: z.number().int().min(1).max(4096).default(32),
-  })
-  .superRefine((config, ctx) => {
+  });
+
+export const segmentConfigSchema = segmentStoredConfigSchema.superRefine((config, ctx) => {
     if (config.method === "llm-segmenter" && !config.segmenterEndpoint) {
       ctx.addIssue({ code: "custom", path: ["segmenterEndpoint"], message: "the llm-segmenter method needs a segmenter endpoint" });
     }

@@ -1,0 +1,64 @@
+import type { RunKind } from "@stepwiser/db";
+import { tryReadRunConfig, type RunConfigOf, type StoredRun } from "./read-run-config";
+
+/** The minute a run was created, as every run label shows it. */
+export function runMinute(createdAt: Date): string {
+  return `${createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+const model = (snapshot: { model: string } | undefined, endpoint: string | undefined) => snapshot?.model ?? endpoint ?? null;
+
+/** What tells runs of one kind apart, read from the config with its kind's defaults. */
+function facts(kind: RunKind, config: unknown): string[] {
+  switch (kind) {
+    case "annotate": {
+      const c = config as RunConfigOf<"annotate">;
+      return [model(c.policy, c.policyEndpoint) ?? "policy", `M=${c.rollouts}`, c.strategy];
+    }
+    case "judge": {
+      const c = config as RunConfigOf<"judge">;
+      return [model(c.judge, c.judgeEndpoint) ?? "judge", `K=${c.samples}`];
+    }
+    case "benchmark": {
+      const c = config as RunConfigOf<"benchmark">;
+      return [model(c.judge, c.judgeEndpoint) ?? "judge", ...(c.mode === "critic" ? ["critic"] : []), `K=${c.samples}`];
+    }
+    case "generate": {
+      const c = config as RunConfigOf<"generate">;
+      return [model(c.policy, c.policyEndpoint) ?? "policy", `N=${c.samplesPerProblem}`];
+    }
+    case "segment": {
+      const c = config as RunConfigOf<"segment">;
+      return [c.method, ...(c.segmenter ? [c.segmenter.model] : [])];
+    }
+    case "chunk_reset": {
+      const c = config as RunConfigOf<"chunk_reset">;
+      return [model(c.policy, c.policyEndpoint) ?? "policy", `judge ${model(c.judge, c.judgeEndpoint) ?? "judge"}`, `attempts ${c.maxAttempts}`];
+    }
+    case "best_of_n": {
+      const c = config as RunConfigOf<"best_of_n">;
+      return [model(c.judge, c.judgeEndpoint) ?? "judge", `K=${c.samples}`];
+    }
+    case "import": {
+      const c = config as RunConfigOf<"import">;
+      return [c.format, c.fileName].filter((part) => part !== "");
+    }
+    case "export": {
+      const c = config as RunConfigOf<"export">;
+      return [c.export.kind];
+    }
+  }
+}
+
+/**
+ * The one line naming a run in every picker, legend and table header:
+ * `<kind> · <what sets it apart> · <minute created>`, e.g.
+ * `annotate · Qwen2.5-7B · M=16 · fixed · 2026-01-01 00:00 UTC`. The facts come from
+ * the typed reading of its config, so they show the defaults the run ran with.
+ * A run whose config does not read is still named, by its id.
+ */
+export function describeRun(run: StoredRun & { createdAt: Date }): string {
+  const config = tryReadRunConfig(run);
+  const parts = config === null ? [run.id, "config unreadable"] : facts(run.kind, config);
+  return [run.kind.replaceAll("_", "-"), ...parts, runMinute(run.createdAt)].join(" · ");
+}
