@@ -1,11 +1,30 @@
 import type { ReactNode } from "react";
+import { cx } from "./cx";
 
-/** The look of a text input or select inside a Field. */
-export const formControl = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
+export interface ControlStyle {
+  /** Inline controls sit in a row of text (a table cell, a toolbar); the default fills its field under the label. */
+  inline?: boolean;
+  /** Extra-small text, for pickers inside cards and toolbars. */
+  compact?: boolean;
+}
 
-export function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+/** The look of a text input, textarea or select. */
+export function controlClass({ inline = false, compact = false }: ControlStyle = {}, className?: string): string {
+  return cx(
+    "rounded border border-slate-300 bg-white px-2 py-1 disabled:bg-slate-100 disabled:text-slate-500",
+    compact && "text-xs",
+    !inline && "mt-1 w-full",
+    className,
+  );
+}
+
+/**
+ * A labelled control: the label above, the control (an `Input`, `Select`,
+ * `Textarea`, or a file input) inside the label, and a hint below it.
+ */
+export function Field({ label, hint, className, children }: { label: ReactNode; hint?: ReactNode; className?: string; children: ReactNode }) {
   return (
-    <div className="min-w-0 text-sm">
+    <div className={cx("min-w-0 text-sm", className)}>
       <label className="block">
         <span className="block text-slate-700">{label}</span>
         {children}

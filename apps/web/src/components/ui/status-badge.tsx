@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 const TONES: Record<string, string> = {
   queued: "bg-slate-100 text-slate-700",
   running: "bg-blue-100 text-blue-800",
@@ -13,6 +15,15 @@ export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`inline-block rounded px-2 py-0.5 text-xs font-medium ${TONES[status] ?? "bg-slate-100"}`}>
       {status.replaceAll("_", " ")}
+    </span>
+  );
+}
+
+/** A small grey tag beside a name: "blind", "archived", "revoked". */
+export function Badge({ children, title }: { children: ReactNode; title?: string }) {
+  return (
+    <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600" title={title}>
+      {children}
     </span>
   );
 }

@@ -2,8 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { ErrorAlert } from "~/components/alert";
-import { ProgressBar } from "~/components/progress-bar";
+import { ErrorAlert, ProgressBar } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";

@@ -1,8 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ErrorAlert } from "~/components/alert";
-import { StatusBadge } from "~/components/status-badge";
+import { ErrorAlert, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { CalibrationTab } from "./calibration-tab";

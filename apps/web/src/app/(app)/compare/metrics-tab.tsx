@@ -2,7 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { Hint, runLabel, type Candidates } from "./shared";

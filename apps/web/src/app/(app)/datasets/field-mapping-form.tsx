@@ -1,7 +1,7 @@
 "use client";
 
 import { LABEL_KINDS, TEXT_SPLITS, type FieldMapping, type LabelKind, type TextSplit } from "@stepwiser/core";
-import type { ReactNode } from "react";
+import { Field, Input, Select } from "~/components/ui";
 
 /** The generic JSONL mapping as the form edits it: every path a string, empty meaning "not mapped". */
 export interface MappingDraft {
@@ -55,26 +55,11 @@ export function fieldMappingOf(draft: MappingDraft): FieldMapping {
   return Object.fromEntries(Object.entries(mapping).filter(([, v]) => v !== undefined)) as unknown as FieldMapping;
 }
 
-const input = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1 font-mono text-xs";
-
 function PathField({ label, hint, value, onChange, required }: { label: string; hint?: string; value: string; onChange: (v: string) => void; required?: boolean }) {
   return (
-    <div className="min-w-0 text-sm">
-      <label className="block">
-        <span className="block text-slate-700">{label}</span>
-        <input type="text" value={value} required={required} onChange={(e) => onChange(e.target.value)} className={input} spellCheck={false} />
-      </label>
-      {hint && <span className="mt-0.5 block text-xs text-slate-500">{hint}</span>}
-    </div>
-  );
-}
-
-function Choice({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <label className="block min-w-0 text-sm">
-      <span className="block text-slate-700">{label}</span>
-      {children}
-    </label>
+    <Field label={label} hint={hint}>
+      <Input type="text" value={value} required={required} onChange={(e) => onChange(e.target.value)} className="font-mono text-xs" spellCheck={false} />
+    </Field>
   );
 }
 
@@ -94,46 +79,38 @@ export function FieldMappingForm({ value, onChange }: { value: MappingDraft; onC
       <legend className="px-1 text-sm font-medium text-slate-700">Field mapping (dotted paths into each record)</legend>
       <div className="grid gap-3 sm:grid-cols-3">
         <PathField label="Problem field" value={value.problem} onChange={set("problem")} required />
-        <Choice label="Steps come from">
-          <select className="mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1" value={value.stepsFrom} onChange={(e) => set("stepsFrom")(e.target.value as MappingDraft["stepsFrom"])}>
-            <option value="steps">an array of step strings</option>
-            <option value="text">one text, split into steps</option>
-          </select>
-        </Choice>
+        <Field label="Steps come from">
+          <Select
+            value={value.stepsFrom}
+            onChange={(e) => set("stepsFrom")(e.target.value as MappingDraft["stepsFrom"])}
+            options={[
+              ["steps", "an array of step strings"],
+              ["text", "one text, split into steps"],
+            ]}
+          />
+        </Field>
         {value.stepsFrom === "steps" ? (
           <PathField label="Steps field" value={value.steps} onChange={set("steps")} required />
         ) : (
           <div className="grid grid-cols-2 gap-2">
             <PathField label="Text field" value={value.text} onChange={set("text")} required />
-            <Choice label="Split">
-              <select className="mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1" value={value.split} onChange={(e) => set("split")(e.target.value as TextSplit)}>
-                {TEXT_SPLITS.map((s) => (
-                  <option key={s} value={s}>
-                    {SPLIT_NAMES[s]}
-                  </option>
-                ))}
-              </select>
-            </Choice>
+            <Field label="Split">
+              <Select value={value.split} onChange={(e) => set("split")(e.target.value as TextSplit)} options={TEXT_SPLITS.map((s) => [s, SPLIT_NAMES[s]] as const)} />
+            </Field>
           </div>
         )}
       </div>
       <div className="grid gap-3 sm:grid-cols-3">
         <PathField label="Answer field" hint="The reference (gold) answer." value={value.answer} onChange={set("answer")} />
         <PathField label="Labels field" hint="One label per step; null for an unlabelled step." value={value.labels} onChange={set("labels")} />
-        <Choice label="Label kind">
-          <select
-            className="mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1 disabled:opacity-50"
+        <Field label="Label kind">
+          <Select
             value={value.labelKind}
             disabled={value.labels.trim() === ""}
             onChange={(e) => set("labelKind")(e.target.value as LabelKind)}
-          >
-            {LABEL_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {LABEL_KIND_NAMES[k]}
-              </option>
-            ))}
-          </select>
-        </Choice>
+            options={LABEL_KINDS.map((k) => [k, LABEL_KIND_NAMES[k]] as const)}
+          />
+        </Field>
       </div>
       <div className="grid gap-3 sm:grid-cols-5">
         <PathField label="Id field" value={value.id} onChange={set("id")} />

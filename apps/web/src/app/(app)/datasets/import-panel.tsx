@@ -4,9 +4,7 @@ import type { RouterInputs } from "@stepwiser/api";
 import { IMPORT_FORMATS, type ImportFormat } from "@stepwiser/core";
 import { skipToken, useMutation, useQuery } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
-import { ErrorAlert } from "~/components/alert";
-import { Field, formControl as control } from "~/components/form-field";
-import { ProgressBar } from "~/components/progress-bar";
+import { Button, Card, CardTitle, ErrorAlert, Field, Input, ProgressBar, Select } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
 import { useTRPC } from "~/trpc/react";
@@ -122,8 +120,8 @@ export function ImportPanel() {
   const busy = upload !== null || start.isPending;
   const error = uploadError ?? (start.error ? errorMessage(start.error) : null);
   return (
-    <section aria-label="Import" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 className="text-sm font-semibold">Import solutions</h2>
+    <Card as="section" aria-label="Import" className="space-y-4">
+      <CardTitle>Import solutions</CardTitle>
       <form onSubmit={onImport} aria-label="Import a file" className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label="Import file" hint={file ? `${file.name} · ${formatBytes(file.size)}` : undefined}>
@@ -136,44 +134,39 @@ export function ImportPanel() {
             />
           </Field>
           <Field label="Format" hint={FORMATS[format].hint}>
-            <select className={control} value={format} onChange={(e) => {
+            <Select
+              value={format}
+              onChange={(e) => {
                 setFormat(e.target.value as ImportFormat);
                 setPreviewInput(null);
-              }}>
-              {IMPORT_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {FORMATS[f].name}
-                </option>
-              ))}
-            </select>
+              }}
+              options={IMPORT_FORMATS.map((f) => [f, FORMATS[f].name] as const)}
+            />
           </Field>
           <Field label="Duplicates" hint="A record already in the dataset (same id or same content).">
-            <select className={control} value={duplicates} onChange={(e) => setDuplicates(e.target.value as "skip" | "replace")}>
-              <option value="skip">skip it</option>
-              <option value="replace">replace it</option>
-            </select>
+            <Select
+              value={duplicates}
+              onChange={(e) => setDuplicates(e.target.value as "skip" | "replace")}
+              options={[
+                ["skip", "skip it"],
+                ["replace", "replace it"],
+              ]}
+            />
           </Field>
         </div>
         {format === "jsonl" && <FieldMappingForm value={mapping} onChange={setMapping} />}
         <div className="grid gap-4 sm:grid-cols-4">
           <Field label="Add to dataset">
-            <select className={control} value={datasetId} onChange={(e) => setDatasetId(e.target.value)}>
-              <option value="">a new dataset</option>
-              {(datasets.data ?? []).map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
+            <Select value={datasetId} onChange={(e) => setDatasetId(e.target.value)} placeholder="a new dataset" options={(datasets.data ?? []).map((d) => [d.id, d.name] as const)} />
           </Field>
           <Field label="Dataset name (optional)" hint={datasetId ? "Adding to an existing dataset." : "Default: the format and file name."}>
-            <input type="text" maxLength={200} className={control} value={datasetName} disabled={datasetId !== ""} onChange={(e) => setDatasetName(e.target.value)} />
+            <Input type="text" maxLength={200} value={datasetName} disabled={datasetId !== ""} onChange={(e) => setDatasetName(e.target.value)} />
           </Field>
           <Field label="Subset (optional)" hint="Overrides every record's subset.">
-            <input type="text" maxLength={100} className={control} value={subset} onChange={(e) => setSubset(e.target.value)} />
+            <Input type="text" maxLength={100} value={subset} onChange={(e) => setSubset(e.target.value)} />
           </Field>
           <Field label="Generator (optional)" hint="The policy that wrote the solutions, where the file does not say.">
-            <input type="text" maxLength={200} className={control} value={generator} onChange={(e) => setGenerator(e.target.value)} />
+            <Input type="text" maxLength={200} value={generator} onChange={(e) => setGenerator(e.target.value)} />
           </Field>
         </div>
         {upload && (
@@ -185,17 +178,12 @@ export function ImportPanel() {
           </div>
         )}
         <div className="flex flex-wrap gap-3">
-          <button
-            type="button"
-            onClick={() => void onPreview()}
-            disabled={busy || preview.isFetching}
-            className="rounded border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-60"
-          >
+          <Button onClick={() => void onPreview()} disabled={busy || preview.isFetching} className="font-medium">
             {preview.isFetching ? "Reading…" : "Preview"}
-          </button>
-          <button type="submit" disabled={busy} className="rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+          </Button>
+          <Button type="submit" variant="dark" disabled={busy}>
             {upload ? "Uploading…" : start.isPending ? "Starting…" : "Import"}
-          </button>
+          </Button>
         </div>
         <p className="text-xs text-slate-500">
           The import reads the whole file in one transaction: a bad record anywhere stops it with the file, line and field, and nothing is stored.
@@ -205,6 +193,6 @@ export function ImportPanel() {
       {preview.error && <ErrorAlert>{errorMessage(preview.error)}</ErrorAlert>}
       {previewInput && preview.data && <ImportPreview preview={preview.data} />}
       {runId && <ImportRunStatus runId={runId} />}
-    </section>
+    </Card>
   );
 }

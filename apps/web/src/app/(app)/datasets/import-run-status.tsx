@@ -4,9 +4,7 @@ import type { BatchImportResult, ImportSummary } from "@stepwiser/jobs";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect } from "react";
-import { ErrorAlert } from "~/components/alert";
-import { ProgressBar } from "~/components/progress-bar";
-import { StatusBadge } from "~/components/status-badge";
+import { ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 

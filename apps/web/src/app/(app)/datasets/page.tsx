@@ -1,14 +1,43 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { ErrorAlert } from "~/components/alert";
-import { StatusBadge } from "~/components/status-badge";
+import { DataTable, dataColumns, ErrorAlert, StatusBadge, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { ImportPanel } from "./import-panel";
 import { RecentImports } from "./recent-imports";
+
+type Dataset = RouterOutputs["dataset"]["list"][number];
+
+const column = dataColumns<Dataset>();
+const COLUMNS: DataColumn<Dataset>[] = [
+  column.accessor("name", {
+    header: "Name",
+    cell: ({ row: { original: d } }) => (
+      <Link href={`/datasets/${d.id}`} className="font-medium text-blue-700 hover:underline">
+        {d.name}
+      </Link>
+    ),
+  }),
+  column.accessor("source", { header: "Source", cell: ({ row: { original: d } }) => `${d.source}${d.license ? ` · ${d.license}` : ""}`, meta: { className: "text-slate-600" } }),
+  column.accessor("trajectoryCount", { header: "Solutions", meta: { align: "right" } }),
+  column.accessor("problemCount", { header: "Problems", meta: { align: "right" } }),
+  column.accessor("status", {
+    header: "Status",
+    cell: ({ row: { original: d } }) =>
+      d.importRunId ? (
+        <Link href={`/runs/${d.importRunId}`} title="Open the import run">
+          <StatusBadge status={d.status} />
+        </Link>
+      ) : (
+        <StatusBadge status={d.status} />
+      ),
+  }),
+  column.accessor("createdAt", { header: "Imported", cell: (c) => c.getValue().toLocaleString(), meta: { className: "text-slate-600" } }),
+];
 
 export default function DatasetsPage() {
   const trpc = useTRPC();
@@ -26,49 +55,7 @@ export default function DatasetsPage() {
       {datasets.error && <ErrorAlert>{errorMessage(datasets.error)}</ErrorAlert>}
       {datasets.isPending && <p className="text-sm text-slate-500">Loading…</p>}
       {datasets.data?.length === 0 && <p className="text-sm text-slate-600">No datasets yet. Import a file to begin.</p>}
-      {datasets.data && datasets.data.length > 0 && (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm">
-          <table className="w-full border-collapse text-sm">
-            <thead className="bg-slate-100 text-left text-slate-600">
-              <tr>
-                <th className="px-3 py-2">Name</th>
-                <th className="px-3 py-2">Source</th>
-                <th className="px-3 py-2 text-right">Solutions</th>
-                <th className="px-3 py-2 text-right">Problems</th>
-                <th className="px-3 py-2">Status</th>
-                <th className="px-3 py-2">Imported</th>
-              </tr>
-            </thead>
-            <tbody>
-              {datasets.data.map((d) => (
-                <tr key={d.id} className="border-t border-slate-100">
-                  <td className="px-3 py-2">
-                    <Link href={`/datasets/${d.id}`} className="font-medium text-blue-700 hover:underline">
-                      {d.name}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2 text-slate-600">
-                    {d.source}
-                    {d.license ? ` · ${d.license}` : ""}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{d.trajectoryCount}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{d.problemCount}</td>
-                  <td className="px-3 py-2">
-                    {d.importRunId ? (
-                      <Link href={`/runs/${d.importRunId}`} title="Open the import run">
-                        <StatusBadge status={d.status} />
-                      </Link>
-                    ) : (
-                      <StatusBadge status={d.status} />
-                    )}
-                  </td>
-                  <td className="px-3 py-2 text-slate-600">{d.createdAt.toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {datasets.data && datasets.data.length > 0 && <DataTable data={datasets.data} columns={COLUMNS} getRowId={(d) => d.id} />}
       <RecentImports />
     </div>
   );

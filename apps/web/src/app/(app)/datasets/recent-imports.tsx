@@ -1,16 +1,67 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { ErrorAlert } from "~/components/alert";
-import { ProgressBar } from "~/components/progress-bar";
-import { StatusBadge } from "~/components/status-badge";
+import { Card, DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
 import { useTRPC } from "~/trpc/react";
 import { importSummaryText } from "./import-run-status";
 
 const ACTIVE = new Set(["queued", "running"]);
+
+type ImportRun = RouterOutputs["import"]["list"][number];
+
+const column = dataColumns<ImportRun>();
+const COLUMNS: DataColumn<ImportRun>[] = [
+  column.accessor("fileName", {
+    header: "File",
+    meta: { className: "break-all" },
+    cell: ({ row: { original: r } }) => (
+      <>
+        {r.fileName ?? "—"}
+        {r.sizeBytes !== null && <span className="block text-xs text-slate-500">{formatBytes(r.sizeBytes)}</span>}
+      </>
+    ),
+  }),
+  column.accessor("format", { header: "Format", cell: (c) => c.getValue() ?? "—", meta: { className: "text-slate-600" } }),
+  column.accessor("status", {
+    header: "Status",
+    cell: ({ row: { original: r } }) => (
+      <Link href={`/runs/${r.id}`} title="Open the import run">
+        <StatusBadge status={r.status} />
+      </Link>
+    ),
+  }),
+  column.display({
+    id: "result",
+    header: "Result",
+    meta: { className: "min-w-48 text-slate-700" },
+    cell: ({ row: { original: r } }) =>
+      ACTIVE.has(r.status) ? (
+        <ProgressBar done={r.unitsDone} total={r.unitsTotal} label={`Import of ${r.fileName ?? r.id}`} />
+      ) : r.error ? (
+        <span className="text-red-700">{r.error}</span>
+      ) : r.summary ? (
+        importSummaryText(r.summary)
+      ) : (
+        "—"
+      ),
+  }),
+  column.accessor("dataset", {
+    header: "Dataset",
+    cell: ({ row: { original: r } }) =>
+      r.dataset ? (
+        <Link href={`/datasets/${r.dataset.id}`} className="text-blue-700 hover:underline">
+          {r.dataset.name}
+        </Link>
+      ) : (
+        "—"
+      ),
+  }),
+  column.accessor("createdAt", { header: "Started", cell: (c) => c.getValue().toLocaleString(), meta: { className: "text-slate-600" } }),
+];
 
 /** The latest import runs: which file, which format, how far, and what each wrote. */
 export function RecentImports() {
@@ -22,59 +73,9 @@ export function RecentImports() {
   if (imports.error) return <ErrorAlert>{errorMessage(imports.error)}</ErrorAlert>;
   if (!imports.data || imports.data.length === 0) return null;
   return (
-    <details className="rounded-lg bg-white shadow-sm">
+    <Card as="details" padding="none">
       <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-700">Recent imports</summary>
-      <div className="overflow-x-auto">
-        <table className="w-full border-collapse text-sm">
-          <thead className="bg-slate-100 text-left text-slate-600">
-            <tr>
-              <th className="px-3 py-2">File</th>
-              <th className="px-3 py-2">Format</th>
-              <th className="px-3 py-2">Status</th>
-              <th className="px-3 py-2">Result</th>
-              <th className="px-3 py-2">Dataset</th>
-              <th className="px-3 py-2">Started</th>
-            </tr>
-          </thead>
-          <tbody>
-            {imports.data.map((r) => (
-              <tr key={r.id} data-testid="import-row" className="border-t border-slate-100 align-top">
-                <td className="px-3 py-2 break-all">
-                  {r.fileName ?? "—"}
-                  {r.sizeBytes !== null && <span className="block text-xs text-slate-500">{formatBytes(r.sizeBytes)}</span>}
-                </td>
-                <td className="px-3 py-2 text-slate-600">{r.format ?? "—"}</td>
-                <td className="px-3 py-2">
-                  <Link href={`/runs/${r.id}`} title="Open the import run">
-                    <StatusBadge status={r.status} />
-                  </Link>
-                </td>
-                <td className="min-w-48 px-3 py-2 text-slate-700">
-                  {ACTIVE.has(r.status) ? (
-                    <ProgressBar done={r.unitsDone} total={r.unitsTotal} label={`Import of ${r.fileName ?? r.id}`} />
-                  ) : r.error ? (
-                    <span className="text-red-700">{r.error}</span>
-                  ) : r.summary ? (
-                    importSummaryText(r.summary)
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td className="px-3 py-2">
-                  {r.dataset ? (
-                    <Link href={`/datasets/${r.dataset.id}`} className="text-blue-700 hover:underline">
-                      {r.dataset.name}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td className="px-3 py-2 text-slate-600">{r.createdAt.toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </details>
+      <DataTable look="plain" data={imports.data} columns={COLUMNS} getRowId={(r) => r.id} rowAttributes={() => ({ className: "align-top", "data-testid": "import-row" })} />
+    </Card>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 
 type TestResult = RouterOutputs["endpoint"]["test"];

@@ -2,10 +2,10 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { Button, Card, CardTitle, ErrorAlert, Field, Select } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
-import { control, Field, primaryButton, sourceRunText } from "./shared";
+import { sourceRunOption } from "./shared";
 
 interface SourceRun {
   id: string;
@@ -36,30 +36,23 @@ export function RunExportForm({ kind, runs }: { kind: "labels" | "predictions"; 
     start.mutate({ spec: { kind, runId } });
   };
   return (
-    <form onSubmit={onSubmit} aria-label={`Export ${title.toLowerCase()}`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 className="text-sm font-semibold">{title}</h2>
+    <Card as="form" onSubmit={onSubmit} aria-label={`Export ${title.toLowerCase()}`} className="space-y-3">
+      <CardTitle>{title}</CardTitle>
       <p className="text-xs text-slate-600">
         {kind === "labels"
           ? "One line per chunk: its text, Q-value, every stored label rule and every human rating."
           : "One line per solution, { id, prediction }: the predicted first wrong step (−1 for none), as ProcessBench scoring reads it."}
       </p>
       <Field label={kind === "labels" ? "Annotate or import run" : "Benchmark or judge run"}>
-        <select className={control} required value={runId} data-testid={`export-${kind}-source`} onChange={(e) => setRunId(e.target.value)}>
-          <option value="">Choose…</option>
-          {runs.map((r) => (
-            <option key={r.id} value={r.id} data-kind={r.kind} data-status={r.status} data-dataset={r.dataset?.name}>
-              {sourceRunText(r)}
-            </option>
-          ))}
-        </select>
+        <Select required value={runId} data-testid={`export-${kind}-source`} onChange={(e) => setRunId(e.target.value)} placeholder="Choose…" options={runs.map(sourceRunOption)} />
       </Field>
       {start.error && <ErrorAlert>{errorMessage(start.error)}</ErrorAlert>}
       <div className="flex items-center gap-3">
-        <button type="submit" disabled={start.isPending || !runId} className={primaryButton}>
+        <Button type="submit" variant="primary" disabled={start.isPending || !runId}>
           {start.isPending ? "Queueing…" : `Export ${kind}`}
-        </button>
+        </Button>
         {queued && <span className="text-sm text-slate-600">Queued.</span>}
       </div>
-    </form>
+    </Card>
   );
 }

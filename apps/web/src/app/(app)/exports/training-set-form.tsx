@@ -3,10 +3,10 @@
 import type { RouterInputs, RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { Button, Card, CardTitle, ErrorAlert, Field, Input, Select } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
-import { control, Field, primaryButton, sourceRunText } from "./shared";
+import { sourceRunOption } from "./shared";
 
 type LabelRun = RouterOutputs["export"]["sources"]["labelRuns"][number];
 type TrainingSetSpec = Extract<RouterInputs["export"]["start"]["spec"], { kind: "training-set" }>;
@@ -64,12 +64,11 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
   };
 
   return (
-    <form onSubmit={onSubmit} aria-label="Export a training set" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 className="text-sm font-semibold">Judge training set</h2>
+    <Card as="form" onSubmit={onSubmit} aria-label="Export a training set" className="space-y-4">
+      <CardTitle>Judge training set</CardTitle>
       <div className="grid gap-4 sm:grid-cols-3">
         <Field label="Label source" hint="An annotate run, or an import that stored labels.">
-          <select
-            className={control}
+          <Select
             required
             value={runId}
             data-testid="export-label-source"
@@ -77,59 +76,48 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
               setRunId(e.target.value);
               setRuleKey("");
             }}
-          >
-            <option value="">Choose…</option>
-            {labelRuns.map((r) => (
-              <option key={r.id} value={r.id} data-kind={r.kind} data-status={r.status} data-dataset={r.dataset?.name}>
-                {sourceRunText(r)}
-              </option>
-            ))}
-          </select>
+            placeholder="Choose…"
+            options={labelRuns.map(sourceRunOption)}
+          />
         </Field>
         <Field label="Label rule" hint={source && rules.length === 0 ? "This run has stored no labels yet." : "With the chunks the run labelled under it."}>
-          <select className={control} required value={ruleKey} data-testid="export-rule" onChange={(e) => setRuleKey(e.target.value)}>
-            <option value="">Choose…</option>
-            {rules.map((r) => (
-              <option key={r.key} value={r.key}>
-                {r.name} · {r.chunks.toLocaleString()} chunks
-              </option>
-            ))}
-          </select>
+          <Select
+            required
+            value={ruleKey}
+            data-testid="export-rule"
+            onChange={(e) => setRuleKey(e.target.value)}
+            placeholder="Choose…"
+            options={rules.map((r) => [r.key, `${r.name} · ${r.chunks.toLocaleString()} chunks`] as const)}
+          />
         </Field>
         <Field label="Format">
-          <select name="format" className={control} defaultValue="verl">
-            {FORMATS.map(([value, text]) => (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            ))}
-          </select>
+          <Select name="format" defaultValue="verl" options={FORMATS} />
         </Field>
       </div>
       <div className="grid gap-4 sm:grid-cols-5">
         <Field label="Seed">
-          <input name="seed" type="number" min={0} step={1} defaultValue={0} className={control} />
+          <Input name="seed" type="number" min={0} step={1} defaultValue={0} />
         </Field>
         <Field label="Held-out fraction" hint="Share of problems in the test split.">
-          <input name="heldOutFraction" type="number" min={0} max={0.5} step={0.01} defaultValue={0.1} className={control} />
+          <Input name="heldOutFraction" type="number" min={0} max={0.5} step={0.01} defaultValue={0.1} />
         </Field>
         <Field label="Min prompt chars" hint="Optional.">
-          <input name="minPromptChars" type="number" min={0} step={1} className={control} />
+          <Input name="minPromptChars" type="number" min={0} step={1} />
         </Field>
         <Field label="Max prompt chars" hint="Optional.">
-          <input name="maxPromptChars" type="number" min={1} step={1} className={control} />
+          <Input name="maxPromptChars" type="number" min={1} step={1} />
         </Field>
         <Field label="Data source" hint="The data_source column.">
-          <input name="dataSource" type="text" maxLength={100} defaultValue="stepwiser" className={control} />
+          <Input name="dataSource" type="text" maxLength={100} defaultValue="stepwiser" />
         </Field>
       </div>
       {start.error && <ErrorAlert>{errorMessage(start.error)}</ErrorAlert>}
       <div className="flex items-center gap-3">
-        <button type="submit" disabled={start.isPending || !runId || ruleKey === ""} className={primaryButton}>
+        <Button type="submit" variant="primary" disabled={start.isPending || !runId || ruleKey === ""}>
           {start.isPending ? "Queueing…" : "Export training set"}
-        </button>
+        </Button>
         {queued && <span className="text-sm text-slate-600">Queued; it appears in the list below.</span>}
       </div>
-    </form>
+    </Card>
   );
 }

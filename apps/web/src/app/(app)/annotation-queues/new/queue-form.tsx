@@ -4,7 +4,7 @@ import type { RouterInputs } from "@stepwiser/api";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent, type ReactNode } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { readTrajectoryView } from "~/lib/trajectory-filters";
 import { useTRPC } from "~/trpc/react";

@@ -4,7 +4,7 @@ import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { RichText, RichTextModeToggle, type RichTextMode } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useSearchParamsState } from "~/lib/url-state";

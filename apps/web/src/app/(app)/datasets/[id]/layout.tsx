@@ -4,8 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, usePathname } from "next/navigation";
 import type { ReactNode } from "react";
-import { ErrorAlert } from "~/components/alert";
-import { StatusBadge } from "~/components/status-badge";
+import { ErrorAlert, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 

@@ -3,8 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { ErrorAlert } from "~/components/alert";
-import { StatusBadge } from "~/components/status-badge";
+import { ErrorAlert, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
 import { useCan } from "~/lib/session-context";

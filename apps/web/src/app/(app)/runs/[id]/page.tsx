@@ -3,9 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { ErrorAlert } from "~/components/alert";
-import { ProgressBar } from "~/components/progress-bar";
-import { StatusBadge } from "~/components/status-badge";
+import { ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { RunCharts } from "./run-charts";

@@ -4,7 +4,7 @@ import type { Verdict } from "@stepwiser/core";
 import { useQuery } from "@tanstack/react-query";
 import { useParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { RichText, RichTextModeToggle, type RichTextMode } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";

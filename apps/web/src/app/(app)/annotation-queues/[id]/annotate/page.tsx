@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { RichText } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";

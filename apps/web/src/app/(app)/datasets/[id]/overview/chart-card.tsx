@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 
 /**

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useState } from "react";
-import { ErrorAlert } from "~/components/alert";
+import { ErrorAlert } from "~/components/ui";
 import { RichText } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";

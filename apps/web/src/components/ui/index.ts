@@ -1,0 +1,12 @@
+export { ErrorAlert, Notice } from "./alert";
+export { Button, ButtonLink, buttonClass, type ButtonSize, type ButtonVariant } from "./button";
+export { Card, CardHeader, CardTitle, cardClass } from "./card";
+export { cx } from "./cx";
+export { DataTable, dataColumns, type DataColumn, type DataColumnMeta, type DataTableSort, type RowAttributes } from "./data-table";
+export { controlClass, Field } from "./field";
+export { Input, Textarea } from "./input";
+export { Pager, pageCountOf } from "./pager";
+export { ProgressBar } from "./progress-bar";
+export { Select, type SelectOption, type SelectOptions } from "./select";
+export { ShortcutHelp } from "./shortcut-help";
+export { Badge, StatusBadge } from "./status-badge";
