@@ -36,14 +36,7 @@ export function completionBody(header: ResponseHeader, samples: readonly Finishe
         }
       : { index, text: sample.text, logprobs: null, finish_reason: sample.finishReason, stop_reason: sample.stopReason },
   );
-  return {
-    id: header.id,
-    object: header.kind === "chat" ? "chat.completion" : "text_completion",
-    created: header.created,
-    model: header.model,
-    choices,
-    usage: totals,
-  };
+  return { ...headerFields(header, header.kind === "chat" ? "chat.completion" : "text_completion"), choices, usage: totals };
 }
 
 /**
@@ -64,12 +57,10 @@ export function chunkChoice(kind: ResponseHeader["kind"], index: number, text: s
  * choice-less chunk), as OpenAI documents.
  */
 export function chunkBody(header: ResponseHeader, choices: unknown[], includeUsage: boolean, totals: Usage | null = null) {
-  return {
-    id: header.id,
-    object: header.kind === "chat" ? "chat.completion.chunk" : "text_completion",
-    created: header.created,
-    model: header.model,
-    choices,
-    ...(includeUsage ? { usage: totals } : {}),
-  };
+  return { ...headerFields(header, header.kind === "chat" ? "chat.completion.chunk" : "text_completion"), choices, ...(includeUsage ? { usage: totals } : {}) };
+}
+
+/** The fields every response body and stream chunk opens with. */
+function headerFields(header: ResponseHeader, object: string) {
+  return { id: header.id, object, created: header.created, model: header.model };
 }

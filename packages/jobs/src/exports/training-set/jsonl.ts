@@ -1,4 +1,4 @@
-import { EXTRA_INFO_FIELDS, type TrainingRow } from "./rows";
+import { concatBytes, EXTRA_INFO_FIELDS, type TrainingRow } from "./rows";
 
 /**
  * One JSON object per line: `prompt` (chat messages, for `apply_chat_template`),
@@ -27,11 +27,5 @@ export function writeJsonl(rowCount: number, rowAt: (index: number) => TrainingR
     }
     parts.push(encoder.encode(text));
   }
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

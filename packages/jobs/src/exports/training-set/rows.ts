@@ -70,3 +70,14 @@ export const EXTRA_INFO_FIELDS: Record<keyof TrainingExtraInfo, string> = {
   rule: 'label rule name: "abs-q", "rel-ratio" or "rel-effective"',
   params: 'canonical JSON of the rule\'s parameters, e.g. {"gamma":0.7}',
 };
+
+/** The parts of an export file as one byte array, in order. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

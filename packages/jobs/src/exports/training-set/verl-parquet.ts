@@ -1,6 +1,6 @@
 import { Field, Int32, Int64, List, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, Utf8, vectorFromArray, type DataType } from "apache-arrow";
 import { Compression, Table as WasmTable, transformParquetStream, WriterPropertiesBuilder, type RecordBatch as WasmRecordBatch } from "parquet-wasm";
-import { EXTRA_INFO_FIELDS, type TrainingExtraInfo, type TrainingRow } from "./rows";
+import { concatBytes, EXTRA_INFO_FIELDS, type TrainingExtraInfo, type TrainingRow } from "./rows";
 
 /** verl's `ability` column: what the task is, for mixing datasets. */
 export const VERL_ABILITY = "math-judge";
@@ -89,13 +89,7 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   const parts: Uint8Array[] = [];
   const reader = stream.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /**

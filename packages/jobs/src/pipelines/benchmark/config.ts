@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
-import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
+import { judgeSamplingFields, refuseIdenticalJudgeSamples } from "../judge/judge-run";
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
 export const benchmarkStoredConfigSchema = z.object({
@@ -18,13 +17,8 @@ export const benchmarkStoredConfigSchema = z.object({
    * (stored critic runs from before this field say v1).
    */
   criticPromptTemplateId: z.enum(["processbench-critic@v1", "processbench-critic@v2"]).default("processbench-critic@v2"),
-  judgeEndpoint: z.string().min(1),
-  judge: endpointSnapshotSchema.optional(),
   segmentationMethod: z.string().min(1).default("processbench-paragraphs"),
-  samples: z.number().int().min(1).max(64).default(1),
-  temperature: z.number().min(0).max(2).default(0),
-  maxTokens: z.number().int().min(1).max(65_536).default(2048),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  ...judgeSamplingFields,
   tiePolicy: z.enum(["Negative", "Positive"]).default("Negative"),
   stopAtFirstNegative: z.boolean().default(true),
   limit: z.number().int().min(1).optional(),
@@ -32,8 +26,6 @@ export const benchmarkStoredConfigSchema = z.object({
   concurrency: z.number().int().min(1).max(4096).default(64),
 });
 
-export const benchmarkConfigSchema = benchmarkStoredConfigSchema.superRefine((config, ctx) => {
-  refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
-});
+export const benchmarkConfigSchema = benchmarkStoredConfigSchema.superRefine(refuseIdenticalJudgeSamples);
 
 export type BenchmarkConfig = z.output<typeof benchmarkConfigSchema>;

@@ -1,7 +1,6 @@
+import { segmentationJudgeRun } from "../judge/judge-run";
 import { bootstrapCI, buildProcessBenchCriticPrompt, CRITIC_PREDICTION_PARSERS, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { planSegmentationIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { judgeSeed, judgeSegmentation } from "../judge/judge-chunks";
 import { benchmarkConfigSchema, type BenchmarkConfig } from "./config";
@@ -37,12 +36,7 @@ function storablePrediction(prediction: number | null): number | null {
 export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
   kind: "benchmark",
   configSchema: benchmarkConfigSchema,
-  async snapshot(db, config) {
-    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
-  },
-  datasetId: (config) => config.datasetId,
-  plan: ({ db, config }) => planSegmentationIds(db, config),
-  concurrency: (config) => config.concurrency,
+  ...segmentationJudgeRun,
 
   async runUnit(ctx, segmentationId) {
     const { db, config, runId } = ctx;

@@ -1,8 +1,7 @@
 import { createRng, majorityAnswer, positiveShare, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
-import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
-import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
+import { judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "../judge/judge-run";
 import { planProblemIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { judgeSegmentation } from "../judge/judge-chunks";
@@ -15,20 +14,13 @@ export const bestOfNStoredConfigSchema = z.object({
   /** Problems with several solutions each (e.g. a generate run's output). */
   datasetId: z.string().min(1),
   segmentationMethod: z.string().min(1).default("self-segmented"),
-  judgeEndpoint: z.string().min(1),
-  judge: endpointSnapshotSchema.optional(),
-  /** Judge samples per chunk; a chunk's score is the share of Positive verdicts. */
-  samples: z.number().int().min(1).max(64).default(1),
-  temperature: z.number().min(0).max(2).default(0),
-  maxTokens: z.number().int().min(1).max(65_536).default(2048),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  /** A chunk's score is the share of Positive verdicts among its judge samples. */
+  ...judgeSamplingFields,
   limit: z.number().int().min(1).optional(),
   concurrency: z.number().int().min(1).max(4096).default(32),
 });
 
-export const bestOfNConfigSchema = bestOfNStoredConfigSchema.superRefine((config, ctx) => {
-  refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
-});
+export const bestOfNConfigSchema = bestOfNStoredConfigSchema.superRefine(refuseIdenticalJudgeSamples);
 export type BestOfNConfig = z.output<typeof bestOfNConfigSchema>;
 
 /** A solution's score from its chunk scores (spec §5: mean by default; min and last as options). */
@@ -74,12 +66,10 @@ async function solutionsOf(db: Db, problemId: string, method: string) {
 export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
   kind: "best_of_n",
   configSchema: bestOfNConfigSchema,
-  async snapshot(db, config) {
-    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
-  },
-  datasetId: (config) => config.datasetId,
+  snapshot: segmentationJudgeRun.snapshot,
+  datasetId: segmentationJudgeRun.datasetId,
   plan: (ctx) => planProblems(ctx.db, ctx.config),
-  concurrency: (config) => config.concurrency,
+  concurrency: segmentationJudgeRun.concurrency,
 
   async runUnit(ctx, problemId) {
     const settings = { ...ctx.config, tiePolicy: "Negative" as const, stopAtFirstNegative: false };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chunksFromParagraphs, storedLabelRule, type ImportedSolution } from "@stepwiser/core";
-import type { Prisma } from "@stepwiser/db";
+import type { AuditImportSummary, Prisma } from "@stepwiser/db";
 
 type Tx = Prisma.TransactionClient;
 
@@ -74,14 +74,8 @@ export interface WriteTarget {
   problemIds: Map<string, string>;
 }
 
-export interface BatchCounts {
-  written: number;
-  skipped: number;
-  replaced: number;
-  chunks: number;
-  humanLabels: number;
-  chunkLabels: number;
-}
+/** What a batch of records wrote: the counts an import's summary (and its audit entry) adds up. */
+export type BatchCounts = Pick<AuditImportSummary, "written" | "skipped" | "replaced" | "chunks" | "humanLabels" | "chunkLabels">;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 /** Imported hard labels were estimated by their source from each step's own completions (Math-Shepherd "hard" estimation). */

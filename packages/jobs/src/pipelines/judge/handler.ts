@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
-import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
-import { planSegmentationIds } from "../../runs/paging";
+import { judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "./judge-run";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
 import { judgeSegmentation } from "./judge-chunks";
@@ -13,33 +11,20 @@ export const judgeStoredConfigSchema = z.object({
   /** Only these trajectories (default: the whole dataset). */
   trajectoryIds: z.array(z.string().min(1)).optional(),
   limit: z.number().int().min(1).optional(),
-  judgeEndpoint: z.string().min(1),
-  judge: endpointSnapshotSchema.optional(),
-  /** K judgments per chunk (paper: Maj@8); every rationale is kept. */
-  samples: z.number().int().min(1).max(64).default(1),
-  temperature: z.number().min(0).max(2).default(0),
-  maxTokens: z.number().int().min(1).max(65_536).default(2048),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  ...judgeSamplingFields,
   tiePolicy: z.enum(["Negative", "Positive"]).default("Negative"),
   stopAtFirstNegative: z.boolean().default(false),
   concurrency: z.number().int().min(1).max(4096).default(32),
 });
 
-export const judgeConfigSchema = judgeStoredConfigSchema.superRefine((config, ctx) => {
-  refuseIdenticalSamples(ctx, { samplesField: "samples", samples: config.samples, temperatureField: "temperature", temperature: config.temperature, usual: JUDGE_VOTING_TEMPERATURE });
-});
+export const judgeConfigSchema = judgeStoredConfigSchema.superRefine(refuseIdenticalJudgeSamples);
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;
 
 /** A judge over a dataset or a selection of its solutions: every chunk, K samples, majority votes. */
 export const judgeHandler: RunKindHandler<JudgeConfig> = {
   kind: "judge",
   configSchema: judgeConfigSchema,
-  async snapshot(db, config) {
-    return { ...config, judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
-  },
-  datasetId: (config) => config.datasetId,
-  plan: ({ db, config }) => planSegmentationIds(db, config),
-  concurrency: (config) => config.concurrency,
+  ...segmentationJudgeRun,
 
   async runUnit(ctx, segmentationId) {
     const judged = await judgeSegmentation(ctx, ctx.db, segmentationId);
