@@ -1,10 +1,10 @@
 import { isUserRole } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { isDatabaseConnectionError, type JobQueue } from "@stepwiser/jobs";
-import { TRPCError } from "@trpc/server";
-import { bearerToken, InvalidApiTokenError, userFromApiToken } from "./auth/api-tokens";
+import type { JobQueue } from "@stepwiser/jobs";
+import { bearerToken, userFromApiToken } from "./auth/api-tokens";
 import type { Auth } from "./auth/auth";
-import { DATABASE_UNREACHABLE_MESSAGE, type Context, type SessionUser } from "./trpc";
+import type { SessionUser } from "./auth/session-user";
+import { withClientErrors, type Context } from "./trpc";
 
 export interface ContextDeps {
   db: Db;
@@ -39,13 +39,7 @@ export async function userFromRequestHeaders(deps: Pick<ContextDeps, "db" | "aut
 }
 
 export async function createContext(deps: ContextDeps, headers: Headers): Promise<Context> {
-  let user: SessionUser | null;
-  try {
-    user = await userFromRequestHeaders(deps, headers);
-  } catch (error) {
-    if (error instanceof InvalidApiTokenError) throw new TRPCError({ code: "UNAUTHORIZED", message: error.message, cause: error });
-    if (isDatabaseConnectionError(error)) throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNREACHABLE_MESSAGE, cause: error });
-    throw error;
-  }
+  // A revoked token is a 401 and a database outage a 503, as inside a procedure.
+  const user = await withClientErrors(() => userFromRequestHeaders(deps, headers));
   return { db: deps.db, getQueue: deps.getQueue, user };
 }

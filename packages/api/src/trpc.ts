@@ -1,17 +1,15 @@
-import { can, formatLocated, InputError, rolesWith, type Access, type Capability, type UserRole } from "@stepwiser/core";
+import { can, ConflictError, ForbiddenError, formatLocated, InputError, NotFoundError, rolesWith, type Access, type Capability } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { isDatabaseConnectionError, type JobQueue } from "@stepwiser/jobs";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import { ZodError } from "zod";
+import { ZodError, type z } from "zod";
+import { InvalidApiTokenError } from "./auth/api-tokens";
+import type { SessionUser } from "./auth/session-user";
 import { shortenEchoedInput } from "./error-message";
+import { assertQueueMember, queueRefOf, type QueueRef } from "./services/annotation-queue/membership";
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  role: UserRole;
-}
+export type { SessionUser };
 
 export interface Context {
   db: Db;
@@ -55,16 +53,41 @@ export const createRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Turns domain errors into client errors in one place: bad input is a 400 with
- * its location; a database outage is a 503, which clients and balancers retry.
+ * The one place domain errors become statuses: bad input is a 400 with its
+ * location, a missing thing 404, a clash with the current state 409, someone
+ * else's thing 403, a revoked API token 401.
  */
+const CLIENT_ERROR_CODES = [
+  [InputError, "BAD_REQUEST"],
+  [NotFoundError, "NOT_FOUND"],
+  [ConflictError, "CONFLICT"],
+  [ForbiddenError, "FORBIDDEN"],
+  [InvalidApiTokenError, "UNAUTHORIZED"],
+] as const;
+
+/** The client error a failure stands for (a database outage: 503, which clients and balancers retry), or undefined when it is none of ours: tRPC answers 500. */
+export function clientErrorOf(error: unknown): TRPCError | undefined {
+  const code = CLIENT_ERROR_CODES.find(([type]) => error instanceof type)?.[1];
+  if (code) return new TRPCError({ code, message: (error as Error).message, cause: error });
+  if (isDatabaseConnectionError(error)) return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNREACHABLE_MESSAGE, cause: error });
+  return undefined;
+}
+
+/** Runs `work` (e.g. resolving a request's caller, outside any procedure) with its failures mapped by `clientErrorOf`. */
+export async function withClientErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw clientErrorOf(error) ?? error;
+  }
+}
+
+/** Maps what a procedure (or a tier's check) throws, once for every procedure. */
 const translateErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof InputError) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: result.error.cause.message, cause: result.error.cause });
-  }
-  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR" && isDatabaseConnectionError(result.error.cause)) {
-    throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DATABASE_UNREACHABLE_MESSAGE, cause: result.error.cause });
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
+    const mapped = clientErrorOf(result.error.cause);
+    if (mapped) throw mapped;
   }
   return result;
 });
@@ -91,9 +114,28 @@ export function capabilityProcedure(capability: Capability) {
 export const accountProcedure = capabilityProcedure("account");
 export const researchReadProcedure = capabilityProcedure("research.read");
 export const researchManageProcedure = capabilityProcedure("research.manage");
-/** Queue procedures: annotators pass the tier but each handler still limits them to their member queues. */
+/** Queue procedures that name no one queue (the list, creating one); those that do are `queueMemberProcedure`s. */
 export const queueViewProcedure = capabilityProcedure("annotationQueues.view");
 export const queueAnnotateProcedure = capabilityProcedure("annotationQueues.annotate");
 export const queueManageProcedure = capabilityProcedure("annotationQueues.manage");
 export const userAdminProcedure = capabilityProcedure("users.manage");
 export const endpointAdminProcedure = capabilityProcedure("endpoints.manage");
+
+/**
+ * A procedure on one annotation queue, for callers whose role grants
+ * `capability`. Once its input is parsed, a caller limited to member queues
+ * (no `annotationQueues.all`) is refused with the not-found answer of what
+ * the input names unless they are a member of its queue: the queue of
+ * `queueId`, or of the assignment or item it names. The tier recorded in the
+ * metadata stays `capability`.
+ */
+export function queueMemberProcedure(capability: Capability) {
+  const tier = capabilityProcedure(capability);
+  return {
+    input: <Schema extends z.ZodType<QueueRef>>(schema: Schema) =>
+      tier.input(schema).use(async ({ ctx, input, next }) => {
+        await assertQueueMember(ctx.db, ctx.user, queueRefOf(input));
+        return next();
+      }),
+  };
+}

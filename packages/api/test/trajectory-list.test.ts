@@ -3,7 +3,7 @@ import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/in
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter } from "../src";
-import type { TrajectoryFilter } from "../src/routers/trajectory/filters";
+import type { TrajectoryFilter } from "../src/services/trajectory/filters";
 
 describe("trajectory lists", () => {
   let database: TestDatabase;

@@ -1,4 +1,5 @@
 export * from "./errors/input-error";
+export * from "./errors/domain-errors";
 export * from "./text/boxed";
 export * from "./text/diff";
 export * from "./processbench/record";

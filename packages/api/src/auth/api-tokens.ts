@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "@stepwiser/db";
-import type { SessionUser } from "../trpc";
+import type { SessionUser } from "./session-user";
 
 /** Marks our tokens so secret scanners and people can tell them apart from other credentials. */
 export const API_TOKEN_PREFIX = "sw_";

@@ -1,40 +1,10 @@
-import { annotationAgreement } from "@stepwiser/core";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { researchReadProcedure } from "../../trpc";
+import { queueAgreement } from "../../services/annotation-queue/agreement";
+import { queueMemberProcedure } from "../../trpc";
 
 export const agreementInput = z.object({ queueId: z.string().min(1) });
 
-/**
- * Inter-annotator agreement of a queue (Fleiss' κ over fully rated units,
- * Cohen's κ per pair) and the units annotators disagree on. Only submitted
- * work counts: an undone submission is out until it is sent again, and then
- * its latest rows count. The computation is `annotationAgreement` in core.
- */
-export const agreement = researchReadProcedure.input(agreementInput).query(async ({ ctx, input }) => {
-  const queue = await ctx.db.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true, scheme: true, annotatorsPerItem: true } });
-  if (!queue) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });
-  const submitted = { item: { queueId: queue.id }, status: "submitted" as const };
-  const [items, submissions, labels] = await Promise.all([
-    ctx.db.annotationItem.findMany({
-      where: { queueId: queue.id },
-      select: { id: true, trajectoryId: true, position: true, adjudicatedAt: true, trajectory: { select: { externalId: true } } },
-    }),
-    ctx.db.annotationAssignment.findMany({ where: submitted, select: { itemId: true, annotatorId: true, firstErrorIndex: true } }),
-    ctx.db.humanLabel.findMany({
-      where: { queueId: queue.id, source: "annotation", assignment: { status: "submitted" } },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { itemId: true, chunkId: true, authorId: true, rating: true, createdAt: true, chunk: { select: { index: true } } },
-    }),
-  ]);
-  const annotatorIds = [...new Set(submissions.map((s) => s.annotatorId))];
-  const annotators = await ctx.db.user.findMany({ where: { id: { in: annotatorIds } }, select: { id: true, name: true } });
-  return annotationAgreement({
-    scheme: queue.scheme,
-    annotatorsPerItem: queue.annotatorsPerItem,
-    items: items.map((item) => ({ itemId: item.id, trajectoryId: item.trajectoryId, externalId: item.trajectory.externalId, position: item.position, adjudicated: item.adjudicatedAt !== null })),
-    annotators,
-    labels: labels.map((row) => ({ itemId: row.itemId!, chunkId: row.chunkId, chunkIndex: row.chunk.index, annotatorId: row.authorId, rating: row.rating, createdAt: row.createdAt })),
-    submissions,
-  });
-});
+/** Inter-annotator agreement of a queue (Fleiss' and Cohen's κ over submitted work) and the units annotators disagree on. */
+export const agreement = queueMemberProcedure("research.read")
+  .input(agreementInput)
+  .query(({ ctx, input }) => queueAgreement({ ...ctx, input }));

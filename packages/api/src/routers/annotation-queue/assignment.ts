@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { queueAnnotateProcedure } from "../../trpc";
-import { loadAssignmentView } from "./assignment-view";
-import { assertAssignmentQueueVisible } from "./membership";
+import { loadAssignmentView } from "../../services/annotation-queue/assignment-view";
+import { queueMemberProcedure } from "../../trpc";
 
 export const assignmentInput = z.object({ assignmentId: z.string().min(1) });
 
@@ -9,7 +8,6 @@ export const assignmentInput = z.object({ assignmentId: z.string().min(1) });
  * One of the caller's own assignments (leased, submitted or skipped); another annotator's is FORBIDDEN,
  * and one in a queue the caller is no longer a member of is NOT_FOUND.
  */
-export const assignment = queueAnnotateProcedure.input(assignmentInput).query(async ({ ctx, input }) => {
-  await assertAssignmentQueueVisible(ctx.db, ctx.user, input.assignmentId);
-  return loadAssignmentView(ctx.db, input.assignmentId, ctx.user.id);
-});
+export const assignment = queueMemberProcedure("annotationQueues.annotate")
+  .input(assignmentInput)
+  .query(({ ctx, input }) => loadAssignmentView(ctx.db, input.assignmentId, ctx.user.id));

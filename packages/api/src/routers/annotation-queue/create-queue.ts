@@ -1,14 +1,9 @@
-import { ANNOTATION_SCHEMES, formatLocated } from "@stepwiser/core";
-import type { Db, RunKind } from "@stepwiser/db";
-import { TRPCError } from "@trpc/server";
+import { ANNOTATION_SCHEMES } from "@stepwiser/core";
 import { z } from "zod";
+import { createAnnotationQueue } from "../../services/annotation-queue/create-queue";
+import { queueLabelRuleSchema } from "../../services/annotation-queue/queue-runs";
+import { queueSelectionSchema } from "../../services/annotation-queue/select-solutions";
 import { queueManageProcedure } from "../../trpc";
-import { defaultLabelRule, judgeTiePolicy, queueLabelRuleSchema, runConfigFacts, storedLabelRule, type QueueLabelRule } from "./queue-runs";
-import { annotatorsToAdd } from "./membership";
-import { queueSelectionSchema, selectSolutions } from "./select-solutions";
-import { recordAudit } from "@stepwiser/db";
-
-export const DEFAULT_SEGMENTATION_METHOD = "self-segmented";
 
 export const createQueueInput = z.object({
   name: z.string().trim().min(1).max(200),
@@ -30,116 +25,5 @@ export const createQueueInput = z.object({
   annotatorIds: z.array(z.string().min(1)).max(500).default([]),
 });
 
-/** A refusal naming the input field it concerns, worded like every other located input error. */
-const bad = (message: string, field?: string) => new TRPCError({ code: "BAD_REQUEST", message: formatLocated(message, { field }) });
-
-/** A run given to the queue: it must exist, belong to the dataset and be of a kind that has what the queue reads. */
-async function runOf(db: Db, runId: string, datasetId: string, field: string, kinds: RunKind[]) {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, datasetId: true, config: true } });
-  if (!run) throw bad(`run ${runId} does not exist`, field);
-  if (run.datasetId !== datasetId) throw bad(`run ${runId} belongs to another dataset`, field);
-  if (!kinds.includes(run.kind)) throw bad(`run ${runId} is a ${run.kind} run; expected ${kinds.join(" or ")}`, field);
-  return run;
-}
-
-/**
- * A queue of solutions for human audit. The items are chosen once, here, and
- * written with the queue, its settings and the audit row in one transaction:
- * a queue never exists half-filled.
- */
-export const createQueue = queueManageProcedure.input(createQueueInput).mutation(async ({ ctx, input }) => {
-  const { db } = ctx;
-  const { selection } = input;
-  const dataset = await db.dataset.findUnique({ where: { id: input.datasetId }, select: { id: true } });
-  if (!dataset) throw bad(`dataset ${input.datasetId} does not exist`, "datasetId");
-  if (selection.kind === "filter" && selection.filter.datasetId !== undefined && selection.filter.datasetId !== input.datasetId) {
-    throw bad(`${selection.filter.datasetId} must be the queue's dataset (${input.datasetId})`, "selection.filter.datasetId");
-  }
-  if (selection.kind === "disagreements" && (!input.annotateRunId || !input.judgeRunId)) {
-    throw bad("a disagreements selection needs annotateRunId and judgeRunId: it compares the judge's verdicts with the Monte-Carlo labels");
-  }
-  if (input.labelRule && !input.annotateRunId) throw bad("labelRule needs annotateRunId: it names one of that run's label rules");
-
-  const annotateRun = input.annotateRunId ? await runOf(db, input.annotateRunId, input.datasetId, "annotateRunId", ["annotate"]) : null;
-  // A benchmark run in chunk-judge mode stores judge samples like a judge run.
-  const judgeRun = input.judgeRunId ? await runOf(db, input.judgeRunId, input.datasetId, "judgeRunId", ["judge", "benchmark"]) : null;
-  const selectionRun =
-    selection.kind === "random" || selection.kind === "stratified"
-      ? await runOf(db, selection.runId, input.datasetId, "selection.runId", ["annotate", "judge", "benchmark"])
-      : null;
-
-  const annotators = await annotatorsToAdd(db, input.annotatorIds, "annotatorIds");
-  const segmentationMethod = input.segmentationMethod ?? impliedSegmentationMethod([annotateRun, judgeRun, selectionRun]);
-
-  let labelRule: QueueLabelRule | null = null;
-  if (annotateRun) {
-    labelRule = input.labelRule ?? (await defaultLabelRule(db, annotateRun));
-    if (!labelRule) throw bad(`annotate run ${annotateRun.id} stored no labels yet`);
-    const stored = await db.chunkLabel.findFirst({ where: { runId: annotateRun.id, rule: labelRule.rule, paramsKey: labelRule.paramsKey }, select: { id: true } });
-    if (!stored) throw bad(`annotate run ${annotateRun.id} stored no ${labelRule.rule} labels with parameters ${labelRule.paramsKey}`);
-  }
-
-  const solutions = await selectSolutions(db, selection, {
-    datasetId: input.datasetId,
-    segmentationMethod,
-    annotateRunId: annotateRun?.id ?? null,
-    judgeRunId: judgeRun?.id ?? null,
-    labelRule,
-    judgeTiePolicy: judgeTiePolicy(judgeRun?.config),
-  });
-  if (solutions.length === 0) {
-    throw bad(`the ${selection.kind} selection matched no solution with a "${segmentationMethod}" segmentation; nothing to annotate`);
-  }
-
-  const settings = {
-    name: input.name,
-    instructions: input.instructions,
-    scheme: input.scheme,
-    annotatorsPerItem: input.annotatorsPerItem,
-    leaseSeconds: input.leaseSeconds,
-    blind: input.blind,
-    datasetId: input.datasetId,
-    segmentationMethod,
-    annotateRunId: annotateRun?.id ?? null,
-    labelRule: storedLabelRule(labelRule),
-    judgeRunId: judgeRun?.id ?? null,
-    selection,
-  };
-  const queueId = await db.$transaction(async (tx) => {
-    const queue = await tx.annotationQueue.create({ data: { ...settings, createdById: ctx.user.id }, select: { id: true } });
-    await tx.annotationItem.createMany({
-      data: solutions.map((solution, position) => ({ queueId: queue.id, trajectoryId: solution.trajectoryId, segmentationId: solution.segmentationId, position })),
-    });
-    if (annotators.length) {
-      await tx.annotationQueueMember.createMany({ data: annotators.map((user) => ({ queueId: queue.id, userId: user.id, addedById: ctx.user.id })) });
-    }
-    await recordAudit(tx, ctx.user.id, {
-      action: "annotation_queue.created",
-      entityType: "AnnotationQueue",
-      entityId: queue.id,
-      after: { ...settings, labelRule, items: solutions.length, members: annotators.map((user) => ({ userId: user.id, email: user.email })) },
-    });
-    return queue.id;
-  });
-  // Fresh statistics for the new items: without them the planner takes a queue for a handful of
-  // rows and reads all of it on every claim, until autovacuum gets to the table (up to a minute or more).
-  await db.$executeRaw`ANALYZE "AnnotationItem"`;
-  return { queueId, items: solutions.length, members: annotators.length };
-});
-
-/**
- * The segmentation the chosen runs worked on: a queue shows the chunks their
- * labels and verdicts belong to. Runs on different segmentations cannot be
- * shown side by side, so the caller must then name one.
- */
-function impliedSegmentationMethod(runs: Array<{ id: string; config: unknown } | null>): string {
-  const methods = new Map<string, string>();
-  for (const run of runs) {
-    const method = run ? runConfigFacts(run.config).segmentationMethod : undefined;
-    if (run && method) methods.set(method, run.id);
-  }
-  if (methods.size > 1) {
-    throw bad(`the runs used different segmentations (${[...methods.keys()].join(", ")}); choose one with segmentationMethod`);
-  }
-  return [...methods.keys()][0] ?? DEFAULT_SEGMENTATION_METHOD;
-}
+/** A queue of solutions for human audit, its items chosen once and written with it in one transaction. */
+export const createQueue = queueManageProcedure.input(createQueueInput).mutation(({ ctx, input }) => createAnnotationQueue({ ...ctx, input }));

@@ -1,75 +1,10 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { queueManageProcedure } from "../../trpc";
-import { finalItemLabels } from "./final-labels";
+import { loadItemHistory } from "../../services/annotation-queue/item-history";
+import { queueMemberProcedure } from "../../trpc";
 
 export const itemHistoryInput = z.object({ itemId: z.string().min(1) });
 
 /** Everything that happened to one item: who held it when, every label row ever written (oldest first), and the final labels. */
-export const itemHistory = queueManageProcedure.input(itemHistoryInput).query(async ({ ctx, input }) => {
-  const item = await ctx.db.annotationItem.findUnique({
-    where: { id: input.itemId },
-    select: {
-      id: true,
-      queueId: true,
-      position: true,
-      trajectoryId: true,
-      adjudicatedAt: true,
-      trajectory: { select: { externalId: true } },
-      queue: { select: { scheme: true, annotatorsPerItem: true } },
-      segmentation: { select: { chunks: { orderBy: { index: "asc" }, select: { id: true, index: true, text: true } } } },
-      assignments: {
-        orderBy: [{ leasedAt: "asc" }, { id: "asc" }],
-        select: { id: true, annotatorId: true, annotator: { select: { name: true } }, status: true, leasedAt: true, expiresAt: true, submittedAt: true, firstErrorIndex: true },
-      },
-    },
-  });
-  if (!item) throw new TRPCError({ code: "NOT_FOUND", message: `annotation item ${input.itemId} does not exist` });
-  const rows = await ctx.db.humanLabel.findMany({
-    where: { itemId: item.id },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      chunkId: true,
-      chunk: { select: { index: true } },
-      authorId: true,
-      author: { select: { name: true } },
-      rating: true,
-      flagged: true,
-      note: true,
-      source: true,
-      createdAt: true,
-      assignmentId: true,
-      assignment: { select: { status: true } },
-    },
-  });
-  const chunks = item.segmentation.chunks;
-  return {
-    item: {
-      id: item.id,
-      queueId: item.queueId,
-      scheme: item.queue.scheme,
-      annotatorsPerItem: item.queue.annotatorsPerItem,
-      position: item.position,
-      trajectoryId: item.trajectoryId,
-      externalId: item.trajectory.externalId,
-      adjudicatedAt: item.adjudicatedAt,
-    },
-    chunks,
-    assignments: item.assignments.map(({ annotator, ...a }) => ({ ...a, name: annotator.name })),
-    labels: rows.map((row) => ({
-      id: row.id,
-      chunkId: row.chunkId,
-      chunkIndex: row.chunk.index,
-      authorId: row.authorId,
-      authorName: row.author.name,
-      rating: row.rating,
-      flagged: row.flagged,
-      note: row.note,
-      source: row.source,
-      createdAt: row.createdAt,
-      assignmentId: row.assignmentId,
-    })),
-    final: finalItemLabels(chunks, rows),
-  };
-});
+export const itemHistory = queueMemberProcedure("annotationQueues.manage")
+  .input(itemHistoryInput)
+  .query(({ ctx, input }) => loadItemHistory({ ...ctx, input }));

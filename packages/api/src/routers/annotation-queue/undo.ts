@@ -1,41 +1,10 @@
 import { z } from "zod";
-import { queueAnnotateProcedure } from "../../trpc";
-import { loadAssignmentView } from "./assignment-view";
-import { assertQueueVisible, queueNotFound } from "./membership";
-import { lockQueueSlots, SLOT_TRANSACTION } from "./leases";
+import { undoLastSubmission } from "../../services/annotation-queue/undo";
+import { queueMemberProcedure } from "../../trpc";
 
 export const undoInput = z.object({ queueId: z.string().min(1) });
 
-/**
- * Takes back the caller's latest submission in a queue: the assignment is
- * leased to them again with a fresh lease, and its view carries the labels they
- * had sent (`mine`) to edit. The rows stay (history); resubmitting appends.
- * Any other lease they held in the queue is released, so they hold one item at
- * a time and `next` resumes the undone one.
- */
-export const undo = queueAnnotateProcedure.input(undoInput).mutation(async ({ ctx, input }) => {
-  const me = ctx.user.id;
-  const assignmentId = await ctx.db.$transaction(async (tx) => {
-    const queue = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true, leaseSeconds: true } });
-    if (!queue) throw queueNotFound(input.queueId);
-    await assertQueueVisible(tx, ctx.user, queue.id);
-    await lockQueueSlots(tx, queue.id);
-    const last = await tx.annotationAssignment.findFirst({
-      where: { annotatorId: me, status: "submitted", item: { queueId: queue.id } },
-      orderBy: [{ submittedAt: "desc" }, { id: "desc" }],
-      select: { id: true },
-    });
-    if (!last) return null;
-    const now = new Date();
-    await tx.annotationAssignment.updateMany({
-      where: { annotatorId: me, status: "leased", expiresAt: { gt: now }, item: { queueId: queue.id }, id: { not: last.id } },
-      data: { expiresAt: now },
-    });
-    await tx.annotationAssignment.update({
-      where: { id: last.id },
-      data: { status: "leased", leasedAt: now, expiresAt: new Date(now.getTime() + queue.leaseSeconds * 1000), submittedAt: null },
-    });
-    return last.id;
-  }, SLOT_TRANSACTION);
-  return assignmentId ? loadAssignmentView(ctx.db, assignmentId, me) : null;
-});
+/** Takes back the caller's latest submission in a queue and leases it to them again, with their labels to edit; null when there is none. */
+export const undo = queueMemberProcedure("annotationQueues.annotate")
+  .input(undoInput)
+  .mutation(({ ctx, input }) => undoLastSubmission({ ...ctx, input }));

@@ -1,7 +1,6 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { queueManageProcedure } from "../../trpc";
-import { recordAudit, type AuditQueueSettings } from "@stepwiser/db";
+import { updateQueueSettings } from "../../services/annotation-queue/update-queue";
+import { queueMemberProcedure } from "../../trpc";
 
 export const updateQueueInput = z.object({
   queueId: z.string().min(1),
@@ -14,45 +13,7 @@ export const updateQueueInput = z.object({
   archived: z.boolean().optional(),
 });
 
-const queueSettingsSelect = { id: true, name: true, instructions: true, annotatorsPerItem: true, leaseSeconds: true, blind: true, archivedAt: true } as const;
-
-/**
- * Changes a queue's settings. Items and the selection stay as created: a queue
- * is a fixed sample, so its agreement numbers keep meaning the same thing.
- * The audit row holds only the fields that changed, before and after.
- */
-export const updateQueue = queueManageProcedure.input(updateQueueInput).mutation(async ({ ctx, input }) => {
-  return ctx.db.$transaction(async (tx) => {
-    const current = await tx.annotationQueue.findUnique({ where: { id: input.queueId }, select: queueSettingsSelect });
-    if (!current) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${input.queueId} does not exist` });
-    const wanted = {
-      name: input.name,
-      instructions: input.instructions,
-      annotatorsPerItem: input.annotatorsPerItem,
-      leaseSeconds: input.leaseSeconds,
-      blind: input.blind,
-      // Archiving twice keeps the first date.
-      archivedAt: input.archived === undefined ? undefined : input.archived ? (current.archivedAt ?? new Date()) : null,
-    };
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(wanted) as [keyof typeof wanted, unknown][]) {
-      if (value === undefined) continue;
-      const old = current[field];
-      const same = old instanceof Date && value instanceof Date ? old.getTime() === value.getTime() : old === value;
-      if (same) continue;
-      before[field] = old;
-      after[field] = value;
-    }
-    if (Object.keys(after).length === 0) return { ...current, changed: [] as string[] };
-    const updated = await tx.annotationQueue.update({ where: { id: input.queueId }, data: after, select: queueSettingsSelect });
-    await recordAudit(tx, ctx.user.id, {
-      action: "annotation_queue.updated",
-      entityType: "AnnotationQueue",
-      entityId: input.queueId,
-      before: JSON.parse(JSON.stringify(before)) as AuditQueueSettings,
-      after: JSON.parse(JSON.stringify(after)) as AuditQueueSettings,
-    });
-    return { ...updated, changed: Object.keys(after) };
-  });
-});
+/** Changes a queue's settings (items and selection stay as created); audits the fields that changed. */
+export const updateQueue = queueMemberProcedure("annotationQueues.manage")
+  .input(updateQueueInput)
+  .mutation(({ ctx, input }) => updateQueueSettings({ ...ctx, input }));

@@ -1,7 +1,8 @@
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from "@stepwiser/db";
 import { z } from "zod";
+import { AUDIT_ACTION_LABELS } from "../../services/audit/labels";
+import { listAuditEntries } from "../../services/audit/list";
 import { createRouter, userAdminProcedure } from "../../trpc";
-import { AUDIT_ACTION_LABELS, auditActionLabel } from "./labels";
 
 export const auditListInput = z.object({
   /** Only the actions of the `AuditEvent` union can be asked for. */
@@ -18,24 +19,6 @@ export const auditListInput = z.object({
 const actions = userAdminProcedure.query(() => AUDIT_ACTIONS.map((action) => ({ action, label: AUDIT_ACTION_LABELS[action] })));
 
 /** The audit log, newest first, filtered by action, entity and actor; `before`/`after` as stored. */
-const list = userAdminProcedure.input(auditListInput).query(async ({ ctx, input }) => {
-  const rows = await ctx.db.auditLog.findMany({
-    where: {
-      action: input.action,
-      entityType: input.entityType,
-      entityId: input.entityId,
-      actorId: input.actorId,
-      ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}),
-    },
-    orderBy: { id: "desc" },
-    take: input.limit + 1,
-    select: { id: true, action: true, entityType: true, entityId: true, before: true, after: true, createdAt: true, actor: { select: { id: true, email: true, name: true } } },
-  });
-  const page = rows.slice(0, input.limit);
-  return {
-    entries: page.map((row) => ({ ...row, id: row.id.toString(), label: auditActionLabel(row.action) })),
-    nextCursor: rows.length > input.limit ? page[page.length - 1]!.id.toString() : null,
-  };
-});
+const list = userAdminProcedure.input(auditListInput).query(({ ctx, input }) => listAuditEntries({ ...ctx, input }));
 
 export const auditRouter = createRouter({ actions, list });

@@ -1,56 +1,8 @@
 import { z } from "zod";
+import { compareCandidates } from "../../services/compare/candidates";
 import { researchReadProcedure } from "../../trpc";
-import { COMPARABLE_KINDS, describeRun } from "./runs";
-import { availableLabelRules } from "./readings";
 
 export const compareCandidatesInput = z.object({ datasetId: z.string().min(1) });
 
-/**
- * What the compare page can pick on a dataset: runs with solution-level
- * predictions (benchmark: SolutionPrediction rows; judge: TrajectoryRunStat
- * rows), annotate runs with stored labels (the Monte-Carlo reading), and the
- * dataset's annotation queues (the human reading).
- */
-export const candidates = researchReadProcedure.input(compareCandidatesInput).query(async ({ ctx, input }) => {
-  const [predictionRuns, annotateRuns, queues] = await Promise.all([
-    ctx.db.run.findMany({
-      where: { datasetId: input.datasetId, kind: { in: [...COMPARABLE_KINDS] } },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, kind: true, status: true, datasetId: true, createdAt: true, config: true, _count: { select: { predictions: true, trajectoryStats: true } } },
-    }),
-    ctx.db.run.findMany({
-      where: { datasetId: input.datasetId, kind: "annotate" },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, status: true, createdAt: true, config: true },
-    }),
-    ctx.db.annotationQueue.findMany({
-      where: { datasetId: input.datasetId },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, name: true, createdAt: true, annotateRunId: true, judgeRunId: true, archivedAt: true },
-    }),
-  ]);
-  const runs = predictionRuns
-    .map((run) => ({ ...describeRun(run), solutions: run.kind === "benchmark" ? run._count.predictions : run._count.trajectoryStats }))
-    .filter((run) => run.solutions > 0);
-  const annotate = await Promise.all(
-    annotateRuns.map(async (run) => {
-      const config = run.config as { policy?: { model?: string }; policyEndpoint?: string; rollouts?: number; strategy?: string };
-      const rules = await availableLabelRules(ctx.db, run.id);
-      const when = run.createdAt.toISOString().slice(0, 16).replace("T", " ");
-      return {
-        id: run.id,
-        status: run.status,
-        createdAt: run.createdAt,
-        rules,
-        label: `${config.policy?.model ?? config.policyEndpoint ?? "policy"} · M=${config.rollouts ?? 16} · ${config.strategy ?? "fixed"} · ${when}`,
-      };
-    }),
-  );
-  return {
-    runs,
-    /** Runs with per-chunk judge samples: the judge reading of three-way, calibration and scaling. */
-    judgeRuns: runs.filter((run) => run.mode === "chunk-judge"),
-    annotateRuns: annotate.filter((run) => run.rules.length > 0),
-    queues,
-  };
-});
+/** What the compare page can pick on a dataset: runs with solution-level predictions, annotate runs with stored labels, and annotation queues. */
+export const candidates = researchReadProcedure.input(compareCandidatesInput).query(({ ctx, input }) => compareCandidates({ ...ctx, input }));

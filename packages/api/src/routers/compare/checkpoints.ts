@@ -1,8 +1,6 @@
-import { compareCheckpoints } from "@stepwiser/core";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { compareCheckpointRuns } from "../../services/compare/checkpoints";
 import { researchReadProcedure } from "../../trpc";
-import { loadCommonGold, loadComparableRuns } from "./runs";
 
 export const compareCheckpointsInput = z.object({
   runIds: z.array(z.string().min(1)).min(2).max(8),
@@ -12,37 +10,5 @@ export const compareCheckpointsInput = z.object({
   seed: z.number().int().default(0),
 });
 
-/**
- * ProcessBench scores of 2–8 runs on the same gold solutions (see
- * `loadCommonGold`), each with 95 % percentile-bootstrap intervals per subset
- * and on average, and each non-baseline run's paired-bootstrap difference from
- * the baseline with its interval and p-value.
- */
-export const checkpoints = researchReadProcedure.input(compareCheckpointsInput).query(async ({ ctx, input }) => {
-  if (!input.runIds.includes(input.baselineRunId)) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: `the baseline ${input.baselineRunId} must be one of the compared runs` });
-  }
-  const runs = await loadComparableRuns(ctx.db, input.runIds);
-  const { gold, predictions } = await loadCommonGold(ctx.db, runs);
-  if (gold.length === 0) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: "these runs share no solution with a gold first error: nothing to compare on" });
-  }
-  const comparison = compareCheckpoints({
-    gold,
-    runs: runs.map((run) => ({ id: run.id, predictions: predictions.get(run.id)! })),
-    baselineId: input.baselineRunId,
-    resamples: input.resamples,
-    seed: input.seed,
-  });
-  const dataset = await ctx.db.dataset.findUnique({ where: { id: runs[0]!.datasetId }, select: { id: true, name: true } });
-  return {
-    dataset,
-    subsets: comparison.subsets,
-    gold: comparison.gold,
-    baselineRunId: comparison.baselineId,
-    resamples: comparison.resamples,
-    confidence: comparison.confidence,
-    seed: input.seed,
-    runs: runs.map((run, i) => ({ run, ...comparison.runs[i]! })),
-  };
-});
+/** ProcessBench scores of 2–8 runs on the same gold solutions with bootstrap intervals, and each run's paired difference from the baseline. */
+export const checkpoints = researchReadProcedure.input(compareCheckpointsInput).query(({ ctx, input }) => compareCheckpointRuns({ ...ctx, input }));

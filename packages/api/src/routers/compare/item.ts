@@ -1,91 +1,11 @@
-import { majorityVerdict, subsetFromId, type Verdict } from "@stepwiser/core";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { compareItem } from "../../services/compare/item";
 import { researchReadProcedure } from "../../trpc";
-import { loadComparableRuns } from "./runs";
 
 export const compareItemInput = z.object({
   trajectoryId: z.string().min(1),
   runIds: z.array(z.string().min(1)).min(1).max(8),
 });
 
-/**
- * One solution as the compared runs saw it: its chunks, and per chunk each
- * run's judge samples (verdict and rationale) and majority vote, lined up by
- * chunk index for a side-by-side view; each run's solution-level prediction
- * (and a critic's whole answer). Chunks are those of the first run's
- * segmentation; a run on another segmentation is lined up by chunk index.
- */
-export const item = researchReadProcedure.input(compareItemInput).query(async ({ ctx, input }) => {
-  const runs = await loadComparableRuns(ctx.db, input.runIds);
-  const trajectory = await ctx.db.trajectory.findUnique({
-    where: { id: input.trajectoryId },
-    select: {
-      id: true,
-      externalId: true,
-      subset: true,
-      datasetId: true,
-      sourceFirstErrorIndex: true,
-      problem: { select: { text: true } },
-      segmentations: { select: { id: true, method: true, chunks: { orderBy: { index: "asc" }, select: { id: true, index: true, text: true } } } },
-    },
-  });
-  if (!trajectory) throw new TRPCError({ code: "NOT_FOUND", message: `trajectory ${input.trajectoryId} does not exist` });
-  if (trajectory.datasetId !== runs[0]!.datasetId) throw new TRPCError({ code: "BAD_REQUEST", message: `trajectory ${input.trajectoryId} is not on the runs' dataset` });
-
-  const segmentationOf = (method: string) => trajectory.segmentations.find((s) => s.method === method) ?? null;
-  const shown = segmentationOf(runs[0]!.segmentationMethod) ?? trajectory.segmentations[0] ?? null;
-  const allChunkIds = trajectory.segmentations.flatMap((s) => s.chunks.map((c) => c.id));
-  const [samples, predictions, stats] = await Promise.all([
-    ctx.db.judgeSample.findMany({
-      where: { runId: { in: input.runIds }, chunkId: { in: allChunkIds } },
-      orderBy: [{ sampleIndex: "asc" }],
-      select: { runId: true, chunkId: true, sampleIndex: true, verdict: true, rationale: true },
-    }),
-    ctx.db.solutionPrediction.findMany({ where: { runId: { in: input.runIds }, trajectoryId: trajectory.id }, select: { runId: true, predictedFirstError: true, output: true } }),
-    ctx.db.trajectoryRunStat.findMany({ where: { runId: { in: input.runIds }, trajectoryId: trajectory.id }, select: { runId: true, firstNegative: true } }),
-  ]);
-
-  const perRun = runs.map((run) => {
-    const segmentation = segmentationOf(run.segmentationMethod);
-    const indexOf = new Map(segmentation?.chunks.map((c) => [c.id, c.index]) ?? []);
-    const byIndex = new Map<number, Array<{ sampleIndex: number; verdict: Verdict; rationale: string }>>();
-    for (const s of samples) {
-      if (s.runId !== run.id || !indexOf.has(s.chunkId)) continue;
-      const index = indexOf.get(s.chunkId)!;
-      byIndex.set(index, [...(byIndex.get(index) ?? []), { sampleIndex: s.sampleIndex, verdict: s.verdict, rationale: s.rationale }]);
-    }
-    const stored = run.kind === "benchmark" ? predictions.find((p) => p.runId === run.id) : undefined;
-    const stat = run.kind === "judge" ? stats.find((s) => s.runId === run.id) : undefined;
-    return {
-      run,
-      /** undefined: the run has no prediction for this solution; null: unparseable. */
-      prediction: run.kind === "benchmark" ? stored?.predictedFirstError : stat?.firstNegative,
-      criticOutput: stored?.output ?? null,
-      alignedWithShownChunks: segmentation !== null && segmentation.id === shown?.id,
-      byIndex,
-    };
-  });
-
-  return {
-    trajectory: {
-      id: trajectory.id,
-      externalId: trajectory.externalId,
-      subset: trajectory.subset ?? subsetFromId(trajectory.externalId),
-      datasetId: trajectory.datasetId,
-      gold: trajectory.sourceFirstErrorIndex,
-      problem: trajectory.problem.text,
-      segmentationMethod: shown?.method ?? null,
-    },
-    runs: perRun.map(({ byIndex: _unused, ...rest }) => ({ ...rest, prediction: rest.prediction === undefined ? null : rest.prediction, predicted: rest.prediction !== undefined })),
-    chunks: (shown?.chunks ?? []).map((chunk) => ({
-      index: chunk.index,
-      text: chunk.text,
-      judgements: perRun.map(({ run, byIndex }) => {
-        const list = byIndex.get(chunk.index) ?? [];
-        const vote = list.length ? majorityVerdict(list.map((s) => s.verdict), run.tiePolicy) : null;
-        return { runId: run.id, samples: list, vote: vote ? { verdict: vote.verdict, positive: vote.positive, negative: vote.negative, unparseable: vote.unparseable } : null };
-      }),
-    })),
-  };
-});
+/** One solution as the compared runs saw it: its chunks with each run's judge samples and majority vote side by side, and each run's prediction. */
+export const item = researchReadProcedure.input(compareItemInput).query(({ ctx, input }) => compareItem({ ...ctx, input }));

@@ -1,8 +1,6 @@
-import { verifierScaling, type ScalingSolution, type StoredJudgeSample } from "@stepwiser/core";
-import type { Db } from "@stepwiser/db";
 import { z } from "zod";
+import { compareScaling } from "../../services/compare/scaling";
 import { researchReadProcedure } from "../../trpc";
-import { loadCommonGold, loadJudgeSampleRun, type ComparableRun } from "./runs";
 
 export const compareScalingInput = z.object({
   runIds: z.array(z.string().min(1)).min(1).max(8),
@@ -11,56 +9,5 @@ export const compareScalingInput = z.object({
   seed: z.number().int().default(0),
 });
 
-const PAGE = 20_000;
-
-/** The run's stored samples per chunk id (verdict and token counts only). */
-async function loadSamples(db: Db, runId: string): Promise<Map<string, StoredJudgeSample[]>> {
-  const byChunk = new Map<string, StoredJudgeSample[]>();
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await db.judgeSample.findMany({
-      where: { runId, ...(cursor ? { id: { gt: cursor } } : {}) },
-      orderBy: { id: "asc" },
-      take: PAGE,
-      select: { id: true, chunkId: true, verdict: true, promptTokens: true, completionTokens: true },
-    });
-    for (const s of page) byChunk.set(s.chunkId, [...(byChunk.get(s.chunkId) ?? []), { verdict: s.verdict, promptTokens: s.promptTokens, completionTokens: s.completionTokens }]);
-    if (page.length < PAGE) return byChunk;
-    cursor = page[page.length - 1]!.id;
-  }
-}
-
-async function runScaling(db: Db, run: ComparableRun, draws: number, seed: number) {
-  const { gold } = await loadCommonGold(db, [run]);
-  const [samples, segmentations] = await Promise.all([
-    loadSamples(db, run.id),
-    db.segmentation.findMany({
-      where: { method: run.segmentationMethod, trajectoryId: { in: gold.map((g) => g.trajectoryId) } },
-      select: { trajectoryId: true, chunks: { orderBy: { index: "asc" }, select: { id: true } } },
-    }),
-  ]);
-  const chunksOf = new Map(segmentations.map((s) => [s.trajectoryId, s.chunks]));
-  const solutions: ScalingSolution[] = gold.map((g) => ({
-    id: g.id,
-    label: g.label,
-    subset: g.subset,
-    chunks: (chunksOf.get(g.trajectoryId) ?? []).map((c) => ({ samples: samples.get(c.id) ?? [] })),
-  }));
-  // Read votes as the run did: a benchmark's unparseable vote makes the prediction unparseable; a judge run's stat skips it.
-  const scaling = verifierScaling(solutions, { draws, seed, tiePolicy: run.tiePolicy, stopAtFirstNegative: run.stopAtFirstNegative, unparseableChunk: run.kind === "benchmark" ? "invalid" : "Positive" });
-  return { run, ...scaling };
-}
-
-/**
- * Maj@K curves from the samples the runs stored (no new model requests): for
- * K = 1, 2, 4, … up to the fewest samples stored on a chunk, the ProcessBench
- * F1 and the judge tokens per solution, each the mean over `draws` random
- * K-subsets. See `verifierScaling` for how unjudged chunks and prompt tokens are read.
- */
-export const scaling = researchReadProcedure.input(compareScalingInput).query(async ({ ctx, input }) => {
-  const runs = [];
-  for (const id of new Set(input.runIds)) runs.push(await loadJudgeSampleRun(ctx.db, id));
-  const curves = [];
-  for (const run of runs) curves.push(await runScaling(ctx.db, run, input.draws, input.seed));
-  return { draws: input.draws, seed: input.seed, runs: curves };
-});
+/** Maj@K curves from the samples the runs stored (no new model requests): ProcessBench F1 and judge tokens per solution for K = 1, 2, 4, … */
+export const scaling = researchReadProcedure.input(compareScalingInput).query(({ ctx, input }) => compareScaling({ ...ctx, input }));

@@ -1,8 +1,6 @@
-import type { Prisma } from "@stepwiser/db";
-import type { ExportSpec, TrainingSetReport } from "@stepwiser/jobs";
 import { z } from "zod";
+import { listExports } from "../../services/export/list";
 import { researchReadProcedure } from "../../trpc";
-import { runSummarySelect, toRunSummary } from "../run/summary";
 
 export const listExportsInput = z
   .object({
@@ -12,56 +10,5 @@ export const listExportsInput = z
   })
   .default({ limit: 50 });
 
-const exportRunSelect = {
-  ...runSummarySelect,
-  config: true,
-  summary: true,
-  outputFiles: { select: { id: true, fileName: true, contentType: true, sizeBytes: true, sha256: true, completedAt: true }, orderBy: { fileName: "asc" } },
-} satisfies Prisma.RunSelect;
-
-/** Rows and classes per split of a training set, from its report (manifest). */
-function splitCounts(report: TrainingSetReport | null) {
-  if (!report?.splits) return [];
-  return Object.entries(report.splits).map(([split, r]) => ({
-    split,
-    problems: r.problems,
-    rows: r.rows,
-    positive: r.after.positive,
-    negative: r.after.negative,
-    eligible: r.eligible,
-    filteredOut: r.filteredOut.tooShort + r.filteredOut.tooLong,
-  }));
-}
-
 /** Export runs, newest first, with what they read and the files they wrote (downloads: `GET /api/files/{id}`). */
-export const list = researchReadProcedure.input(listExportsInput).query(async ({ ctx, input }) => {
-  const where: Prisma.RunWhereInput = { kind: "export" };
-  if (input.sourceRunId) {
-    where.OR = [
-      { config: { path: ["export", "runId"], equals: input.sourceRunId } },
-      { config: { path: ["export", "annotateRunId"], equals: input.sourceRunId } },
-    ];
-  }
-  const runs = await ctx.db.run.findMany({ where, orderBy: { createdAt: "desc" }, take: input.limit, select: exportRunSelect });
-  const specs = runs.map((run) => ((run.config ?? {}) as { export?: ExportSpec }).export ?? null);
-  const sourceIds = [...new Set(specs.flatMap((spec) => (spec ? [spec.kind === "training-set" ? spec.annotateRunId : spec.runId] : [])))];
-  const sources = await ctx.db.run.findMany({ where: { id: { in: sourceIds } }, select: { id: true, kind: true, dataset: { select: { id: true, name: true } } } });
-  const sourceById = new Map(sources.map((s) => [s.id, s]));
-
-  return runs.map(({ config: _config, summary, outputFiles, ...run }, i) => {
-    const spec = specs[i] ?? null;
-    const sourceRunId = spec ? (spec.kind === "training-set" ? spec.annotateRunId : spec.runId) : null;
-    const stored = (summary ?? null) as { report?: unknown } | null;
-    const report = stored?.report ?? null;
-    const source = sourceRunId ? sourceById.get(sourceRunId) : undefined;
-    return {
-      ...toRunSummary(run),
-      spec,
-      source: sourceRunId ? { id: sourceRunId, kind: source?.kind ?? null, dataset: source?.dataset ?? null } : null,
-      // Only complete files: a retried export removes and rewrites its files, and a download must never see half of one.
-      files: outputFiles.filter((f) => f.completedAt !== null).map(({ completedAt: _done, ...f }) => ({ ...f, sizeBytes: Number(f.sizeBytes) })),
-      report,
-      splits: spec?.kind === "training-set" ? splitCounts(report as TrainingSetReport | null) : [],
-    };
-  });
-});
+export const list = researchReadProcedure.input(listExportsInput).query(({ ctx, input }) => listExports({ ...ctx, input }));

@@ -1,11 +1,9 @@
-import { exportSpecSchema, submitExport } from "@stepwiser/jobs";
+import { exportSpecSchema } from "@stepwiser/jobs";
 import { z } from "zod";
+import { startExport } from "../../services/export/start";
 import { researchManageProcedure } from "../../trpc";
 
 export const startExportInput = z.object({ spec: exportSpecSchema });
 
-/** Queues an export run (its source and options are checked first); its files appear in `exports.list` once the worker has written them. */
-export const start = researchManageProcedure.input(startExportInput).mutation(async ({ ctx, input }) => {
-  const run = await submitExport(ctx.db, await ctx.getQueue(), { spec: input.spec, createdById: ctx.user.id });
-  return { runId: run.id };
-});
+/** Queues an export run (its source and options are checked first); its files appear in `export.list` once the worker has written them. */
+export const start = researchManageProcedure.input(startExportInput).mutation(({ ctx, input }) => startExport({ ...ctx, input }));

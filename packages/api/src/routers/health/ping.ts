@@ -1,6 +1,5 @@
+import { pingDatabase } from "../../services/health/ping";
 import { publicProcedure } from "../../trpc";
 
-export const ping = publicProcedure.query(async ({ ctx }) => {
-  await ctx.db.$queryRaw`SELECT 1`;
-  return { ok: true as const, time: new Date() };
-});
+/** Anyone may ask: the API is up and reaches its database. */
+export const ping = publicProcedure.query(({ ctx }) => pingDatabase(ctx));

@@ -1,32 +1,8 @@
-import type { Prisma } from "@stepwiser/db";
-import type { ImportSummary } from "@stepwiser/jobs";
 import { z } from "zod";
+import { listImports } from "../../services/import/list";
 import { researchReadProcedure } from "../../trpc";
-import { runSummarySelect, toRunSummary } from "../run/summary";
 
 export const listImportsInput = z.object({ limit: z.number().int().min(1).max(200).default(20) }).default({ limit: 20 });
 
-const importRunSelect = {
-  ...runSummarySelect,
-  config: true,
-  summary: true,
-  inputFile: { select: { id: true, fileName: true, sizeBytes: true } },
-  dataset: { select: { id: true, name: true } },
-} satisfies Prisma.RunSelect;
-
 /** Recent import runs, newest first, with the file they read and the dataset they wrote to. */
-export const list = researchReadProcedure.input(listImportsInput).query(async ({ ctx, input }) => {
-  const runs = await ctx.db.run.findMany({ where: { kind: "import" }, orderBy: { createdAt: "desc" }, take: input.limit, select: importRunSelect });
-  return runs.map(({ config, summary, inputFile, dataset, ...run }) => {
-    const stored = (config ?? {}) as { format?: string; fileName?: string };
-    return {
-      ...toRunSummary(run),
-      format: stored.format ?? null,
-      // The upload may have been removed since; the config snapshot keeps its name.
-      fileName: inputFile?.fileName ?? stored.fileName ?? null,
-      sizeBytes: inputFile ? Number(inputFile.sizeBytes) : null,
-      summary: (summary ?? null) as ImportSummary | null,
-      dataset,
-    };
-  });
-});
+export const list = researchReadProcedure.input(listImportsInput).query(({ ctx, input }) => listImports({ ...ctx, input }));

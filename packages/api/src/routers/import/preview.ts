@@ -1,13 +1,7 @@
-import { fieldMappingSchema, IMPORT_FORMATS, InputError, previewImport, type ImportedSolution } from "@stepwiser/core";
-import { readStoredFile } from "@stepwiser/jobs";
+import { fieldMappingSchema, IMPORT_FORMATS } from "@stepwiser/core";
 import { z } from "zod";
+import { previewImportFile } from "../../services/import/preview";
 import { researchManageProcedure } from "../../trpc";
-
-/** Records a preview shows: enough to spot a wrong mapping, few enough to read only the file's head. */
-export const PREVIEW_RECORDS = 20;
-const PROBLEM_CHARS = 300;
-const STEP_CHARS = 200;
-const SHOWN_STEPS = 3;
 
 export const previewImportInput = z.object({
   fileId: z.string().min(1),
@@ -17,56 +11,5 @@ export const previewImportInput = z.object({
   mapping: fieldMappingSchema.optional(),
 });
 
-/** Cuts at a code point boundary, so an astral symbol at the edge is not split into a lone surrogate. */
-function excerpt(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
-}
-
-const labelled = (values: readonly unknown[] | null) => values?.filter((v) => v !== null).length ?? 0;
-
-/** What the preview table needs from a record: the texts cut short, the labels counted. */
-function previewOf(solution: ImportedSolution) {
-  return {
-    externalId: solution.externalId,
-    subset: solution.subset,
-    generator: solution.generator,
-    problem: excerpt(solution.problem, PROBLEM_CHARS),
-    steps: solution.steps.length,
-    firstSteps: solution.steps.slice(0, SHOWN_STEPS).map((step) => excerpt(step, STEP_CHARS)),
-    /** Steps carrying each kind of source label. */
-    labels: {
-      ratings: solution.ratings?.filter((r) => r.rating !== null).length ?? 0,
-      hard: labelled(solution.hardLabels),
-      soft: labelled(solution.softLabels),
-    },
-    firstErrorIndex: solution.firstErrorIndex,
-    finalAnswerCorrect: solution.finalAnswerCorrect,
-  };
-}
-
-export type ImportPreviewSolution = ReturnType<typeof previewOf>;
-
-/**
- * The first records of an uploaded file as the import would read them, each a
- * solution or the error that would stop the import. Only the file's head is
- * read: the reader stops pulling parts once it has its rows.
- */
-export const preview = researchManageProcedure.input(previewImportInput).query(async ({ ctx, input }) => {
-  const file = await ctx.db.storedFile.findUnique({ where: { id: input.fileId }, select: { id: true, fileName: true, purpose: true, completedAt: true } });
-  if (!file || file.purpose !== "upload") throw new InputError(`no uploaded file ${input.fileId}`, { field: "fileId" });
-  if (!file.completedAt) throw new InputError(`the upload of ${file.fileName} has not finished`, { field: "fileId" });
-  const { rows } = await previewImport(
-    input.format,
-    readStoredFile(ctx.db, file.id),
-    { file: file.fileName, subset: input.subset, generator: input.generator, mapping: input.format === "jsonl" ? input.mapping : undefined },
-    PREVIEW_RECORDS,
-  );
-  return {
-    fileName: file.fileName,
-    rows: rows.map((row) => ({ line: row.line, solution: row.solution ? previewOf(row.solution) : null, error: row.error ?? null })),
-  };
-});
+/** The first records of an uploaded file as the import would read them, each a solution or the error that would stop the import. */
+export const preview = researchManageProcedure.input(previewImportInput).query(({ ctx, input }) => previewImportFile({ ...ctx, input }));

@@ -1,5 +1,5 @@
-import { submitProcessBenchImport } from "@stepwiser/jobs";
 import { z } from "zod";
+import { importProcessBenchText } from "../../services/import/processbench";
 import { researchManageProcedure } from "../../trpc";
 
 /** The inline form sends the whole file in one request body; larger files go through the upload route. */
@@ -12,12 +12,5 @@ export const importProcessBenchInput = z.object({
   datasetName: z.string().trim().max(200).optional(),
 });
 
-export const processbench = researchManageProcedure.input(importProcessBenchInput).mutation(async ({ ctx, input }) => {
-  const run = await submitProcessBenchImport(ctx.db, await ctx.getQueue(), {
-    fileName: input.fileName,
-    content: Buffer.from(input.content, "utf8"),
-    datasetName: input.datasetName,
-    createdById: ctx.user.id,
-  });
-  return { runId: run.id };
-});
+/** Queues the import of a ProcessBench file sent inline (its text in the request body). */
+export const processbench = researchManageProcedure.input(importProcessBenchInput).mutation(({ ctx, input }) => importProcessBenchText({ ...ctx, input }));

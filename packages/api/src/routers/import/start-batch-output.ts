@@ -1,5 +1,5 @@
-import { submitBatchOutputImport } from "@stepwiser/jobs";
 import { z } from "zod";
+import { startBatchOutputImport } from "../../services/import/start-batch-output";
 import { researchManageProcedure } from "../../trpc";
 
 export const startBatchOutputInput = z.object({
@@ -10,7 +10,4 @@ export const startBatchOutputInput = z.object({
 });
 
 /** Queues the import of a batch output; once its samples are stored the worker queues the offline run itself. */
-export const startBatchOutput = researchManageProcedure.input(startBatchOutputInput).mutation(async ({ ctx, input }) => {
-  const run = await submitBatchOutputImport(ctx.db, await ctx.getQueue(), { fileId: input.fileId, runId: input.runId, createdById: ctx.user.id });
-  return { runId: run.id };
-});
+export const startBatchOutput = researchManageProcedure.input(startBatchOutputInput).mutation(({ ctx, input }) => startBatchOutputImport({ ...ctx, input }));

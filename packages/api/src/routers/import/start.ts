@@ -1,5 +1,6 @@
-import { importOptionsSchema, submitImport } from "@stepwiser/jobs";
+import { importOptionsSchema } from "@stepwiser/jobs";
 import { z } from "zod";
+import { startImport } from "../../services/import/start";
 import { researchManageProcedure } from "../../trpc";
 
 export const startImportInput = z.object({
@@ -9,7 +10,4 @@ export const startImportInput = z.object({
 });
 
 /** Queues the import of an uploaded file; the worker reads it, so the request returns at once. */
-export const start = researchManageProcedure.input(startImportInput).mutation(async ({ ctx, input }) => {
-  const run = await submitImport(ctx.db, await ctx.getQueue(), { fileId: input.fileId, options: input.options, createdById: ctx.user.id });
-  return { runId: run.id };
-});
+export const start = researchManageProcedure.input(startImportInput).mutation(({ ctx, input }) => startImport({ ...ctx, input }));

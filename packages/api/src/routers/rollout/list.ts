@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listRollouts } from "../../services/rollout/list";
 import { researchReadProcedure } from "../../trpc";
 
 export const listRolloutsInput = z.object({
@@ -9,10 +10,4 @@ export const listRolloutsInput = z.object({
 });
 
 /** The rollouts behind one Q-value, with their answers and whether each was right. */
-export const list = researchReadProcedure.input(listRolloutsInput).query(({ ctx, input }) =>
-  ctx.db.rollout.findMany({
-    where: input,
-    orderBy: { sampleIndex: "asc" },
-    select: { id: true, sampleIndex: true, seed: true, text: true, extractedAnswer: true, correct: true, completionTokens: true },
-  }),
-);
+export const list = researchReadProcedure.input(listRolloutsInput).query(({ ctx, input }) => listRollouts({ ...ctx, input }));

@@ -1,10 +1,8 @@
-import { requestRunCancel } from "@stepwiser/jobs";
 import { z } from "zod";
+import { cancelRun } from "../../services/run/cancel";
 import { researchManageProcedure } from "../../trpc";
 
 export const cancelRunInput = z.object({ id: z.string().min(1) });
 
-export const cancel = researchManageProcedure.input(cancelRunInput).mutation(async ({ ctx, input }) => {
-  await requestRunCancel(ctx.db, input.id, ctx.user.id);
-  return { ok: true };
-});
+/** Marks a queued or running run for cancellation (audited); any other run is refused as bad input. */
+export const cancel = researchManageProcedure.input(cancelRunInput).mutation(({ ctx, input }) => cancelRun({ ...ctx, input }));

@@ -1,9 +1,6 @@
-import { BATCH_RUN_KINDS, createRun, submitRun } from "@stepwiser/jobs";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { LAUNCHABLE_RUN_KINDS, launchRun } from "../../services/run/launch";
 import { researchManageProcedure } from "../../trpc";
-
-export const LAUNCHABLE_RUN_KINDS = ["annotate", "generate", "segment", "judge", "benchmark", "chunk_reset", "best_of_n"] as const;
 
 export const launchRunInput = z.object({
   kind: z.enum(LAUNCHABLE_RUN_KINDS),
@@ -13,14 +10,5 @@ export const launchRunInput = z.object({
   offline: z.boolean().default(false),
 });
 
-export const launch = researchManageProcedure.input(launchRunInput).mutation(async ({ ctx, input }) => {
-  if (input.offline) {
-    if (!(BATCH_RUN_KINDS as readonly string[]).includes(input.kind)) {
-      throw new TRPCError({ code: "BAD_REQUEST", message: `offline execution supports ${BATCH_RUN_KINDS.join(" and ")} runs, not ${input.kind}` });
-    }
-    const run = await createRun(ctx.db, { kind: input.kind, config: input.config, createdById: ctx.user.id });
-    return { runId: run.id };
-  }
-  const run = await submitRun(ctx.db, await ctx.getQueue(), { kind: input.kind, config: input.config, createdById: ctx.user.id });
-  return { runId: run.id };
-});
+/** Creates and queues a run (or, offline, only creates it for a batch file). */
+export const launch = researchManageProcedure.input(launchRunInput).mutation(({ ctx, input }) => launchRun({ ...ctx, input }));

@@ -1,10 +1,8 @@
-import { resumeRun } from "@stepwiser/jobs";
 import { z } from "zod";
+import { resumeStoppedRun } from "../../services/run/resume";
 import { researchManageProcedure } from "../../trpc";
 
 export const resumeRunInput = z.object({ id: z.string().min(1) });
 
-export const resume = researchManageProcedure.input(resumeRunInput).mutation(async ({ ctx, input }) => {
-  await resumeRun(ctx.db, await ctx.getQueue(), input.id, ctx.user.id);
-  return { ok: true };
-});
+/** Queues a cancelled or interrupted run again; its done units are kept. */
+export const resume = researchManageProcedure.input(resumeRunInput).mutation(({ ctx, input }) => resumeStoppedRun({ ...ctx, input }));

@@ -1,38 +1,8 @@
-import { can } from "@stepwiser/core";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { revokeToken } from "../../services/token/revoke";
 import { accountProcedure } from "../../trpc";
-import { recordAudit } from "@stepwiser/db";
 
 export const revokeTokenInput = z.object({ id: z.string().min(1) });
 
-/**
- * Revokes one of the caller's tokens (an admin may revoke anyone's). Someone
- * else's token is NOT_FOUND rather than FORBIDDEN, so ids cannot be probed.
- * Revoking a revoked token returns it unchanged and writes no audit row.
- */
-export const revoke = accountProcedure.input(revokeTokenInput).mutation(async ({ ctx, input }) => {
-  const select = { id: true, userId: true, name: true, prefix: true, revokedAt: true } as const;
-  return ctx.db.$transaction(async (tx) => {
-    const token = await tx.apiToken.findUnique({ where: { id: input.id }, select });
-    if (!token || (token.userId !== ctx.user.id && !can(ctx.user.role, "users.manage"))) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `API token ${input.id} does not exist` });
-    }
-    if (token.revokedAt) return { id: token.id, revokedAt: token.revokedAt };
-    const revokedAt = new Date();
-    // Conditional, so of two concurrent revokes only one writes the audit row.
-    const { count } = await tx.apiToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt } });
-    if (count === 0) {
-      const current = await tx.apiToken.findUniqueOrThrow({ where: { id: token.id }, select: { revokedAt: true } });
-      return { id: token.id, revokedAt: current.revokedAt! };
-    }
-    await recordAudit(tx, ctx.user.id, {
-      action: "api_token.revoked",
-      entityType: "ApiToken",
-      entityId: token.id,
-      before: { userId: token.userId, name: token.name, prefix: token.prefix, revokedAt: null },
-      after: { revokedAt: revokedAt.toISOString() },
-    });
-    return { id: token.id, revokedAt };
-  });
-});
+/** Revokes one of the caller's tokens (an admin may revoke anyone's); someone else's is NOT_FOUND, so ids cannot be probed. */
+export const revoke = accountProcedure.input(revokeTokenInput).mutation(({ ctx, input }) => revokeToken({ ...ctx, input }));

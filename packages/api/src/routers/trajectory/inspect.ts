@@ -1,52 +1,8 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { inspectTrajectory } from "../../services/trajectory/inspect";
 import { researchReadProcedure } from "../../trpc";
-import { trajectoryDetailSelect } from "./get";
 
 export const inspectTrajectoryInput = z.object({ id: z.string().min(1) });
 
-/**
- * Everything the inspector shows beside a solution's chunks: Q-values of every
- * annotate run (the browser recomputes labels from them as sliders move), and
- * every judge sample with its rationale, grouped by run so judges can be
- * compared in columns. One round trip; explicit selects, no over-fetching.
- */
-export const inspect = researchReadProcedure.input(inspectTrajectoryInput).query(async ({ ctx, input }) => {
-  const trajectory = await ctx.db.trajectory.findUnique({
-    where: { id: input.id },
-    select: { ...trajectoryDetailSelect, metadata: true },
-  });
-  if (!trajectory) throw new TRPCError({ code: "NOT_FOUND", message: `trajectory ${input.id} does not exist` });
-  const segmentationIds = trajectory.segmentations.map((s) => s.id);
-  const chunkIds = trajectory.segmentations.flatMap((s) => s.chunks.map((c) => c.id));
-
-  const [values, samples] = await Promise.all([
-    ctx.db.chunkValue.findMany({
-      where: { segmentationId: { in: segmentationIds } },
-      orderBy: [{ runId: "asc" }, { prefixLength: "asc" }],
-      select: { runId: true, segmentationId: true, prefixLength: true, qValue: true, rolloutCount: true, correctCount: true },
-    }),
-    ctx.db.judgeSample.findMany({
-      where: { chunkId: { in: chunkIds } },
-      orderBy: [{ runId: "asc" }, { chunkId: "asc" }, { sampleIndex: "asc" }],
-      select: { runId: true, chunkId: true, sampleIndex: true, verdict: true, rationale: true, promptTemplateId: true },
-    }),
-  ]);
-  const runIds = [...new Set([...values.map((v) => v.runId), ...samples.map((s) => s.runId)])];
-  const runs = await ctx.db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, kind: true, createdAt: true, config: true } });
-  const describe = (id: string) => {
-    const run = runs.find((r) => r.id === id)!;
-    const config = run.config as { strategy?: string; rollouts?: number; judge?: { model?: string }; policy?: { model?: string }; samples?: number };
-    return { runId: id, kind: run.kind, createdAt: run.createdAt, strategy: config.strategy ?? null, rollouts: config.rollouts ?? null, judgeModel: config.judge?.model ?? null, policyModel: config.policy?.model ?? null };
-  };
-
-  const annotations = [...new Set(values.map((v) => `${v.runId}|${v.segmentationId}`))].map((key) => {
-    const [runId, segmentationId] = key.split("|") as [string, string];
-    return { ...describe(runId), segmentationId, values: values.filter((v) => v.runId === runId && v.segmentationId === segmentationId).map(({ runId: _r, segmentationId: _s, ...v }) => v) };
-  });
-  const judgements = [...new Set(samples.map((s) => s.runId))].map((runId) => ({
-    ...describe(runId),
-    samples: samples.filter((s) => s.runId === runId).map(({ runId: _r, ...s }) => s),
-  }));
-  return { ...trajectory, annotations, judgements };
-});
+/** A solution with everything the inspector shows beside its chunks: every annotate run's Q-values and every judge sample, grouped by run. */
+export const inspect = researchReadProcedure.input(inspectTrajectoryInput).query(({ ctx, input }) => inspectTrajectory({ ...ctx, input }));

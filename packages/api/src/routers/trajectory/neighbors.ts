@@ -1,35 +1,9 @@
-import { Prisma } from "@stepwiser/db";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { trajectoryFilterSchema } from "../../services/trajectory/filters";
+import { trajectoryNeighbors } from "../../services/trajectory/neighbors";
 import { researchReadProcedure } from "../../trpc";
-import { filteredSolutionsFrom, keysetCondition, listOrder, sortValuesSelect, trajectoryFilterSchema } from "./filters";
 
 export const trajectoryNeighborsInput = trajectoryFilterSchema.and(z.object({ id: z.string().min(1) }));
 
-/**
- * The solutions just before and after one in a filtered, sorted list: keyset
- * lookups on the list's own total order, so stepping through a 100k list costs
- * two index range scans, not a sort of the whole list. A solution outside the
- * list (filtered out, or not annotated in a list sorted by Q) has no neighbours.
- */
-export const neighbors = researchReadProcedure.input(trajectoryNeighborsInput).query(async ({ ctx, input }) => {
-  const from = filteredSolutionsFrom(input);
-  // Values travel as text and are cast back, so no timestamp or float is reinterpreted on the way.
-  const current = await ctx.db.$queryRaw<{ sortValues: string[] }[]>(Prisma.sql`SELECT ${sortValuesSelect(input)} ${from} AND t.id = ${input.id}`);
-  const here = current[0];
-  if (!here) {
-    const exists = await ctx.db.trajectory.count({ where: { id: input.id, datasetId: input.datasetId } });
-    if (!exists) throw new TRPCError({ code: "NOT_FOUND", message: `trajectory ${input.id} is not in dataset ${input.datasetId}` });
-    // Outside the list (its filters changed, or it lacks the sort column): no place to step from.
-    return { inList: false, previous: null, next: null };
-  }
-  const step = async (forward: boolean) => {
-    const rows = await ctx.db.$queryRaw<{ id: string; externalId: string }[]>(Prisma.sql`
-      SELECT t.id, t."externalId" ${from} AND ${keysetCondition(input, here.sortValues, forward)}
-      ${listOrder(input, !forward)}
-      LIMIT 1`);
-    return rows[0] ?? null;
-  };
-  const [previous, next] = await Promise.all([step(false), step(true)]);
-  return { inList: true, previous, next };
-});
+/** The solutions just before and after one in a filtered, sorted list (keyset lookups); none when it is outside the list. */
+export const neighbors = researchReadProcedure.input(trajectoryNeighborsInput).query(({ ctx, input }) => trajectoryNeighbors({ ...ctx, input }));

@@ -1,7 +1,6 @@
 import { ROLES } from "@stepwiser/core";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { createUserWithPassword } from "../../auth/users";
+import { createUser } from "../../services/user/create";
 import { userAdminProcedure } from "../../trpc";
 
 export const createUserInput = z.object({
@@ -11,8 +10,5 @@ export const createUserInput = z.object({
   password: z.string().min(8).max(200),
 });
 
-export const create = userAdminProcedure.input(createUserInput).mutation(async ({ ctx, input }) => {
-  const taken = await ctx.db.user.findUnique({ where: { email: input.email.toLowerCase() }, select: { id: true } });
-  if (taken) throw new TRPCError({ code: "CONFLICT", message: `a user with email ${input.email} already exists` });
-  return createUserWithPassword(ctx.db, input, ctx.user.id);
-});
+/** A new account with a password, able to sign in at once; an email already taken is a CONFLICT. */
+export const create = userAdminProcedure.input(createUserInput).mutation(({ ctx, input }) => createUser({ ...ctx, input }));

@@ -1,5 +1,5 @@
+import { listUsers } from "../../services/user/list";
 import { userAdminProcedure } from "../../trpc";
 
-export const list = userAdminProcedure.query(({ ctx }) =>
-  ctx.db.user.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, email: true, name: true, role: true, createdAt: true } }),
-);
+/** Every account, oldest first, with its role. */
+export const list = userAdminProcedure.query(({ ctx }) => listUsers(ctx));

@@ -1,6 +1,5 @@
-import { subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy } from "@stepwiser/core";
+import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy } from "@stepwiser/core";
 import type { Db, RunKind, RunStatus } from "@stepwiser/db";
-import { TRPCError } from "@trpc/server";
 
 /**
  * What the compare procedures share: which runs can be compared, how each
@@ -46,9 +45,9 @@ export const COMPARABLE_KINDS = ["benchmark", "judge"] as const satisfies readon
 /** Reads a stored configuration snapshot with the defaults each kind's schema applies. */
 export function describeRun(run: { id: string; kind: RunKind; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown }): ComparableRun {
   if (run.kind !== "benchmark" && run.kind !== "judge") {
-    throw new TRPCError({ code: "BAD_REQUEST", message: `run ${run.id} is a ${run.kind} run; only benchmark and judge runs have first-error predictions` });
+    throw new InputError(`run ${run.id} is a ${run.kind} run; only benchmark and judge runs have first-error predictions`);
   }
-  if (!run.datasetId) throw new TRPCError({ code: "BAD_REQUEST", message: `run ${run.id} has no dataset` });
+  if (!run.datasetId) throw new InputError(`run ${run.id} has no dataset`);
   const config = (run.config ?? {}) as StoredJudgeConfig;
   const isBenchmark = run.kind === "benchmark";
   const judgeModel = config.judge?.model ?? config.judgeEndpoint ?? null;
@@ -76,19 +75,18 @@ const runSelect = { id: true, kind: true, status: true, datasetId: true, created
 
 /** The runs in the order asked for; all must exist, be comparable and share one dataset. */
 export async function loadComparableRuns(db: Db, ids: readonly string[]): Promise<ComparableRun[]> {
-  if (new Set(ids).size !== ids.length) throw new TRPCError({ code: "BAD_REQUEST", message: "a run is listed twice" });
+  if (new Set(ids).size !== ids.length) throw new InputError("a run is listed twice");
   const rows = await db.run.findMany({ where: { id: { in: [...ids] } }, select: runSelect });
   const runs = ids.map((id) => {
     const row = rows.find((r) => r.id === id);
-    if (!row) throw new TRPCError({ code: "NOT_FOUND", message: `run ${id} does not exist` });
+    if (!row) throw new NotFoundError(`run ${id} does not exist`);
     return describeRun(row);
   });
   const datasets = [...new Set(runs.map((r) => r.datasetId))];
   if (datasets.length > 1) {
-    throw new TRPCError({
-      code: "BAD_REQUEST",
-      message: `runs can only be compared on one dataset; these are on ${datasets.length}: ${runs.map((r) => `${r.id} → ${r.datasetId}`).join(", ")}`,
-    });
+    throw new InputError(
+      `runs can only be compared on one dataset; these are on ${datasets.length}: ${runs.map((r) => `${r.id} → ${r.datasetId}`).join(", ")}`,
+    );
   }
   return runs;
 }
@@ -97,7 +95,7 @@ export async function loadComparableRuns(db: Db, ids: readonly string[]): Promis
 export async function loadJudgeSampleRun(db: Db, id: string): Promise<ComparableRun> {
   const [run] = await loadComparableRuns(db, [id]);
   if (run!.mode === "critic") {
-    throw new TRPCError({ code: "BAD_REQUEST", message: `run ${id} is a critic-mode benchmark: it judged whole solutions and stored no per-chunk judge samples` });
+    throw new InputError(`run ${id} is a critic-mode benchmark: it judged whole solutions and stored no per-chunk judge samples`);
   }
   return run!;
 }

@@ -1,7 +1,7 @@
 import { majorityVerdict, type HumanRating, type Label, type Verdict } from "@stepwiser/core";
 import { Prisma, type AnnotationScheme, type AssignmentStatus, type Db } from "@stepwiser/db";
-import { TRPCError } from "@trpc/server";
 import { remainingForAnnotator } from "./leases";
+import { assignmentNotFound, notYours } from "./membership";
 import { judgeTiePolicy, parseStoredLabelRule } from "./queue-runs";
 
 export interface AssignmentChunk {
@@ -95,8 +95,8 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
     JOIN "Problem" p ON p.id = t."problemId"
     JOIN "AnnotationQueue" q ON q.id = i."queueId"
     WHERE a.id = ${assignmentId}`);
-  if (!assignment) throw new TRPCError({ code: "NOT_FOUND", message: `assignment ${assignmentId} does not exist` });
-  if (assignment.annotatorId !== viewerId) throw new TRPCError({ code: "FORBIDDEN", message: "this assignment belongs to another annotator" });
+  if (!assignment) throw assignmentNotFound(assignmentId);
+  if (assignment.annotatorId !== viewerId) throw notYours();
   const queue = {
     id: assignment.queueId,
     annotatorsPerItem: assignment.annotatorsPerItem,

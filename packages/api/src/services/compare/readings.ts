@@ -1,6 +1,5 @@
-import { describeStoredLabelRule, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type LabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
+import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type LabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
 import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { loadJudgeSampleRun, type ComparableRun } from "./runs";
 
@@ -34,16 +33,16 @@ export function ruleName(rule: StoredRule): string {
 
 export async function loadAnnotateRun(db: Db, id: string, datasetId: string) {
   const run = await db.run.findUnique({ where: { id }, select: { id: true, kind: true, datasetId: true } });
-  if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `run ${id} does not exist` });
-  if (run.kind !== "annotate") throw new TRPCError({ code: "BAD_REQUEST", message: `run ${id} is a ${run.kind} run, not an annotate run` });
-  if (run.datasetId !== datasetId) throw new TRPCError({ code: "BAD_REQUEST", message: `annotate run ${id} is on another dataset than the judge run` });
+  if (!run) throw new NotFoundError(`run ${id} does not exist`);
+  if (run.kind !== "annotate") throw new InputError(`run ${id} is a ${run.kind} run, not an annotate run`);
+  if (run.datasetId !== datasetId) throw new InputError(`annotate run ${id} is on another dataset than the judge run`);
   return run;
 }
 
 export async function loadQueue(db: Db, id: string, datasetId: string) {
   const queue = await db.annotationQueue.findUnique({ where: { id }, select: { id: true, name: true, datasetId: true } });
-  if (!queue) throw new TRPCError({ code: "NOT_FOUND", message: `annotation queue ${id} does not exist` });
-  if (queue.datasetId !== datasetId) throw new TRPCError({ code: "BAD_REQUEST", message: `annotation queue ${id} is on another dataset than the judge run` });
+  if (!queue) throw new NotFoundError(`annotation queue ${id} does not exist`);
+  if (queue.datasetId !== datasetId) throw new InputError(`annotation queue ${id} is on another dataset than the judge run`);
   return queue;
 }
 
@@ -127,7 +126,7 @@ export async function loadChunkReadings(db: Db, request: ChunkReadingsRequest) {
   const availableRules = annotateRun ? await availableLabelRules(db, annotateRun.id) : [];
   const rule = request.rule ?? availableRules[0] ?? null;
   if (annotateRun && request.rule && !availableRules.some((r) => r.rule === request.rule!.rule && r.paramsKey === request.rule!.paramsKey)) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: `annotate run ${annotateRun.id} stored no labels under ${ruleName(request.rule)}` });
+    throw new InputError(`annotate run ${annotateRun.id} stored no labels under ${ruleName(request.rule)}`);
   }
   const [judge, mc, human] = await Promise.all([
     loadJudgeReadings(db, judgeRun),

@@ -1,0 +1,20 @@
+import type { ServiceContext } from "../args";
+
+/** Every dataset, newest first, with its solution and problem counts. */
+export async function listDatasets({ db }: ServiceContext) {
+  const datasets = await db.dataset.findMany({
+    orderBy: { createdAt: "desc" },
+    select: {
+      id: true,
+      name: true,
+      source: true,
+      license: true,
+      version: true,
+      status: true,
+      createdAt: true,
+      importRunId: true,
+      _count: { select: { trajectories: true, problems: true } },
+    },
+  });
+  return datasets.map(({ _count, ...d }) => ({ ...d, trajectoryCount: _count.trajectories, problemCount: _count.problems }));
+}

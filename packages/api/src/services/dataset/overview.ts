@@ -1,0 +1,204 @@
+import { NotFoundError } from "@stepwiser/core";
+import { Prisma, type LabelRule, type RunKind } from "@stepwiser/db";
+import type { ServiceArgs } from "../args";
+
+/** Solutions with this many chunks or more share the last bar, so a few very long solutions keep the axis readable. */
+export const CHUNKS_PER_SOLUTION_CAP = 30;
+/** First errors at this chunk or later share the last bar. */
+export const FIRST_ERROR_POSITION_CAP = 20;
+/** Q-values in [0, 1] in bins of 0.1; Q = 1 belongs to the last bin. */
+export const Q_VALUE_BINS = 10;
+/**
+ * Lower edges of the chunk-length bins (characters): narrow where most chunks
+ * are, widening geometrically so a long tail does not squash the rest; the
+ * last bin is open-ended.
+ */
+export const CHUNK_LENGTH_EDGES = [0, 20, 40, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500, 650, 800, 1000, 1300, 1600, 2000, 3000] as const;
+
+export interface CountBin {
+  value: number;
+  /** The capped bin: `value` or more. */
+  orMore: boolean;
+  solutions: number;
+}
+export interface RangeBin {
+  from: number;
+  /** Exclusive upper edge; null for the open-ended last bin. */
+  to: number | null;
+  count: number;
+}
+export interface FirstErrorBin {
+  position: number | "none";
+  orMore: boolean;
+  count: number;
+}
+export interface FirstErrorSeries {
+  source: "source" | "annotate" | "judge";
+  runId?: string;
+  label: string;
+  bins: FirstErrorBin[];
+}
+
+interface RunRow {
+  id: string;
+  kind: RunKind;
+  createdAt: Date;
+  config: Prisma.JsonValue;
+}
+
+const minuteOf = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** How a run is named in the overview's pickers and legends: enough to tell runs of one dataset apart. */
+function describeRun(run: RunRow): string {
+  const config = (run.config ?? {}) as { rollouts?: number; strategy?: string; samples?: number; judge?: { model?: string } };
+  const parts: string[] = [run.kind, minuteOf(run.createdAt)];
+  if (run.kind === "annotate") {
+    if (config.rollouts !== undefined) parts.push(`M=${config.rollouts}`);
+    // The cheaper strategies stop sampling a prefix at its first success, so their Q-values are not comparable to `fixed` ones.
+    if (config.strategy && config.strategy !== "fixed") parts.push(config.strategy);
+  } else {
+    if (config.judge?.model) parts.push(config.judge.model);
+    if (config.samples !== undefined) parts.push(`K=${config.samples}`);
+  }
+  return parts.join(" · ");
+}
+
+function firstErrorBins(counts: Map<number, number>, lastPosition: number): FirstErrorBin[] {
+  const bins: FirstErrorBin[] = Array.from({ length: lastPosition + 1 }, (_, position) => ({
+    position,
+    orMore: position === FIRST_ERROR_POSITION_CAP,
+    count: counts.get(position) ?? 0,
+  }));
+  bins.push({ position: "none", orMore: false, count: counts.get(-1) ?? 0 });
+  return bins;
+}
+
+/**
+ * The dataset's distributions for its overview plots. Every aggregate is a
+ * GROUP BY in PostgreSQL returning a few rows per bin: a dataset may hold a
+ * million chunks, none of which is read into Node.
+ */
+export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: string }>) {
+  const { datasetId } = input;
+  const dataset = await db.dataset.findUnique({ where: { id: datasetId }, select: { id: true, source: true } });
+  if (!dataset) throw new NotFoundError(`dataset ${datasetId} does not exist`);
+
+  const [runs, chunkCounts, chunkLengths, qValueCounts, labelCounts, sourceFirstErrors, runFirstErrors] = await Promise.all([
+    db.run.findMany({
+      where: { datasetId, kind: { in: ["annotate", "judge"] } },
+      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+      select: { id: true, kind: true, createdAt: true, config: true },
+    }),
+    db.$queryRaw<{ method: string; value: number; solutions: number; chunks: number }[]>(Prisma.sql`
+      WITH per_solution AS (
+        SELECT s.method, COUNT(c.id)::int AS chunk_count
+        FROM "Segmentation" s
+        JOIN "Trajectory" t ON t.id = s."trajectoryId"
+        LEFT JOIN "Chunk" c ON c."segmentationId" = s.id
+        WHERE t."datasetId" = ${datasetId}
+        GROUP BY s.id, s.method
+      )
+      SELECT method, LEAST(chunk_count, ${CHUNKS_PER_SOLUTION_CAP}::int) AS value, COUNT(*)::int AS solutions, SUM(chunk_count)::int AS chunks
+      FROM per_solution
+      GROUP BY 1, 2
+      ORDER BY 1, 2`),
+    // Offsets rather than char_length(text): same length (text is the offsets' slice) without reading every chunk's text.
+    db.$queryRaw<{ method: string; bucket: number; chunks: number }[]>(Prisma.sql`
+      SELECT s.method, width_bucket(c."endOffset" - c."startOffset", ARRAY[${Prisma.join([...CHUNK_LENGTH_EDGES])}]::int[]) AS bucket, COUNT(*)::int AS chunks
+      FROM "Chunk" c
+      JOIN "Segmentation" s ON s.id = c."segmentationId"
+      JOIN "Trajectory" t ON t.id = s."trajectoryId"
+      WHERE t."datasetId" = ${datasetId}
+      GROUP BY 1, 2`),
+    // Prefix 0 is the bare problem (Q_0), not a chunk's value.
+    db.$queryRaw<{ runId: string; bucket: number; count: number }[]>(Prisma.sql`
+      SELECT cv."runId", LEAST(width_bucket(cv."qValue", 0, 1, ${Q_VALUE_BINS}::int), ${Q_VALUE_BINS}::int) AS bucket, COUNT(*)::int AS count
+      FROM "ChunkValue" cv
+      JOIN "Run" r ON r.id = cv."runId"
+      WHERE r."datasetId" = ${datasetId} AND r.kind = 'annotate' AND cv."prefixLength" > 0
+      GROUP BY 1, 2`),
+    db.$queryRaw<{ runId: string; rule: LabelRule; paramsKey: string; positive: number; negative: number }[]>(Prisma.sql`
+      SELECT cl."runId", cl.rule::text AS rule, cl."paramsKey",
+        COUNT(*) FILTER (WHERE cl.label = 'Positive')::int AS positive,
+        COUNT(*) FILTER (WHERE cl.label = 'Negative')::int AS negative
+      FROM "ChunkLabel" cl
+      JOIN "Run" r ON r.id = cl."runId"
+      WHERE r."datasetId" = ${datasetId}
+      GROUP BY 1, 2, 3
+      ORDER BY 1, 2, 3`),
+    db.$queryRaw<{ position: number; count: number }[]>(Prisma.sql`
+      SELECT GREATEST(LEAST(t."sourceFirstErrorIndex", ${FIRST_ERROR_POSITION_CAP}::int), -1) AS position, COUNT(*)::int AS count
+      FROM "Trajectory" t
+      WHERE t."datasetId" = ${datasetId} AND t."sourceFirstErrorIndex" IS NOT NULL
+      GROUP BY 1`),
+    // Reached through the dataset's runs so the (runId, firstNegative) index answers it.
+    db.$queryRaw<{ runId: string; position: number; count: number }[]>(Prisma.sql`
+      SELECT st."runId", GREATEST(LEAST(st."firstNegative", ${FIRST_ERROR_POSITION_CAP}::int), -1) AS position, COUNT(*)::int AS count
+      FROM "TrajectoryRunStat" st
+      JOIN "Run" r ON r.id = st."runId"
+      WHERE r."datasetId" = ${datasetId} AND r.kind IN ('annotate', 'judge')
+      GROUP BY 1, 2`),
+  ]);
+  const runOrder = new Map(runs.map((run, i) => [run.id, i]));
+  const runLabel = new Map(runs.map((run) => [run.id, describeRun(run)]));
+
+  const methods = [...new Set([...chunkCounts.map((r) => r.method), ...chunkLengths.map((r) => r.method)])].sort();
+  const segmentations = methods.map((method) => {
+    const counts = chunkCounts.filter((r) => r.method === method);
+    const lengths = new Map(chunkLengths.filter((r) => r.method === method).map((r) => [r.bucket, r.chunks]));
+    const values = counts.map((r) => r.value);
+    const fromValue = Math.min(1, ...values);
+    const toValue = Math.max(...values);
+    const solutionsWith = new Map(counts.map((r) => [r.value, r.solutions]));
+    return {
+      method,
+      solutions: counts.reduce((sum, r) => sum + r.solutions, 0),
+      chunks: counts.reduce((sum, r) => sum + r.chunks, 0),
+      chunksPerSolution: Array.from({ length: toValue - fromValue + 1 }, (_, i): CountBin => {
+        const value = fromValue + i;
+        return { value, orMore: value === CHUNKS_PER_SOLUTION_CAP, solutions: solutionsWith.get(value) ?? 0 };
+      }),
+      // width_bucket numbers the bin starting at edge i as i + 1.
+      chunkLength: CHUNK_LENGTH_EDGES.map((from, i): RangeBin => ({ from, to: CHUNK_LENGTH_EDGES[i + 1] ?? null, count: lengths.get(i + 1) ?? 0 })),
+    };
+  });
+
+  const qValues = runs
+    .filter((run) => run.kind === "annotate")
+    .map((run) => {
+      const counts = new Map(qValueCounts.filter((r) => r.runId === run.id).map((r) => [r.bucket, r.count]));
+      return {
+        runId: run.id,
+        label: runLabel.get(run.id)!,
+        bins: Array.from({ length: Q_VALUE_BINS }, (_, i): RangeBin => ({ from: i / Q_VALUE_BINS, to: (i + 1) / Q_VALUE_BINS, count: counts.get(i + 1) ?? 0 })),
+      };
+    });
+
+  const labelBalance = labelCounts
+    .map((r) => ({ runId: r.runId, runLabel: runLabel.get(r.runId) ?? r.runId, rule: r.rule, paramsKey: r.paramsKey, positive: r.positive, negative: r.negative }))
+    .sort((a, b) => (runOrder.get(a.runId) ?? runs.length) - (runOrder.get(b.runId) ?? runs.length));
+
+  // Every series gets the same positions so they can be drawn side by side.
+  const lastPosition = Math.max(-1, ...sourceFirstErrors.map((r) => r.position), ...runFirstErrors.map((r) => r.position));
+  const firstError: FirstErrorSeries[] = [];
+  if (sourceFirstErrors.length > 0) {
+    firstError.push({
+      source: "source",
+      // A simulated dataset's source labels are the world's ground truth (see createSimWorldDataset).
+      label: dataset.source === "sim-world" ? "simulated ground truth" : "source labels",
+      bins: firstErrorBins(new Map(sourceFirstErrors.map((r) => [r.position, r.count])), lastPosition),
+    });
+  }
+  for (const run of runs) {
+    const rows = runFirstErrors.filter((r) => r.runId === run.id);
+    if (rows.length === 0) continue;
+    firstError.push({
+      source: run.kind === "annotate" ? "annotate" : "judge",
+      runId: run.id,
+      label: runLabel.get(run.id)!,
+      bins: firstErrorBins(new Map(rows.map((r) => [r.position, r.count])), lastPosition),
+    });
+  }
+
+  return { datasetId, segmentations, qValues, labelBalance, firstError };
+}

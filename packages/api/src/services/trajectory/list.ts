@@ -1,0 +1,62 @@
+import { Prisma } from "@stepwiser/db";
+import type { ServiceArgs } from "../args";
+import { filteredSolutionsFrom, listOrder, type TrajectoryFilter } from "./filters";
+
+/**
+ * Counting stops here: past it a list says "1,000+" and pages on by "is there
+ * more", so a broad filter costs a page, not a scan of the dataset.
+ */
+export const COUNT_CAP = 1_000;
+
+interface TrajectoryListRow {
+  id: string;
+  externalId: string;
+  subset: string | null;
+  generator: string;
+  finalAnswerCorrect: boolean | null;
+  sourceFirstErrorIndex: number | null;
+  problemId: string;
+  qMin: number | null;
+  annotateFirstNegative: number | null;
+  labelsDisagree: boolean | null;
+  judgeFirstNegative: number | null;
+  chunkCount: number | null;
+}
+
+/**
+ * One page of a dataset's solutions, filtered and sorted in the database, with
+ * the chosen runs' per-solution stats. The page reads narrow columns only; the
+ * problem previews are fetched for its rows alone.
+ */
+export async function listTrajectories({ db, input }: ServiceArgs<TrajectoryFilter & { page: number; pageSize: number }>) {
+  const from = filteredSolutionsFrom(input);
+  const [counted, rows] = await Promise.all([
+    db.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${COUNT_CAP + 1}) capped`),
+    db.$queryRaw<TrajectoryListRow[]>(Prisma.sql`
+      SELECT t.id, t."externalId", t.subset, t.generator, t."finalAnswerCorrect", t."sourceFirstErrorIndex", t."problemId",
+             a."qMin", a."firstNegative" AS "annotateFirstNegative", a."labelsDisagree",
+             j."firstNegative" AS "judgeFirstNegative", COALESCE(a."chunkCount", j."chunkCount") AS "chunkCount"
+      ${from}
+      ${listOrder(input)}
+      LIMIT ${input.pageSize + 1} OFFSET ${(input.page - 1) * input.pageSize}`),
+  ]);
+  const hasMore = rows.length > input.pageSize;
+  const pageRows = rows.slice(0, input.pageSize);
+  const problemIds = [...new Set(pageRows.map((r) => r.problemId))];
+  const previews = problemIds.length
+    ? await db.$queryRaw<{ id: string; preview: string }[]>(Prisma.sql`SELECT id, left(text, 200) AS preview FROM "Problem" WHERE id IN (${Prisma.join(problemIds)})`)
+    : [];
+  const previewOf = new Map(previews.map((p) => [p.id, p.preview]));
+  const counted0 = counted[0]?.total ?? 0;
+  const totalIsExact = counted0 <= COUNT_CAP;
+  const total = Math.min(counted0, COUNT_CAP);
+  return {
+    total,
+    totalIsExact,
+    hasMore,
+    page: input.page,
+    pageSize: input.pageSize,
+    pageCount: totalIsExact ? Math.max(1, Math.ceil(total / input.pageSize)) : null,
+    items: pageRows.map(({ problemId, ...row }) => ({ ...row, problemPreview: previewOf.get(problemId) ?? "" })),
+  };
+}

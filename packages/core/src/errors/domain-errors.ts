@@ -1,0 +1,20 @@
+/**
+ * Refusals every surface reports the same way. Domain code throws them with
+ * the message the caller reads; the API maps each to its status in one place
+ * (`packages/api/src/trpc.ts`), the CLI prints the message.
+ */
+
+/** The thing asked for does not exist (or the caller may not know that it does). */
+export class NotFoundError extends Error {
+  override readonly name = "NotFoundError";
+}
+
+/** The request clashes with the current state: a name taken, work already done, a slot gone. */
+export class ConflictError extends Error {
+  override readonly name = "ConflictError";
+}
+
+/** The caller is known and the thing exists, but it is not theirs to act on. */
+export class ForbiddenError extends Error {
+  override readonly name = "ForbiddenError";
+}
