@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { ErrorAlert } from "~/components/ui";
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartFigure, ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
@@ -54,24 +54,17 @@ export function CalibrationTab({ runs, candidates, params }: { runs: string[]; c
       {ready && !data && !result.error && <Hint>Loading…</Hint>}
       {data && (
         <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-          <figure aria-label="Reliability diagram" data-testid="calibration-chart" className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
-            <figcaption className="mb-1 text-xs font-semibold text-slate-600">
-              Observed share of reference-Positive chunks vs the judge&apos;s Positive vote share
-            </figcaption>
-            <div className="h-64 w-full">
-              <ResponsiveContainer width="100%" height="100%">
-                <LineChart margin={{ top: 5, right: 10, bottom: 0, left: -10 }}>
-                  <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-                  <XAxis dataKey="predicted" type="number" domain={[0, 1]} tick={{ fontSize: 11 }} allowDuplicatedCategory={false} />
-                  <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
-                  <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} />
-                  <Legend wrapperStyle={{ fontSize: 11 }} />
-                  <Line data={[{ predicted: 0, observed: 0 }, { predicted: 1, observed: 1 }]} dataKey="observed" name="perfect calibration" stroke="#94a3b8" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
-                  <Line data={points} dataKey="observed" name="judge" stroke="#2563eb" isAnimationActive={false} />
-                </LineChart>
-              </ResponsiveContainer>
-            </div>
-          </figure>
+          <ChartFigure label="Reliability diagram" caption="Observed share of reference-Positive chunks vs the judge's Positive vote share" testId="calibration-chart" height="h-64">
+            <LineChart margin={{ top: 5, right: 10, bottom: 0, left: -10 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+              <XAxis dataKey="predicted" type="number" domain={[0, 1]} tick={{ fontSize: 11 }} allowDuplicatedCategory={false} />
+              <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
+              <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} />
+              <Legend wrapperStyle={{ fontSize: 11 }} />
+              <Line data={[{ predicted: 0, observed: 0 }, { predicted: 1, observed: 1 }]} dataKey="observed" name="perfect calibration" stroke="#94a3b8" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+              <Line data={points} dataKey="observed" name="judge" stroke="#2563eb" isAnimationActive={false} />
+            </LineChart>
+          </ChartFigure>
           <div className="space-y-2 text-sm">
             <p>
               Expected calibration error:{" "}

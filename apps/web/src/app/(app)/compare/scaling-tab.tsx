@@ -2,8 +2,8 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { ErrorAlert } from "~/components/ui";
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartFigure, ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
@@ -14,19 +14,6 @@ type Curve = RouterOutputs["compare"]["scaling"]["runs"][number];
 
 function compact(value: number): string {
   return Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(value);
-}
-
-function ChartFigure({ label, testId, children }: { label: string; testId: string; children: React.ReactElement }) {
-  return (
-    <figure aria-label={label} data-testid={testId} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
-      <figcaption className="mb-1 text-xs font-semibold text-slate-600">{label}</figcaption>
-      <div className="h-64 w-full">
-        <ResponsiveContainer width="100%" height="100%">
-          {children}
-        </ResponsiveContainer>
-      </div>
-    </figure>
-  );
 }
 
 /** One line per run: F1 against K (log scale) and against judge tokens per solution. */
@@ -40,7 +27,7 @@ function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Ca
   const maxK = Math.max(1, ...curves.map((c) => c.maxK));
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-      <ChartFigure label="F1 (%) vs samples per chunk K" testId="scaling-chart-k">
+      <ChartFigure label="F1 (%) vs samples per chunk K" testId="scaling-chart-k" height="h-64">
         <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="k" type="number" scale="log" domain={[1, maxK]} ticks={curves[0]?.points.map((p) => p.k)} allowDuplicatedCategory={false} {...axis} />
@@ -52,7 +39,7 @@ function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Ca
           ))}
         </LineChart>
       </ChartFigure>
-      <ChartFigure label="F1 (%) vs judge tokens per solution" testId="scaling-chart-tokens">
+      <ChartFigure label="F1 (%) vs judge tokens per solution" testId="scaling-chart-tokens" height="h-64">
         <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="tokens" type="number" domain={["dataMin", "dataMax"]} tickFormatter={compact} allowDuplicatedCategory={false} {...axis} />

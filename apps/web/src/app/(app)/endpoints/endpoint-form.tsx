@@ -4,7 +4,7 @@ import type { RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState, type FormEvent } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Button, Card, CardTitle, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
@@ -39,8 +39,6 @@ function formErrorMessage(error: unknown): string {
   }
   return errorMessage(error);
 }
-
-const inputClass = "mt-1 block w-full rounded border border-slate-300 px-2 py-1";
 
 /** Add (endpoint = null) or edit form; admins only, the API refuses anyone else. */
 export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | null; onDone: () => void }) {
@@ -77,76 +75,47 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-      <h2 className="font-semibold">{endpoint ? `Edit ${endpoint.name}` : "Add an endpoint"}</h2>
+    <Card as="form" onSubmit={onSubmit} className="space-y-3 text-sm">
+      <CardTitle>{endpoint ? `Edit ${endpoint.name}` : "Add an endpoint"}</CardTitle>
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="block">
-          Name
-          <input name="name" type="text" required maxLength={100} defaultValue={endpoint?.name} className={inputClass} />
-        </label>
-        <label className="block">
-          Model
-          <input
-            name="model"
-            type="text"
-            required
-            maxLength={300}
-            defaultValue={endpoint?.model}
-            placeholder="as the server lists it in /v1/models"
-            className={inputClass}
-          />
-        </label>
-        <label className="block sm:col-span-2">
-          Base URLs (one per line)
-          <textarea
+        <Field label="Name">
+          <Input name="name" type="text" required maxLength={100} defaultValue={endpoint?.name} />
+        </Field>
+        <Field label="Model">
+          <Input name="model" type="text" required maxLength={300} defaultValue={endpoint?.model} placeholder="as the server lists it in /v1/models" />
+        </Field>
+        <Field label="Base URLs (one per line)" className="sm:col-span-2">
+          <Textarea
             name="baseUrls"
             required
             rows={3}
             defaultValue={endpoint?.baseUrls.join("\n")}
             placeholder={"http://gpu-node-1:8000/v1\nhttp://gpu-node-2:8000/v1"}
             aria-describedby="endpoint-base-urls-hint"
-            className={`${inputClass} font-mono`}
+            className="font-mono"
           />
-        </label>
+        </Field>
         <p id="endpoint-base-urls-hint" className="-mt-2 text-xs text-slate-500 sm:col-span-2">
           One OpenAI-compatible base URL per replica serving the model, usually ending in /v1 (vLLM, SGLang). Requests are
           spread over the replicas.
         </p>
-        <label className="block">
-          Role
-          <select name="role" defaultValue={endpoint?.role ?? "policy"} className={inputClass}>
-            {ROLES.map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          Max concurrency per replica
-          <input
-            name="maxConcurrency"
-            type="number"
-            required
-            min={1}
-            max={4096}
-            step={1}
-            defaultValue={endpoint?.maxConcurrency ?? 64}
-            className={inputClass}
-          />
-        </label>
-        <label className="block sm:col-span-2">
-          API key
-          <input
+        <Field label="Role">
+          <Select name="role" defaultValue={endpoint?.role ?? "policy"} options={ROLES.map((role) => [role, role] as const)} />
+        </Field>
+        <Field label="Max concurrency per replica">
+          <Input name="maxConcurrency" type="number" required min={1} max={4096} step={1} defaultValue={endpoint?.maxConcurrency ?? 64} />
+        </Field>
+        <Field label="API key" className="sm:col-span-2">
+          <Input
             name="apiKey"
             type="password"
             autoComplete="new-password"
             disabled={clearKey}
             aria-describedby="endpoint-api-key-hint"
             placeholder={endpoint?.hasApiKey ? "•••••••• (stored)" : "none"}
-            className={`${inputClass} font-mono disabled:bg-slate-100`}
+            className="font-mono"
           />
-        </label>
+        </Field>
         <div id="endpoint-api-key-hint" className="-mt-2 space-y-1 text-xs text-slate-500 sm:col-span-2">
           <p>
             Sent as a bearer token by the server only; it is never shown again.
@@ -162,13 +131,11 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
       </div>
       {error && <ErrorAlert>{formErrorMessage(error)}</ErrorAlert>}
       <div className="flex gap-2">
-        <button type="submit" disabled={saving} className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white disabled:opacity-60">
+        <Button type="submit" variant="dark" disabled={saving}>
           {saving ? "Saving…" : endpoint ? "Save changes" : "Add endpoint"}
-        </button>
-        <button type="button" onClick={onDone} className="rounded border border-slate-300 px-3 py-1.5">
-          Cancel
-        </button>
+        </Button>
+        <Button onClick={onDone}>Cancel</Button>
       </div>
-    </form>
+    </Card>
   );
 }

@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Card, CardHeader, ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { EndpointRow } from "./endpoint-form";
@@ -83,14 +83,11 @@ export function MetricsPanel({ endpoint }: { endpoint: EndpointRow }) {
   };
 
   return (
-    <section aria-label={`Live metrics of ${endpoint.name}`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-      <div className="flex flex-wrap items-baseline gap-x-3">
-        <h2 className="font-semibold">Live metrics · {endpoint.name}</h2>
-        <span className="text-xs text-slate-500">
-          each replica&apos;s /metrics (vLLM names), all models it serves, every {POLL_MS / 1000} s
-          {metrics.dataUpdatedAt > 0 && ` · updated ${new Date(metrics.dataUpdatedAt).toLocaleTimeString()}`}
-        </span>
-      </div>
+    <Card as="section" aria-label={`Live metrics of ${endpoint.name}`} className="space-y-3 text-sm">
+      <CardHeader
+        title={`Live metrics · ${endpoint.name}`}
+        description={`each replica's /metrics (vLLM names), all models it serves, every ${POLL_MS / 1000} s${metrics.dataUpdatedAt > 0 ? ` · updated ${new Date(metrics.dataUpdatedAt).toLocaleTimeString()}` : ""}`}
+      />
       {metrics.error && <ErrorAlert>{errorMessage(metrics.error)}</ErrorAlert>}
       {metrics.isPending && <p className="text-slate-500">Reading /metrics…</p>}
       {live.length > 0 && (
@@ -148,7 +145,7 @@ export function MetricsPanel({ endpoint }: { endpoint: EndpointRow }) {
           </tbody>
         </table>
       )}
-    </section>
+    </Card>
   );
 }
 

@@ -1,8 +1,9 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { useState } from "react";
+import { Button, cx, DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
@@ -25,6 +26,8 @@ export default function EndpointsPage() {
   const [form, setForm] = useState<FormState>({ mode: "closed" });
   const [watchedId, setWatchedId] = useState<string | null>(null);
 
+  const tests = useConnectionTests();
+
   const rows = endpoints.data ?? [];
   // The first endpoint is watched until another is picked (or the watched one is deleted).
   const watched = rows.find((e) => e.id === watchedId) ?? rows[0];
@@ -41,14 +44,26 @@ export default function EndpointsPage() {
     );
   }
 
+  const columns = endpointColumns({
+    watchedId: watched?.id,
+    canTest,
+    isAdmin,
+    testing: (id) => tests.outcomes[id]?.pending === true,
+    deleting: (id) => remove.isPending && remove.variables?.id === id,
+    onTest: (endpoint) => tests.start(endpoint.id),
+    onWatch: (endpoint) => setWatchedId(endpoint.id),
+    onEdit: (endpoint) => setForm({ mode: "edit", endpoint }),
+    onDelete,
+  });
+
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold">Endpoints</h1>
         {isAdmin && form.mode === "closed" && (
-          <button type="button" onClick={() => setForm({ mode: "add" })} className="ml-auto rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white">
+          <Button variant="dark" onClick={() => setForm({ mode: "add" })} className="ml-auto">
             Add endpoint
-          </button>
+          </Button>
         )}
       </div>
       <p className="max-w-3xl text-sm text-slate-600">
@@ -72,36 +87,16 @@ export default function EndpointsPage() {
       )}
 
       {rows.length > 0 && (
-        <table className="w-full border-collapse overflow-hidden rounded-lg bg-white text-sm shadow-sm">
-          <thead className="bg-slate-100 text-left text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Name</th>
-              <th className="px-3 py-2">Role</th>
-              <th className="px-3 py-2">Model</th>
-              <th className="px-3 py-2">Replicas</th>
-              <th className="px-3 py-2 text-right">Concurrency</th>
-              <th className="px-3 py-2">API key</th>
-              <th className="px-3 py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((endpoint) => (
-              <EndpointTableRow
-                key={endpoint.id}
-                endpoint={endpoint}
-                watched={endpoint.id === watched?.id}
-                canTest={canTest}
-                isAdmin={isAdmin}
-                onWatch={() => setWatchedId(endpoint.id)}
-                onEdit={() => setForm({ mode: "edit", endpoint })}
-                onDelete={() => onDelete(endpoint)}
-                deleting={remove.isPending && remove.variables?.id === endpoint.id}
-              />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          data={rows}
+          columns={columns}
+          getRowId={(endpoint) => endpoint.id}
+          rowAttributes={(endpoint) => ({ className: cx("align-top", endpoint.id === watched?.id && "bg-blue-50/50") })}
+          renderDetail={(endpoint) => {
+            const outcome = tests.outcomes[endpoint.id];
+            return outcome && !outcome.pending ? <ConnectionTestResult result={outcome.result} error={outcome.error} /> : null;
+          }}
+        />
       )}
 
       {watched && <MetricsPanel key={watched.id} endpoint={watched} />}
@@ -110,70 +105,91 @@ export default function EndpointsPage() {
   );
 }
 
-function EndpointTableRow(props: {
-  endpoint: EndpointRow;
-  watched: boolean;
+type TestResult = RouterOutputs["endpoint"]["test"];
+type TestOutcome = { pending: true } | { pending: false; result?: TestResult; error?: unknown };
+
+/** Connection tests of several endpoints at once: each row shows its own endpoint's outcome. */
+function useConnectionTests() {
+  const trpc = useTRPC();
+  const [outcomes, setOutcomes] = useState<Record<string, TestOutcome>>({});
+  const settle = (id: string, outcome: TestOutcome) => setOutcomes((all) => ({ ...all, [id]: outcome }));
+  const test = useMutation(
+    trpc.endpoint.test.mutationOptions({
+      onMutate: ({ id }) => settle(id, { pending: true }),
+      onSuccess: (result, { id }) => settle(id, { pending: false, result }),
+      onError: (error, { id }) => settle(id, { pending: false, error }),
+    }),
+  );
+  return { outcomes, start: (id: string) => test.mutate({ id }) };
+}
+
+const column = dataColumns<EndpointRow>();
+
+interface EndpointActions {
+  watchedId: string | undefined;
   canTest: boolean;
   isAdmin: boolean;
-  deleting: boolean;
-  onWatch: () => void;
-  onEdit: () => void;
-  onDelete: () => void;
-}) {
-  const { endpoint } = props;
-  const trpc = useTRPC();
-  const test = useMutation(trpc.endpoint.test.mutationOptions());
-  const button = "rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50 disabled:opacity-60";
-  return (
-    <Fragment>
-      <tr className={`border-t border-slate-100 align-top ${props.watched ? "bg-blue-50/50" : ""}`}>
-        <td className="px-3 py-2 font-medium">{endpoint.name}</td>
-        <td className="px-3 py-2">
-          <span className="inline-block rounded bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{endpoint.role}</span>
-        </td>
-        <td className="px-3 py-2 font-mono text-xs">{endpoint.model}</td>
-        <td className="px-3 py-2">
+  testing: (id: string) => boolean;
+  deleting: (id: string) => boolean;
+  onTest: (endpoint: EndpointRow) => void;
+  onWatch: (endpoint: EndpointRow) => void;
+  onEdit: (endpoint: EndpointRow) => void;
+  onDelete: (endpoint: EndpointRow) => void;
+}
+
+function endpointColumns(actions: EndpointActions): DataColumn<EndpointRow>[] {
+  return [
+    column.accessor("name", { header: "Name", meta: { className: "font-medium" } }),
+    column.accessor("role", { header: "Role", cell: (c) => <span className="inline-block rounded bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{c.getValue()}</span> }),
+    column.accessor("model", { header: "Model", meta: { className: "font-mono text-xs" } }),
+    column.display({
+      id: "replicas",
+      header: "Replicas",
+      cell: ({ row: { original: endpoint } }) => (
+        <>
           <span className="tabular-nums">{endpoint.baseUrls.length}</span>
           <ul className="font-mono text-xs text-slate-600">
             {endpoint.baseUrls.map((url) => (
               <li key={url}>{url}</li>
             ))}
           </ul>
-        </td>
-        <td className="px-3 py-2 text-right tabular-nums" title="requests in flight per replica">
-          {endpoint.maxConcurrency} per replica
-        </td>
-        <td className="px-3 py-2">{endpoint.hasApiKey ? "set" : "none"}</td>
-        <td className="px-3 py-2">
+        </>
+      ),
+    }),
+    column.accessor("maxConcurrency", {
+      header: "Concurrency",
+      meta: { align: "right" },
+      cell: (c) => <span title="requests in flight per replica">{c.getValue()} per replica</span>,
+    }),
+    column.accessor("hasApiKey", { header: "API key", cell: (c) => (c.getValue() ? "set" : "none") }),
+    column.display({
+      id: "actions",
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row: { original: endpoint } }) => {
+        const watched = endpoint.id === actions.watchedId;
+        return (
           <div className="flex flex-wrap justify-end gap-1.5">
-            {props.canTest && (
-              <button type="button" className={button} disabled={test.isPending} onClick={() => test.mutate({ id: endpoint.id })}>
-                {test.isPending ? "Testing…" : "Test connection"}
-              </button>
+            {actions.canTest && (
+              <Button size="sm" className="text-xs" disabled={actions.testing(endpoint.id)} onClick={() => actions.onTest(endpoint)}>
+                {actions.testing(endpoint.id) ? "Testing…" : "Test connection"}
+              </Button>
             )}
-            <button type="button" className={button} disabled={props.watched} onClick={props.onWatch} aria-pressed={props.watched}>
-              {props.watched ? "Watching metrics" : "Watch metrics"}
-            </button>
-            {props.isAdmin && (
+            <Button size="sm" className="text-xs" disabled={watched} onClick={() => actions.onWatch(endpoint)} aria-pressed={watched}>
+              {watched ? "Watching metrics" : "Watch metrics"}
+            </Button>
+            {actions.isAdmin && (
               <>
-                <button type="button" className={button} onClick={props.onEdit}>
+                <Button size="sm" className="text-xs" onClick={() => actions.onEdit(endpoint)}>
                   Edit
-                </button>
-                <button type="button" className={`${button} text-red-700`} disabled={props.deleting} onClick={props.onDelete}>
+                </Button>
+                <Button size="sm" variant="danger" className="text-xs" disabled={actions.deleting(endpoint.id)} onClick={() => actions.onDelete(endpoint)}>
                   Delete
-                </button>
+                </Button>
               </>
             )}
           </div>
-        </td>
-      </tr>
-      {(test.data || test.error) && (
-        <tr className="bg-slate-50">
-          <td colSpan={7} className="px-3 py-2">
-            <ConnectionTestResult result={test.data} error={test.error} />
-          </td>
-        </tr>
-      )}
-    </Fragment>
-  );
+        );
+      },
+    }),
+  ];
 }

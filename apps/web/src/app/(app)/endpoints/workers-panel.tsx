@@ -1,7 +1,8 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
-import { ErrorAlert } from "~/components/ui";
+import { Card, CardHeader, DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
@@ -12,6 +13,28 @@ const ago = (date: Date) => {
   return seconds < 120 ? `${seconds} s ago` : seconds < 7200 ? `${Math.round(seconds / 60)} min ago` : `${Math.round(seconds / 3600)} h ago`;
 };
 
+type Worker = RouterOutputs["worker"]["list"][number];
+
+const column = dataColumns<Worker>();
+const COLUMNS: DataColumn<Worker>[] = [
+  column.accessor("id", { header: "Worker", meta: { className: "font-mono" } }),
+  column.display({ id: "host", header: "Host / pid", cell: ({ row: { original: w } }) => `${w.hostname} / ${w.pid}` }),
+  column.accessor("startedAt", { header: "Started", cell: (c) => new Date(c.getValue()).toLocaleString() }),
+  column.display({ id: "lastSeen", header: "Last seen", cell: ({ row: { original: w } }) => (w.live ? ago(w.heartbeatAt) : `gone (${ago(w.heartbeatAt)})`) }),
+  column.accessor("activeRuns", { header: "Runs executing", meta: { align: "right" } }),
+  column.display({
+    id: "slots",
+    header: "Endpoint slots held",
+    meta: { align: "right" },
+    cell: ({ row: { original: w } }) => (
+      <>
+        {w.slots}
+        {w.replicasHeld > 0 && <span className="text-slate-400"> on {w.replicasHeld} replica{w.replicasHeld === 1 ? "" : "s"}</span>}
+      </>
+    ),
+  }),
+];
+
 /** The worker processes serving the job queues, their runs and the endpoint slots they hold. */
 export function WorkersPanel() {
   const trpc = useTRPC();
@@ -20,47 +43,15 @@ export function WorkersPanel() {
   const live = rows.filter((w) => w.live);
 
   return (
-    <section aria-label="Workers" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-      <div className="flex flex-wrap items-baseline gap-x-3">
-        <h2 className="font-semibold">Workers</h2>
-        <span className="text-xs text-slate-500">
-          {live.length} live · processes serving the job queues; a run uses every live worker, and the endpoints&apos; limits hold for all of them together
-        </span>
-      </div>
+    <Card as="section" aria-label="Workers" className="space-y-3 text-sm">
+      <CardHeader
+        title="Workers"
+        description={`${live.length} live · processes serving the job queues; a run uses every live worker, and the endpoints' limits hold for all of them together`}
+      />
       {workers.error && <ErrorAlert>{errorMessage(workers.error)}</ErrorAlert>}
       {workers.isPending && <p className="text-slate-500">Loading…</p>}
       {workers.data?.length === 0 && <p className="text-slate-600">No worker is running: queued runs wait until one starts (`npm run worker`).</p>}
-      {rows.length > 0 && (
-        <table className="w-full border-collapse text-xs">
-          <thead className="text-left text-slate-500">
-            <tr>
-              <th className="py-1 pr-3">Worker</th>
-              <th className="py-1 pr-3">Host / pid</th>
-              <th className="py-1 pr-3">Started</th>
-              <th className="py-1 pr-3">Last seen</th>
-              <th className="py-1 pr-3 text-right">Runs executing</th>
-              <th className="py-1 text-right">Endpoint slots held</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((w) => (
-              <tr key={w.id} className={`border-t border-slate-100 ${w.live ? "" : "text-slate-400"}`}>
-                <td className="py-1 pr-3 font-mono">{w.id}</td>
-                <td className="py-1 pr-3">
-                  {w.hostname} / {w.pid}
-                </td>
-                <td className="py-1 pr-3">{new Date(w.startedAt).toLocaleString()}</td>
-                <td className="py-1 pr-3">{w.live ? ago(w.heartbeatAt) : `gone (${ago(w.heartbeatAt)})`}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{w.activeRuns}</td>
-                <td className="py-1 text-right tabular-nums">
-                  {w.slots}
-                  {w.replicasHeld > 0 && <span className="text-slate-400"> on {w.replicasHeld} replica{w.replicasHeld === 1 ? "" : "s"}</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+      {rows.length > 0 && <DataTable look="compact" data={rows} columns={COLUMNS} getRowId={(w) => w.id} rowAttributes={(w) => ({ className: w.live ? undefined : "text-slate-400" })} />}
+    </Card>
   );
 }

@@ -1,12 +1,17 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { ROLES, type UserRole } from "@stepwiser/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Button, Card, CardTitle, DataTable, dataColumns, ErrorAlert, Field, Input, Select, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useSessionUser } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
+
+type User = RouterOutputs["user"]["list"][number];
+
+const column = dataColumns<User>();
 
 export default function UsersPage() {
   const trpc = useTRPC();
@@ -17,6 +22,25 @@ export default function UsersPage() {
   const setRole = useMutation(trpc.user.setRole.mutationOptions({ onSuccess: refresh }));
   const create = useMutation(trpc.user.create.mutationOptions({ onSuccess: refresh }));
   const [created, setCreated] = useState<string | null>(null);
+  const roleOptions = ROLES.map((r) => [r, r] as const);
+  const columns: DataColumn<User>[] = [
+    column.accessor("email", { header: "Email" }),
+    column.accessor("name", { header: "Name" }),
+    column.accessor("role", {
+      header: "Role",
+      cell: ({ row: { original: u } }) => (
+        <Select
+          inline
+          aria-label={`Role of ${u.email}`}
+          value={u.role}
+          disabled={u.id === me.id || setRole.isPending}
+          onChange={(e) => setRole.mutate({ userId: u.id, role: e.target.value as UserRole })}
+          options={roleOptions}
+        />
+      ),
+    }),
+    column.accessor("createdAt", { header: "Since", cell: (c) => c.getValue().toLocaleDateString(), meta: { className: "text-slate-600" } }),
+  ];
 
   function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -44,82 +68,30 @@ export default function UsersPage() {
       <h1 className="text-xl font-semibold">Users</h1>
       {users.error && <ErrorAlert>{errorMessage(users.error)}</ErrorAlert>}
       {setRole.error && <ErrorAlert>{errorMessage(setRole.error)}</ErrorAlert>}
-      {users.data && (
-        <table className="w-full border-collapse rounded-lg bg-white text-sm shadow-sm">
-          <thead className="bg-slate-100 text-left text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Email</th>
-              <th className="px-3 py-2">Name</th>
-              <th className="px-3 py-2">Role</th>
-              <th className="px-3 py-2">Since</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map((u) => (
-              <tr key={u.id} className="border-t border-slate-100">
-                <td className="px-3 py-2">{u.email}</td>
-                <td className="px-3 py-2">{u.name}</td>
-                <td className="px-3 py-2">
-                  <select
-                    aria-label={`Role of ${u.email}`}
-                    className="rounded border border-slate-300 px-2 py-1"
-                    value={u.role}
-                    disabled={u.id === me.id || setRole.isPending}
-                    onChange={(e) => setRole.mutate({ userId: u.id, role: e.target.value as UserRole })}
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="px-3 py-2 text-slate-600">{u.createdAt.toLocaleDateString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {users.data && <DataTable data={users.data} columns={columns} getRowId={(u) => u.id} />}
 
-      <form onSubmit={onCreate} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-        <h2 className="font-semibold">Add a user</h2>
+      <Card as="form" onSubmit={onCreate} className="space-y-3 text-sm">
+        <CardTitle>Add a user</CardTitle>
         <div className="grid gap-3 sm:grid-cols-2">
-          <label className="block">
-            Email
-            <input name="email" type="email" required className="mt-1 block w-full rounded border border-slate-300 px-2 py-1" />
-          </label>
-          <label className="block">
-            Name
-            <input name="name" type="text" required className="mt-1 block w-full rounded border border-slate-300 px-2 py-1" />
-          </label>
-          <label className="block">
-            Role
-            <select name="role" defaultValue="viewer" className="mt-1 block w-full rounded border border-slate-300 px-2 py-1">
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="block">
-            Initial password (8+ characters)
-            <input
-              name="password"
-              type="password"
-              minLength={8}
-              required
-              autoComplete="new-password"
-              className="mt-1 block w-full rounded border border-slate-300 px-2 py-1"
-            />
-          </label>
+          <Field label="Email">
+            <Input name="email" type="email" required />
+          </Field>
+          <Field label="Name">
+            <Input name="name" type="text" required />
+          </Field>
+          <Field label="Role">
+            <Select name="role" defaultValue="viewer" options={roleOptions} />
+          </Field>
+          <Field label="Initial password (8+ characters)">
+            <Input name="password" type="password" minLength={8} required autoComplete="new-password" />
+          </Field>
         </div>
-        <button type="submit" disabled={create.isPending} className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white">
+        <Button type="submit" variant="dark" disabled={create.isPending}>
           Add user
-        </button>
+        </Button>
         {create.error && <ErrorAlert>{errorMessage(create.error)}</ErrorAlert>}
         {created && !create.error && <p className="text-green-800">Added {created}.</p>}
-      </form>
+      </Card>
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { ErrorAlert } from "~/components/ui";
+import { Button, ErrorAlert, Pager } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
 import { readTrajectoryView, viewSearchParams, type TrajectoryView } from "~/lib/trajectory-filters";
@@ -57,27 +57,16 @@ export default function DatasetSolutionsPage() {
               {list.totalIsExact ? "" : "+"} matching{solutions.isFetching ? " · updating…" : ""}
             </span>
             {linkSuffix && (
-              <button type="button" className="text-blue-700 hover:underline" onClick={() => update(Object.fromEntries([...new URLSearchParams(linkSuffix.slice(1)).keys()].map((k) => [k, undefined])))}>
+              <Button variant="link" onClick={() => update(Object.fromEntries([...new URLSearchParams(linkSuffix.slice(1)).keys()].map((k) => [k, undefined])))}>
                 Clear filters
-              </button>
+              </Button>
             )}
             {canCreateQueue && list.total > 0 && (
               <Link href={`/annotation-queues/new?dataset=${encodeURIComponent(id)}${linkSuffix ? `&${linkSuffix.slice(1)}` : ""}`} className="text-blue-700 hover:underline">
                 Audit this list in an annotation queue
               </Link>
             )}
-            <nav aria-label="Pages" className="ml-auto flex items-center gap-3">
-              <button type="button" disabled={list.page <= 1} onClick={() => update({ page: String(list.page - 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">
-                Previous
-              </button>
-              <span className="tabular-nums">
-                Page {list.page}
-                {list.pageCount === null ? "" : ` of ${list.pageCount}`}
-              </span>
-              <button type="button" disabled={!list.hasMore} onClick={() => update({ page: String(list.page + 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">
-                Next
-              </button>
-            </nav>
+            <Pager page={list.page} pageCount={list.pageCount} hasNext={list.hasMore} onPage={(to) => update({ page: String(to) })} />
           </div>
           <SolutionsTable items={list.items} view={view} linkSuffix={linkSuffix} onSort={onSort} />
         </>

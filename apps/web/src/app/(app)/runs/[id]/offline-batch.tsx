@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { ErrorAlert, StatusBadge } from "~/components/ui";
+import { Button, Card, ErrorAlert, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
 import { useCan } from "~/lib/session-context";
@@ -50,7 +50,7 @@ export function OfflineBatch({ runId, kind, status }: { runId: string; kind: str
   };
 
   return (
-    <section aria-labelledby="offline-batch" className="rounded border border-slate-200 bg-white p-4 text-sm">
+    <Card as="section" aria-labelledby="offline-batch" className="text-sm">
       <h2 id="offline-batch" className="font-medium">
         Offline batch
       </h2>
@@ -59,14 +59,9 @@ export function OfflineBatch({ runId, kind, status }: { runId: string; kind: str
         then computes the same results as online, sending only requests that failed offline.
       </p>
       <div className="mt-3 flex flex-wrap items-center gap-3">
-        <button
-          type="button"
-          disabled={startExport.isPending}
-          onClick={() => startExport.mutate({ spec: { kind: "batch-requests", runId } })}
-          className="rounded border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-50"
-        >
+        <Button className="font-medium" disabled={startExport.isPending} onClick={() => startExport.mutate({ spec: { kind: "batch-requests", runId } })}>
           Export batch requests
-        </button>
+        </Button>
         <label className="flex items-center gap-2">
           <span className="text-slate-700">Upload run-batch output</span>
           <input type="file" accept=".jsonl,application/x-ndjson" onChange={(event) => void onFile(event.target.files?.[0])} disabled={upload !== null || startImport.isPending} />
@@ -102,6 +97,6 @@ export function OfflineBatch({ runId, kind, status }: { runId: string; kind: str
           <ErrorAlert>{uploadError ?? errorMessage((startExport.error ?? startImport.error)!)}</ErrorAlert>
         </div>
       )}
-    </section>
+    </Card>
   );
 }

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
+import { Card, ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { RunCharts } from "./run-charts";
@@ -63,7 +63,7 @@ export default function RunPage() {
           </Link>
         </nav>
       )}
-      <section aria-label="Progress" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <Card as="section" aria-label="Progress" className="space-y-2">
         <div className="flex justify-between text-sm">
           <span>
             {r.unitsDone} of {r.unitsTotal} units done
@@ -96,7 +96,7 @@ export default function RunPage() {
           <dt className="text-slate-500">Cached prompt tokens</dt>
           <dd className="tabular-nums">{r.cachedTokens.toLocaleString()}</dd>
         </dl>
-      </section>
+      </Card>
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
       {progress.error ? <ErrorAlert>{errorMessage(progress.error)}</ErrorAlert> : progress.data && <RunCharts points={points} startedAt={r.startedAt} />}
       <OfflineBatch runId={r.id} kind={r.kind} status={r.status} />

@@ -1,25 +1,13 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
-import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartFigure } from "~/components/ui";
 
 type Point = RouterOutputs["run"]["progress"]["points"][number];
 
 function compact(value: number): string {
   return Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(value);
-}
-
-function ChartFigure({ label, children }: { label: string; children: React.ReactElement }) {
-  return (
-    <figure aria-label={label} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
-      <figcaption className="mb-1 text-xs font-semibold text-slate-600">{label}</figcaption>
-      <div className="h-52 w-full">
-        <ResponsiveContainer width="100%" height="100%">
-          {children}
-        </ResponsiveContainer>
-      </div>
-    </figure>
-  );
 }
 
 /** Throughput and cumulative token spend over the run's life, from its progress samples. */
@@ -36,7 +24,7 @@ export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: D
   const axis = { tick: { fontSize: 11 } };
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-      <ChartFigure label="Throughput over time">
+      <ChartFigure label="Throughput over time" height="h-52">
         <LineChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />
@@ -48,7 +36,7 @@ export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: D
           <Line yAxisId="units" type="monotone" dataKey="unitsPerSecond" name="units/s" stroke="#059669" dot={false} connectNulls isAnimationActive={false} />
         </LineChart>
       </ChartFigure>
-      <ChartFigure label="Token spend">
+      <ChartFigure label="Token spend" height="h-52">
         <AreaChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ErrorAlert } from "~/components/ui";
+import { Button, ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
@@ -22,24 +22,14 @@ export function RunControls({ id, status, cancelRequested }: { id: string; statu
   return (
     <div className="flex flex-wrap items-center gap-2">
       {CANCELLABLE.has(status) && (
-        <button
-          type="button"
-          disabled={cancel.isPending || cancelRequested}
-          onClick={() => cancel.mutate({ id })}
-          className="rounded border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-50"
-        >
+        <Button variant="danger" className="font-medium" disabled={cancel.isPending || cancelRequested} onClick={() => cancel.mutate({ id })}>
           {cancelRequested || cancel.isSuccess ? "Cancelling…" : "Cancel run"}
-        </button>
+        </Button>
       )}
       {RESUMABLE.has(status) && (
-        <button
-          type="button"
-          disabled={resume.isPending}
-          onClick={() => resume.mutate({ id })}
-          className="rounded border border-blue-300 bg-white px-3 py-1.5 text-sm font-medium text-blue-700 hover:bg-blue-50 disabled:opacity-50"
-        >
+        <Button variant="accent" className="font-medium" disabled={resume.isPending} onClick={() => resume.mutate({ id })}>
           Resume run
-        </button>
+        </Button>
       )}
       {error && <ErrorAlert>{errorMessage(error)}</ErrorAlert>}
     </div>

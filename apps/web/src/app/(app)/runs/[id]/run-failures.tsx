@@ -2,6 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import Link from "next/link";
+import { Card } from "~/components/ui";
 
 type Failures = RouterOutputs["run"]["failures"];
 
@@ -13,7 +14,7 @@ export function RunFailures({ failures }: { failures: Failures }) {
       <h2 id="failures-heading" className="text-base font-semibold">
         Errors <span className="text-sm font-normal text-slate-500">({failures.total} units{failures.total > failures.units.length ? `, first ${failures.units.length} shown` : ""})</span>
       </h2>
-      <ul className="divide-y divide-slate-100 rounded-lg border border-red-200 bg-white text-sm shadow-sm">
+      <Card as="ul" padding="none" border="border-red-200" className="divide-y divide-slate-100 text-sm">
         {failures.units.map((unit) => (
           <li key={unit.key} className="space-y-1 px-3 py-2">
             <div className="flex flex-wrap gap-x-3 text-slate-600">
@@ -33,7 +34,7 @@ export function RunFailures({ failures }: { failures: Failures }) {
             <pre className="overflow-x-auto text-xs whitespace-pre-wrap text-red-800">{unit.error}</pre>
           </li>
         ))}
-      </ul>
+      </Card>
     </section>
   );
 }

@@ -3,12 +3,10 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { configFromValues, FieldError, formFields, type FormField, type RunConfigSchema } from "./schema-form";
-
-const input = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
 
 /** Kinds that can run offline through an OpenAI batch file. */
 const OFFLINE_KINDS = new Set(["annotate", "judge"]);
@@ -44,23 +42,15 @@ function FieldControl({ field, value, onChange, datasets, endpoints }: {
         : c.kind === "endpoint"
           ? endpoints.filter((e) => e.role === c.role).map((e) => [e.name, `${e.name} (${e.model})`])
           : c.options.map((o) => [o, o]);
-    control = (
-      <select id={id} className={input} value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required}>
-        {!field.required || value === "" ? <option value="">{field.required ? "Choose…" : "—"}</option> : null}
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    );
+    const placeholder = !field.required || value === "" ? (field.required ? "Choose…" : "—") : undefined;
+    control = <Select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} placeholder={placeholder} options={options} />;
   } else if (c.kind === "number") {
-    control = <input id={id} type="number" className={input} value={String(value)} min={c.min} max={c.max} step={c.integer ? 1 : "any"} onChange={(e) => onChange(e.target.value)} required={field.required} />;
+    control = <Input id={id} type="number" value={String(value)} min={c.min} max={c.max} step={c.integer ? 1 : "any"} onChange={(e) => onChange(e.target.value)} required={field.required} />;
   } else if (c.kind === "lines" || c.kind === "json") {
     control = (
-      <textarea
+      <Textarea
         id={id}
-        className={`${input} font-mono text-xs`}
+        className="font-mono text-xs"
         rows={c.kind === "json" ? Math.min(10, String(value).split("\n").length + 1) : 3}
         value={String(value)}
         placeholder={c.kind === "lines" ? "one per line (empty: all)" : undefined}
@@ -68,7 +58,7 @@ function FieldControl({ field, value, onChange, datasets, endpoints }: {
       />
     );
   } else {
-    control = <input id={id} type="text" className={input} value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} />;
+    control = <Input id={id} type="text" value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} />;
   }
   return (
     <label htmlFor={id} className={`min-w-0 ${c.kind === "json" || c.kind === "lines" ? "sm:col-span-2" : ""}`}>
@@ -111,17 +101,10 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   if (loadError) return <ErrorAlert>{errorMessage(loadError)}</ErrorAlert>;
   if (!schemas.data || !datasets.data || !endpoints.data) return <p className="text-sm text-slate-500">Loading…</p>;
   return (
-    <form onSubmit={submit} aria-label="Launch a run" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-      <label className="block max-w-xs">
-        <span className="block text-slate-700">Run kind</span>
-        <select className={input} value={kind} onChange={(e) => setKind(e.target.value)}>
-          {schemas.data.map((s) => (
-            <option key={s.kind} value={s.kind}>
-              {s.kind.replaceAll("_", "-")}
-            </option>
-          ))}
-        </select>
-      </label>
+    <Card as="form" onSubmit={submit} aria-label="Launch a run" className="space-y-4 text-sm">
+      <Field label="Run kind" className="max-w-xs">
+        <Select value={kind} onChange={(e) => setKind(e.target.value)} options={schemas.data.map((s) => [s.kind, s.kind.replaceAll("_", "-")] as const)} />
+      </Field>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {fields.map((field) => (
           <FieldControl key={`${kind}-${field.name}`} field={field} value={current(field)} onChange={(v) => set(field.name, v)} datasets={datasets.data} endpoints={endpoints.data} />
@@ -135,9 +118,9 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
       )}
       {problem && <ErrorAlert>{problem}</ErrorAlert>}
       {launch.error && <ErrorAlert>{errorMessage(launch.error)}</ErrorAlert>}
-      <button type="submit" disabled={launch.isPending} className="rounded bg-blue-600 px-4 py-2 font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+      <Button type="submit" variant="primary" size="lg" disabled={launch.isPending}>
         {launch.isPending ? "Launching…" : offline && OFFLINE_KINDS.has(kind) ? "Create offline run" : "Launch run"}
-      </button>
-    </form>
+      </Button>
+    </Card>
   );
 }

@@ -3,12 +3,14 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Badge, Button, Card, CardTitle, DataTable, dataColumns, ErrorAlert, Field, Input, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
 type TokenRow = RouterOutputs["token"]["list"][number];
 type CreatedToken = RouterOutputs["token"]["create"];
+
+const column = dataColumns<TokenRow>();
 
 const dateTime = (date: Date | null) => (date ? date.toLocaleString() : "—");
 
@@ -44,73 +46,52 @@ export function ApiTokens() {
     revoke.mutate({ id: token.id });
   }
 
+  const columns: DataColumn<TokenRow>[] = [
+    column.accessor("name", { header: "Name", meta: { className: "font-medium" } }),
+    column.accessor("prefix", { header: "Token", cell: (c) => `${c.getValue()}…`, meta: { className: "font-mono" } }),
+    column.accessor("createdAt", { header: "Created", cell: (c) => dateTime(c.getValue()) }),
+    column.accessor("lastUsedAt", { header: "Last used", cell: (c) => (c.getValue() ? dateTime(c.getValue()) : "never") }),
+    column.display({
+      id: "revoke",
+      header: "",
+      meta: { align: "right" },
+      cell: ({ row: { original: token } }) =>
+        token.revokedAt ? (
+          <Badge title={`Revoked ${dateTime(token.revokedAt)}`}>revoked</Badge>
+        ) : (
+          <Button size="sm" variant="danger" disabled={revoke.isPending} onClick={() => onRevoke(token)}>
+            Revoke
+          </Button>
+        ),
+    }),
+  ];
+
   return (
     <div className="space-y-6">
-      <form onSubmit={onCreate} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-        <h2 className="font-semibold">New token</h2>
+      <Card as="form" onSubmit={onCreate} className="space-y-3 text-sm">
+        <CardTitle>New token</CardTitle>
         <div className="flex flex-wrap items-end gap-3">
-          <label className="block min-w-64 flex-1">
-            Name (what will use it)
-            <input
-              name="name"
-              type="text"
-              required
-              maxLength={100}
-              placeholder="e.g. nightly label export"
-              className="mt-1 block w-full rounded border border-slate-300 px-2 py-1"
-            />
-          </label>
-          <button type="submit" disabled={create.isPending} className="rounded bg-slate-900 px-3 py-1.5 font-medium text-white disabled:opacity-50">
+          <Field label="Name (what will use it)" className="min-w-64 flex-1">
+            <Input name="name" type="text" required maxLength={100} placeholder="e.g. nightly label export" />
+          </Field>
+          <Button type="submit" variant="dark" disabled={create.isPending}>
             Create token
-          </button>
+          </Button>
         </div>
         {create.error && <ErrorAlert>{errorMessage(create.error)}</ErrorAlert>}
         {created && <NewTokenNotice token={created} onDone={() => setCreated(null)} />}
-      </form>
+      </Card>
 
       {tokens.error && <ErrorAlert>{errorMessage(tokens.error)}</ErrorAlert>}
       {revoke.error && <ErrorAlert>{errorMessage(revoke.error)}</ErrorAlert>}
       {tokens.data?.length === 0 && <p className="text-sm text-slate-600">You have no API tokens yet.</p>}
       {tokens.data && tokens.data.length > 0 && (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm">
-          <table className="w-full border-collapse text-sm">
-            <thead className="bg-slate-100 text-left text-slate-600">
-              <tr>
-                <th className="px-3 py-2">Name</th>
-                <th className="px-3 py-2">Token</th>
-                <th className="px-3 py-2">Created</th>
-                <th className="px-3 py-2">Last used</th>
-                <th className="px-3 py-2" />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.map((token) => (
-                <tr key={token.id} data-testid="api-token-row" className={`border-t border-slate-100 ${token.revokedAt ? "text-slate-500" : ""}`}>
-                  <td className="px-3 py-2 font-medium">{token.name}</td>
-                  <td className="px-3 py-2 font-mono">{token.prefix}…</td>
-                  <td className="px-3 py-2">{dateTime(token.createdAt)}</td>
-                  <td className="px-3 py-2">{token.lastUsedAt ? dateTime(token.lastUsedAt) : "never"}</td>
-                  <td className="px-3 py-2 text-right">
-                    {token.revokedAt ? (
-                      <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600" title={`Revoked ${dateTime(token.revokedAt)}`}>
-                        revoked
-                      </span>
-                    ) : (
-                      <button
-                        type="button"
-                        disabled={revoke.isPending}
-                        onClick={() => onRevoke(token)}
-                        className="rounded border border-slate-300 px-2 py-1 text-red-700 hover:bg-red-50 disabled:opacity-50"
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          data={tokens.data}
+          columns={columns}
+          getRowId={(token) => token.id}
+          rowAttributes={(token) => ({ className: token.revokedAt ? "text-slate-500" : undefined, "data-testid": "api-token-row" })}
+        />
       )}
     </div>
   );
@@ -143,12 +124,10 @@ function NewTokenNotice({ token, onDone }: { token: CreatedToken; onDone: () => 
           onFocus={(e) => e.currentTarget.select()}
           className="min-w-0 flex-1 rounded border border-amber-300 bg-white px-2 py-1 font-mono text-slate-900"
         />
-        <button type="button" onClick={onCopy} className="rounded bg-slate-900 px-3 py-1 font-medium text-white">
+        <Button variant="dark" onClick={onCopy}>
           {copy === "copied" ? "Copied" : "Copy"}
-        </button>
-        <button type="button" onClick={onDone} className="rounded border border-slate-300 bg-white px-3 py-1 text-slate-700 hover:bg-slate-100">
-          Done
-        </button>
+        </Button>
+        <Button onClick={onDone}>Done</Button>
       </div>
       {copy === "failed" && <p className="text-sm">The browser refused the clipboard; select the token and copy it by hand.</p>}
     </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Card, ErrorAlert, Select } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 
 /**
@@ -28,7 +28,7 @@ export function ChartCard({
   children?: ReactNode;
 }) {
   return (
-    <section aria-label={title} className="flex min-w-0 flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+    <Card as="section" aria-label={title} className="flex min-w-0 flex-col gap-2 text-sm">
       <div className="flex flex-wrap items-start gap-x-3 gap-y-1">
         <div className="min-w-0 flex-1">
           <h2 className="font-semibold">{title}</h2>
@@ -45,7 +45,7 @@ export function ChartCard({
       ) : (
         children
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -54,13 +54,7 @@ export function CardSelect({ label, value, options, onChange }: { label: string;
   return (
     <label className="flex items-center gap-2 text-xs text-slate-600">
       <span>{label}</span>
-      <select className="max-w-64 rounded border border-slate-300 px-2 py-1 text-xs text-slate-900" value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+      <Select inline compact className="max-w-64 text-slate-900" value={value} onChange={(e) => onChange(e.target.value)} options={options} />
     </label>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import type { Label } from "@stepwiser/core";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartFigure } from "~/components/ui";
 
 interface Point {
   step: string;
@@ -22,21 +23,16 @@ export function QCurve({ q0, q, gamma, relRatio }: { q0: number | null; q: (numb
     points.push({ step: `#${i}`, q: value, threshold: previous === null ? null : Math.min(1, gamma * previous), label: relRatio?.[i] ?? null });
   });
   return (
-    <figure aria-label="Q-value curve" className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
-      <figcaption className="mb-1 text-xs font-semibold text-slate-600">Q-value after each chunk</figcaption>
-      <div className="h-48 w-full">
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={points} margin={{ top: 5, right: 10, bottom: 0, left: -20 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-            <XAxis dataKey="step" tick={{ fontSize: 11 }} />
-            <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
-            <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(2) : String(value))} />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
-            <Line type="monotone" dataKey="q" name="Q" stroke="#059669" strokeWidth={2} connectNulls isAnimationActive={false} />
-            <Line type="stepAfter" dataKey="threshold" name={`γ·Q(prev), γ = ${gamma}`} stroke="#dc2626" strokeDasharray="4 3" dot={false} connectNulls isAnimationActive={false} />
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
-    </figure>
+    <ChartFigure label="Q-value curve" caption="Q-value after each chunk" height="h-48">
+      <LineChart data={points} margin={{ top: 5, right: 10, bottom: 0, left: -20 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+        <XAxis dataKey="step" tick={{ fontSize: 11 }} />
+        <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
+        <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(2) : String(value))} />
+        <Legend wrapperStyle={{ fontSize: 11 }} />
+        <Line type="monotone" dataKey="q" name="Q" stroke="#059669" strokeWidth={2} connectNulls isAnimationActive={false} />
+        <Line type="stepAfter" dataKey="threshold" name={`γ·Q(prev), γ = ${gamma}`} stroke="#dc2626" strokeDasharray="4 3" dot={false} connectNulls isAnimationActive={false} />
+      </LineChart>
+    </ChartFigure>
   );
 }
