@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, authPool, createAuth, handleTrpcRequest, type Auth, type ContextDeps, type SessionUser } from "../src";
+import { assertQueueMember, type QueueRef } from "../src/services/annotation-queue/membership";
 import { callerFor, createAnnotationWorld, createUser, rateAll, type AnnotationWorld, type Caller } from "./annotation-fixtures";
 
 const BASE_URL = "http://localhost:3993";
@@ -89,6 +90,24 @@ describe("annotation queue membership", () => {
     // Researchers and admins work any queue without being members.
     const admin = callerFor(database.db, await createUser(database.db, "admin", "Ada"));
     expect(await admin.annotationQueue.next({ queueId })).not.toBeNull();
+  });
+
+  it("the queue-member tier finds the queue of a queue, assignment or item id; outside the caller's queues each is its own NOT_FOUND", async () => {
+    const member = await annotator("Tier");
+    const mine = await queueOf({ items: 1, annotatorIds: [member.user.id] });
+    const other = await queueOf({ items: 1 });
+    const held = (await member.caller.annotationQueue.next({ queueId: mine }))!;
+    const theirs = (await researcher.annotationQueue.next({ queueId: other }))!;
+    const check = (ref: QueueRef, user: SessionUser = member.user) => assertQueueMember(database.db, user, ref);
+    for (const ref of [{ queueId: mine }, { assignmentId: held.assignmentId }, { itemId: held.itemId }]) await expect(check(ref)).resolves.toBeUndefined();
+    const notFound = (message: string) => ({ name: "NotFoundError", message });
+    await expect(check({ queueId: other })).rejects.toMatchObject(notFound(`annotation queue ${other} does not exist`));
+    await expect(check({ assignmentId: theirs.assignmentId })).rejects.toMatchObject(notFound(`assignment ${theirs.assignmentId} does not exist`));
+    await expect(check({ itemId: theirs.itemId })).rejects.toMatchObject(notFound(`annotation item ${theirs.itemId} does not exist`));
+    await expect(check({ itemId: "no-such-item" })).rejects.toMatchObject(notFound("annotation item no-such-item does not exist"));
+    // Every queue is in a researcher's view: nothing is looked up, even for an id that does not exist.
+    const ruth = await createUser(database.db, "researcher", `Ruth${++counter}`);
+    await expect(check({ itemId: "no-such-item" }, ruth)).resolves.toBeUndefined();
   });
 
   it("members are added and removed by researchers, audited; a removed annotator loses the queue and their lease, their labels stay", async () => {
