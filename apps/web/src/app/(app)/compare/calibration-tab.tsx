@@ -1,15 +1,25 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure, ErrorAlert } from "~/components/ui";
+import { ChartFigure, DataTable, dataColumns, ErrorAlert, Select, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
-import { Hint, type Candidates } from "./shared";
+import { Hint, numberOptions, type Candidates } from "./shared";
 import { ReadingPickers, useReadingChoice } from "./reading-pickers";
 
-const field = "rounded border border-slate-300 bg-white px-2 py-1";
+type Bin = RouterOutputs["compare"]["calibration"]["bins"][number];
+
+const column = dataColumns<Bin>();
+const share = (value: number | null) => (value === null ? "—" : value.toFixed(3));
+const BIN_COLUMNS: DataColumn<Bin>[] = [
+  column.display({ id: "range", header: "Vote share", meta: { className: "tabular-nums" }, cell: ({ row: { original: b } }) => `[${b.lower.toFixed(2)}, ${b.upper.toFixed(2)}${b.upper === 1 ? "]" : ")"}` }),
+  column.accessor("count", { header: "Chunks", cell: (c) => c.getValue().toLocaleString(), meta: { align: "right" } }),
+  column.accessor("meanPredicted", { header: "Mean share", cell: (c) => share(c.getValue()), meta: { align: "right" } }),
+  column.accessor("observedRate", { header: "Reference Positive", cell: (c) => share(c.getValue()), meta: { align: "right" } }),
+];
 
 /** Reliability of the judge's share of Positive votes against the Monte-Carlo or the human label. */
 export function CalibrationTab({ runs, candidates, params }: { runs: string[]; candidates: Candidates; params: CompareParams }) {
@@ -40,13 +50,7 @@ export function CalibrationTab({ runs, candidates, params }: { runs: string[]; c
         </fieldset>
         <label className="flex items-center gap-2">
           <span className="text-slate-600">Bins</span>
-          <select className={field} value={bins} data-testid="calibration-bins" onChange={(e) => params.update({ bins: e.target.value })}>
-            {[5, 10, 20].map((b) => (
-              <option key={b} value={b}>
-                {b}
-              </option>
-            ))}
-          </select>
+          <Select inline value={bins} data-testid="calibration-bins" onChange={(e) => params.update({ bins: e.target.value })} options={numberOptions([5, 10, 20])} />
         </label>
       </div>
       {!ready && <Hint>{choice.judge === undefined ? "No run on this dataset stored per-chunk judge samples." : "No annotate run with stored labels on this dataset."}</Hint>}
@@ -75,29 +79,7 @@ export function CalibrationTab({ runs, candidates, params }: { runs: string[]; c
                 over <span data-testid="calibration-total">{data.total.toLocaleString()}</span> chunks ({data.skipped.toLocaleString()} without a parsed vote or a reference skipped)
               </span>
             </p>
-            <table className="w-full rounded-lg border border-slate-200 bg-white text-sm shadow-sm" data-testid="calibration-table">
-              <thead className="bg-slate-50 text-left text-xs text-slate-600">
-                <tr>
-                  <th className="px-3 py-1.5">Vote share</th>
-                  <th className="px-3 py-1.5 text-right">Chunks</th>
-                  <th className="px-3 py-1.5 text-right">Mean share</th>
-                  <th className="px-3 py-1.5 text-right">Reference Positive</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.bins.map((b) => (
-                  <tr key={b.lower} className="border-t border-slate-100" data-testid="calibration-bin" data-count={b.count}>
-                    <td className="px-3 py-1.5 tabular-nums">
-                      [{b.lower.toFixed(2)}, {b.upper.toFixed(2)}
-                      {b.upper === 1 ? "]" : ")"}
-                    </td>
-                    <td className="px-3 py-1.5 text-right tabular-nums">{b.count.toLocaleString()}</td>
-                    <td className="px-3 py-1.5 text-right tabular-nums">{b.meanPredicted === null ? "—" : b.meanPredicted.toFixed(3)}</td>
-                    <td className="px-3 py-1.5 text-right tabular-nums">{b.observedRate === null ? "—" : b.observedRate.toFixed(3)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable testId="calibration-table" data={data.bins} columns={BIN_COLUMNS} getRowId={(b) => String(b.lower)} rowAttributes={(b) => ({ "data-testid": "calibration-bin", "data-count": b.count })} />
           </div>
         </div>
       )}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ErrorAlert, StatusBadge } from "~/components/ui";
+import { Card, ErrorAlert, Field, Select, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { CalibrationTab } from "./calibration-tab";
@@ -19,8 +19,6 @@ const TAB_LABELS: Record<CompareTab, string> = {
   calibration: "Calibration",
   "three-way": "Three-way",
 };
-
-const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
 
 /** Dataset, runs and baseline pickers, then the chosen tab; every choice is in the URL. */
 export function CompareView() {
@@ -40,23 +38,16 @@ export function CompareView() {
 
   return (
     <div className="space-y-4">
-      <section aria-label="What to compare" className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm lg:grid-cols-[16rem_1fr]">
-        <label className="min-w-0">
-          <span className="block text-slate-600">Dataset</span>
-          <select
+      <Card as="section" aria-label="What to compare" padding="sm" className="grid gap-3 text-sm lg:grid-cols-[16rem_1fr]">
+        <Field label="Dataset">
+          <Select
             data-testid="compare-dataset"
-            className={field}
             value={params.dataset ?? ""}
             onChange={(e) => params.update({ dataset: e.target.value || undefined, runs: undefined, baseline: undefined, a: undefined, b: undefined, judge: undefined, annotate: undefined, queue: undefined, rule: undefined, page: undefined })}
-          >
-            <option value="">Pick a dataset…</option>
-            {(datasets.data ?? []).map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name} ({d.trajectoryCount.toLocaleString()})
-              </option>
-            ))}
-          </select>
-        </label>
+            placeholder="Pick a dataset…"
+            options={(datasets.data ?? []).map((d) => [d.id, `${d.name} (${d.trajectoryCount.toLocaleString()})`] as const)}
+          />
+        </Field>
         <fieldset className="min-w-0">
           <legend className="text-slate-600">Runs (solution-level predictions) · baseline</legend>
           {!params.dataset && <p className="mt-1 text-slate-500">Pick a dataset to list its benchmark and judge runs.</p>}
@@ -82,7 +73,7 @@ export function CompareView() {
             })}
           </ul>
         </fieldset>
-      </section>
+      </Card>
 
       <nav aria-label="Comparison views" className="flex flex-wrap gap-1 border-b border-slate-200 text-sm" role="tablist">
         {COMPARE_TABS.map((tab) => (

@@ -1,9 +1,10 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Card, DataTable, dataColumns, ErrorAlert, Field, Input, Pager, pageCountOf, Select, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
@@ -18,7 +19,55 @@ const KINDS = [
 ] as const;
 type Kind = (typeof KINDS)[number][0];
 
-const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
+type Disagreement = RouterOutputs["compare"]["disagreements"]["items"][number];
+
+const column = dataColumns<Disagreement>();
+const rightness = (prediction: number | null, gold: number | null) => (prediction === gold ? "text-green-800" : "text-red-800");
+
+function disagreementColumns(itemLink: (trajectoryId: string) => string): DataColumn<Disagreement>[] {
+  return [
+    column.accessor("externalId", {
+      header: "Solution",
+      meta: { className: "font-mono" },
+      cell: ({ row: { original: item } }) => (
+        <Link href={itemLink(item.trajectoryId)} className="text-blue-700 hover:underline" data-testid="disagreement-link">
+          {item.externalId}
+        </Link>
+      ),
+    }),
+    column.accessor("subset", { header: "Subset" }),
+    column.accessor("gold", { header: "Gold first error", cell: (c) => firstErrorText(c.getValue()) }),
+    column.display({
+      id: "a",
+      header: "A predicts",
+      cell: ({ row: { original: item } }) => (
+        <span className={rightness(item.a, item.gold)} data-testid="disagreement-a">
+          {firstErrorText(item.a)}
+        </span>
+      ),
+    }),
+    column.display({
+      id: "b",
+      header: "B predicts",
+      cell: ({ row: { original: item } }) => (
+        <span className={rightness(item.b, item.gold)} data-testid="disagreement-b">
+          {firstErrorText(item.b)}
+        </span>
+      ),
+    }),
+    column.accessor("kind", { header: "Who was right", cell: (c) => KINDS.find(([k]) => k === c.getValue())![1] }),
+    column.display({
+      id: "inspector",
+      header: "",
+      meta: { align: "right" },
+      cell: ({ row: { original: item } }) => (
+        <Link href={`/trajectories/${item.trajectoryId}`} className="text-xs text-slate-600 hover:underline">
+          inspector
+        </Link>
+      ),
+    }),
+  ];
+}
 
 /** "none" | "error" | a chunk index, from the URL's `gold` key. */
 function readGold(value: string | undefined): "none" | "error" | number | undefined {
@@ -48,85 +97,51 @@ export function DisagreementsTab({ runs, baseline, candidates, params }: { runs:
   if (!ready) return <Hint>Pick at least two runs above.</Hint>;
   const set = (changes: Record<string, string | undefined>) => params.update({ ...changes, page: undefined });
   const data = result.data;
+  const runOption = (id: string) => [id, runLabel(candidates, id)] as const;
   const itemLink = (trajectoryId: string) => `/compare/item?trajectory=${encodeURIComponent(trajectoryId)}&runs=${encodeURIComponent(`${runA},${runB}`)}&dataset=${encodeURIComponent(params.dataset ?? "")}`;
 
   return (
     <div className="space-y-3">
-      <div role="search" aria-label="Filter disagreements" className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm lg:grid-cols-6">
-        <label className="col-span-2 min-w-0 lg:col-span-2">
-          <span className="block text-slate-600">Run A</span>
-          <select className={field} value={runA} data-testid="disagreements-run-a" onChange={(e) => set({ a: e.target.value, b: e.target.value === runB ? undefined : runB })}>
-            {runs.map((id) => (
-              <option key={id} value={id}>
-                {runLabel(candidates, id)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="col-span-2 min-w-0 lg:col-span-2">
-          <span className="block text-slate-600">Run B</span>
-          <select className={field} value={runB} data-testid="disagreements-run-b" onChange={(e) => set({ b: e.target.value })}>
-            {runs
-              .filter((id) => id !== runA)
-              .map((id) => (
-                <option key={id} value={id}>
-                  {runLabel(candidates, id)}
-                </option>
-              ))}
-          </select>
-        </label>
-        <label className="min-w-0">
-          <span className="block text-slate-600">Subset</span>
-          <select className={field} value={subset ?? ""} data-testid="disagreements-subset" onChange={(e) => set({ subset: e.target.value || undefined })}>
-            <option value="">All</option>
-            {(data?.subsets ?? []).map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="min-w-0">
-          <span className="block text-slate-600">Who was right</span>
-          <select className={field} value={kind ?? ""} data-testid="disagreements-kind" onChange={(e) => set({ kind: e.target.value || undefined })}>
-            <option value="">Any</option>
-            {KINDS.map(([k, text]) => (
-              <option key={k} value={k}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="min-w-0">
-          <span className="block text-slate-600">Gold first error</span>
-          <select
-            className={field}
+      <Card role="search" aria-label="Filter disagreements" padding="sm" className="grid grid-cols-2 gap-3 text-sm lg:grid-cols-6">
+        <Field label="Run A" className="col-span-2 lg:col-span-2">
+          <Select value={runA} data-testid="disagreements-run-a" onChange={(e) => set({ a: e.target.value, b: e.target.value === runB ? undefined : runB })} options={runs.map(runOption)} />
+        </Field>
+        <Field label="Run B" className="col-span-2 lg:col-span-2">
+          <Select value={runB} data-testid="disagreements-run-b" onChange={(e) => set({ b: e.target.value })} options={runs.filter((id) => id !== runA).map(runOption)} />
+        </Field>
+        <Field label="Subset">
+          <Select value={subset ?? ""} data-testid="disagreements-subset" onChange={(e) => set({ subset: e.target.value || undefined })} placeholder="All" options={(data?.subsets ?? []).map((s) => [s, s] as const)} />
+        </Field>
+        <Field label="Who was right">
+          <Select value={kind ?? ""} data-testid="disagreements-kind" onChange={(e) => set({ kind: e.target.value || undefined })} placeholder="Any" options={KINDS} />
+        </Field>
+        <Field label="Gold first error">
+          <Select
             value={typeof gold === "number" ? "chunk" : (gold ?? "")}
             data-testid="disagreements-gold"
             onChange={(e) => set({ gold: e.target.value === "chunk" ? chunkInput || "0" : e.target.value || undefined })}
-          >
-            <option value="">Any</option>
-            <option value="none">No error (−1)</option>
-            <option value="error">Has an error</option>
-            <option value="chunk">At chunk…</option>
-          </select>
-        </label>
+            placeholder="Any"
+            options={[
+              ["none", "No error (−1)"],
+              ["error", "Has an error"],
+              ["chunk", "At chunk…"],
+            ]}
+          />
+        </Field>
         {typeof gold === "number" && (
-          <label className="min-w-0">
-            <span className="block text-slate-600">Chunk index</span>
-            <input
+          <Field label="Chunk index">
+            <Input
               type="number"
               min={0}
-              className={field}
               value={chunkInput}
               data-testid="disagreements-gold-chunk"
               onChange={(e) => setChunkInput(e.target.value)}
               onBlur={() => set({ gold: readGold(chunkInput) === undefined ? undefined : chunkInput })}
               onKeyDown={(e) => e.key === "Enter" && set({ gold: readGold(chunkInput) === undefined ? undefined : chunkInput })}
             />
-          </label>
+          </Field>
         )}
-      </div>
+      </Card>
 
       {result.error && <ErrorAlert>{errorMessage(result.error)}</ErrorAlert>}
       {!data && !result.error && <Hint>Loading disagreements…</Hint>}
@@ -141,59 +156,16 @@ export function DisagreementsTab({ runs, baseline, candidates, params }: { runs:
                 {text}: {data.counts[k].toLocaleString()}
               </span>
             ))}
-            <nav aria-label="Pages" className="ml-auto flex items-center gap-3">
-              <button type="button" disabled={page <= 1} onClick={() => params.update({ page: String(page - 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40" data-testid="disagreements-previous">
-                Previous
-              </button>
-              <span className="text-slate-600">
-                page {page} of {Math.max(1, Math.ceil(data.total / PAGE_SIZE))}
-              </span>
-              <button type="button" disabled={data.nextCursor === null} onClick={() => params.update({ page: String(page + 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40" data-testid="disagreements-next">
-                Next
-              </button>
-            </nav>
+            <Pager page={page} pageCount={pageCountOf(data.total, PAGE_SIZE)} hasNext={data.nextCursor !== null} onPage={(to) => params.update({ page: String(to) })} testId="disagreements" />
           </div>
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-            <table className="w-full text-sm" data-testid="disagreements-table">
-              <thead className="bg-slate-50 text-left text-xs text-slate-600">
-                <tr>
-                  <th className="px-3 py-2">Solution</th>
-                  <th className="px-3 py-2">Subset</th>
-                  <th className="px-3 py-2">Gold first error</th>
-                  <th className="px-3 py-2">A predicts</th>
-                  <th className="px-3 py-2">B predicts</th>
-                  <th className="px-3 py-2">Who was right</th>
-                  <th className="px-3 py-2" />
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((item) => (
-                  <tr key={item.trajectoryId} className="border-t border-slate-100" data-testid="disagreement-row" data-external-id={item.externalId} data-kind={item.kind}>
-                    <td className="px-3 py-2 font-mono">
-                      <Link href={itemLink(item.trajectoryId)} className="text-blue-700 hover:underline" data-testid="disagreement-link">
-                        {item.externalId}
-                      </Link>
-                    </td>
-                    <td className="px-3 py-2">{item.subset}</td>
-                    <td className="px-3 py-2">{firstErrorText(item.gold)}</td>
-                    <td className={`px-3 py-2 ${item.a === item.gold ? "text-green-800" : "text-red-800"}`} data-testid="disagreement-a">
-                      {firstErrorText(item.a)}
-                    </td>
-                    <td className={`px-3 py-2 ${item.b === item.gold ? "text-green-800" : "text-red-800"}`} data-testid="disagreement-b">
-                      {firstErrorText(item.b)}
-                    </td>
-                    <td className="px-3 py-2">{KINDS.find(([k]) => k === item.kind)![1]}</td>
-                    <td className="px-3 py-2 text-right">
-                      <Link href={`/trajectories/${item.trajectoryId}`} className="text-xs text-slate-600 hover:underline">
-                        inspector
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {data.items.length === 0 && <p className="p-3 text-sm text-slate-500">No solution matches.</p>}
-          </div>
+          <DataTable
+            testId="disagreements-table"
+            data={data.items}
+            columns={disagreementColumns(itemLink)}
+            getRowId={(item) => item.trajectoryId}
+            rowAttributes={(item) => ({ "data-testid": "disagreement-row", "data-external-id": item.externalId, "data-kind": item.kind })}
+            empty="No solution matches."
+          />
         </>
       )}
     </div>

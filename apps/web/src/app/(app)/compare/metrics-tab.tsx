@@ -2,7 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
-import { ErrorAlert } from "~/components/ui";
+import { Card, ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { Hint, runLabel, type Candidates } from "./shared";
@@ -41,7 +41,8 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
       <p className="text-xs text-slate-500" data-testid="metrics-summary">
         {data.gold.toLocaleString()} gold solutions shared by every run · {Math.round(data.confidence * 100)} % percentile-bootstrap intervals over solutions ({data.resamples.toLocaleString()} resamples, seed {data.seed}) · differences are paired (same resampled solutions for both runs) · the average is the unweighted mean over subsets. Scores in %.
       </p>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      {/* Not a DataTable: each subset's name spans its runs' rows. */}
+      <Card padding="none" className="overflow-x-auto">
         <table className="w-full text-sm" data-testid="metrics-table">
           <thead className="bg-slate-50 text-left text-xs text-slate-600">
             <tr>
@@ -95,7 +96,7 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
             )}
           </tbody>
         </table>
-      </div>
+      </Card>
       {data.runs.some((r) => r.missing > 0) && (
         <p className="text-xs text-amber-700">Some runs lack predictions for solutions in every run's scope; those count as wrong: {data.runs.filter((r) => r.missing > 0).map((r) => `${runLabel(candidates, r.id)} (${r.missing})`).join(", ")}.</p>
       )}

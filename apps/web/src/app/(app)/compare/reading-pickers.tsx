@@ -1,6 +1,7 @@
 "use client";
 
 import { describeStoredLabelRule, type StoredLabelRuleName } from "@stepwiser/core";
+import { Card, Field, Select } from "~/components/ui";
 import type { CompareParams } from "./compare-params";
 import type { Candidates } from "./shared";
 
@@ -8,8 +9,6 @@ export interface StoredRule {
   rule: StoredLabelRuleName;
   paramsKey: string;
 }
-
-const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
 
 /** "abs-q(evidence=own-prefix)", "rel-ratio(gamma=0.7)": the rule with the parameters its labels used. */
 export function ruleText(rule: StoredRule): string {
@@ -37,57 +36,48 @@ export type ReadingChoice = ReturnType<typeof useReadingChoice>;
 
 export function ReadingPickers({ candidates, choice, params, annotate = true, queue = true }: { candidates: Candidates; choice: ReadingChoice; params: CompareParams; annotate?: boolean; queue?: boolean }) {
   return (
-    <div className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm sm:grid-cols-2 lg:grid-cols-4">
-      <label className="min-w-0">
-        <span className="block text-slate-600">Judge run</span>
-        <select className={field} value={choice.judge ?? ""} data-testid="reading-judge-run" onChange={(e) => params.update({ judge: e.target.value || undefined, pcursor: undefined })}>
-          {candidates.judgeRuns.length === 0 && <option value="">No run with judge samples</option>}
-          {candidates.judgeRuns.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-      </label>
+    <Card padding="sm" className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+      <Field label="Judge run">
+        <Select
+          value={choice.judge ?? ""}
+          data-testid="reading-judge-run"
+          onChange={(e) => params.update({ judge: e.target.value || undefined, pcursor: undefined })}
+          placeholder={candidates.judgeRuns.length === 0 ? "No run with judge samples" : undefined}
+          options={candidates.judgeRuns.map((r) => [r.id, r.label] as const)}
+        />
+      </Field>
       {annotate && (
         <>
-          <label className="min-w-0">
-            <span className="block text-slate-600">Annotate run (Monte-Carlo labels)</span>
-            <select className={field} value={choice.annotate ?? ""} data-testid="reading-annotate-run" onChange={(e) => params.update({ annotate: e.target.value || undefined, rule: undefined, pcursor: undefined })}>
-              {candidates.annotateRuns.length === 0 && <option value="">No annotate run with labels</option>}
-              {candidates.annotateRuns.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="min-w-0">
-            <span className="block text-slate-600">Label rule</span>
-            <select className={field} value={choice.rule ? encodeRule(choice.rule) : ""} data-testid="reading-rule" onChange={(e) => params.update({ rule: e.target.value || undefined, pcursor: undefined })}>
-              {choice.rules.map((r) => (
-                <option key={encodeRule(r)} value={encodeRule(r)}>
-                  {ruleText(r)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field label="Annotate run (Monte-Carlo labels)">
+            <Select
+              value={choice.annotate ?? ""}
+              data-testid="reading-annotate-run"
+              onChange={(e) => params.update({ annotate: e.target.value || undefined, rule: undefined, pcursor: undefined })}
+              placeholder={candidates.annotateRuns.length === 0 ? "No annotate run with labels" : undefined}
+              options={candidates.annotateRuns.map((r) => [r.id, r.label] as const)}
+            />
+          </Field>
+          <Field label="Label rule">
+            <Select
+              value={choice.rule ? encodeRule(choice.rule) : ""}
+              data-testid="reading-rule"
+              onChange={(e) => params.update({ rule: e.target.value || undefined, pcursor: undefined })}
+              options={choice.rules.map((r) => [encodeRule(r), ruleText(r)] as const)}
+            />
+          </Field>
         </>
       )}
       {queue && (
-        <label className="min-w-0">
-          <span className="block text-slate-600">Human labels from</span>
-          <select className={field} value={choice.queue ?? ""} data-testid="reading-queue" onChange={(e) => params.update({ queue: e.target.value || undefined, pcursor: undefined })}>
-            <option value="">Every queue and manual label</option>
-            {candidates.queues.map((q) => (
-              <option key={q.id} value={q.id}>
-                {q.name}
-                {q.archivedAt ? " (archived)" : ""}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="Human labels from">
+          <Select
+            value={choice.queue ?? ""}
+            data-testid="reading-queue"
+            onChange={(e) => params.update({ queue: e.target.value || undefined, pcursor: undefined })}
+            placeholder="Every queue and manual label"
+            options={candidates.queues.map((q) => [q.id, `${q.name}${q.archivedAt ? " (archived)" : ""}`] as const)}
+          />
+        </Field>
       )}
-    </div>
+    </Card>
   );
 }

@@ -3,14 +3,36 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure, ErrorAlert } from "~/components/ui";
+import { ChartFigure, DataTable, dataColumns, ErrorAlert, Select, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
-import { Hint, runLabel, type Candidates } from "./shared";
+import { Hint, numberOptions, runLabel, type Candidates } from "./shared";
 import { pct, SERIES_COLORS } from "./format";
 
 type Curve = RouterOutputs["compare"]["scaling"]["runs"][number];
+type ScalingRow = { run: string; point: Curve["points"][number] };
+
+const column = dataColumns<ScalingRow>();
+
+function scalingColumns(candidates: Candidates): DataColumn<ScalingRow>[] {
+  return [
+    column.accessor("run", { header: "Run", cell: (c) => runLabel(candidates, c.getValue()), meta: { className: "max-w-72 truncate" } }),
+    column.accessor("point.k", { header: "K", meta: { align: "right" } }),
+    column.accessor("point.f1", { header: "F1 (mean over draws)", cell: (c) => pct(c.getValue()), meta: { align: "right" } }),
+    column.display({ id: "range", header: "F1 range", cell: ({ row: { original: r } }) => `${pct(r.point.f1Range.min)}–${pct(r.point.f1Range.max)}`, meta: { align: "right", className: "text-xs text-slate-500" } }),
+    column.display({
+      id: "bySubset",
+      header: "F1 per subset",
+      meta: { className: "text-xs text-slate-600" },
+      cell: ({ row: { original: r } }) =>
+        Object.entries(r.point.f1BySubset)
+          .map(([s, f1]) => `${s} ${pct(f1)}`)
+          .join(" · "),
+    }),
+    column.accessor("point.tokensPerSolution", { header: "Judge tokens / solution", cell: (c) => Math.round(c.getValue()).toLocaleString(), meta: { align: "right" } }),
+  ];
+}
 
 function compact(value: number): string {
   return Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(value);
@@ -67,13 +89,7 @@ export function ScalingTab({ runs, candidates, params }: { runs: string[]; candi
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <label className="flex items-center gap-2">
           <span className="text-slate-600">Random K-subsets per K</span>
-          <select className="rounded border border-slate-300 bg-white px-2 py-1" value={draws} data-testid="scaling-draws" onChange={(e) => params.update({ draws: e.target.value })}>
-            {[1, 5, 20, 50, 200].map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
+          <Select inline value={draws} data-testid="scaling-draws" onChange={(e) => params.update({ draws: e.target.value })} options={numberOptions([1, 5, 20, 50, 200])} />
         </label>
         <p className="text-xs text-slate-500">
           K-subsets of each chunk&apos;s stored samples stand in for runs that drew K; the largest K is the fewest samples stored on a chunk. Chunks a stop-at-first-Negative run never judged count as Positive and cost nothing; a chunk&apos;s prompt is paid once.
@@ -84,40 +100,13 @@ export function ScalingTab({ runs, candidates, params }: { runs: string[]; candi
       {result.data && (
         <>
           <ScalingCharts curves={result.data.runs} candidates={candidates} />
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-            <table className="w-full text-sm" data-testid="scaling-table">
-              <thead className="bg-slate-50 text-left text-xs text-slate-600">
-                <tr>
-                  <th className="px-3 py-2">Run</th>
-                  <th className="px-3 py-2 text-right">K</th>
-                  <th className="px-3 py-2 text-right">F1 (mean over draws)</th>
-                  <th className="px-3 py-2 text-right">F1 range</th>
-                  <th className="px-3 py-2">F1 per subset</th>
-                  <th className="px-3 py-2 text-right">Judge tokens / solution</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.data.runs.flatMap((curve) =>
-                  curve.points.map((p) => (
-                    <tr key={`${curve.run.id}-${p.k}`} className="border-t border-slate-100" data-testid="scaling-row" data-run={curve.run.id} data-k={p.k} data-f1={p.f1} data-tokens={p.tokensPerSolution}>
-                      <td className="max-w-72 truncate px-3 py-2">{runLabel(candidates, curve.run.id)}</td>
-                      <td className="px-3 py-2 text-right tabular-nums">{p.k}</td>
-                      <td className="px-3 py-2 text-right tabular-nums">{pct(p.f1)}</td>
-                      <td className="px-3 py-2 text-right text-xs text-slate-500 tabular-nums">
-                        {pct(p.f1Range.min)}–{pct(p.f1Range.max)}
-                      </td>
-                      <td className="px-3 py-2 text-xs text-slate-600">
-                        {Object.entries(p.f1BySubset)
-                          .map(([s, f1]) => `${s} ${pct(f1)}`)
-                          .join(" · ")}
-                      </td>
-                      <td className="px-3 py-2 text-right tabular-nums">{Math.round(p.tokensPerSolution).toLocaleString()}</td>
-                    </tr>
-                  )),
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="scaling-table"
+            data={result.data.runs.flatMap((curve) => curve.points.map((point) => ({ run: curve.run.id, point })))}
+            columns={scalingColumns(candidates)}
+            getRowId={(r) => `${r.run}-${r.point.k}`}
+            rowAttributes={({ run, point }) => ({ "data-testid": "scaling-row", "data-run": run, "data-k": point.k, "data-f1": point.f1, "data-tokens": point.tokensPerSolution })}
+          />
         </>
       )}
     </div>

@@ -9,6 +9,11 @@ export function runLabel(candidates: Candidates, id: string): string {
   return candidates.runs.find((r) => r.id === id)?.label ?? id;
 }
 
+/** Numbers as picker options ("5", "10", "20"). */
+export function numberOptions(values: readonly number[]): [string, string][] {
+  return values.map((value) => [String(value), String(value)]);
+}
+
 export function Hint({ children }: { children: ReactNode }) {
   return <p className="text-sm text-slate-500">{children}</p>;
 }

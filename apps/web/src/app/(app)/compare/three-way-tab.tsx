@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { ErrorAlert } from "~/components/ui";
+import { Card, DataTable, dataColumns, ErrorAlert, Pager, pageCountOf, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
@@ -28,11 +28,33 @@ function humanText(rating: -1 | 0 | 1 | null): string {
   return rating === null ? "—" : rating === 1 ? "+1 right" : rating === 0 ? "0 neutral" : "−1 wrong";
 }
 
+type SplitChunk = ThreeWay["list"]["items"][number];
+
+const column = dataColumns<SplitChunk>();
+const toned = (label: string | null) => <span className={LABEL_TONE[label ?? ""]}>{label}</span>;
+const CHUNK_COLUMNS: DataColumn<SplitChunk>[] = [
+  column.display({
+    id: "chunk",
+    header: "Chunk",
+    meta: { className: "font-mono" },
+    cell: ({ row: { original: c } }) => (
+      <Link href={`/trajectories/${c.trajectoryId}#chunk-${c.index}`} className="text-blue-700 hover:underline" data-testid="three-way-link">
+        {c.externalId} #{c.index}
+      </Link>
+    ),
+  }),
+  column.accessor("judge", { header: "Judge", cell: (c) => toned(c.getValue()) }),
+  column.accessor("judgeShare", { header: "Positive share", cell: (c) => (c.getValue() === null ? "—" : c.getValue()!.toFixed(2)), meta: { align: "right" } }),
+  column.accessor("mc", { header: "Monte-Carlo", cell: (c) => toned(c.getValue()) }),
+  column.accessor("human", { header: "Human", cell: (c) => humanText(c.getValue()) }),
+  column.accessor("pattern", { header: "Pattern", cell: (c) => PATTERNS.find(([p]) => p === c.getValue())![1] }),
+];
+
 /** A 2 × 2 (or 2 × 3 with unparseable judge votes) table: rows the reference, columns the other reading. */
 function Matrix({ title, testId, agreement, referenceName, readingName, withUnparseable }: { title: string; testId: string; agreement: Agreement; referenceName: string; readingName: string; withUnparseable: boolean }) {
   const columns = withUnparseable ? (["Positive", "Negative", "unparseable"] as const) : (["Positive", "Negative"] as const);
   return (
-    <section aria-label={title} data-testid={testId} className="rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm">
+    <Card as="section" aria-label={title} data-testid={testId} padding="sm" className="text-sm">
       <h3 className="font-semibold">{title}</h3>
       <p className="mb-2 text-xs text-slate-500">
         Cohen&apos;s κ{" "}
@@ -67,7 +89,7 @@ function Matrix({ title, testId, agreement, referenceName, readingName, withUnpa
           ))}
         </tbody>
       </table>
-    </section>
+    </Card>
   );
 }
 
@@ -117,49 +139,16 @@ export function ThreeWayTab({ runs, candidates, params }: { runs: string[]; cand
                 {text} ({data.patterns[p].toLocaleString()})
               </button>
             ))}
-            <nav aria-label="Pages" className="ml-auto flex items-center gap-3">
-              <button type="button" disabled={page <= 1} onClick={() => params.update({ pcursor: String(page - 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">
-                Previous
-              </button>
-              <span className="text-slate-600">
-                page {page} of {Math.max(1, Math.ceil(data.list.total / PAGE_SIZE))}
-              </span>
-              <button type="button" disabled={data.list.nextCursor === null} onClick={() => params.update({ pcursor: String(page + 1) })} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">
-                Next
-              </button>
-            </nav>
+            <Pager page={page} pageCount={pageCountOf(data.list.total, PAGE_SIZE)} hasNext={data.list.nextCursor !== null} onPage={(to) => params.update({ pcursor: String(to) })} />
           </div>
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-            <table className="w-full text-sm" data-testid="three-way-table">
-              <thead className="bg-slate-50 text-left text-xs text-slate-600">
-                <tr>
-                  <th className="px-3 py-2">Chunk</th>
-                  <th className="px-3 py-2">Judge</th>
-                  <th className="px-3 py-2 text-right">Positive share</th>
-                  <th className="px-3 py-2">Monte-Carlo</th>
-                  <th className="px-3 py-2">Human</th>
-                  <th className="px-3 py-2">Pattern</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.list.items.map((c) => (
-                  <tr key={c.chunkId} className="border-t border-slate-100" data-testid="three-way-row" data-pattern={c.pattern} data-chunk-id={c.chunkId}>
-                    <td className="px-3 py-2 font-mono">
-                      <Link href={`/trajectories/${c.trajectoryId}#chunk-${c.index}`} className="text-blue-700 hover:underline" data-testid="three-way-link">
-                        {c.externalId} #{c.index}
-                      </Link>
-                    </td>
-                    <td className={`px-3 py-2 ${LABEL_TONE[c.judge ?? ""] ?? ""}`}>{c.judge}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{c.judgeShare === null ? "—" : c.judgeShare.toFixed(2)}</td>
-                    <td className={`px-3 py-2 ${LABEL_TONE[c.mc ?? ""] ?? ""}`}>{c.mc}</td>
-                    <td className="px-3 py-2">{humanText(c.human)}</td>
-                    <td className="px-3 py-2">{PATTERNS.find(([p]) => p === c.pattern)![1]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {data.list.items.length === 0 && <p className="p-3 text-sm text-slate-500">No chunk with all three readings splits this way.</p>}
-          </div>
+          <DataTable
+            testId="three-way-table"
+            data={data.list.items}
+            columns={CHUNK_COLUMNS}
+            getRowId={(c) => c.chunkId}
+            rowAttributes={(c) => ({ "data-testid": "three-way-row", "data-pattern": c.pattern, "data-chunk-id": c.chunkId })}
+            empty="No chunk with all three readings splits this way."
+          />
         </>
       )}
     </div>

@@ -4,13 +4,14 @@ import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Card, CardTitle, ErrorAlert, Select } from "~/components/ui";
 import { RichText, RichTextModeToggle, type RichTextMode } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useSearchParamsState } from "~/lib/url-state";
 import { useTRPC } from "~/trpc/react";
 import { RationaleList, VerdictBadge } from "../../trajectories/[id]/inspector/judge-cell";
 import { firstErrorText } from "../format";
+import { numberOptions } from "../shared";
 import { RationaleDiff } from "./rationale-diff";
 
 type Item = RouterOutputs["compare"]["item"];
@@ -46,6 +47,7 @@ export function ComparisonItem() {
   const sample = Math.max(0, Number.parseInt(params.get("sample") ?? "0", 10) || 0);
   const maxSamples = Math.max(1, ...runs.map((r) => r.run.samples));
   const labelOf = (id: string) => runs.find((r) => r.run.id === id)?.run.label ?? id;
+  const runOption = (id: string) => [id, labelOf(id)] as const;
   const back = new URLSearchParams({ ...(params.get("dataset") ? { dataset: params.get("dataset")! } : {}), runs: runIds.join(","), tab: "disagreements" });
 
   return (
@@ -77,56 +79,36 @@ export function ComparisonItem() {
           })}
         </ul>
       </header>
-      <section aria-label="Problem" className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
-        <h2 className="mb-1 text-sm font-semibold text-slate-600">Problem</h2>
+      <Card as="section" aria-label="Problem" padding="sm">
+        <CardTitle className="mb-1 text-slate-600">Problem</CardTitle>
         <RichText text={trajectory.problem} mode={textMode} className="text-sm" />
-      </section>
+      </Card>
 
       {runs.some((r) => r.criticOutput) && (
         <section aria-label="Critic answers" className="grid gap-3" style={{ gridTemplateColumns: `repeat(${runs.length}, minmax(0, 1fr))` }}>
           {runs.map((r) => (
-            <div key={r.run.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm">
+            <Card key={r.run.id} padding="sm" className="text-sm">
               <h2 className="mb-1 text-xs font-semibold text-slate-600">{r.run.label} (critic answer)</h2>
               {r.criticOutput ? <RichText text={r.criticOutput} mode={textMode} /> : <span className="text-slate-400">—</span>}
-            </div>
+            </Card>
           ))}
         </section>
       )}
 
       {runIds.length >= 2 && diffB && (
-        <div className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm" role="group" aria-label="Diff settings">
+        <Card padding="sm" className="flex flex-wrap items-center gap-3 text-sm" role="group" aria-label="Diff settings">
           <span className="text-slate-600">Word diff of rationales:</span>
-          <select className="rounded border border-slate-300 px-2 py-1" value={diffA} data-testid="item-diff-a" onChange={(e) => setParam("diffA", e.target.value)}>
-            {runIds.map((id) => (
-              <option key={id} value={id}>
-                {labelOf(id)}
-              </option>
-            ))}
-          </select>
+          <Select inline value={diffA} data-testid="item-diff-a" onChange={(e) => setParam("diffA", e.target.value)} options={runIds.map(runOption)} />
           <span>vs</span>
-          <select className="rounded border border-slate-300 px-2 py-1" value={diffB} data-testid="item-diff-b" onChange={(e) => setParam("diffB", e.target.value)}>
-            {runIds
-              .filter((id) => id !== diffA)
-              .map((id) => (
-                <option key={id} value={id}>
-                  {labelOf(id)}
-                </option>
-              ))}
-          </select>
+          <Select inline value={diffB} data-testid="item-diff-b" onChange={(e) => setParam("diffB", e.target.value)} options={runIds.filter((id) => id !== diffA).map(runOption)} />
           <label className="flex items-center gap-1">
             sample #
-            <select className="rounded border border-slate-300 px-2 py-1" value={sample} data-testid="item-diff-sample" onChange={(e) => setParam("sample", e.target.value)}>
-              {Array.from({ length: maxSamples }, (_, i) => (
-                <option key={i} value={i}>
-                  {i}
-                </option>
-              ))}
-            </select>
+            <Select inline value={sample} data-testid="item-diff-sample" onChange={(e) => setParam("sample", e.target.value)} options={numberOptions(Array.from({ length: maxSamples }, (_, i) => i))} />
           </label>
           <span className="text-xs text-slate-500">
             <del className="bg-red-100 text-red-900">only in A</del> · <ins className="bg-green-100 text-green-900 no-underline">only in B</ins>
           </span>
-        </div>
+        </Card>
       )}
 
       <ol className="space-y-3" aria-label="Chunks">
@@ -135,7 +117,7 @@ export function ComparisonItem() {
           const b = chunk.judgements.find((j) => j.runId === diffB)?.samples.find((s) => s.sampleIndex === sample);
           const isGold = chunk.index === trajectory.gold;
           return (
-            <li key={chunk.index} id={`chunk-${chunk.index}`} className={`rounded-lg border bg-white p-3 shadow-sm ${isGold ? "border-red-300" : "border-slate-200"}`} data-testid="item-chunk" data-index={chunk.index}>
+            <Card as="li" key={chunk.index} id={`chunk-${chunk.index}`} padding="sm" border={isGold ? "border-red-300" : undefined} data-testid="item-chunk" data-index={chunk.index}>
               <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
                 <a href={`/trajectories/${trajectory.id}#chunk-${chunk.index}`} className="font-mono text-slate-600 hover:underline">
                   #{chunk.index}
@@ -169,7 +151,7 @@ export function ComparisonItem() {
                   <RationaleDiff a={a.rationale} b={b.rationale} />
                 </details>
               )}
-            </li>
+            </Card>
           );
         })}
       </ol>
