@@ -45,6 +45,8 @@ const LOOK = {
   plain: BANDED,
   /** Inside a card or panel: small text, no band. */
   compact: { table: "w-full border-collapse text-xs", head: "text-left text-slate-500", cell: "py-1 pr-3 last:pr-0" },
+  /** Inside a card, in the card's own text size, no band. */
+  inline: { table: "w-full border-collapse", head: "text-left text-slate-600", cell: "py-1 pr-3 last:pr-0" },
 } as const;
 
 export interface DataTableProps<T extends RowData> {
@@ -119,7 +121,7 @@ export function DataTable<T extends RowData>({ data, columns, getRowId, look = "
   );
   const emptyNote = rows.length === 0 && empty ? <p className="p-3 text-sm text-slate-500">{empty}</p> : null;
 
-  if (look === "compact") {
+  if (look === "compact" || look === "inline") {
     return (
       <>
         {tableElement}

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { cx } from "./cx";
 
 const TONES: Record<string, string> = {
   queued: "bg-slate-100 text-slate-700",
@@ -20,9 +21,9 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 /** A small grey tag beside a name: "blind", "archived", "revoked". */
-export function Badge({ children, title }: { children: ReactNode; title?: string }) {
+export function Badge({ children, title, className }: { children: ReactNode; title?: string; className?: string }) {
   return (
-    <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600" title={title}>
+    <span className={cx("rounded bg-slate-100 px-1.5 text-xs text-slate-600", className)} title={title}>
       {children}
     </span>
   );

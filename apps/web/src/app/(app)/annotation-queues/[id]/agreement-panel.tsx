@@ -1,8 +1,9 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { ErrorAlert } from "~/components/ui";
+import { Card, CardTitle, DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
@@ -18,6 +19,40 @@ function kappaWord(kappa: number): string {
   return "almost perfect";
 }
 
+type Agreement = RouterOutputs["annotationQueue"]["agreement"];
+type Disagreement = Agreement["disagreements"][number];
+
+const column = dataColumns<Disagreement>();
+
+function disagreementColumns(unit: Agreement["unit"], queueId: string, canAdjudicate: boolean): DataColumn<Disagreement>[] {
+  return [
+    column.accessor("externalId", {
+      header: "Solution",
+      meta: { className: "font-mono" },
+      cell: ({ row: { original: d } }) =>
+        canAdjudicate ? (
+          <Link href={`/annotation-queues/${queueId}/items/${d.itemId}`} className="text-blue-700 hover:underline">
+            {d.externalId}
+          </Link>
+        ) : (
+          d.externalId
+        ),
+    }),
+    column.accessor("chunkIndex", { header: unit === "chunk" ? "Chunk" : "", meta: { className: "font-mono" }, cell: (c) => (c.getValue() === null ? "" : `#${c.getValue()}`) }),
+    column.display({
+      id: "ratings",
+      header: "Annotators said",
+      cell: ({ row: { original: d } }) =>
+        d.ratings.map((r) => (
+          <span key={r.annotatorId} className="mr-3">
+            {r.name}: <span className="font-mono">{unit === "chunk" ? ratingText(r.rating) : firstErrorText(r.firstErrorIndex)}</span>
+          </span>
+        )),
+    }),
+    column.accessor("adjudicated", { header: "Status", cell: (c) => (c.getValue() ? <span className="text-green-800">adjudicated</span> : <span className="text-amber-800">open</span>) }),
+  ];
+}
+
 /** Cohen's κ per annotator pair, Fleiss' κ over the queue, and the items annotators disagree on. */
 export function AgreementPanel({ queueId, canAdjudicate }: { queueId: string; canAdjudicate: boolean }) {
   const trpc = useTRPC();
@@ -27,10 +62,10 @@ export function AgreementPanel({ queueId, canAdjudicate }: { queueId: string; ca
   if (!a) return null;
   const unit = a.unit === "chunk" ? "chunks" : "solutions";
   return (
-    <section aria-labelledby="agreement-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id="agreement-heading" className="text-sm font-semibold text-slate-700">
+    <Card as="section" aria-labelledby="agreement-heading" className="space-y-3">
+      <CardTitle id="agreement-heading" className="text-slate-700">
         Agreement
-      </h2>
+      </CardTitle>
       {!a.fleiss && a.cohen.length === 0 && <p className="text-sm text-slate-600">No item has two annotators yet.</p>}
       <div className="flex flex-wrap gap-4">
         {a.fleiss && (
@@ -57,43 +92,18 @@ export function AgreementPanel({ queueId, canAdjudicate }: { queueId: string; ca
       {a.disagreements.length > 0 && (
         <>
           <h3 className="text-sm font-medium text-slate-700">Disagreements to adjudicate ({a.disagreements.length})</h3>
-          <table className="w-full text-sm">
-            <thead className="text-left text-slate-600">
-              <tr>
-                <th className="py-1 pr-3">Solution</th>
-                <th className="py-1 pr-3">{a.unit === "chunk" ? "Chunk" : ""}</th>
-                <th className="py-1 pr-3">Annotators said</th>
-                <th className="py-1 pr-3">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {a.disagreements.map((d) => (
-                <tr key={`${d.itemId}-${d.chunkIndex ?? "all"}`} data-testid="disagreement-row" className="border-t border-slate-100">
-                  <td className="py-1 pr-3 font-mono">
-                    {canAdjudicate ? (
-                      <Link href={`/annotation-queues/${queueId}/items/${d.itemId}`} className="text-blue-700 hover:underline">
-                        {d.externalId}
-                      </Link>
-                    ) : (
-                      d.externalId
-                    )}
-                  </td>
-                  <td className="py-1 pr-3 font-mono">{d.chunkIndex === null ? "" : `#${d.chunkIndex}`}</td>
-                  <td className="py-1 pr-3">
-                    {d.ratings.map((r) => (
-                      <span key={r.annotatorId} className="mr-3">
-                        {r.name}: <span className="font-mono">{a.unit === "chunk" ? ratingText(r.rating) : firstErrorText(r.firstErrorIndex)}</span>
-                      </span>
-                    ))}
-                  </td>
-                  <td className="py-1 pr-3">{d.adjudicated ? <span className="text-green-800">adjudicated</span> : <span className="text-amber-800">open</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="text-sm">
+            <DataTable
+              look="inline"
+              data={a.disagreements}
+              columns={disagreementColumns(a.unit, queueId, canAdjudicate)}
+              getRowId={(d) => `${d.itemId}-${d.chunkIndex ?? "all"}`}
+              rowAttributes={() => ({ "data-testid": "disagreement-row" })}
+            />
+          </div>
         </>
       )}
-    </section>
+    </Card>
   );
 }
 

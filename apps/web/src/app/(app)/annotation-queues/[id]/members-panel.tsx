@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Button, Card, CardTitle, ErrorAlert, Field, Select } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
@@ -25,10 +25,10 @@ export function MembersPanel({ queueId, members }: { queueId: string; members: M
   const addable = (candidates.data ?? []).filter((user) => !memberIds.has(user.id));
 
   return (
-    <section aria-labelledby="members-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm" data-testid="members-panel">
-      <h2 id="members-heading" className="font-semibold text-slate-700">
+    <Card as="section" aria-labelledby="members-heading" className="space-y-3 text-sm" data-testid="members-panel">
+      <CardTitle id="members-heading" className="text-slate-700">
         Members
-      </h2>
+      </CardTitle>
       <p className="text-slate-600">Annotators see and work only the queues they are members of. Removing someone ends their current lease; their submitted labels stay.</p>
       {members.length === 0 ? (
         <p className="text-slate-500">No annotators yet.</p>
@@ -42,15 +42,9 @@ export function MembersPanel({ queueId, members }: { queueId: string; members: M
                 added {new Date(member.addedAt).toLocaleDateString()}
                 {member.addedByName ? ` by ${member.addedByName}` : ""}
               </span>
-              <button
-                type="button"
-                onClick={() => remove.mutate({ queueId, userId: member.userId })}
-                disabled={remove.isPending}
-                className="ml-auto rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50"
-                aria-label={`Remove ${member.email}`}
-              >
+              <Button size="sm" onClick={() => remove.mutate({ queueId, userId: member.userId })} disabled={remove.isPending} className="ml-auto" aria-label={`Remove ${member.email}`}>
                 Remove
-              </button>
+              </Button>
             </li>
           ))}
         </ul>
@@ -62,23 +56,21 @@ export function MembersPanel({ queueId, members }: { queueId: string; members: M
           if (chosen) add.mutate({ queueId, userIds: [chosen] });
         }}
       >
-        <label className="block">
-          <span className="text-slate-700">Add an annotator</span>
-          <select value={chosen} onChange={(event) => setChosen(event.target.value)} className="mt-1 block rounded border border-slate-300 bg-white px-2 py-1" name="member">
-            <option value="">{addable.length ? "Choose…" : "No other annotator accounts"}</option>
-            {addable.map((user) => (
-              <option key={user.id} value={user.id}>
-                {user.name} ({user.email})
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" disabled={!chosen || add.isPending} className="rounded bg-blue-600 px-3 py-1.5 font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+        <Field label="Add an annotator">
+          <Select
+            value={chosen}
+            onChange={(event) => setChosen(event.target.value)}
+            name="member"
+            placeholder={addable.length ? "Choose…" : "No other annotator accounts"}
+            options={addable.map((user) => [user.id, `${user.name} (${user.email})`] as const)}
+          />
+        </Field>
+        <Button type="submit" variant="primary" disabled={!chosen || add.isPending}>
           Add
-        </button>
+        </Button>
       </form>
       {candidates.error && <ErrorAlert>{errorMessage(candidates.error)}</ErrorAlert>}
       {(add.error ?? remove.error) && <ErrorAlert>{errorMessage((add.error ?? remove.error)!)}</ErrorAlert>}
-    </section>
+    </Card>
   );
 }

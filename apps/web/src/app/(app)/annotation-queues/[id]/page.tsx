@@ -1,10 +1,11 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { describeStoredLabelRule } from "@stepwiser/core";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { ErrorAlert, ProgressBar } from "~/components/ui";
+import { Badge, buttonClass, ButtonLink, Card, CardTitle, DataTable, dataColumns, ErrorAlert, ProgressBar, type DataColumn } from "~/components/ui";
 import { RichText } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
@@ -12,6 +13,23 @@ import { useTRPC } from "~/trpc/react";
 import { AgreementPanel } from "./agreement-panel";
 import { MembersPanel } from "./members-panel";
 import { QueueSettings } from "./queue-settings";
+
+type Annotator = RouterOutputs["annotationQueue"]["queue"]["progress"]["annotators"][number];
+
+const column = dataColumns<Annotator>();
+const ANNOTATOR_COLUMNS: DataColumn<Annotator>[] = [
+  column.accessor("name", {
+    header: "Annotator",
+    cell: ({ row: { original: a } }) => (
+      <>
+        {a.name} <span className="text-slate-500">{a.email}</span>
+      </>
+    ),
+  }),
+  column.accessor("submitted", { header: "Submitted", meta: { align: "right" } }),
+  column.accessor("skipped", { header: "Skipped", meta: { align: "right" } }),
+  column.accessor("leased", { header: "Holding", meta: { align: "right" } }),
+];
 
 /** A queue's dashboard: progress per annotator, agreement, the items to adjudicate. */
 export default function QueuePage() {
@@ -34,23 +52,21 @@ export default function QueuePage() {
         </Link>
         <div className="mt-1 flex flex-wrap items-center gap-3">
           <h1 className="text-xl font-semibold">{q.name}</h1>
-          {q.blind && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">blind</span>}
-          {q.archivedAt && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
+          {q.blind && <Badge>blind</Badge>}
+          {q.archivedAt && <Badge>archived</Badge>}
           <span className="ml-auto flex flex-wrap gap-2">
             {seesResearch && (
-              <Link href={threeWayHref(q)} className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
-                Judge × Monte-Carlo × these labels
-              </Link>
+              <ButtonLink href={threeWayHref(q)}>Judge × Monte-Carlo × these labels</ButtonLink>
             )}
             {isResearcher && (
-              <a href={`/api/annotation-queues/${id}/labels`} download className="rounded border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">
+              <a href={`/api/annotation-queues/${id}/labels`} download className={buttonClass()}>
                 Export labels (JSONL)
               </a>
             )}
             {canAnnotate && !q.archivedAt && (
-              <Link href={`/annotation-queues/${id}/annotate`} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
+              <ButtonLink href={`/annotation-queues/${id}/annotate`} variant="primary">
                 Annotate
-              </Link>
+              </ButtonLink>
             )}
           </span>
         </div>
@@ -61,46 +77,29 @@ export default function QueuePage() {
         </p>
       </div>
 
-      <section aria-labelledby="progress-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <h2 id="progress-heading" className="text-sm font-semibold text-slate-700">
+      <Card as="section" aria-labelledby="progress-heading" className="space-y-3">
+        <CardTitle id="progress-heading" className="text-slate-700">
           Progress
-        </h2>
+        </CardTitle>
         <ProgressBar done={p.completedItems} total={p.items} label="Items with all their annotators" />
         <p className="text-sm text-slate-700" data-testid="queue-progress">
           <span className="tabular-nums">{p.completedItems}</span> of <span className="tabular-nums">{p.items}</span> items done · {p.submissions} submissions · {p.activeLeases} held now · {p.adjudicatedItems} adjudicated
         </p>
         {p.annotators.length > 0 && (
-          <table className="w-full text-sm">
-            <thead className="text-left text-slate-600">
-              <tr>
-                <th className="py-1 pr-3">Annotator</th>
-                <th className="py-1 pr-3 text-right">Submitted</th>
-                <th className="py-1 pr-3 text-right">Skipped</th>
-                <th className="py-1 pr-3 text-right">Holding</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.annotators.map((a) => (
-                <tr key={a.userId} data-testid="annotator-progress" className="border-t border-slate-100">
-                  <td className="py-1 pr-3">{a.name} <span className="text-slate-500">{a.email}</span></td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{a.submitted}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{a.skipped}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{a.leased}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="text-sm">
+            <DataTable look="inline" data={p.annotators} columns={ANNOTATOR_COLUMNS} getRowId={(a) => a.userId} rowAttributes={() => ({ "data-testid": "annotator-progress" })} />
+          </div>
         )}
-      </section>
+      </Card>
 
       {seesResearch && <AgreementPanel queueId={id} canAdjudicate={isResearcher} />}
       {isResearcher && <MembersPanel queueId={id} members={q.members} />}
 
       {q.instructions && (
-        <section className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-          <h2 className="mb-2 text-sm font-semibold text-slate-700">Instructions</h2>
+        <Card as="section" className="text-sm">
+          <CardTitle className="mb-2 text-slate-700">Instructions</CardTitle>
           <RichText text={q.instructions} />
-        </section>
+        </Card>
       )}
       {isResearcher && <QueueSettings queue={q} />}
     </div>

@@ -3,12 +3,11 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { FormEvent } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Button, Card, ErrorAlert, Field, Input, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
 type Queue = RouterOutputs["annotationQueue"]["queue"];
-const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
 
 /** Researchers change how the queue is worked; every change lands in the audit log with before and after. */
 export function QueueSettings({ queue }: { queue: Queue }) {
@@ -28,41 +27,33 @@ export function QueueSettings({ queue }: { queue: Queue }) {
     });
   };
   return (
-    <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+    <Card as="details" className="text-sm">
       <summary className="cursor-pointer font-semibold text-slate-700">Settings</summary>
       <form key={`${queue.annotatorsPerItem}-${queue.leaseSeconds}-${queue.blind}`} onSubmit={onSubmit} className="mt-3 space-y-3">
-        <label className="block">
-          <span className="text-slate-700">Instructions</span>
-          <textarea name="instructions" rows={4} defaultValue={queue.instructions} className={field} />
-        </label>
+        <Field label="Instructions">
+          <Textarea name="instructions" rows={4} defaultValue={queue.instructions} />
+        </Field>
         <div className="grid gap-3 sm:grid-cols-3">
-          <label>
-            <span className="text-slate-700">Annotators per item (k)</span>
-            <input name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={queue.annotatorsPerItem} className={field} />
-          </label>
-          <label>
-            <span className="text-slate-700">Lease (minutes)</span>
-            <input name="leaseMinutes" type="number" min={1} max={1440} defaultValue={Math.max(1, Math.round(queue.leaseSeconds / 60))} className={field} />
-          </label>
+          <Field label="Annotators per item (k)">
+            <Input name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={queue.annotatorsPerItem} />
+          </Field>
+          <Field label="Lease (minutes)">
+            <Input name="leaseMinutes" type="number" min={1} max={1440} defaultValue={Math.max(1, Math.round(queue.leaseSeconds / 60))} />
+          </Field>
           <label className="flex items-center gap-2 self-end">
             <input name="blind" type="checkbox" defaultChecked={queue.blind} /> Blind
           </label>
         </div>
         {update.error && <ErrorAlert>{errorMessage(update.error)}</ErrorAlert>}
         <div className="flex gap-2">
-          <button type="submit" disabled={update.isPending} className="rounded bg-blue-600 px-3 py-1.5 font-medium text-white disabled:opacity-50">
+          <Button type="submit" variant="primary" disabled={update.isPending}>
             Save
-          </button>
-          <button
-            type="button"
-            disabled={update.isPending}
-            onClick={() => update.mutate({ queueId: queue.id, archived: !queue.archivedAt })}
-            className="rounded border border-slate-300 px-3 py-1.5"
-          >
+          </Button>
+          <Button disabled={update.isPending} onClick={() => update.mutate({ queueId: queue.id, archived: !queue.archivedAt })}>
             {queue.archivedAt ? "Reopen the queue" : "Archive the queue"}
-          </button>
+          </Button>
         </div>
       </form>
-    </details>
+    </Card>
   );
 }

@@ -3,26 +3,14 @@
 import type { RouterInputs } from "@stepwiser/api";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useState, type FormEvent, type ReactNode } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { useState, type FormEvent } from "react";
+import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { readTrajectoryView } from "~/lib/trajectory-filters";
 import { useTRPC } from "~/trpc/react";
 
 type CreateQueueInput = RouterInputs["annotationQueue"]["createQueue"];
 type SelectionKind = CreateQueueInput["selection"]["kind"];
-
-const field = "mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1";
-
-function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
-  return (
-    <label className="block min-w-0 text-sm">
-      <span className="block text-slate-700">{label}</span>
-      {children}
-      {hint && <span className="mt-0.5 block text-xs text-slate-500">{hint}</span>}
-    </label>
-  );
-}
 
 const SELECTIONS: [SelectionKind, string][] = [
   ["filter", "The filtered solutions list"],
@@ -83,43 +71,36 @@ export function QueueForm() {
     });
   };
 
-  const runOption = (r: { id: string; kind: string; createdAt: Date }) => (
-    <option key={r.id} value={r.id}>
-      {r.kind} · {r.createdAt.toLocaleString()}
-    </option>
-  );
+  const runOption = (r: { id: string; kind: string; createdAt: Date }) => [r.id, `${r.kind} · ${r.createdAt.toLocaleString()}`] as const;
   return (
-    <form onSubmit={onSubmit} className="max-w-3xl space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <Card as="form" onSubmit={onSubmit} className="max-w-3xl space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Name">
-          <input name="name" required maxLength={200} className={field} placeholder="e.g. MC vs judge audit, batch 1" />
+          <Input name="name" required maxLength={200} placeholder="e.g. MC vs judge audit, batch 1" />
         </Field>
         <Field label="Dataset">
-          <select name="dataset" required className={field} value={datasetId} onChange={(e) => setDatasetId(e.target.value)}>
-            <option value="">Choose…</option>
-            {(datasets.data ?? []).map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
-          </select>
+          <Select name="dataset" required value={datasetId} onChange={(e) => setDatasetId(e.target.value)} placeholder="Choose…" options={(datasets.data ?? []).map((d) => [d.id, d.name] as const)} />
         </Field>
       </div>
       <Field label="Instructions for annotators" hint="Markdown; shown above every item.">
-        <textarea name="instructions" rows={4} className={field} defaultValue="Rate each chunk: +1 if it is a correct, useful step; 0 if it is correct but does not help; −1 if it contains an error." />
+        <Textarea name="instructions" rows={4} defaultValue="Rate each chunk: +1 if it is a correct, useful step; 0 if it is correct but does not help; −1 if it contains an error." />
       </Field>
       <div className="grid gap-4 sm:grid-cols-4">
         <Field label="Label scheme">
-          <select name="scheme" className={field} defaultValue="rating">
-            <option value="rating">−1 / 0 / +1 per chunk</option>
-            <option value="first_error">first error per solution</option>
-          </select>
+          <Select
+            name="scheme"
+            defaultValue="rating"
+            options={[
+              ["rating", "−1 / 0 / +1 per chunk"],
+              ["first_error", "first error per solution"],
+            ]}
+          />
         </Field>
         <Field label="Annotators per item (k)">
-          <input name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={2} className={field} />
+          <Input name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={2} />
         </Field>
         <Field label="Lease (minutes)" hint="An abandoned item returns after this.">
-          <input name="leaseMinutes" type="number" min={1} max={1440} defaultValue={15} className={field} />
+          <Input name="leaseMinutes" type="number" min={1} max={1440} defaultValue={15} />
         </Field>
         <label className="flex items-center gap-2 self-center text-sm">
           <input name="blind" type="checkbox" /> Blind: hide model labels until submitted
@@ -127,16 +108,10 @@ export function QueueForm() {
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Monte-Carlo labels audited (annotate run)">
-          <select className={field} value={annotateRunId} onChange={(e) => setAnnotateRunId(e.target.value)}>
-            <option value="">None</option>
-            {annotateRuns.map(runOption)}
-          </select>
+          <Select value={annotateRunId} onChange={(e) => setAnnotateRunId(e.target.value)} placeholder="None" options={annotateRuns.map(runOption)} />
         </Field>
         <Field label="Judge verdicts audited (judge run)">
-          <select className={field} value={judgeRunId} onChange={(e) => setJudgeRunId(e.target.value)}>
-            <option value="">None</option>
-            {judgeRuns.map(runOption)}
-          </select>
+          <Select value={judgeRunId} onChange={(e) => setJudgeRunId(e.target.value)} placeholder="None" options={judgeRuns.map(runOption)} />
         </Field>
       </div>
       <fieldset className="space-y-2 rounded border border-slate-200 p-3" data-testid="queue-annotators">
@@ -154,49 +129,46 @@ export function QueueForm() {
       <fieldset className="space-y-3 rounded border border-slate-200 p-3">
         <legend className="px-1 text-sm font-medium text-slate-700">Which solutions</legend>
         <Field label="Selection">
-          <select className={field} value={kind} onChange={(e) => setKind(e.target.value as SelectionKind)}>
-            {SELECTIONS.map(([value, text]) => (
-              <option key={value} value={value} disabled={value === "filter" && !fromList}>
-                {text}
-                {value === "filter" && !fromList ? " (open a filtered list first)" : ""}
-              </option>
-            ))}
-          </select>
+          <Select
+            value={kind}
+            onChange={(e) => setKind(e.target.value as SelectionKind)}
+            options={SELECTIONS.map(([value, text]) => {
+              const unavailable = value === "filter" && !fromList;
+              return { value, label: unavailable ? `${text} (open a filtered list first)` : text, disabled: unavailable };
+            })}
+          />
         </Field>
         {kind === "filter" && <p className="text-xs text-slate-600">Filters: {Object.keys(view).length ? Object.entries(view).map(([k, v]) => `${k} = ${String(v)}`).join(", ") : "none (the whole dataset, in file order)"}</p>}
         {(kind === "filter" || kind === "disagreements") && (
           <Field label="At most this many solutions">
-            <input name="limit" type="number" min={1} max={5000} defaultValue={200} className={field} />
+            <Input name="limit" type="number" min={1} max={5000} defaultValue={200} />
           </Field>
         )}
         {kind === "disagreements" && <p className="text-xs text-slate-600">Needs both an annotate run and a judge run above.</p>}
         {(kind === "random" || kind === "stratified") && (
           <div className="grid gap-4 sm:grid-cols-3">
             <Field label="Run sampled">
-              <select required className={field} value={sampleRunId} onChange={(e) => setSampleRunId(e.target.value)}>
-                <option value="">Choose…</option>
-                {[...annotateRuns, ...judgeRuns].map(runOption)}
-              </select>
+              <Select required value={sampleRunId} onChange={(e) => setSampleRunId(e.target.value)} placeholder="Choose…" options={[...annotateRuns, ...judgeRuns].map(runOption)} />
             </Field>
             {kind === "random" ? (
               <Field label="Sample size">
-                <input name="size" type="number" min={1} max={5000} defaultValue={50} className={field} />
+                <Input name="size" type="number" min={1} max={5000} defaultValue={50} />
               </Field>
             ) : (
               <Field label="Per stratum">
-                <input name="perStratum" type="number" min={1} max={2500} defaultValue={25} className={field} />
+                <Input name="perStratum" type="number" min={1} max={2500} defaultValue={25} />
               </Field>
             )}
             <Field label="Seed">
-              <input name="seed" type="number" min={0} defaultValue={0} className={field} />
+              <Input name="seed" type="number" min={0} defaultValue={0} />
             </Field>
           </div>
         )}
       </fieldset>
       {create.error && <ErrorAlert>{errorMessage(create.error)}</ErrorAlert>}
-      <button type="submit" disabled={create.isPending} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-50">
+      <Button type="submit" variant="primary" disabled={create.isPending}>
         {create.isPending ? "Creating…" : "Create queue"}
-      </button>
-    </form>
+      </Button>
+    </Card>
   );
 }

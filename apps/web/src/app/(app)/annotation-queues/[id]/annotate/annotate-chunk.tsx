@@ -2,6 +2,7 @@
 
 import { forwardRef } from "react";
 import { RichText } from "~/components/rich-text";
+import { Card, controlClass, cx } from "~/components/ui";
 import { RATING_NAMES, type AssignmentView, type ChunkDraft, type Rating } from "./draft";
 
 type Chunk = AssignmentView["chunks"][number];
@@ -33,15 +34,16 @@ const RATING_STYLE: Record<Rating, string> = {
 export const AnnotateChunk = forwardRef<HTMLTextAreaElement, AnnotateChunkProps>(function AnnotateChunk(props, noteRef) {
   const { chunk, draft, active } = props;
   return (
-    <li
+    <Card
+      as="li"
       id={`chunk-${chunk.index}`}
       data-testid="annotate-chunk"
       data-active={active ? "true" : undefined}
       data-rating={draft.rating ?? undefined}
       onClick={props.onActivate}
-      className={`grid gap-3 rounded-lg border bg-white p-3 shadow-sm md:grid-cols-[minmax(0,1fr)_auto] ${active ? "border-blue-500 ring-2 ring-blue-200" : "border-slate-200"} ${
-        props.pick === "after" ? "opacity-60" : ""
-      }`}
+      padding="sm"
+      border={active ? "border-blue-500 ring-2 ring-blue-200" : undefined}
+      className={cx("grid gap-3 md:grid-cols-[minmax(0,1fr)_auto]", props.pick === "after" && "opacity-60")}
     >
       <div className="min-w-0">
         <div className="mb-1 flex items-center gap-2 text-xs text-slate-500">
@@ -64,7 +66,7 @@ export const AnnotateChunk = forwardRef<HTMLTextAreaElement, AnnotateChunkProps>
                 props.onNoteDone();
               }
             }}
-            className="mt-2 w-full rounded border border-slate-300 px-2 py-1 text-sm"
+            className={controlClass({ inline: true }, "mt-2 w-full text-sm")}
             placeholder="Why? (Esc to leave the note)"
           />
         )}
@@ -114,7 +116,7 @@ export const AnnotateChunk = forwardRef<HTMLTextAreaElement, AnnotateChunkProps>
         </button>
         {!props.modelHidden && <ModelView chunk={chunk} />}
       </div>
-    </li>
+    </Card>
   );
 });
 

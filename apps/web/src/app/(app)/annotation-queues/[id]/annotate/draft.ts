@@ -1,4 +1,4 @@
-import type { RouterOutputs } from "@stepwiser/api";
+import type { RouterInputs, RouterOutputs } from "@stepwiser/api";
 
 export type AssignmentView = NonNullable<RouterOutputs["annotationQueue"]["next"]>;
 export type Rating = -1 | 0 | 1;
@@ -41,26 +41,30 @@ export const RATING_KEYS: Record<string, Rating> = { "1": -1, "2": 0, "3": 1 };
 
 export const RATING_NAMES: Record<Rating, string> = { [-1]: "wrong", 0: "neutral", 1: "right" };
 
-export function shortcutHelp(scheme: "rating" | "first_error"): [string, string][] {
-  const labelling: [string, string][] =
-    scheme === "rating"
-      ? [
-          ["1", "rate the chunk −1 (wrong)"],
-          ["2", "rate the chunk 0 (neutral)"],
-          ["3", "rate the chunk +1 (right)"],
-        ]
-      : [
-          ["e", "this chunk is the first error"],
-          ["0", "no chunk is wrong"],
-        ];
-  return [
-    ...labelling,
-    ["j / k", "next / previous chunk"],
-    ["f", "flag the chunk"],
-    ["t", "write a note on the chunk (Esc leaves it)"],
-    ["Enter", "submit and take the next solution"],
-    ["u", "undo the last submission"],
-    ["s", "skip this solution"],
-    ["?", "show or hide this help"],
-  ];
+/** PRM800K's way of writing a rating: "−1", "0", "+1". */
+export function ratingText(rating: Rating): string {
+  return rating > 0 ? "+1" : rating < 0 ? "−1" : "0";
+}
+
+/** first_error scheme: where a chunk stands relative to the pick (null before a pick). */
+export function chunkPick(draft: Draft, chunkIndex: number): "first-error" | "before" | "after" | null {
+  const picked = draft.firstErrorIndex;
+  if (picked === null) return null;
+  if (picked === -1 || chunkIndex < picked) return "before";
+  return chunkIndex === picked ? "first-error" : "after";
+}
+
+export type Submission = RouterInputs["annotationQueue"]["submit"];
+
+/** The submit call for a complete draft: a label per chunk (notes trimmed, empty ones left out), and the pick under first_error. */
+export function submissionOf(view: AssignmentView, draft: Draft): Submission {
+  return {
+    assignmentId: view.assignmentId,
+    labels: view.chunks.map((chunk) => {
+      const entry = draft.chunks[chunk.id]!;
+      const note = entry.note.trim();
+      return { chunkId: chunk.id, rating: view.queue.scheme === "rating" ? entry.rating : null, flagged: entry.flagged, ...(note ? { note } : {}) };
+    }),
+    ...(view.queue.scheme === "first_error" ? { firstErrorIndex: draft.firstErrorIndex! } : {}),
+  };
 }

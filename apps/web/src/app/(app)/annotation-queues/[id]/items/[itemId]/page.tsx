@@ -1,10 +1,11 @@
 "use client";
 
+import type { RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useState } from "react";
-import { ErrorAlert } from "~/components/ui";
+import { Button, Card, DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
 import { RichText } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
@@ -12,6 +13,17 @@ import { useTRPC } from "~/trpc/react";
 import { firstErrorText, ratingText } from "../../agreement-panel";
 
 type Rating = -1 | 0 | 1;
+type LabelRow = RouterOutputs["annotationQueue"]["itemHistory"]["labels"][number];
+
+const column = dataColumns<LabelRow>();
+const HISTORY_COLUMNS: DataColumn<LabelRow>[] = [
+  column.accessor("createdAt", { header: "When", cell: (c) => new Date(c.getValue()).toLocaleString() }),
+  column.accessor("authorName", { header: "Who" }),
+  column.accessor("chunkIndex", { header: "Chunk", cell: (c) => `#${c.getValue()}`, meta: { className: "font-mono" } }),
+  column.accessor("rating", { header: "Rating", cell: (c) => ratingText(c.getValue()), meta: { className: "font-mono" } }),
+  column.accessor("source", { header: "Source" }),
+  column.display({ id: "note", header: "Note", cell: ({ row: { original: l } }) => `${l.flagged ? "flagged " : ""}${l.note ?? ""}` }),
+];
 
 /** Adjudication: every annotator's labels and their history side by side, and the final label an adjudicator sets. */
 export default function AdjudicatePage() {
@@ -90,7 +102,7 @@ function Adjudication({ queueId, itemId }: { queueId: string; itemId: string }) 
         {h.chunks.map((chunk) => {
           const final = finalOf(chunk.id);
           return (
-            <li key={chunk.id} data-testid="adjudicate-chunk" className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm md:grid-cols-[minmax(0,1fr)_18rem]">
+            <Card as="li" key={chunk.id} data-testid="adjudicate-chunk" padding="sm" className="grid gap-3 md:grid-cols-[minmax(0,1fr)_18rem]">
               <div className="min-w-0">
                 <div className="mb-1 text-xs text-slate-500">
                   <span className="font-mono">#{chunk.index}</span>
@@ -130,49 +142,28 @@ function Adjudication({ queueId, itemId }: { queueId: string; itemId: string }) 
                   </button>
                 )}
               </div>
-            </li>
+            </Card>
           );
         })}
       </ol>
       <div className="flex flex-wrap items-center gap-2">
         {q.scheme === "first_error" && (
-          <button type="button" aria-pressed={firstError === -1} onClick={() => setFirstError(-1)} className="rounded border border-slate-300 px-3 py-1.5 text-sm">
+          <Button aria-pressed={firstError === -1} onClick={() => setFirstError(-1)}>
             Final: no error
-          </button>
+          </Button>
         )}
-        <button type="button" disabled={!complete || adjudicate.isPending} onClick={onAdjudicate} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+        <Button variant="primary" disabled={!complete || adjudicate.isPending} onClick={onAdjudicate}>
           Set the final label
-        </button>
+        </Button>
         {!complete && <span className="text-xs text-slate-600">Choose a final label for every chunk.</span>}
       </div>
       {adjudicate.error && <ErrorAlert>{errorMessage(adjudicate.error)}</ErrorAlert>}
-      <details className="rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm">
+      <Card as="details" padding="sm" className="text-sm">
         <summary className="cursor-pointer font-medium text-slate-700">History ({h.labels.length} label rows, append-only)</summary>
-        <table className="mt-2 w-full text-xs">
-          <thead className="text-left text-slate-600">
-            <tr>
-              <th className="py-1 pr-3">When</th>
-              <th className="py-1 pr-3">Who</th>
-              <th className="py-1 pr-3">Chunk</th>
-              <th className="py-1 pr-3">Rating</th>
-              <th className="py-1 pr-3">Source</th>
-              <th className="py-1 pr-3">Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {h.labels.map((l) => (
-              <tr key={l.id} data-testid="history-row" className="border-t border-slate-100">
-                <td className="py-1 pr-3">{new Date(l.createdAt).toLocaleString()}</td>
-                <td className="py-1 pr-3">{l.authorName}</td>
-                <td className="py-1 pr-3 font-mono">#{l.chunkIndex}</td>
-                <td className="py-1 pr-3 font-mono">{ratingText(l.rating)}</td>
-                <td className="py-1 pr-3">{l.source}</td>
-                <td className="py-1 pr-3">{l.flagged ? "flagged " : ""}{l.note ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+        <div className="mt-2">
+          <DataTable look="compact" data={h.labels} columns={HISTORY_COLUMNS} getRowId={(l) => l.id} rowAttributes={() => ({ "data-testid": "history-row" })} />
+        </div>
+      </Card>
     </div>
   );
 }
