@@ -2,23 +2,10 @@
 
 import type { Label } from "@stepwiser/core";
 import { RichText, type RichTextMode } from "~/components/rich-text";
-import { JudgeCell, type JudgeSampleView } from "./judge-cell";
+import { Button, Card, cx } from "~/components/ui";
+import type { ChunkRowData } from "./chunk-rows";
+import { JudgeCell } from "./judge-cell";
 import { QBar } from "./q-bar";
-
-export interface ChunkRowProps {
-  index: number;
-  text: string;
-  startOffset: number;
-  endOffset: number;
-  sourceFirstError: boolean;
-  afterSourceError: boolean;
-  q: { value: number; rollouts: number; correct: number } | null;
-  labels: { absQ?: Label; relRatio?: Label | null; relEffective?: Label | null } | null;
-  judges: Array<{ runId: string; name: string; samples: JudgeSampleView[] }>;
-  active: boolean;
-  textMode: RichTextMode;
-  onRollouts?: () => void;
-}
 
 function LabelBadge({ rule, label }: { rule: string; label: Label | null | undefined }) {
   if (!label) return null;
@@ -29,61 +16,62 @@ function LabelBadge({ rule, label }: { rule: string; label: Label | null | undef
   );
 }
 
-/** One chunk with everything known about it: value, labels, each judge's vote. */
-export function ChunkRow(props: ChunkRowProps) {
+/** One chunk with everything known about it (shaped by `inspectorChunkRows`): value, labels, each judge's vote. */
+export function ChunkRow({ row, active, textMode, onRollouts }: { row: ChunkRowData; active: boolean; textMode: RichTextMode; onRollouts?: () => void }) {
   return (
-    <li
-      id={`chunk-${props.index}`}
+    <Card
+      as="li"
+      id={`chunk-${row.index}`}
       data-testid="chunk"
-      data-first-error={props.sourceFirstError ? "true" : undefined}
+      data-first-error={row.sourceFirstError ? "true" : undefined}
       tabIndex={-1}
-      className={`grid scroll-mt-4 gap-3 rounded-lg border bg-white p-3 shadow-sm outline-none md:grid-cols-[minmax(0,1fr)_auto] ${
-        props.sourceFirstError ? "border-red-400 ring-1 ring-red-300" : props.active ? "border-blue-400 ring-1 ring-blue-200" : "border-slate-200"
-      } ${props.afterSourceError ? "opacity-70" : ""}`}
+      padding="sm"
+      border={row.sourceFirstError ? "border-red-400 ring-1 ring-red-300" : active ? "border-blue-400 ring-1 ring-blue-200" : undefined}
+      className={cx("grid scroll-mt-4 gap-3 outline-none md:grid-cols-[minmax(0,1fr)_auto]", row.afterSourceError && "opacity-70")}
     >
       <div className="min-w-0">
         <div className="mb-1 flex items-center gap-2 text-xs text-slate-500">
-          <a href={`#chunk-${props.index}`} className="font-mono hover:underline" title="Permalink to this chunk">
-            #{props.index}
+          <a href={`#chunk-${row.index}`} className="font-mono hover:underline" title="Permalink to this chunk">
+            #{row.index}
           </a>
           <span className="tabular-nums">
-            chars {props.startOffset}–{props.endOffset}
+            chars {row.startOffset}–{row.endOffset}
           </span>
-          {props.sourceFirstError && (
+          {row.sourceFirstError && (
             <span data-testid="first-error-marker" className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-800">
               first error (source label)
             </span>
           )}
         </div>
-        <RichText text={props.text} mode={props.textMode} className="text-sm" />
+        <RichText text={row.text} mode={textMode} className="text-sm" />
       </div>
       <div className="flex flex-col gap-2 md:w-72">
-        {props.q && (
+        {row.q && (
           <div className="flex items-center gap-2">
-            <QBar value={props.q.value} rollouts={props.q.rollouts} correct={props.q.correct} />
-            {props.onRollouts && props.q.rollouts > 0 && (
-              <button type="button" onClick={props.onRollouts} className="text-xs text-blue-700 hover:underline">
+            <QBar value={row.q.value} rollouts={row.q.rollouts} correct={row.q.correct} />
+            {onRollouts && row.q.rollouts > 0 && (
+              <Button variant="link" className="text-xs" onClick={onRollouts}>
                 rollouts
-              </button>
+              </Button>
             )}
           </div>
         )}
-        {props.labels && (
+        {row.labels && (
           <div className="flex flex-wrap gap-1">
-            <LabelBadge rule="abs-q" label={props.labels.absQ} />
-            <LabelBadge rule="rel-ratio" label={props.labels.relRatio} />
-            <LabelBadge rule="rel-effective" label={props.labels.relEffective} />
+            <LabelBadge rule="abs-q" label={row.labels.absQ} />
+            <LabelBadge rule="rel-ratio" label={row.labels.relRatio} />
+            <LabelBadge rule="rel-effective" label={row.labels.relEffective} />
           </div>
         )}
-        {props.judges.map((judge) => (
+        {row.judges.map((judge) => (
           <div key={judge.runId} className="flex items-start gap-2">
             <span className="w-28 shrink-0 truncate text-xs text-slate-500" title={judge.name}>
               {judge.name}
             </span>
-            <JudgeCell judge={judge.name} samples={judge.samples} textMode={props.textMode} />
+            <JudgeCell judge={judge.name} samples={judge.samples} textMode={textMode} />
           </div>
         ))}
       </div>
-    </li>
+    </Card>
   );
 }

@@ -3,12 +3,7 @@
 import { majorityVerdict, type Verdict } from "@stepwiser/core";
 import { useState } from "react";
 import { RichText, type RichTextMode } from "~/components/rich-text";
-
-export interface JudgeSampleView {
-  sampleIndex: number;
-  verdict: Verdict;
-  rationale: string;
-}
+import type { JudgeSampleView } from "./chunk-rows";
 
 const TONE: Record<Verdict, string> = {
   Positive: "bg-green-100 text-green-800",

@@ -1,6 +1,7 @@
 "use client";
 
 import { ABS_Q_EVIDENCE, type AbsQEvidence } from "@stepwiser/core";
+import { Select } from "~/components/ui";
 import type { LabelParams } from "./use-label-params";
 
 function Slider(props: { label: string; value: number; min: number; max: number; step: number; onChange: (value: number) => void }) {
@@ -29,18 +30,14 @@ export function LabelSliders({ params, onChange }: { params: LabelParams; onChan
       <span className="text-xs font-semibold text-slate-600">Label parameters</span>
       <label className="flex items-center gap-2 text-xs">
         <span className="font-mono">Abs-Q evidence</span>
-        <select
+        <Select
+          inline
+          compact
           aria-label="Abs-Q evidence"
-          className="rounded border border-slate-300 px-1 py-0.5 text-xs"
           value={params.evidence}
           onChange={(e) => onChange({ ...params, evidence: e.target.value as AbsQEvidence })}
-        >
-          {ABS_Q_EVIDENCE.map((evidence) => (
-            <option key={evidence} value={evidence}>
-              {evidence}
-            </option>
-          ))}
-        </select>
+          options={ABS_Q_EVIDENCE.map((evidence) => [evidence, evidence] as const)}
+        />
       </label>
       <Slider label="γ" value={params.gamma} min={0.1} max={1.5} step={0.05} onChange={(gamma) => onChange({ ...params, gamma })} />
       <Slider label="α" value={params.alpha} min={0} max={1.5} step={0.05} onChange={(alpha) => onChange({ ...params, alpha })} />

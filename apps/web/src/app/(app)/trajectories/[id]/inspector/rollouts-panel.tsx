@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ErrorAlert } from "~/components/ui";
+import { Button, Card, ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
@@ -10,12 +10,12 @@ export function RolloutsPanel(props: { runId: string; segmentationId: string; pr
   const trpc = useTRPC();
   const rollouts = useQuery(trpc.rollout.list.queryOptions({ runId: props.runId, segmentationId: props.segmentationId, prefixLength: props.prefixLength }));
   return (
-    <section aria-label="Rollouts" className="rounded-lg border border-slate-300 bg-white p-3 shadow">
+    <Card as="section" aria-label="Rollouts" padding="sm" border="border-slate-300">
       <div className="mb-2 flex items-center justify-between">
         <h3 className="text-sm font-semibold">Rollouts after chunk {props.prefixLength - 1}</h3>
-        <button type="button" onClick={props.onClose} className="text-xs text-slate-600 hover:underline">
+        <Button variant="subtle" className="text-xs" onClick={props.onClose}>
           close
-        </button>
+        </Button>
       </div>
       {rollouts.error && <ErrorAlert>{errorMessage(rollouts.error)}</ErrorAlert>}
       <ol className="max-h-96 space-y-2 overflow-y-auto">
@@ -31,6 +31,6 @@ export function RolloutsPanel(props: { runId: string; segmentationId: string; pr
           </li>
         ))}
       </ol>
-    </section>
+    </Card>
   );
 }

@@ -3,46 +3,51 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useEffect } from "react";
 import { readTrajectoryView, viewSearchParams } from "~/lib/trajectory-filters";
 import { useTRPC } from "~/trpc/react";
 
 /**
  * Previous / next solution in the list the inspector was opened from: the
- * list's filters ride along in the URL, and n / p step through them.
+ * list's filters ride along in the URL. `go` opens a neighbour (the page binds
+ * it to n / p).
  */
-export function SolutionNav({ datasetId, id, datasetName }: { datasetId: string; id: string; datasetName: string }) {
+export function useSolutionNeighbors(datasetId: string | undefined, id: string) {
   const trpc = useTRPC();
   const router = useRouter();
   const params = useSearchParams();
   const view = readTrajectoryView(params);
   const query = viewSearchParams(params).toString();
   const suffix = query ? `?${query}` : "";
-  const around = useQuery(trpc.trajectory.neighbors.queryOptions({ datasetId, id, ...view }));
-  const previous = around.data?.previous;
-  const next = around.data?.next;
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target;
-      if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
-      if (event.metaKey || event.ctrlKey || event.altKey) return;
-      const to = event.key === "n" ? next : event.key === "p" ? previous : null;
+  const around = useQuery({ ...trpc.trajectory.neighbors.queryOptions({ datasetId: datasetId ?? "", id, ...view }), enabled: datasetId !== undefined });
+  const inList = around.data?.inList ?? true;
+  const previous = inList ? around.data?.previous : undefined;
+  const next = inList ? around.data?.next : undefined;
+  return {
+    /** Whether this solution passes the list's filters (true until known). */
+    inList,
+    previous,
+    next,
+    /** The list's view as a query string ("" or "?…"), kept on every link. */
+    suffix,
+    go: (to: { id: string } | null | undefined) => {
       if (to) router.push(`/trajectories/${to.id}${suffix}`);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [next, previous, router, suffix]);
+    },
+  };
+}
 
+export type SolutionNeighbors = ReturnType<typeof useSolutionNeighbors>;
+
+export function SolutionNav({ datasetId, datasetName, neighbors }: { datasetId: string; datasetName: string; neighbors: SolutionNeighbors }) {
+  const { inList, previous, next, suffix } = neighbors;
   return (
     <nav aria-label="Solutions in this list" className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
       <Link href={`/datasets/${datasetId}${suffix}`} className="text-blue-700 hover:underline">
         ← {datasetName}
-        {query ? " (filtered list)" : ""}
+        {suffix ? " (filtered list)" : ""}
       </Link>
       <span className="ml-auto flex gap-3">
-        {around.data && !around.data.inList ? (
-          <span className="text-slate-400">not in the list's filters</span>
+        {!inList ? (
+          <span className="text-slate-400">not in the list&apos;s filters</span>
         ) : previous ? (
           <Link href={`/trajectories/${previous.id}${suffix}`} className="text-blue-700 hover:underline" title="p">
             ‹ {previous.externalId}
@@ -50,7 +55,7 @@ export function SolutionNav({ datasetId, id, datasetName }: { datasetId: string;
         ) : (
           <span className="text-slate-400">first in list</span>
         )}
-        {around.data && !around.data.inList ? null : next ? (
+        {!inList ? null : next ? (
           <Link href={`/trajectories/${next.id}${suffix}`} className="text-blue-700 hover:underline" title="n">
             {next.externalId} ›
           </Link>

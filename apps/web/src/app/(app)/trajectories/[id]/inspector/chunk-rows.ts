@@ -1,0 +1,120 @@
+import type { Label, Verdict } from "@stepwiser/core";
+import type { ChunkLabels, StoredValue } from "./labels";
+
+/**
+ * The inspector's data shaping, apart from its views: which segmentation and
+ * annotate run are shown, and everything known about each chunk, as plain
+ * rows. No React here; the views map rows to elements.
+ */
+
+export interface InspectedChunk {
+  id: string;
+  index: number;
+  text: string;
+  startOffset: number;
+  endOffset: number;
+}
+
+export interface InspectedSegmentation {
+  id: string;
+  chunks: InspectedChunk[];
+}
+
+export interface InspectedAnnotation {
+  runId: string;
+  segmentationId: string;
+  values: StoredValue[];
+}
+
+export interface InspectedJudgement {
+  runId: string;
+  judgeModel: string | null;
+  samples: Array<{ chunkId: string; sampleIndex: number; verdict: string; rationale: string }>;
+}
+
+export interface JudgeSampleView {
+  sampleIndex: number;
+  verdict: Verdict;
+  rationale: string;
+}
+
+export interface ChunkJudge {
+  runId: string;
+  /** The judge model, or the run id when the run names none. */
+  name: string;
+  /** This judge's samples on this chunk, in sample order; empty when it did not judge the chunk. */
+  samples: JudgeSampleView[];
+}
+
+export interface ChunkRowData extends InspectedChunk {
+  /** The source labels this chunk as the first wrong one. */
+  sourceFirstError: boolean;
+  /** The chunk comes after the source's first error (shown dimmed). */
+  afterSourceError: boolean;
+  /** Q after this chunk (the prefix ending with it), null when the run stored none. */
+  q: { value: number; rollouts: number; correct: number } | null;
+  /** Labels recomputed under the current parameters, null without an annotate run. */
+  labels: { absQ: Label | null; relRatio: Label | null; relEffective: Label | null } | null;
+  judges: ChunkJudge[];
+  /** The prefix length whose rollouts the chunk's button opens, null without an annotate run. */
+  rolloutsPrefixLength: number | null;
+}
+
+/** The segmentation and annotate run on screen: the chosen ones, else the first of each (annotate runs of that segmentation only). */
+export function inspectorSelection<S extends InspectedSegmentation, A extends InspectedAnnotation>(
+  data: { segmentations: S[]; annotations: A[] } | undefined,
+  chosen: { segmentationId: string | null; annotationRunId: string | null },
+): { segmentation: S | undefined; annotations: A[]; annotation: A | undefined } {
+  const segmentation = data?.segmentations.find((s) => s.id === chosen.segmentationId) ?? data?.segmentations[0];
+  const annotations = (data?.annotations ?? []).filter((a) => a.segmentationId === segmentation?.id);
+  const annotation = annotations.find((a) => a.runId === chosen.annotationRunId) ?? annotations[0];
+  return { segmentation, annotations, annotation };
+}
+
+/** Q-values for the curve: Q₀ of the bare problem, then Q after each chunk (null where the run stored none). */
+export function qCurveValues(chunks: readonly InspectedChunk[], values: readonly StoredValue[]): { q0: number | null; q: (number | null)[] } {
+  const byPrefix = new Map(values.map((v) => [v.prefixLength, v.qValue]));
+  return { q0: byPrefix.get(0) ?? null, q: chunks.map((c) => byPrefix.get(c.index + 1) ?? null) };
+}
+
+const asVerdict = (verdict: string): Verdict => (verdict === "Positive" || verdict === "Negative" ? verdict : "unparseable");
+
+/**
+ * One row per chunk, in the segmentation's order: its text and offsets, where
+ * it stands against the source's first error (−1: none; null: unknown), its
+ * Q-value, its labels under the current parameters, and every judge's samples
+ * on it (judges in the order given, each listed even where it did not judge).
+ */
+export function inspectorChunkRows(input: {
+  chunks: readonly InspectedChunk[];
+  sourceFirstErrorIndex: number | null;
+  annotation: { values: readonly StoredValue[] } | undefined;
+  labels: ChunkLabels | null;
+  judgements: readonly InspectedJudgement[];
+}): ChunkRowData[] {
+  const { sourceFirstErrorIndex: firstError, annotation, labels } = input;
+  const values = new Map((annotation?.values ?? []).map((v) => [v.prefixLength, v]));
+  const judges = input.judgements.map((j) => ({ runId: j.runId, name: j.judgeModel ?? j.runId, samples: [...j.samples].sort((a, b) => a.sampleIndex - b.sampleIndex) }));
+  return input.chunks.map((chunk) => {
+    const value = values.get(chunk.index + 1);
+    return {
+      id: chunk.id,
+      index: chunk.index,
+      text: chunk.text,
+      startOffset: chunk.startOffset,
+      endOffset: chunk.endOffset,
+      sourceFirstError: firstError !== null && firstError === chunk.index,
+      afterSourceError: firstError !== null && firstError >= 0 && chunk.index > firstError,
+      q: value ? { value: value.qValue, rollouts: value.rolloutCount, correct: value.correctCount } : null,
+      labels: labels
+        ? { absQ: labels.absQ[chunk.index] ?? null, relRatio: labels.relRatio?.[chunk.index] ?? null, relEffective: labels.relEffective?.[chunk.index] ?? null }
+        : null,
+      judges: judges.map((judge) => ({
+        runId: judge.runId,
+        name: judge.name,
+        samples: judge.samples.filter((s) => s.chunkId === chunk.id).map((s) => ({ sampleIndex: s.sampleIndex, verdict: asVerdict(s.verdict), rationale: s.rationale })),
+      })),
+      rolloutsPrefixLength: annotation ? chunk.index + 1 : null,
+    };
+  });
+}
