@@ -1,11 +1,20 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SessionProvider } from "~/lib/session-context";
-import { can } from "@stepwiser/core";
+import { can, type Capability } from "@stepwiser/core";
 import { homePath, requireUser } from "~/server/session";
 import { SignOutButton } from "./sign-out-button";
 
 export const dynamic = "force-dynamic";
+
+const NAV: Array<{ href: string; label: string; needs?: Capability; testId?: string }> = [
+  { href: "/datasets", label: "Datasets", needs: "research.read" },
+  { href: "/annotation-queues", label: "Queues", testId: "nav-queues" },
+  { href: "/endpoints", label: "Endpoints", needs: "research.read" },
+  { href: "/compare", label: "Compare", needs: "research.read", testId: "nav-compare" },
+  { href: "/exports", label: "Exports", needs: "research.read", testId: "nav-exports" },
+  { href: "/admin/users", label: "Users", needs: "users.manage" },
+];
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
@@ -17,32 +26,11 @@ export default async function SignedInLayout({ children }: { children: ReactNode
             StepWiser Studio
           </Link>
           {/* Each role sees only what it can use: an annotator's studio is their queues. */}
-          {can(user.role, "research.read") && (
-            <Link href="/datasets" className="text-slate-700 hover:text-slate-950">
-              Datasets
+          {NAV.filter((item) => !item.needs || can(user.role, item.needs)).map((item) => (
+            <Link key={item.href} href={item.href} className="text-slate-700 hover:text-slate-950" data-testid={item.testId}>
+              {item.label}
             </Link>
-          )}
-          <Link href="/annotation-queues" className="text-slate-700 hover:text-slate-950" data-testid="nav-queues">
-            Queues
-          </Link>
-          {can(user.role, "research.read") && (
-            <>
-              <Link href="/endpoints" className="text-slate-700 hover:text-slate-950">
-                Endpoints
-              </Link>
-              <Link href="/compare" className="text-slate-700 hover:text-slate-950" data-testid="nav-compare">
-                Compare
-              </Link>
-              <Link href="/exports" className="text-slate-700 hover:text-slate-950" data-testid="nav-exports">
-                Exports
-              </Link>
-            </>
-          )}
-          {can(user.role, "users.manage") && (
-            <Link href="/admin/users" className="text-slate-700 hover:text-slate-950">
-              Users
-            </Link>
-          )}
+          ))}
           <span className="ml-auto text-slate-600">
             <span className="hidden sm:inline">{user.email} · </span>
             <span className="font-medium">{user.role}</span>

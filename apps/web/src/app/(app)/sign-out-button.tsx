@@ -1,14 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { Button } from "~/components/ui";
 import { authClient } from "~/lib/auth-client";
 
 export function SignOutButton() {
   const router = useRouter();
   return (
-    <button
-      type="button"
-      className="rounded border border-slate-300 px-2 py-1 text-slate-700 hover:bg-slate-100"
+    <Button
+      size="sm"
       onClick={async () => {
         await authClient.signOut();
         router.replace("/sign-in");
@@ -16,6 +16,6 @@ export function SignOutButton() {
       }}
     >
       Sign out
-    </button>
+    </Button>
   );
 }

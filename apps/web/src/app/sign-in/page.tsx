@@ -1,4 +1,5 @@
 import { redirect } from "next/navigation";
+import { Card } from "~/components/ui/card";
 import { currentUser, homePath } from "~/server/session";
 import { SignInForm } from "./sign-in-form";
 
@@ -9,11 +10,11 @@ export default async function SignInPage() {
   if (user) redirect(homePath(user));
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
-      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <Card padding="none" className="w-full max-w-sm p-6">
         <h1 className="text-lg font-semibold">StepWiser Studio</h1>
         <p className="mb-5 text-sm text-slate-600">Sign in with the account an admin gave you.</p>
         <SignInForm />
-      </div>
+      </Card>
     </main>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { Button } from "~/components/ui/button";
 import { authClient } from "~/lib/auth-client";
 
 export function SignInForm() {
@@ -55,13 +56,9 @@ export function SignInForm() {
           {error}
         </p>
       )}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded bg-slate-900 px-3 py-2 text-sm font-medium text-white disabled:opacity-60"
-      >
+      <Button type="submit" variant="dark" size="lg" disabled={pending} className="w-full">
         {pending ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -55,6 +55,8 @@ export interface DataTableProps<T extends RowData> {
   getRowId: (row: T) => string;
   look?: keyof typeof LOOK;
   rowAttributes?: (row: T) => RowAttributes;
+  /** How many columns a cell spans (default 1); the cells it covers are left out. For rows of another shape (an error in place of the values). */
+  cellSpan?: (row: T, columnId: string) => number;
   /** A full-width row under a row (a test result), or nothing. */
   renderDetail?: (row: T) => ReactNode;
   sort?: DataTableSort;
@@ -70,7 +72,7 @@ export interface DataTableProps<T extends RowData> {
  * shows (`dataColumns<Row>().accessor(…)`), the table renders the markup every
  * list shares. Sorting and paging stay with the caller (the server does them).
  */
-export function DataTable<T extends RowData>({ data, columns, getRowId, look = "card", rowAttributes, renderDetail, sort, empty, virtual, testId }: DataTableProps<T>) {
+export function DataTable<T extends RowData>({ data, columns, getRowId, look = "card", rowAttributes, cellSpan, renderDetail, sort, empty, virtual, testId }: DataTableProps<T>) {
   const table = useTable({ features, columns, data: data as T[], getRowId: (row) => getRowId(row) });
   const rows = table.getRowModel().rows;
   const scroller = useRef<HTMLDivElement>(null);
@@ -82,10 +84,10 @@ export function DataTable<T extends RowData>({ data, columns, getRowId, look = "
     const detail = renderDetail?.(row.original);
     const cells = (
       <tr key={row.id} className={cx("border-t border-slate-100", className)} {...attributes} data-index={extra?.index} ref={extra?.measure}>
-        {row.getAllCells().map((cell) => {
+        {spannedCells(row.getAllCells(), (columnId) => cellSpan?.(row.original, columnId) ?? 1).map(({ cell, span }) => {
           const meta = cell.column.columnDef.meta;
           return (
-            <td key={cell.id} className={cx(style.cell, meta?.align === "right" && "text-right tabular-nums", meta?.className)}>
+            <td key={cell.id} colSpan={span > 1 ? span : undefined} className={cx(style.cell, meta?.align === "right" && "text-right tabular-nums", meta?.className)}>
               <FlexRender cell={cell} />
             </td>
           );
@@ -136,6 +138,18 @@ export function DataTable<T extends RowData>({ data, columns, getRowId, look = "
       {emptyNote}
     </div>
   );
+}
+
+/** The cells a row shows: each with its span, and none of those a wider cell before it covers. */
+function spannedCells<C extends { column: { id: string } }>(cells: C[], spanOf: (columnId: string) => number): Array<{ cell: C; span: number }> {
+  const shown: Array<{ cell: C; span: number }> = [];
+  for (let i = 0; i < cells.length; ) {
+    const cell = cells[i]!;
+    const span = Math.max(1, Math.min(cells.length - i, Math.floor(spanOf(cell.column.id))));
+    shown.push({ cell, span });
+    i += span;
+  }
+  return shown;
 }
 
 function HeaderCell<T extends RowData>({ header, sort, className }: { header: Header<Features, T, unknown>; sort?: DataTableSort; className: string }) {

@@ -13,6 +13,17 @@ type Queue = RouterOutputs["annotationQueue"]["listQueues"][number];
 
 const column = dataColumns<Queue>();
 
+function DoneCell({ queue: q }: { queue: Queue }) {
+  return (
+    <>
+      <ProgressBar done={q.completedItems} total={q.items} label={`Items of ${q.name} with all their annotators`} />
+      <span className="text-xs text-slate-600 tabular-nums">
+        {q.completedItems} / {q.items} items
+      </span>
+    </>
+  );
+}
+
 function queueColumns({ seesResearch, canAnnotate }: { seesResearch: boolean; canAnnotate: boolean }): DataColumn<Queue>[] {
   return [
     column.accessor("name", {
@@ -30,19 +41,7 @@ function queueColumns({ seesResearch, canAnnotate }: { seesResearch: boolean; ca
     ...(seesResearch ? [column.accessor("datasetName", { header: "Dataset", meta: { className: "text-slate-600" } })] : []),
     column.accessor("scheme", { header: "Scheme", cell: (c) => (c.getValue() === "rating" ? "−1 / 0 / +1 per chunk" : "first error") }),
     column.accessor("annotatorsPerItem", { header: "Annotators / item", meta: { align: "right" } }),
-    column.display({
-      id: "done",
-      header: "Done",
-      meta: { className: "min-w-40" },
-      cell: ({ row: { original: q } }) => (
-        <>
-          <ProgressBar done={q.completedItems} total={q.items} label={`Items of ${q.name} with all their annotators`} />
-          <span className="text-xs text-slate-600 tabular-nums">
-            {q.completedItems} / {q.items} items
-          </span>
-        </>
-      ),
-    }),
+    column.display({ id: "done", header: "Done", meta: { className: "min-w-40" }, cell: ({ row }) => <DoneCell queue={row.original} /> }),
     column.accessor("mySubmitted", { header: "By you", meta: { align: "right" } }),
     column.display({
       id: "annotate",

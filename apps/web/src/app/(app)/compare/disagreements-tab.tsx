@@ -12,17 +12,26 @@ import { Hint, runLabel, type Candidates } from "./shared";
 import { firstErrorText } from "./format";
 
 const PAGE_SIZE = 50;
-const KINDS = [
-  ["a_right", "A right, B wrong"],
-  ["b_right", "B right, A wrong"],
-  ["both_wrong", "both wrong"],
-] as const;
+const KINDS = [["a_right", "A right, B wrong"], ["b_right", "B right, A wrong"], ["both_wrong", "both wrong"]] as const;
 type Kind = (typeof KINDS)[number][0];
 
 type Disagreement = RouterOutputs["compare"]["disagreements"]["items"][number];
 
 const column = dataColumns<Disagreement>();
 const rightness = (prediction: number | null, gold: number | null) => (prediction === gold ? "text-green-800" : "text-red-800");
+
+/** What run A or B predicted, green where it matches the gold first error. */
+function predictionColumn(side: "a" | "b", header: string): DataColumn<Disagreement> {
+  return column.display({
+    id: side,
+    header,
+    cell: ({ row: { original: item } }) => (
+      <span className={rightness(item[side], item.gold)} data-testid={`disagreement-${side}`}>
+        {firstErrorText(item[side])}
+      </span>
+    ),
+  });
+}
 
 function disagreementColumns(itemLink: (trajectoryId: string) => string): DataColumn<Disagreement>[] {
   return [
@@ -37,24 +46,8 @@ function disagreementColumns(itemLink: (trajectoryId: string) => string): DataCo
     }),
     column.accessor("subset", { header: "Subset" }),
     column.accessor("gold", { header: "Gold first error", cell: (c) => firstErrorText(c.getValue()) }),
-    column.display({
-      id: "a",
-      header: "A predicts",
-      cell: ({ row: { original: item } }) => (
-        <span className={rightness(item.a, item.gold)} data-testid="disagreement-a">
-          {firstErrorText(item.a)}
-        </span>
-      ),
-    }),
-    column.display({
-      id: "b",
-      header: "B predicts",
-      cell: ({ row: { original: item } }) => (
-        <span className={rightness(item.b, item.gold)} data-testid="disagreement-b">
-          {firstErrorText(item.b)}
-        </span>
-      ),
-    }),
+    predictionColumn("a", "A predicts"),
+    predictionColumn("b", "B predicts"),
     column.accessor("kind", { header: "Who was right", cell: (c) => KINDS.find(([k]) => k === c.getValue())![1] }),
     column.display({
       id: "inspector",

@@ -1,6 +1,7 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
+import { DataTable, dataColumns, type DataColumn } from "~/components/ui";
 
 type Preview = RouterOutputs["import"]["preview"];
 type PreviewSolution = NonNullable<Preview["rows"][number]["solution"]>;
@@ -12,6 +13,44 @@ function labelSummary(solution: PreviewSolution): string {
   const firstError = solution.firstErrorIndex === null ? "" : solution.firstErrorIndex === -1 ? " · no error" : ` · first error: step ${solution.firstErrorIndex}`;
   return `${labels}${firstError}`;
 }
+
+type PreviewRow = Preview["rows"][number] & { key: string };
+
+/** The record's id, subset and generator; for a record that does not read, the error (spanning the record's columns). */
+function RecordCell({ row }: { row: PreviewRow }) {
+  if (!row.solution) return <span className="whitespace-pre-wrap">{row.error}</span>;
+  return (
+    <>
+      <span className="font-mono">{row.solution.externalId}</span>
+      <span className="block text-slate-500">{[row.solution.subset, row.solution.generator].filter(Boolean).join(" · ")}</span>
+    </>
+  );
+}
+
+function StepsCell({ solution }: { solution: PreviewSolution }) {
+  return (
+    <>
+      <span className="font-medium">{solution.steps}</span>
+      <ol className="mt-0.5 list-decimal space-y-0.5 pl-4 text-slate-600">
+        {solution.firstSteps.map((step, k) => (
+          <li key={k} className="whitespace-pre-wrap">
+            {step}
+          </li>
+        ))}
+      </ol>
+      {solution.steps > solution.firstSteps.length && <span className="text-slate-400">…</span>}
+    </>
+  );
+}
+
+const column = dataColumns<PreviewRow>();
+const COLUMNS: DataColumn<PreviewRow>[] = [
+  column.accessor("line", { header: "Line", meta: { align: "right", className: "text-slate-500" } }),
+  column.display({ id: "id", header: "Id", meta: { className: "break-all" }, cell: ({ row }) => <RecordCell row={row.original} /> }),
+  column.display({ id: "problem", header: "Problem", meta: { className: "max-w-sm whitespace-pre-wrap" }, cell: ({ row }) => row.original.solution?.problem }),
+  column.display({ id: "steps", header: "Steps", meta: { className: "max-w-md" }, cell: ({ row }) => row.original.solution && <StepsCell solution={row.original.solution} /> }),
+  column.display({ id: "labels", header: "Labels", cell: ({ row }) => row.original.solution && labelSummary(row.original.solution) }),
+];
 
 /** The first records as the import would read them; a bad record shows the error that would stop the import. */
 export function ImportPreview({ preview }: { preview: Preview }) {
@@ -30,52 +69,15 @@ export function ImportPreview({ preview }: { preview: Preview }) {
         )}
       </p>
       <div className="max-h-[32rem] overflow-auto rounded border border-slate-200">
-        <table className="w-full border-collapse text-xs">
-          <thead className="sticky top-0 bg-slate-100 text-left text-slate-600">
-            <tr>
-              <th className="px-2 py-1 text-right">Line</th>
-              <th className="px-2 py-1">Id</th>
-              <th className="px-2 py-1">Problem</th>
-              <th className="px-2 py-1">Steps</th>
-              <th className="px-2 py-1">Labels</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row, i) =>
-              row.solution ? (
-                <tr key={i} data-testid="preview-row" className="border-t border-slate-100 align-top">
-                  <td className="px-2 py-1 text-right tabular-nums text-slate-500">{row.line}</td>
-                  <td className="px-2 py-1 font-mono break-all">
-                    {row.solution.externalId}
-                    <span className="block font-sans text-slate-500">
-                      {[row.solution.subset, row.solution.generator].filter(Boolean).join(" · ")}
-                    </span>
-                  </td>
-                  <td className="max-w-sm px-2 py-1 whitespace-pre-wrap">{row.solution.problem}</td>
-                  <td className="max-w-md px-2 py-1">
-                    <span className="font-medium">{row.solution.steps}</span>
-                    <ol className="mt-0.5 list-decimal space-y-0.5 pl-4 text-slate-600">
-                      {row.solution.firstSteps.map((step, k) => (
-                        <li key={k} className="whitespace-pre-wrap">
-                          {step}
-                        </li>
-                      ))}
-                    </ol>
-                    {row.solution.steps > row.solution.firstSteps.length && <span className="text-slate-400">…</span>}
-                  </td>
-                  <td className="px-2 py-1">{labelSummary(row.solution)}</td>
-                </tr>
-              ) : (
-                <tr key={i} data-testid="preview-error" className="border-t border-slate-100 bg-red-50 align-top">
-                  <td className="px-2 py-1 text-right tabular-nums text-red-800">{row.line}</td>
-                  <td colSpan={4} className="px-2 py-1 whitespace-pre-wrap text-red-800">
-                    {row.error}
-                  </td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+        <DataTable
+          look="compact"
+          data={preview.rows.map((row, i) => ({ ...row, key: String(i) }))}
+          columns={COLUMNS}
+          getRowId={(row) => row.key}
+          rowAttributes={(row) => (row.solution ? { className: "align-top", "data-testid": "preview-row" } : { className: "bg-red-50 align-top text-red-800", "data-testid": "preview-error" })}
+          // A record that does not read shows its error across the record's columns.
+          cellSpan={(row, columnId) => (!row.solution && columnId === "id" ? 4 : 1)}
+        />
       </div>
     </section>
   );

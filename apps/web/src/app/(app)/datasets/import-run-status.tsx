@@ -6,9 +6,8 @@ import Link from "next/link";
 import { useEffect } from "react";
 import { ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
+import { isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
-
-const ACTIVE = new Set(["queued", "running"]);
 
 /** An import of `vllm run-batch` output stores samples of an offline run, not solutions: its summary counts requests. */
 type BatchOutputSummary = BatchImportResult & { format: string; targetRunId: string };
@@ -36,10 +35,10 @@ export function ImportRunStatus({ runId }: { runId: string }) {
   const queryClient = useQueryClient();
   const run = useQuery({
     ...trpc.run.get.queryOptions({ id: runId }),
-    refetchInterval: (query) => (!query.state.data || ACTIVE.has(query.state.data.status) ? 1000 : false),
+    refetchInterval: (query) => (!query.state.data || isRunActive(query.state.data.status) ? 1000 : false),
   });
   const status = run.data?.status;
-  const finished = status !== undefined && !ACTIVE.has(status);
+  const finished = status !== undefined && !isRunActive(status);
 
   useEffect(() => {
     if (!finished) return;

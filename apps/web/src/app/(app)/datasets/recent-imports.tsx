@@ -6,10 +6,9 @@ import Link from "next/link";
 import { Card, DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
+import { anyRunActive, isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
 import { importSummaryText } from "./import-run-status";
-
-const ACTIVE = new Set(["queued", "running"]);
 
 type ImportRun = RouterOutputs["import"]["list"][number];
 
@@ -39,7 +38,7 @@ const COLUMNS: DataColumn<ImportRun>[] = [
     header: "Result",
     meta: { className: "min-w-48 text-slate-700" },
     cell: ({ row: { original: r } }) =>
-      ACTIVE.has(r.status) ? (
+      isRunActive(r.status) ? (
         <ProgressBar done={r.unitsDone} total={r.unitsTotal} label={`Import of ${r.fileName ?? r.id}`} />
       ) : r.error ? (
         <span className="text-red-700">{r.error}</span>
@@ -68,7 +67,7 @@ export function RecentImports() {
   const trpc = useTRPC();
   const imports = useQuery({
     ...trpc.import.list.queryOptions({ limit: 10 }),
-    refetchInterval: (query) => (query.state.data?.some((r) => ACTIVE.has(r.status)) ? 2000 : false),
+    refetchInterval: (query) => (anyRunActive(query.state.data) ? 2000 : false),
   });
   if (imports.error) return <ErrorAlert>{errorMessage(imports.error)}</ErrorAlert>;
   if (!imports.data || imports.data.length === 0) return null;

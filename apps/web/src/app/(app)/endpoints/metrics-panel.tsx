@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Card, CardHeader, ErrorAlert } from "~/components/ui";
+import { Card, CardHeader, DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { EndpointRow } from "./endpoint-form";
@@ -100,62 +100,59 @@ export function MetricsPanel({ endpoint }: { endpoint: EndpointRow }) {
         </dl>
       )}
       {replicas.length > 0 && (
-        <table className="w-full border-collapse text-xs">
-          <thead className="text-left text-slate-500">
-            <tr>
-              <th className="py-1 pr-3">Replica</th>
-              <th className="py-1 pr-3 text-right">Running</th>
-              <th className="py-1 pr-3 text-right">Waiting</th>
-              <th className="py-1 pr-3 text-right">KV cache</th>
-              <th className="py-1 pr-3 text-right">Prefix-cache hits (last ~30 s / overall)</th>
-              <th className="py-1 pr-3 text-right">Generation</th>
-              <th className="py-1 pr-3 text-right">Prompt tokens</th>
-              <th className="py-1 pr-3 text-right">Generated tokens</th>
-              <th className="py-1 text-right" title="Slots of the endpoint's per-replica limit held by workers now (shared by every worker process)">
-                Worker slots
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {replicas.map((r) =>
-              r.available ? (
-                <tr key={r.baseUrl} className="border-t border-slate-100">
-                  <td className="py-1 pr-3 font-mono">{r.baseUrl}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{count(r.running)}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{count(r.waiting)}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{percent(r.kvCacheUsagePerc)}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">
-                    {percent(rates.get(r.baseUrl)?.recentHitRate ?? null)} / {percent(lifetimeHitRate(r))}
-                  </td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{perSecond(rates.get(r.baseUrl)?.tokensPerSecond ?? null)}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{count(r.promptTokensTotal)}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{count(r.generationTokensTotal)}</td>
-                  <WorkerSlotsCell slots={r.workerSlots} />
-                </tr>
-              ) : (
-                <tr key={r.baseUrl} className="border-t border-slate-100">
-                  <td className="py-1 pr-3 font-mono">{r.baseUrl}</td>
-                  <td colSpan={7} className="py-1 pr-3 text-amber-800">
-                    metrics unavailable ({r.metricsUrl}): {r.reason}
-                  </td>
-                  <WorkerSlotsCell slots={r.workerSlots} />
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+        <DataTable
+          look="compact"
+          data={replicas}
+          columns={replicaColumns(rates)}
+          getRowId={(r) => r.baseUrl}
+          // A replica whose /metrics failed says why across the value columns.
+          cellSpan={(r, columnId) => (!r.available && columnId === "running" ? VALUE_COLUMNS : 1)}
+        />
       )}
     </Card>
   );
 }
 
-function WorkerSlotsCell({ slots }: { slots: ReplicaScrape["workerSlots"] }) {
+const column = dataColumns<ReplicaScrape>();
+/** Columns from Running to Generated tokens: an unavailable replica's reason spans them. */
+const VALUE_COLUMNS = 7;
+
+/** Requests running on a live replica, or why its /metrics could not be read. */
+function RunningCell({ replica: r }: { replica: ReplicaScrape }) {
+  if (r.available) return count(r.running);
   return (
-    <td className="py-1 text-right tabular-nums">
-      {slots.held} / {slots.limit}
-      <span className="text-slate-400"> · {slots.workers} worker{slots.workers === 1 ? "" : "s"}</span>
-    </td>
+    <span className="block text-left text-amber-800">
+      metrics unavailable ({r.metricsUrl}): {r.reason}
+    </span>
   );
+}
+
+function replicaColumns(rates: Map<string, Rates>): DataColumn<ReplicaScrape>[] {
+  const live = (show: (r: LiveReplica) => string) => (r: ReplicaScrape) => (r.available ? show(r) : "");
+  const value = (id: string, header: string, show: (r: LiveReplica) => string) => column.display({ id, header, meta: { align: "right" }, cell: ({ row }) => live(show)(row.original) });
+  return [
+    column.accessor("baseUrl", { header: "Replica", meta: { className: "font-mono" } }),
+    column.display({ id: "running", header: "Running", meta: { align: "right" }, cell: ({ row }) => <RunningCell replica={row.original} /> }),
+    value("waiting", "Waiting", (r) => count(r.waiting)),
+    value("kv", "KV cache", (r) => percent(r.kvCacheUsagePerc)),
+    value("hits", "Prefix-cache hits (last ~30 s / overall)", (r) => `${percent(rates.get(r.baseUrl)?.recentHitRate ?? null)} / ${percent(lifetimeHitRate(r))}`),
+    value("generation", "Generation", (r) => perSecond(rates.get(r.baseUrl)?.tokensPerSecond ?? null)),
+    value("prompt", "Prompt tokens", (r) => count(r.promptTokensTotal)),
+    value("generated", "Generated tokens", (r) => count(r.generationTokensTotal)),
+    column.accessor("workerSlots", {
+      header: () => <span title="Slots of the endpoint's per-replica limit held by workers now (shared by every worker process)">Worker slots</span>,
+      meta: { align: "right" },
+      cell: ({ row: { original: r } }) => (
+        <>
+          {r.workerSlots.held} / {r.workerSlots.limit}
+          <span className="text-slate-400">
+            {" "}
+            · {r.workerSlots.workers} worker{r.workerSlots.workers === 1 ? "" : "s"}
+          </span>
+        </>
+      ),
+    }),
+  ];
 }
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {

@@ -15,6 +15,15 @@ const ago = (date: Date) => {
 
 type Worker = RouterOutputs["worker"]["list"][number];
 
+function SlotsCell({ worker: w }: { worker: Worker }) {
+  return (
+    <>
+      {w.slots}
+      {w.replicasHeld > 0 && <span className="text-slate-400"> on {w.replicasHeld} replica{w.replicasHeld === 1 ? "" : "s"}</span>}
+    </>
+  );
+}
+
 const column = dataColumns<Worker>();
 const COLUMNS: DataColumn<Worker>[] = [
   column.accessor("id", { header: "Worker", meta: { className: "font-mono" } }),
@@ -22,17 +31,7 @@ const COLUMNS: DataColumn<Worker>[] = [
   column.accessor("startedAt", { header: "Started", cell: (c) => new Date(c.getValue()).toLocaleString() }),
   column.display({ id: "lastSeen", header: "Last seen", cell: ({ row: { original: w } }) => (w.live ? ago(w.heartbeatAt) : `gone (${ago(w.heartbeatAt)})`) }),
   column.accessor("activeRuns", { header: "Runs executing", meta: { align: "right" } }),
-  column.display({
-    id: "slots",
-    header: "Endpoint slots held",
-    meta: { align: "right" },
-    cell: ({ row: { original: w } }) => (
-      <>
-        {w.slots}
-        {w.replicasHeld > 0 && <span className="text-slate-400"> on {w.replicasHeld} replica{w.replicasHeld === 1 ? "" : "s"}</span>}
-      </>
-    ),
-  }),
+  column.display({ id: "slots", header: "Endpoint slots held", meta: { align: "right" }, cell: ({ row }) => <SlotsCell worker={row.original} /> }),
 ];
 
 /** The worker processes serving the job queues, their runs and the endpoint slots they hold. */

@@ -7,13 +7,12 @@ import { useMemo } from "react";
 import { DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
+import { anyRunActive, isRunActive } from "~/lib/run-status";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { labelRuleKey } from "@stepwiser/core";
 
 type ExportRun = RouterOutputs["export"]["list"][number];
-
-const ACTIVE = new Set(["queued", "running"]);
 
 function exportTitle(run: ExportRun): string {
   const spec = run.spec;
@@ -47,77 +46,73 @@ function ExportReport({ run }: { run: ExportRun }) {
 
 const column = dataColumns<ExportRun>();
 
+function ExportCell({ run }: { run: ExportRun }) {
+  return (
+    <>
+      <Link href={`/runs/${run.id}`} className="font-medium text-blue-700 hover:underline">
+        {exportTitle(run)}
+      </Link>
+      {run.spec?.kind === "training-set" && (
+        <span className="block text-xs text-slate-500">
+          {labelRuleKey(run.spec.labelRule)} · seed {run.spec.seed ?? 0}
+        </span>
+      )}
+    </>
+  );
+}
+
+function SourceCell({ run }: { run: ExportRun }) {
+  if (!run.source) return "—";
+  return (
+    <>
+      <Link href={`/runs/${run.source.id}`} className="hover:underline">
+        {run.source.kind ?? "run"} run
+      </Link>
+      {run.source.dataset && <span className="block text-xs">{run.source.dataset.name}</span>}
+    </>
+  );
+}
+
+function StatusCell({ run }: { run: ExportRun }) {
+  return (
+    <>
+      <StatusBadge status={run.status} />
+      {isRunActive(run.status) && (
+        <div className="mt-1">
+          <ProgressBar done={run.unitsDone} total={run.unitsTotal} label={`Export ${run.id} progress`} />
+        </div>
+      )}
+      {run.error && <p className="mt-1 text-xs whitespace-pre-wrap text-red-700">{run.error}</p>}
+    </>
+  );
+}
+
+function FilesCell({ run, canDownload }: { run: ExportRun; canDownload: boolean }) {
+  return (
+    <ul className="space-y-0.5">
+      {run.files.map((file) => (
+        <li key={file.id} className="whitespace-nowrap">
+          {canDownload ? (
+            <a href={`/api/files/${file.id}`} download={file.fileName} data-testid="export-file-link" className="text-blue-700 hover:underline">
+              {file.fileName}
+            </a>
+          ) : (
+            file.fileName
+          )}{" "}
+          <span className="text-xs text-slate-500">{formatBytes(file.sizeBytes)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function exportColumns(canDownload: boolean): DataColumn<ExportRun>[] {
   return [
-    column.display({
-      id: "export",
-      header: "Export",
-      cell: ({ row: { original: run } }) => (
-        <>
-          <Link href={`/runs/${run.id}`} className="font-medium text-blue-700 hover:underline">
-            {exportTitle(run)}
-          </Link>
-          {run.spec?.kind === "training-set" && (
-            <span className="block text-xs text-slate-500">
-              {labelRuleKey(run.spec.labelRule)} · seed {run.spec.seed ?? 0}
-            </span>
-          )}
-        </>
-      ),
-    }),
-    column.display({
-      id: "source",
-      header: "Source",
-      meta: { className: "text-slate-600" },
-      cell: ({ row: { original: run } }) =>
-        run.source ? (
-          <>
-            <Link href={`/runs/${run.source.id}`} className="hover:underline">
-              {run.source.kind ?? "run"} run
-            </Link>
-            {run.source.dataset && <span className="block text-xs">{run.source.dataset.name}</span>}
-          </>
-        ) : (
-          "—"
-        ),
-    }),
-    column.display({
-      id: "status",
-      header: "Status",
-      meta: { className: "min-w-36" },
-      cell: ({ row: { original: run } }) => (
-        <>
-          <StatusBadge status={run.status} />
-          {ACTIVE.has(run.status) && (
-            <div className="mt-1">
-              <ProgressBar done={run.unitsDone} total={run.unitsTotal} label={`Export ${run.id} progress`} />
-            </div>
-          )}
-          {run.error && <p className="mt-1 text-xs whitespace-pre-wrap text-red-700">{run.error}</p>}
-        </>
-      ),
-    }),
+    column.display({ id: "export", header: "Export", cell: ({ row }) => <ExportCell run={row.original} /> }),
+    column.display({ id: "source", header: "Source", meta: { className: "text-slate-600" }, cell: ({ row }) => <SourceCell run={row.original} /> }),
+    column.display({ id: "status", header: "Status", meta: { className: "min-w-36" }, cell: ({ row }) => <StatusCell run={row.original} /> }),
     column.display({ id: "contents", header: "Contents", cell: ({ row }) => <ExportReport run={row.original} /> }),
-    column.display({
-      id: "files",
-      header: "Files",
-      cell: ({ row }) => (
-        <ul className="space-y-0.5">
-          {row.original.files.map((file) => (
-            <li key={file.id} className="whitespace-nowrap">
-              {canDownload ? (
-                <a href={`/api/files/${file.id}`} download={file.fileName} data-testid="export-file-link" className="text-blue-700 hover:underline">
-                  {file.fileName}
-                </a>
-              ) : (
-                file.fileName
-              )}{" "}
-              <span className="text-xs text-slate-500">{formatBytes(file.sizeBytes)}</span>
-            </li>
-          ))}
-        </ul>
-      ),
-    }),
+    column.display({ id: "files", header: "Files", cell: ({ row }) => <FilesCell run={row.original} canDownload={canDownload} /> }),
     column.accessor("createdAt", { header: "Created", cell: (c) => c.getValue().toLocaleString(), meta: { className: "text-slate-600" } }),
   ];
 }
@@ -128,7 +123,7 @@ export function ExportList() {
   const canDownload = useCan("research.manage");
   const exports = useQuery({
     ...trpc.export.list.queryOptions({}),
-    refetchInterval: (query) => (query.state.data?.some((r) => ACTIVE.has(r.status)) ? 1500 : false),
+    refetchInterval: (query) => (anyRunActive(query.state.data) ? 1500 : false),
   });
   const columns = useMemo(() => exportColumns(canDownload), [canDownload]);
   if (exports.error) return <ErrorAlert>{errorMessage(exports.error)}</ErrorAlert>;

@@ -3,13 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
+import { anyRunActive } from "~/lib/run-status";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { ExportList } from "./export-list";
 import { RunExportForm } from "./run-export-form";
 import { TrainingSetForm } from "./training-set-form";
-
-const ACTIVE = new Set(["queued", "running"]);
 
 export default function ExportsPage() {
   const trpc = useTRPC();
@@ -18,7 +17,7 @@ export default function ExportsPage() {
     ...trpc.export.sources.queryOptions(),
     enabled: canExport,
     // A running annotate run gains labels (and rules) as it goes.
-    refetchInterval: (query) => (query.state.data?.labelRuns.some((r) => ACTIVE.has(r.status)) ? 10_000 : false),
+    refetchInterval: (query) => (anyRunActive(query.state.data?.labelRuns) ? 10_000 : false),
   });
 
   return (

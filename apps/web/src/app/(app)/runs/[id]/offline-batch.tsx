@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Button, Card, ErrorAlert, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
+import { anyRunActive } from "~/lib/run-status";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { uploadFile } from "../../datasets/upload-file";
@@ -28,7 +29,7 @@ export function OfflineBatch({ runId, kind, status }: { runId: string; kind: str
   const exports = useQuery({
     ...trpc.export.list.queryOptions({ sourceRunId: runId, limit: 10 }),
     enabled: canRun && BATCH_KINDS.has(kind),
-    refetchInterval: (query) => (query.state.data?.some((e) => e.status === "queued" || e.status === "running") ? 1000 : false),
+    refetchInterval: (query) => (anyRunActive(query.state.data) ? 1000 : false),
   });
   const startExport = useMutation(trpc.export.start.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.export.list.pathKey() }) }));
   const startImport = useMutation(trpc.import.startBatchOutput.mutationOptions({ onSuccess: ({ runId: id }) => setImportRunId(id) }));

@@ -5,13 +5,12 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { Card, ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
+import { isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
 import { RunCharts } from "./run-charts";
 import { RunControls } from "./run-controls";
 import { RunFailures } from "./run-failures";
 import { OfflineBatch } from "./offline-batch";
-
-const ACTIVE = new Set(["queued", "running"]);
 
 function seconds(from: Date | null, to: Date | null): string {
   if (!from) return "—";
@@ -27,9 +26,9 @@ function duration(total: number): string {
 export default function RunPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
-  const live = (data: { status: string } | undefined) => (!data || ACTIVE.has(data.status) ? 1000 : false);
+  const live = (data: { status: string } | undefined) => (!data || isRunActive(data.status) ? 1000 : false);
   const run = useQuery({ ...trpc.run.get.queryOptions({ id }), refetchInterval: (query) => live(query.state.data) });
-  const active = !run.data || ACTIVE.has(run.data.status);
+  const active = !run.data || isRunActive(run.data.status);
   const progress = useQuery({ ...trpc.run.progress.queryOptions({ id }), refetchInterval: active ? 2000 : false });
   const failures = useQuery({ ...trpc.run.failures.queryOptions({ id }), refetchInterval: active ? 3000 : false });
 
@@ -40,7 +39,7 @@ export default function RunPage() {
   const lastRate = [...points].reverse().find((p) => p.tokensPerSecond !== null)?.tokensPerSecond ?? null;
   const wall = r.startedAt ? ((r.finishedAt ?? new Date()).getTime() - r.startedAt.getTime()) / 1000 : 0;
   const meanRate = wall > 0 ? r.completionTokens / wall : null;
-  const tokensPerSecond = ACTIVE.has(r.status) ? lastRate : meanRate;
+  const tokensPerSecond = isRunActive(r.status) ? lastRate : meanRate;
 
   return (
     <div className="space-y-5">
@@ -85,7 +84,7 @@ export default function RunPage() {
           <dd className="tabular-nums">{seconds(r.startedAt, r.finishedAt)}</dd>
           <dt className="text-slate-500">Time left</dt>
           <dd className="tabular-nums">{r.etaSeconds === null ? "—" : `about ${duration(r.etaSeconds)}`}</dd>
-          <dt className="text-slate-500">{ACTIVE.has(r.status) ? "Tokens/s now" : "Tokens/s (mean)"}</dt>
+          <dt className="text-slate-500">{isRunActive(r.status) ? "Tokens/s now" : "Tokens/s (mean)"}</dt>
           <dd className="tabular-nums">{tokensPerSecond === null ? "—" : Math.round(tokensPerSecond).toLocaleString()}</dd>
           <dt className="text-slate-500">Requests</dt>
           <dd className="tabular-nums">{r.requests.toLocaleString()}</dd>

@@ -51,19 +51,7 @@ export function ApiTokens() {
     column.accessor("prefix", { header: "Token", cell: (c) => `${c.getValue()}…`, meta: { className: "font-mono" } }),
     column.accessor("createdAt", { header: "Created", cell: (c) => dateTime(c.getValue()) }),
     column.accessor("lastUsedAt", { header: "Last used", cell: (c) => (c.getValue() ? dateTime(c.getValue()) : "never") }),
-    column.display({
-      id: "revoke",
-      header: "",
-      meta: { align: "right" },
-      cell: ({ row: { original: token } }) =>
-        token.revokedAt ? (
-          <Badge title={`Revoked ${dateTime(token.revokedAt)}`}>revoked</Badge>
-        ) : (
-          <Button size="sm" variant="danger" disabled={revoke.isPending} onClick={() => onRevoke(token)}>
-            Revoke
-          </Button>
-        ),
-    }),
+    column.display({ id: "revoke", header: "", meta: { align: "right" }, cell: ({ row }) => <RevokeCell token={row.original} pending={revoke.isPending} onRevoke={onRevoke} /> }),
   ];
 
   return (
@@ -94,6 +82,15 @@ export function ApiTokens() {
         />
       )}
     </div>
+  );
+}
+
+function RevokeCell({ token, pending, onRevoke }: { token: TokenRow; pending: boolean; onRevoke: (token: TokenRow) => void }) {
+  if (token.revokedAt) return <Badge title={`Revoked ${dateTime(token.revokedAt)}`}>revoked</Badge>;
+  return (
+    <Button size="sm" variant="danger" disabled={pending} onClick={() => onRevoke(token)}>
+      Revoke
+    </Button>
   );
 }
 

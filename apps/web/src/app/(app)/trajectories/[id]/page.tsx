@@ -80,6 +80,8 @@ export default function TrajectoryInspectorPage() {
   if (!t) return <p className="text-sm text-slate-500">Loading…</p>;
   const firstError = t.sourceFirstErrorIndex;
   const curve = annotation ? qCurveValues(chunks, annotation.values) : null;
+  const segmentationOptions = t.segmentations.map((s) => [s.id, s.method] as const);
+  const annotationOptions = annotations.map((a) => [a.runId, `${a.strategy} · M=${a.rollouts} · ${new Date(a.createdAt).toLocaleString()}`] as const);
 
   return (
     <div className="space-y-4">
@@ -106,26 +108,8 @@ export default function TrajectoryInspectorPage() {
       </Card>
 
       <div className="flex flex-wrap items-center gap-3">
-        {t.segmentations.length > 1 && (
-          <Select
-            inline
-            aria-label="Segmentation"
-            className="text-sm"
-            value={segmentation?.id ?? ""}
-            onChange={(e) => setSegmentationId(e.target.value)}
-            options={t.segmentations.map((s) => [s.id, s.method] as const)}
-          />
-        )}
-        {annotations.length > 1 && (
-          <Select
-            inline
-            aria-label="Annotation run"
-            className="text-sm"
-            value={annotation?.runId ?? ""}
-            onChange={(e) => setAnnotationRunId(e.target.value)}
-            options={annotations.map((a) => [a.runId, `${a.strategy} · M=${a.rollouts} · ${new Date(a.createdAt).toLocaleString()}`] as const)}
-          />
-        )}
+        {t.segmentations.length > 1 && <Select inline aria-label="Segmentation" className="text-sm" value={segmentation?.id ?? ""} onChange={(e) => setSegmentationId(e.target.value)} options={segmentationOptions} />}
+        {annotations.length > 1 && <Select inline aria-label="Annotation run" className="text-sm" value={annotation?.runId ?? ""} onChange={(e) => setAnnotationRunId(e.target.value)} options={annotationOptions} />}
         {annotation && <LabelSliders params={params} onChange={setParams} />}
         <RichTextModeToggle mode={textMode} onModeChange={setTextMode} />
         <Button variant="subtle" className="text-xs" onClick={() => setHelp(!help)}>

@@ -1,6 +1,27 @@
 "use client";
 
+import { DataTable, dataColumns, type DataColumn } from "~/components/ui";
 import { RATING_NAMES, type AssignmentView, type Rating } from "./draft";
+
+type Chunk = AssignmentView["chunks"][number];
+
+const column = dataColumns<Chunk>();
+
+function revealColumns(mine: Map<string, { rating: number | null }>): DataColumn<Chunk>[] {
+  return [
+    column.accessor("index", { header: "chunk", cell: (c) => `#${c.getValue()}`, meta: { className: "font-mono" } }),
+    column.display({
+      id: "you",
+      header: "you",
+      cell: ({ row }) => {
+        const rating = mine.get(row.original.id)?.rating as Rating | null | undefined;
+        return rating == null ? "—" : `${rating > 0 ? "+1" : rating} ${RATING_NAMES[rating]}`;
+      },
+    }),
+    column.accessor("mcLabel", { header: "Monte-Carlo", cell: (c) => c.getValue() ?? "—" }),
+    column.accessor("judgeVerdict", { header: "judge", cell: (c) => c.getValue() ?? "—" }),
+  ];
+}
 
 /**
  * After a submission: the annotator's labels next to the model's, which a
@@ -15,29 +36,9 @@ export function SubmittedReveal({ assignment }: { assignment: AssignmentView }) 
         {assignment.queue.scheme === "first_error" && assignment.mine?.firstErrorIndex != null && ` (first error: ${assignment.mine.firstErrorIndex === -1 ? "none" : `chunk ${assignment.mine.firstErrorIndex}`})`}
         . Compare with the model&apos;s labels.
       </summary>
-      <table className="mt-2 w-full text-xs">
-        <thead className="text-left text-slate-600">
-          <tr>
-            <th className="py-1 pr-3">chunk</th>
-            <th className="py-1 pr-3">you</th>
-            <th className="py-1 pr-3">Monte-Carlo</th>
-            <th className="py-1 pr-3">judge</th>
-          </tr>
-        </thead>
-        <tbody>
-          {assignment.chunks.map((chunk) => {
-            const rating = mine.get(chunk.id)?.rating as Rating | null | undefined;
-            return (
-              <tr key={chunk.id} className="border-t border-green-100">
-                <td className="py-1 pr-3 font-mono">#{chunk.index}</td>
-                <td className="py-1 pr-3">{rating == null ? "—" : `${rating > 0 ? "+1" : rating} ${RATING_NAMES[rating]}`}</td>
-                <td className="py-1 pr-3">{chunk.mcLabel ?? "—"}</td>
-                <td className="py-1 pr-3">{chunk.judgeVerdict ?? "—"}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="mt-2">
+        <DataTable look="compact" data={assignment.chunks} columns={revealColumns(mine)} getRowId={(chunk) => chunk.id} />
+      </div>
     </details>
   );
 }

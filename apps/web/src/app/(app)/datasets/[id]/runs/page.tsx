@@ -6,10 +6,9 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { ButtonLink, DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
+import { anyRunActive } from "~/lib/run-status";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
-
-const ACTIVE = new Set(["queued", "running"]);
 
 type Run = RouterOutputs["run"]["list"][number];
 
@@ -51,7 +50,7 @@ export default function DatasetRunsPage() {
   const canLaunch = useCan("research.manage");
   const runs = useQuery({
     ...trpc.run.list.queryOptions({ datasetId: id, limit: 200 }),
-    refetchInterval: (query) => (query.state.data?.some((r) => ACTIVE.has(r.status)) ? 2000 : false),
+    refetchInterval: (query) => (anyRunActive(query.state.data) ? 2000 : false),
   });
 
   return (

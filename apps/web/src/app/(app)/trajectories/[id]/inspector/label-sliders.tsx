@@ -1,7 +1,7 @@
 "use client";
 
 import { ABS_Q_EVIDENCE, type AbsQEvidence } from "@stepwiser/core";
-import { Select } from "~/components/ui";
+import { Card, Select } from "~/components/ui";
 import type { LabelParams } from "./use-label-params";
 
 function Slider(props: { label: string; value: number; min: number; max: number; step: number; onChange: (value: number) => void }) {
@@ -26,7 +26,7 @@ function Slider(props: { label: string; value: number; min: number; max: number;
 /** Abs-Q's evidence, γ for Rel-Ratio, α and n for Rel-Effective; labels follow as they move. */
 export function LabelSliders({ params, onChange }: { params: LabelParams; onChange: (params: LabelParams) => void }) {
   return (
-    <div className="flex flex-wrap items-center gap-4 rounded border border-slate-200 bg-white px-3 py-2">
+    <Card padding="none" className="flex flex-wrap items-center gap-4 px-3 py-2">
       <span className="text-xs font-semibold text-slate-600">Label parameters</span>
       <label className="flex items-center gap-2 text-xs">
         <span className="font-mono">Abs-Q evidence</span>
@@ -42,6 +42,6 @@ export function LabelSliders({ params, onChange }: { params: LabelParams; onChan
       <Slider label="γ" value={params.gamma} min={0.1} max={1.5} step={0.05} onChange={(gamma) => onChange({ ...params, gamma })} />
       <Slider label="α" value={params.alpha} min={0} max={1.5} step={0.05} onChange={(alpha) => onChange({ ...params, alpha })} />
       <Slider label="n" value={params.n} min={1} max={16} step={1} onChange={(n) => onChange({ ...params, n })} />
-    </div>
+    </Card>
   );
 }
