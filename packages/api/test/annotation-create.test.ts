@@ -121,7 +121,7 @@ describe("creating annotation queues", () => {
   it("a benchmark run can be the audited judge and the sampled run: its predictions are what it covered, its tie policy decides ties", async () => {
     const { db } = database;
     const benchmark = await db.run.create({
-      data: { kind: "benchmark", status: "completed", datasetId: world.datasetId, config: { datasetId: world.datasetId, segmentationMethod: "self-segmented", tiePolicy: "Positive" } },
+      data: { kind: "benchmark", status: "completed", datasetId: world.datasetId, config: { datasetId: world.datasetId, judgeEndpoint: "judge", segmentationMethod: "self-segmented", tiePolicy: "Positive" } },
     });
     const predicted = world.solutions.slice(0, 4);
     await db.solutionPrediction.createMany({

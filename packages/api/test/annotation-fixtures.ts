@@ -29,7 +29,7 @@ export interface AnnotationWorld {
   unsegmentedId: string;
 }
 
-export const ABS_Q = { rule: "abs_q", paramsKey: "{}" } as const;
+export const ABS_Q = { rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}' } as const;
 export const REL_RATIO = { rule: "rel_ratio", paramsKey: '{"gamma":0.7}' } as const;
 
 export async function createAnnotationWorld(db: Db, options: { solutions: number; seed?: number; judgeSamples?: number; name?: string }): Promise<AnnotationWorld> {
@@ -42,11 +42,11 @@ export async function createAnnotationWorld(db: Db, options: { solutions: number
       kind: "annotate",
       status: "completed",
       datasetId: dataset.id,
-      config: { datasetId: dataset.id, segmentationMethod: "self-segmented", labelRules: [{ rule: "abs-q" }, { rule: "rel-ratio", gamma: 0.7 }] },
+      config: { datasetId: dataset.id, policyEndpoint: "policy", segmentationMethod: "self-segmented", labelRules: [{ rule: "abs-q" }, { rule: "rel-ratio", gamma: 0.7 }] },
     },
   });
   const judgeRun = await db.run.create({
-    data: { kind: "judge", status: "completed", datasetId: dataset.id, config: { datasetId: dataset.id, segmentationMethod: "self-segmented", samples, temperature: 1, tiePolicy: "Negative" } },
+    data: { kind: "judge", status: "completed", datasetId: dataset.id, config: { datasetId: dataset.id, judgeEndpoint: "judge", segmentationMethod: "self-segmented", samples, temperature: 1, tiePolicy: "Negative" } },
   });
   const base = Date.UTC(2026, 0, 1);
   const solutions: WorldSolution[] = [];

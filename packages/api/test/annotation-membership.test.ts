@@ -84,7 +84,7 @@ describe("annotation queue membership", () => {
     await expect(outsider.caller.annotationQueue.queue({ queueId: "no-such-queue" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(outsider.caller.annotationQueue.assignment({ assignmentId: memberView.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(outsider.caller.annotationQueue.skip({ assignmentId: memberView.assignmentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(outsider.caller.annotationQueue.submit({ assignmentId: memberView.assignmentId, labels: rateAll(memberView.chunks, () => 1) })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(outsider.caller.annotationQueue.submit({ assignmentId: memberView.assignmentId, labels: rateAll(memberView.chunks, () => 1) })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await database.db.annotationAssignment.count({ where: { annotatorId: outsider.user.id } })).toBe(0);
 
     // Researchers and admins work any queue without being members.

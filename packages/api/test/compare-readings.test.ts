@@ -64,7 +64,7 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
         kind: "judge",
         status: "completed",
         datasetId,
-        config: { datasetId, judgeEndpoint: "judge-a", judge: { model: "judge-a" }, samples: 2, temperature: 1, tiePolicy: "Negative", stopAtFirstNegative: false, segmentationMethod: "processbench-paragraphs" },
+        config: { datasetId, judgeEndpoint: "judge-a", judge: { name: "judge-a", model: "judge-a", baseUrls: ["http://judge-a"], maxConcurrency: 4 }, samples: 2, temperature: 1, tiePolicy: "Negative", stopAtFirstNegative: false, segmentationMethod: "processbench-paragraphs" },
       },
     });
     const annotateRun = await db.run.create({ data: { kind: "annotate", status: "completed", datasetId, config: { datasetId, policyEndpoint: "p", rollouts: 4, labelRules: [{ rule: "abs-q" }] } } });
@@ -98,7 +98,7 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
         const positives = chunk.judge.filter((v) => v === P).length;
         const negatives = chunk.judge.filter((v) => v === N).length;
         votes.push(negatives >= positives && negatives > 0 ? N : P);
-        if (chunk.mc) await db.chunkLabel.create({ data: { chunkId: row.id, runId: annotateRunId, rule: "abs_q", paramsKey: "{}", label: chunk.mc } });
+        if (chunk.mc) await db.chunkLabel.create({ data: { chunkId: row.id, runId: annotateRunId, rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}', label: chunk.mc } });
         for (const human of chunk.human ?? []) {
           await db.humanLabel.create({
             data: { chunkId: row.id, authorId: human.author, rating: human.rating, source: human.queue ? "annotation" : "manual", queueId: human.queue ? queueId : null, createdAt: new Date(Date.UTC(2026, 0, 1, 0, minute++)) },
@@ -119,13 +119,13 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     const candidates = await caller.compare.candidates({ datasetId });
     expect(candidates.runs.map((r) => [r.id, r.solutions, r.samples, r.judgeModel])).toEqual([[judgeRunId, 3, 2, "judge-a"]]);
     expect(candidates.judgeRuns.map((r) => r.id)).toEqual([judgeRunId]);
-    expect(candidates.annotateRuns).toMatchObject([{ id: annotateRunId, rules: [{ rule: "abs_q", paramsKey: "{}" }] }]);
+    expect(candidates.annotateRuns).toMatchObject([{ id: annotateRunId, rules: [{ rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}' }] }]);
     expect(candidates.queues.map((q) => q.id)).toEqual([queueId]);
   });
 
   it("counts each pair, gives Cohen's kappa, and lists the non-unanimous chunks with their pattern", async () => {
     const result = await caller.compare.threeWay({ judgeRunId, annotateRunId });
-    expect(result.rule).toEqual({ rule: "abs_q", paramsKey: "{}" });
+    expect(result.rule).toEqual({ rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}' });
     // judge × MC on t-0 and t-1 (t-2 has no MC label): MC P → judge P 2, N 1; MC N → judge P 1, N 2.
     expect(result.judgeVsMc.matrix.counts).toEqual({ Positive: { Positive: 2, Negative: 1, unparseable: 0 }, Negative: { Positive: 1, Negative: 2, unparseable: 0 } });
     // p_o = 4/6, p_e = (3·3 + 3·3)/36 = ½ → κ = (24 − 18)/(36 − 18) = 1/3

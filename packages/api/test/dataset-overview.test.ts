@@ -66,9 +66,11 @@ describe("dataset overview", () => {
     const t4 = await addSolution(db, dataset.id, problem.id, "t4", null, { [pp]: [3500, 3500, 3500], "blank-line": [] });
 
     const run = (kind: RunKind, createdAt: string, config: object, datasetId = dataset.id) =>
-      db.run.create({ data: { kind, datasetId, config, createdAt: new Date(createdAt), status: "completed" } });
+      db.run.create({
+        data: { kind, datasetId, config: { datasetId, ...(kind === "judge" ? { judgeEndpoint: "sim-judge" } : { policyEndpoint: "sim-policy" }), ...config }, createdAt: new Date(createdAt), status: "completed" },
+      });
     const a1 = await run("annotate", "2026-01-01T00:00:00Z", { rollouts: 4, strategy: "fixed" });
-    const j1 = await run("judge", "2026-01-02T00:00:00Z", { judge: { model: "sim-judge" }, samples: 2, temperature: 1 });
+    const j1 = await run("judge", "2026-01-02T00:00:00Z", { judge: { name: "sim-judge", model: "sim-judge-7b", baseUrls: ["http://sim"], maxConcurrency: 4 }, samples: 2, temperature: 1 });
     const a2 = await run("annotate", "2026-01-03T00:00:00Z", { rollouts: 8, strategy: "early-stop" });
 
     // Prefix 0 (the bare problem) is not a chunk's value and must not be counted.
@@ -135,8 +137,8 @@ describe("dataset overview", () => {
 
     // Newest run first; a run without values still gets its (empty) histogram.
     expect(view.qValues.map((q) => [q.runId, q.label])).toEqual([
-      [a2.id, "annotate · 2026-01-03 00:00 UTC · M=8 · early-stop"],
-      [a1.id, "annotate · 2026-01-01 00:00 UTC · M=4"],
+      [a2.id, "annotate · sim-policy · M=8 · early-stop · 2026-01-03 00:00 UTC"],
+      [a1.id, "annotate · sim-policy · M=4 · fixed · 2026-01-01 00:00 UTC"],
     ]);
     expect(view.qValues[0]!.bins.map((b) => b.count)).toEqual(zeros(10));
     // Chunk Q-values 1, 0.3, 0, 0.25, 0.75, 0.1, 0.7, 0.95: Q = 1 is in the last bin, 0.1 and 0.3 start theirs.
@@ -158,8 +160,8 @@ describe("dataset overview", () => {
     ];
     expect(view.firstError).toEqual([
       { source: "source", label: "source labels", bins: series({ 2: 1, 20: 1, none: 1 }) },
-      { source: "judge", runId: j1.id, label: "judge · 2026-01-02 00:00 UTC · sim-judge · K=2", bins: series({ 1: 2 }) },
-      { source: "annotate", runId: a1.id, label: "annotate · 2026-01-01 00:00 UTC · M=4", bins: series({ 0: 1, 2: 1, 20: 1, none: 1 }) },
+      { source: "judge", runId: j1.id, label: "judge · sim-judge-7b · K=2 · 2026-01-02 00:00 UTC", bins: series({ 1: 2 }) },
+      { source: "annotate", runId: a1.id, label: "annotate · sim-policy · M=4 · fixed · 2026-01-01 00:00 UTC", bins: series({ 0: 1, 2: 1, 20: 1, none: 1 }) },
     ]);
   });
 

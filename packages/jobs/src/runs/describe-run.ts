@@ -1,5 +1,4 @@
-import type { RunKind } from "@stepwiser/db";
-import { tryReadRunConfig, type RunConfigOf, type StoredRun } from "./read-run-config";
+import { tryReadRunConfig, type RunWithConfig, type StoredRun } from "./read-run-config";
 
 /** The minute a run was created, as every run label shows it. */
 export function runMinute(createdAt: Date): string {
@@ -9,42 +8,42 @@ export function runMinute(createdAt: Date): string {
 const model = (snapshot: { model: string } | undefined, endpoint: string | undefined) => snapshot?.model ?? endpoint ?? null;
 
 /** What tells runs of one kind apart, read from the config with its kind's defaults. */
-function facts(kind: RunKind, config: unknown): string[] {
-  switch (kind) {
+function facts(run: RunWithConfig): string[] {
+  switch (run.kind) {
     case "annotate": {
-      const c = config as RunConfigOf<"annotate">;
+      const c = run.config;
       return [model(c.policy, c.policyEndpoint) ?? "policy", `M=${c.rollouts}`, c.strategy];
     }
     case "judge": {
-      const c = config as RunConfigOf<"judge">;
+      const c = run.config;
       return [model(c.judge, c.judgeEndpoint) ?? "judge", `K=${c.samples}`];
     }
     case "benchmark": {
-      const c = config as RunConfigOf<"benchmark">;
+      const c = run.config;
       return [model(c.judge, c.judgeEndpoint) ?? "judge", ...(c.mode === "critic" ? ["critic"] : []), `K=${c.samples}`];
     }
     case "generate": {
-      const c = config as RunConfigOf<"generate">;
+      const c = run.config;
       return [model(c.policy, c.policyEndpoint) ?? "policy", `N=${c.samplesPerProblem}`];
     }
     case "segment": {
-      const c = config as RunConfigOf<"segment">;
+      const c = run.config;
       return [c.method, ...(c.segmenter ? [c.segmenter.model] : [])];
     }
     case "chunk_reset": {
-      const c = config as RunConfigOf<"chunk_reset">;
+      const c = run.config;
       return [model(c.policy, c.policyEndpoint) ?? "policy", `judge ${model(c.judge, c.judgeEndpoint) ?? "judge"}`, `attempts ${c.maxAttempts}`];
     }
     case "best_of_n": {
-      const c = config as RunConfigOf<"best_of_n">;
+      const c = run.config;
       return [model(c.judge, c.judgeEndpoint) ?? "judge", `K=${c.samples}`];
     }
     case "import": {
-      const c = config as RunConfigOf<"import">;
+      const c = run.config;
       return [c.format, c.fileName].filter((part) => part !== "");
     }
     case "export": {
-      const c = config as RunConfigOf<"export">;
+      const c = run.config;
       return [c.export.kind];
     }
   }
@@ -59,6 +58,6 @@ function facts(kind: RunKind, config: unknown): string[] {
  */
 export function describeRun(run: StoredRun & { createdAt: Date }): string {
   const config = tryReadRunConfig(run);
-  const parts = config === null ? [run.id, "config unreadable"] : facts(run.kind, config);
+  const parts = config === null ? [run.id, "config unreadable"] : facts({ kind: run.kind, config } as RunWithConfig);
   return [run.kind.replaceAll("_", "-"), ...parts, runMinute(run.createdAt)].join(" · ");
 }

@@ -1,7 +1,7 @@
 import { HUMAN_RATINGS, type HumanRating } from "@stepwiser/core";
 import { z } from "zod";
 import { submitAssignment } from "../../services/annotation-queue/submit";
-import { queueAnnotateProcedure } from "../../trpc";
+import { queueMemberProcedure } from "../../trpc";
 
 const rating = z.union(HUMAN_RATINGS.map((r) => z.literal(r)) as [z.ZodLiteral<HumanRating>, z.ZodLiteral<HumanRating>, z.ZodLiteral<HumanRating>]).nullable();
 
@@ -23,7 +23,8 @@ export const submitInput = z.object({
 /**
  * Stores the caller's labels for their leased item, appended to its history;
  * CONFLICT when it is no longer leased to them or its slot was taken after the
- * lease ran out. Not a `queueMemberProcedure`: the service checks membership
- * after ownership (see `submitAssignment`).
+ * lease ran out.
  */
-export const submit = queueAnnotateProcedure.input(submitInput).mutation(({ ctx, input }) => submitAssignment({ ...ctx, input }));
+export const submit = queueMemberProcedure("annotationQueues.annotate")
+  .input(submitInput)
+  .mutation(({ ctx, input }) => submitAssignment({ ...ctx, input }));

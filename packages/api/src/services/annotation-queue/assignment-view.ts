@@ -1,5 +1,6 @@
 import { majorityVerdict, type HumanRating, type Label, type Verdict } from "@stepwiser/core";
 import { Prisma, type AnnotationScheme, type AssignmentStatus, type Db } from "@stepwiser/db";
+import type { StoredRun } from "@stepwiser/jobs";
 import { remainingForAnnotator } from "./leases";
 import { assignmentNotFound, notYours } from "./membership";
 import { judgeTiePolicy, parseStoredLabelRule } from "./queue-runs";
@@ -66,7 +67,8 @@ interface AssignmentRow {
   annotateRunId: string | null;
   labelRule: string | null;
   judgeRunId: string | null;
-  /** The judge run's configuration snapshot (its tie policy). */
+  /** The judge run's kind and configuration snapshot (its tie policy). */
+  judgeKind: "judge" | "benchmark" | null;
   judgeConfig: unknown;
   items: number;
   chunks: Array<{ id: string; index: number; text: string }> | null;
@@ -85,7 +87,7 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
       i.id AS "itemId", i.position, i."segmentationId",
       t.id AS "trajectoryId", t."externalId", t."finalAnswer", p.text AS "problemText",
       q.id AS "queueId", q.name AS "queueName", q.instructions, q.scheme::text AS scheme, q.blind, q."annotatorsPerItem", q."leaseSeconds",
-      q."annotateRunId", q."labelRule", q."judgeRunId", (SELECT jr.config FROM "Run" jr WHERE jr.id = q."judgeRunId") AS "judgeConfig",
+      q."annotateRunId", q."labelRule", q."judgeRunId", jr.kind::text AS "judgeKind", jr.config AS "judgeConfig",
       (SELECT count(*)::int FROM "AnnotationItem" qi WHERE qi."queueId" = q.id) AS items,
       (SELECT json_agg(json_build_object('id', c.id, 'index', c.index, 'text', c.text) ORDER BY c.index)
          FROM "Chunk" c WHERE c."segmentationId" = i."segmentationId") AS chunks
@@ -94,6 +96,7 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
     JOIN "Trajectory" t ON t.id = i."trajectoryId"
     JOIN "Problem" p ON p.id = t."problemId"
     JOIN "AnnotationQueue" q ON q.id = i."queueId"
+    LEFT JOIN "Run" jr ON jr.id = q."judgeRunId"
     WHERE a.id = ${assignmentId}`);
   if (!assignment) throw assignmentNotFound(assignmentId);
   if (assignment.annotatorId !== viewerId) throw notYours();
@@ -103,7 +106,7 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
     annotateRunId: assignment.annotateRunId,
     labelRule: assignment.labelRule,
     judgeRunId: assignment.judgeRunId,
-    judgeConfig: assignment.judgeConfig,
+    judgeRun: assignment.judgeRunId && assignment.judgeKind ? { id: assignment.judgeRunId, kind: assignment.judgeKind, config: assignment.judgeConfig } : null,
   };
   const chunks = assignment.chunks ?? [];
   const chunkIds = chunks.map((c) => c.id);
@@ -168,7 +171,7 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
  */
 async function modelEvidence(
   db: Db,
-  queue: { annotateRunId: string | null; labelRule: string | null; judgeRunId: string | null; judgeConfig: unknown },
+  queue: { annotateRunId: string | null; labelRule: string | null; judgeRunId: string | null; judgeRun: StoredRun<"judge" | "benchmark"> | null },
   segmentationId: string,
   chunkIds: string[],
 ) {
@@ -210,7 +213,7 @@ async function modelEvidence(
     tally[vote.verdict] += vote.count;
     votes.set(vote.chunkId, tally);
   }
-  const tiePolicy = judgeTiePolicy(queue.judgeConfig);
+  const tiePolicy = judgeTiePolicy(queue.judgeRun);
   const verdicts = new Map<string, Verdict>();
   for (const [chunkId, tally] of votes) {
     const samples: Verdict[] = [

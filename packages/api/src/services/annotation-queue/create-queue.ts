@@ -1,8 +1,9 @@
 import { InputError, type AnnotationSchemeName } from "@stepwiser/core";
 import { recordAudit, type Db, type RunKind } from "@stepwiser/db";
+import type { StoredRun } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { annotatorsToAdd } from "./membership";
-import { defaultLabelRule, judgeTiePolicy, runConfigFacts, storedLabelRule, type QueueLabelRule } from "./queue-runs";
+import { defaultLabelRule, judgeTiePolicy, runSegmentationMethod, storedLabelRule, type QueueLabelRule } from "./queue-runs";
 import { selectSolutions, type QueueSelection } from "./select-solutions";
 
 export const DEFAULT_SEGMENTATION_METHOD = "self-segmented";
@@ -31,12 +32,13 @@ export interface NewQueue {
 const bad = (message: string, field?: string) => new InputError(message, { field });
 
 /** A run given to the queue: it must exist, belong to the dataset and be of a kind that has what the queue reads. */
-async function runOf(db: Db, runId: string, datasetId: string, field: string, kinds: RunKind[]) {
+async function runOf<K extends RunKind>(db: Db, runId: string, datasetId: string, field: string, kinds: readonly K[]): Promise<StoredRun<K>> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, datasetId: true, config: true } });
   if (!run) throw bad(`run ${runId} does not exist`, field);
   if (run.datasetId !== datasetId) throw bad(`run ${runId} belongs to another dataset`, field);
-  if (!kinds.includes(run.kind)) throw bad(`run ${runId} is a ${run.kind} run; expected ${kinds.join(" or ")}`, field);
-  return run;
+  const isWanted = (kind: RunKind): kind is K => (kinds as readonly RunKind[]).includes(kind);
+  if (!isWanted(run.kind)) throw bad(`run ${runId} is a ${run.kind} run; expected ${kinds.join(" or ")}`, field);
+  return { id: run.id, kind: run.kind, config: run.config };
 }
 
 /**
@@ -81,7 +83,7 @@ export async function createAnnotationQueue({ db, user, input }: ServiceArgs<New
     annotateRunId: annotateRun?.id ?? null,
     judgeRunId: judgeRun?.id ?? null,
     labelRule,
-    judgeTiePolicy: judgeTiePolicy(judgeRun?.config),
+    judgeTiePolicy: judgeTiePolicy(judgeRun),
   });
   if (solutions.length === 0) {
     throw bad(`the ${selection.kind} selection matched no solution with a "${segmentationMethod}" segmentation; nothing to annotate`);
@@ -128,10 +130,10 @@ export async function createAnnotationQueue({ db, user, input }: ServiceArgs<New
  * labels and verdicts belong to. Runs on different segmentations cannot be
  * shown side by side, so the caller must then name one.
  */
-function impliedSegmentationMethod(runs: Array<{ id: string; config: unknown } | null>): string {
+function impliedSegmentationMethod(runs: Array<StoredRun | null>): string {
   const methods = new Map<string, string>();
   for (const run of runs) {
-    const method = run ? runConfigFacts(run.config).segmentationMethod : undefined;
+    const method = run ? runSegmentationMethod(run) : null;
     if (run && method) methods.set(method, run.id);
   }
   if (methods.size > 1) {

@@ -1,5 +1,6 @@
-import { STORED_LABEL_RULE_VALUES, storedLabelRule as storedPair, type LabelRule, type TiePolicy } from "@stepwiser/core";
+import { STORED_LABEL_RULE_VALUES, storedLabelRule as storedPair, type TiePolicy } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
+import { readRun, readRunConfig, type StoredRun } from "@stepwiser/jobs";
 import { z } from "zod";
 
 /** The Monte-Carlo label rule a queue audits, as `ChunkLabel` rows name it. */
@@ -17,15 +18,10 @@ export function parseStoredLabelRule(stored: string | null): QueueLabelRule | nu
   return parsed.success ? parsed.data : null;
 }
 
-/** What a run's config snapshot says about segmentation, label rules and tie policy (read leniently: old snapshots lack fields). */
-interface RunConfigFacts {
-  segmentationMethod?: string;
-  labelRules?: LabelRule[];
-  tiePolicy?: TiePolicy;
-}
-
-export function runConfigFacts(config: unknown): RunConfigFacts {
-  return typeof config === "object" && config !== null ? (config as RunConfigFacts) : {};
+/** The segmentation method a run worked on, as its config says (with its kind's default); null for kinds without one. */
+export function runSegmentationMethod(run: StoredRun): string | null {
+  const read = readRun(run);
+  return "segmentationMethod" in read.config ? read.config.segmentationMethod : null;
 }
 
 /**
@@ -33,14 +29,14 @@ export function runConfigFacts(config: unknown): RunConfigFacts {
  * one its per-solution stats (`TrajectoryRunStat.firstNegative`) are read
  * from; for a run whose snapshot names none, the first rule it stored labels for.
  */
-export async function defaultLabelRule(db: Db, run: { id: string; config: unknown }): Promise<QueueLabelRule | null> {
-  const first = runConfigFacts(run.config).labelRules?.[0];
+export async function defaultLabelRule(db: Db, run: StoredRun<"annotate">): Promise<QueueLabelRule | null> {
+  const first = readRunConfig(run).labelRules[0];
   if (first) return storedPair(first);
   const stored = await db.chunkLabel.findFirst({ where: { runId: run.id }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }], select: { rule: true, paramsKey: true } });
   return stored ?? null;
 }
 
-/** How a judge run broke ties between Positive and Negative samples (its snapshot; Negative by default). */
-export function judgeTiePolicy(config: unknown): TiePolicy {
-  return runConfigFacts(config).tiePolicy === "Positive" ? "Positive" : "Negative";
+/** How a judge or benchmark run broke ties between Positive and Negative samples (its snapshot; Negative by default). */
+export function judgeTiePolicy(run: StoredRun<"judge" | "benchmark"> | null): TiePolicy {
+  return run ? readRunConfig(run).tiePolicy : "Negative";
 }

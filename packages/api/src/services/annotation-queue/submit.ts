@@ -3,7 +3,7 @@ import { Prisma, type AnnotationScheme } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { loadAssignmentView, type AssignmentView } from "./assignment-view";
 import { lockQueueSlots, SLOT_TRANSACTION, slotsTakenByOthers } from "./leases";
-import { assertQueueMember, assignmentNotFound, notYours } from "./membership";
+import { assignmentNotFound, notYours } from "./membership";
 
 export interface SubmitInput {
   assignmentId: string;
@@ -18,10 +18,7 @@ export interface SubmitInput {
  * assignment marked submitted, together. A lease that ran out still counts if
  * nobody took its slot meanwhile; if someone did, the work is refused
  * (ConflictError) rather than exceeding the item's annotator count.
- *
- * Membership is checked here, after ownership, not by the procedure's tier:
- * someone else's assignment is refused as theirs (FORBIDDEN) even to a caller
- * outside its queue.
+ * The procedure's tier has checked the caller may use the assignment's queue.
  */
 export async function submitAssignment({ db, user, input }: ServiceArgs<SubmitInput>): Promise<{ assignment: AssignmentView }> {
   const me = user.id;
@@ -35,7 +32,6 @@ export async function submitAssignment({ db, user, input }: ServiceArgs<SubmitIn
       WHERE a.id = ${input.assignmentId}`);
     if (!row) throw assignmentNotFound(input.assignmentId);
     if (row.annotatorId !== me) throw notYours();
-    await assertQueueMember(tx, user, { assignmentId: input.assignmentId });
     await lockQueueSlots(tx, row.queueId);
     // Read under the lock: a concurrent submit, skip or undo of the same assignment has finished by now.
     const current = await tx.annotationAssignment.findUniqueOrThrow({ where: { id: input.assignmentId }, select: { status: true, expiresAt: true } });

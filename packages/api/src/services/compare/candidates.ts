@@ -1,6 +1,7 @@
+import { describeRun, tryReadRunConfig } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { availableLabelRules } from "./readings";
-import { COMPARABLE_KINDS, describeRun } from "./runs";
+import { COMPARABLE_KINDS, comparableRun } from "./runs";
 
 /**
  * What the compare page can pick on a dataset: runs with solution-level
@@ -18,7 +19,7 @@ export async function compareCandidates({ db, input }: ServiceArgs<{ datasetId: 
     db.run.findMany({
       where: { datasetId: input.datasetId, kind: "annotate" },
       orderBy: { createdAt: "desc" },
-      select: { id: true, status: true, createdAt: true, config: true },
+      select: { id: true, kind: true, status: true, createdAt: true, config: true },
     }),
     db.annotationQueue.findMany({
       where: { datasetId: input.datasetId },
@@ -26,21 +27,15 @@ export async function compareCandidates({ db, input }: ServiceArgs<{ datasetId: 
       select: { id: true, name: true, createdAt: true, annotateRunId: true, judgeRunId: true, archivedAt: true },
     }),
   ]);
+  // A run whose stored config does not read cannot be compared faithfully: it is left out of the pickers.
   const runs = predictionRuns
-    .map((run) => ({ ...describeRun(run), solutions: run.kind === "benchmark" ? run._count.predictions : run._count.trajectoryStats }))
+    .filter((run) => tryReadRunConfig(run) !== null)
+    .map((run) => ({ ...comparableRun(run), solutions: run.kind === "benchmark" ? run._count.predictions : run._count.trajectoryStats }))
     .filter((run) => run.solutions > 0);
   const annotate = await Promise.all(
     annotateRuns.map(async (run) => {
-      const config = run.config as { policy?: { model?: string }; policyEndpoint?: string; rollouts?: number; strategy?: string };
       const rules = await availableLabelRules(db, run.id);
-      const when = run.createdAt.toISOString().slice(0, 16).replace("T", " ");
-      return {
-        id: run.id,
-        status: run.status,
-        createdAt: run.createdAt,
-        rules,
-        label: `${config.policy?.model ?? config.policyEndpoint ?? "policy"} · M=${config.rollouts ?? 16} · ${config.strategy ?? "fixed"} · ${when}`,
-      };
+      return { id: run.id, status: run.status, createdAt: run.createdAt, rules, label: describeRun(run) };
     }),
   );
   return {

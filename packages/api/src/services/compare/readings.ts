@@ -1,5 +1,6 @@
-import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type LabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
+import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
 import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
+import { tryReadRunConfig } from "@stepwiser/jobs";
 import { z } from "zod";
 import { loadJudgeSampleRun, type ComparableRun } from "./runs";
 
@@ -16,9 +17,10 @@ export type StoredRule = z.infer<typeof storedRuleSchema>;
 export async function availableLabelRules(db: Db, annotateRunId: string): Promise<StoredRule[]> {
   const [stored, run] = await Promise.all([
     db.chunkLabel.groupBy({ by: ["rule", "paramsKey"], where: { runId: annotateRunId }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] }),
-    db.run.findUnique({ where: { id: annotateRunId }, select: { config: true } }),
+    db.run.findUnique({ where: { id: annotateRunId }, select: { id: true, kind: true, config: true } }),
   ]);
-  const configured = ((run?.config as { labelRules?: LabelRule[] } | null)?.labelRules ?? []).map(storedLabelRule);
+  const config = run?.kind === "annotate" ? tryReadRunConfig({ ...run, kind: run.kind }) : null;
+  const configured = (config?.labelRules ?? []).map(storedLabelRule);
   const key = (r: StoredRule) => `${r.rule}|${r.paramsKey}`;
   const storedKeys = new Set(stored.map(key));
   const first = configured.filter((r) => storedKeys.has(key(r)));

@@ -1,5 +1,6 @@
 import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy } from "@stepwiser/core";
 import type { Db, RunKind, RunStatus } from "@stepwiser/db";
+import { describeRun, readRunConfig } from "@stepwiser/jobs";
 
 /**
  * What the compare procedures share: which runs can be compared, how each
@@ -28,46 +29,30 @@ export interface ComparableRun {
   label: string;
 }
 
-interface StoredJudgeConfig {
-  judge?: { model?: string };
-  judgeEndpoint?: string;
-  samples?: number;
-  tiePolicy?: TiePolicy;
-  stopAtFirstNegative?: boolean;
-  segmentationMethod?: string;
-  mode?: "chunk-judge" | "critic";
-  limit?: number;
-  trajectoryIds?: string[];
-}
-
 export const COMPARABLE_KINDS = ["benchmark", "judge"] as const satisfies readonly RunKind[];
 
-/** Reads a stored configuration snapshot with the defaults each kind's schema applies. */
-export function describeRun(run: { id: string; kind: RunKind; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown }): ComparableRun {
-  if (run.kind !== "benchmark" && run.kind !== "judge") {
-    throw new InputError(`run ${run.id} is a ${run.kind} run; only benchmark and judge runs have first-error predictions`);
+/** A benchmark or judge run as the compare views read it: its config through the typed reader, its one label. */
+export function comparableRun(run: { id: string; kind: RunKind; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown }): ComparableRun {
+  const { kind } = run;
+  if (kind !== "benchmark" && kind !== "judge") {
+    throw new InputError(`run ${run.id} is a ${kind} run; only benchmark and judge runs have first-error predictions`);
   }
   if (!run.datasetId) throw new InputError(`run ${run.id} has no dataset`);
-  const config = (run.config ?? {}) as StoredJudgeConfig;
-  const isBenchmark = run.kind === "benchmark";
-  const judgeModel = config.judge?.model ?? config.judgeEndpoint ?? null;
-  const samples = config.samples ?? 1;
-  const mode = isBenchmark ? (config.mode ?? "chunk-judge") : "chunk-judge";
-  const when = run.createdAt.toISOString().slice(0, 16).replace("T", " ");
+  const config = readRunConfig({ ...run, kind });
   return {
     id: run.id,
-    kind: run.kind,
+    kind,
     status: run.status,
     datasetId: run.datasetId,
     createdAt: run.createdAt,
-    judgeModel,
-    samples,
-    tiePolicy: config.tiePolicy ?? "Negative",
-    stopAtFirstNegative: config.stopAtFirstNegative ?? isBenchmark,
-    segmentationMethod: config.segmentationMethod ?? (isBenchmark ? "processbench-paragraphs" : "self-segmented"),
-    mode,
-    partial: config.limit !== undefined || (config.trajectoryIds?.length ?? 0) > 0,
-    label: `${judgeModel ?? "judge"} · ${isBenchmark ? (mode === "critic" ? "benchmark (critic)" : "benchmark") : "judge"} · K=${samples} · ${when}`,
+    judgeModel: config.judge?.model ?? config.judgeEndpoint,
+    samples: config.samples,
+    tiePolicy: config.tiePolicy,
+    stopAtFirstNegative: config.stopAtFirstNegative,
+    segmentationMethod: config.segmentationMethod,
+    mode: "mode" in config ? config.mode : "chunk-judge",
+    partial: config.limit !== undefined || ("trajectoryIds" in config && (config.trajectoryIds?.length ?? 0) > 0),
+    label: describeRun(run),
   };
 }
 
@@ -80,7 +65,7 @@ export async function loadComparableRuns(db: Db, ids: readonly string[]): Promis
   const runs = ids.map((id) => {
     const row = rows.find((r) => r.id === id);
     if (!row) throw new NotFoundError(`run ${id} does not exist`);
-    return describeRun(row);
+    return comparableRun(row);
   });
   const datasets = [...new Set(runs.map((r) => r.datasetId))];
   if (datasets.length > 1) {

@@ -1,6 +1,7 @@
 import { NotFoundError } from "@stepwiser/core";
 import { Prisma, type LabelRule, type RunKind } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
+import { describeRun } from "@stepwiser/jobs";
 
 /** Solutions with this many chunks or more share the last bar, so a few very long solutions keep the axis readable. */
 export const CHUNKS_PER_SOLUTION_CAP = 30;
@@ -37,30 +38,6 @@ export interface FirstErrorSeries {
   runId?: string;
   label: string;
   bins: FirstErrorBin[];
-}
-
-interface RunRow {
-  id: string;
-  kind: RunKind;
-  createdAt: Date;
-  config: Prisma.JsonValue;
-}
-
-const minuteOf = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-
-/** How a run is named in the overview's pickers and legends: enough to tell runs of one dataset apart. */
-function describeRun(run: RunRow): string {
-  const config = (run.config ?? {}) as { rollouts?: number; strategy?: string; samples?: number; judge?: { model?: string } };
-  const parts: string[] = [run.kind, minuteOf(run.createdAt)];
-  if (run.kind === "annotate") {
-    if (config.rollouts !== undefined) parts.push(`M=${config.rollouts}`);
-    // The cheaper strategies stop sampling a prefix at its first success, so their Q-values are not comparable to `fixed` ones.
-    if (config.strategy && config.strategy !== "fixed") parts.push(config.strategy);
-  } else {
-    if (config.judge?.model) parts.push(config.judge.model);
-    if (config.samples !== undefined) parts.push(`K=${config.samples}`);
-  }
-  return parts.join(" · ");
 }
 
 function firstErrorBins(counts: Map<number, number>, lastPosition: number): FirstErrorBin[] {

@@ -1,24 +1,13 @@
 import { describeStoredLabelRule, labelRuleFromStored, type LabelRule } from "@stepwiser/core";
 import type { RunKind } from "@stepwiser/db";
 import type { ServiceContext } from "../args";
-import { describeRun } from "../compare/runs";
+import { describeRun } from "@stepwiser/jobs";
 
 /** Most recent runs offered per picker; older ones are still exportable by id (CLI, API). */
 const SOURCE_RUNS = 100;
 
 const LABEL_SOURCE_KINDS = ["annotate", "import"] as const satisfies readonly RunKind[];
 const PREDICTION_SOURCE_KINDS = ["benchmark", "judge"] as const satisfies readonly RunKind[];
-
-const when = (date: Date) => date.toISOString().slice(0, 16).replace("T", " ");
-
-function labelSourceName(run: { kind: RunKind; createdAt: Date; config: unknown }): string {
-  if (run.kind === "import") {
-    const config = (run.config ?? {}) as { format?: string; fileName?: string };
-    return `import ${config.format ?? ""} ${config.fileName ?? ""} · ${when(run.createdAt)}`.replace(/\s+/g, " ");
-  }
-  const config = (run.config ?? {}) as { policy?: { model?: string }; policyEndpoint?: string; rollouts?: number; strategy?: string };
-  return `annotate · ${config.policy?.model ?? config.policyEndpoint ?? "policy"} · M=${config.rollouts ?? 16} · ${config.strategy ?? "fixed"} · ${when(run.createdAt)}`;
-}
 
 /**
  * Runs an export can read. Label sources: annotate runs, and import runs that
@@ -49,14 +38,14 @@ export async function exportSources({ db }: ServiceContext) {
     labelRuns: labelRuns
       // An annotate run still going has no labels yet but will; an import without labels never will.
       .filter((run) => run.kind === "annotate" || rulesOf.has(run.id))
-      .map((run) => ({ id: run.id, kind: run.kind, status: run.status, createdAt: run.createdAt, dataset: run.dataset, name: labelSourceName(run), rules: rulesOf.get(run.id) ?? [] })),
+      .map((run) => ({ id: run.id, kind: run.kind, status: run.status, createdAt: run.createdAt, dataset: run.dataset, name: describeRun(run), rules: rulesOf.get(run.id) ?? [] })),
     predictionRuns: predictionRuns.map((run) => ({
       id: run.id,
       kind: run.kind,
       status: run.status,
       createdAt: run.createdAt,
       dataset: run.dataset,
-      name: describeRun(run).label,
+      name: describeRun(run),
     })),
   };
 }

@@ -1,4 +1,5 @@
 import { NotFoundError } from "@stepwiser/core";
+import { describeRun, tryReadRunConfig } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { trajectoryDetailSelect } from "./get";
 
@@ -33,8 +34,17 @@ export async function inspectTrajectory({ db, input }: ServiceArgs<{ id: string 
   const runs = await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, kind: true, createdAt: true, config: true } });
   const describe = (id: string) => {
     const run = runs.find((r) => r.id === id)!;
-    const config = run.config as { strategy?: string; rollouts?: number; judge?: { model?: string }; policy?: { model?: string }; samples?: number };
-    return { runId: id, kind: run.kind, createdAt: run.createdAt, strategy: config.strategy ?? null, rollouts: config.rollouts ?? null, judgeModel: config.judge?.model ?? null, policyModel: config.policy?.model ?? null };
+    const config = tryReadRunConfig(run);
+    return {
+      runId: id,
+      kind: run.kind,
+      createdAt: run.createdAt,
+      label: describeRun(run),
+      strategy: config && "strategy" in config ? config.strategy : null,
+      rollouts: config && "rollouts" in config ? config.rollouts : null,
+      judgeModel: config && "judge" in config ? (config.judge?.model ?? null) : null,
+      policyModel: config && "policy" in config ? (config.policy?.model ?? null) : null,
+    };
   };
 
   const annotations = [...new Set(values.map((v) => `${v.runId}|${v.segmentationId}`))].map((key) => {
