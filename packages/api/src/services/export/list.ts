@@ -1,11 +1,10 @@
 import type { Prisma } from "@stepwiser/db";
-import type { ExportSpec, TrainingSetReport } from "@stepwiser/jobs";
+import { tryReadRunConfig, type TrainingSetReport } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { runSummarySelect, toRunSummary } from "../run/summary";
 
 const exportRunSelect = {
   ...runSummarySelect,
-  config: true,
   summary: true,
   outputFiles: { select: { id: true, fileName: true, contentType: true, sizeBytes: true, sha256: true, completedAt: true }, orderBy: { fileName: "asc" } },
 } satisfies Prisma.RunSelect;
@@ -34,12 +33,12 @@ export async function listExports({ db, input }: ServiceArgs<{ sourceRunId?: str
     ];
   }
   const runs = await db.run.findMany({ where, orderBy: { createdAt: "desc" }, take: input.limit, select: exportRunSelect });
-  const specs = runs.map((run) => ((run.config ?? {}) as { export?: ExportSpec }).export ?? null);
+  const specs = runs.map((run) => tryReadRunConfig({ ...run, kind: "export" })?.export ?? null);
   const sourceIds = [...new Set(specs.flatMap((spec) => (spec ? [spec.kind === "training-set" ? spec.annotateRunId : spec.runId] : [])))];
   const sources = await db.run.findMany({ where: { id: { in: sourceIds } }, select: { id: true, kind: true, dataset: { select: { id: true, name: true } } } });
   const sourceById = new Map(sources.map((s) => [s.id, s]));
 
-  return runs.map(({ config: _config, summary, outputFiles, ...run }, i) => {
+  return runs.map(({ summary, outputFiles, ...run }, i) => {
     const spec = specs[i] ?? null;
     const sourceRunId = spec ? (spec.kind === "training-set" ? spec.annotateRunId : spec.runId) : null;
     const stored = (summary ?? null) as { report?: unknown } | null;

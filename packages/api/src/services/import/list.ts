@@ -1,11 +1,10 @@
 import type { Prisma } from "@stepwiser/db";
-import type { ImportSummary } from "@stepwiser/jobs";
+import { tryReadRunConfig, type ImportSummary } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { runSummarySelect, toRunSummary } from "../run/summary";
 
 const importRunSelect = {
   ...runSummarySelect,
-  config: true,
   summary: true,
   inputFile: { select: { id: true, fileName: true, sizeBytes: true } },
   dataset: { select: { id: true, name: true } },
@@ -14,13 +13,13 @@ const importRunSelect = {
 /** Recent import runs, newest first, with the file they read and the dataset they wrote to. */
 export async function listImports({ db, input }: ServiceArgs<{ limit: number }>) {
   const runs = await db.run.findMany({ where: { kind: "import" }, orderBy: { createdAt: "desc" }, take: input.limit, select: importRunSelect });
-  return runs.map(({ config, summary, inputFile, dataset, ...run }) => {
-    const stored = (config ?? {}) as { format?: string; fileName?: string };
+  return runs.map(({ summary, inputFile, dataset, ...run }) => {
+    const stored = tryReadRunConfig({ ...run, kind: "import" });
     return {
       ...toRunSummary(run),
-      format: stored.format ?? null,
+      format: stored?.format ?? null,
       // The upload may have been removed since; the config snapshot keeps its name.
-      fileName: inputFile?.fileName ?? stored.fileName ?? null,
+      fileName: inputFile?.fileName ?? stored?.fileName ?? null,
       sizeBytes: inputFile ? Number(inputFile.sizeBytes) : null,
       summary: (summary ?? null) as ImportSummary | null,
       dataset,

@@ -1,4 +1,5 @@
 import type { Prisma } from "@stepwiser/db";
+import { describeRun } from "@stepwiser/jobs";
 
 export const runSummarySelect = {
   id: true,
@@ -18,6 +19,7 @@ export const runSummarySelect = {
   createdAt: true,
   startedAt: true,
   finishedAt: true,
+  config: true,
 } satisfies Prisma.RunSelect;
 
 type RunSummaryRow = Prisma.RunGetPayload<{ select: typeof runSummarySelect }>;
@@ -31,9 +33,11 @@ export function etaSeconds(run: Pick<RunSummaryRow, "status" | "startedAt" | "un
   return Math.max(0, Math.round(perUnit * (run.unitsTotal - finished)));
 }
 
-export function toRunSummary(run: RunSummaryRow) {
+/** A run's list row: progress and counters, and the one label `describeRun` gives it (the config itself stays out). */
+export function toRunSummary({ config, ...run }: RunSummaryRow) {
   return {
     ...run,
+    label: describeRun({ ...run, config }),
     promptTokens: Number(run.promptTokens),
     completionTokens: Number(run.completionTokens),
     cachedTokens: Number(run.cachedTokens),

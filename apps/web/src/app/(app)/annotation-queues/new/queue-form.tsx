@@ -71,7 +71,7 @@ export function QueueForm() {
     });
   };
 
-  const runOption = (r: { id: string; kind: string; createdAt: Date }) => [r.id, `${r.kind} · ${r.createdAt.toLocaleString()}`] as const;
+  const runOption = (r: { id: string; label: string }) => [r.id, r.label] as const;
   return (
     <Card as="form" onSubmit={onSubmit} className="max-w-3xl space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">

@@ -18,7 +18,7 @@ function FilterSelect({ label, value, onChange, options }: { label: string; valu
 }
 
 function runOption(run: RunSummary): [string, string] {
-  return [run.id, `${run.kind} · ${run.createdAt.toLocaleString()} · ${run.status.replaceAll("_", " ")}`];
+  return [run.id, `${run.label} · ${run.status.replaceAll("_", " ")}`];
 }
 
 /** Text typed into the search box reaches the URL after a pause, not on every key. */

@@ -81,7 +81,7 @@ export default function TrajectoryInspectorPage() {
   const firstError = t.sourceFirstErrorIndex;
   const curve = annotation ? qCurveValues(chunks, annotation.values) : null;
   const segmentationOptions = t.segmentations.map((s) => [s.id, s.method] as const);
-  const annotationOptions = annotations.map((a) => [a.runId, `${a.strategy} · M=${a.rollouts} · ${new Date(a.createdAt).toLocaleString()}`] as const);
+  const annotationOptions = annotations.map((a) => [a.runId, a.label] as const);
 
   return (
     <div className="space-y-4">
