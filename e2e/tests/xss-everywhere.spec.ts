@@ -131,6 +131,8 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
   { name: "endpoints", path: () => "/endpoints", shows: ["endpointName"] },
   { name: "API tokens", path: () => "/settings/tokens", shows: ["tokenName"] },
   { name: "users", path: () => "/admin/users", shows: ["userName"] },
+  // The queue was created last among the seeded names: its audit entry is on the first page, its name in the fields it set.
+  { name: "audit log", path: () => "/admin/audit", shows: ["queueName"] },
 ];
 
 const suffix = Date.now().toString(36);

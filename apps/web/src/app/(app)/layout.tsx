@@ -14,6 +14,7 @@ const NAV: Array<{ href: string; label: string; needs?: Capability; testId?: str
   { href: "/compare", label: "Compare", needs: "research.read", testId: "nav-compare" },
   { href: "/exports", label: "Exports", needs: "research.read", testId: "nav-exports" },
   { href: "/admin/users", label: "Users", needs: "users.manage" },
+  { href: "/admin/audit", label: "Audit log", needs: "users.manage", testId: "nav-audit" },
 ];
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
