@@ -2,7 +2,7 @@
 
 import { createColumnHelper, FlexRender, metaHelper, tableFeatures, useTable, type ColumnDef, type Header, type RowData } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useRef, type ReactNode, type RefObject } from "react";
+import { useState, type ReactNode } from "react";
 import { cardClass } from "./card";
 import { cx } from "./cx";
 
@@ -75,7 +75,8 @@ export interface DataTableProps<T extends RowData> {
 export function DataTable<T extends RowData>({ data, columns, getRowId, look = "card", rowAttributes, cellSpan, renderDetail, sort, empty, virtual, testId }: DataTableProps<T>) {
   const table = useTable({ features, columns, data: data as T[], getRowId: (row) => getRowId(row) });
   const rows = table.getRowModel().rows;
-  const scroller = useRef<HTMLDivElement>(null);
+  // State, not a ref: the virtualiser (a child) must render again once the box it scrolls exists.
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const style = LOOK[look];
   const width = table.getAllLeafColumns().length;
 
@@ -133,7 +134,7 @@ export function DataTable<T extends RowData>({ data, columns, getRowId, look = "
   }
   const scroll = virtual ? "max-h-[70vh] overflow-auto" : "overflow-x-auto";
   return (
-    <div ref={scroller} className={look === "card" ? cardClass({ padding: "none" }, scroll) : scroll}>
+    <div ref={setScroller} className={look === "card" ? cardClass({ padding: "none" }, scroll) : scroll}>
       {tableElement}
       {emptyNote}
     </div>
@@ -177,8 +178,8 @@ function HeaderCell<T extends RowData>({ header, sort, className }: { header: He
 }
 
 /** The rows on screen and two spacer rows standing for the rest (hidden from assistive technology). */
-function VirtualRows({ count, rowHeight, scroller, width, render }: { count: number; rowHeight: number; scroller: RefObject<HTMLDivElement | null>; width: number; render: (index: number, measure: (element: HTMLTableRowElement | null) => void) => ReactNode }) {
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
+function VirtualRows({ count, rowHeight, scroller, width, render }: { count: number; rowHeight: number; scroller: HTMLDivElement | null; width: number; render: (index: number, measure: (element: HTMLTableRowElement | null) => void) => ReactNode }) {
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller, estimateSize: () => rowHeight, overscan: 12 });
   const visible = virtualizer.getVirtualItems();
   const padTop = visible[0]?.start ?? 0;
   const padBottom = visible.length ? virtualizer.getTotalSize() - visible[visible.length - 1]!.end : 0;
