@@ -123,52 +123,55 @@ const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
 const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
 
 /**
+ * Walks a span's characters from `from`, within MAX_SPAN and the budget:
+ * `visit(j)` returns the next index to look at, `{ found }` to stop with a
+ * result, or `END` where the span cannot go on (a blank line). -1 when the
+ * span is not closed.
+ */
+const END = -1;
+function scanSpan<T>(s: string, from: number, budget: Budget, visit: (j: number) => number | { found: T }): T | -1 {
+  const limit = Math.min(s.length, from + MAX_SPAN);
+  for (let j = from; j < limit; ) {
+    if (--budget.steps < 0) return -1;
+    const next = visit(j);
+    if (typeof next !== "number") return next.found;
+    if (next === END) return -1;
+    j = next;
+  }
+  return -1;
+}
+
+/**
  * Finds where a `$`/`$$` math span that starts at `from` ends: the first `$`
  * run outside braces. Returns its index and length, or -1 when the paragraph
  * ends first.
  */
 function findDollarClose(s: string, from: number, budget: Budget): { at: number; run: number } | -1 {
   let depth = 0;
-  let j = from;
-  const limit = Math.min(s.length, from + MAX_SPAN);
-  while (j < limit) {
-    if (--budget.steps < 0) return -1;
+  return scanSpan(s, from, budget, (j) => {
     const c = s[j]!;
-    if (c === "\\") {
-      j += 2; // `\{`, `\}`, `\$` and `\\` are content, never structure
-      continue;
-    }
-    if (isBlankLineAt(s, j)) return -1;
+    if (c === "\\") return j + 2; // `\{`, `\}`, `\$` and `\\` are content, never structure
+    if (isBlankLineAt(s, j)) return END;
     if (c === "{") depth++;
     else if (c === "}") depth = Math.max(0, depth - 1);
     else if (c === "$") {
       const run = charRun(s, j, "$");
-      if (depth === 0) return { at: j, run };
-      j += run;
-      continue;
+      return depth === 0 ? { found: { at: j, run } } : j + run;
     }
-    j++;
-  }
-  return -1;
+    return j + 1;
+  });
 }
 
 /** Finds the `\)` or `\]` closing a `\(` / `\[` span, in the same paragraph. */
 function findBackslashClose(s: string, from: number, closer: ")" | "]", budget: Budget): number {
-  let j = from;
-  const limit = Math.min(s.length, from + MAX_SPAN);
-  while (j < limit) {
-    if (--budget.steps < 0) return -1;
-    const c = s[j]!;
-    if (c === "\\") {
+  return scanSpan(s, from, budget, (j) => {
+    if (s[j] === "\\") {
       const run = backslashRun(s, j);
-      if (run % 2 === 1 && s[j + run] === closer) return j + run - 1;
-      j += run + (run % 2); // an odd run escapes the next character
-      continue;
+      if (run % 2 === 1 && s[j + run] === closer) return { found: j + run - 1 };
+      return j + run + (run % 2); // an odd run escapes the next character
     }
-    if (isBlankLineAt(s, j)) return -1;
-    j++;
-  }
-  return -1;
+    return isBlankLineAt(s, j) ? END : j + 1;
+  });
 }
 
 /** Index just past the `}` matching the `{` at `open`, or -1. */
