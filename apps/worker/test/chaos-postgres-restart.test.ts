@@ -7,7 +7,7 @@ import { createDb, type Db } from "@stepwiser/db";
 import { startEmbeddedPostgres, type RunningPostgres } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, submitRun, type JobQueue } from "@stepwiser/jobs";
+import { connectJobQueue, createSimWorldDataset, submitRun, type JobQueue } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAST_RECOVERY_ENV, printChaosSummary, recordAnnotateRows, RowLedger, sleep, waitFor, waitForRunEnd, WorkerFleet } from "./chaos-harness";
 

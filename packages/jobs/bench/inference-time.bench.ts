@@ -1,4 +1,3 @@
-import path from "node:path";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
 import { startBenchEnvironment } from "./bench-environment";
 import { bestOfNHandler, chunkResetHandler, createSimWorldDataset, executeRun, RUN_HANDLERS } from "../src";

@@ -183,9 +183,14 @@ describe("offline execution with vllm run-batch", () => {
       runId = run.id;
       output = await answeredOffline(runId);
     });
-    const edited = (line: number, edit: (value: Record<string, any>) => void) => {
+    /** The fields of an output line that the cases below edit. */
+    interface OutputLine {
+      custom_id?: string;
+      response: { body: { choices: Array<{ message?: unknown }> } };
+    }
+    const edited = (line: number, edit: (value: OutputLine) => void) => {
       const lines = [...output];
-      const value = JSON.parse(lines[line - 1]!) as Record<string, any>;
+      const value = JSON.parse(lines[line - 1]!) as OutputLine;
       edit(value);
       lines[line - 1] = JSON.stringify(value);
       return lines;
@@ -194,12 +199,12 @@ describe("offline execution with vllm run-batch", () => {
       ["a line that is not JSON", () => output.map((l, i) => (i === 1 ? l.slice(0, -5) : l)), /^bad\.jsonl:2: not valid JSON/],
       ["an unknown custom_id", () => edited(3, (v) => (v.custom_id = `annotate:${runId}:nosuchsegmentation:0:0-3`)), /^bad\.jsonl:3, field "custom_id": segmentation nosuchsegmentation is not one of run/],
       ["a custom_id not written by an export", () => edited(2, (v) => (v.custom_id = "request-1")), /^bad\.jsonl:2, field "custom_id": "request-1" is not a request id/],
-      ["a prefix beyond the solution", () => edited(1, (v) => (v.custom_id = v.custom_id.replace(/:\d+:0-3$/, ":99:0-3"))), /^bad\.jsonl:1, field "custom_id": prefix length 99 does not exist/],
+      ["a prefix beyond the solution", () => edited(1, (v) => (v.custom_id = v.custom_id!.replace(/:\d+:0-3$/, ":99:0-3"))), /^bad\.jsonl:1, field "custom_id": prefix length 99 does not exist/],
       ["a wrong number of choices", () => edited(1, (v) => v.response.body.choices.pop()), /^bad\.jsonl:1, field "response\.body\.choices": 3 choices, but the request asked for n = 4/],
-      ["a choice without its message", () => edited(2, (v) => delete v.response.body.choices[0].message), /^bad\.jsonl:2, field "response\.body\.choices\.0\.message"/],
+      ["a choice without its message", () => edited(2, (v) => delete v.response.body.choices[0]!.message), /^bad\.jsonl:2, field "response\.body\.choices\.0\.message"/],
       ["a line without custom_id", () => edited(2, (v) => delete v.custom_id), /^bad\.jsonl:2, field "custom_id"/],
       ["a duplicate custom_id", () => [...output, output[0]!], () => new RegExp(`^bad\\.jsonl:${output.length + 1}, field "custom_id": custom_id ".*" appears twice \\(first on line 1\\)`)],
-      ["another run's request", () => edited(2, (v) => (v.custom_id = v.custom_id.replace(runId, "otherrun"))), /^bad\.jsonl:2, field "custom_id": the request belongs to run otherrun, not to run/],
+      ["another run's request", () => edited(2, (v) => (v.custom_id = v.custom_id!.replace(runId, "otherrun"))), /^bad\.jsonl:2, field "custom_id": the request belongs to run otherrun, not to run/],
     ];
     for (const [name, lines, message] of cases) {
       it(name, async () => {

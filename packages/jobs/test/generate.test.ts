@@ -112,7 +112,7 @@ describe("generate runs on the simulated world", () => {
       expect(s.finalAnswerCorrect).toBe(truthOfSolution(generateProblem(worldSeed), segmentation!.chunks).finalAnswerCorrect);
     }
 
-    const summary = done.summary as Record<string, any>;
+    const summary = done.summary as { accuracy: number; selfSegmented: unknown; filter: { enabled: boolean; kept: number } };
     const correct = solutions.filter((s) => s.finalAnswerCorrect).length;
     expect(summary).toMatchObject({ outputDatasetId: output.id, problems: PROBLEMS, solutions: PROBLEMS * 4, correct, invalidSegmentations: 0, problemsWithoutReference: 2 });
     expect(summary.accuracy).toBeCloseTo(correct / solutions.length, 12);

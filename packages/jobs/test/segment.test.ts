@@ -139,9 +139,9 @@ describe("segment runs on the simulated world", () => {
     expect(await db.segmentation.count({ where: { method: "llm-segmenter", trajectory: { datasetId } } })).toBe(0);
     const stored = await db.trajectory.findMany({ where: { datasetId }, select: { metadata: true } });
     for (const t of stored) {
-      const meta = t.metadata as Record<string, any>;
+      const meta = t.metadata as { segmentationFailures: Record<string, { error: string }>; trueQ?: unknown; note?: unknown };
       expect(meta.segmentationFailures["llm-segmenter"]).toMatchObject({ runId: run.id, kind: "diverges", model: "sim-segmenter-faulty" });
-      expect(meta.segmentationFailures["llm-segmenter"].error).toMatch(/differs from the original/);
+      expect(meta.segmentationFailures["llm-segmenter"]!.error).toMatch(/differs from the original/);
       expect(meta.trueQ ?? meta.note).toBeDefined(); // what the dataset kept there is untouched
     }
 

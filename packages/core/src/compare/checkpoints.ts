@@ -257,7 +257,6 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
       const all = items[r]!;
       const isBaseline = r === baselineIndex;
       const ownAverage = averageScore(r);
-      const baseAverage = averageScore(baselineIndex);
       return {
         id: run.id,
         isBaseline,

@@ -190,7 +190,7 @@ const TEXT_SEPARATOR = /\\(?:text|textrm|mbox|mathrm)\s*\{\s*(?:or|and|,)\s*\}/g
 
 /** A trailing unit in a text command: `5 \text{ cm}^2`, `10\mathrm{kg}`. */
 const TRAILING_TEXT_UNIT =
-  /\s*\\(?:text|textrm|textnormal|mathrm|mbox|operatorname)\s*\{\s*[a-zA-Z][a-zA-Z .\/-]*\}(?:\^\{?[0-9]\}?)?\s*$/;
+  /\s*\\(?:text|textrm|textnormal|mathrm|mbox|operatorname)\s*\{\s*[a-zA-Z][a-zA-Z ./-]*\}(?:\^\{?[0-9]\}?)?\s*$/;
 
 /** A trailing unit removed from an answer, and what is left. */
 interface Unitless {
@@ -366,7 +366,7 @@ function labelledConstant(text: string): { variable: string; value: string } | n
   const [lhs, rhs] = [sides[0]!.trim(), sides[1]!.trim()];
   if (lhs === "" || rhs === "" || /[<>]/.test(lhs)) return null;
   const name = lhs.replace(/_\{[^{}]*\}|_[a-zA-Z0-9]/g, "");
-  if (/[\d+\-]|\\(?:pm|cdot|times)(?![a-zA-Z])/.test(name) || !/[a-zA-Z]/.test(name.replace(/\\[a-zA-Z]+/g, ""))) return null;
+  if (/[\d+-]|\\(?:pm|cdot|times)(?![a-zA-Z])/.test(name) || !/[a-zA-Z]/.test(name.replace(/\\[a-zA-Z]+/g, ""))) return null;
   if (/^[a-zA-Z]$/.test(name)) return null;
   const rhsLetters = rhs.replace(/\\[a-zA-Z]+/g, "").replace(/\b(?:e|i)\b/g, "");
   if (/[a-zA-Z]/.test(rhsLetters)) return null;

@@ -124,7 +124,7 @@ const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf] as const;
  * split across pieces (a stream may deliver a single byte at a time).
  */
 async function* withoutByteOrderMark(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  let head: number[] = [];
+  const head: number[] = [];
   let decided = false;
   for await (const piece of pieces) {
     if (decided) {

@@ -19,6 +19,7 @@ export function parseCriticPrediction(output: string): number | null {
 /** The official `extract_answer`'s pattern is `r'\\boxed\{([^}]*)\}'`: no nested braces, no space before the brace. */
 const OFFICIAL_BOX_OPEN = "\\boxed{";
 /** What Python's `str.isspace()` accepts, which is what `str.strip()` and `int()` skip (JS's `\s` differs: it has U+FEFF but not U+001C–U+001F or U+0085). */
+// eslint-disable-next-line no-control-regex -- U+001C–U+001F are whitespace to Python's str.isspace(): matching them is the point
 const PYTHON_SPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 /** Python `int(text)` in base 10 after stripping: a sign, then decimal digits (any script's), single underscores only between digits. */
 const PYTHON_INT = /^([+-]?)(\p{Nd}(?:_?\p{Nd})*)$/u;

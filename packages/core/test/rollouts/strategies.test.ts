@@ -75,7 +75,7 @@ describe("annotation strategies against fixed on the same seeds", () => {
   });
 
   it("first-error finds fixed's first Negative whenever outcomes are monotone, and flags the solution otherwise", async () => {
-    let seen = { monotone: 0, violated: 0, assumedNonMonotone: 0 };
+    const seen = { monotone: 0, violated: 0, assumedNonMonotone: 0 };
     await fc.assert(
       fc.asyncProperty(table, fc.constantFrom<AbsQEvidence>("own-prefix", "later-prefixes"), async (t, evidence) => {
         const fixed = await run("fixed", t, evidence);

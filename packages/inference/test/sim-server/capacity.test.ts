@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SimReplica } from "../../src/sim/server";
-import { longModel, postJson, scrape, startTestReplica, TEST_MODELS, waitFor, words } from "./helpers";
+import { longModel, postJson, scrape, startTestReplica, TEST_MODELS, waitFor, words, type ChatCompletion, type TextCompletion } from "./helpers";
 
 const started: SimReplica[] = [];
 async function replicaWith(options: Parameters<typeof startTestReplica>[0]): Promise<SimReplica> {
@@ -31,7 +31,7 @@ describe("sim replica: metrics", () => {
   it("exposes vLLM's metric names with HELP/TYPE lines and a model_name label per model", async () => {
     const replica = await replicaWith({});
     const response = await postJson(`${replica.url}/completions`, { model: "long", prompt: "count these five tokens", max_tokens: 7 });
-    const body = (await response.json()) as any;
+    const body = (await response.json()) as TextCompletion;
     const exposition = await (await fetch(`${replica.origin}/metrics`)).text();
     for (const [name, type] of [
       ["vllm:num_requests_running", "gauge"],
@@ -59,9 +59,9 @@ describe("sim replica: metrics", () => {
 describe("sim replica: prefix cache", () => {
   it("hits on a repeated prefix in whole 16-token blocks and reports cached_tokens", async () => {
     const replica = await replicaWith({});
-    const first = (await (await chatWithSystem(replica.url, "first question")).json()) as any;
+    const first = (await (await chatWithSystem(replica.url, "first question")).json()) as ChatCompletion;
     expect(first.usage.prompt_tokens_details.cached_tokens).toBe(0);
-    const second = (await (await chatWithSystem(replica.url, "a different question")).json()) as any;
+    const second = (await (await chatWithSystem(replica.url, "a different question")).json()) as ChatCompletion;
     const cached = second.usage.prompt_tokens_details.cached_tokens;
     expect(cached % 16).toBe(0);
     // The shared system message is ~300 tokens: all its whole blocks but the one it shares with the user turn.
@@ -74,14 +74,14 @@ describe("sim replica: prefix cache", () => {
 
   it("serves the n samples of a request and concurrent requests admitted after the first from the cache", async () => {
     const replica = await replicaWith({});
-    const first = (await (await chatWithSystem(replica.url, "same question", { n: 4 })).json()) as any;
+    const first = (await (await chatWithSystem(replica.url, "same question", { n: 4 })).json()) as ChatCompletion;
     // cached_tokens is the prompt's, counted once per request like prompt_tokens: the first sequence missed.
     expect(first.usage.prompt_tokens_details.cached_tokens).toBe(0);
     const whole = 16 * Math.floor((first.usage.prompt_tokens - 1) / 16);
     expect(replica.metrics().models.long!.prefixCacheHits).toBe(3 * whole);
 
     const concurrent = await Promise.all(Array.from({ length: 16 }, (_, i) => chatWithSystem(replica.url, `question ${i}`)));
-    for (const response of concurrent) expect(((await response.json()) as any).usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
+    for (const response of concurrent) expect(((await response.json()) as ChatCompletion).usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
   });
 
   it("makes a cached prompt's prefill faster", async () => {

@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { parseSimClusterConfig, startSimCluster } from "../../src/sim/server";
-import { postJson, TEST_MODELS } from "./helpers";
+import { postJson, TEST_MODELS, type TextCompletion } from "./helpers";
 
 /** A port p such that p..p+count-1 were free a moment ago. */
 async function freePortRange(count: number): Promise<number> {
@@ -33,7 +33,7 @@ describe("sim cluster", () => {
       expect(cluster.urls).toEqual(ports.map((p) => `http://127.0.0.1:${p}/v1`));
       for (const url of cluster.urls) {
         const response = await postJson(`${url}/completions`, { model: "echo", prompt: "hi", seed: 1 });
-        expect(((await response.json()) as any).choices[0].text).toBe("You said: hi (seed 1, temperature 1)");
+        expect(((await response.json()) as TextCompletion).choices[0]!.text).toBe("You said: hi (seed 1, temperature 1)");
       }
       expect(cluster.replicas.map((r) => r.metrics().models.echo!.promptTokens)).toEqual([1, 1, 1]);
     } finally {

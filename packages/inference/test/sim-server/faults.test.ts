@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { FaultConfig, SimReplica } from "../../src/sim/server";
-import { postJson, sseData, startTestReplica } from "./helpers";
+import { postJson, sseData, startTestReplica, type SimError, type TextChunk, type TextCompletion } from "./helpers";
 
 const started: SimReplica[] = [];
 async function faulty(faults: Partial<FaultConfig>): Promise<SimReplica> {
@@ -22,7 +22,7 @@ describe("sim replica: fault injection", () => {
     for (let i = 0; i < 12; i++) {
       const response = await completion(replica);
       statuses.add(response.status);
-      expect(((await response.json()) as any).error).toMatchObject({ message: expect.any(String), type: expect.any(String), code: response.status });
+      expect(((await response.json()) as SimError).error).toMatchObject({ message: expect.any(String), type: expect.any(String), code: response.status });
     }
     expect([...statuses].sort()).toEqual([500, 503]);
     expect(replica.metrics().faults.error5xx).toBe(12);
@@ -33,7 +33,7 @@ describe("sim replica: fault injection", () => {
     const response = await completion(replica);
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("3");
-    expect(((await response.json()) as any).error.code).toBe(429);
+    expect(((await response.json()) as SimError).error.code).toBe(429);
   });
 
   it("hangs until the client gives up, holding no capacity", async () => {
@@ -102,29 +102,29 @@ describe("sim replica: fault injection", () => {
     const clean = await startTestReplica({});
     started.push(clean);
     const replica = await faulty({ garbageRate: 1 });
-    const expected = (await (await completion(clean)).json()) as any;
+    const expected = (await (await completion(clean)).json()) as TextCompletion;
     const response = await completion(replica);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as any;
-    expect(body.choices[0].text).not.toBe(expected.choices[0].text);
-    expect(body.choices[0].text).toMatch(/^[a-z]+( [a-z]+)*$/);
+    const body = (await response.json()) as TextCompletion;
+    expect(body.choices[0]!.text).not.toBe(expected.choices[0]!.text);
+    expect(body.choices[0]!.text).toMatch(/^[a-z]+( [a-z]+)*$/);
     expect(body.usage).toEqual(expected.usage);
-    expect(body.choices[0].finish_reason).toBe("length");
+    expect(body.choices[0]!.finish_reason).toBe("length");
   });
 
   it("answers with empty texts and no completion token, streaming or not", async () => {
     const replica = await faulty({ emptyRate: 1 });
     const response = await completion(replica, { n: 3 });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as any;
-    expect(body.choices.map((c: any) => c.text)).toEqual(["", "", ""]);
-    expect(body.choices.every((c: any) => c.finish_reason === "stop")).toBe(true);
+    const body = (await response.json()) as TextCompletion;
+    expect(body.choices.map((c) => c.text)).toEqual(["", "", ""]);
+    expect(body.choices.every((c) => c.finish_reason === "stop")).toBe(true);
     expect(body.usage.completion_tokens).toBe(0);
 
     const stream = await completion(replica, { stream: true });
     const events = sseData(await stream.text());
     expect(events.at(-1)).toBe("[DONE]");
-    const streamed = events.slice(0, -1).map((e) => JSON.parse(e) as any).flatMap((e) => e.choices.map((c: any) => c.text ?? ""));
+    const streamed = events.slice(0, -1).map((e) => JSON.parse(e) as TextChunk).flatMap((e) => e.choices.map((c) => c.text ?? ""));
     expect(streamed.join("")).toBe("");
     expect(replica.metrics().faults.empty).toBe(2);
   });
@@ -134,16 +134,16 @@ describe("sim replica: fault injection", () => {
     started.push(clean);
     const replica = await faulty({ verdictlessRate: 1 });
     const judged = { model: "echo", prompt: "The step is right. Final Judgment: \\boxed{Negative} then \\boxed{Positive}", max_tokens: 200, seed: 3 };
-    const expected = (await (await postJson(`${clean.url}/completions`, judged)).json()) as any;
-    const body = (await (await postJson(`${replica.url}/completions`, judged)).json()) as any;
-    const text: string = body.choices[0].text;
-    expect(expected.choices[0].text).toContain("\\boxed{Positive}");
+    const expected = (await (await postJson(`${clean.url}/completions`, judged)).json()) as TextCompletion;
+    const body = (await (await postJson(`${replica.url}/completions`, judged)).json()) as TextCompletion;
+    const text = body.choices[0]!.text;
+    expect(expected.choices[0]!.text).toContain("\\boxed{Positive}");
     expect(text).toBe("You said: The step is right. Final Judgment: \\boxed{Negative} then I cannot decide.");
     expect(body.usage).toEqual(expected.usage);
 
-    const plain = (await (await completion(replica)).json()) as any;
-    const plainClean = (await (await completion(clean)).json()) as any;
-    expect(plain.choices[0].text).toBe(plainClean.choices[0].text);
+    const plain = (await (await completion(replica)).json()) as TextCompletion;
+    const plainClean = (await (await completion(clean)).json()) as TextCompletion;
+    expect(plain.choices[0]!.text).toBe(plainClean.choices[0]!.text);
     expect(replica.metrics().faults.verdictless).toBe(2);
   });
 

@@ -1,5 +1,6 @@
 import { SimPromptError, type SimModel, type SimSampleRequest } from "../../src/sim/model";
 import { startSimReplica, type SimReplica, type SimReplicaOptions } from "../../src/sim/server";
+import type { Usage } from "../../src/sim/server/openai-responses";
 
 function lastText(request: SimSampleRequest): string {
   const { prompt } = request;
@@ -80,4 +81,34 @@ export async function waitFor(condition: () => Promise<boolean> | boolean, timeo
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The OpenAI-shaped bodies a replica answers (built in `src/sim/server/openai-responses.ts`), as the tests read them. */
+interface SimChoiceEnd {
+  index: number;
+  finish_reason: string | null;
+  stop_reason: string | number | null;
+}
+
+/** A body of `/v1/completions` (`C` = `TextChoice`) or `/v1/chat/completions` (`C` = `ChatChoice`), or one streamed chunk of either. */
+export interface SimBody<C> {
+  id: string;
+  object: string;
+  created: number;
+  model: string;
+  choices: C[];
+  usage: Usage;
+}
+export type TextChoice = SimChoiceEnd & { text: string };
+export type ChatChoice = SimChoiceEnd & { message: { role: string; content: string } };
+export type ChatChunkChoice = SimChoiceEnd & { delta: { role?: string; content?: string } };
+
+export type TextCompletion = SimBody<TextChoice>;
+export type ChatCompletion = SimBody<ChatChoice>;
+export type TextChunk = SimBody<TextChoice>;
+export type ChatChunk = Omit<SimBody<ChatChunkChoice>, "usage"> & { usage: Usage | null };
+
+/** An error answer, in OpenAI's (and vLLM's) shape. */
+export interface SimError {
+  error: { message: string; type: string; param: string | null; code: number };
 }

@@ -15,7 +15,7 @@ import type { Db, Prisma } from "@stepwiser/db";
 import { gradeSolutionFinalAnswer } from "../../grading/run-grading";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
-import type { RunContext, RunKindHandler } from "../../runs/run-kind";
+import type { RunKindHandler } from "../../runs/run-kind";
 import { annotateConfigSchema, laterPrefixesField, samplingEvidence, type AnnotateConfig } from "./config";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
 import { labellingsOf, readStoredValues, writeLabels, type Labelling } from "./labels";
