@@ -12,16 +12,17 @@ import { RecentImports } from "./recent-imports";
 
 type Dataset = RouterOutputs["dataset"]["list"][number];
 
+function DatasetLink({ dataset: d }: { dataset: Dataset }) {
+  return (
+    <Link href={`/datasets/${d.id}`} className="font-medium text-blue-700 hover:underline">
+      {d.name}
+    </Link>
+  );
+}
+
 const column = dataColumns<Dataset>();
 const COLUMNS: DataColumn<Dataset>[] = [
-  column.accessor("name", {
-    header: "Name",
-    cell: ({ row: { original: d } }) => (
-      <Link href={`/datasets/${d.id}`} className="font-medium text-blue-700 hover:underline">
-        {d.name}
-      </Link>
-    ),
-  }),
+  column.accessor("name", { header: "Name", cell: ({ row }) => <DatasetLink dataset={row.original} /> }),
   column.accessor("source", { header: "Source", cell: ({ row: { original: d } }) => `${d.source}${d.license ? ` · ${d.license}` : ""}`, meta: { className: "text-slate-600" } }),
   column.accessor("trajectoryCount", { header: "Solutions", meta: { align: "right" } }),
   column.accessor("problemCount", { header: "Problems", meta: { align: "right" } }),

@@ -12,18 +12,19 @@ import { importSummaryText } from "./import-run-status";
 
 type ImportRun = RouterOutputs["import"]["list"][number];
 
+/** The uploaded file's name and size. */
+function FileCell({ run: r }: { run: ImportRun }) {
+  return (
+    <>
+      {r.fileName ?? "—"}
+      {r.sizeBytes !== null && <span className="block text-xs text-slate-500">{formatBytes(r.sizeBytes)}</span>}
+    </>
+  );
+}
+
 const column = dataColumns<ImportRun>();
 const COLUMNS: DataColumn<ImportRun>[] = [
-  column.accessor("fileName", {
-    header: "File",
-    meta: { className: "break-all" },
-    cell: ({ row: { original: r } }) => (
-      <>
-        {r.fileName ?? "—"}
-        {r.sizeBytes !== null && <span className="block text-xs text-slate-500">{formatBytes(r.sizeBytes)}</span>}
-      </>
-    ),
-  }),
+  column.accessor("fileName", { header: "File", meta: { className: "break-all" }, cell: ({ row }) => <FileCell run={row.original} /> }),
   column.accessor("format", { header: "Format", cell: (c) => c.getValue() ?? "—", meta: { className: "text-slate-600" } }),
   column.accessor("status", {
     header: "Status",

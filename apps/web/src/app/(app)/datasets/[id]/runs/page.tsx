@@ -12,17 +12,18 @@ import { useTRPC } from "~/trpc/react";
 
 type Run = RouterOutputs["run"]["list"][number];
 
+/** A run by the end of its id, linked to its page. */
+function RunLink({ id }: { id: string }) {
+  return (
+    <Link href={`/runs/${id}`} className="text-blue-700 hover:underline">
+      {id.slice(-8)}
+    </Link>
+  );
+}
+
 const column = dataColumns<Run>();
 const COLUMNS: DataColumn<Run>[] = [
-  column.accessor("id", {
-    header: "Run",
-    meta: { className: "font-mono" },
-    cell: (c) => (
-      <Link href={`/runs/${c.getValue()}`} className="text-blue-700 hover:underline">
-        {c.getValue().slice(-8)}
-      </Link>
-    ),
-  }),
+  column.accessor("id", { header: "Run", meta: { className: "font-mono" }, cell: (c) => <RunLink id={c.getValue()} /> }),
   column.accessor("kind", { header: "Kind", cell: (c) => c.getValue().replaceAll("_", "-") }),
   column.accessor("status", { header: "Status", cell: (c) => <StatusBadge status={c.getValue()} /> }),
   column.display({
