@@ -28,7 +28,7 @@ export async function signInAs(page: Page, email: string, password: string) {
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   // Each role lands where it has work: annotators on their queues, everyone else on the datasets.
-  await expect(page).toHaveURL(/\/(datasets|queues)$/);
+  await expect(page).toHaveURL(/\/(datasets|annotation-queues)$/);
 }
 
 /** A separate browser context (own cookies) signed in as `account`: several people at once. */
