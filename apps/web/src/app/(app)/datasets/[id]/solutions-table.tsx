@@ -35,7 +35,8 @@ function solutionColumns(view: Pick<TrajectoryView, "annotateRunId" | "judgeRunI
     column.accessor("problemPreview", { header: "Problem", meta: { className: "max-w-xl min-w-48", headerClassName: "whitespace-nowrap" }, cell: (info) => <span className="line-clamp-2 text-slate-700">{info.getValue()}</span> }),
     column.accessor("finalAnswerCorrect", { header: "Answer", meta: plain, cell: (info) => (info.getValue() === null ? "—" : info.getValue() ? "correct" : "wrong") }),
     column.accessor("sourceFirstErrorIndex", { header: "Source error", meta: sorted("sourceFirstError"), cell: (info) => position(info.getValue()) }),
-    column.accessor("chunkCount", { header: "Chunks", meta: sorted("chunkCount"), cell: (info) => info.getValue() ?? "—" }),
+    // Chunks are counted on a run's segmentation: the column sorts only once a run is chosen.
+    column.accessor("chunkCount", { header: "Chunks", meta: view.annotateRunId || view.judgeRunId ? sorted("chunkCount") : plain, cell: (info) => info.getValue() ?? "—" }),
     ...(view.annotateRunId
       ? [
           column.accessor("qMin", { header: "Lowest Q", meta: sorted("qMin"), cell: (info) => (info.getValue() === null ? "—" : info.getValue()!.toFixed(2)) }),
