@@ -4,7 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * `npm test`: every test, in the order that fails fastest. Type checks, then
+ * `npm test`: every test, in the order that fails fastest. Lint (ESLint with
+ * typescript-eslint, React hooks and Next's rules; no warnings allowed), type checks, then
  * unit + Postgres integration tests (Vitest), then the production build and the
  * browser tests against it (Playwright + Debian's Chromium).
  */
@@ -20,6 +21,7 @@ interface Stage {
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 const stages: Stage[] = [
+  { name: "lint", command: bin("eslint"), args: [".", "--max-warnings=0"] },
   { name: "type check", command: bin("turbo"), args: ["run", "typecheck", "--output-logs=errors-only"] },
   { name: "unit and integration tests", command: bin("vitest"), args: ["run", "--config", "packages/config/vitest.config.ts"] },
   { name: "production build", command: bin("turbo"), args: ["run", "build", "--output-logs=errors-only"] },

@@ -47,7 +47,7 @@ const HOSTILE_NAMES: Array<[string, string]> = [
 /** A name is safe when nothing in it can name another directory, hide what it is, or break a header. */
 function expectSafeBaseName(name: string) {
   expect(name).not.toMatch(/[\\/\u2044\u2215\uff0f\uff3c]/);
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- a safe name has no control characters: that is the check
   expect(name).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/);
   expect(name).not.toMatch(/^\.+$/);
   expect(Array.from(name).length).toBeLessThanOrEqual(200);

@@ -12,7 +12,7 @@ const utf8Bytes = new TextEncoder();
  * format characters) or break a line or a header (controls, C1 controls,
  * line and paragraph separators).
  */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern removes
 const INVISIBLE_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
 
 /** Every character a system or a reader may take for a path separator, after NFKC (which maps ／ and ＼ to / and \). */

@@ -1,5 +1,5 @@
 import { NotFoundError } from "@stepwiser/core";
-import { Prisma, type LabelRule, type RunKind } from "@stepwiser/db";
+import { Prisma, type LabelRule } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { describeRun } from "@stepwiser/jobs";
 

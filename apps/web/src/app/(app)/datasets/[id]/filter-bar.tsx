@@ -1,7 +1,7 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Card, Field, Input, Select } from "~/components/ui";
 import type { TrajectoryView } from "~/lib/trajectory-filters";
 
@@ -23,10 +23,15 @@ function runOption(run: RunSummary): [string, string] {
 
 /** Text typed into the search box reaches the URL after a pause, not on every key. */
 function useDebounced(value: string, onSettle: (value: string) => void, delayMs = 300) {
+  // The latest callback, so a parent's new closure on each render neither restarts the pause nor goes stale.
+  const settle = useRef(onSettle);
   useEffect(() => {
-    const timer = setTimeout(() => onSettle(value), delayMs);
+    settle.current = onSettle;
+  });
+  useEffect(() => {
+    const timer = setTimeout(() => settle.current(value), delayMs);
     return () => clearTimeout(timer);
-  }, [value]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [value, delayMs]);
 }
 
 export function FilterBar({ dataset, runs, view, update }: { dataset: Dataset; runs: RunSummary[]; view: TrajectoryView; update: (changes: Record<string, string | undefined>) => void }) {
