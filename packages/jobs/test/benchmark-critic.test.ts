@@ -3,7 +3,7 @@ import { buildProcessBenchCriticPrompt, CRITIC_PREDICTION_PARSERS, type ProcessB
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimJudge, startSimCluster, type SimCluster, type SimModel } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { benchmarkConfigSchema, benchmarkHandler, createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, RUN_HANDLERS } from "../src";
+import { benchmarkConfigSchema, benchmarkHandler, createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, readRunConfig, RUN_HANDLERS } from "../src";
 
 const MIGRATION = new URL("../../../prisma/migrations/20261126120000_critic_prompt_template/migration.sql", import.meta.url);
 
@@ -69,7 +69,8 @@ describe("critic-mode benchmark runs", () => {
   it("uses the official template (processbench-critic@v2) and its reading by default", async () => {
     const run = await createAndExecuteRun(database.db, { kind: "benchmark", config: criticConfig() }, { endpoints });
     expect(run.status).toBe("completed");
-    expect((run.config as { criticPromptTemplateId: string }).criticPromptTemplateId).toBe("processbench-critic@v2");
+    // The snapshot stores the template it ran with, so a later default cannot change what it reads as.
+    expect(run.config).toMatchObject({ criticPromptTemplateId: "processbench-critic@v2" });
     expect((run.summary as { promptTemplateId: string }).promptTemplateId).toBe("processbench-critic@v2");
     expect([...prompts].sort()).toEqual(await expectedPrompts("processbench-critic@v2"));
     expect(prompts[0]).toMatch(/^The following is a math problem and a solution \(split into paragraphs, enclosed with tags and indexed from 0\):\n\n\[Math Problem\]\n\n/);
@@ -102,7 +103,7 @@ describe("critic-mode benchmark runs", () => {
     await db.$executeRawUnsafe(sql);
     await db.$executeRawUnsafe(sql); // idempotent
     const migrated = await db.run.findUniqueOrThrow({ where: { id: oldCritic.id } });
-    expect((migrated.config as { criticPromptTemplateId?: string }).criticPromptTemplateId).toBe("processbench-critic@v1");
+    expect(readRunConfig({ ...migrated, kind: "benchmark" }).criticPromptTemplateId).toBe("processbench-critic@v1");
     expect(migrated.config).toEqual({ ...stored, criticPromptTemplateId: "processbench-critic@v1" });
     expect((await db.run.findUniqueOrThrow({ where: { id: oldChunkJudge.id } })).config).not.toHaveProperty("criticPromptTemplateId");
     expect((await db.run.findUniqueOrThrow({ where: { id: chosen.id } })).config).toEqual(current); // a run that chose keeps its choice
