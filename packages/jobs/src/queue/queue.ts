@@ -75,15 +75,28 @@ export async function connectJobQueue(databaseUrl: string, settings = queueSetti
   return boss;
 }
 
+/**
+ * What another process declaring queues at the same moment can end a declaration
+ * with: pg-boss creates each queue's partition of its job table without a lock
+ * across queues, so two processes creating two queues take the tables in opposite
+ * orders and PostgreSQL ends one as a deadlock (or a lock wait runs out). Retried.
+ */
+const CONCURRENT_DECLARATION_CODES = new Set(["40P01", "55P03", "40001"]);
+const DECLARE_ATTEMPTS = 8;
+
 async function declareQueues(boss: PgBoss, settings: QueueSettings): Promise<void> {
   for (const name of Object.values(QUEUES)) {
-    const existing = await boss.getQueue(name);
-    if (existing) continue;
-    await boss
-      .createQueue(name, queuePolicy(name, settings))
-      .catch(async (error: unknown) => {
+    for (let attempt = 1; !(await boss.getQueue(name)); attempt++) {
+      try {
+        await boss.createQueue(name, queuePolicy(name, settings));
+      } catch (error) {
         // Another process declared it at the same moment.
-        if (!(await boss.getQueue(name))) throw error;
-      });
+        if (await boss.getQueue(name)) break;
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= DECLARE_ATTEMPTS || typeof code !== "string" || !CONCURRENT_DECLARATION_CODES.has(code)) throw error;
+        // Apart, at random, so the processes that collided do not collide again.
+        await new Promise((resolve) => setTimeout(resolve, 25 * attempt + Math.random() * 100 * attempt));
+      }
+    }
   }
 }
