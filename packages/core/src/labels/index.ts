@@ -3,3 +3,4 @@ export * from "./q-values";
 export * from "./rules";
 export * from "./solution-stats";
 export * from "./stored-values";
+export * from "./confidence";

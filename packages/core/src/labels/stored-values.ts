@@ -1,3 +1,4 @@
+import type { PrefixEvidence } from "./confidence";
 import type { Label } from "./label";
 import { absQLabelsFromSuccesses, applyLabelRule, type LabelRule } from "./rules";
 
@@ -56,4 +57,20 @@ export function labelsFromStoredValues(rule: LabelRule, values: StoredSolutionVa
   if (rule.rule === "abs-q") return absQLabelsFromSuccesses(prefixSuccesses(values.q).success, rule.evidence);
   if (values.q0 === null || values.q.some((v) => v === null)) return null;
   return applyLabelRule(rule, values.q0, values.q as number[]);
+}
+
+/**
+ * Each prefix's evidence for label confidence from `ChunkValue`-shaped rows of
+ * one solution with `chunkCount` chunks: entry j is prefix j (0 = the bare
+ * problem). The finished solution (prefix k, stored with no rollout) is its
+ * known outcome; a prefix with no row, or no rollout, is null.
+ */
+export function storedPrefixEvidence(rows: readonly { prefixLength: number; rolloutCount: number; correctCount: number }[], chunkCount: number): (PrefixEvidence | null)[] {
+  const byLength = new Map(rows.map((row) => [row.prefixLength, row]));
+  return Array.from({ length: chunkCount + 1 }, (_, j): PrefixEvidence | null => {
+    const row = byLength.get(j);
+    if (!row) return null;
+    if (row.rolloutCount > 0) return { correct: row.correctCount, rollouts: row.rolloutCount };
+    return j === chunkCount ? { known: row.correctCount > 0 ? 1 : 0 } : null;
+  });
 }

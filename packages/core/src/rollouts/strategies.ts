@@ -1,4 +1,6 @@
-import type { AbsQEvidence } from "../labels/rules";
+import { labelConfidences, type LabelConfidenceOptions, type PrefixEvidence } from "../labels/confidence";
+import type { AbsQEvidence, LabelRule } from "../labels/rules";
+import { labelsFromStoredValues } from "../labels/stored-values";
 
 /**
  * How an annotate run spends rollouts on one solution (spec §2). Each strategy
@@ -11,7 +13,7 @@ import type { AbsQEvidence } from "../labels/rules";
  * draws the same samples `fixed` would, so it decides "some rollout of this
  * prefix succeeded" exactly as `fixed` does wherever it samples the prefix.
  */
-export const ANNOTATION_STRATEGIES = ["fixed", "early-stop", "first-error"] as const;
+export const ANNOTATION_STRATEGIES = ["fixed", "early-stop", "first-error", "adaptive"] as const;
 export type AnnotationStrategy = (typeof ANNOTATION_STRATEGIES)[number];
 
 /** Outcomes (reached the right answer?) of the given samples of one prefix. */
@@ -40,6 +42,23 @@ export interface StrategySettings {
   batch: number;
   /** The Abs-Q evidence the run labels with; `later-prefixes` lets the cheaper strategies stop sooner. */
   evidence: AbsQEvidence;
+  /** `adaptive` only. */
+  adaptive?: AdaptiveSettings;
+}
+
+/** How `adaptive` decides where to spend rollouts. */
+export interface AdaptiveSettings {
+  /** Seeds drawn from a prefix per round (the first round draws this many from every prefix). */
+  batch: number;
+  /** A label below this confidence asks for another batch of each prefix it rests on. */
+  targetConfidence: number;
+  /** No prefix gets more rollouts than this. */
+  maxRollouts: number;
+  /** Every rule the run labels with: a prefix is sampled again while a label of any of them that rests on it is unsure. */
+  rules: readonly LabelRule[];
+  confidence: LabelConfidenceOptions;
+  /** Asked before each round after the first; false stops sampling (e.g. the run's token budget is spent). */
+  mayContinue?: () => boolean | Promise<boolean>;
 }
 
 export interface StrategyOutcome {
@@ -162,6 +181,60 @@ export async function annotateFirstError(k: number, finalCorrect: boolean, setti
   return { estimates: estimates.sort(byPrefix), monotonicity: allSampled() ? "confirmed" : "assumed" };
 }
 
+/**
+ * The prefixes whose labels are not yet sure enough: for every rule and every
+ * chunk i (1-based) whose label's confidence is below the target, prefix i
+ * (Abs-Q and the relative rules) and prefix i−1 (the relative rules). The
+ * finished solution (prefix k) is known and never sampled.
+ */
+export function unsurePrefixes(k: number, finalCorrect: boolean, counts: readonly PrefixEstimate[], settings: AdaptiveSettings): Set<number> {
+  const evidence: PrefixEvidence[] = [...counts.map((c) => ({ correct: c.correct, rollouts: c.rollouts })), { known: finalCorrect ? 1 : 0 }];
+  const values = { q0: counts[0]!.correct / counts[0]!.rollouts, q: [...counts.slice(1).map((c) => c.correct / c.rollouts), finalCorrect ? 1 : 0] };
+  const unsure = new Set<number>();
+  for (const rule of settings.rules) {
+    const labels = labelsFromStoredValues(rule, values)!;
+    labelConfidences(rule, labels, evidence, settings.confidence).forEach((confidence, index) => {
+      if (confidence === null || confidence >= settings.targetConfidence) return;
+      const i = index + 1;
+      if (i < k) unsure.add(i);
+      if (rule.rule !== "abs-q") unsure.add(i - 1);
+    });
+  }
+  return unsure;
+}
+
+/**
+ * `adaptive` (beyond the paper; docs/DOMAIN.md): every prefix 0..k-1 gets a
+ * first batch of seeds; after each round, every prefix that a label below the
+ * target confidence rests on (under any of the run's rules) gets the next
+ * batch of its seeds, until its labels are sure or it has `maxRollouts`.
+ * Seeds are drawn in order, so the same config draws the same rollouts, and
+ * the stored counts are the real ones: every rule can be relabelled later.
+ */
+export async function annotateAdaptive(k: number, finalCorrect: boolean, settings: StrategySettings, sample: SampleOutcomes): Promise<StrategyOutcome> {
+  const adaptive = settings.adaptive;
+  if (!adaptive) throw new RangeError("the adaptive strategy needs its settings (batch, targetConfidence, maxRollouts, rules)");
+  const counts: PrefixEstimate[] = range(0, k).map((prefixLength) => ({ prefixLength, rollouts: 0, correct: 0 }));
+  const draw = async (prefixes: readonly number[]) => {
+    await Promise.all(
+      prefixes.map(async (length) => {
+        const count = counts[length]!;
+        const outcomes = await sample(length, range(count.rollouts, Math.min(adaptive.batch, adaptive.maxRollouts - count.rollouts)));
+        count.rollouts += outcomes.length;
+        count.correct += outcomes.filter(Boolean).length;
+      }),
+    );
+  };
+  await draw(range(0, k));
+  for (;;) {
+    const next = [...unsurePrefixes(k, finalCorrect, counts, adaptive)].filter((length) => counts[length]!.rollouts < adaptive.maxRollouts).sort((a, b) => a - b);
+    if (next.length === 0) break;
+    if (adaptive.mayContinue && !(await adaptive.mayContinue())) break;
+    await draw(next);
+  }
+  return { estimates: counts, monotonicity: null };
+}
+
 /** Runs the named strategy on one solution of k chunks. */
 export function runAnnotationStrategy(strategy: AnnotationStrategy, k: number, finalCorrect: boolean, settings: StrategySettings, sample: SampleOutcomes): Promise<StrategyOutcome> {
   switch (strategy) {
@@ -171,5 +244,7 @@ export function runAnnotationStrategy(strategy: AnnotationStrategy, k: number, f
       return annotateEarlyStop(k, finalCorrect, settings, sample);
     case "first-error":
       return annotateFirstError(k, finalCorrect, settings, sample);
+    case "adaptive":
+      return annotateAdaptive(k, finalCorrect, settings, sample);
   }
 }

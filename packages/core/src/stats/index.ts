@@ -3,3 +3,5 @@ export * from "./confusion";
 export * from "./kappa";
 export * from "./bootstrap";
 export * from "./calibration";
+export * from "./beta";
+export * from "./quadrature";
