@@ -2,8 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { betaCdf } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jsonOf, repoRoot, runCli } from "./run-cli";
+import { runCliInProcess } from "./in-process-cli";
+import { jsonOf, repoRoot, runCli, type CliResult } from "./run-cli";
 
 describe("stepwiser label", () => {
   it("applies each rule to the Q-values given on the command line", async () => {
@@ -41,6 +43,130 @@ describe("stepwiser label", () => {
     const noQ0 = await runCli(["label", "--rule", "rel-ratio", "--q", "1"]);
     expect(noQ0.code).toBe(2);
     expect(noQ0.stderr).toContain("--q0 is required");
+  });
+});
+
+interface Confident {
+  labels: string[];
+  first_error: number;
+  confidence: number[];
+}
+
+/** The one line `label --counts` prints, parsed; it must be exactly that JSON (numbers as full doubles). */
+function confidentOf(result: CliResult): Confident {
+  expect(result.code, result.stderr).toBe(0);
+  const parsed = jsonOf(result) as Confident;
+  expect(result.stdout).toBe(`${JSON.stringify(parsed)}\n`);
+  expect(Object.keys(parsed)).toEqual(["labels", "first_error", "confidence"]);
+  return parsed;
+}
+
+// Reference numbers below were computed independently (SciPy: quad over Q_{i−1}'s Beta posterior of Q_i's survival
+// function beyond the rule's threshold, brentq for Rel-Effective's threshold), not with core's code.
+describe("stepwiser label --counts (label confidence)", () => {
+  it("gives the example: 8/16, 12/16, 9/16 under Rel-Ratio(0.7) are Positive, the second with confidence ≈ 0.6235", async () => {
+    const result = confidentOf(await runCli(["label", "--rule", "rel-ratio", "--gamma", "0.7", "--counts", "8/16,12/16,9/16"]));
+    expect(result.labels).toEqual(["Positive", "Positive"]);
+    expect(result.first_error).toBe(-1);
+    expect(result.confidence).toHaveLength(2);
+    expect(result.confidence[0]).toBeGreaterThan(0.99);
+    // P(Q_2 > 0.7·Q_1), Q_1 ~ Beta(12.5, 4.5), Q_2 ~ Beta(9.5, 7.5)
+    expect(result.confidence[1]).toBeCloseTo(0.6235176603263, 8);
+  });
+
+  it("labels the estimates s/m exactly as --q0/--q would, and adds nothing to the --q output", async () => {
+    const [fromCounts, fromQ] = await Promise.all([
+      runCli(["label", "--rule", "rel-ratio", "--counts", "4/8,4/8,6/8,2/8,0/8,4/8"]),
+      runCli(["label", "--rule", "rel-ratio", "--q0", "0.5", "--q", "0.5,0.75,0.25,0,0.5"]),
+    ]);
+    const counted = confidentOf(fromCounts);
+    expect(jsonOf(fromQ)).toEqual({ labels: counted.labels, first_error: counted.first_error });
+    expect(counted.labels).toEqual(["Positive", "Positive", "Negative", "Negative", "Positive"]);
+    expect(counted.confidence).toHaveLength(5);
+    for (const c of counted.confidence) {
+      expect(c).toBeGreaterThanOrEqual(0);
+      expect(c).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("Abs-Q: a Negative label on 0/16 has confidence P(Q ≤ ε) = betaCdf(ε, ½, 16½); --epsilon moves it; later-prefixes uses every later prefix", async () => {
+    const [own, wider, later] = await Promise.all([
+      runCli(["label", "--rule", "abs-q", "--counts", "16/16,0/16,0/16"]),
+      runCli(["label", "--rule", "abs-q", "--epsilon", "0.05", "--counts", "16/16,0/16,0/16"]),
+      runCli(["label", "--rule", "abs-q", "--evidence", "later-prefixes", "--counts", "16/16,0/16,0/16,1/16"]),
+    ]);
+    const none = betaCdf(0.01, 0.5, 16.5);
+    expect(confidentOf(own)).toEqual({ labels: ["Negative", "Negative"], first_error: 0, confidence: [none, none] });
+    expect(none).toBeCloseTo(0.4323786678822837, 12);
+    const widerResult = confidentOf(wider);
+    expect(widerResult.labels).toEqual(["Negative", "Negative"]);
+    expect(widerResult.confidence[0]).toBeCloseTo(0.8033846418940155, 12);
+    expect(widerResult.confidence[0]).toBeCloseTo(betaCdf(0.05, 0.5, 16.5), 12);
+    const laterResult = confidentOf(later);
+    expect(laterResult.labels).toEqual(["Positive", "Positive", "Positive"]);
+    // Positive unless every prefix from this one on has Q ≤ ε (1 of 16 → Beta(1.5, 15.5)).
+    const lastNone = betaCdf(0.01, 1.5, 15.5);
+    expect(laterResult.confidence[0]).toBeCloseTo(1 - none * none * lastNone, 12);
+    expect(laterResult.confidence[1]).toBeCloseTo(1 - none * lastNone, 12);
+    expect(laterResult.confidence[2]).toBeCloseTo(1 - lastNone, 12);
+  });
+
+  it("Rel-Effective(0.8, 4): confidence of each chunk's label from its two prefixes' posteriors", async () => {
+    const result = confidentOf(await runCli(["label", "--rule", "rel-effective", "--counts", "8/16,12/16,9/16,0/16"]));
+    expect(result.labels).toEqual(["Positive", "Positive", "Negative"]);
+    expect(result.first_error).toBe(2);
+    expect(result.confidence[0]).toBeCloseTo(0.999994712444044, 8);
+    expect(result.confidence[1]).toBeCloseTo(0.9965879771821082, 8);
+    expect(result.confidence[2]).toBeCloseTo(0.9963634812950675, 8);
+  });
+
+  it("--prior uniform uses Beta(s+1, m−s+1) and changes the numbers", async () => {
+    const [jeffreys, namedJeffreys, uniform] = await Promise.all([
+      runCli(["label", "--rule", "rel-ratio", "--counts", "8/16,12/16,9/16"]),
+      runCli(["label", "--rule", "rel-ratio", "--prior", "jeffreys", "--counts", "8/16,12/16,9/16"]),
+      runCli(["label", "--rule", "rel-ratio", "--prior", "uniform", "--counts", "8/16,12/16,9/16"]),
+    ]);
+    const byDefault = confidentOf(jeffreys);
+    expect(confidentOf(namedJeffreys)).toEqual(byDefault);
+    const flat = confidentOf(uniform);
+    expect(flat.labels).toEqual(byDefault.labels);
+    // P(Q_2 > 0.7·Q_1), Q_1 ~ Beta(13, 5), Q_2 ~ Beta(10, 8)
+    expect(flat.confidence[1]).toBeCloseTo(0.6422246495548625, 8);
+    expect(flat.confidence[1]).not.toBeCloseTo(byDefault.confidence[1]!, 3);
+  });
+
+  it("refuses bad counts and flags with exit code 2, naming the flag and the entry", async () => {
+    const cases: [string[], string][] = [
+      [["--rule", "abs-q", "--counts", "3-4"], '--counts entry 1 "3-4": must be s/m'],
+      [["--rule", "abs-q", "--counts", "8/16,a/b"], '--counts entry 2 "a/b": must be s/m'],
+      [["--rule", "abs-q", "--counts", "8/16,3/"], '--counts entry 2 "3/": must be s/m'],
+      [["--rule", "abs-q", "--counts", "8/16,,3/4"], '--counts entry 2 "": must be s/m'],
+      [["--rule", "abs-q", "--counts", "8/16,0/0"], '--counts entry 2 "0/0": a prefix needs at least one rollout'],
+      [["--rule", "abs-q", "--counts", "8/16,5/4"], '--counts entry 2 "5/4": 5 correct is more than its 4 rollouts'],
+      [["--rule", "abs-q", "--counts", "8/16,-1/4"], '--counts entry 2 "-1/4": counts cannot be negative'],
+      [["--rule", "abs-q", "--counts", "8/16,3/4,2/-4"], '--counts entry 3 "2/-4": counts cannot be negative'],
+      [["--rule", "abs-q", "--counts", "8/16,1.5/4"], '--counts entry 2 "1.5/4": counts must be whole numbers'],
+      [["--rule", "abs-q", "--counts", "8/16"], "--counts needs at least 2 entries, the bare problem and at least one chunk"],
+      [["--rule", "abs-q", "--counts", "8/16,3/4", "--q", "0.5"], "--counts and --q cannot be given together"],
+      [["--rule", "rel-ratio", "--counts", "8/16,3/4", "--q0", "0.5", "--q", "0.5"], "--counts and --q0 cannot be given together"],
+      [["--rule", "rel-ratio", "--epsilon", "0.1", "--counts", "8/16,3/4"], "--epsilon is not a parameter of rel-ratio"],
+      [["--rule", "rel-effective", "--epsilon", "0.1", "--counts", "8/16,3/4"], "--epsilon is not a parameter of rel-effective"],
+      [["--rule", "abs-q", "--epsilon", "1", "--counts", "8/16,3/4"], '--epsilon must be between 0 and 1 (both excluded), got "1"'],
+      [["--rule", "abs-q", "--epsilon", "0", "--counts", "8/16,3/4"], '--epsilon must be between 0 and 1 (both excluded), got "0"'],
+      [["--rule", "abs-q", "--epsilon", "x", "--counts", "8/16,3/4"], '--epsilon must be a number, got "x"'],
+      [["--rule", "abs-q", "--prior", "flat", "--counts", "8/16,3/4"], '--prior must be jeffreys or uniform, got "flat"'],
+      [["--rule", "abs-q", "--prior", "uniform", "--q", "0.5"], "--prior needs --counts"],
+    ];
+    const expectRefused = (result: CliResult, [args, message]: [string[], string]) => {
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(2);
+      expect(result.stderr, args.join(" ")).toContain(message);
+      expect(result.stdout).toBe("");
+    };
+    // Every case through the command line's entry point in this process, and three of them as the real binary.
+    for (const entry of cases) expectRefused(await runCliInProcess(["label", ...entry[0]]), entry);
+    const spawned = [cases[0]!, cases[4]!, cases[10]!];
+    const results = await Promise.all(spawned.map(([args]) => runCli(["label", ...args])));
+    results.forEach((result, i) => expectRefused(result, spawned[i]!));
   });
 });
 

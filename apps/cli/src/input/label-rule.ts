@@ -1,4 +1,12 @@
-import { labelRuleFromOptions, type LabelRule } from "@stepwiser/core";
+import {
+  CONFIDENCE_PRIORS,
+  labelConfidenceOptionsSchema,
+  labelRuleFromOptions,
+  RULE_PARAMETERS,
+  type ConfidencePrior,
+  type LabelConfidenceOptions,
+  type LabelRule,
+} from "@stepwiser/core";
 import { UsageError } from "../usage-error";
 import { numberFlag } from "./numbers";
 
@@ -29,4 +37,28 @@ export function parseRule(values: { rule?: string; gamma?: string; alpha?: strin
     if (error instanceof RangeError) throw new UsageError(`--${error.message}`);
     throw error;
   }
+}
+
+/** The flags of label confidence (`stepwiser label --counts`). */
+export const CONFIDENCE_FLAGS = {
+  prior: { type: "string" },
+  epsilon: { type: "string" },
+} as const;
+
+/**
+ * `[--prior jeffreys|uniform] [--epsilon e]` as confidence options, defaults from
+ * core. `--epsilon` is Abs-Q's ε, so with another rule it is refused as
+ * `--gamma` is with Abs-Q.
+ */
+export function parseConfidenceOptions(values: { prior?: string; epsilon?: string }, rule: LabelRule): LabelConfidenceOptions {
+  if (values.epsilon !== undefined && rule.rule !== "abs-q") {
+    throw new UsageError(`--epsilon is not a parameter of ${rule.rule} (its parameters: ${RULE_PARAMETERS[rule.rule].join(", ")}); it is abs-q's ε`);
+  }
+  const { prior } = values;
+  if (prior !== undefined && !(CONFIDENCE_PRIORS as readonly string[]).includes(prior)) {
+    throw new UsageError(`--prior must be ${CONFIDENCE_PRIORS.join(" or ")}, got "${prior}"`);
+  }
+  const epsilon = values.epsilon === undefined ? undefined : numberFlag("epsilon", values.epsilon);
+  if (epsilon !== undefined && !(epsilon > 0 && epsilon < 1)) throw new UsageError(`--epsilon must be between 0 and 1 (both excluded), got "${values.epsilon}"`);
+  return labelConfidenceOptionsSchema.parse({ prior: prior as ConfidencePrior | undefined, absQEpsilon: epsilon });
 }
