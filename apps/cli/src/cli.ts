@@ -26,8 +26,10 @@ commands:
       answer phrases (output asked to box its answer); lenient (default) also prose and numbers.
   processbench score --data <file.json>... --predictions FILE
       ProcessBench acc_err / acc_cor / F1 per subset and their average.
-  label --rule abs-q|rel-ratio|rel-effective [--gamma x] [--alpha x] [--n k] --q0 x --q x1,x2,...
-      Chunk labels from Q-values, and the first error they imply.
+  label --rule abs-q|rel-ratio|rel-effective [--gamma x] [--alpha x] [--n k] [--evidence E] --q0 x --q x1,x2,...
+  label --rule R [rule parameters] [--epsilon e] [--prior jeffreys|uniform] --counts s0/m0,s1/m1,...
+      Chunk labels from Q-values, and the first error they imply; with rollout counts also
+      each label's confidence (the posterior probability that the rule on the true values agrees).
   segment --method blank-line|step-markers --file F
       Baseline segmentation of a solution into chunks with character offsets.
   chunks check --original F --chunked G

@@ -52,8 +52,10 @@ export async function* batchRequestLines(db: Db, runId: string, options: BatchRe
  * with all M seeds: always for early-stop with own-prefix evidence (it samples
  * every prefix), and none when the solution's own answer is right for
  * first-error and for early-stop with later-prefixes evidence (they then sample
- * nothing). Sample i of seed s equals a request with seed s + i, so the
- * strategy reads the same samples it would have drawn.
+ * nothing). `adaptive` gets every prefix's first batch; its later rounds
+ * depend on those answers and are requested online when the run executes.
+ * Sample i of seed s equals a request with seed s + i, so the strategy reads
+ * the same samples it would have drawn.
  */
 async function* annotateUnitLines(db: Db, runId: string, config: AnnotateConfig, segmentationId: string, options: BatchRequestOptions): AsyncGenerator<BatchRequestLine> {
   let loaded: Awaited<ReturnType<typeof loadSolutionForAnnotation>>;
@@ -66,12 +68,15 @@ async function* annotateUnitLines(db: Db, runId: string, config: AnnotateConfig,
   const { solution, finalCorrect } = loaded;
   const k = solution.chunks.length;
   const samplesEveryPrefix = config.strategy === "early-stop" && samplingEvidence(config) === "own-prefix";
-  const prefixes = config.strategy === "fixed" ? indices(0, k) : finalCorrect && !samplesEveryPrefix ? [] : indices(1, k);
+  const everyPrefix = config.strategy === "fixed" || config.strategy === "adaptive";
+  const prefixes = everyPrefix ? indices(0, k) : finalCorrect && !samplesEveryPrefix ? [] : indices(1, k);
+  // adaptive: the file holds every prefix's first batch; the rounds after it depend on the answers and are requested online when the run executes.
+  const samples = config.strategy === "adaptive" ? Math.min(config.adaptiveBatch, config.maxRollouts) : config.rollouts;
   if (prefixes.length === 0) return;
   const stored = await db.rollout.findMany({ where: { runId, segmentationId }, select: { prefixLength: true, sampleIndex: true } });
   const have = new Set(stored.map((r) => `${r.prefixLength}:${r.sampleIndex}`));
   for (const prefixLength of prefixes) {
-    const missing = indices(0, config.rollouts).filter((i) => !have.has(`${prefixLength}:${i}`));
+    const missing = indices(0, samples).filter((i) => !have.has(`${prefixLength}:${i}`));
     for (const range of contiguousRanges(missing)) {
       const id: BatchRequestId = { kind: "annotate", runId, segmentationId, position: prefixLength, first: range[0]!, count: range.length };
       yield batchLine(id, rolloutRequest(config, solution, prefixLength, id.first, id.count));

@@ -95,6 +95,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
       pending.cachedTokens += usage.cachedPromptTokens;
       pending.requests += requests;
     },
+    unflushedCompletionTokens: () => pending.completionTokens,
   };
 
   // The charts need a point only when something moved; an idle or stalled run adds no rows.

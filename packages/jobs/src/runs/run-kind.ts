@@ -12,6 +12,8 @@ export interface RunContext<Config> {
   endpoints: EndpointClients;
   /** Adds a request's tokens to the run's live counters. */
   recordUsage(usage: TokenUsage, requests?: number): void;
+  /** Completion tokens recorded by this executor and not yet added to the run's stored counters (0 where nothing is pending). */
+  unflushedCompletionTokens?(): number;
   log(line: string): void;
 }
 

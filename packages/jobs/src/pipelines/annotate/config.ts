@@ -1,4 +1,14 @@
-import { absQEvidenceSchema, ANNOTATION_STRATEGIES, DEFAULT_ABS_Q_EVIDENCE, defaultLabelRules, labelRuleSchema, SELF_SEGMENTING_POLICY_PROMPT, type AbsQEvidence } from "@stepwiser/core";
+import {
+  absQEvidenceSchema,
+  ANNOTATION_STRATEGIES,
+  DEFAULT_ABS_Q_EVIDENCE,
+  DEFAULT_LABEL_CONFIDENCE_OPTIONS,
+  defaultLabelRules,
+  labelConfidenceOptionsSchema,
+  labelRuleSchema,
+  SELF_SEGMENTING_POLICY_PROMPT,
+  type AbsQEvidence,
+} from "@stepwiser/core";
 import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 import { refuseIdenticalSamples } from "../../runs/identical-samples";
@@ -45,10 +55,26 @@ const annotateConfigFields = z.object({
      * early-stop: Abs-Q only; each prefix sampled in seed order until its own first success.
      * first-error: Abs-Q only; binary search for the first prefix with no success, confirmed,
      * falling back to every prefix when outcomes are not monotone (see docs/DOMAIN.md).
+     * adaptive: every rule; each prefix sampled in batches until the labels resting on it reach
+     * `targetConfidence` or it has `maxRollouts` (`rollouts` is not used).
      */
     strategy: z.enum(ANNOTATION_STRATEGIES).default("fixed"),
     /** Rollouts drawn per request by the cheaper strategies before they look again. */
     earlyStopBatch: z.number().int().min(1).max(256).default(4),
+    /** adaptive: rollouts drawn from a prefix per round; every prefix starts with one batch. */
+    adaptiveBatch: z.number().int().min(1).max(256).default(4),
+    /** adaptive: a label below this confidence (under any of the run's rules) asks for another batch of each prefix it rests on. */
+    targetConfidence: z.number().gt(0).lt(1).default(0.95),
+    /** adaptive: the most rollouts one prefix gets. */
+    maxRollouts: z.number().int().min(1).max(1024).default(32),
+    /**
+     * adaptive: generated tokens the run may spend. Once the run's recorded tokens reach it, solutions get
+     * no further rounds (every prefix keeps its first batch, so every chunk is labelled); checked between
+     * rounds, so rounds already in flight may pass it.
+     */
+    tokenBudget: z.number().int().min(1).optional(),
+    /** How label confidence is computed: the prior of each prefix's Q (jeffreys, the default, or uniform) and Abs-Q's ε. */
+    labelConfidence: labelConfidenceOptionsSchema.default(DEFAULT_LABEL_CONFIDENCE_OPTIONS),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
     /**
      * The evidence of Abs-Q entries of `labelRules` that name none. own-prefix (the paper): chunk i is
@@ -62,11 +88,21 @@ const annotateConfigFields = z.object({
 });
 
 const annotateConfigObject = annotateConfigFields.superRefine((config, ctx) => {
-    if (config.strategy !== "fixed" && config.labelRules.some((r) => r.rule !== "abs-q")) {
-      ctx.addIssue({ code: "custom", path: ["labelRules"], message: `the ${config.strategy} strategy only estimates Abs-Q; use strategy "fixed" for other rules` });
+    if (!estimatesEveryRule(config.strategy) && config.labelRules.some((r) => r.rule !== "abs-q")) {
+      ctx.addIssue({ code: "custom", path: ["labelRules"], message: `the ${config.strategy} strategy only estimates Abs-Q; use strategy "fixed" or "adaptive" for other rules` });
     }
-    refuseIdenticalSamples(ctx, { samplesField: "rollouts", samples: config.rollouts, temperatureField: "temperature", temperature: config.temperature, usual: "paper: 1.0" });
+    if (config.strategy === "adaptive") {
+      if (config.maxRollouts < config.adaptiveBatch) ctx.addIssue({ code: "custom", path: ["maxRollouts"], message: `maxRollouts (${config.maxRollouts}) must be at least adaptiveBatch (${config.adaptiveBatch})` });
+      refuseIdenticalSamples(ctx, { samplesField: "maxRollouts", samples: config.maxRollouts, temperatureField: "temperature", temperature: config.temperature, usual: "paper: 1.0" });
+    } else {
+      refuseIdenticalSamples(ctx, { samplesField: "rollouts", samples: config.rollouts, temperatureField: "temperature", temperature: config.temperature, usual: "paper: 1.0" });
+    }
   });
+
+/** Strategies that store a Q-value for every prefix (so every rule, and relabelling under any rule). */
+export function estimatesEveryRule(strategy: AnnotateConfig["strategy"]): boolean {
+  return strategy === "fixed" || strategy === "adaptive";
+}
 
 export const annotateConfigSchema = z.preprocess(fillAbsQEvidence, annotateConfigObject);
 

@@ -5,7 +5,7 @@ import {
   lowestQValue,
   runAnnotationStrategy,
   solutionLabelStats,
-  storedSolutionValues,
+  type AdaptiveSettings,
   type Label,
   type LabelRule,
   type Monotonicity,
@@ -15,10 +15,12 @@ import type { Db, Prisma } from "@stepwiser/db";
 import { gradeSolutionFinalAnswer } from "../../grading/run-grading";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planSegmentationIds } from "../../runs/paging";
+import { readRunConfig } from "../../runs/read-run-config";
 import type { RunKindHandler } from "../../runs/run-kind";
-import { annotateConfigSchema, laterPrefixesField, samplingEvidence, type AnnotateConfig } from "./config";
+import { annotateConfigSchema, estimatesEveryRule, laterPrefixesField, samplingEvidence, type AnnotateConfig } from "./config";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
-import { labellingsOf, readStoredValues, writeLabels, type Labelling } from "./labels";
+import { labellingsOf, readStoredSolution, storedSolution, writeLabels, type Labelling } from "./labels";
+import type { RunContext } from "../../runs/run-kind";
 import { rolloutOutcomes, type SolutionUnderAnnotation } from "./rollouts";
 
 /** One planned solution as a unit annotates it, with whether its own final answer is right. */
@@ -44,6 +46,31 @@ export async function loadSolutionForAnnotation(db: Db | Prisma.TransactionClien
   // The solution is itself a rollout of its own last prefix.
   const finalCorrect = trajectory.finalAnswerCorrect ?? (extractAnswer(trajectory.text) !== null && (await gradeSolutionFinalAnswer(reference, trajectory.text)).equivalent);
   return { solution, chunkIds: segmentation.chunks.map((c) => c.id), finalCorrect, trajectoryId: trajectory.id, datasetId: trajectory.datasetId };
+}
+
+/**
+ * The adaptive strategy's settings for a run (undefined for the other
+ * strategies): its rules and confidence options, and its token budget as a
+ * check between rounds against the tokens the run has recorded.
+ */
+function adaptiveSettings(ctx: RunContext<AnnotateConfig>): AdaptiveSettings | undefined {
+  const { config } = ctx;
+  if (config.strategy !== "adaptive") return undefined;
+  const budget = config.tokenBudget;
+  return {
+    batch: config.adaptiveBatch,
+    targetConfidence: config.targetConfidence,
+    maxRollouts: config.maxRollouts,
+    rules: config.labelRules,
+    confidence: config.labelConfidence,
+    mayContinue:
+      budget === undefined
+        ? undefined
+        : async () => {
+            const run = await ctx.db.run.findUnique({ where: { id: ctx.runId }, select: { completionTokens: true } });
+            return Number(run?.completionTokens ?? 0) + (ctx.unflushedCompletionTokens?.() ?? 0) < budget;
+          },
+  };
 }
 
 /** The list-filter summary of one annotated solution: its weakest prefix and its labels under the run's rules. */
@@ -100,7 +127,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     const { db, config, runId } = ctx;
     const { solution, chunkIds, finalCorrect, trajectoryId, datasetId } = await loadSolutionForAnnotation(db, segmentationId);
     const k = solution.chunks.length;
-    const settings = { rollouts: config.rollouts, batch: config.earlyStopBatch, evidence: samplingEvidence(config) };
+    const settings = { rollouts: config.rollouts, batch: config.earlyStopBatch, evidence: samplingEvidence(config), adaptive: adaptiveSettings(ctx) };
     const result = await runAnnotationStrategy(config.strategy, k, finalCorrect, settings, (prefixLength, samples) => rolloutOutcomes(ctx, solution, prefixLength, samples));
     const values = result.estimates.map((e) => ({
       runId,
@@ -112,12 +139,12 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     }));
     // Prefix k is the finished solution: its value is its own outcome, no rollout needed.
     values.push({ runId, segmentationId, prefixLength: k, qValue: finalCorrect ? 1 : 0, rolloutCount: 0, correctCount: finalCorrect ? 1 : 0 });
-    const stored = storedSolutionValues(values, k);
-    const labellings = labellingsOf(stored, config.labelRules);
+    const stored = storedSolution(values, k);
+    const labellings = labellingsOf(stored, config.labelRules, config.labelConfidence);
     await db.$transaction(async (tx) => {
       await tx.chunkValue.createMany({ data: values, skipDuplicates: true });
-      await writeLabels(tx, runId, chunkIds, labellings);
-      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored, labellings), monotonicity: result.monotonicity });
+      await writeLabels(tx, runId, trajectoryId, chunkIds, labellings);
+      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored.values, labellings), monotonicity: result.monotonicity });
     });
   },
 
@@ -142,7 +169,7 @@ export async function relabelAnnotateRun(db: Db, runId: string, rules: readonly 
   const run = await db.run.findUnique({ where: { id: runId }, select: { kind: true, config: true } });
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
   if (run.kind !== "annotate") throw new InputError(`run ${runId} is a ${run.kind} run, not annotate`, { field: "runId" });
-  const config = annotateConfigSchema.parse(run.config);
+  const config = readRunConfig({ id: runId, kind: "annotate", config: run.config });
   const asksLaterPrefixes = rules.some((r) => r.rule === "abs-q" && r.evidence === "later-prefixes");
   if (config.policy) await assertLaterPrefixesAllowed(db, config, config.policy.model, asksLaterPrefixes ? "evidence" : null);
   if (config.strategy !== "fixed" && samplingEvidence(config) === "later-prefixes" && rules.some((r) => r.rule === "abs-q" && r.evidence === "own-prefix")) {
@@ -151,7 +178,7 @@ export async function relabelAnnotateRun(db: Db, runId: string, rules: readonly 
       { field: "evidence" },
     );
   }
-  if (config.strategy !== "fixed" && rules.some((r) => r.rule !== "abs-q")) {
+  if (!estimatesEveryRule(config.strategy) && rules.some((r) => r.rule !== "abs-q")) {
     throw new InputError(`run ${runId} used the ${config.strategy} strategy, which stores no Q-values for ${rules.filter((r) => r.rule !== "abs-q").map(labelRuleKey).join(", ")}`);
   }
   let solutions = 0;
@@ -166,9 +193,10 @@ export async function relabelAnnotateRun(db: Db, runId: string, rules: readonly 
       select: { id: true, key: true },
     });
     for (const unit of page) {
-      const chunks = await db.chunk.findMany({ where: { segmentationId: unit.key }, orderBy: { index: "asc" }, select: { id: true } });
-      const values = await readStoredValues(db, runId, unit.key, chunks.length);
-      labels += await writeLabels(db, runId, chunks.map((c) => c.id), labellingsOf(values, rules));
+      const segmentation = await db.segmentation.findUniqueOrThrow({ where: { id: unit.key }, select: { trajectoryId: true, chunks: { orderBy: { index: "asc" }, select: { id: true } } } });
+      const { chunks } = segmentation;
+      const stored = await readStoredSolution(db, runId, unit.key, chunks.length);
+      labels += await writeLabels(db, runId, segmentation.trajectoryId, chunks.map((c) => c.id), labellingsOf(stored, rules, config.labelConfidence));
       solutions += 1;
     }
     if (page.length < 200) break;

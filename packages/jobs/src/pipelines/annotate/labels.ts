@@ -1,31 +1,66 @@
-import { labelsFromStoredValues, storedLabelRule, storedSolutionValues, type Label, type LabelRule, type StoredSolutionValues } from "@stepwiser/core";
-import type { Db, Prisma } from "@stepwiser/db";
+import { labelConfidences, labelsFromStoredValues, lowestConfidence, storedLabelRule, storedPrefixEvidence, storedSolutionValues, type Label, type LabelConfidenceOptions, type LabelRule, type PrefixEvidence, type StoredSolutionValues } from "@stepwiser/core";
+import { Prisma, type Db } from "@stepwiser/db";
 
-/** One solution's labels under one rule; null where the stored values do not determine them. */
+/** One solution's labels under one rule, and each label's confidence; null where the stored values do not determine them. */
 export interface Labelling {
   rule: LabelRule;
   labels: Label[] | null;
+  confidences: (number | null)[] | null;
 }
 
-/** One solution's labels under each rule, from its stored values. */
-export function labellingsOf(values: StoredSolutionValues, rules: readonly LabelRule[]): Labelling[] {
-  return rules.map((rule) => ({ rule, labels: labelsFromStoredValues(rule, values) }));
+/** What a run stored for one solution: the values the rules read, and each prefix's evidence for confidence. */
+export interface StoredSolution {
+  values: StoredSolutionValues;
+  evidence: (PrefixEvidence | null)[];
 }
 
-/** Writes the labels of one solution; existing rows for a rule are kept (idempotent). */
-export async function writeLabels(db: Db | Prisma.TransactionClient, runId: string, chunkIds: readonly string[], labellings: readonly Labelling[]): Promise<number> {
+/** One solution's labels and their confidence under each rule, from its stored values and counts. */
+export function labellingsOf({ values, evidence }: StoredSolution, rules: readonly LabelRule[], options: LabelConfidenceOptions): Labelling[] {
+  return rules.map((rule) => {
+    const labels = labelsFromStoredValues(rule, values);
+    return { rule, labels, confidences: labels ? labelConfidences(rule, labels, evidence, options) : null };
+  });
+}
+
+/** A solution's stored values and evidence from its `ChunkValue` rows. */
+export function storedSolution(rows: readonly { prefixLength: number; qValue: number; rolloutCount: number; correctCount: number }[], chunkCount: number): StoredSolution {
+  return { values: storedSolutionValues(rows, chunkCount), evidence: storedPrefixEvidence(rows, chunkCount) };
+}
+
+/**
+ * Writes the labels of one solution with their confidence, and its lowest
+ * confidence per rule. Existing label rows keep their label (idempotent);
+ * their confidence is filled in or brought up to date (a relabel of a run
+ * stored before confidences existed).
+ */
+export async function writeLabels(db: Db | Prisma.TransactionClient, runId: string, trajectoryId: string, chunkIds: readonly string[], labellings: readonly Labelling[]): Promise<number> {
   const rows: Prisma.ChunkLabelCreateManyInput[] = [];
-  for (const { rule, labels } of labellings) {
+  const lowest: { rule: string; paramsKey: string; confidence: number | null }[] = [];
+  for (const { rule, labels, confidences } of labellings) {
     if (!labels) continue;
     const { rule: stored, paramsKey } = storedLabelRule(rule);
-    labels.forEach((label, i) => rows.push({ chunkId: chunkIds[i]!, runId, rule: stored, paramsKey, label }));
+    labels.forEach((label, i) => rows.push({ chunkId: chunkIds[i]!, runId, rule: stored, paramsKey, label, confidence: confidences?.[i] ?? null }));
+    lowest.push({ rule: stored, paramsKey, confidence: confidences ? lowestConfidence(confidences) : null });
   }
-  if (rows.length) await db.chunkLabel.createMany({ data: rows, skipDuplicates: true });
+  if (rows.length === 0) return 0;
+  const { count } = await db.chunkLabel.createMany({ data: rows, skipDuplicates: true });
+  if (count < rows.length) {
+    await db.$executeRaw`
+      UPDATE "ChunkLabel" l SET confidence = v.c
+        FROM unnest(${rows.map((r) => r.chunkId)}::text[], ${rows.map((r) => r.rule)}::text[], ${rows.map((r) => r.paramsKey)}::text[], ${rows.map((r) => r.confidence ?? null)}::float8[]) AS v(chunk, r, p, c)
+       WHERE l."runId" = ${runId} AND l."chunkId" = v.chunk AND l.rule = v.r::"LabelRule" AND l."paramsKey" = v.p
+         AND v.c IS NOT NULL AND l.confidence IS DISTINCT FROM v.c`;
+  }
+  await db.$executeRaw`
+    INSERT INTO "TrajectoryLabelConfidence" ("runId", "trajectoryId", rule, "paramsKey", "lowestConfidence")
+    SELECT ${runId}, ${trajectoryId}, v.r::"LabelRule", v.p, v.c
+      FROM unnest(${lowest.map((l) => l.rule)}::text[], ${lowest.map((l) => l.paramsKey)}::text[], ${lowest.map((l) => l.confidence)}::float8[]) AS v(r, p, c)
+    ON CONFLICT ("runId", "trajectoryId", rule, "paramsKey") DO UPDATE SET "lowestConfidence" = EXCLUDED."lowestConfidence"`;
   return rows.length;
 }
 
-/** Reads a solution's stored values back (Q_0 and the estimate of every sampled prefix). */
-export async function readStoredValues(db: Db, runId: string, segmentationId: string, chunkCount: number): Promise<StoredSolutionValues> {
-  const stored = await db.chunkValue.findMany({ where: { runId, segmentationId }, select: { prefixLength: true, qValue: true } });
-  return storedSolutionValues(stored, chunkCount);
+/** Reads a solution's stored values back (Q_0 and every sampled prefix's estimate and counts). */
+export async function readStoredSolution(db: Db, runId: string, segmentationId: string, chunkCount: number): Promise<StoredSolution> {
+  const rows = await db.chunkValue.findMany({ where: { runId, segmentationId }, select: { prefixLength: true, qValue: true, rolloutCount: true, correctCount: true } });
+  return storedSolution(rows, chunkCount);
 }
