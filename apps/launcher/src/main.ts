@@ -99,6 +99,7 @@ const SIM_ENDPOINTS = [
   { model: "sim-judge-strong", role: "judge" },
   { model: "sim-judge-medium", role: "judge" },
   { model: "sim-judge-weak", role: "judge" },
+  { model: "sim-judge-correlated", role: "judge" },
   { model: "arith-checker", role: "judge" },
   { model: "sim-segmenter", role: "segmenter" },
 ] as const;
