@@ -101,6 +101,77 @@ describe("trajectory lists", () => {
     }
   });
 
+  it("filters and sorts by the lowest label confidence under one rule of the annotate run, and shows it as a column", async () => {
+    const { db } = database;
+    const all = await reference();
+    // The annotate run stored every solution's lowest confidence under each of its rules.
+    const relRatio = { rule: "rel_ratio", paramsKey: '{"gamma":0.7}' } as const;
+    const stored = await db.trajectoryLabelConfidence.findMany({ where: { runId: annotateRunId, ...relRatio } });
+    expect(stored.map((s) => s.trajectoryId).sort()).toEqual(all.map((t) => t.id).sort());
+    const confidenceOf = new Map(stored.map((s) => [s.trajectoryId, s.lowestConfidence]));
+    const known = stored.filter((s) => s.lowestConfidence !== null);
+    expect(known.length).toBeGreaterThan(2);
+
+    // The column: every solution lists, each with its own lowest confidence; without a rule the column is empty.
+    const shown = await listAll({ annotateRunId, confidenceRule: relRatio });
+    expect(shown).toHaveLength(all.length);
+    for (const item of shown) expect(item.lowestConfidence).toBe(confidenceOf.get(item.id));
+    expect((await listAll({ annotateRunId })).every((item) => item.lowestConfidence === null)).toBe(true);
+
+    // Sorted: ascending confidence, ties by solution id; solutions without a confidence are left out.
+    const byConfidence = (a: { lowestConfidence: number | null; trajectoryId: string }, b: typeof a) => a.lowestConfidence! - b.lowestConfidence! || (a.trajectoryId < b.trajectoryId ? -1 : 1);
+    const sorted = await listAll({ annotateRunId, confidenceRule: relRatio, sort: "lowestConfidence" });
+    expect(sorted.map((t) => t.id)).toEqual([...known].sort(byConfidence).map((s) => s.trajectoryId));
+
+    // At most a bound: only solutions whose lowest confidence is at or below it.
+    const values = known.map((s) => s.lowestConfidence!).sort((x, y) => x - y);
+    const bound = values[Math.floor(values.length / 2)]!;
+    const unsure = await listAll({ annotateRunId, confidenceRule: relRatio, maxConfidence: bound });
+    expect(unsure.map((t) => t.id).sort()).toEqual(known.filter((s) => s.lowestConfidence! <= bound).map((s) => s.trajectoryId).sort());
+    expect(unsure.length).toBeLessThan(all.length);
+    expect(unsure.every((t) => t.lowestConfidence !== null && t.lowestConfidence <= bound)).toBe(true);
+
+    // Rows of another rule, written here: a tie, a solution whose labels have no confidence (null), one with no row at all.
+    const other = { rule: "rel_ratio", paramsKey: '{"gamma":0.9}' } as const;
+    const [tieA, tieB, lowest, unknown] = all;
+    const rows = [
+      { trajectoryId: tieA!.id, lowestConfidence: 0.55 },
+      { trajectoryId: tieB!.id, lowestConfidence: 0.55 },
+      { trajectoryId: lowest!.id, lowestConfidence: 0.125 },
+      { trajectoryId: unknown!.id, lowestConfidence: null },
+      ...all.slice(5).map((t, i) => ({ trajectoryId: t.id, lowestConfidence: 0.6 + i / 100 })),
+    ];
+    await db.trajectoryLabelConfidence.createMany({ data: rows.map((row) => ({ runId: annotateRunId, ...other, ...row })) });
+    const expectedDesc = rows.filter((r) => r.lowestConfidence !== null).sort((a, b) => b.lowestConfidence! - a.lowestConfidence! || (a.trajectoryId < b.trajectoryId ? 1 : -1));
+    const filter = { annotateRunId, confidenceRule: other, sort: "lowestConfidence", order: "desc" } as const;
+    const descending = await listAll(filter);
+    expect(descending.map((t) => t.id)).toEqual(expectedDesc.map((r) => r.trajectoryId));
+    expect(descending.map((t) => t.lowestConfidence)).toEqual(expectedDesc.map((r) => r.lowestConfidence));
+    const withoutRow = all[4]!.id;
+    const unsorted = await listAll({ annotateRunId, confidenceRule: other });
+    expect(unsorted.find((t) => t.id === withoutRow)!.lowestConfidence).toBeNull();
+    expect(unsorted.find((t) => t.id === unknown!.id)!.lowestConfidence).toBeNull();
+    expect((await listAll({ annotateRunId, confidenceRule: other, maxConfidence: 0.55 })).map((t) => t.id).sort()).toEqual([tieA!.id, tieB!.id, lowest!.id].sort());
+
+    // Pages and next/previous walk the same order.
+    const page = await caller.trajectory.list({ datasetId, ...filter, pageSize: 3, page: 2 });
+    expect(page.items.map((t) => t.id)).toEqual(descending.slice(3, 6).map((t) => t.id));
+    for (let i = 0; i < descending.length; i++) {
+      const around = await caller.trajectory.neighbors({ datasetId, ...filter, id: descending[i]!.id });
+      expect(around.previous?.id ?? null).toBe(descending[i - 1]?.id ?? null);
+      expect(around.next?.id ?? null).toBe(descending[i + 1]?.id ?? null);
+    }
+    expect(await caller.trajectory.neighbors({ datasetId, ...filter, id: withoutRow })).toEqual({ inList: false, previous: null, next: null });
+  });
+
+  it("refuses confidence filters that lack what they read, naming the field", async () => {
+    const relRatio = { rule: "rel_ratio", paramsKey: '{"gamma":0.7}' } as const;
+    await expect(caller.trajectory.list({ datasetId, annotateRunId, maxConfidence: 0.8 })).rejects.toThrow(/maxConfidence needs confidenceRule/);
+    await expect(caller.trajectory.list({ datasetId, confidenceRule: relRatio })).rejects.toThrow(/confidenceRule needs annotateRunId/);
+    await expect(caller.trajectory.list({ datasetId, annotateRunId, sort: "lowestConfidence" })).rejects.toThrow(/sort needs confidenceRule/);
+    await expect(caller.trajectory.list({ datasetId, annotateRunId, confidenceRule: relRatio, maxConfidence: 1.5 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
   it("rejects a filter on a run's stats without the run, and a solution outside the dataset", async () => {
     await expect(caller.trajectory.list({ datasetId, qMin: 0.5 })).rejects.toThrow(/qMin needs annotateRunId/);
     await expect(caller.trajectory.neighbors({ datasetId: "elsewhere", id: "nope" })).rejects.toThrow(/not in dataset elsewhere/);

@@ -1,7 +1,8 @@
+import { STORED_LABEL_RULE_VALUES } from "@stepwiser/core";
 import { Prisma } from "@stepwiser/db";
 import { z } from "zod";
 
-export const TRAJECTORY_SORTS = ["position", "externalId", "generator", "sourceFirstError", "qMin", "annotateFirstNegative", "judgeFirstNegative", "chunkCount"] as const;
+export const TRAJECTORY_SORTS = ["position", "externalId", "generator", "sourceFirstError", "qMin", "annotateFirstNegative", "judgeFirstNegative", "chunkCount", "lowestConfidence"] as const;
 export type TrajectorySort = (typeof TRAJECTORY_SORTS)[number];
 
 /** The fields of a list filter, without the checks that tie them together (see `trajectoryFilterSchema`). */
@@ -20,6 +21,10 @@ export const trajectoryFilterFields = z.object({
   /** Bounds on the solution's lowest chunk Q-value under the annotate run. */
   qMin: z.number().min(0).max(1).optional(),
   qMax: z.number().min(0).max(1).optional(),
+  /** A label rule of the annotate run, as its labels are stored: the lowest-confidence filter, column and sort read each solution's lowest label confidence under it. */
+  confidenceRule: z.object({ rule: z.enum(STORED_LABEL_RULE_VALUES), paramsKey: z.string().min(1) }).optional(),
+  /** Keep solutions whose lowest label confidence under `confidenceRule` is at most this (solutions without one are left out). */
+  maxConfidence: z.number().min(0).max(1).optional(),
   /** rules: the annotate run's label rules disagree on some chunk. judge: the judge's first Negative chunk is not the annotate run's. */
   disagreement: z.enum(["rules", "judge"]).optional(),
   /** Judge run whose majority verdicts the verdict filter reads. */
@@ -32,11 +37,14 @@ export const trajectoryFilterFields = z.object({
 
 /** Filters on a run's stats need the run; checked wherever a filter is accepted (the list, a queue's selection). */
 export function checkTrajectoryFilter(filter: Omit<z.output<typeof trajectoryFilterFields>, "datasetId">, ctx: z.RefinementCtx): void {
-  const needs = (field: keyof typeof filter, run: "annotateRunId" | "judgeRunId") => {
+  const needs = (field: keyof typeof filter, run: "annotateRunId" | "judgeRunId" | "confidenceRule") => {
     if (filter[field] !== undefined && !filter[run]) ctx.addIssue({ code: "custom", path: [field], message: `${field} needs ${run}` });
   };
   needs("qMin", "annotateRunId");
   needs("qMax", "annotateRunId");
+  needs("confidenceRule", "annotateRunId");
+  needs("maxConfidence", "confidenceRule");
+  if (filter.sort === "lowestConfidence") needs("sort", "confidenceRule");
   needs("judgeVerdict", "judgeRunId");
   if (filter.disagreement) needs("disagreement", "annotateRunId");
   if (filter.disagreement === "judge") needs("disagreement", "judgeRunId");
@@ -89,7 +97,7 @@ const FILE_ORDER = [column(Prisma.sql`t."createdAt"`, Prisma.sql`timestamp(3)`),
  * order on (dataset, created, id), run stats on (run, column, solution).
  */
 export function listOrdering(filter: TrajectoryFilter): ListOrdering {
-  const byStat = (alias: "a" | "j", name: "qMin" | "firstNegative" | "chunkCount", type: Prisma.Sql): ListOrdering => {
+  const byStat = (alias: "a" | "j" | "lc", name: "qMin" | "firstNegative" | "chunkCount" | "lowestConfidence", type: Prisma.Sql): ListOrdering => {
     const stat = Prisma.raw(`${alias}."${name}"`);
     return { columns: [column(stat, type), column(Prisma.raw(`${alias}."trajectoryId"`), TEXT)], condition: Prisma.sql`${stat} IS NOT NULL` };
   };
@@ -110,21 +118,31 @@ export function listOrdering(filter: TrajectoryFilter): ListOrdering {
       return byStat("j", "firstNegative", INT);
     case "chunkCount":
       return byStat(filter.annotateRunId ? "a" : "j", "chunkCount", INT);
+    case "lowestConfidence":
+      return byStat("lc", "lowestConfidence", FLOAT);
   }
 }
 
 /**
- * The chosen runs' per-solution stats as `a` (annotate) and `j` (judge): LEFT
- * JOINs, so a solution a run has not reached yet still lists, with empty columns.
+ * The chosen runs' per-solution stats as `a` (annotate) and `j` (judge), and
+ * the solution's lowest label confidence under the chosen rule of the annotate
+ * run as `lc`: LEFT JOINs on primary keys, so a solution a run has not reached
+ * yet still lists, with empty columns.
  */
-export function statJoins(filter: Pick<TrajectoryFilter, "annotateRunId" | "judgeRunId">): Prisma.Sql {
+export function statJoins(filter: Pick<TrajectoryFilter, "annotateRunId" | "judgeRunId" | "confidenceRule">): Prisma.Sql {
   const annotateJoin = filter.annotateRunId
     ? Prisma.sql`LEFT JOIN "TrajectoryRunStat" a ON a."runId" = ${filter.annotateRunId} AND a."trajectoryId" = t.id`
     : Prisma.sql`LEFT JOIN (SELECT NULL::float8 AS "qMin", NULL::int AS "firstNegative", NULL::boolean AS "labelsDisagree", NULL::int AS "chunkCount") a ON false`;
   const judgeJoin = filter.judgeRunId
     ? Prisma.sql`LEFT JOIN "TrajectoryRunStat" j ON j."runId" = ${filter.judgeRunId} AND j."trajectoryId" = t.id`
     : Prisma.sql`LEFT JOIN (SELECT NULL::int AS "firstNegative", NULL::int AS "chunkCount") j ON false`;
-  return Prisma.sql`${annotateJoin} ${judgeJoin}`;
+  const rule = filter.confidenceRule;
+  const confidenceJoin =
+    filter.annotateRunId && rule
+      ? Prisma.sql`LEFT JOIN "TrajectoryLabelConfidence" lc ON lc."runId" = ${filter.annotateRunId} AND lc."trajectoryId" = t.id
+                     AND lc.rule = ${rule.rule}::"LabelRule" AND lc."paramsKey" = ${rule.paramsKey}`
+      : Prisma.sql`LEFT JOIN (SELECT NULL::float8 AS "lowestConfidence", NULL::text AS "trajectoryId") lc ON false`;
+  return Prisma.sql`${annotateJoin} ${judgeJoin} ${confidenceJoin}`;
 }
 
 /** FROM and WHERE of the filtered list: solutions `t` with the stats of `statJoins`. */
@@ -152,6 +170,7 @@ export function filteredSolutionsFrom(filter: TrajectoryFilter): Prisma.Sql {
     if (filter.qMin !== undefined) conditions.push(Prisma.sql`a."qMin" >= ${filter.qMin}`);
     if (filter.qMax !== undefined) conditions.push(Prisma.sql`a."qMin" <= ${filter.qMax}`);
     if (filter.disagreement === "rules") conditions.push(Prisma.sql`a."labelsDisagree"`);
+    if (filter.confidenceRule && filter.maxConfidence !== undefined) conditions.push(Prisma.sql`lc."lowestConfidence" <= ${filter.maxConfidence}`);
   }
   if (filter.judgeRunId) {
     if (filter.judgeVerdict === "flagged") conditions.push(Prisma.sql`j."firstNegative" >= 0`);

@@ -21,6 +21,8 @@ interface TrajectoryListRow {
   labelsDisagree: boolean | null;
   judgeFirstNegative: number | null;
   chunkCount: number | null;
+  /** The solution's lowest label confidence under the filter's `confidenceRule`; null without one, or where no label has a confidence. */
+  lowestConfidence: number | null;
 }
 
 /**
@@ -35,7 +37,8 @@ export async function listTrajectories({ db, input }: ServiceArgs<TrajectoryFilt
     db.$queryRaw<TrajectoryListRow[]>(Prisma.sql`
       SELECT t.id, t."externalId", t.subset, t.generator, t."finalAnswerCorrect", t."sourceFirstErrorIndex", t."problemId",
              a."qMin", a."firstNegative" AS "annotateFirstNegative", a."labelsDisagree",
-             j."firstNegative" AS "judgeFirstNegative", COALESCE(a."chunkCount", j."chunkCount") AS "chunkCount"
+             j."firstNegative" AS "judgeFirstNegative", COALESCE(a."chunkCount", j."chunkCount") AS "chunkCount",
+             lc."lowestConfidence"
       ${from}
       ${listOrder(input)}
       LIMIT ${input.pageSize + 1} OFFSET ${(input.page - 1) * input.pageSize}`),
