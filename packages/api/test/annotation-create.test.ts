@@ -118,6 +118,63 @@ describe("creating annotation queues", () => {
     expect(drawn).toEqual(stratifiedSample(candidates, 3, 9).ids);
   });
 
+  it("least-confident: the N solutions with the lowest label confidence under the rule, ties by id, none without a confidence; the queue audits that run and rule", async () => {
+    const { db } = database;
+    // Each solution's lowest confidence per rule, as an annotate run stores it: Rel-Ratio with ties and nulls,
+    // Abs-Q in the opposite order; the unsegmented solution is the least confident of all but cannot be shown.
+    const relRatio = world.solutions.map((s, i) => ({ trajectoryId: s.id, lowestConfidence: i % 5 === 4 ? null : [0.9, 0.3, 0.61, 0.3, 0.45, 0.99][i % 6]! - i / 1000 }));
+    relRatio[7]!.lowestConfidence = relRatio[1]!.lowestConfidence;
+    await db.trajectoryLabelConfidence.createMany({
+      data: [
+        ...relRatio.map((row) => ({ runId: world.annotateRunId, ...REL_RATIO, ...row })),
+        ...world.solutions.map((s, i) => ({ runId: world.annotateRunId, ...ABS_Q, trajectoryId: s.id, lowestConfidence: 1 - i / 100 })),
+        { runId: world.annotateRunId, ...REL_RATIO, trajectoryId: world.unsegmentedId, lowestConfidence: 0.01 },
+      ],
+    });
+    const leastConfident = (rows: typeof relRatio, n: number) =>
+      rows
+        .filter((r) => r.lowestConfidence !== null)
+        .sort((a, b) => a.lowestConfidence! - b.lowestConfidence! || (a.trajectoryId < b.trajectoryId ? -1 : 1))
+        .slice(0, n)
+        .map((r) => r.trajectoryId);
+
+    const selection = { kind: "least-confident", annotateRunId: world.annotateRunId, rule: REL_RATIO, count: 5 } as const;
+    const { queueId, items } = await researcher.annotationQueue.createQueue({ ...base(), selection });
+    expect(items).toBe(5);
+    const drawn = await itemsOf(queueId);
+    expect(drawn).toEqual(leastConfident(relRatio, 5));
+    expect(drawn).not.toContain(world.unsegmentedId);
+    // The tie (solutions 1 and 7 share the value; 3 is just below) is broken by id, and both are in.
+    expect(drawn).toEqual(expect.arrayContaining([world.solutions[1]!.id, world.solutions[7]!.id]));
+    const queue = await researcher.annotationQueue.queue({ queueId });
+    expect(queue).toMatchObject({ annotateRunId: world.annotateRunId, labelRule: REL_RATIO, segmentationMethod: "self-segmented", selection });
+
+    // Under Abs-Q the order is another; more than there are gives every solution with a confidence.
+    const absQ = await researcher.annotationQueue.createQueue({ ...base(), annotateRunId: world.annotateRunId, selection: { ...selection, rule: ABS_Q, count: 3 } });
+    expect(await itemsOf(absQ.queueId)).toEqual(world.solutions.slice(-3).reverse().map((s) => s.id));
+    const every = await researcher.annotationQueue.createQueue({ ...base(), selection: { ...selection, count: 500 } });
+    expect(await itemsOf(every.queueId)).toEqual(leastConfident(relRatio, 500));
+    expect((await itemsOf(every.queueId)).length).toBe(world.solutions.length - relRatio.filter((r) => r.lowestConfidence === null).length);
+
+    // The list's confidence filter as a queue's selection: the same solutions, in list order.
+    const filtered = await researcher.annotationQueue.createQueue({
+      ...base(),
+      annotateRunId: world.annotateRunId,
+      selection: { kind: "filter", filter: { annotateRunId: world.annotateRunId, confidenceRule: REL_RATIO, maxConfidence: 0.5, sort: "lowestConfidence" } },
+    });
+    expect(await itemsOf(filtered.queueId)).toEqual(leastConfident(relRatio.filter((r) => r.lowestConfidence !== null && r.lowestConfidence <= 0.5), 500));
+
+    // The queue's run and rule are the selection's: another is refused, and so is a run of another kind or a rule it did not store.
+    await expect(researcher.annotationQueue.createQueue({ ...base(), annotateRunId: "other-run", selection })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/annotateRunId must be the least-confident selection's annotate run/),
+    });
+    await expect(researcher.annotationQueue.createQueue({ ...base(), labelRule: ABS_Q, selection })).rejects.toThrow(/labelRule must be the least-confident selection's rule/);
+    await expect(researcher.annotationQueue.createQueue({ ...base(), selection: { ...selection, annotateRunId: world.judgeRunId } })).rejects.toThrow(/is a judge run; expected annotate/);
+    await expect(researcher.annotationQueue.createQueue({ ...base(), selection: { ...selection, rule: { rule: "rel_effective", paramsKey: "{}" } } })).rejects.toThrow(/stored no rel_effective labels/);
+    await expect(researcher.annotationQueue.createQueue({ ...base(), selection: { ...selection, count: 0 } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
   it("a benchmark run can be the audited judge and the sampled run: its predictions are what it covered, its tie policy decides ties", async () => {
     const { db } = database;
     const benchmark = await db.run.create({

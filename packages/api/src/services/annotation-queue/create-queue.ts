@@ -56,9 +56,18 @@ export async function createAnnotationQueue({ db, user, input }: ServiceArgs<New
   if (selection.kind === "disagreements" && (!input.annotateRunId || !input.judgeRunId)) {
     throw bad("a disagreements selection needs annotateRunId and judgeRunId: it compares the judge's verdicts with the Monte-Carlo labels");
   }
-  if (input.labelRule && !input.annotateRunId) throw bad("labelRule needs annotateRunId: it names one of that run's label rules");
+  // A least-confident selection audits the run and rule it was drawn from: the queue's must be those, or left out.
+  const drawnFrom = selection.kind === "least-confident" ? selection : null;
+  if (drawnFrom && input.annotateRunId !== undefined && input.annotateRunId !== drawnFrom.annotateRunId) {
+    throw bad(`annotateRunId must be the least-confident selection's annotate run (${drawnFrom.annotateRunId}), or left out`, "annotateRunId");
+  }
+  if (drawnFrom && input.labelRule && (input.labelRule.rule !== drawnFrom.rule.rule || input.labelRule.paramsKey !== drawnFrom.rule.paramsKey)) {
+    throw bad(`labelRule must be the least-confident selection's rule (${drawnFrom.rule.rule} ${drawnFrom.rule.paramsKey}), or left out`, "labelRule");
+  }
+  const annotateRunId = drawnFrom?.annotateRunId ?? input.annotateRunId;
+  if (input.labelRule && !annotateRunId) throw bad("labelRule needs annotateRunId: it names one of that run's label rules");
 
-  const annotateRun = input.annotateRunId ? await runOf(db, input.annotateRunId, input.datasetId, "annotateRunId", ["annotate"]) : null;
+  const annotateRun = annotateRunId ? await runOf(db, annotateRunId, input.datasetId, drawnFrom ? "selection.annotateRunId" : "annotateRunId", ["annotate"]) : null;
   // A benchmark run in chunk-judge mode stores judge samples like a judge run.
   const judgeRun = input.judgeRunId ? await runOf(db, input.judgeRunId, input.datasetId, "judgeRunId", ["judge", "benchmark"]) : null;
   const selectionRun =
@@ -71,7 +80,7 @@ export async function createAnnotationQueue({ db, user, input }: ServiceArgs<New
 
   let labelRule: QueueLabelRule | null = null;
   if (annotateRun) {
-    labelRule = input.labelRule ?? (await defaultLabelRule(db, annotateRun));
+    labelRule = drawnFrom?.rule ?? input.labelRule ?? (await defaultLabelRule(db, annotateRun));
     if (!labelRule) throw bad(`annotate run ${annotateRun.id} stored no labels yet`);
     const stored = await db.chunkLabel.findFirst({ where: { runId: annotateRun.id, rule: labelRule.rule, paramsKey: labelRule.paramsKey }, select: { id: true } });
     if (!stored) throw bad(`annotate run ${annotateRun.id} stored no ${labelRule.rule} labels with parameters ${labelRule.paramsKey}`);

@@ -2,7 +2,7 @@ import { sampleSolutionIds, stratifiedSample, type TiePolicy } from "@stepwiser/
 import { Prisma, type Db } from "@stepwiser/db";
 import { z } from "zod";
 import { checkTrajectoryFilter, filteredSolutionsFrom, listOrder, trajectoryFilterFields } from "../trajectory/filters";
-import type { QueueLabelRule } from "./queue-runs";
+import { queueLabelRuleSchema, type QueueLabelRule } from "./queue-runs";
 
 export const MAX_QUEUE_ITEMS = 5_000;
 
@@ -22,6 +22,11 @@ export const queueSelectionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("random"), runId: z.string().min(1), size: z.number().int().min(1).max(MAX_QUEUE_ITEMS), seed }),
   /** `perStratum` solutions the run labelled with some Negative chunk and as many with none, seeded. */
   z.object({ kind: z.literal("stratified"), runId: z.string().min(1), perStratum: z.number().int().min(1).max(MAX_QUEUE_ITEMS / 2), seed }),
+  /**
+   * The `count` solutions whose lowest label confidence under `rule` in the annotate run is lowest (ties by
+   * solution id; solutions without a confidence left out). The queue audits that run and rule.
+   */
+  z.object({ kind: z.literal("least-confident"), annotateRunId: z.string().min(1), rule: queueLabelRuleSchema, count: z.number().int().min(1).max(MAX_QUEUE_ITEMS) }),
 ]);
 export type QueueSelection = z.output<typeof queueSelectionSchema>;
 
@@ -92,6 +97,17 @@ async function selectedTrajectoryIds(db: Db, selection: QueueSelection, context:
         WHERE t."datasetId" = ${context.datasetId}
         ORDER BY t."createdAt", t.id
         LIMIT ${selection.limit}`);
+      return rows.map((r) => r.id);
+    }
+    case "least-confident": {
+      // An index range scan of (run, rule, parameters, lowest confidence, solution), stopped after `count` rows.
+      const rows = await db.$queryRaw<{ id: string }[]>(Prisma.sql`
+        SELECT t.id
+        FROM "TrajectoryLabelConfidence" lc JOIN "Trajectory" t ON t.id = lc."trajectoryId"
+        WHERE lc."runId" = ${selection.annotateRunId} AND lc.rule = ${selection.rule.rule}::"LabelRule" AND lc."paramsKey" = ${selection.rule.paramsKey}
+          AND lc."lowestConfidence" IS NOT NULL AND t."datasetId" = ${context.datasetId} AND ${hasSegmentation(context.segmentationMethod)}
+        ORDER BY lc."lowestConfidence", lc."trajectoryId"
+        LIMIT ${selection.count}`);
       return rows.map((r) => r.id);
     }
     case "random": {
