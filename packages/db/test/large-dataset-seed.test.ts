@@ -3,10 +3,12 @@ import {
   applyLabelRule,
   DEFAULT_LABEL_RULES,
   gradeAnswer,
+  labelConfidences,
   labelRuleParamsKey,
   majorityVerdict,
   parseVerdict,
   solutionLabelStats,
+  storedPrefixEvidence,
   STORED_LABEL_RULE_NAMES,
   type Label,
   type LabelRule,
@@ -123,6 +125,9 @@ describe("seedLargeDataset", () => {
     expect(labels).toHaveLength(seeded.chunks * 3);
     expect(stats.size).toBe(N);
     const labelOf = new Map(labels.map((l) => [`${l.chunkId}/${l.rule}/${l.paramsKey}`, l.label]));
+    const confidenceOf = new Map(labels.map((l) => [`${l.chunkId}/${l.rule}/${l.paramsKey}`, l.confidence]));
+    const lowest = new Map((await db.trajectoryLabelConfidence.findMany({ where: { runId: seeded.annotateRunId } })).map((l) => [`${l.trajectoryId}/${l.rule}/${l.paramsKey}`, l.lowestConfidence]));
+    expect(lowest.size).toBe(N * 3);
 
     let disagreeing = 0;
     for (const solution of solutions) {
@@ -143,7 +148,12 @@ describe("seedLargeDataset", () => {
         rule.rule === "abs-q" ? absQLabelsFromSuccesses(mine.slice(1).map((v) => v.correctCount > 0), rule.evidence) : applyLabelRule(rule, q0, q),
       );
       RULES.forEach((rule, r) => {
-        expect(chunks.map((c) => labelOf.get(`${c.id}/${DB_RULE[rule.rule]}/${labelRuleParamsKey(rule)}`))).toEqual(expected[r]);
+        const key = `${DB_RULE[rule.rule]}/${labelRuleParamsKey(rule)}`;
+        expect(chunks.map((c) => labelOf.get(`${c.id}/${key}`))).toEqual(expected[r]);
+        // Each label's confidence is what core computes from the stored counts, and the solution keeps the lowest.
+        const confidences = labelConfidences(rule, expected[r]!, storedPrefixEvidence(mine, k));
+        chunks.forEach((c, i) => expect(confidenceOf.get(`${c.id}/${key}`)).toBeCloseTo(confidences[i]!, 9));
+        expect(lowest.get(`${solution.id}/${key}`)).toBeCloseTo(Math.min(...(confidences as number[])), 9);
       });
       const stat = stats.get(solution.id)!;
       expect(stat).toMatchObject({ chunkCount: k, qMin: Math.min(...q), datasetId: seeded.datasetId, ...solutionLabelStats(expected) });

@@ -1,4 +1,4 @@
-import { DEFAULT_LABEL_RULES, labelRuleParamsKey, SELF_SEGMENTING_POLICY_PROMPT, STEPWISER_JUDGE_PROMPT } from "@stepwiser/core";
+import { DEFAULT_LABEL_RULES, labelRuleParamsKey, qPosterior, SELF_SEGMENTING_POLICY_PROMPT, STEPWISER_JUDGE_PROMPT, truePositiveProbability, type LabelRule } from "@stepwiser/core";
 import { createDb, type Db } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 
@@ -311,6 +311,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     gamma: DEFAULT_LABEL_RULES["rel-ratio"].gamma,
     alpha: DEFAULT_LABEL_RULES["rel-effective"].alpha,
     bestOfN: DEFAULT_LABEL_RULES["rel-effective"].n,
+    truePositive: JSON.stringify(truePositiveTable(rules)),
   };
   const totals: BatchTotals = {
     chunks: 0,
@@ -412,7 +413,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     db.dataset.update({ where: { id: datasetId }, data: { status: "ready" } }),
   ]);
 
-  const analyzed = ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "TrajectoryRunStat", "RunUnit"];
+  const analyzed = ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "TrajectoryRunStat", "TrajectoryLabelConfidence", "RunUnit"];
   for (const table of rolloutsPerPrefix > 0 ? [...analyzed, "Rollout"] : analyzed) {
     await db.$executeRawUnsafe(`ANALYZE "${table}"`);
   }
@@ -443,6 +444,8 @@ interface BatchContext {
   gamma: number;
   alpha: number;
   bestOfN: number;
+  /** P(true Positive) per rule and (previous count, count, last chunk), as JSON rows for `_seed_conf`. */
+  truePositive: string;
 }
 
 /** A cuid-shaped id (25 chars: "c", 13 hex digits of call time and `seq`, 11 random hex digits), ordered by `seq` within a call. */
@@ -451,6 +454,26 @@ function idExpr(ctx: BatchContext, seq: string): string {
 }
 
 const float = (value: number) => `${value}::float8`;
+
+/**
+ * P(true Positive) under each seeded rule for every count the seed writes (16 rollouts per sampled prefix; the last
+ * chunk's value is the solution's known outcome), computed by core, so seeded confidences are what a run would store.
+ */
+function truePositiveTable(rules: readonly LabelRule[]): { rule_no: number; prev_cnt: number; cnt: number; last: boolean; p: number }[] {
+  const rows: { rule_no: number; prev_cnt: number; cnt: number; last: boolean; p: number }[] = [];
+  const sampled = (cnt: number) => qPosterior({ correct: cnt, rollouts: 16 });
+  rules.forEach((rule, no) => {
+    for (const last of [false, true]) {
+      for (let cnt = 0; cnt <= (last ? 1 : 16); cnt++) {
+        const current = last ? qPosterior({ known: cnt }) : sampled(cnt);
+        for (let prev = 0; prev <= (rule.rule === "abs-q" ? 0 : 16); prev++) {
+          rows.push({ rule_no: no, prev_cnt: prev, cnt, last, p: truePositiveProbability(rule, rule.rule === "abs-q" ? null : sampled(prev), current) });
+        }
+      }
+    }
+  });
+  return rows;
+}
 
 /** Solutions lo..hi (0-based, lo a multiple of 4) with their problems, chunks, values, labels, judge samples, stats and run units. */
 async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, totals: BatchTotals): Promise<void> {
@@ -554,12 +577,13 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
     ),
     prevs AS (
       SELECT v.*, coalesce(lag(q) OVER (PARTITION BY n ORDER BY idx), c0::float8 / 16) AS prev,
+        coalesce(lag(cnt) OVER (PARTITION BY n ORDER BY idx), c0) AS prev_cnt,
         success AS abs_pos, -- Abs-Q, own-prefix evidence (the default rule): this prefix's own rollouts
         coalesce(sum(length(text) + 2) OVER (PARTITION BY n ORDER BY idx ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int AS start_offset
       FROM vals v
     )
     SELECT n, pn, k, idx, seg_id, word, problem_len, text, start_offset, start_offset + length(text) AS end_offset,
-      cnt, q, rollouts, abs_pos,
+      cnt, prev_cnt, q, rollouts, abs_pos,
       CASE WHEN prev <= ${eps} THEN q > ${eps} ELSE q / prev > ${float(ctx.gamma)} + ${eps} END AS ratio_pos,
       q + ${float(ctx.alpha)} * (${bestOf("q")} - ${bestOf("prev")}) > ${eps} AS eff_pos,
       CASE WHEN g0 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[0]} THEN abs_pos ELSE NOT abs_pos END AS v00,
@@ -608,14 +632,28 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
      ) v ORDER BY n, prefix_length`,
     ctx.annotateRunId,
   );
-  await exec(
-    `INSERT INTO "ChunkLabel" (id, "chunkId", "runId", rule, "paramsKey", label)
-     SELECT ${idExpr(ctx, `(n::bigint * ${MAX_CHUNKS} + idx) * 4 + r.no`)}, c.chunk_id, $1, r.rule::"LabelRule", r.key,
-       (CASE WHEN CASE r.no WHEN 0 THEN c.abs_pos WHEN 1 THEN c.ratio_pos ELSE c.eff_pos END THEN 'Positive' ELSE 'Negative' END)::"StepLabel"
-     FROM _seed_c c CROSS JOIN (VALUES (0, 'abs_q', $2::text), (1, 'rel_ratio', $3::text), (2, 'rel_effective', $4::text)) r(no, rule, key)
-     ORDER BY c.n, c.idx, r.no`,
-    ctx.annotateRunId,
+  // Labels with their confidence (core's posterior probability, looked up by counts) and each solution's lowest per rule.
+  await exec(`CREATE TEMP TABLE _seed_conf ON COMMIT DROP AS SELECT * FROM json_to_recordset($1::json) AS x(rule_no int, prev_cnt int, cnt int, last boolean, p float8)`, ctx.truePositive);
+  await exec(`
+    CREATE TEMP TABLE _seed_l ON COMMIT DROP AS
+    SELECT c.n, c.idx, c.chunk_id, r.no, r.rule, r.key, l.pos, CASE WHEN l.pos THEN f.p ELSE 1 - f.p END AS confidence
+    FROM _seed_c c CROSS JOIN (VALUES (0, 'abs_q', $1::text), (1, 'rel_ratio', $2::text), (2, 'rel_effective', $3::text)) r(no, rule, key)
+    CROSS JOIN LATERAL (SELECT CASE r.no WHEN 0 THEN c.abs_pos WHEN 1 THEN c.ratio_pos ELSE c.eff_pos END AS pos) l
+    JOIN _seed_conf f ON f.rule_no = r.no AND f.prev_cnt = CASE WHEN r.no = 0 THEN 0 ELSE c.prev_cnt END AND f.cnt = c.cnt AND f.last = (c.idx = c.k - 1)`,
     ...ctx.paramsKeys,
+  );
+  await exec(
+    `INSERT INTO "ChunkLabel" (id, "chunkId", "runId", rule, "paramsKey", label, confidence)
+     SELECT ${idExpr(ctx, `(n::bigint * ${MAX_CHUNKS} + idx) * 4 + no`)}, chunk_id, $1, rule::"LabelRule", key,
+       (CASE WHEN pos THEN 'Positive' ELSE 'Negative' END)::"StepLabel", confidence
+     FROM _seed_l ORDER BY n, idx, no`,
+    ctx.annotateRunId,
+  );
+  await exec(
+    `INSERT INTO "TrajectoryLabelConfidence" ("runId", "trajectoryId", rule, "paramsKey", "lowestConfidence")
+     SELECT $1, t.id, l.rule::"LabelRule", l.key, min(l.confidence)
+     FROM _seed_l l JOIN _seed_t t USING (n) GROUP BY t.id, l.rule, l.key`,
+    ctx.annotateRunId,
   );
 
   // Judge samples, counted per run and verdict as they are written.
