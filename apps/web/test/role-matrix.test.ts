@@ -26,6 +26,7 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "run.schemas": "research.read",
   "run.progress": "research.read",
   "run.failures": "research.read",
+  "run.confidence": "research.read",
   "run.launch": "research.manage",
   "run.cancel": "research.manage",
   "run.resume": "research.manage",

@@ -172,6 +172,7 @@ describe("dataset overview", () => {
       segmentations: [],
       qValues: [],
       labelBalance: [],
+      confidence: [],
       firstError: [],
     });
   });

@@ -1,5 +1,6 @@
 import { createRouter } from "../../trpc";
 import { cancel } from "./cancel";
+import { confidence } from "./confidence";
 import { failures } from "./failures";
 import { get } from "./get";
 import { launch } from "./launch";
@@ -9,4 +10,4 @@ import { relabel } from "./relabel";
 import { resume } from "./resume";
 import { schemas } from "./schemas";
 
-export const runRouter = createRouter({ get, list, schemas, progress, failures, launch, cancel, resume, relabel });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, launch, cancel, resume, relabel });

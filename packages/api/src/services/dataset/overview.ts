@@ -2,6 +2,7 @@ import { NotFoundError } from "@stepwiser/core";
 import { Prisma, type LabelRule } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { describeRun } from "@stepwiser/jobs";
+import { confidenceHistograms } from "../run/confidence-histogram";
 
 /** Solutions with this many chunks or more share the last bar, so a few very long solutions keep the axis readable. */
 export const CHUNKS_PER_SOLUTION_CAP = 30;
@@ -60,7 +61,7 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
   const dataset = await db.dataset.findUnique({ where: { id: datasetId }, select: { id: true, source: true } });
   if (!dataset) throw new NotFoundError(`dataset ${datasetId} does not exist`);
 
-  const [runs, chunkCounts, chunkLengths, qValueCounts, labelCounts, sourceFirstErrors, runFirstErrors] = await Promise.all([
+  const [runs, chunkCounts, chunkLengths, qValueCounts, labelCounts, sourceFirstErrors, runFirstErrors, confidenceCounts] = await Promise.all([
     db.run.findMany({
       where: { datasetId, kind: { in: ["annotate", "judge"] } },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
@@ -115,6 +116,7 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
       JOIN "Run" r ON r.id = st."runId"
       WHERE r."datasetId" = ${datasetId} AND r.kind IN ('annotate', 'judge')
       GROUP BY 1, 2`),
+    confidenceHistograms(db, { datasetId }),
   ]);
   const runOrder = new Map(runs.map((run, i) => [run.id, i]));
   const runLabel = new Map(runs.map((run) => [run.id, describeRun(run)]));
@@ -155,6 +157,11 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
     .map((r) => ({ runId: r.runId, runLabel: runLabel.get(r.runId) ?? r.runId, rule: r.rule, paramsKey: r.paramsKey, positive: r.positive, negative: r.negative }))
     .sort((a, b) => (runOrder.get(a.runId) ?? runs.length) - (runOrder.get(b.runId) ?? runs.length));
 
+  // Per annotate run (newest first), then rule and parameters.
+  const confidence = confidenceCounts
+    .map((h) => ({ ...h, runLabel: runLabel.get(h.runId) ?? h.runId }))
+    .sort((a, b) => (runOrder.get(a.runId) ?? runs.length) - (runOrder.get(b.runId) ?? runs.length));
+
   // Every series gets the same positions so they can be drawn side by side.
   const lastPosition = Math.max(-1, ...sourceFirstErrors.map((r) => r.position), ...runFirstErrors.map((r) => r.position));
   const firstError: FirstErrorSeries[] = [];
@@ -177,5 +184,5 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
     });
   }
 
-  return { datasetId, segmentations, qValues, labelBalance, firstError };
+  return { datasetId, segmentations, qValues, labelBalance, confidence, firstError };
 }

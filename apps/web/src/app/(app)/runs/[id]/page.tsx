@@ -8,6 +8,7 @@ import { errorMessage } from "~/lib/error-message";
 import { isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
 import { RunCharts } from "./run-charts";
+import { RunConfidence } from "./run-confidence";
 import { RunControls } from "./run-controls";
 import { RunFailures } from "./run-failures";
 import { OfflineBatch } from "./offline-batch";
@@ -98,6 +99,7 @@ export default function RunPage() {
       </Card>
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
       {progress.error ? <ErrorAlert>{errorMessage(progress.error)}</ErrorAlert> : progress.data && <RunCharts points={points} startedAt={r.startedAt} />}
+      {r.kind === "annotate" && <RunConfidence runId={r.id} active={isRunActive(r.status)} />}
       <OfflineBatch runId={r.id} kind={r.kind} status={r.status} />
       {failures.error ? <ErrorAlert>{errorMessage(failures.error)}</ErrorAlert> : failures.data && <RunFailures failures={failures.data} />}
       {r.summary !== null && r.summary !== undefined && (

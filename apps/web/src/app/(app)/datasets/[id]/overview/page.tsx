@@ -5,6 +5,7 @@ import { useParams } from "next/navigation";
 import { useTRPC } from "~/trpc/react";
 import { FirstErrorCard } from "./first-error-card";
 import { LabelBalanceCard } from "./label-balance-card";
+import { LabelConfidenceCard } from "./label-confidence-card";
 import { QValueCard } from "./q-value-card";
 import { ChunkLengthCard, ChunksPerSolutionCard } from "./segmentation-cards";
 import type { OverviewState } from "./types";
@@ -21,6 +22,7 @@ export default function DatasetOverviewPage() {
       <ChunkLengthCard {...state} />
       <QValueCard {...state} />
       <LabelBalanceCard {...state} />
+      <LabelConfidenceCard {...state} />
       <FirstErrorCard {...state} />
     </div>
   );
