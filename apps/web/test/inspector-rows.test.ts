@@ -1,6 +1,7 @@
+import { DEFAULT_LABEL_CONFIDENCE_OPTIONS, labelConfidences, labelsFromStoredValues, storedPrefixEvidence, storedSolutionValues } from "@stepwiser/core";
 import { describe, expect, it } from "vitest";
-import { inspectorChunkRows, inspectorSelection, qCurveValues, type InspectedChunk, type InspectedJudgement } from "../src/app/(app)/trajectories/[id]/inspector/chunk-rows";
-import { labelsFromValues } from "../src/app/(app)/trajectories/[id]/inspector/labels";
+import { formatConfidence, inspectorChunkRows, inspectorSelection, labelChipView, qCurveValues, UNSURE_BELOW, type InspectedChunk, type InspectedJudgement } from "../src/app/(app)/trajectories/[id]/inspector/chunk-rows";
+import { labelsFromValues, type StoredLabel } from "../src/app/(app)/trajectories/[id]/inspector/labels";
 
 const chunk = (index: number, text: string): InspectedChunk => ({ id: `c${index}`, index, text, startOffset: index * 10, endOffset: index * 10 + 9 });
 const CHUNKS = [chunk(0, "Let x = 2."), chunk(1, "Then 2x = 5."), chunk(2, "So x + 1 = 3."), chunk(3, "The answer is \\boxed{3}.")];
@@ -65,9 +66,61 @@ describe("inspector chunk rows", () => {
     expect(lenient.map((r) => r.labels?.relRatio)).toEqual(["Positive", "Positive", "Positive", "Negative"]);
   });
 
+  it("carries each label's confidence into the rows: computed from the rollout counts with core's labelConfidences, following the sliders", () => {
+    const labels = labelsFromValues(VALUES, CHUNKS.length, PARAMS);
+    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels, judgements: [] });
+    const relRatio = { rule: "rel-ratio", gamma: 0.7 } as const;
+    const expected = labelConfidences(relRatio, labelsFromStoredValues(relRatio, storedSolutionValues(VALUES, 4))!, storedPrefixEvidence(VALUES, 4));
+    expect(rows.map((r) => r.confidences?.relRatio)).toEqual(expected);
+    for (const row of rows) {
+      for (const c of Object.values(row.confidences!)) expect(c === null || (c >= 0 && c <= 1)).toBe(true);
+    }
+    // 0 of 8 rollouts leaves some doubt that none could succeed; the finished solution stored without rollouts is its own known outcome: sure.
+    expect(rows[3]!.confidences!.absQ).toBeLessThan(UNSURE_BELOW);
+    const finished = [...VALUES.slice(0, 4), { prefixLength: 4, qValue: 0, rolloutCount: 0, correctCount: 0 }];
+    expect(labelsFromValues(finished, CHUNKS.length, PARAMS).confidence.absQ[3]).toBe(1);
+    // 6 of 8 after 8 of 8 against γ = 0.7 is a close call; far from γ (0.1) it is surer.
+    const lenient = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.1 }), judgements: [] });
+    expect(lenient[0]!.confidences!.relRatio!).toBeGreaterThan(rows[0]!.confidences!.relRatio!);
+    // Without an annotate run there is no confidence either.
+    expect(inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: undefined, labels: null, judgements: [] }).every((r) => r.confidences === null)).toBe(true);
+  });
+
+  it("shows the run's stored confidence where it stored that label under the same parameters, null as no confidence", () => {
+    const stored = (chunkId: string, rule: string, paramsKey: string, label: string, confidence: number | null): StoredLabel => ({ chunkId, rule, paramsKey, label, confidence });
+    const storedLabels = [
+      stored("c0", "rel_ratio", '{"gamma":0.7}', "Positive", 0.62),
+      // A prefix the run could not rate: stored without a confidence.
+      stored("c1", "rel_ratio", '{"gamma":0.7}', "Negative", null),
+      // A label the live rule does not give (stored by an older run, say): the live confidence is shown instead.
+      stored("c2", "rel_ratio", '{"gamma":0.7}', "Positive", 0.99),
+      stored("c0", "abs_q", '{"evidence":"own-prefix"}', "Positive", 0.97),
+    ];
+    const sources = { chunkIds: CHUNKS.map((c) => c.id), stored: storedLabels, options: DEFAULT_LABEL_CONFIDENCE_OPTIONS };
+    const live = labelsFromValues(VALUES, CHUNKS.length, PARAMS);
+    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, PARAMS, sources), judgements: [] });
+    expect(rows.map((r) => r.confidences!.relRatio)).toEqual([0.62, null, live.confidence.relRatio![2], live.confidence.relRatio![3]]);
+    expect(rows.map((r) => r.confidences!.absQ)).toEqual([0.97, ...live.confidence.absQ.slice(1)]);
+    // Other parameters than the run stored: every confidence is computed live.
+    const moved = labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.5 }, sources);
+    expect(moved.confidence.relRatio).toEqual(labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.5 }).confidence.relRatio);
+    expect(moved.confidence.relRatio).not.toContain(0.62);
+
+    // The chips: a sure label plain, an unsure one marked with "?", a label without a confidence says so.
+    expect(labelChipView("rel-ratio", "Positive", 0.62)).toEqual({ text: "rel-ratio +?", description: "rel-ratio Positive · confidence 0.62", unsure: true });
+    expect(labelChipView("abs-q", "Negative", 0.97)).toEqual({ text: "abs-q −", description: "abs-q Negative · confidence 0.97", unsure: false });
+    expect(labelChipView("rel-ratio", "Negative", null)).toEqual({ text: "rel-ratio −", description: "rel-ratio Negative · no confidence", unsure: false });
+    expect(labelChipView("rel-ratio", "Positive", UNSURE_BELOW).unsure).toBe(false);
+  });
+
+  it("writes a confidence with two decimals, more where two would round it to certainty", () => {
+    expect([0.62, 0.5, 1, 0, 0.9996, 0.001, 0.99999999].map(formatConfidence)).toEqual(["0.62", "0.50", "1.00", "0.00", "0.9996", "0.001", "> 0.999999"]);
+  });
+
   it("has no relative labels when a Q-value is missing, and still the Abs-Q ones", () => {
     const gappy = [value(0, 8), value(1, 6), value(3, 2), value(4, 0)];
     const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: gappy }, labels: labelsFromValues(gappy, CHUNKS.length, PARAMS), judgements: [] });
+    expect(rows.map((r) => r.confidences!.relRatio)).toEqual([null, null, null, null]);
     expect(rows.map((r) => r.labels)).toEqual([
       { absQ: "Positive", relRatio: null, relEffective: null },
       { absQ: "Positive", relRatio: null, relEffective: null },

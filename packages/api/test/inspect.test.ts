@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
+import { DEFAULT_LABEL_CONFIDENCE_OPTIONS, DEFAULT_LABEL_RULES, labelConfidences, labelsFromStoredValues, storedLabelRule, storedPrefixEvidence, storedSolutionValues } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
@@ -41,6 +42,21 @@ describe("trajectory inspector data", () => {
     expect(view.judgements.map((j) => j.judgeModel).sort()).toEqual(["sim-judge-strong", "sim-judge-weak"]);
     for (const judgement of view.judgements) expect(judgement.samples).toHaveLength(k * 2);
     expect(view.judgements[0]!.samples[0]!.rationale).toContain("Final Judgment");
+
+    // The run's stored labels with their confidence, per rule, and the counts and options the browser recomputes them from.
+    const annotation = view.annotations[0]!;
+    expect(annotation.labelConfidence).toEqual(DEFAULT_LABEL_CONFIDENCE_OPTIONS);
+    for (const v of annotation.values) expect(v.qValue).toBeCloseTo(v.rolloutCount > 0 ? v.correctCount / v.rolloutCount : v.correctCount > 0 ? 1 : 0, 12);
+    const chunkIds = view.segmentations[0]!.chunks.map((c) => c.id);
+    const stored = await db.chunkLabel.findMany({ where: { runId: annotateRun, chunkId: { in: chunkIds } }, select: { chunkId: true, rule: true, paramsKey: true, label: true, confidence: true } });
+    expect(annotation.labels).toHaveLength(k * 3);
+    expect(annotation.labels).toEqual(expect.arrayContaining(stored));
+    const relRatio = DEFAULT_LABEL_RULES["rel-ratio"];
+    const relRatioKey = storedLabelRule(relRatio);
+    const storedConfidences = chunkIds.map((id) => annotation.labels.find((l) => l.chunkId === id && l.rule === relRatioKey.rule && l.paramsKey === relRatioKey.paramsKey)!.confidence);
+    expect(storedConfidences.every((c) => c !== null && c >= 0 && c <= 1)).toBe(true);
+    const live = labelsFromStoredValues(relRatio, storedSolutionValues(annotation.values, k))!;
+    expect(labelConfidences(relRatio, live, storedPrefixEvidence(annotation.values, k), annotation.labelConfidence)).toEqual(storedConfidences);
 
     const rollouts = await caller.rollout.list({ runId: annotateRun, segmentationId: trajectory.segmentations[0]!.id, prefixLength: 1 });
     expect(rollouts).toHaveLength(4);

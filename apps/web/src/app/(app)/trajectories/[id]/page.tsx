@@ -40,7 +40,10 @@ export default function TrajectoryInspectorPage() {
   const t = view.data;
   const { segmentation, annotations, annotation } = inspectorSelection(t, { segmentationId, annotationRunId });
   const chunks = useMemo(() => segmentation?.chunks ?? [], [segmentation]);
-  const labels = useMemo(() => (annotation ? labelsFromValues(annotation.values, chunks.length, params) : null), [annotation, chunks.length, params]);
+  const labels = useMemo(
+    () => (annotation ? labelsFromValues(annotation.values, chunks.length, params, { chunkIds: chunks.map((c) => c.id), stored: annotation.labels, options: annotation.labelConfidence }) : null),
+    [annotation, chunks, params],
+  );
   const rows = useMemo(
     () => inspectorChunkRows({ chunks, sourceFirstErrorIndex: t?.sourceFirstErrorIndex ?? null, annotation, labels, judgements: t?.judgements ?? [] }),
     [annotation, chunks, labels, t],

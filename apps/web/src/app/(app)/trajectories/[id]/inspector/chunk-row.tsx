@@ -3,15 +3,34 @@
 import type { Label } from "@stepwiser/core";
 import { RichText, type RichTextMode } from "~/components/rich-text";
 import { Button, Card, cx } from "~/components/ui";
-import type { ChunkRowData } from "./chunk-rows";
+import { labelChipView, type ChunkRowData } from "./chunk-rows";
 import { JudgeCell } from "./judge-cell";
 import { QBar } from "./q-bar";
 
-function LabelBadge({ rule, label }: { rule: string; label: Label | null | undefined }) {
+/**
+ * One Monte-Carlo label. An unsure one (confidence below UNSURE_BELOW) is
+ * drawn dashed on white with a "?", not by colour alone; the exact confidence
+ * is in the hover title and, for screen readers, in the chip's text.
+ */
+function LabelBadge({ rule, label, confidence }: { rule: string; label: Label | null | undefined; confidence: number | null | undefined }) {
   if (!label) return null;
+  const chip = labelChipView(rule, label, confidence ?? null);
+  const positive = label === "Positive";
   return (
-    <span data-testid={`label-${rule}`} data-label={label} className={`rounded px-1 text-[11px] ${label === "Positive" ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`}>
-      {rule} {label === "Positive" ? "+" : "−"}
+    <span
+      data-testid={`label-${rule}`}
+      data-label={label}
+      data-confidence={confidence ?? undefined}
+      data-unsure={chip.unsure ? "true" : undefined}
+      title={chip.description}
+      className={cx(
+        "rounded border px-1 text-[11px]",
+        positive ? "text-green-800" : "text-red-800",
+        chip.unsure ? cx("border-dashed bg-white", positive ? "border-green-700" : "border-red-700") : positive ? "border-transparent bg-green-50" : "border-transparent bg-red-50",
+      )}
+    >
+      <span aria-hidden="true">{chip.text}</span>
+      <span className="sr-only">{chip.description}</span>
     </span>
   );
 }
@@ -58,9 +77,9 @@ export function ChunkRow({ row, active, textMode, onRollouts }: { row: ChunkRowD
         )}
         {row.labels && (
           <div className="flex flex-wrap gap-1">
-            <LabelBadge rule="abs-q" label={row.labels.absQ} />
-            <LabelBadge rule="rel-ratio" label={row.labels.relRatio} />
-            <LabelBadge rule="rel-effective" label={row.labels.relEffective} />
+            <LabelBadge rule="abs-q" label={row.labels.absQ} confidence={row.confidences?.absQ} />
+            <LabelBadge rule="rel-ratio" label={row.labels.relRatio} confidence={row.confidences?.relRatio} />
+            <LabelBadge rule="rel-effective" label={row.labels.relEffective} confidence={row.confidences?.relEffective} />
           </div>
         )}
         {row.judges.map((judge) => (

@@ -55,6 +55,8 @@ export interface ChunkRowData extends InspectedChunk {
   q: { value: number; rollouts: number; correct: number } | null;
   /** Labels recomputed under the current parameters, null without an annotate run. */
   labels: { absQ: Label | null; relRatio: Label | null; relEffective: Label | null } | null;
+  /** Each label's confidence (the posterior probability that it is the rule's true label), null where it has none; null without an annotate run. */
+  confidences: { absQ: number | null; relRatio: number | null; relEffective: number | null } | null;
   judges: ChunkJudge[];
   /** The prefix length whose rollouts the chunk's button opens, null without an annotate run. */
   rolloutsPrefixLength: number | null;
@@ -109,6 +111,13 @@ export function inspectorChunkRows(input: {
       labels: labels
         ? { absQ: labels.absQ[chunk.index] ?? null, relRatio: labels.relRatio?.[chunk.index] ?? null, relEffective: labels.relEffective?.[chunk.index] ?? null }
         : null,
+      confidences: labels
+        ? {
+            absQ: labels.confidence.absQ[chunk.index] ?? null,
+            relRatio: labels.confidence.relRatio?.[chunk.index] ?? null,
+            relEffective: labels.confidence.relEffective?.[chunk.index] ?? null,
+          }
+        : null,
       judges: judges.map((judge) => ({
         runId: judge.runId,
         name: judge.name,
@@ -117,4 +126,40 @@ export function inspectorChunkRows(input: {
       rolloutsPrefixLength: annotation ? chunk.index + 1 : null,
     };
   });
+}
+
+/** A label whose confidence is below this is drawn as unsure (dashed, with a "?"). */
+export const UNSURE_BELOW = 0.8;
+
+/**
+ * A confidence as text: two decimals, more (up to six) where two would round
+ * a value short of certainty to 1.00 (or a value above 0 to 0.00), so the
+ * text never claims a certainty the posterior does not have.
+ */
+export function formatConfidence(confidence: number): string {
+  for (let digits = 2; digits <= 6; digits++) {
+    const text = confidence.toFixed(digits);
+    const rounded = Number(text);
+    if ((rounded < 1 || confidence >= 1) && (rounded > 0 || confidence <= 0)) return text;
+  }
+  return confidence < 0.5 ? "< 0.000001" : "> 0.999999";
+}
+
+export interface LabelChipView {
+  /** Shown on the chip: the rule and + or −, and "?" when unsure. */
+  text: string;
+  /** The full reading, for the hover title and screen readers, e.g. "rel-ratio Positive · confidence 0.62". */
+  description: string;
+  /** Confidence below `UNSURE_BELOW`; a label without a confidence is not marked unsure. */
+  unsure: boolean;
+}
+
+/** How one label chip reads. */
+export function labelChipView(rule: string, label: Label, confidence: number | null): LabelChipView {
+  const unsure = confidence !== null && confidence < UNSURE_BELOW;
+  return {
+    text: `${rule} ${label === "Positive" ? "+" : "−"}${unsure ? "?" : ""}`,
+    description: `${rule} ${label} · ${confidence === null ? "no confidence" : `confidence ${formatConfidence(confidence)}`}`,
+    unsure,
+  };
 }
