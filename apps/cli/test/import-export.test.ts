@@ -80,9 +80,9 @@ describe("stepwiser import <format> and stepwiser export", () => {
     const labelsFile = path.join(scratch, "labels.jsonl");
     const labels = await cli(["export", "labels", "--run", runId, "--out", labelsFile]);
     expect(labels.code, labels.stderr).toBe(0);
-    const lines = (await readFile(labelsFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { labels: Array<{ rule: string; label: string }>; text: string });
+    const lines = (await readFile(labelsFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { labels: Array<{ rule: string; label: string; confidence: number | null }>; text: string });
     const tags = (await readFile(path.join(fixtures, "math-shepherd.jsonl"), "utf8")).split("ки").length - 1;
     expect(lines).toHaveLength(tags);
-    for (const line of lines) expect(line.labels).toEqual([{ rule: "abs-q", params: { evidence: "own-prefix" }, name: "abs-q(evidence=own-prefix)", label: expect.stringMatching(/^(Positive|Negative)$/) }]);
+    for (const line of lines) expect(line.labels).toEqual([{ rule: "abs-q", params: { evidence: "own-prefix" }, name: "abs-q(evidence=own-prefix)", label: expect.stringMatching(/^(Positive|Negative)$/), confidence: null }]);
   });
 });

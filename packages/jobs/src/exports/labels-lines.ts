@@ -20,8 +20,13 @@ export interface ChunkLabelsLine {
   q_previous: number | null;
   rollouts: number | null;
   correct: number | null;
-  /** Every label the run stored for the chunk: its rule, the rule's parameters (Abs-Q: its evidence) and its readable name. */
-  labels: Array<{ rule: string; params: Record<string, unknown>; name: string; label: string }>;
+  /**
+   * Every label the run stored for the chunk: its rule, the rule's parameters (Abs-Q: its evidence), its readable name,
+   * the label, and its confidence (the posterior probability that the rule on the true Q-values gives this label;
+   * null for imported labels, labels whose prefixes were not sampled, and labels stored before confidences existed
+   * until `run relabel` fills them in).
+   */
+  labels: Array<{ rule: string; params: Record<string, unknown>; name: string; label: string; confidence: number | null }>;
   /**
    * Strategy first-error: "assumed" when some of this solution's labels were inferred by the
    * monotonicity the search assumes rather than sampled, "violated" when a success after a failure
@@ -53,7 +58,7 @@ export async function* chunkLabelsLines(db: Db, runId: string): AsyncGenerator<C
           select: {
             index: true,
             text: true,
-            labels: { where: { runId }, select: { rule: true, paramsKey: true, label: true }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] },
+            labels: { where: { runId }, select: { rule: true, paramsKey: true, label: true, confidence: true }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] },
             humanLabels: {
               orderBy: { createdAt: "asc" },
               select: { authorId: true, externalAuthor: true, rating: true, flagged: true, source: true, queueId: true, createdAt: true },
@@ -85,6 +90,7 @@ export async function* chunkLabelsLines(db: Db, runId: string): AsyncGenerator<C
             params: JSON.parse(l.paramsKey) as Record<string, unknown>,
             name: describeStoredLabelRule(l.rule, l.paramsKey),
             label: l.label,
+            confidence: l.confidence,
           })),
           monotonicity: segmentation.trajectory.runStats[0]?.monotonicity ?? null,
           human_labels: chunk.humanLabels.map((h) => ({
