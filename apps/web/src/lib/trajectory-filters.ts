@@ -1,12 +1,16 @@
 import type { RouterInputs } from "@stepwiser/api";
+import { describeStoredLabelRule, STORED_LABEL_RULE_VALUES } from "@stepwiser/core";
 
 /** A list view's filters and sort, everything but the dataset and the page: what the URL carries. */
 export type TrajectoryView = Omit<RouterInputs["trajectory"]["list"], "datasetId" | "page" | "pageSize">;
 
 const STRING_KEYS = ["subset", "generator", "search", "annotateRunId", "judgeRunId"] as const;
 const BOOLEAN_KEYS = ["correct", "hasError"] as const;
-const NUMBER_KEYS = ["qMin", "qMax"] as const;
-const SORTS = ["position", "externalId", "generator", "sourceFirstError", "qMin", "annotateFirstNegative", "judgeFirstNegative", "chunkCount"] as const;
+const NUMBER_KEYS = ["qMin", "qMax", "maxConfidence"] as const;
+const SORTS = ["position", "externalId", "generator", "sourceFirstError", "qMin", "annotateFirstNegative", "judgeFirstNegative", "chunkCount", "lowestConfidence"] as const;
+
+/** A stored label rule as the view holds it. */
+export type ConfidenceRule = NonNullable<TrajectoryView["confidenceRule"]>;
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | undefined {
   return allowed.includes(value as T) ? (value as T) : undefined;
@@ -36,6 +40,10 @@ export function readTrajectoryView(params: URLSearchParams): TrajectoryView {
   const judgeVerdict = oneOf(params.get("judgeVerdict"), ["flagged", "clean"]);
   if (disagreement) view.disagreement = disagreement;
   if (judgeVerdict) view.judgeVerdict = judgeVerdict;
+  // The confidence rule travels as two parameters: the stored rule name and its parameters key.
+  const rule = oneOf(params.get("confidenceRule"), STORED_LABEL_RULE_VALUES);
+  const paramsKey = params.get("confidenceParams")?.trim();
+  if (rule && paramsKey) view.confidenceRule = { rule, paramsKey };
   const sort = oneOf(params.get("sort"), SORTS);
   if (sort) view.sort = sort;
   const order = oneOf(params.get("order"), ["asc", "desc"]);
@@ -44,6 +52,7 @@ export function readTrajectoryView(params: URLSearchParams): TrajectoryView {
   if (!view.annotateRunId) {
     delete view.qMin;
     delete view.qMax;
+    delete view.confidenceRule;
     if (view.sort === "qMin" || view.sort === "annotateFirstNegative") delete view.sort;
     delete view.disagreement;
   }
@@ -52,8 +61,48 @@ export function readTrajectoryView(params: URLSearchParams): TrajectoryView {
     if (view.sort === "judgeFirstNegative") delete view.sort;
     if (view.disagreement === "judge") delete view.disagreement;
   }
+  if (!view.confidenceRule) {
+    delete view.maxConfidence;
+    if (view.sort === "lowestConfidence") delete view.sort;
+  }
   if (typeof view.qMin === "number" && typeof view.qMax === "number" && view.qMin > view.qMax) delete view.qMax;
   return view as TrajectoryView;
+}
+
+/** A confidence rule as one picker value, and back: the stored rule and its parameters key, joined by "|". */
+export function confidenceRuleValue(rule: { rule: string; paramsKey: string } | undefined): string {
+  return rule ? `${rule.rule}|${rule.paramsKey}` : "";
+}
+
+export function parseConfidenceRuleValue(value: string | undefined): ConfidenceRule | undefined {
+  const bar = value?.indexOf("|") ?? -1;
+  if (!value || bar < 0) return undefined;
+  const rule = oneOf(value.slice(0, bar), STORED_LABEL_RULE_VALUES);
+  const paramsKey = value.slice(bar + 1);
+  return rule && paramsKey ? { rule, paramsKey } : undefined;
+}
+
+/** The picker's options for an annotate run's label rules ("" = none), each named as the rule reads, e.g. "rel-ratio(gamma=0.7)". */
+export function confidenceRuleOptions(rules: readonly { rule: string; paramsKey: string }[]): [string, string][] {
+  return [["", "None"], ...rules.map((r): [string, string] => [confidenceRuleValue(r), describeStoredLabelRule(r.rule, r.paramsKey)])];
+}
+
+/** The URL parameters of a confidence rule (both cleared for none). */
+export function confidenceRuleParams(rule: ConfidenceRule | undefined): { confidenceRule: string | undefined; confidenceParams: string | undefined } {
+  return { confidenceRule: rule?.rule, confidenceParams: rule?.paramsKey };
+}
+
+/** A view's filters in words, e.g. "annotateRunId = r1, confidenceRule = rel-ratio(gamma=0.7), maxConfidence = 0.6". */
+export function describeView(view: TrajectoryView): string {
+  return Object.entries(view)
+    .map(([key, value]) => {
+      if (key === "confidenceRule" && value && typeof value === "object") {
+        const { rule, paramsKey } = value as ConfidenceRule;
+        return `${key} = ${describeStoredLabelRule(rule, paramsKey)}`;
+      }
+      return `${key} = ${String(value)}`;
+    })
+    .join(", ");
 }
 
 /** The URL parameters of a view (without the page), for links that keep it. */

@@ -6,7 +6,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
-import { readTrajectoryView } from "~/lib/trajectory-filters";
+import { confidenceRuleOptions, confidenceRuleValue, describeView, parseConfidenceRuleValue, readTrajectoryView } from "~/lib/trajectory-filters";
 import { useTRPC } from "~/trpc/react";
 
 type CreateQueueInput = RouterInputs["annotationQueue"]["createQueue"];
@@ -17,6 +17,7 @@ const SELECTIONS: [SelectionKind, string][] = [
   ["disagreements", "Where the judge and the Monte-Carlo label disagree"],
   ["random", "A random sample of a run's solutions"],
   ["stratified", "A sample stratified by the run's label (some chunk Negative / none)"],
+  ["least-confident", "The least confident labels of the annotate run"],
 ];
 
 /**
@@ -35,12 +36,17 @@ export function QueueForm() {
   const [annotateRunId, setAnnotateRunId] = useState(view.annotateRunId ?? "");
   const [judgeRunId, setJudgeRunId] = useState(view.judgeRunId ?? "");
   const [sampleRunId, setSampleRunId] = useState("");
+  const [confidenceRule, setConfidenceRule] = useState("");
 
   const datasets = useQuery(trpc.dataset.list.queryOptions());
   const candidates = useQuery(trpc.annotationQueue.annotatorCandidates.queryOptions({}));
   const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, limit: 200 }), enabled: datasetId !== "" });
   const annotateRuns = (runs.data ?? []).filter((r) => r.kind === "annotate");
   const judgeRuns = (runs.data ?? []).filter((r) => r.kind === "judge" || r.kind === "benchmark");
+  // The annotate run's label rules with stored labels: what a least-confident selection ranks by.
+  const compareCandidates = useQuery({ ...trpc.compare.candidates.queryOptions({ datasetId }), enabled: datasetId !== "" && annotateRunId !== "" && kind === "least-confident" });
+  const labelRules = compareCandidates.data?.annotateRuns.find((r) => r.id === annotateRunId)?.rules ?? [];
+  const chosenRule = labelRules.some((r) => confidenceRuleValue(r) === confidenceRule) ? confidenceRule : confidenceRuleValue(labelRules[0]);
   const create = useMutation(trpc.annotationQueue.createQueue.mutationOptions({ onSuccess: ({ queueId }) => router.push(`/annotation-queues/${queueId}`) }));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -48,6 +54,8 @@ export function QueueForm() {
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const int = (name: string) => Number.parseInt(text(name), 10);
+    const rule = parseConfidenceRuleValue(chosenRule);
+    if (kind === "least-confident" && !rule) return; // the rule picker is required: the browser has said so
     const selection: CreateQueueInput["selection"] =
       kind === "filter"
         ? { kind, filter: view, limit: int("limit") }
@@ -55,7 +63,9 @@ export function QueueForm() {
           ? { kind, limit: int("limit") }
           : kind === "random"
             ? { kind, runId: sampleRunId, size: int("size"), seed: int("seed") }
-            : { kind, runId: sampleRunId, perStratum: int("perStratum"), seed: int("seed") };
+            : kind === "stratified"
+              ? { kind, runId: sampleRunId, perStratum: int("perStratum"), seed: int("seed") }
+              : { kind, annotateRunId, rule: rule!, count: int("count") };
     create.mutate({
       name: text("name"),
       instructions: text("instructions"),
@@ -108,7 +118,7 @@ export function QueueForm() {
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Monte-Carlo labels audited (annotate run)">
-          <Select value={annotateRunId} onChange={(e) => setAnnotateRunId(e.target.value)} placeholder="None" options={annotateRuns.map(runOption)} />
+          <Select required={kind === "least-confident"} value={annotateRunId} onChange={(e) => setAnnotateRunId(e.target.value)} placeholder="None" options={annotateRuns.map(runOption)} />
         </Field>
         <Field label="Judge verdicts audited (judge run)">
           <Select value={judgeRunId} onChange={(e) => setJudgeRunId(e.target.value)} placeholder="None" options={judgeRuns.map(runOption)} />
@@ -138,13 +148,23 @@ export function QueueForm() {
             })}
           />
         </Field>
-        {kind === "filter" && <p className="text-xs text-slate-600">Filters: {Object.keys(view).length ? Object.entries(view).map(([k, v]) => `${k} = ${String(v)}`).join(", ") : "none (the whole dataset, in file order)"}</p>}
+        {kind === "filter" && <p className="text-xs text-slate-600">Filters: {Object.keys(view).length ? describeView(view) : "none (the whole dataset, in file order)"}</p>}
         {(kind === "filter" || kind === "disagreements") && (
           <Field label="At most this many solutions">
             <Input name="limit" type="number" min={1} max={5000} defaultValue={200} />
           </Field>
         )}
         {kind === "disagreements" && <p className="text-xs text-slate-600">Needs both an annotate run and a judge run above.</p>}
+        {kind === "least-confident" && (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Least confident under the rule" hint="Solutions ranked by their lowest label confidence under this rule of the annotate run chosen above; the queue audits that run and rule.">
+              <Select required value={chosenRule} onChange={(e) => setConfidenceRule(e.target.value)} options={confidenceRuleOptions(labelRules).slice(1)} placeholder={annotateRunId ? "Choose…" : "Choose an annotate run above"} />
+            </Field>
+            <Field label="Number of solutions (N)">
+              <Input name="count" type="number" min={1} max={5000} defaultValue={20} />
+            </Field>
+          </div>
+        )}
         {(kind === "random" || kind === "stratified") && (
           <div className="grid gap-4 sm:grid-cols-3">
             <Field label="Run sampled">

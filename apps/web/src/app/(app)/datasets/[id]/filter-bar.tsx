@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useEffect, useRef, useState } from "react";
 import { Card, Field, Input, Select } from "~/components/ui";
-import type { TrajectoryView } from "~/lib/trajectory-filters";
+import { confidenceRuleOptions, confidenceRuleParams, confidenceRuleValue, parseConfidenceRuleValue, type TrajectoryView } from "~/lib/trajectory-filters";
 
 type Dataset = RouterOutputs["dataset"]["get"];
 type RunSummary = RouterOutputs["run"]["list"][number];
@@ -34,7 +34,20 @@ function useDebounced(value: string, onSettle: (value: string) => void, delayMs 
   }, [value, delayMs]);
 }
 
-export function FilterBar({ dataset, runs, view, update }: { dataset: Dataset; runs: RunSummary[]; view: TrajectoryView; update: (changes: Record<string, string | undefined>) => void }) {
+export function FilterBar({
+  dataset,
+  runs,
+  labelRules,
+  view,
+  update,
+}: {
+  dataset: Dataset;
+  runs: RunSummary[];
+  /** The chosen annotate run's label rules with stored labels (empty without a run). */
+  labelRules: readonly { rule: string; paramsKey: string }[];
+  view: TrajectoryView;
+  update: (changes: Record<string, string | undefined>) => void;
+}) {
   const [search, setSearch] = useState(view.search ?? "");
   useDebounced(search, (value) => {
     if ((view.search ?? "") !== value.trim()) update({ search: value.trim() || undefined });
@@ -63,6 +76,18 @@ export function FilterBar({ dataset, runs, view, update }: { dataset: Dataset; r
       </Field>
       <Field label="Lowest Q to">
         <Input type="number" min={0} max={1} step={0.05} disabled={!view.annotateRunId} value={view.qMax ?? ""} onChange={(e) => update({ qMax: e.target.value || undefined })} />
+      </Field>
+      <FilterSelect
+        label="Confidence rule"
+        value={confidenceRuleValue(view.confidenceRule)}
+        onChange={(value) => {
+          const rule = parseConfidenceRuleValue(value);
+          update({ ...confidenceRuleParams(rule), ...(rule ? {} : { maxConfidence: undefined, ...(view.sort === "lowestConfidence" ? { sort: undefined, order: undefined } : {}) }) });
+        }}
+        options={confidenceRuleOptions(view.annotateRunId ? labelRules : [])}
+      />
+      <Field label="Lowest confidence at most">
+        <Input type="number" min={0} max={1} step={0.05} disabled={!view.confidenceRule} value={view.maxConfidence ?? ""} onChange={(e) => update({ maxConfidence: e.target.value || undefined })} />
       </Field>
       <FilterSelect label="Judge run" value={view.judgeRunId ?? ""} onChange={(judgeRunId) => update({ judgeRunId })} options={[["", "None"], ...judgeRuns.map(runOption)]} />
       <FilterSelect label="Judge verdict" value={view.judgeVerdict ?? ""} onChange={(judgeVerdict) => update({ judgeVerdict })} options={[["", "Any"], ["flagged", "Some chunk Negative"], ["clean", "All chunks Positive"]]} />

@@ -1,6 +1,7 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
+import { describeStoredLabelRule } from "@stepwiser/core";
 import Link from "next/link";
 import { useMemo } from "react";
 import { DataTable, dataColumns, type DataColumn } from "~/components/ui";
@@ -20,7 +21,7 @@ function position(index: number | null | undefined): string {
 const sorted = (sort: Sort, className = "whitespace-nowrap") => ({ sort, className, headerClassName: "whitespace-nowrap" });
 const plain = { className: "whitespace-nowrap", headerClassName: "whitespace-nowrap" };
 
-function solutionColumns(view: Pick<TrajectoryView, "annotateRunId" | "judgeRunId">, linkSuffix: string): DataColumn<Solution>[] {
+function solutionColumns(view: Pick<TrajectoryView, "annotateRunId" | "judgeRunId"> & { confidenceRuleName: string | null }, linkSuffix: string): DataColumn<Solution>[] {
   return [
     column.accessor("externalId", {
       header: "Id",
@@ -44,6 +45,24 @@ function solutionColumns(view: Pick<TrajectoryView, "annotateRunId" | "judgeRunI
           column.accessor("labelsDisagree", { header: "Rules", meta: plain, cell: (info) => (info.getValue() ? "disagree" : info.getValue() === false ? "agree" : "—") }),
         ]
       : []),
+    ...(view.annotateRunId && view.confidenceRuleName
+      ? [
+          column.accessor("lowestConfidence", {
+            header: "Lowest confidence",
+            meta: sorted("lowestConfidence"),
+            cell: (info) => {
+              const value = info.getValue();
+              return value === null ? (
+                "—"
+              ) : (
+                <span data-testid="lowest-confidence" data-value={value} title={`lowest label confidence under ${view.confidenceRuleName}: ${value}`}>
+                  {value.toFixed(2)}
+                </span>
+              );
+            },
+          }),
+        ]
+      : []),
     ...(view.judgeRunId ? [column.accessor("judgeFirstNegative", { header: "Judge first error", meta: sorted("judgeFirstNegative"), cell: (info) => position(info.getValue()) })] : []),
   ];
 }
@@ -56,8 +75,9 @@ const ROW_ESTIMATE_PX = 52;
  * filters and sorts; a sortable header asks it for another order.
  */
 export function SolutionsTable({ items, view, linkSuffix, onSort }: { items: Solution[]; view: TrajectoryView; linkSuffix: string; onSort: (sort: Sort) => void }) {
-  const { annotateRunId, judgeRunId } = view;
-  const columns = useMemo(() => solutionColumns({ annotateRunId, judgeRunId }, linkSuffix), [annotateRunId, judgeRunId, linkSuffix]);
+  const { annotateRunId, judgeRunId, confidenceRule } = view;
+  const confidenceRuleName = confidenceRule ? describeStoredLabelRule(confidenceRule.rule, confidenceRule.paramsKey) : null;
+  const columns = useMemo(() => solutionColumns({ annotateRunId, judgeRunId, confidenceRuleName }, linkSuffix), [annotateRunId, judgeRunId, confidenceRuleName, linkSuffix]);
   return (
     <DataTable
       data={items}
