@@ -15,10 +15,12 @@ commands:
       --preview prints the first 20 records as read, without importing.
       Uses DATABASE_URL, else the embedded database of this checkout.
   export training-set --run RUN --rule abs-q|rel-ratio|rel-effective [--gamma x | --alpha x --n k]
-         [--format verl|openrlhf|trl] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N] --out DIR
+         [--format verl|openrlhf|trl] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N]
+         [--min-confidence 0.9] --out DIR
   export labels|predictions --run RUN --out FILE|-
       Export runs (jobs): a balanced judge training set (parquet or JSONL, with a reward
-      function file), a run's chunk labels, or its ProcessBench predictions.
+      function file; --min-confidence keeps only labels at least that sure, before balancing),
+      a run's chunk labels with their confidence, or its ProcessBench predictions.
   grade --gold G --pred P [--mode boxed|lenient] [--time-limit-ms MS] [--details]
   grade --jsonl FILE [--mode boxed|lenient] [--time-limit-ms MS] [--threads N] [--details]
       Extract and compare final answers; one JSON object per pair, in input order, naming

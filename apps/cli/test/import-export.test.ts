@@ -77,6 +77,12 @@ describe("stepwiser import <format> and stepwiser export", () => {
     expect(manifest.splits.train.after.positive).toBe(manifest.splits.train.after.negative);
     expect((await readFile(path.join(out, "train.parquet"))).subarray(0, 4).toString("latin1")).toBe("PAR1");
 
+    // Imported labels carry no confidence: --min-confidence would leave every row out, so it is refused before any job runs.
+    const confident = await cli(["export", "training-set", "--run", runId, "--rule", "abs-q", "--min-confidence", "0.9", "--out", path.join(scratch, "confident")]);
+    expect(confident.code, confident.stderr).toBe(2);
+    expect(confident.stderr).toContain("minConfidence");
+    expect(confident.stderr).toContain("stored no label confidence under abs-q(evidence=own-prefix)");
+
     const labelsFile = path.join(scratch, "labels.jsonl");
     const labels = await cli(["export", "labels", "--run", runId, "--out", labelsFile]);
     expect(labels.code, labels.stderr).toBe(0);

@@ -176,6 +176,8 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
       [start({ kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "abs-q" }, format: "verl", heldOutFraction: 0.9 }), /heldOutFraction/],
       [start({ kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "rel-ratio", gamma: 0.7 }, format: "verl" }), /field "labelRule".*abs-q/],
       [start({ kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "abs-q" }, format: "verl", minPromptChars: 50, maxPromptChars: 10 }), /minPromptChars/],
+      // Imported labels have no confidence: a threshold would leave every row out.
+      [start({ kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "abs-q" }, format: "verl", minConfidence: 0.8 }), /field "minConfidence".*stored no label confidence/],
       [start({ kind: "predictions", runId: importRunId }), /field "runId".*benchmark or judge/],
       [start({ kind: "labels", runId: "no-such-run" }), /field "runId".*does not exist/],
     ];

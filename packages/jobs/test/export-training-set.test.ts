@@ -13,7 +13,9 @@ import {
   createSimWorldDataset,
   EndpointClients,
   exportTrainingSet,
+  exportSeeds,
   heldOutProblemCount,
+  splitProblems,
   type ExportedFile,
   type TrainingSetExportInput,
   type TrainingSetReport,
@@ -52,6 +54,7 @@ interface ParquetRow {
     run_id: string;
     rule: string;
     params: string;
+    confidence: number | null;
   };
 }
 
@@ -149,7 +152,7 @@ describe("judge training-set export", () => {
       "reward_model OPTIONAL group 2",
       text("style"),
       text("ground_truth"),
-      "extra_info OPTIONAL group 12",
+      "extra_info OPTIONAL group 13",
       text("split"),
       "index OPTIONAL INT64",
       text("chunk_id"),
@@ -162,6 +165,7 @@ describe("judge training-set export", () => {
       text("run_id"),
       text("rule"),
       text("params"),
+      "confidence OPTIONAL DOUBLE",
     ]);
     expect(metadata.schema[0]!.num_children).toBe(5);
     expect(metadata.row_groups.every((group) => group.columns.every((column) => column.meta_data?.codec === "SNAPPY"))).toBe(true);
@@ -201,8 +205,13 @@ describe("judge training-set export", () => {
     }
     // labels of every row against the database, in one query
     const stored = await db.chunkLabel.findMany({ where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}', chunkId: { in: rows.map((r) => r.extra_info.chunk_id) } } });
-    const labelOf = new Map(stored.map((s) => [s.chunkId, s.label]));
-    for (const row of rows) expect(row.reward_model.ground_truth).toBe(labelOf.get(row.extra_info.chunk_id));
+    const labelOf = new Map(stored.map((s) => [s.chunkId, s]));
+    for (const row of rows) {
+      expect(row.reward_model.ground_truth).toBe(labelOf.get(row.extra_info.chunk_id)!.label);
+      // An annotate run stores every label's confidence; the row carries it as stored.
+      expect(row.extra_info.confidence).toBe(labelOf.get(row.extra_info.chunk_id)!.confidence);
+      expect(typeof row.extra_info.confidence).toBe("number");
+    }
   });
 
   it("each split is balanced exactly 50/50 and no problem is in both splits", async () => {
@@ -267,9 +276,115 @@ describe("judge training-set export", () => {
     expect(counts.positive).toBe(counts.negative);
     // a held-out fraction of 0 still writes a readable, empty test file with the full schema
     const test = fileOf(files, "test.parquet");
-    expect(parquetMetadata(arrayBufferOf(test.content)).schema.length).toBe(24);
+    expect(parquetMetadata(arrayBufferOf(test.content)).schema.length).toBe(25);
     expect(await readParquet(test.content)).toEqual([]);
     expect(report.splits.test).toMatchObject({ problems: 0, rows: 0 });
+  });
+
+  /** The run's Rel-Ratio labels with their confidence and the split their problem falls in (seed 7, a quarter held out). */
+  async function storedLabelsBySplit() {
+    const stored = await database.db.chunkLabel.findMany({
+      where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' },
+      select: { chunkId: true, label: true, confidence: true, chunk: { select: { segmentation: { select: { trajectory: { select: { problemId: true } } } } } } },
+    });
+    const problems = splitProblems(
+      stored.map((s) => s.chunk.segmentation.trajectory.problemId),
+      0.25,
+      exportSeeds(7).problems,
+    );
+    return stored.map((s) => ({
+      chunkId: s.chunkId,
+      label: s.label,
+      confidence: s.confidence,
+      split: problems.test.has(s.chunk.segmentation.trajectory.problemId) ? ("test" as const) : ("train" as const),
+    }));
+  }
+
+  it("minConfidence: only labels at least that sure are kept (inclusive), then each split is balanced exactly as before", async () => {
+    const stored = await storedLabelsBySplit();
+    expect(stored.every((s) => s.confidence !== null)).toBe(true);
+    // A stored confidence as the threshold, so a label exactly at it exists: the bound is inclusive.
+    const confidences = stored.map((s) => s.confidence!).sort((a, b) => a - b);
+    const minConfidence = confidences[Math.floor(confidences.length * 0.4)]!;
+    const atThreshold = stored.filter((s) => s.confidence === minConfidence).length;
+    expect(atThreshold).toBeGreaterThan(0);
+
+    const baseline = await exportWith();
+    const { files, report } = await exportWith({ minConfidence });
+    const confidenceOf = new Map(stored.map((s) => [s.chunkId, s.confidence!]));
+    const below = new Set(stored.filter((s) => s.confidence! < minConfidence).map((s) => s.chunkId));
+    expect(below.size).toBeGreaterThan(0);
+    for (const split of ["train", "test"] as const) {
+      const rows = await readParquet(fileOf(files, `${split}.parquet`).content);
+      for (const row of rows) {
+        expect(row.extra_info.confidence).toBeGreaterThanOrEqual(minConfidence);
+        expect(row.extra_info.confidence).toBe(confidenceOf.get(row.extra_info.chunk_id));
+        expect(below.has(row.extra_info.chunk_id)).toBe(false);
+      }
+      const counts = classCounts(rows.map((r) => r.reward_model.ground_truth));
+      expect(counts.positive).toBe(counts.negative);
+      expect(counts).toEqual(report.splits[split].after);
+      // The sampler's counts, recomputed from the database: everything before, the confident ones eligible.
+      const inSplit = stored.filter((s) => s.split === split);
+      const count = (list: typeof stored) => classCounts(list.map((s) => s.label));
+      const confident = inSplit.filter((s) => s.confidence! >= minConfidence);
+      expect(report.splits[split].before).toEqual(count(inSplit));
+      expect(report.splits[split].before).toEqual(baseline.report.splits[split].before);
+      expect(report.splits[split].eligible).toEqual(count(confident));
+      expect(report.splits[split].filteredOut).toEqual({ tooShort: 0, tooLong: 0, lowConfidence: inSplit.length - confident.length });
+      expect(report.splits[split].after.positive).toBe(Math.min(report.splits[split].eligible.positive, report.splits[split].eligible.negative));
+      // The split itself does not move with the threshold.
+      expect(report.splits[split].problems).toBe(baseline.report.splits[split].problems);
+    }
+    expect(report.splits.train.rows).toBeGreaterThan(0);
+    expect(report.splits.train.filteredOut.lowConfidence).toBeGreaterThan(0);
+    expect(baseline.report.splits.train.filteredOut.lowConfidence).toBe(0);
+    expect(report.filters.minConfidence).toBe(minConfidence);
+    expect(baseline.report.filters.minConfidence).toBeNull();
+    // JSONL carries the same rows with the same confidence.
+    const trl = await exportWith({ minConfidence, format: "trl" });
+    const lines = readJsonl(fileOf(trl.files, "train.jsonl").content);
+    expect(lines.map((l) => [l.extra_info.chunk_id, l.extra_info.confidence])).toEqual(
+      (await readParquet(fileOf(files, "train.parquet").content)).map((r) => [r.extra_info.chunk_id, r.extra_info.confidence]),
+    );
+    // 1 keeps only labels that are certain; 0 keeps every label that has a confidence, i.e. all of this run's.
+    const zero = await exportWith({ minConfidence: 0 });
+    expect(zero.report.splits).toEqual(baseline.report.splits);
+    const one = await exportWith({ minConfidence: 1 });
+    for (const split of ["train", "test"] as const) {
+      expect(one.report.splits[split].eligible).toEqual(classCounts(stored.filter((s) => s.split === split && s.confidence === 1).map((s) => s.label)));
+    }
+  });
+
+  it("without minConfidence the confidence changes nothing but extra_info.confidence; with it, a run without confidences is refused", async () => {
+    const { db } = database;
+    const stored = await db.chunkLabel.findMany({ where: { runId }, select: { id: true, confidence: true } });
+    const before = await exportWith({ format: "trl" });
+    const rowsBefore = readJsonl(fileOf(before.files, "train.jsonl").content).concat(readJsonl(fileOf(before.files, "test.jsonl").content));
+    expect(rowsBefore.every((r) => typeof r.extra_info.confidence === "number")).toBe(true);
+    // As an imported run's labels, or labels stored before confidences existed: none has one.
+    await db.chunkLabel.updateMany({ where: { runId }, data: { confidence: null } });
+    try {
+      const after = await exportWith({ format: "trl" });
+      const rowsAfter = readJsonl(fileOf(after.files, "train.jsonl").content).concat(readJsonl(fileOf(after.files, "test.jsonl").content));
+      expect(rowsAfter.map((r) => r.extra_info.confidence)).toEqual(rowsAfter.map(() => null));
+      const strip = (rows: JsonlRow[]) => rows.map((r) => ({ ...r, extra_info: { ...r.extra_info, confidence: "?" } }));
+      expect(strip(rowsAfter)).toEqual(strip(rowsBefore));
+      expect(after.report.splits).toEqual(before.report.splits);
+      // verl writes the nulls as Parquet nulls.
+      const verl = await exportWith();
+      expect((await readParquet(fileOf(verl.files, "train.parquet").content)).every((r) => r.extra_info.confidence === null)).toBe(true);
+
+      const refused = await exportWith({ minConfidence: 0.5 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(InputError);
+      expect((refused as InputError).location.field).toBe("minConfidence");
+      expect((refused as InputError).message).toContain("rel-ratio(gamma=0.7)");
+    } finally {
+      await db.$transaction(stored.map((s) => db.chunkLabel.update({ where: { id: s.id }, data: { confidence: s.confidence } })));
+    }
   });
 
   it("openrlhf and trl: JSONL lines with prompt, label and extra_info, and their reward functions", async () => {
@@ -341,6 +456,8 @@ describe("judge training-set export", () => {
 
     expect((await fieldOf({ heldOutFraction: 0.9 })).location.field).toBe("heldOutFraction");
     expect((await fieldOf({ minPromptChars: 500, maxPromptChars: 100 })).location.field).toBe("minPromptChars");
+    expect((await fieldOf({ minConfidence: 1.5 })).location.field).toBe("minConfidence");
+    expect((await fieldOf({ minConfidence: -0.1 })).location.field).toBe("minConfidence");
   });
 
   it("verl: rows written across several row groups read back in order, with non-ASCII text intact", async () => {
@@ -360,6 +477,8 @@ describe("judge training-set export", () => {
         run_id: "r",
         rule: "abs-q",
         params: "{}",
+        // Imported labels have no confidence: null in the file, every other value set.
+        confidence: i % 4 === 3 ? null : i / 10,
       },
     });
     const bytes = await writeVerlParquet(10, rowAt, "sim", 3);

@@ -34,6 +34,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       "held-out": { type: "string" },
       "min-chars": { type: "string" },
       "max-chars": { type: "string" },
+      "min-confidence": { type: "string" },
       "data-source": { type: "string" },
       detach: { type: "boolean", default: false },
     },
@@ -44,6 +45,10 @@ export async function exportCommand(args: string[]): Promise<void> {
   let spec: ExportSpecInput;
   if (kind === "training-set") {
     if (!["verl", "openrlhf", "trl"].includes(values.format!)) throw new UsageError(`--format must be verl, openrlhf or trl, got "${values.format}"`);
+    const minConfidence = optional("min-confidence", values["min-confidence"]);
+    if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) {
+      throw new UsageError(`--min-confidence must be between 0 and 1 (a label's confidence is a probability), got ${values["min-confidence"]}`);
+    }
     spec = {
       kind,
       annotateRunId: values.run,
@@ -53,6 +58,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       heldOutFraction: optional("held-out", values["held-out"]),
       minPromptChars: optional("min-chars", values["min-chars"]),
       maxPromptChars: optional("max-chars", values["max-chars"]),
+      minConfidence,
       dataSource: values["data-source"],
     };
   } else {

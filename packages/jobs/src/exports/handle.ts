@@ -11,7 +11,7 @@ import { BATCH_RUN_KINDS } from "../batch/custom-id";
 import { exportSpecSchema, sourceRunId, type ExportSpec, type ExportSpecInput } from "./export-spec";
 import { chunkLabelsLines, judgePredictionLines } from "./labels-lines";
 import { exportTrainingSet, parseTrainingSetExportOptions } from "./training-set";
-import { countRunLabels } from "./training-set/labelled-chunks";
+import { assertConfidencesStored, countRunLabels } from "./training-set/labelled-chunks";
 import { recordAudit } from "@stepwiser/db";
 
 export const exportJobSchema = z.object({ runId: z.string().min(1) });
@@ -57,6 +57,7 @@ export async function submitExport(db: Db, queue: JobQueue, request: { spec: Exp
   if (spec.kind === "training-set") {
     parseTrainingSetExportOptions(spec);
     await countRunLabels(db, source.id, spec.labelRule);
+    await assertConfidencesStored(db, source.id, spec.labelRule, spec.minConfidence);
   }
   if (spec.kind === "labels") {
     const stored =

@@ -12,15 +12,19 @@ const exportRunSelect = {
 /** Rows and classes per split of a training set, from its report (manifest). */
 function splitCounts(report: TrainingSetReport | null) {
   if (!report?.splits) return [];
-  return Object.entries(report.splits).map(([split, r]) => ({
-    split,
-    problems: r.problems,
-    rows: r.rows,
-    positive: r.after.positive,
-    negative: r.after.negative,
-    eligible: r.eligible,
-    filteredOut: r.filteredOut.tooShort + r.filteredOut.tooLong,
-  }));
+  return Object.entries(report.splits).map(([split, r]) => {
+    // Reports written before the confidence filter existed have no lowConfidence count.
+    const { tooShort, tooLong, lowConfidence = 0 } = r.filteredOut as Partial<typeof r.filteredOut>;
+    return {
+      split,
+      problems: r.problems,
+      rows: r.rows,
+      positive: r.after.positive,
+      negative: r.after.negative,
+      eligible: r.eligible,
+      filteredOut: (tooShort ?? 0) + (tooLong ?? 0) + lowConfidence,
+    };
+  });
 }
 
 /** Export runs, newest first, with what they read and the files they wrote (downloads: `GET /api/files/{id}`). */

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { labelRuleKey, labelRuleParamsKey, STEPWISER_JUDGE_PROMPT, type BalancedSampleReport, type LabelRule } from "@stepwiser/core";
+import { labelRuleKey, labelRuleParamsKey, STEPWISER_JUDGE_PROMPT, type LabelRule } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { JSONL_KEYS, writeJsonl } from "./jsonl";
-import { countRunLabels, readLabelledChunks, type LabelledChunk } from "./labelled-chunks";
+import { assertConfidencesStored, countRunLabels, readLabelledChunks, type LabelledChunk } from "./labelled-chunks";
 import { parseTrainingSetExportOptions, type TrainingSetExportInput, type TrainingSetFormat } from "./options";
 import { OPENRLHF_REWARD_PY, TRL_REWARD_PY, VERL_REWARD_PY } from "./reward-scripts";
 import { trainingRow, type RowContext } from "./rows";
-import { exportSeeds, selectSplits, SPLITS, type SplitName } from "./split";
+import { exportSeeds, selectSplits, SPLITS, type SplitName, type SplitSampleReport } from "./split";
 import { VERL_COLUMNS, writeVerlParquet } from "./verl-parquet";
 
 export interface ExportedFile {
@@ -15,7 +15,7 @@ export interface ExportedFile {
   content: Uint8Array;
 }
 
-export interface TrainingSetSplitReport extends BalancedSampleReport {
+export interface TrainingSetSplitReport extends SplitSampleReport {
   /** Problems assigned to the split (before any filter). */
   problems: number;
   /** Rows written: after.positive + after.negative. */
@@ -38,7 +38,7 @@ export interface TrainingSetReport {
   /** The seeds actually drawn from, derived from `seed`. */
   seeds: { problems: string; train: string; test: string };
   heldOutFraction: number;
-  filters: { minPromptChars: number | null; maxPromptChars: number | null; measure: string };
+  filters: { minPromptChars: number | null; maxPromptChars: number | null; measure: string; minConfidence: number | null };
   labelledChunks: number;
   problems: number;
   datasetIds: string[];
@@ -59,7 +59,7 @@ const CONTENT_TYPES = {
 const PROCEDURE = [
   "Every chunk the run labelled under the rule becomes one prompt: the StepWiser judge prompt (problem, the chunks before it, the chunk) as one user message.",
   "Problems are shuffled (sorted ids, seed `<seed>:problems`) and round(heldOutFraction × problems) of them are held out for test (at least 1 when the fraction is positive and there are 2 problems or more); all chunks of a problem go to one split.",
-  "In each split, prompts whose user message is shorter than minPromptChars or longer than maxPromptChars (Unicode code points, bounds inclusive) are dropped.",
+  "In each split, labels whose confidence is below minConfidence (or that have none) are dropped when minConfidence is set; then prompts whose user message is shorter than minPromptChars or longer than maxPromptChars (Unicode code points, bounds inclusive).",
   "Each split is then balanced 50/50: every remaining chunk of the minority class is kept and as many of the majority class are drawn without replacement (seed `<seed>:train` or `<seed>:test`), and the union is shuffled with the same stream. A split where one class has no chunk left is written empty.",
 ];
 
@@ -106,6 +106,7 @@ export async function exportTrainingSet(
   const options = parseTrainingSetExportOptions(input);
   const { annotateRunId: runId, labelRule, format } = options;
   const total = await countRunLabels(db, runId, labelRule);
+  await assertConfidencesStored(db, runId, labelRule, options.minConfidence);
   onProgress?.(0, total);
   let done = 0;
   const chunks = await readLabelledChunks(db, runId, labelRule, (read) => {
@@ -154,6 +155,7 @@ export async function exportTrainingSet(
       minPromptChars: options.minPromptChars ?? null,
       maxPromptChars: options.maxPromptChars ?? null,
       measure: "Unicode code points of the rendered user message",
+      minConfidence: options.minConfidence ?? null,
     },
     labelledChunks: chunks.length,
     problems: selection.train.problems + selection.test.problems,

@@ -31,6 +31,8 @@ interface SolutionContext {
 export class LabelledChunk {
   constructor(
     readonly label: Label,
+    /** The label's stored confidence; null for imported labels and those stored without one. */
+    readonly confidence: number | null,
     readonly chunkId: string,
     readonly chunkIndex: number,
     /** Position of the chunk in its solution's chunk list (equals chunkIndex unless indexes have gaps). */
@@ -77,6 +79,25 @@ export async function countRunLabels(db: Db, runId: string, rule: LabelRule): Pr
 }
 
 /**
+ * With `minConfidence` set, an InputError on it when none of the run's labels under the rule has a confidence
+ * (an import run's labels, or an annotate run's stored before confidences existed and not relabelled): every row
+ * would be left out, so the export could only be empty.
+ */
+export async function assertConfidencesStored(db: Db, runId: string, rule: LabelRule, minConfidence: number | undefined): Promise<void> {
+  if (minConfidence === undefined) return;
+  const rated = await db.chunkLabel.findFirst({
+    where: { runId, rule: storedLabelRuleName(rule.rule), paramsKey: labelRuleParamsKey(rule), confidence: { not: null } },
+    select: { id: true },
+  });
+  if (!rated) {
+    throw new InputError(
+      `run ${runId} stored no label confidence under ${labelRuleKey(rule)} (imported labels have none; an annotate run stored before confidences existed gets them from run relabel), so minConfidence would leave every row out`,
+      { field: "minConfidence" },
+    );
+  }
+}
+
+/**
  * Every chunk the run labelled under the rule, ordered by segmentation id
  * (compared as JavaScript strings, not by the database's collation) and chunk
  * index, so a seeded selection over them is the same on any database.
@@ -109,7 +130,7 @@ export async function readLabelledChunks(
         trajectory: { select: { id: true, externalId: true, datasetId: true, problemId: true, problem: { select: { text: true } } } },
         chunks: {
           orderBy: { index: "asc" },
-          select: { id: true, index: true, text: true, labels: { where: { runId, rule: dbRule, paramsKey }, select: { label: true } } },
+          select: { id: true, index: true, text: true, labels: { where: { runId, rule: dbRule, paramsKey }, select: { label: true, confidence: true } } },
         },
       },
     });
@@ -127,11 +148,11 @@ export async function readLabelledChunks(
       }
       const solution: SolutionContext = { problem, chunks: segmentation.chunks.map((chunk) => chunk.text) };
       segmentation.chunks.forEach((chunk, position) => {
-        const label = chunk.labels[0]?.label;
-        if (label === undefined) return;
+        const stored = chunk.labels[0];
+        if (stored === undefined) return;
         read += 1;
         out.push(
-          new LabelledChunk(label, chunk.id, chunk.index, position, segmentation.id, trajectory.id, trajectory.externalId, trajectory.problemId, trajectory.datasetId, solution),
+          new LabelledChunk(stored.label, stored.confidence, chunk.id, chunk.index, position, segmentation.id, trajectory.id, trajectory.externalId, trajectory.problemId, trajectory.datasetId, solution),
         );
       });
     }

@@ -20,6 +20,11 @@ export const trainingSetExportSchema = z.object({
   /** Bounds on the rendered user message, in Unicode code points; both inclusive. */
   minPromptChars: z.number().int().min(0).optional(),
   maxPromptChars: z.number().int().min(1).optional(),
+  /**
+   * Keep only labels whose confidence (the posterior probability that the rule on the true Q-values gives the
+   * label) is at least this; labels without a confidence are left out too. Applied per split before balancing.
+   */
+  minConfidence: z.number().min(0).max(1).optional(),
   dataSource: z.string().min(1).max(100).default("stepwiser"),
 });
 

@@ -19,6 +19,8 @@ export interface TrainingExtraInfo {
   rule: string;
   /** Canonical JSON of the rule's parameters, e.g. {"gamma":0.7}. */
   params: string;
+  /** The label's confidence (posterior probability that the rule on the true Q-values gives it); null where none is stored. */
+  confidence: number | null;
 }
 
 export interface TrainingRow {
@@ -51,6 +53,7 @@ export function trainingRow(item: LabelledChunk, index: number, context: RowCont
       run_id: context.runId,
       rule: context.rule,
       params: context.params,
+      confidence: item.confidence,
     },
   };
 }
@@ -69,6 +72,7 @@ export const EXTRA_INFO_FIELDS: Record<keyof TrainingExtraInfo, string> = {
   run_id: "the run whose labels were exported",
   rule: 'label rule name: "abs-q", "rel-ratio" or "rel-effective"',
   params: 'canonical JSON of the rule\'s parameters, e.g. {"gamma":0.7}',
+  confidence: "the label's confidence: posterior probability that the rule on the true Q-values gives this label; null where none is stored (imported labels)",
 };
 
 /** The parts of an export file as one byte array, in order. */

@@ -1,4 +1,4 @@
-import { selectBalancedTrainingSet, shuffle, type BalancedSampleReport, type TrainingCandidate } from "@stepwiser/core";
+import { selectBalancedTrainingSet, shuffle, type BalancedSampleReport, type ClassCounts, type TrainingCandidate } from "@stepwiser/core";
 
 export const SPLITS = ["train", "test"] as const;
 export type SplitName = (typeof SPLITS)[number];
@@ -36,20 +36,37 @@ export function splitProblems(problemIds: Iterable<string>, heldOutFraction: num
   return { test: new Set(shuffled.slice(0, testCount)), train: new Set(shuffled.slice(testCount)) };
 }
 
+/** The sampler's report, with the labels the confidence filter left out counted too. */
+export interface SplitSampleReport extends BalancedSampleReport {
+  /** `before`: every labelled chunk of the split, before any filter (the confidence filter included). */
+  filteredOut: BalancedSampleReport["filteredOut"] & {
+    /** Below minConfidence, or without a confidence while minConfidence is set. */
+    lowConfidence: number;
+  };
+}
+
 export interface SplitSelection<T> {
   items: T[];
   problems: number;
-  report: BalancedSampleReport;
+  report: SplitSampleReport;
+}
+
+/** Whether a label passes the confidence filter: every label without one; with it, a stored confidence of at least `minConfidence`. */
+export function passesConfidence(confidence: number | null, minConfidence: number | undefined): boolean {
+  return minConfidence === undefined || (confidence !== null && confidence >= minConfidence);
 }
 
 /**
- * Splits by problem, then filters by length and balances each split 50/50 on
- * its own (spec §3): balancing before splitting would leave the splits
- * unbalanced, and filtering after balancing would unbalance them again.
+ * Splits by problem, then filters by confidence and length and balances each
+ * split 50/50 on its own (spec §3): balancing before splitting would leave the
+ * splits unbalanced, and filtering after balancing would unbalance them again.
+ * The split comes before the confidence filter, so the held-out problems do
+ * not depend on minConfidence; without it the selection is what it was before
+ * the filter existed (the sampler sees the same items).
  */
-export function selectSplits<T extends TrainingCandidate & { problemId: string }>(
+export function selectSplits<T extends TrainingCandidate & { problemId: string; confidence: number | null }>(
   items: readonly T[],
-  options: { heldOutFraction: number; seed: number; minPromptChars?: number; maxPromptChars?: number },
+  options: { heldOutFraction: number; seed: number; minPromptChars?: number; maxPromptChars?: number; minConfidence?: number },
 ): Record<SplitName, SplitSelection<T>> {
   const seeds = exportSeeds(options.seed);
   const problems = splitProblems(
@@ -59,8 +76,21 @@ export function selectSplits<T extends TrainingCandidate & { problemId: string }
   );
   const select = (split: SplitName): SplitSelection<T> => {
     const members = items.filter((item) => problems[split].has(item.problemId));
-    const sample = selectBalancedTrainingSet(members, { seed: seeds[split], minLength: options.minPromptChars, maxLength: options.maxPromptChars });
-    return { items: sample.items, problems: problems[split].size, report: sample.report };
+    const kept: T[] = [];
+    const dropped: ClassCounts = { positive: 0, negative: 0 };
+    for (const item of members) {
+      if (passesConfidence(item.confidence, options.minConfidence)) kept.push(item);
+      else if (item.label === "Positive") dropped.positive += 1;
+      else dropped.negative += 1;
+    }
+    const sample = selectBalancedTrainingSet(kept, { seed: seeds[split], minLength: options.minPromptChars, maxLength: options.maxPromptChars });
+    const { before, filteredOut } = sample.report;
+    const report: SplitSampleReport = {
+      ...sample.report,
+      before: { positive: before.positive + dropped.positive, negative: before.negative + dropped.negative },
+      filteredOut: { ...filteredOut, lowConfidence: dropped.positive + dropped.negative },
+    };
+    return { items: sample.items, problems: problems[split].size, report };
   };
   return { train: select("train"), test: select("test") };
 }

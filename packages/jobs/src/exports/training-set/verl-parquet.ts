@@ -1,4 +1,4 @@
-import { Field, Int32, Int64, List, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, Utf8, vectorFromArray, type DataType } from "apache-arrow";
+import { Field, Float64, Int32, Int64, List, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, Utf8, vectorFromArray, type DataType } from "apache-arrow";
 import { Compression, Table as WasmTable, transformParquetStream, WriterPropertiesBuilder, type RecordBatch as WasmRecordBatch } from "parquet-wasm";
 import { concatBytes, EXTRA_INFO_FIELDS, type TrainingExtraInfo, type TrainingRow } from "./rows";
 
@@ -21,6 +21,7 @@ const EXTRA_INFO_TYPES: Record<keyof TrainingExtraInfo, [DataType, string]> = {
   run_id: [new Utf8(), "string"],
   rule: [new Utf8(), "string"],
   params: [new Utf8(), "string"],
+  confidence: [new Float64(), "double"],
 };
 const EXTRA_INFO_KEYS = Object.keys(EXTRA_INFO_TYPES) as Array<keyof TrainingExtraInfo>;
 
@@ -30,7 +31,7 @@ const EXTRA_INFO_KEYS = Object.keys(EXTRA_INFO_TYPES) as Array<keyof TrainingExt
  * ground truth that `compute_score` receives, and `extra_info` passed through
  * to it. Every field is nullable, as pyarrow infers from a list of dicts, so
  * these files concatenate with verl datasets made in Python without a schema
- * mismatch; no value is ever null. "element" is the list item name the Parquet
+ * mismatch; no value is null except extra_info.confidence of a label stored without one. "element" is the list item name the Parquet
  * spec gives 3-level LISTs (and the one pyarrow writes), so readers that go by
  * the Parquet schema alone agree.
  */

@@ -46,7 +46,7 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
     if (!rule) return;
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const optionalInt = (name: string) => (text(name) === "" ? undefined : Number(text(name)));
+    const optionalNumber = (name: string) => (text(name) === "" ? undefined : Number(text(name)));
     setQueued(null);
     start.mutate({
       spec: {
@@ -56,8 +56,9 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
         format: text("format") as TrainingSetSpec["format"],
         seed: Number(text("seed")),
         heldOutFraction: Number(text("heldOutFraction")),
-        minPromptChars: optionalInt("minPromptChars"),
-        maxPromptChars: optionalInt("maxPromptChars"),
+        minPromptChars: optionalNumber("minPromptChars"),
+        maxPromptChars: optionalNumber("maxPromptChars"),
+        minConfidence: optionalNumber("minConfidence"),
         dataSource: text("dataSource"),
       },
     });
@@ -94,7 +95,7 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
           <Select name="format" defaultValue="verl" options={FORMATS} />
         </Field>
       </div>
-      <div className="grid gap-4 sm:grid-cols-5">
+      <div className="grid gap-4 sm:grid-cols-3 lg:grid-cols-6">
         <Field label="Seed">
           <Input name="seed" type="number" min={0} step={1} defaultValue={0} />
         </Field>
@@ -106,6 +107,9 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
         </Field>
         <Field label="Max prompt chars" hint="Optional.">
           <Input name="maxPromptChars" type="number" min={1} step={1} />
+        </Field>
+        <Field label="Min confidence" hint="Optional, 0 to 1: labels less sure (or without a confidence) are left out before balancing.">
+          <Input name="minConfidence" type="number" min={0} max={1} step={0.01} data-testid="export-min-confidence" />
         </Field>
         <Field label="Data source" hint="The data_source column.">
           <Input name="dataSource" type="text" maxLength={100} defaultValue="stepwiser" />
