@@ -46,7 +46,8 @@ commands:
   plan annotate --config FILE.json --tokens-per-second N [--prefill-tokens-per-second N]
       Estimate an annotate run before launching it: requests, rollouts, prompt and
       generated tokens and hours at that throughput, from the dataset's chunks and
-      a finished fixed run's Q-values (or stated assumptions); one JSON object.
+      a finished fixed run's Q-values (or stated assumptions); the adaptive strategy
+      is simulated on a seeded sample of the solutions; one JSON object.
   batch export <runId> [-o FILE]
       The requests an offline run still needs, as an OpenAI batch file for
       \`vllm run-batch\` (stdout without -o; the count on stderr).

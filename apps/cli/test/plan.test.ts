@@ -64,6 +64,16 @@ describe("stepwiser plan annotate", () => {
     const earlyPlan = jsonOf(second) as AnnotatePlan;
     expect(earlyPlan).toMatchObject({ strategy: "early-stop", qValues: { source: `annotate run ${run.id}`, solutionsFromRun: 6 } });
     expect(earlyPlan.estimate.rollouts).toBeLessThan(plan.estimate.rollouts);
+
+    // Adaptive is simulated (core's annotateAdaptive on Bernoulli(q) outcomes), and the plan says how.
+    const adaptive = await configFile("adaptive.json", { datasetId, policyEndpoint: "sim-policy", strategy: "adaptive", adaptiveBatch: 4, maxRollouts: 16, targetConfidence: 0.9 });
+    const third = await runCli(["plan", "annotate", "--config", adaptive, "--tokens-per-second", "2000"], { env: env() });
+    expect(third.code, third.stderr).toBe(0);
+    const adaptivePlan = jsonOf(third) as AnnotatePlan;
+    expect(adaptivePlan).toMatchObject({ strategy: "adaptive", qValues: { source: `annotate run ${run.id}` }, adaptive: { adaptiveBatch: 4, maxRollouts: 16, simulation: { solutions: 6, sampledSolutions: 6, replicates: 4 } } });
+    expect(adaptivePlan.estimate.rollouts).toBeGreaterThanOrEqual(4 * chunks);
+    expect(adaptivePlan.estimate.rollouts).toBeLessThanOrEqual(16 * chunks);
+    expect(adaptivePlan.assumptions.join("\n")).toMatch(/annotateAdaptive/);
   }, 120_000);
 
   it("bad usage and bad input exit 2 with a message naming the flag, file and field, or dataset", async () => {

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectedSolutionCost, InputError } from "@stepwiser/core";
+import { createRng, DEFAULT_LABEL_CONFIDENCE_OPTIONS, expectedSolutionCost, InputError, simulatedAdaptiveSolutionCost, type LabelRule } from "@stepwiser/core";
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients, planAnnotateRun, type AnnotateConfigInput, type AnnotatePlan } from "../src";
 
 /**
@@ -113,6 +113,62 @@ describe("plan annotate: estimates against executed runs", () => {
     // Assumed q (no fixed run yet) is an upper bound for these strategies: no recovery after a known first error.
     expect(assumedEarly.estimate.rollouts, earlyVs).toBeGreaterThanOrEqual(early.rollouts);
   }, 180_000);
+
+  it("adaptive: simulated from the fixed run's Q-values, close to an executed adaptive run; the plan says how it was simulated", async () => {
+    const { db } = database;
+    // The Q-values come from a finished fixed run (the test above leaves one; run one here when it ran alone).
+    const fixedRun =
+      (await db.run.findFirst({ where: { kind: "annotate", datasetId, status: "completed", config: { path: ["strategy"], equals: "fixed" } }, select: { id: true } })) ??
+      (await execute(config({ strategy: "fixed" })));
+    const rules: LabelRule[] = [{ rule: "abs-q", evidence: "own-prefix" }, { rule: "rel-ratio", gamma: 0.7 }];
+    const adaptiveConfig = config({ strategy: "adaptive", adaptiveBatch: 4, maxRollouts: 16, targetConfidence: 0.9, labelRules: rules, seed: 13 });
+    const adaptivePlan = await plan(adaptiveConfig);
+    expect(adaptivePlan.qValues).toMatchObject({ runId: fixedRun.id, solutionsFromRun: 60 });
+    expect(adaptivePlan.adaptive).toMatchObject({ adaptiveBatch: 4, maxRollouts: 16, targetConfidence: 0.9, tokenBudget: null });
+    // 60 solutions: all simulated, no scaling.
+    expect(adaptivePlan.adaptive!.simulation).toMatchObject({ solutions: 60, sampledSolutions: 60, scale: 1, replicates: 4, seed: "plan-adaptive:13", budgetShare: 1 });
+    const said = adaptivePlan.assumptions.join("\n");
+    expect(said).toMatch(/annotateAdaptive \(the run's own strategy code\) was run 4 times on each of the 60 annotatable solutions/);
+    expect(said).toMatch(/first round: one batch from every prefix/);
+    expect(await plan(adaptiveConfig)).toEqual(adaptivePlan);
+
+    const run = await execute(adaptiveConfig);
+    const chunks = (await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { _count: { select: { chunks: true } } } })).reduce((n, s) => n + s._count.chunks, 0);
+    const vs = compare("adaptive", adaptivePlan, run);
+    // Adaptive spends beyond its first round (one batch of 4 from every prefix), and never more than maxRollouts per prefix.
+    expect(run.rollouts, vs).toBeGreaterThan(4 * chunks);
+    expect(adaptivePlan.estimate.rollouts, vs).toBeGreaterThan(4 * chunks);
+    expect(adaptivePlan.estimate.rollouts, vs).toBeLessThanOrEqual(16 * chunks);
+
+    // The simulation itself, fed the world's true Q-values, is close to the run (measured: 3,906 vs 3,896 rollouts) ...
+    const solutions = await db.segmentation.findMany({
+      where: { trajectory: { datasetId } },
+      select: { _count: { select: { chunks: true } }, trajectory: { select: { finalAnswerCorrect: true, metadata: true } } },
+    });
+    const rng = createRng("true-q");
+    let trueQRollouts = 0;
+    for (const s of solutions) {
+      const k = s._count.chunks;
+      const truth = s.trajectory.metadata as { trueQ0: number; trueQ: number[] };
+      const q = [truth.trueQ0, ...truth.trueQ.slice(0, k - 1)];
+      const settings = { strategy: "adaptive" as const, rollouts: 8, earlyStopBatch: 2, maxTokens: 4096, adaptive: { batch: 4, targetConfidence: 0.9, maxRollouts: 16, rules, confidence: DEFAULT_LABEL_CONFIDENCE_OPTIONS } };
+      trueQRollouts += (await simulatedAdaptiveSolutionCost({ chunkTokens: new Array(k).fill(1), problemTokens: 1, finalCorrect: s.trajectory.finalAnswerCorrect!, q }, settings, rng, 8)).rollouts;
+    }
+    expect(Math.abs(relative(trueQRollouts, run.rollouts)), `${vs}; with true Q: ${Math.round(trueQRollouts)} rollouts`).toBeLessThan(0.1);
+    // ... and so is the plan from Q-values measured with 8 rollouts per prefix (measured: 3,808 planned vs 3,896 rollouts,
+    // −2.3 %; requests 952 vs 974; generated tokens 252,562 vs 262,471; prompt tokens 270,931 vs 276,168).
+    expect(Math.abs(relative(adaptivePlan.estimate.rollouts, run.rollouts)), vs).toBeLessThan(0.15);
+    expect(Math.abs(relative(adaptivePlan.estimate.requests, run.requests)), vs).toBeLessThan(0.15);
+    expect(Math.abs(relative(adaptivePlan.estimate.generatedTokens, run.completionTokens)), vs).toBeLessThan(0.2);
+    expect(Math.abs(relative(adaptivePlan.estimate.promptTokens, run.promptTokens)), vs).toBeLessThan(0.2);
+
+    // A token budget below the estimate caps the later rounds, and the plan says so.
+    const budget = Math.round(adaptivePlan.estimate.generatedTokens * 0.8);
+    const capped = await plan({ ...adaptiveConfig, tokenBudget: budget });
+    expect(capped.estimate.generatedTokens).toBe(budget);
+    expect(capped.adaptive!.simulation.budgetShare).toBeLessThan(1);
+    expect(capped.assumptions.join("\n")).toMatch(/tokenBudget = [\d,]+ generated tokens: reached/);
+  }, 240_000);
 
   it("respects limit, trajectoryIds and maxTokens", async () => {
     const { db } = database;

@@ -120,8 +120,32 @@ function previousCutForKnownCurrent(rule: Exclude<LabelRule, { rule: "abs-q" }>,
   return 1 - (1 - y) ** (1 / n);
 }
 
+/**
+ * Both posteriors Beta: one integral, the costly case. Its value depends only
+ * on the rule and the four Beta parameters, which are counts plus the prior's
+ * pseudo-count and so repeat endlessly across the prefixes of a run (and across
+ * the simulated solutions of `stepwiser plan annotate`'s adaptive estimate):
+ * kept in a bounded memo, emptied when full. Pure, so the memo changes no value.
+ */
+const RELATIVE_MEMO_LIMIT = 100_000;
+const relativeMemo = new Map<string, number>();
+
 /** Posterior probability that a relative rule's true label is Positive. */
 function relativeTruePositive(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: QPosterior, current: QPosterior): number {
+  if (previous.kind === "beta" && current.kind === "beta") {
+    const parameters = rule.rule === "rel-ratio" ? `${rule.gamma}` : `${rule.alpha},${rule.n}`;
+    const key = `${rule.rule}|${parameters}|${previous.a},${previous.b}|${current.a},${current.b}`;
+    const known = relativeMemo.get(key);
+    if (known !== undefined) return known;
+    const value = relativeTruePositiveUncached(rule, previous, current);
+    if (relativeMemo.size >= RELATIVE_MEMO_LIMIT) relativeMemo.clear();
+    relativeMemo.set(key, value);
+    return value;
+  }
+  return relativeTruePositiveUncached(rule, previous, current);
+}
+
+function relativeTruePositiveUncached(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: QPosterior, current: QPosterior): number {
   const threshold = (p: number) => (rule.rule === "rel-ratio" ? rule.gamma * p : relEffectiveThreshold(p, rule.alpha, rule.n));
   if (previous.kind === "known") return survival(current, threshold(previous.value));
   if (current.kind === "known") {

@@ -5,10 +5,14 @@ import {
   assumedPrefixSuccess,
   CHAT_TEMPLATE_TOKENS,
   CHUNK_TAG_TOKENS,
+  DEFAULT_ADAPTIVE_SIMULATION,
   extractAnswer,
   InputError,
+  labelRuleKey,
   policyPromptTemplateTokens,
   roundSignificant,
+  type AdaptiveSimulationOptions,
+  type AdaptiveSimulationReport,
   type AnnotationCost,
   type AnnotationPlanTotals,
   type Throughput,
@@ -24,7 +28,8 @@ import { annotateConfigSchema, samplingEvidence, type AnnotateConfig } from "./c
  * `stepwiser plan annotate`: what an annotate run on this configuration would
  * cost, from the dataset's chunk statistics (aggregated in SQL, page by page of
  * the run's own plan) and per-prefix success probabilities (a finished fixed
- * run's Q-values, or an assumption), through the estimator of @stepwiser/core.
+ * run's Q-values, or an assumption), through the estimator of @stepwiser/core
+ * (the adaptive strategy: simulated on a seeded sample of the solutions).
  * Reads only; sends no request.
  */
 
@@ -35,6 +40,8 @@ export interface AnnotatePlanOptions extends Throughput {
   pageSize?: number;
   /** Solutions whose texts calibrate tokens per character. */
   calibrationSolutions?: number;
+  /** The adaptive strategy: solutions simulated at most and simulations per solution (default 300 and 4). */
+  adaptiveSimulation?: Partial<Pick<AdaptiveSimulationOptions, "sampleSize" | "replicates">>;
 }
 
 export interface AnnotatePlan {
@@ -49,6 +56,14 @@ export interface AnnotatePlan {
     withoutReferenceAnswer: number;
   };
   estimate: AnnotationCost & { hours: number };
+  /** The adaptive strategy only (null otherwise): its settings and how its rounds after the first were simulated. */
+  adaptive: {
+    adaptiveBatch: number;
+    targetConfidence: number;
+    maxRollouts: number;
+    tokenBudget: number | null;
+    simulation: AdaptiveSimulationReport;
+  } | null;
   throughput: { tokensPerSecond: number; prefillTokensPerSecond: number | null };
   qValues: {
     source: string;
@@ -181,7 +196,28 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
 
   const [sourceRun, recordedPassRate] = await Promise.all([findQSourceRun(db, config), datasetPassRate(db, config.datasetId)]);
   const passRate = recordedPassRate ?? 0.5;
-  const accumulator = new AnnotationPlanAccumulator({ strategy: config.strategy, rollouts: config.rollouts, earlyStopBatch: config.earlyStopBatch, maxTokens: config.maxTokens, evidence: samplingEvidence(config) });
+  const adaptive = config.strategy === "adaptive";
+  const accumulator = new AnnotationPlanAccumulator(
+    {
+      strategy: config.strategy,
+      rollouts: config.rollouts,
+      earlyStopBatch: config.earlyStopBatch,
+      maxTokens: config.maxTokens,
+      evidence: samplingEvidence(config),
+      adaptive: adaptive
+        ? {
+            batch: config.adaptiveBatch,
+            targetConfidence: config.targetConfidence,
+            maxRollouts: config.maxRollouts,
+            rules: config.labelRules,
+            confidence: config.labelConfidence,
+            tokenBudget: config.tokenBudget,
+          }
+        : undefined,
+    },
+    // Seeded by the run's seed, so a plan of the same config on the same data is the same to the last token.
+    { ...DEFAULT_ADAPTIVE_SIMULATION, ...options.adaptiveSimulation, seed: `plan-adaptive:${config.seed}` },
+  );
   let ratios: Awaited<ReturnType<typeof calibrate>> | undefined;
   let withoutReference = 0;
   let fromRun = 0;
@@ -225,6 +261,7 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
     }
   }
 
+  await accumulator.simulate();
   const totals = accumulator.totals();
   const hours = annotationHours(totals.exact, options);
   const chunkRatio = ratios?.chunk ?? FALLBACK_TOKENS_PER_CHAR;
@@ -237,7 +274,9 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
     `prompt of a request: the self-segmenting policy prompt (${policyPromptTemplateTokens()} tokens without the problem) + the problem + the prefix's chunks in tags + ${CHAT_TEMPLATE_TOKENS} tokens of chat template; counted once per request (its n samples share it) and without prefix-cache savings`,
     config.strategy === "fixed"
       ? `requests: one per prefix 0..k-1 with n = M = ${config.rollouts}; rollouts: k·M per solution, whatever the Q-values`
-      : `requests: one per batch of earlyStopBatch = ${config.earlyStopBatch} samples (n = batch) until a prefix's first success or M = ${config.rollouts} samples; rollouts count every sample of a batch, also those after its first success; ${
+      : config.strategy === "adaptive"
+        ? `requests: one per prefix per round with n = adaptiveBatch = ${config.adaptiveBatch} (fewer when a prefix reaches maxRollouts = ${config.maxRollouts}); the first round draws every prefix 0..k-1, every later round the prefixes that a label below targetConfidence = ${config.targetConfidence} rests on under any of the ${config.labelRules.length} rules (${config.labelRules.map(labelRuleKey).join(", ")}), label confidence as the run computes it (${config.labelConfidence.prior} prior, Abs-Q ε = ${config.labelConfidence.absQEpsilon}); M = rollouts is not used`
+        : `requests: one per batch of earlyStopBatch = ${config.earlyStopBatch} samples (n = batch) until a prefix's first success or M = ${config.rollouts} samples; rollouts count every sample of a batch, also those after its first success; ${
           config.strategy === "early-stop"
             ? samplingEvidence(config) === "own-prefix"
               ? "every prefix 1..k-1 is drawn (own-prefix evidence), also on solutions whose final answer is correct"
@@ -251,6 +290,23 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
     `final answers: Trajectory.finalAnswerCorrect, else graded from the solution text as the run does`,
     `hours: generated tokens / tokens-per-second${options.prefillTokensPerSecond ? " + prompt tokens / prefill-tokens-per-second" : " (prefill time not counted: no --prefill-tokens-per-second)"}, the cluster fully busy; no retries, failures or stragglers`,
   ];
+  const simulation = totals.adaptive;
+  if (simulation) {
+    const sampled = simulation.sampledSolutions === simulation.solutions ? `each of the ${simulation.solutions} annotatable solutions` : `each of ${simulation.sampledSolutions} of the ${simulation.solutions} annotatable solutions, a uniform sample (reservoir sampling in plan order, seed "${simulation.seed}:sample")`;
+    assumptions.push(
+      `adaptive, first round: one batch from every prefix of every annotatable solution, counted exactly (${Math.round(totals.exact.requests - simulation.beyondFirstRound.requests * simulation.budgetShare).toLocaleString("en")} requests)`,
+      `adaptive, later rounds: simulated, not computed: core's annotateAdaptive (the run's own strategy code) was run ${simulation.replicates} times on ${sampled}, every rollout from prefix L a success with probability q_L drawn independently (seed "${simulation.seed}:outcomes"); the mean cost beyond the first round was taken per chunk of the simulated solutions (${simulation.sampledChunks.toLocaleString("en")} chunks) and multiplied by the ${simulation.chunks.toLocaleString("en")} chunks of all annotatable solutions (× ${roundSignificant(simulation.scale, 4)}${simulation.scale === 1 ? ": every solution was simulated" : ""}); the simulated prefixes drew ${roundSignificant(simulation.batchesPerPrefix, 3)} batches on average. ${
+        simulation.scale === 1 ? "Left to chance: the simulated outcomes" : "Left to chance: which solutions were sampled and the simulated outcomes"
+      } (a few % on a few hundred solutions); the same config and data give the same plan`,
+    );
+    if (config.tokenBudget !== undefined) {
+      assumptions.push(
+        simulation.budgetShare < 1
+          ? `tokenBudget = ${config.tokenBudget.toLocaleString("en")} generated tokens: reached, so the later rounds are cut to ${percent(simulation.budgetShare)} of their simulated cost, as if every solution's later rounds shrank alike (the first round is always drawn${simulation.budgetShare === 0 ? " and alone exceeds the budget" : ""}); the run itself stops giving solutions further rounds once its recorded tokens reach the budget, and rounds already in flight may pass it`
+          : `tokenBudget = ${config.tokenBudget.toLocaleString("en")} generated tokens: not reached by the estimate`,
+      );
+    }
+  }
   if (withoutReference > 0) assumptions.push(`${withoutReference} solutions have no reference answer: their units fail before any request and cost nothing`);
 
   return {
@@ -262,6 +318,9 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
     segmentationMethod: config.segmentationMethod,
     dataset: { ...totals.dataset, withoutReferenceAnswer: withoutReference },
     estimate: { ...totals.estimate, hours: roundSignificant(hours, 3) },
+    adaptive: simulation
+      ? { adaptiveBatch: config.adaptiveBatch, targetConfidence: config.targetConfidence, maxRollouts: config.maxRollouts, tokenBudget: config.tokenBudget ?? null, simulation }
+      : null,
     throughput: { tokensPerSecond: options.tokensPerSecond, prefillTokensPerSecond: options.prefillTokensPerSecond ?? null },
     qValues: { source, runId: sourceRun?.id ?? null, sourceRollouts: sourceRun?.rollouts ?? null, solutionsFromRun: fromRun, solutionsAssumed: assumed, assumedPassRate: roundSignificant(passRate, 4) },
     assumptions,
