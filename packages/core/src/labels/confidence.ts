@@ -2,6 +2,7 @@ import { z } from "zod";
 import { betaCdf, logBeta } from "../stats/beta";
 import { integrate } from "../stats/quadrature";
 import { LABEL_EPSILON, type Label } from "./label";
+import { mixturePosteriorParts, mixturePriorSchema, type MixturePrior } from "./mixture-prior";
 import { bestOfNValue } from "./q-values";
 import type { LabelRule } from "./rules";
 
@@ -27,32 +28,47 @@ import type { LabelRule } from "./rules";
  * below 1e-8).
  */
 
-export const CONFIDENCE_PRIORS = ["jeffreys", "uniform"] as const;
+export const CONFIDENCE_PRIORS = ["jeffreys", "uniform", "mixture"] as const;
 export type ConfidencePrior = (typeof CONFIDENCE_PRIORS)[number];
 export const DEFAULT_CONFIDENCE_PRIOR: ConfidencePrior = "jeffreys";
 /** Abs-Q's floor ε: a true Q at or below it counts as "no rollout can succeed". */
 export const DEFAULT_ABS_Q_EPSILON = 0.01;
 
-/** The prior's pseudo-count added to both successes and failures. */
-const PRIOR_PSEUDO_COUNT: Record<ConfidencePrior, number> = { jeffreys: 0.5, uniform: 1 };
+/** The conjugate priors' pseudo-count added to both successes and failures. */
+const PRIOR_PSEUDO_COUNT: Record<Exclude<ConfidencePrior, "mixture">, number> = { jeffreys: 0.5, uniform: 1 };
 
-export const labelConfidenceOptionsSchema = z.object({
-  /** Prior of every prefix's Q: jeffreys = Beta(½, ½) (default), uniform = Beta(1, 1). */
-  prior: z.enum(CONFIDENCE_PRIORS).default(DEFAULT_CONFIDENCE_PRIOR),
-  /** Abs-Q's ε: true Positive iff Q > ε. */
-  absQEpsilon: z.number().gt(0).lt(1).default(DEFAULT_ABS_Q_EPSILON),
-});
+export const labelConfidenceOptionsSchema = z
+  .object({
+    /**
+     * Prior of every prefix's Q: jeffreys = Beta(½, ½) (default), uniform = Beta(1, 1), mixture = point masses at
+     * 0 and 1 plus a Beta part, with the weights and parameters given in `mixture` (fitted to a pilot run's counts).
+     */
+    prior: z.enum(CONFIDENCE_PRIORS).default(DEFAULT_CONFIDENCE_PRIOR),
+    /** Abs-Q's ε: true Positive iff Q > ε. */
+    absQEpsilon: z.number().gt(0).lt(1).default(DEFAULT_ABS_Q_EPSILON),
+    /** The mixture prior's parameters; only with prior "mixture". */
+    mixture: mixturePriorSchema.optional(),
+  })
+  .superRefine((options, ctx) => {
+    if (options.prior === "mixture" && !options.mixture) ctx.addIssue({ code: "custom", path: ["mixture"], message: 'prior "mixture" needs its parameters {zero, one, a, b} (fit them with `stepwiser prior fit --run RUN`)' });
+    if (options.prior !== "mixture" && options.mixture) ctx.addIssue({ code: "custom", path: ["mixture"], message: `mixture parameters are read only with prior "mixture", not "${options.prior}"` });
+  });
 export type LabelConfidenceOptions = z.output<typeof labelConfidenceOptionsSchema>;
 export const DEFAULT_LABEL_CONFIDENCE_OPTIONS: LabelConfidenceOptions = { prior: DEFAULT_CONFIDENCE_PRIOR, absQEpsilon: DEFAULT_ABS_Q_EPSILON };
 
 /** What is known about one prefix's Q: rollouts drawn from it, or its value itself (the finished solution's outcome). */
 export type PrefixEvidence = { correct: number; rollouts: number } | { known: number };
 
-/** Posterior of one prefix's Q. */
-export type QPosterior = { kind: "beta"; a: number; b: number } | { kind: "known"; value: number };
+/** Posterior of one prefix's Q: a Beta, a known value, or (under a mixture prior) a weighted mix of those. */
+export type SimplePosterior = { kind: "beta"; a: number; b: number } | { kind: "known"; value: number };
+export type QPosterior = SimplePosterior | { kind: "mixture"; parts: { weight: number; q: SimplePosterior }[] };
 
-/** The posterior of a prefix's Q from its evidence. Throws a RangeError for counts that are not s of m with m ≥ 1. */
-export function qPosterior(evidence: PrefixEvidence, prior: ConfidencePrior = DEFAULT_CONFIDENCE_PRIOR): QPosterior {
+/**
+ * The posterior of a prefix's Q from its evidence. Throws a RangeError for
+ * counts that are not s of m with m ≥ 1, and for prior "mixture" without its
+ * parameters.
+ */
+export function qPosterior(evidence: PrefixEvidence, prior: ConfidencePrior = DEFAULT_CONFIDENCE_PRIOR, mixture?: MixturePrior): QPosterior {
   if ("known" in evidence) {
     if (!(evidence.known >= 0 && evidence.known <= 1)) throw new RangeError(`a known Q-value lies in [0, 1], got ${evidence.known}`);
     return { kind: "known", value: evidence.known };
@@ -60,12 +76,25 @@ export function qPosterior(evidence: PrefixEvidence, prior: ConfidencePrior = DE
   const { correct, rollouts } = evidence;
   if (!Number.isInteger(rollouts) || rollouts < 1) throw new RangeError(`a prefix needs at least one rollout, got ${rollouts}`);
   if (!Number.isInteger(correct) || correct < 0 || correct > rollouts) throw new RangeError(`correct rollouts must be an integer from 0 to ${rollouts}, got ${correct}`);
+  if (prior === "mixture") {
+    if (!mixture) throw new RangeError('prior "mixture" needs its parameters {zero, one, a, b}');
+    const parts = mixturePosteriorParts(mixture, evidence).map((p): { weight: number; q: SimplePosterior } =>
+      p.at !== undefined ? { weight: p.weight, q: { kind: "known", value: p.at } } : { weight: p.weight, q: { kind: "beta", a: p.a!, b: p.b! } },
+    );
+    return parts.length === 1 ? parts[0]!.q : { kind: "mixture", parts };
+  }
   const c = PRIOR_PSEUDO_COUNT[prior];
   return { kind: "beta", a: correct + c, b: rollouts - correct + c };
 }
 
+/** The (weight, simple posterior) parts of a posterior. */
+function partsOf(q: QPosterior): { weight: number; q: SimplePosterior }[] {
+  return q.kind === "mixture" ? q.parts : [{ weight: 1, q }];
+}
+
 /** P(Q ≤ t). */
 function cdf(q: QPosterior, t: number): number {
+  if (q.kind === "mixture") return q.parts.reduce((sum, p) => sum + p.weight * cdf(p.q, t), 0);
   return q.kind === "known" ? (q.value <= t ? 1 : 0) : betaCdf(t, q.a, q.b);
 }
 
@@ -75,7 +104,7 @@ function survival(q: QPosterior, t: number): number {
 }
 
 /** E[h(Q)] under a Beta posterior, integrated in θ with Q = sin²θ. */
-function expectation(q: Extract<QPosterior, { kind: "beta" }>, h: (p: number) => number): number {
+function expectation(q: Extract<SimplePosterior, { kind: "beta" }>, h: (p: number) => number): number {
   const { a, b } = q;
   const logNorm = Math.log(2) - logBeta(a, b);
   const f = (theta: number) => {
@@ -131,7 +160,7 @@ const RELATIVE_MEMO_LIMIT = 100_000;
 const relativeMemo = new Map<string, number>();
 
 /** Posterior probability that a relative rule's true label is Positive. */
-function relativeTruePositive(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: QPosterior, current: QPosterior): number {
+function relativeTruePositive(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: SimplePosterior, current: SimplePosterior): number {
   if (previous.kind === "beta" && current.kind === "beta") {
     const parameters = rule.rule === "rel-ratio" ? `${rule.gamma}` : `${rule.alpha},${rule.n}`;
     const key = `${rule.rule}|${parameters}|${previous.a},${previous.b}|${current.a},${current.b}`;
@@ -145,7 +174,7 @@ function relativeTruePositive(rule: Exclude<LabelRule, { rule: "abs-q" }>, previ
   return relativeTruePositiveUncached(rule, previous, current);
 }
 
-function relativeTruePositiveUncached(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: QPosterior, current: QPosterior): number {
+function relativeTruePositiveUncached(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: SimplePosterior, current: SimplePosterior): number {
   const threshold = (p: number) => (rule.rule === "rel-ratio" ? rule.gamma * p : relEffectiveThreshold(p, rule.alpha, rule.n));
   if (previous.kind === "known") return survival(current, threshold(previous.value));
   if (current.kind === "known") {
@@ -177,7 +206,9 @@ export function truePositiveProbability(
     return 1 - [current, ...later].reduce((none, q) => none * cdf(q, epsilon), 1);
   }
   if (!previous) throw new RangeError(`${rule.rule} needs the previous prefix's value`);
-  return Math.min(1, Math.max(0, relativeTruePositive(rule, previous, current)));
+  let total = 0;
+  for (const p of partsOf(previous)) for (const c of partsOf(current)) total += p.weight * c.weight * relativeTruePositive(rule, p.q, c.q);
+  return Math.min(1, Math.max(0, total));
 }
 
 /** The confidence of a label: the posterior probability of its being the true label. */
@@ -200,7 +231,7 @@ export function labelConfidences(
   options: LabelConfidenceOptions = DEFAULT_LABEL_CONFIDENCE_OPTIONS,
 ): (number | null)[] {
   if (prefixes.length !== labels.length + 1) throw new RangeError(`${labels.length} labels need ${labels.length + 1} prefixes (the bare problem and one per chunk), got ${prefixes.length}`);
-  const posteriors = prefixes.map((p) => (p ? qPosterior(p, options.prior) : null));
+  const posteriors = prefixes.map((p) => (p ? qPosterior(p, options.prior, options.mixture) : null));
   return labels.map((label, index) => {
     const i = index + 1;
     const current = posteriors[i];

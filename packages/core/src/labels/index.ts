@@ -4,3 +4,4 @@ export * from "./rules";
 export * from "./solution-stats";
 export * from "./stored-values";
 export * from "./confidence";
+export * from "./mixture-prior";

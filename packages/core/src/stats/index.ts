@@ -5,3 +5,4 @@ export * from "./bootstrap";
 export * from "./calibration";
 export * from "./beta";
 export * from "./quadrature";
+export * from "./nelder-mead";
