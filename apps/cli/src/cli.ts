@@ -48,6 +48,9 @@ commands:
       generated tokens and hours at that throughput, from the dataset's chunks and
       a finished fixed run's Q-values (or stated assumptions); the adaptive strategy
       is simulated on a seeded sample of the solutions; one JSON object.
+  prior fit --run RUN
+      Fit label confidence's mixture prior (Q = 0, Q = 1, a Beta part) to an annotate
+      run's rollout counts; one JSON object for labelConfidence.mixture.
   batch export <runId> [-o FILE]
       The requests an offline run still needs, as an OpenAI batch file for
       \`vllm run-batch\` (stdout without -o; the count on stderr).
@@ -76,6 +79,7 @@ const commands: Record<string, () => Promise<Command>> = {
   segment: async () => (await import("./commands/segment")).segmentCommand,
   run: async () => (await import("./commands/run")).runCommand,
   plan: async () => (await import("./commands/plan")).planCommand,
+  prior: async () => (await import("./commands/prior")).priorCommand,
   "sim dataset": async () => (await import("./commands/sim-dataset")).simDatasetCommand,
   "sim run-batch": async () => (await import("./commands/sim-run-batch")).simRunBatchCommand,
   batch: async () => (await import("./commands/batch")).batchCommand,

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients, type AnnotatePlan } from "@stepwiser/jobs";
+import { fitMixturePrior } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { jsonOf, runCli } from "./run-cli";
 
@@ -105,5 +106,21 @@ describe("stepwiser plan annotate", () => {
     const unknownDataset = await runCli(["plan", "annotate", "--config", unknown, "--tokens-per-second", "100"], { env: env() });
     expect(unknownDataset.code).toBe(2);
     expect(unknownDataset.stderr).toContain("dataset no-such-dataset does not exist");
+  }, 120_000);
+
+  it("prior fit prints the mixture prior fitted to an annotate run's counts; a wrong run exits 2 naming --run", async () => {
+    const run = await createAndExecuteRun(database.db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 4, labelRules: [{ rule: "abs-q" }] } }, { endpoints });
+    expect(run.status).toBe("completed");
+    const result = await runCli(["prior", "fit", "--run", run.id], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    const fitted = jsonOf(result) as { zero: number; one: number; a: number; b: number; prefixes: number; runId: string };
+    const counts = (await database.db.chunkValue.findMany({ where: { runId: run.id, rolloutCount: { gt: 0 } } })).map((v) => ({ correct: v.correctCount, rollouts: v.rolloutCount }));
+    expect(fitted).toEqual(JSON.parse(JSON.stringify({ ...fitMixturePrior(counts), runId: run.id })));
+    const missing = await runCli(["prior", "fit", "--run", "no-such-run"], { env: env() });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('field "--run": run no-such-run does not exist');
+    const usage = await runCli(["prior", "fit"], { env: env() });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("prior fit needs --run RUN");
   }, 120_000);
 });

@@ -16,6 +16,7 @@ export * from "./runs/submit-run";
 export * from "./inference/endpoint-clients";
 export * from "./pipelines/annotate/config";
 export * from "./pipelines/annotate/handler";
+export * from "./pipelines/annotate/confidence-prior";
 export * from "./pipelines/sim-dataset/create";
 export * from "./pipelines/annotate/labels";
 export * from "./pipelines/benchmark/config";

@@ -1,9 +1,9 @@
 import type { Db } from "@stepwiser/db";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { labelConfidences, labelsFromStoredValues, lowestConfidence, storedPrefixEvidence, storedSolutionValues, type LabelRule } from "@stepwiser/core";
+import { fitMixturePrior, labelConfidences, labelsFromStoredValues, lowestConfidence, storedPrefixEvidence, storedSolutionValues, type LabelConfidenceOptions, type LabelRule } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSimWorldDataset, EndpointClients, executeRun, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
+import { createSimWorldDataset, EndpointClients, executeRun, fitConfidencePriorFromRun, readRunConfig, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
 
 async function createRun(db: Db, config: AnnotateConfigInput) {
   const parsed = annotateHandler.configSchema.parse(config);
@@ -15,7 +15,7 @@ const RATIO: LabelRule = { rule: "rel-ratio", gamma: 0.7 };
 const EFFECTIVE: LabelRule = { rule: "rel-effective", alpha: 0.8, n: 4 };
 
 /** Every stored label of a run under one rule with its confidence, beside what core computes from the stored counts. */
-async function storedAgainstRecomputed(db: Db, runId: string, rule: LabelRule, stored: "rel_ratio" | "rel_effective" | "abs_q", paramsKey: string) {
+async function storedAgainstRecomputed(db: Db, runId: string, rule: LabelRule, stored: "rel_ratio" | "rel_effective" | "abs_q", paramsKey: string, options?: LabelConfidenceOptions) {
   const segmentations = await db.segmentation.findMany({
     where: { chunkValues: { some: { runId } } },
     select: { id: true, trajectoryId: true, chunks: { orderBy: { index: "asc" }, select: { labels: { where: { runId, rule: stored, paramsKey }, select: { label: true, confidence: true } } } } },
@@ -26,7 +26,7 @@ async function storedAgainstRecomputed(db: Db, runId: string, rule: LabelRule, s
     const rows = await db.chunkValue.findMany({ where: { runId, segmentationId: s.id } });
     const k = s.chunks.length;
     const labels = labelsFromStoredValues(rule, storedSolutionValues(rows, k))!;
-    const expected = labelConfidences(rule, labels, storedPrefixEvidence(rows, k));
+    const expected = labelConfidences(rule, labels, storedPrefixEvidence(rows, k), options);
     s.chunks.forEach((c, i) => {
       expect(c.labels[0]!.label).toBe(labels[i]);
       pairs.push({ stored: c.labels[0]!.confidence, recomputed: expected[i]! });
@@ -138,6 +138,31 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
     expect(values.length).toBeGreaterThan(2);
     expect(values.every((v) => v.rolloutCount === 2)).toBe(true);
     expect(await db.chunkLabel.count({ where: { runId: run.id } })).toBeGreaterThan(0);
+  });
+
+  it("a run names a pilot run: its confidence prior is the mixture fitted to the pilot's counts, snapshotted, and its confidences use it", async () => {
+    const { db } = database;
+    const pilot = await createRun(db, { ...base(), strategy: "fixed", rollouts: 8, limit: 4 });
+    await executeRun(db, pilot.id, RUN_HANDLERS, { endpoints });
+    const fitted = await fitConfidencePriorFromRun(db, pilot.id);
+    const counts = (await db.chunkValue.findMany({ where: { runId: pilot.id, rolloutCount: { gt: 0 } } })).map((v) => ({ correct: v.correctCount, rollouts: v.rolloutCount }));
+    expect(fitted).toEqual({ ...fitMixturePrior(counts), runId: pilot.id });
+    expect(fitted.prefixes).toBe(counts.length);
+
+    const run = await createRun(db, { ...base(), strategy: "fixed", rollouts: 8, confidencePriorFromRun: pilot.id });
+    const config = readRunConfig({ id: run.id, kind: "annotate", config: run.config });
+    expect(config.labelConfidence).toEqual({ prior: "mixture", absQEpsilon: 0.01, mixture: { zero: fitted.zero, one: fitted.one, a: fitted.a, b: fitted.b } });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const { pairs } = await storedAgainstRecomputed(db, run.id, RATIO, "rel_ratio", '{"gamma":0.7}', config.labelConfidence);
+    const jeffreys = await storedAgainstRecomputed(db, run.id, RATIO, "rel_ratio", '{"gamma":0.7}');
+    for (const p of pairs) expect(p.stored!).toBeCloseTo(p.recomputed!, 12);
+    // The prior matters: some stored confidence differs from what Jeffreys would give.
+    expect(pairs.some((p, i) => Math.abs(p.stored! - jeffreys.pairs[i]!.recomputed!) > 1e-3)).toBe(true);
+
+    // Only an annotate run with counts can be a pilot, and the field is named.
+    await expect(createRun(db, { ...base(), confidencePriorFromRun: "no-such-run" })).rejects.toMatchObject({ location: { field: "confidencePriorFromRun" } });
+    const judgeLike = await db.run.create({ data: { kind: "judge", config: {}, datasetId } });
+    await expect(createRun(db, { ...base(), confidencePriorFromRun: judgeLike.id })).rejects.toThrow(/is a judge run/);
   });
 
   it("refuses adaptive settings that cannot work, naming the field", () => {

@@ -75,6 +75,11 @@ const annotateConfigFields = z.object({
     tokenBudget: z.number().int().min(1).optional(),
     /** How label confidence is computed: the prior of each prefix's Q (jeffreys, the default, or uniform) and Abs-Q's ε. */
     labelConfidence: labelConfidenceOptionsSchema.default(DEFAULT_LABEL_CONFIDENCE_OPTIONS),
+    /**
+     * An annotate run (e.g. a small fixed pilot) whose rollout counts the confidence prior is fitted to: the run
+     * is created with `labelConfidence.prior` "mixture" and the fitted parameters in its snapshot.
+     */
+    confidencePriorFromRun: z.string().min(1).optional(),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
     /**
      * The evidence of Abs-Q entries of `labelRules` that name none. own-prefix (the paper): chunk i is

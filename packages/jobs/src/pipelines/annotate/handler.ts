@@ -19,6 +19,7 @@ import { readRunConfig } from "../../runs/read-run-config";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { annotateConfigSchema, estimatesEveryRule, laterPrefixesField, samplingEvidence, type AnnotateConfig } from "./config";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
+import { fitConfidencePriorFromRun } from "./confidence-prior";
 import { labellingsOf, readStoredSolution, storedSolution, writeLabels, type Labelling } from "./labels";
 import type { RunContext } from "../../runs/run-kind";
 import { rolloutOutcomes, type SolutionUnderAnnotation } from "./rollouts";
@@ -117,7 +118,9 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
   async snapshot(db, config) {
     const policy = await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint");
     await assertLaterPrefixesAllowed(db, config, policy.model, laterPrefixesField(config));
-    return { ...config, policy };
+    if (!config.confidencePriorFromRun) return { ...config, policy };
+    const { zero, one, a, b } = await fitConfidencePriorFromRun(db, config.confidencePriorFromRun, "confidencePriorFromRun");
+    return { ...config, policy, labelConfidence: { ...config.labelConfidence, prior: "mixture", mixture: { zero, one, a, b } } };
   },
   datasetId: (config) => config.datasetId,
   plan: ({ db, config }) => planSegmentationIds(db, config),
