@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { betaCdf } from "@stepwiser/core";
+import { betaCdf, labelConfidenceOptionsSchema, labelConfidences } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliInProcess } from "./in-process-cli";
 import { jsonOf, repoRoot, runCli, type CliResult } from "./run-cli";
@@ -120,6 +120,17 @@ describe("stepwiser label --counts (label confidence)", () => {
     expect(result.confidence[2]).toBeCloseTo(0.9963634812950675, 8);
   });
 
+  it("--prior mixture with the parameters prior fit prints: a prefix with no success can be a sure Negative", async () => {
+    const mixture = { zero: 0.3, one: 0.2, a: 2, b: 3, prefixes: 100, logLikelihood: -1, runId: "r" };
+    const result = await runCli(["label", "--rule", "abs-q", "--prior", "mixture", "--mixture", JSON.stringify(mixture), "--counts", "8/16,12/16,0/16"]);
+    expect(result.code, result.stderr).toBe(0);
+    const out = JSON.parse(result.stdout) as { labels: string[]; confidence: number[] };
+    expect(out.labels).toEqual(["Positive", "Negative"]);
+    const options = labelConfidenceOptionsSchema.parse({ prior: "mixture", mixture: { zero: 0.3, one: 0.2, a: 2, b: 3 } });
+    expect(out.confidence).toEqual(labelConfidences({ rule: "abs-q", evidence: "own-prefix" }, ["Positive", "Negative"], [{ correct: 8, rollouts: 16 }, { correct: 12, rollouts: 16 }, { correct: 0, rollouts: 16 }], options));
+    expect(out.confidence[1]).toBeGreaterThan(0.9);
+  });
+
   it("--prior uniform uses Beta(s+1, m−s+1) and changes the numbers", async () => {
     const [jeffreys, namedJeffreys, uniform] = await Promise.all([
       runCli(["label", "--rule", "rel-ratio", "--counts", "8/16,12/16,9/16"]),
@@ -154,7 +165,11 @@ describe("stepwiser label --counts (label confidence)", () => {
       [["--rule", "abs-q", "--epsilon", "1", "--counts", "8/16,3/4"], '--epsilon must be between 0 and 1 (both excluded), got "1"'],
       [["--rule", "abs-q", "--epsilon", "0", "--counts", "8/16,3/4"], '--epsilon must be between 0 and 1 (both excluded), got "0"'],
       [["--rule", "abs-q", "--epsilon", "x", "--counts", "8/16,3/4"], '--epsilon must be a number, got "x"'],
-      [["--rule", "abs-q", "--prior", "flat", "--counts", "8/16,3/4"], '--prior must be jeffreys or uniform, got "flat"'],
+      [["--rule", "abs-q", "--prior", "flat", "--counts", "8/16,3/4"], '--prior must be jeffreys, uniform, mixture, got "flat"'],
+      [["--rule", "abs-q", "--prior", "mixture", "--counts", "8/16,3/4"], "--prior mixture needs --mixture"],
+      [["--rule", "abs-q", "--mixture", '{"zero":0.1,"one":0.1,"a":1,"b":1}', "--counts", "8/16,3/4"], "--mixture is read only with --prior mixture"],
+      [["--rule", "abs-q", "--prior", "mixture", "--mixture", "zero=0.1", "--counts", "8/16,3/4"], "--mixture must be a JSON object"],
+      [["--rule", "abs-q", "--prior", "mixture", "--mixture", '{"zero":0.7,"one":0.5,"a":1,"b":1}', "--counts", "8/16,3/4"], "--mixture: one: zero + one must be below 1"],
       [["--rule", "abs-q", "--prior", "uniform", "--q", "0.5"], "--prior needs --counts"],
     ];
     const expectRefused = (result: CliResult, [args, message]: [string[], string]) => {

@@ -43,22 +43,40 @@ export function parseRule(values: { rule?: string; gamma?: string; alpha?: strin
 export const CONFIDENCE_FLAGS = {
   prior: { type: "string" },
   epsilon: { type: "string" },
+  mixture: { type: "string" },
 } as const;
 
 /**
- * `[--prior jeffreys|uniform] [--epsilon e]` as confidence options, defaults from
- * core. `--epsilon` is Abs-Q's ε, so with another rule it is refused as
- * `--gamma` is with Abs-Q.
+ * `[--prior jeffreys|uniform|mixture [--mixture JSON]] [--epsilon e]` as
+ * confidence options, defaults from core. `--epsilon` is Abs-Q's ε, so with
+ * another rule it is refused as `--gamma` is with Abs-Q. `--mixture` takes the
+ * object `stepwiser prior fit` prints (its zero, one, a and b are read).
  */
-export function parseConfidenceOptions(values: { prior?: string; epsilon?: string }, rule: LabelRule): LabelConfidenceOptions {
+export function parseConfidenceOptions(values: { prior?: string; epsilon?: string; mixture?: string }, rule: LabelRule): LabelConfidenceOptions {
   if (values.epsilon !== undefined && rule.rule !== "abs-q") {
     throw new UsageError(`--epsilon is not a parameter of ${rule.rule} (its parameters: ${RULE_PARAMETERS[rule.rule].join(", ")}); it is abs-q's ε`);
   }
   const { prior } = values;
   if (prior !== undefined && !(CONFIDENCE_PRIORS as readonly string[]).includes(prior)) {
-    throw new UsageError(`--prior must be ${CONFIDENCE_PRIORS.join(" or ")}, got "${prior}"`);
+    throw new UsageError(`--prior must be ${CONFIDENCE_PRIORS.join(", ")}, got "${prior}"`);
+  }
+  if (prior === "mixture" && values.mixture === undefined) throw new UsageError(`--prior mixture needs --mixture '{"zero":…,"one":…,"a":…,"b":…}' (as \`stepwiser prior fit --run RUN\` prints it)`);
+  if (prior !== "mixture" && values.mixture !== undefined) throw new UsageError("--mixture is read only with --prior mixture");
+  let mixture: unknown;
+  if (values.mixture !== undefined) {
+    try {
+      const parsed = JSON.parse(values.mixture) as Record<string, unknown>;
+      mixture = typeof parsed === "object" && parsed !== null ? { zero: parsed.zero, one: parsed.one, a: parsed.a, b: parsed.b } : parsed;
+    } catch {
+      throw new UsageError(`--mixture must be a JSON object {"zero", "one", "a", "b"}, got "${values.mixture}"`);
+    }
   }
   const epsilon = values.epsilon === undefined ? undefined : numberFlag("epsilon", values.epsilon);
   if (epsilon !== undefined && !(epsilon > 0 && epsilon < 1)) throw new UsageError(`--epsilon must be between 0 and 1 (both excluded), got "${values.epsilon}"`);
-  return labelConfidenceOptionsSchema.parse({ prior: prior as ConfidencePrior | undefined, absQEpsilon: epsilon });
+  const parsed = labelConfidenceOptionsSchema.safeParse({ prior: prior as ConfidencePrior | undefined, absQEpsilon: epsilon, mixture });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`--mixture: ${issue.path.slice(1).join(".") || "value"}: ${issue.message}`);
+  }
+  return parsed.data;
 }
