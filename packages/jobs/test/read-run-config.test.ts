@@ -65,6 +65,7 @@ describe("describeRun", () => {
     const label = (kind: Parameters<typeof describeRun>[0]["kind"], config: unknown) => describeRun({ id: "r1", kind, createdAt: at, config });
     expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", policy })).toBe("annotate · Qwen2.5-7B · M=16 · fixed · 2026-03-04 05:06 UTC");
     expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", rollouts: 8, strategy: "early-stop" })).toBe("annotate · policy · M=8 · early-stop · 2026-03-04 05:06 UTC");
+    expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", strategy: "adaptive" })).toBe("annotate · policy · M≤32 · adaptive to 0.95 · 2026-03-04 05:06 UTC");
     expect(label("judge", { datasetId: "d", judgeEndpoint: "judge", judge, samples: 8, temperature: 1 })).toBe("judge · stepwiser-judge-7b · K=8 · 2026-03-04 05:06 UTC");
     expect(label("benchmark", { datasetId: "d", judgeEndpoint: "judge", mode: "critic" })).toBe("benchmark · judge · critic · K=1 · 2026-03-04 05:06 UTC");
     expect(label("generate", { datasetId: "d", policyEndpoint: "p", policy })).toBe("generate · Qwen2.5-7B · N=16 · 2026-03-04 05:06 UTC");

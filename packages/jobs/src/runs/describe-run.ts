@@ -12,6 +12,8 @@ function facts(run: RunWithConfig): string[] {
   switch (run.kind) {
     case "annotate": {
       const c = run.config;
+      // adaptive draws up to maxRollouts per prefix, to a target confidence; M is not used.
+      if (c.strategy === "adaptive") return [model(c.policy, c.policyEndpoint) ?? "policy", `M≤${c.maxRollouts}`, `adaptive to ${c.targetConfidence}`];
       return [model(c.policy, c.policyEndpoint) ?? "policy", `M=${c.rollouts}`, c.strategy];
     }
     case "judge": {

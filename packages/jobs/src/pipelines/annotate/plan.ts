@@ -1,3 +1,4 @@
+import { fitConfidencePriorFromRun } from "./confidence-prior";
 import {
   AnnotationPlanAccumulator,
   annotationHours,
@@ -197,6 +198,9 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
   const [sourceRun, recordedPassRate] = await Promise.all([findQSourceRun(db, config), datasetPassRate(db, config.datasetId)]);
   const passRate = recordedPassRate ?? 0.5;
   const adaptive = config.strategy === "adaptive";
+  // A pilot run named for the confidence prior is fitted now, as the run would fit it when created.
+  const pilot = adaptive && config.confidencePriorFromRun ? await fitConfidencePriorFromRun(db, config.confidencePriorFromRun, "confidencePriorFromRun") : null;
+  const labelConfidence = pilot ? { ...config.labelConfidence, prior: "mixture" as const, mixture: { zero: pilot.zero, one: pilot.one, a: pilot.a, b: pilot.b } } : config.labelConfidence;
   const accumulator = new AnnotationPlanAccumulator(
     {
       strategy: config.strategy,
@@ -210,7 +214,7 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
             targetConfidence: config.targetConfidence,
             maxRollouts: config.maxRollouts,
             rules: config.labelRules,
-            confidence: config.labelConfidence,
+            confidence: labelConfidence,
             tokenBudget: config.tokenBudget,
           }
         : undefined,
@@ -275,7 +279,7 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
     config.strategy === "fixed"
       ? `requests: one per prefix 0..k-1 with n = M = ${config.rollouts}; rollouts: k·M per solution, whatever the Q-values`
       : config.strategy === "adaptive"
-        ? `requests: one per prefix per round with n = adaptiveBatch = ${config.adaptiveBatch} (fewer when a prefix reaches maxRollouts = ${config.maxRollouts}); the first round draws every prefix 0..k-1, every later round the prefixes that a label below targetConfidence = ${config.targetConfidence} rests on under any of the ${config.labelRules.length} rules (${config.labelRules.map(labelRuleKey).join(", ")}), label confidence as the run computes it (${config.labelConfidence.prior} prior, Abs-Q ε = ${config.labelConfidence.absQEpsilon}); M = rollouts is not used`
+        ? `requests: one per prefix per round with n = adaptiveBatch = ${config.adaptiveBatch} (fewer when a prefix reaches maxRollouts = ${config.maxRollouts}); the first round draws every prefix 0..k-1, every later round the prefixes that a label below targetConfidence = ${config.targetConfidence} rests on under any of the ${config.labelRules.length} rules (${config.labelRules.map(labelRuleKey).join(", ")}), label confidence as the run computes it (${labelConfidence.prior} prior${pilot ? ` fitted to run ${pilot.runId}'s ${pilot.prefixes} prefixes` : ""}, Abs-Q ε = ${labelConfidence.absQEpsilon}); M = rollouts is not used`
         : `requests: one per batch of earlyStopBatch = ${config.earlyStopBatch} samples (n = batch) until a prefix's first success or M = ${config.rollouts} samples; rollouts count every sample of a batch, also those after its first success; ${
           config.strategy === "early-stop"
             ? samplingEvidence(config) === "own-prefix"
