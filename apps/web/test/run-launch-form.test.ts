@@ -15,7 +15,10 @@ describe("run launch form", () => {
     expect(byName.datasetId?.control).toEqual({ kind: "dataset" });
     expect(byName.policyEndpoint?.control).toEqual({ kind: "endpoint", role: "policy" });
     expect(byName.rollouts).toMatchObject({ initial: "16", control: { kind: "number", integer: true, min: 1, max: 256 } });
-    expect(byName.strategy?.control).toEqual({ kind: "enum", options: ["fixed", "early-stop", "first-error"] });
+    expect(byName.strategy?.control).toEqual({ kind: "enum", options: ["fixed", "early-stop", "first-error", "adaptive"] });
+    expect(byName.targetConfidence).toMatchObject({ initial: "0.95", control: { kind: "number" } });
+    expect(byName.maxRollouts).toMatchObject({ initial: "32", control: { kind: "number", integer: true } });
+    expect(byName.labelConfidence?.control.kind).toBe("json");
     expect(byName.labelRules?.control.kind).toBe("json");
     expect(byName.trajectoryIds?.control.kind).toBe("lines");
     expect(byName.limit).toMatchObject({ initial: "", required: false, control: { kind: "number", min: 1, max: undefined } });

@@ -106,7 +106,7 @@ describe("label confidence histograms", () => {
     const view = await caller().dataset.overview({ datasetId: dataset.id });
     expect(view.confidence.map((h) => [h.runId, h.runLabel, h.rule, h.paramsKey, h.labels, h.noConfidence])).toEqual([
       [fixed.id, "annotate · sim-policy-7b · M=8 · fixed · 2026-02-02 00:00 UTC", "rel_ratio", '{"gamma":0.7}', 10, 0],
-      [adaptive.id, expect.stringMatching(/^annotate · sim-policy-7b · .* · adaptive · 2026-02-01 00:00 UTC$/), "abs_q", '{"evidence":"own-prefix"}', 10, 1],
+      [adaptive.id, expect.stringMatching(/^annotate · sim-policy-7b · M≤32 · adaptive to 0.95 · 2026-02-01 00:00 UTC$/), "abs_q", '{"evidence":"own-prefix"}', 10, 1],
       [adaptive.id, expect.stringMatching(/adaptive/), "rel_ratio", '{"gamma":0.7}', 10, 2],
     ]);
     expect(view.confidence[0]!.bins).toEqual(expectedBins(fixedRatio));
