@@ -24,6 +24,9 @@ test("a researcher launches a small annotate run from the form and watches it re
   await expect(page.getByText("completed", { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("figure", { name: "Throughput over time" })).toBeVisible();
   await expect(page.getByRole("figure", { name: "Token spend" }).locator(".recharts-area").first()).toBeVisible();
+  // Its labels' confidence, one histogram per rule, read once more when the run ended.
+  await expect(page.getByRole("figure", { name: /^Label confidence, rel-ratio/ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("confidence-histogram")).toHaveCount(3);
   await page.screenshot({ path: screenshot("run.png"), fullPage: true });
 
   // The run is in the dataset's history.

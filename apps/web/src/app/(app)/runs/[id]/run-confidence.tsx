@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { Card, ErrorAlert } from "~/components/ui";
 import { ConfidenceHistograms } from "~/components/label-confidence/confidence-histograms";
 import { errorMessage } from "~/lib/error-message";
@@ -10,6 +11,13 @@ import { useTRPC } from "~/trpc/react";
 export function RunConfidence({ runId, active }: { runId: string; active: boolean }) {
   const trpc = useTRPC();
   const confidence = useQuery({ ...trpc.run.confidence.queryOptions({ id: runId }), refetchInterval: active ? 10_000 : false });
+  // The last labels are written just before the run ends: read them once more when it does.
+  const wasActive = useRef(active);
+  const { refetch } = confidence;
+  useEffect(() => {
+    if (wasActive.current && !active) void refetch();
+    wasActive.current = active;
+  }, [active, refetch]);
   return (
     <Card as="section" aria-label="Label confidence" className="space-y-2 text-sm">
       <div>
