@@ -1,5 +1,6 @@
 export { ErrorAlert, Notice } from "./alert";
 export { Button, ButtonLink, buttonClass, type ButtonSize, type ButtonVariant } from "./button";
+export { measuredLine, steppedLine, type MeasuredCurveType } from "./chart-curves";
 export { ChartFigure } from "./chart-figure";
 export { Card, CardHeader, CardTitle, cardClass } from "./card";
 export { cx } from "./cx";

@@ -2,7 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure } from "~/components/ui";
+import { ChartFigure, measuredLine, steppedLine } from "~/components/ui";
 
 type Point = RouterOutputs["run"]["progress"]["points"][number];
 
@@ -10,7 +10,7 @@ function compact(value: number): string {
   return Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 }).format(value);
 }
 
-/** Throughput and cumulative token spend over the run's life, from its progress samples. */
+/** Throughput (a measurement per sample: straight segments between dots) and cumulative token spend (a counter: steps) over the run's life, from its progress samples. */
 export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: Date | null }) {
   if (points.length < 2) return <p className="text-sm text-slate-500">Charts appear once the run has made progress for a few seconds.</p>;
   const origin = (startedAt ?? points[0]!.at).getTime();
@@ -32,8 +32,8 @@ export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: D
           <YAxis yAxisId="units" orientation="right" {...axis} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(s) => `${s} s`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          <Line yAxisId="tokens" type="monotone" dataKey="tokensPerSecond" name="generated tokens/s" stroke="#2563eb" dot={false} connectNulls isAnimationActive={false} />
-          <Line yAxisId="units" type="monotone" dataKey="unitsPerSecond" name="units/s" stroke="#059669" dot={false} connectNulls isAnimationActive={false} />
+          <Line yAxisId="tokens" {...measuredLine()} dataKey="tokensPerSecond" name="generated tokens/s" stroke="#2563eb" connectNulls isAnimationActive={false} />
+          <Line yAxisId="units" {...measuredLine()} dataKey="unitsPerSecond" name="units/s" stroke="#059669" connectNulls isAnimationActive={false} />
         </LineChart>
       </ChartFigure>
       <ChartFigure label="Token spend" height="h-52">
@@ -43,8 +43,8 @@ export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: D
           <YAxis tickFormatter={compact} {...axis} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toLocaleString() : String(value))} labelFormatter={(s) => `${s} s`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          <Area type="monotone" dataKey="promptTokens" name="prompt tokens" stackId="tokens" stroke="#64748b" fill="#cbd5e1" isAnimationActive={false} />
-          <Area type="monotone" dataKey="completionTokens" name="generated tokens" stackId="tokens" stroke="#2563eb" fill="#93c5fd" isAnimationActive={false} />
+          <Area {...steppedLine()} dataKey="promptTokens" name="prompt tokens" stackId="tokens" stroke="#64748b" fill="#cbd5e1" isAnimationActive={false} />
+          <Area {...steppedLine()} dataKey="completionTokens" name="generated tokens" stackId="tokens" stroke="#2563eb" fill="#93c5fd" isAnimationActive={false} />
         </AreaChart>
       </ChartFigure>
     </div>

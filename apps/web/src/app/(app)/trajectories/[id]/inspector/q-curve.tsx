@@ -2,7 +2,7 @@
 
 import type { Label } from "@stepwiser/core";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure } from "~/components/ui";
+import { ChartFigure, measuredLine, steppedLine } from "~/components/ui";
 
 interface Point {
   step: string;
@@ -30,8 +30,8 @@ export function QCurve({ q0, q, gamma, relRatio }: { q0: number | null; q: (numb
         <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
         <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(2) : String(value))} />
         <Legend wrapperStyle={{ fontSize: 11 }} />
-        <Line type="monotone" dataKey="q" name="Q" stroke="#059669" strokeWidth={2} connectNulls isAnimationActive={false} />
-        <Line type="stepAfter" dataKey="threshold" name={`γ·Q(prev), γ = ${gamma}`} stroke="#dc2626" strokeDasharray="4 3" dot={false} connectNulls isAnimationActive={false} />
+        <Line {...measuredLine()} dataKey="q" name="Q" stroke="#059669" strokeWidth={2} connectNulls isAnimationActive={false} />
+        <Line {...steppedLine()} dataKey="threshold" name={`γ·Q(prev), γ = ${gamma}`} stroke="#dc2626" strokeDasharray="4 3" connectNulls isAnimationActive={false} />
       </LineChart>
     </ChartFigure>
   );
