@@ -70,6 +70,32 @@ describe("trajectory lists", () => {
     for (const item of disagreeing) expect(item.annotateFirstNegative).not.toBe(item.judgeFirstNegative);
   });
 
+  it("shows each solution's chunk count without a run: the chunks of its first segmentation, the one the inspector opens on", async () => {
+    const { db } = database;
+    const segmentations = await db.segmentation.findMany({
+      where: { trajectory: { datasetId } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { trajectoryId: true, _count: { select: { chunks: true } } },
+    });
+    const expected = new Map<string, number>();
+    for (const s of segmentations) if (!expected.has(s.trajectoryId)) expected.set(s.trajectoryId, s._count.chunks);
+    const items = await listAll({});
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect(item.chunkCount).toBe(expected.get(item.id));
+    expect(items.every((item) => item.chunkCount! > 0)).toBe(true);
+    // A chosen run's stats still count its own segmentation.
+    const all = await reference();
+    for (const item of await listAll({ annotateRunId })) expect(item.chunkCount).toBe(all.find((t) => t.id === item.id)!.a!.chunkCount);
+    // A solution without any segmentation lists, with no count.
+    const { problemId } = await db.trajectory.findUniqueOrThrow({ where: { id: all[0]!.id }, select: { problemId: true } });
+    const unsegmented = await db.trajectory.create({ data: { datasetId, problemId, externalId: "unsegmented", generator: "sim-policy", text: "no chunks" } });
+    try {
+      expect((await listAll({ search: "unsegmented" })).map((t) => [t.id, t.chunkCount])).toEqual([[unsegmented.id, null]]);
+    } finally {
+      await db.trajectory.delete({ where: { id: unsegmented.id } });
+    }
+  });
+
   it("searches words by prefix in the problem and the solution, and exact solution ids", async () => {
     const all = await reference();
     const word = all[3]!.problem.text.match(/[A-Za-z]{5,}/)![0];

@@ -20,10 +20,22 @@ interface TrajectoryListRow {
   annotateFirstNegative: number | null;
   labelsDisagree: boolean | null;
   judgeFirstNegative: number | null;
+  /** Chunks of the chosen run's segmentation; without a run, of the solution's first segmentation (the one the inspector opens on). Null where unknown. */
   chunkCount: number | null;
   /** The solution's lowest label confidence under the filter's `confidenceRule`; null without one, or where no label has a confidence. */
   lowestConfidence: number | null;
 }
+
+/**
+ * The solution's chunks on its first segmentation, the one the inspector opens
+ * on (null without any): a scalar subquery, so it is read for the page's rows
+ * alone, counting on the (segmentation, index) index.
+ */
+const FIRST_SEGMENTATION_CHUNK_COUNT = Prisma.sql`(
+  SELECT (SELECT count(*)::int FROM "Chunk" c WHERE c."segmentationId" = s.id)
+  FROM "Segmentation" s WHERE s."trajectoryId" = t.id
+  ORDER BY s."createdAt", s.id
+  LIMIT 1)`;
 
 /**
  * One page of a dataset's solutions, filtered and sorted in the database, with
@@ -32,12 +44,14 @@ interface TrajectoryListRow {
  */
 export async function listTrajectories({ db, input }: ServiceArgs<TrajectoryFilter & { page: number; pageSize: number }>) {
   const from = filteredSolutionsFrom(input);
+  // A run's stats count its own segmentation's chunks; without a run, the solution's own segmentation tells.
+  const chunkCount = input.annotateRunId || input.judgeRunId ? Prisma.sql`COALESCE(a."chunkCount", j."chunkCount")` : FIRST_SEGMENTATION_CHUNK_COUNT;
   const [counted, rows] = await Promise.all([
     db.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${COUNT_CAP + 1}) capped`),
     db.$queryRaw<TrajectoryListRow[]>(Prisma.sql`
       SELECT t.id, t."externalId", t.subset, t.generator, t."finalAnswerCorrect", t."sourceFirstErrorIndex", t."problemId",
              a."qMin", a."firstNegative" AS "annotateFirstNegative", a."labelsDisagree",
-             j."firstNegative" AS "judgeFirstNegative", COALESCE(a."chunkCount", j."chunkCount") AS "chunkCount",
+             j."firstNegative" AS "judgeFirstNegative", ${chunkCount} AS "chunkCount",
              lc."lowestConfidence"
       ${from}
       ${listOrder(input)}

@@ -36,7 +36,7 @@ function solutionColumns(view: Pick<TrajectoryView, "annotateRunId" | "judgeRunI
     column.accessor("problemPreview", { header: "Problem", meta: { className: "max-w-xl min-w-48", headerClassName: "whitespace-nowrap" }, cell: (info) => <span className="line-clamp-2 text-slate-700">{info.getValue()}</span> }),
     column.accessor("finalAnswerCorrect", { header: "Answer", meta: plain, cell: (info) => (info.getValue() === null ? "—" : info.getValue() ? "correct" : "wrong") }),
     column.accessor("sourceFirstErrorIndex", { header: "Source error", meta: sorted("sourceFirstError"), cell: (info) => position(info.getValue()) }),
-    // Chunks are counted on a run's segmentation: the column sorts only once a run is chosen.
+    // Chunks of the chosen run's segmentation, else of the solution's first one; the column sorts only once a run is chosen (its stats are indexed, a count per solution is not).
     column.accessor("chunkCount", { header: "Chunks", meta: view.annotateRunId || view.judgeRunId ? sorted("chunkCount") : plain, cell: (info) => info.getValue() ?? "—" }),
     ...(view.annotateRunId
       ? [
