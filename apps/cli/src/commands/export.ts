@@ -13,7 +13,7 @@ import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { withDatabase } from "./run";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const KINDS = ["training-set", "labels", "predictions"] as const;
+export const EXPORT_KINDS = ["training-set", "labels", "predictions"] as const;
 
 /**
  * `stepwiser export training-set|labels|predictions --run ID --out PATH`: an
@@ -22,7 +22,7 @@ const KINDS = ["training-set", "labels", "predictions"] as const;
  */
 export async function exportCommand(args: string[]): Promise<void> {
   const [kind, ...rest] = args;
-  if (!kind || !(KINDS as readonly string[]).includes(kind)) throw new UsageError(`export needs one of ${KINDS.join(", ")}${kind ? ` (got "${kind}")` : ""}`);
+  if (!kind || !(EXPORT_KINDS as readonly string[]).includes(kind)) throw new UsageError(`export needs one of ${EXPORT_KINDS.join(", ")}${kind ? ` (got "${kind}")` : ""}`);
   const { values } = parseArgs({
     args: rest,
     options: {

@@ -63,7 +63,7 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
   }
 }
 
-const RUN_ACTIONS = ["cancel", "resume", "relabel", "status", "predictions"] as const;
+export const RUN_ACTIONS = ["cancel", "resume", "relabel", "status", "predictions"] as const;
 
 /**
  * `stepwiser run <kind> --config file.json [--detach | --offline]`, and

@@ -1,0 +1,408 @@
+/**
+ * Help for the command line: the top-level USAGE, and one entry per command and
+ * subcommand (keyed by its words, e.g. "run relabel") with its flags and an example.
+ * An entry's synopsis is taken from USAGE's lines for that command unless it gives
+ * its own (subcommands USAGE mentions only in prose). No command module is loaded:
+ * `--help` never touches a database.
+ */
+
+/**
+ * `stepwiser <command>`: results on stdout (JSON), progress and logs on stderr,
+ * exit code 2 for bad usage or bad input, 1 for other failures.
+ */
+export const USAGE = `usage: stepwiser <command>
+
+commands:
+  import processbench|prm800k|math-shepherd|jsonl <file>... [--name NAME | --dataset ID]
+         [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace] [--preview] [--detach]
+      Import files (one dataset per file, or into --dataset) as jobs; waits for them
+      unless --detach. jsonl needs --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…].
+      --preview prints the first 20 records as read, without importing.
+      Uses DATABASE_URL, else the embedded database of this checkout.
+  export training-set --run RUN --rule abs-q|rel-ratio|rel-effective [--gamma x | --alpha x --n k]
+         [--format verl|openrlhf|trl] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N]
+         [--min-confidence 0.9] --out DIR
+  export labels|predictions --run RUN --out FILE|-
+      Export runs (jobs): a balanced judge training set (parquet or JSONL, with a reward
+      function file; --min-confidence keeps only labels at least that sure, before balancing),
+      a run's chunk labels with their confidence, or its ProcessBench predictions.
+  grade --gold G --pred P [--mode boxed|lenient] [--time-limit-ms MS] [--details]
+  grade --jsonl FILE [--mode boxed|lenient] [--time-limit-ms MS] [--threads N] [--details]
+      Extract and compare final answers; one JSON object per pair, in input order, naming
+      the extraction rule that found the prediction's answer. --mode boxed reads only boxes and
+      answer phrases (output asked to box its answer); lenient (default) also prose and numbers.
+  processbench score --data <file.json>... --predictions FILE
+      ProcessBench acc_err / acc_cor / F1 per subset and their average.
+  label --rule abs-q|rel-ratio|rel-effective [--gamma x] [--alpha x] [--n k] [--evidence E] --q0 x --q x1,x2,...
+  label --rule R [rule parameters] [--epsilon e] [--prior jeffreys|uniform] --counts s0/m0,s1/m1,...
+      Chunk labels from Q-values, and the first error they imply; with rollout counts also
+      each label's confidence (the posterior probability that the rule on the true values agrees).
+  segment --method blank-line|step-markers --file F
+      Baseline segmentation of a solution into chunks with character offsets.
+  chunks check --original F --chunked G
+      Check that a <chunk>-tagged segmentation reproduces the original text.
+  verdict --file F
+      Parse a judge output: Positive, Negative or unparseable.
+  run <kind> --config FILE.json [--detach | --offline]
+      Launch a run (annotate, …) and follow its progress; works the queue here too
+      unless --detach. --offline (annotate, judge) only creates the run, for batch
+      export/import. run cancel|resume|status|predictions <runId>;
+      run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values).
+  plan annotate --config FILE.json --tokens-per-second N [--prefill-tokens-per-second N]
+      Estimate an annotate run before launching it: requests, rollouts, prompt and
+      generated tokens and hours at that throughput, from the dataset's chunks and
+      a finished fixed run's Q-values (or stated assumptions); the adaptive strategy
+      is simulated on a seeded sample of the solutions; one JSON object.
+  prior fit --run RUN
+      Fit label confidence's mixture prior (Q = 0, Q = 1, a Beta part) to an annotate
+      run's rollout counts; one JSON object for labelConfidence.mixture.
+  batch export <runId> [-o FILE]
+      The requests an offline run still needs, as an OpenAI batch file for
+      \`vllm run-batch\` (stdout without -o; the count on stderr).
+  batch import <runId> <output.jsonl>
+      Store a \`vllm run-batch\` output for the run, then execute it (only failed
+      requests are sent online) and print its final status like \`run\`.
+  sim dataset --name N [--problems 100] [--solutions 4] [--seed S] [--error-rate p] [--recovery-rate q]
+      A dataset of simulated-world problems and sim-policy solutions with their ground truth.
+  sim run-batch -i IN.jsonl -o OUT.jsonl --url URL [--concurrency N]
+      \`vllm run-batch\` against a simulated cluster (URL: a replica's …/v1).
+  sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]
+      Run simulated vLLM replicas (sim-policy, sim-judge-*, sim-segmenter,
+      arith-checker) until Ctrl-C; prints their URLs as one JSON line.
+`;
+
+type Flag = readonly [flag: string, meaning: string];
+
+interface CommandHelp {
+  /** What the command does, in one line. */
+  summary: string;
+  /** Synopsis lines (without "stepwiser "), when USAGE has none for this command. */
+  synopsis?: readonly string[];
+  flags: readonly Flag[];
+  example: string;
+}
+
+const RULE_FLAGS: readonly Flag[] = [
+  ["--rule abs-q|rel-ratio|rel-effective", "the label rule"],
+  ["--gamma x", "abs-q / rel-ratio threshold (default: the paper's)"],
+  ["--alpha x --n k", "rel-effective parameters (default: the paper's)"],
+  ["--evidence own-prefix|later-prefixes", "which rollouts a chunk's label rests on"],
+];
+
+const IMPORT_FLAGS: readonly Flag[] = [
+  ["--name NAME", "the new dataset's name (a single file)"],
+  ["--dataset ID", "import into this existing dataset instead"],
+  ["--subset S", "the subset the records belong to"],
+  ["--generator G", "the model that generated the solutions"],
+  ["--duplicates skip|replace", "what to do with records already imported (default skip)"],
+  ["--preview", "print the first 20 records as read, without importing"],
+  ["--detach", "queue the import jobs and return without waiting"],
+];
+const MAP_FLAG: Flag = ["--map SPEC", "jsonl only: problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]"];
+
+const EXPORT_TRAINING_SET_FLAGS: readonly Flag[] = [
+  ["--run RUN", "the annotate run whose labels are exported"],
+  ...RULE_FLAGS,
+  ["--format verl|openrlhf|trl", "the trainer's format (default verl)"],
+  ["--seed S", "the seed of the balancing and held-out split"],
+  ["--held-out F", "fraction held out for evaluation (e.g. 0.1)"],
+  ["--min-chars N / --max-chars N", "keep prompts of this length only"],
+  ["--min-confidence P", "keep labels at least this sure (0..1), before balancing"],
+  ["--data-source NAME", "the data_source field of the records"],
+  ["--out DIR", "the directory for the files"],
+  ["--detach", "queue the export and return its run id without waiting"],
+];
+const EXPORT_RUN_FLAGS: readonly Flag[] = [
+  ["--run RUN", "the run to export"],
+  ["--out FILE|-", "the file to write (- for stdout)"],
+  ["--detach", "queue the export and return its run id without waiting"],
+];
+
+const RUN_ID_FLAGS: readonly Flag[] = [["<runId>", "the run"]];
+
+function importHelp(format: string, files: string, example: string): CommandHelp {
+  return {
+    summary: `Import ${files} files, one dataset per file (or into --dataset), as jobs; waits for them unless --detach.`,
+    flags: format === "jsonl" ? [...IMPORT_FLAGS, MAP_FLAG] : IMPORT_FLAGS,
+    example,
+  };
+}
+
+export const HELP: Readonly<Record<string, CommandHelp>> = {
+  import: {
+    summary: "Import dataset files as jobs (formats: processbench, prm800k, math-shepherd, jsonl).",
+    flags: [...IMPORT_FLAGS, MAP_FLAG],
+    example: "stepwiser import processbench gsm8k.json math.json",
+  },
+  "import processbench": importHelp("processbench", "ProcessBench JSON", "stepwiser import processbench gsm8k.json math.json"),
+  "import prm800k": importHelp("prm800k", "PRM800K JSONL", 'stepwiser import prm800k phase2_train.jsonl --name "PRM800K phase 2"'),
+  "import math-shepherd": importHelp("math-shepherd", "Math-Shepherd JSONL", "stepwiser import math-shepherd math-shepherd.jsonl --subset math"),
+  "import jsonl": importHelp("jsonl", "generic JSONL (fields named by --map)", "stepwiser import jsonl data.jsonl --name mine --map problem=question,steps=steps,labels=labels"),
+  export: {
+    summary: "Export a run as files (itself a run, worked here unless --detach): training-set, labels or predictions.",
+    flags: [...EXPORT_TRAINING_SET_FLAGS.filter(([flag]) => flag !== "--out DIR" && flag !== "--run RUN" && flag !== "--detach"), ...EXPORT_RUN_FLAGS],
+    example: "stepwiser export labels --run RUN --out labels.jsonl",
+  },
+  "export training-set": {
+    summary: "A balanced judge training set (parquet or JSONL, with a reward function file) from an annotate run's labels.",
+    flags: EXPORT_TRAINING_SET_FLAGS,
+    example: "stepwiser export training-set --run RUN --rule rel-ratio --gamma 0.7 --format verl --out training-set/",
+  },
+  "export labels": {
+    summary: "A run's chunk labels with their confidence, as JSON lines.",
+    flags: EXPORT_RUN_FLAGS,
+    example: "stepwiser export labels --run RUN --out labels.jsonl",
+  },
+  "export predictions": {
+    summary: "A run's ProcessBench predictions, as JSON lines.",
+    flags: EXPORT_RUN_FLAGS,
+    example: "stepwiser export predictions --run RUN --out -",
+  },
+  "processbench score": {
+    summary: "ProcessBench acc_err / acc_cor / F1 per subset and their average.",
+    flags: [
+      ["--data FILE...", "ProcessBench JSON files (the gold labels)"],
+      ["--predictions FILE", 'JSON lines {"id", "prediction"}, e.g. from `run predictions`'],
+    ],
+    example: "stepwiser processbench score --data gsm8k.json math.json --predictions predictions.jsonl",
+  },
+  grade: {
+    summary: "Extract and compare final answers; one JSON object per pair, in input order.",
+    flags: [
+      ["--gold G --pred P", "one pair: the gold answer and the prediction"],
+      ["--jsonl FILE", "pairs as JSON lines (- for stdin)"],
+      ["--mode boxed|lenient", "boxed reads only boxes and answer phrases; lenient (default) also prose and numbers"],
+      ["--time-limit-ms MS", "time limit of one comparison"],
+      ["--threads N", "worker threads for --jsonl"],
+      ["--details", "add the extraction details"],
+    ],
+    example: "stepwiser grade --gold '\\frac{1}{2}' --pred 'so the answer is \\boxed{0.5}'",
+  },
+  label: {
+    summary: "Chunk labels from Q-values (or rollout counts, with each label's confidence), and the first error they imply.",
+    flags: [
+      ...RULE_FLAGS,
+      ["--q0 x", "the Q-value before the first chunk"],
+      ["--q x1,x2,...", "the Q-values after each chunk"],
+      ["--counts s0/m0,s1/m1,...", "rollout counts (successes/rollouts) instead of Q-values"],
+      ["--epsilon e", "with --counts: the confidence's tolerance"],
+      ["--prior jeffreys|uniform", "with --counts: the prior of the confidence"],
+    ],
+    example: "stepwiser label --rule rel-ratio --gamma 0.7 --q0 0.5 --q 0.5,0.75,0.25,0,0.5",
+  },
+  verdict: {
+    summary: "Parse a judge output: Positive, Negative or unparseable.",
+    flags: [["--file F", "the judge output (- for stdin)"]],
+    example: "stepwiser verdict --file judge-output.txt",
+  },
+  segment: {
+    summary: "Baseline segmentation of a solution into chunks with character offsets.",
+    flags: [
+      ["--method blank-line|step-markers", "the segmentation rule"],
+      ["--file F", "the solution text (- for stdin)"],
+    ],
+    example: "stepwiser segment --method step-markers --file solution.txt",
+  },
+  "chunks check": {
+    summary: "Check that a <chunk>-tagged segmentation reproduces the original text (exit 1 if not).",
+    flags: [
+      ["--original F", "the solution text"],
+      ["--chunked G", "the same text wrapped in <chunk> tags"],
+    ],
+    example: "stepwiser chunks check --original solution.txt --chunked segmented.txt",
+  },
+  run: {
+    summary: "Launch a run of a kind (annotate, judge, segment, generate, benchmark, best-of-n, chunk-reset) and follow it; or act on a run (cancel, resume, status, predictions, relabel).",
+    flags: [
+      ["--config FILE.json", "the run's configuration"],
+      ["--detach", "only queue the run; do not follow it or work the queue here"],
+      ["--offline", "annotate, judge: only create the run, for batch export/import"],
+    ],
+    example: "stepwiser run annotate --config annotate.json",
+  },
+  "run cancel": {
+    summary: "Request that a run be cancelled.",
+    synopsis: ["run cancel <runId>"],
+    flags: RUN_ID_FLAGS,
+    example: "stepwiser run cancel RUN",
+  },
+  "run resume": {
+    summary: "Resume a cancelled or failed run and follow it, working the queue here unless --detach.",
+    synopsis: ["run resume <runId> [--detach]"],
+    flags: [...RUN_ID_FLAGS, ["--detach", "only queue the run again; do not follow it"]],
+    example: "stepwiser run resume RUN",
+  },
+  "run status": {
+    summary: "Follow a run's progress until it ends (without working the queue), then print its final status.",
+    synopsis: ["run status <runId>"],
+    flags: RUN_ID_FLAGS,
+    example: "stepwiser run status RUN",
+  },
+  "run predictions": {
+    summary: 'A run\'s ProcessBench predictions as JSON lines {"id", "prediction"} (the input of `processbench score`).',
+    synopsis: ["run predictions <runId>"],
+    flags: RUN_ID_FLAGS,
+    example: "stepwiser run predictions RUN > predictions.jsonl",
+  },
+  "run relabel": {
+    summary: "Label an annotate run's chunks again with another rule, from its stored Q-values (no requests).",
+    synopsis: ["run relabel <runId> --rule R [--gamma x | --alpha x --n k]"],
+    flags: [...RUN_ID_FLAGS, ...RULE_FLAGS],
+    example: "stepwiser run relabel RUN --rule rel-ratio --gamma 0.8",
+  },
+  plan: {
+    summary: "Estimate a run before launching it (only annotate is planned).",
+    flags: [],
+    example: "stepwiser plan annotate --config annotate.json --tokens-per-second 20000",
+  },
+  "plan annotate": {
+    summary: "Estimate an annotate run: requests, rollouts, prompt and generated tokens, hours; one JSON object.",
+    flags: [
+      ["--config FILE.json", "the config `run annotate` would take"],
+      ["--tokens-per-second N", "the cluster's generated tokens per second"],
+      ["--prefill-tokens-per-second N", "its prompt tokens per second (adds prefill time)"],
+    ],
+    example: "stepwiser plan annotate --config annotate.json --tokens-per-second 20000",
+  },
+  prior: {
+    summary: "Label confidence's prior (only fit).",
+    flags: [],
+    example: "stepwiser prior fit --run RUN",
+  },
+  "prior fit": {
+    summary: "Fit label confidence's mixture prior to an annotate run's rollout counts; one JSON object for labelConfidence.mixture.",
+    flags: [["--run RUN", "an annotate run with rollout counts"]],
+    example: "stepwiser prior fit --run RUN",
+  },
+  batch: {
+    summary: "Offline runs through `vllm run-batch`: export their requests, import the outputs.",
+    flags: [["-o, --output FILE", "export: the batch file (default stdout)"]],
+    example: "stepwiser batch export RUN -o requests.jsonl",
+  },
+  "batch export": {
+    summary: "The requests an offline run still needs, as an OpenAI batch file (the count on stderr).",
+    flags: [
+      ["<runId>", "an offline run (`run annotate|judge --offline`)"],
+      ["-o, --output FILE", "the batch file (default stdout)"],
+    ],
+    example: "stepwiser batch export RUN -o requests.jsonl",
+  },
+  "batch import": {
+    summary: "Store a `vllm run-batch` output for the run, execute it and print its final status.",
+    flags: [
+      ["<runId>", "the offline run"],
+      ["<output.jsonl>", "the output of `vllm run-batch`"],
+    ],
+    example: "stepwiser batch import RUN results.jsonl",
+  },
+  "sim dataset": {
+    summary: "A dataset of simulated-world problems and sim-policy solutions with their ground truth.",
+    flags: [
+      ["--name N", "the dataset's name"],
+      ["--problems N", "problems (default 100)"],
+      ["--solutions N", "solutions per problem (default 4)"],
+      ["--seed S", "the seed"],
+      ["--error-rate p", "probability of an error in a step"],
+      ["--recovery-rate q", "probability of recovering from an error"],
+    ],
+    example: 'stepwiser sim dataset --name "sim 200" --problems 200 --solutions 4',
+  },
+  "sim run-batch": {
+    summary: "`vllm run-batch` against a simulated cluster.",
+    flags: [
+      ["-i, --input-file IN.jsonl", "the batch file"],
+      ["-o, --output-file OUT.jsonl", "the output file"],
+      ["--url URL", "a replica's …/v1"],
+      ["--concurrency N", "requests in flight"],
+      ["--api-key KEY", "the API key to send"],
+    ],
+    example: "stepwiser sim run-batch -i requests.jsonl -o results.jsonl --url http://127.0.0.1:8100/v1",
+  },
+  "sim-cluster": {
+    summary: "Run simulated vLLM replicas until Ctrl-C; prints their URLs as one JSON line.",
+    flags: [
+      ["--replicas N", "how many replicas"],
+      ["--port P", "the first replica's port"],
+      ["--config FILE", "a JSON cluster configuration"],
+      ["--time-scale X", "speed of simulated time"],
+    ],
+    example: "stepwiser sim-cluster --replicas 4 --port 8100",
+  },
+};
+
+/** USAGE's synopsis lines, one array per command entry (continuation lines included). */
+function usageEntries(): string[][] {
+  const entries: string[][] = [];
+  for (const line of USAGE.split("\n")) {
+    if (/^ {2}\S/.test(line)) entries.push([line.trim()]);
+    else if (/^ {9}\S/.test(line)) entries.at(-1)?.push(line.trim());
+  }
+  return entries;
+}
+
+/**
+ * The synopsis of command `name` from USAGE: the entries whose first word is the
+ * command's and whose second, if the name has one, is or lists the subcommand
+ * (`import processbench|…|jsonl` for "import jsonl", printed as `import jsonl`).
+ */
+export function synopsisOf(name: string): string[] {
+  const own = HELP[name]?.synopsis;
+  if (own) return [...own];
+  const [first, second] = name.split(" ");
+  const lines: string[] = [];
+  for (const [head, ...continued] of usageEntries()) {
+    const words = head!.split(" ");
+    if (words[0] !== first) continue;
+    if (second !== undefined) {
+      if (!words[1]?.split("|").includes(second)) continue;
+      words[1] = second;
+    }
+    lines.push(words.join(" "), ...continued.map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
+/** `<command> --help`: synopsis, summary, flags (one line each) and an example. */
+export function renderHelp(name: string): string {
+  const help = HELP[name];
+  if (!help) throw new Error(`no help for command "${name}"`);
+  const synopsis = synopsisOf(name);
+  if (synopsis.length === 0) throw new Error(`no synopsis for command "${name}" in USAGE`);
+  const flags: Flag[] = [...help.flags, ["-h, --help", "print this help"]];
+  const width = Math.max(...flags.map(([flag]) => flag.length));
+  return [
+    ...synopsis.map((line, i) => `${i === 0 ? "usage:" : "      "} ${line.startsWith("  ") ? `          ${line}` : `stepwiser ${line}`}`),
+    "",
+    help.summary,
+    "",
+    "flags:",
+    ...flags.map(([flag, meaning]) => `  ${flag.padEnd(width)}  ${meaning}`),
+    "",
+    "example:",
+    `  ${help.example}`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The help entry for a command line: `command` (a name from the commands map) and
+ * the words after it, extended by each leading word that names a subcommand
+ * (`run relabel RUN --help` is "run relabel"; `run annotate --help` is "run").
+ */
+export function helpNameFor(command: string, rest: readonly string[]): string {
+  let name = command;
+  for (const word of rest) {
+    if (!HELP[`${name} ${word}`]) break;
+    name = `${name} ${word}`;
+  }
+  return name;
+}
+
+/** Whether a command's arguments ask for help (`--help` or `-h` before any `--`). */
+export function asksForHelp(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (arg === "--help" || arg === "-h") return true;
+  }
+  return false;
+}
