@@ -22,6 +22,7 @@ const commands: Record<string, () => Promise<Command>> = {
   batch: async () => (await import("./commands/batch")).batchCommand,
   "sim-cluster": async () => (await import("./commands/sim-cluster")).simClusterCommand,
   "chunks check": async () => (await import("./commands/chunks-check")).chunksCheckCommand,
+  endpoint: async () => (await import("./commands/endpoint")).endpointCommand,
 };
 
 /** The command names dispatch knows ("run", "sim dataset", …), for tests that check each has help. */

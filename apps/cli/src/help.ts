@@ -62,6 +62,10 @@ commands:
   batch import <runId> <output.jsonl>
       Store a \`vllm run-batch\` output for the run, then execute it (only failed
       requests are sent online) and print its final status like \`run\`.
+  endpoint list|add|update|remove|test [NAME] [--name N] [--model M] [--role policy|judge|segmenter]
+         [--url URL]... [--max-concurrency K] [--api-key-env VAR]
+      Manage inference endpoints without the browser (JSON on stdout, keys never shown);
+      changes are audited as the first admin user's. Uses DATABASE_URL, else the embedded database.
   sim dataset --name N [--problems 100] [--solutions 4] [--seed S] [--error-rate p] [--recovery-rate q]
       A dataset of simulated-world problems and sim-policy solutions with their ground truth.
   sim run-batch -i IN.jsonl -o OUT.jsonl --url URL [--concurrency N]
@@ -117,6 +121,17 @@ const EXPORT_RUN_FLAGS: readonly Flag[] = [
   ["--out FILE|-", "the file to write (- for stdout)"],
   ["--detach", "queue the export and return its run id without waiting"],
 ];
+
+const ENDPOINT_FIELD_FLAGS: readonly Flag[] = [
+  ["--name N", "the endpoint's name (runs refer to it)"],
+  ["--model M", "the model name the replicas serve"],
+  ["--role policy|judge|segmenter", "what runs use it for"],
+  ["--url URL", "one replica's OpenAI base URL (…/v1); repeat for each replica"],
+  ["--max-concurrency K", "requests in flight per replica (add: default 64)"],
+  ["--api-key-env VAR", "read the API key from this environment variable (empty = no key)"],
+];
+const ENDPOINT_NAME_FLAG: Flag = ["NAME", "the endpoint's name"];
+const AUDITED = "Audited as the first admin user's change.";
 
 const RUN_ID_FLAGS: readonly Flag[] = [["<runId>", "the run"]];
 
@@ -294,6 +309,41 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       ["<output.jsonl>", "the output of `vllm run-batch`"],
     ],
     example: "stepwiser batch import RUN results.jsonl",
+  },
+  endpoint: {
+    summary: `Inference endpoints on the configured database, without the browser: list, add, update, remove, test. ${AUDITED}`,
+    flags: ENDPOINT_FIELD_FLAGS,
+    example: "stepwiser endpoint list",
+  },
+  "endpoint list": {
+    summary: "Every endpoint as one JSON array (hasApiKey says whether a key is stored; the key is never printed).",
+    synopsis: ["endpoint list"],
+    flags: [],
+    example: "stepwiser endpoint list",
+  },
+  "endpoint add": {
+    summary: `Add an endpoint; prints it as JSON, without its key. ${AUDITED}`,
+    synopsis: ["endpoint add --name N --model M --role policy|judge|segmenter --url URL [--url URL]... [--max-concurrency K] [--api-key-env VAR]"],
+    flags: ENDPOINT_FIELD_FLAGS,
+    example: "stepwiser endpoint add --name policy-a --model Qwen/Qwen2.5-7B-Instruct --role policy --url http://gpu1:8000/v1 --url http://gpu2:8000/v1 --api-key-env VLLM_KEY",
+  },
+  "endpoint update": {
+    summary: `Change an endpoint's fields (absent flags are kept; an empty key variable removes the key). ${AUDITED}`,
+    synopsis: ["endpoint update NAME [--name N] [--model M] [--role R] [--url URL]... [--max-concurrency K] [--api-key-env VAR]"],
+    flags: [ENDPOINT_NAME_FLAG, ...ENDPOINT_FIELD_FLAGS.map(([flag, meaning]): Flag => [flag, flag === "--name N" ? "a new name" : meaning])],
+    example: "stepwiser endpoint update policy-a --max-concurrency 128",
+  },
+  "endpoint remove": {
+    summary: `Remove an endpoint (runs already launched keep their snapshot of it). ${AUDITED}`,
+    synopsis: ["endpoint remove NAME"],
+    flags: [ENDPOINT_NAME_FLAG],
+    example: "stepwiser endpoint remove policy-a",
+  },
+  "endpoint test": {
+    summary: "Probe each replica (GET …/models with the stored key, and /health); prints the result as JSON, exit 1 unless every replica serves the model.",
+    synopsis: ["endpoint test NAME"],
+    flags: [ENDPOINT_NAME_FLAG],
+    example: "stepwiser endpoint test policy-a",
   },
   "sim dataset": {
     summary: "A dataset of simulated-world problems and sim-policy solutions with their ground truth.",

@@ -3,6 +3,7 @@ import path from "node:path";
 import { IMPORT_FORMATS } from "@stepwiser/core";
 import { describe, expect, it } from "vitest";
 import { COMMAND_NAMES } from "../src/cli";
+import { ENDPOINT_ACTIONS } from "../src/commands/endpoint";
 import { EXPORT_KINDS } from "../src/commands/export";
 import { RUN_ACTIONS } from "../src/commands/run";
 import { HELP, USAGE } from "../src/help";
@@ -23,6 +24,7 @@ describe("stepwiser <command> --help", () => {
     for (const format of IMPORT_FORMATS) expect(ALL_COMMANDS).toContain(`import ${format}`);
     for (const kind of EXPORT_KINDS) expect(ALL_COMMANDS).toContain(`export ${kind}`);
     for (const action of RUN_ACTIONS) expect(ALL_COMMANDS).toContain(`run ${action}`);
+    for (const action of ENDPOINT_ACTIONS) expect(ALL_COMMANDS).toContain(`endpoint ${action}`);
     expect(ALL_COMMANDS).toEqual(
       expect.arrayContaining([
         ...["cancel", "resume", "status", "predictions", "relabel"].map((action) => `run ${action}`),
@@ -30,6 +32,7 @@ describe("stepwiser <command> --help", () => {
         "batch import",
         ...["training-set", "labels", "predictions"].map((kind) => `export ${kind}`),
         ...["processbench", "prm800k", "math-shepherd", "jsonl"].map((format) => `import ${format}`),
+        ...["list", "add", "update", "remove", "test"].map((action) => `endpoint ${action}`),
         "plan annotate",
         "prior fit",
         "sim dataset",
