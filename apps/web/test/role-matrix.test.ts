@@ -31,6 +31,7 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "run.cancel": "research.manage",
   "run.resume": "research.manage",
   "run.relabel": "research.manage",
+  "run.update": "research.manage",
   "import.processbench": "research.manage",
   "import.preview": "research.manage",
   "import.start": "research.manage",

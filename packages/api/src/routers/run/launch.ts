@@ -8,6 +8,10 @@ export const launchRunInput = z.object({
   config: z.record(z.string(), z.unknown()),
   /** Create the run without queueing it, to execute it offline through an OpenAI batch file (annotate and judge). */
   offline: z.boolean().default(false),
+  /** The run's name (generated from kind, model and key parameters when absent), Markdown notes and tags; checked by the jobs layer, errors name the field. */
+  name: z.string().optional(),
+  notes: z.string().optional(),
+  tags: z.array(z.string()).optional(),
 });
 
 /** Creates and queues a run (or, offline, only creates it for a batch file). */

@@ -9,5 +9,6 @@ import { progress } from "./progress";
 import { relabel } from "./relabel";
 import { resume } from "./resume";
 import { schemas } from "./schemas";
+import { update } from "./update";
 
-export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, launch, cancel, resume, relabel });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, launch, cancel, resume, relabel, update });
