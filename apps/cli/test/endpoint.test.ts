@@ -31,9 +31,14 @@ describe("stepwiser endpoint", () => {
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ name: "sim", hasApiKey: true })]);
 
-    const updated = await cli(["update", "sim", "--max-concurrency", "8"]);
+    const updated = await cli(["update", "sim", "--max-concurrency", "8", "--prompt-price", "0.15", "--completion-price", "0.6"]);
     expect(updated.code, updated.stderr).toBe(0);
-    expect(JSON.parse(updated.stdout)).toMatchObject({ name: "sim", maxConcurrency: 8, hasApiKey: true });
+    expect(JSON.parse(updated.stdout)).toMatchObject({ name: "sim", maxConcurrency: 8, hasApiKey: true, promptPricePerMTokens: 0.15, cachedPromptPricePerMTokens: null, completionPricePerMTokens: 0.6 });
+    const unpriced = await cli(["update", "sim", "--prompt-price", "none"]);
+    expect(JSON.parse(unpriced.stdout)).toMatchObject({ promptPricePerMTokens: null, completionPricePerMTokens: 0.6 });
+    const badPrice = await cli(["update", "sim", "--completion-price", "cheap"]);
+    expect(badPrice.code).toBe(2);
+    expect(badPrice.stderr).toMatch(/--completion-price.*not a price/);
 
     const tested = await cli(["test", "sim"]);
     expect(tested.code, tested.stderr).toBe(0);
@@ -48,6 +53,7 @@ describe("stepwiser endpoint", () => {
     const audit = await database.db.auditLog.findMany({ where: { entityType: "Endpoint" }, orderBy: { id: "asc" } });
     expect(audit.map((entry) => [entry.action, entry.actorId])).toEqual([
       ["endpoint.created", "admin-1"],
+      ["endpoint.updated", "admin-1"],
       ["endpoint.updated", "admin-1"],
       ["endpoint.deleted", "admin-1"],
     ]);

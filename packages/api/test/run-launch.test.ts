@@ -68,7 +68,7 @@ describe("launching runs through tRPC", () => {
     expect((await caller().run.get({ id: generated.runId })).name).toBe("annotate · sim-policy · M=8 · fixed");
     // The run list shows names and tags.
     const listed = await caller().run.list({ datasetId });
-    expect(listed.find((r) => r.id === named.runId)).toMatchObject({ name: "pilot M=4", tags: ["pilot", "baseline"] });
+    expect(listed.runs.find((r) => r.id === named.runId)).toMatchObject({ name: "pilot M=4", tags: ["pilot", "baseline"] });
   });
 
   it("refuses a bad name or tag naming the field, storing nothing", async () => {

@@ -21,3 +21,4 @@ export * from "./imports";
 export * from "./planning";
 export * from "./rollouts";
 export * from "./runs/run-annotations";
+export * from "./runs/token-cost";

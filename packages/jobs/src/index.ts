@@ -45,3 +45,4 @@ export * from "./worker/worker-metrics";
 export * from "./pipelines/annotate/plan";
 export * from "./runs/read-run-config";
 export * from "./runs/describe-run";
+export * from "./runs/run-spend";

@@ -18,7 +18,17 @@ const FLAG_OF: Record<string, string> = {
   baseUrls: "--url",
   maxConcurrency: "--max-concurrency",
   apiKey: "--api-key-env",
+  promptPricePerMTokens: "--prompt-price",
+  cachedPromptPricePerMTokens: "--cached-prompt-price",
+  completionPricePerMTokens: "--completion-price",
 };
+
+/** Price flags (USD per 1M tokens) and the fields they set; "none" removes a price. */
+const PRICE_FLAGS = {
+  "prompt-price": "promptPricePerMTokens",
+  "cached-prompt-price": "cachedPromptPricePerMTokens",
+  "completion-price": "completionPricePerMTokens",
+} as const;
 
 const FIELD_OPTIONS = {
   name: { type: "string" },
@@ -27,6 +37,9 @@ const FIELD_OPTIONS = {
   url: { type: "string", multiple: true },
   "max-concurrency": { type: "string" },
   "api-key-env": { type: "string" },
+  "prompt-price": { type: "string" },
+  "cached-prompt-price": { type: "string" },
+  "completion-price": { type: "string" },
 } as const;
 
 /**
@@ -71,7 +84,9 @@ export async function endpointCommand(args: string[]): Promise<void> {
   });
 }
 
-type FieldValues = { name?: string; model?: string; role?: string; url?: string[]; "max-concurrency"?: string; "api-key-env"?: string };
+type FieldValues = { name?: string; model?: string; role?: string; url?: string[]; "max-concurrency"?: string; "api-key-env"?: string } & {
+  [flag in keyof typeof PRICE_FLAGS]?: string;
+};
 
 /** The flags as the services' input fields (absent flags stay absent); the key comes from the environment. */
 function fieldInput(values: FieldValues): Record<string, unknown> {
@@ -84,6 +99,13 @@ function fieldInput(values: FieldValues): Record<string, unknown> {
     const raw = values["max-concurrency"];
     if (!/^\s*\d+\s*$/.test(raw)) throw new InputError(`"${raw}" is not a whole number`, { field: "--max-concurrency" });
     input.maxConcurrency = Number(raw);
+  }
+  for (const [flag, field] of Object.entries(PRICE_FLAGS) as [keyof typeof PRICE_FLAGS, string][]) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    if (raw.trim() === "none") input[field] = null;
+    else if (/^\s*\d+(\.\d+)?\s*$/.test(raw)) input[field] = Number(raw);
+    else throw new InputError(`"${raw}" is not a price; give USD per 1M tokens (e.g. 0.15), or "none" to remove it`, { field: `--${flag}` });
   }
   const envName = values["api-key-env"];
   if (envName !== undefined) {

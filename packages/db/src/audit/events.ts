@@ -80,6 +80,10 @@ export interface AuditEndpointSnapshot {
   role: EndpointRole;
   maxConcurrency: number;
   apiKey: "[set]" | "[none]";
+  /** USD per 1M tokens; absent in entries written before endpoints had prices. */
+  promptPricePerMTokens?: number | null;
+  cachedPromptPricePerMTokens?: number | null;
+  completionPricePerMTokens?: number | null;
 }
 
 export interface AuditMember {

@@ -10,6 +10,10 @@ export const endpointSnapshotSchema = z.object({
   model: z.string(),
   baseUrls: z.array(z.string()).min(1),
   maxConcurrency: z.number().int().min(1),
+  /** Prices in USD per 1M tokens at launch (absent in snapshots taken before endpoints had prices). */
+  promptPricePerMTokens: z.number().nullable().optional(),
+  cachedPromptPricePerMTokens: z.number().nullable().optional(),
+  completionPricePerMTokens: z.number().nullable().optional(),
 });
 export type EndpointSnapshot = z.infer<typeof endpointSnapshotSchema>;
 
@@ -20,7 +24,18 @@ export interface EndpointClient {
 
 /** Looks endpoints up by name, for a run's configuration snapshot; `field` is the configuration field that names it. */
 export async function snapshotEndpoint(db: Db, name: string, field?: string): Promise<EndpointSnapshot> {
-  const row = await db.endpoint.findUnique({ where: { name }, select: { name: true, model: true, baseUrls: true, maxConcurrency: true } });
+  const row = await db.endpoint.findUnique({
+    where: { name },
+    select: {
+      name: true,
+      model: true,
+      baseUrls: true,
+      maxConcurrency: true,
+      promptPricePerMTokens: true,
+      cachedPromptPricePerMTokens: true,
+      completionPricePerMTokens: true,
+    },
+  });
   if (!row) throw new InputError(`no endpoint named "${name}"`, { field });
   if (row.baseUrls.length === 0) throw new InputError(`endpoint "${name}" has no replica URL`, { field });
   return row;

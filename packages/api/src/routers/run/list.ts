@@ -1,11 +1,29 @@
+import { RunKind, RunStatus } from "@stepwiser/db";
 import { z } from "zod";
-import { listRuns } from "../../services/run/list";
+import { listRuns, RUN_LIST_SORTS } from "../../services/run/list";
 import { researchReadProcedure } from "../../trpc";
+
+const day = z.iso.date("a date is written YYYY-MM-DD");
 
 export const listRunsInput = z.object({
   datasetId: z.string().min(1).optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  /** Part of the run's name, any case. */
+  search: z.string().trim().max(200).optional(),
+  kinds: z.array(z.enum(RunKind)).max(20).optional(),
+  statuses: z.array(z.enum(RunStatus)).max(20).optional(),
+  /** A model name any of the run's endpoints served (policy, judge or segmenter), as snapshotted at launch. */
+  model: z.string().trim().min(1).max(300).optional(),
+  /** Runs carrying this tag (exactly as stored). */
+  tag: z.string().trim().min(1).max(100).optional(),
+  createdById: z.string().min(1).optional(),
+  /** First and last day (UTC) of creation, both included. */
+  createdFrom: day.optional(),
+  createdTo: day.optional(),
+  sort: z.enum(RUN_LIST_SORTS).default("createdAt"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  page: z.number().int().min(1).max(100_000).default(1),
+  pageSize: z.number().int().min(1).max(200).default(50),
 });
 
-/** Runs, newest first, optionally of one dataset, with their progress. */
+/** One page of runs, filtered and sorted in the database, with progress, models and cost; newest first unless sorted otherwise. */
 export const list = researchReadProcedure.input(listRunsInput).query(({ ctx, input }) => listRuns({ ...ctx, input }));

@@ -1,7 +1,9 @@
 import { createRouter } from "../../trpc";
 import { cancel } from "./cancel";
+import { cancelMany } from "./cancel-many";
 import { confidence } from "./confidence";
 import { failures } from "./failures";
+import { filterOptions } from "./filter-options";
 import { get } from "./get";
 import { launch } from "./launch";
 import { list } from "./list";
@@ -11,4 +13,4 @@ import { resume } from "./resume";
 import { schemas } from "./schemas";
 import { update } from "./update";
 
-export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, launch, cancel, resume, relabel, update });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, launch, cancel, cancelMany, filterOptions, resume, relabel, update });

@@ -9,6 +9,10 @@ export interface NewEndpoint {
   model: string;
   role: EndpointRole;
   maxConcurrency: number;
+  /** USD per 1M tokens; absent or null = no price. */
+  promptPricePerMTokens?: number | null;
+  cachedPromptPricePerMTokens?: number | null;
+  completionPricePerMTokens?: number | null;
   /** Absent or "" = no key. */
   apiKey?: string;
 }

@@ -1,4 +1,5 @@
 import type { AuditEndpointSnapshot, Prisma } from "@stepwiser/db";
+import { tokenPriceSchema } from "@stepwiser/core";
 import { ENDPOINT_ROLES } from "@stepwiser/inference";
 import { z } from "zod";
 
@@ -46,6 +47,11 @@ export const endpointFields = {
   role: z.enum(ENDPOINT_ROLES),
   /** Requests in flight per replica. */
   maxConcurrency: z.number().int().min(1).max(4096),
+  /** Prices in USD per 1M tokens (absent: keep / none; null: none). Runs snapshot them at launch to state their cost. */
+  promptPricePerMTokens: tokenPriceSchema.nullable().optional(),
+  /** Cached prompt tokens; without it they cost the prompt price. */
+  cachedPromptPricePerMTokens: tokenPriceSchema.nullable().optional(),
+  completionPricePerMTokens: tokenPriceSchema.nullable().optional(),
 };
 
 /** A key as typed: surrounding whitespace is never part of it; "" means no key. */
@@ -60,6 +66,9 @@ export const publicEndpointSelect = {
   role: true,
   maxConcurrency: true,
   apiKey: true,
+  promptPricePerMTokens: true,
+  cachedPromptPricePerMTokens: true,
+  completionPricePerMTokens: true,
   createdAt: true,
   updatedAt: true,
 } satisfies Prisma.EndpointSelect;
@@ -72,7 +81,9 @@ export function toPublicEndpoint({ apiKey, ...endpoint }: EndpointRow) {
 }
 
 /** The audit log's picture of an endpoint: the key is only ever "[set]" or "[none]". */
-export function auditSnapshot(endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey">): AuditEndpointSnapshot {
+export function auditSnapshot(
+  endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey" | "promptPricePerMTokens" | "cachedPromptPricePerMTokens" | "completionPricePerMTokens">,
+): AuditEndpointSnapshot {
   return {
     name: endpoint.name,
     baseUrls: endpoint.baseUrls,
@@ -80,6 +91,9 @@ export function auditSnapshot(endpoint: Pick<EndpointRow, "name" | "baseUrls" | 
     role: endpoint.role,
     maxConcurrency: endpoint.maxConcurrency,
     apiKey: endpoint.apiKey ? "[set]" : "[none]",
+    promptPricePerMTokens: endpoint.promptPricePerMTokens,
+    cachedPromptPricePerMTokens: endpoint.cachedPromptPricePerMTokens,
+    completionPricePerMTokens: endpoint.completionPricePerMTokens,
   };
 }
 
