@@ -29,7 +29,7 @@ async function demoAnnotateRun(page: Page): Promise<{ datasetId: string; runId: 
   const datasetId = new URL(page.url()).pathname.split("/").pop()!;
   let runId: string | undefined;
   await expect(async () => {
-    const runs = await query<RunSummary[]>(page.request, "run.list", { datasetId, limit: 200 });
+    const { runs } = await query<{ runs: RunSummary[] }>(page.request, "run.list", { datasetId, pageSize: 200 });
     runId = runs.filter((r) => r.kind === "annotate").sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0]?.id;
     expect(runId).toBeDefined();
   }).toPass({ timeout: 30_000 });

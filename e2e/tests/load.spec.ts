@@ -161,7 +161,7 @@ async function demoRuns(request: APIRequestContext): Promise<DemoRuns> {
   const datasetId = datasets.find((d) => d.name === "Simulated world (demo)")!.id;
   let runs: Array<{ id: string; kind: string; status: string }> = [];
   await expect(async () => {
-    runs = await query<typeof runs>(request, "run.list", { datasetId });
+    runs = (await query<{ runs: typeof runs }>(request, "run.list", { datasetId, pageSize: 200 })).runs;
     const finished = (kind: string) => runs.filter((r) => r.kind === kind && r.status === "completed");
     expect(finished("annotate").length).toBeGreaterThan(0);
     expect(finished("judge").length).toBeGreaterThan(1);

@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 
 const NAV: Array<{ href: string; label: string; needs?: Capability; testId?: string }> = [
   { href: "/datasets", label: "Datasets", needs: "research.read" },
+  { href: "/runs", label: "Runs", needs: "research.read", testId: "nav-runs" },
   { href: "/annotation-queues", label: "Queues", testId: "nav-queues" },
   { href: "/endpoints", label: "Endpoints", needs: "research.read" },
   { href: "/compare", label: "Compare", needs: "research.read", testId: "nav-compare" },

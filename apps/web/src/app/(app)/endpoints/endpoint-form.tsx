@@ -20,7 +20,22 @@ const FIELD_LABELS: Record<string, string> = {
   role: "Role",
   maxConcurrency: "Max concurrency per replica",
   apiKey: "API key",
+  promptPricePerMTokens: "Prompt price",
+  cachedPromptPricePerMTokens: "Cached prompt price",
+  completionPricePerMTokens: "Completion price",
 };
+
+const PRICE_FIELDS = [
+  ["promptPricePerMTokens", "Prompt price (USD / 1M tokens)"],
+  ["cachedPromptPricePerMTokens", "Cached prompt price (USD / 1M tokens)"],
+  ["completionPricePerMTokens", "Completion price (USD / 1M tokens)"],
+] as const;
+
+/** A price as typed: empty = no price. */
+function priceOf(form: FormData, name: string): number | null {
+  const raw = String(form.get(name) ?? "").trim();
+  return raw === "" ? null : Number(raw);
+}
 
 /** Field errors under the labels the form shows: "Base URLs, URL 2: must be an http(s) URL". */
 function formErrorMessage(error: unknown): string {
@@ -63,6 +78,9 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
       model: String(form.get("model") ?? ""),
       role: String(form.get("role") ?? "policy") as EndpointRole,
       maxConcurrency: Number(form.get("maxConcurrency") ?? 64),
+      promptPricePerMTokens: priceOf(form, "promptPricePerMTokens"),
+      cachedPromptPricePerMTokens: priceOf(form, "cachedPromptPricePerMTokens"),
+      completionPricePerMTokens: priceOf(form, "completionPricePerMTokens"),
     };
     const typedKey = String(form.get("apiKey") ?? "").trim();
     if (endpoint) {
@@ -105,6 +123,15 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
         <Field label="Max concurrency per replica">
           <Input name="maxConcurrency" type="number" required min={1} max={4096} step={1} defaultValue={endpoint?.maxConcurrency ?? 64} />
         </Field>
+        {PRICE_FIELDS.map(([name, label]) => (
+          <Field key={name} label={label}>
+            <Input name={name} type="number" min={0} max={10000} step="any" defaultValue={endpoint?.[name] ?? ""} placeholder="none" />
+          </Field>
+        ))}
+        <p className="-mt-2 text-xs text-slate-500 sm:col-span-2">
+          Optional. With a prompt and a completion price, runs launched on this endpoint state their cost (prices are copied into each run at
+          launch). Cached prompt tokens cost the prompt price unless a cached price is set.
+        </p>
         <Field label="API key" className="sm:col-span-2">
           <Input
             name="apiKey"

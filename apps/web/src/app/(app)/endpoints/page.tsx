@@ -161,6 +161,18 @@ function endpointColumns(actions: EndpointActions): DataColumn<EndpointRow>[] {
       meta: { align: "right" },
       cell: (c) => <span title="requests in flight per replica">{c.getValue()} per replica</span>,
     }),
+    column.display({
+      id: "prices",
+      header: "Prices (USD / 1M tokens)",
+      cell: ({ row: { original: e } }) =>
+        e.promptPricePerMTokens === null || e.completionPricePerMTokens === null ? (
+          <span className="text-slate-400">none</span>
+        ) : (
+          <span className="text-xs tabular-nums" title="prompt / cached prompt / completion">
+            {e.promptPricePerMTokens} / {e.cachedPromptPricePerMTokens ?? e.promptPricePerMTokens} / {e.completionPricePerMTokens}
+          </span>
+        ),
+    }),
     column.accessor("hasApiKey", { header: "API key", cell: (c) => (c.getValue() ? "set" : "none") }),
     column.display({
       id: "actions",

@@ -40,9 +40,9 @@ export function QueueForm() {
 
   const datasets = useQuery(trpc.dataset.list.queryOptions());
   const candidates = useQuery(trpc.annotationQueue.annotatorCandidates.queryOptions({}));
-  const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, limit: 200 }), enabled: datasetId !== "" });
-  const annotateRuns = (runs.data ?? []).filter((r) => r.kind === "annotate");
-  const judgeRuns = (runs.data ?? []).filter((r) => r.kind === "judge" || r.kind === "benchmark");
+  const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, pageSize: 200 }), enabled: datasetId !== "" });
+  const annotateRuns = (runs.data?.runs ?? []).filter((r) => r.kind === "annotate");
+  const judgeRuns = (runs.data?.runs ?? []).filter((r) => r.kind === "judge" || r.kind === "benchmark");
   // The annotate run's label rules with stored labels: what a least-confident selection ranks by.
   const compareCandidates = useQuery({ ...trpc.compare.candidates.queryOptions({ datasetId }), enabled: datasetId !== "" && annotateRunId !== "" && kind === "least-confident" });
   const labelRules = compareCandidates.data?.annotateRuns.find((r) => r.id === annotateRunId)?.rules ?? [];

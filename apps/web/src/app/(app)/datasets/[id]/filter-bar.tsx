@@ -6,7 +6,7 @@ import { Card, Field, Input, Select } from "~/components/ui";
 import { confidenceRuleOptions, confidenceRuleParams, confidenceRuleValue, parseConfidenceRuleValue, type TrajectoryView } from "~/lib/trajectory-filters";
 
 type Dataset = RouterOutputs["dataset"]["get"];
-type RunSummary = RouterOutputs["run"]["list"][number];
+type RunSummary = RouterOutputs["run"]["list"]["runs"][number];
 
 /** A filter picker: the empty value means "no filter". */
 function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string | undefined) => void; options: [string, string][] }) {

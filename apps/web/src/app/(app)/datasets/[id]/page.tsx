@@ -31,7 +31,7 @@ export default function DatasetSolutionsPage() {
   const { view, page, update, linkSuffix } = useView();
   const canCreateQueue = useCan("annotationQueues.manage");
   const dataset = useQuery(trpc.dataset.get.queryOptions({ id }));
-  const runs = useQuery(trpc.run.list.queryOptions({ datasetId: id, limit: 200 }));
+  const runs = useQuery(trpc.run.list.queryOptions({ datasetId: id, pageSize: 200 }));
   // The chosen annotate run's label rules (those it stored labels for), offered for the confidence filter.
   const candidates = useQuery({ ...trpc.compare.candidates.queryOptions({ datasetId: id }), enabled: view.annotateRunId !== undefined });
   const labelRules = candidates.data?.annotateRuns.find((r) => r.id === view.annotateRunId)?.rules ?? [];
@@ -49,7 +49,7 @@ export default function DatasetSolutionsPage() {
   const list = solutions.data;
   return (
     <div className="space-y-3">
-      <FilterBar dataset={dataset.data} runs={runs.data ?? []} labelRules={labelRules} view={view} update={update} />
+      <FilterBar dataset={dataset.data} runs={runs.data?.runs ?? []} labelRules={labelRules} view={view} update={update} />
       {solutions.error && <ErrorAlert>{errorMessage(solutions.error)}</ErrorAlert>}
       {!list && !solutions.error && <p className="text-sm text-slate-500">Loading solutions…</p>}
       {list && (

@@ -4,26 +4,35 @@ import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { ButtonLink, DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
+import { Badge, ButtonLink, DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { anyRunActive } from "~/lib/run-status";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 
-type Run = RouterOutputs["run"]["list"][number];
+type Run = RouterOutputs["run"]["list"]["runs"][number];
 
-/** A run by the end of its id, linked to its page. */
-function RunLink({ id }: { id: string }) {
+/** A run by its name, linked to its page, with its tags. */
+function RunLink({ run }: { run: Run }) {
   return (
-    <Link href={`/runs/${id}`} className="text-blue-700 hover:underline">
-      {id.slice(-8)}
-    </Link>
+    <>
+      <Link href={`/runs/${run.id}`} className="text-blue-700 hover:underline" title={run.id}>
+        {run.name}
+      </Link>
+      {run.tags.length > 0 && (
+        <span className="ml-2 inline-flex flex-wrap gap-1">
+          {run.tags.map((tag) => (
+            <Badge key={tag}>{tag}</Badge>
+          ))}
+        </span>
+      )}
+    </>
   );
 }
 
 const column = dataColumns<Run>();
 const COLUMNS: DataColumn<Run>[] = [
-  column.accessor("id", { header: "Run", meta: { className: "font-mono" }, cell: (c) => <RunLink id={c.getValue()} /> }),
+  column.accessor("name", { header: "Run", cell: ({ row: { original: run } }) => <RunLink run={run} /> }),
   column.accessor("kind", { header: "Kind", cell: (c) => c.getValue().replaceAll("_", "-") }),
   column.accessor("status", { header: "Status", cell: (c) => <StatusBadge status={c.getValue()} /> }),
   column.display({
@@ -40,7 +49,12 @@ const COLUMNS: DataColumn<Run>[] = [
       </>
     ),
   }),
-  column.accessor("completionTokens", { header: "Tokens", cell: (c) => c.getValue().toLocaleString(), meta: { className: "tabular-nums" } }),
+  column.display({
+    id: "tokens",
+    header: "Tokens",
+    meta: { className: "tabular-nums" },
+    cell: ({ row: { original: run } }) => (run.promptTokens + run.completionTokens).toLocaleString(),
+  }),
   column.accessor("createdAt", { header: "Created", cell: (c) => c.getValue().toLocaleString(), meta: { className: "whitespace-nowrap text-slate-600" } }),
 ];
 
@@ -50,8 +64,8 @@ export default function DatasetRunsPage() {
   const trpc = useTRPC();
   const canLaunch = useCan("research.manage");
   const runs = useQuery({
-    ...trpc.run.list.queryOptions({ datasetId: id, limit: 200 }),
-    refetchInterval: (query) => (anyRunActive(query.state.data) ? 2000 : false),
+    ...trpc.run.list.queryOptions({ datasetId: id, pageSize: 200 }),
+    refetchInterval: (query) => (anyRunActive(query.state.data?.runs) ? 2000 : false),
   });
 
   return (
@@ -66,8 +80,13 @@ export default function DatasetRunsPage() {
       </div>
       {runs.error && <ErrorAlert>{errorMessage(runs.error)}</ErrorAlert>}
       {!runs.data && !runs.error && <p className="text-sm text-slate-500">Loading…</p>}
-      {runs.data?.length === 0 && <p className="text-sm text-slate-500">No run over this dataset yet.</p>}
-      {runs.data && runs.data.length > 0 && <DataTable data={runs.data} columns={COLUMNS} getRowId={(run) => run.id} />}
+      {runs.data?.runs.length === 0 && <p className="text-sm text-slate-500">No run over this dataset yet.</p>}
+      {runs.data && runs.data.runs.length > 0 && <DataTable data={runs.data.runs} columns={COLUMNS} getRowId={(run) => run.id} testId="dataset-runs" />}
+      {runs.data && runs.data.total > runs.data.runs.length && (
+        <p className="text-sm text-slate-500">
+          The newest {runs.data.runs.length} of {runs.data.total} runs; <Link href={`/runs?dataset=${encodeURIComponent(id)}`} className="text-blue-700 hover:underline">all of them on the Runs page</Link>.
+        </p>
+      )}
     </div>
   );
 }
