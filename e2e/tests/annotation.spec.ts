@@ -79,7 +79,7 @@ test("two member annotators audit a k=2 queue by keyboard; a researcher sees kap
   await expect(a.page).toHaveURL(/\/annotation-queues$/);
   await expect(a.page.getByTestId("queue-row")).toHaveCount(1);
   await expect(a.page.getByTestId("queue-row")).toContainText("Demo audit");
-  for (const name of ["Datasets", "Endpoints", "Compare", "Exports", "Users"]) await expect(a.page.getByRole("navigation").getByRole("link", { name, exact: true })).toHaveCount(0);
+  for (const name of ["Datasets", "Runs", "Endpoints", "Compare", "Exports", "Users"]) await expect(a.page.getByRole("navigation").getByRole("link", { name, exact: true })).toHaveCount(0);
   await a.page.goto("/datasets");
   await expect(a.page).toHaveURL(/\/annotation-queues\?denied=research\.read$/);
   await Promise.all([a.page.goto(`${queueUrl}/annotate`), b.page.goto(`${queueUrl}/annotate`)]);

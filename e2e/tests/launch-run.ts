@@ -2,7 +2,7 @@ import { expect, type Page } from "@playwright/test";
 
 /** From a dataset page: opens its Runs tab, fills the launch form (fields by name) and submits; ends on the new run's page. */
 export async function launchFromForm(page: Page, kind: string, fields: Record<string, string>) {
-  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  await page.getByRole("navigation", { name: "Dataset sections" }).getByRole("link", { name: "Runs", exact: true }).click();
   await page.getByRole("link", { name: "Launch a run" }).click();
   const form = page.getByRole("form", { name: "Launch a run" });
   await form.getByLabel("Run kind").selectOption(kind);

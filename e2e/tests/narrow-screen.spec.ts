@@ -20,7 +20,7 @@ test("datasets, solutions, the inspector, a run and the launch form fit a narrow
   await expect(page.getByTestId("chunk").first()).toBeVisible();
   await expectNoPageOverflow(page);
   await page.goBack();
-  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  await page.getByRole("navigation", { name: "Dataset sections" }).getByRole("link", { name: "Runs", exact: true }).click();
   await page.getByRole("row").nth(1).getByRole("link").click();
   await expect(page.getByRole("region", { name: "Progress" })).toBeVisible();
   await expectNoPageOverflow(page);

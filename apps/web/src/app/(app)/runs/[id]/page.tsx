@@ -7,6 +7,7 @@ import { Card, ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
+import { RunAnnotations } from "./run-annotations";
 import { RunCharts } from "./run-charts";
 import { RunConfidence } from "./run-confidence";
 import { RunControls } from "./run-controls";
@@ -45,14 +46,18 @@ export default function RunPage() {
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-xl font-semibold">
-          {r.kind.replaceAll("_", "-")} run <span className="font-mono text-base text-slate-600">{r.id}</span>
+        <h1 className="text-xl font-semibold" data-testid="run-name">
+          {r.name}
         </h1>
+        <span className="text-sm text-slate-600">
+          {r.kind.replaceAll("_", "-")} run <span className="font-mono text-xs">{r.id}</span>
+        </span>
         <StatusBadge status={r.status} />
         <div className="ml-auto">
           <RunControls id={r.id} status={r.status} cancelRequested={r.cancelRequestedAt !== null} />
         </div>
       </div>
+      <RunAnnotations run={r} />
       {r.datasetId && (
         <nav aria-label="Run context" className="flex gap-4 text-sm">
           <Link href={`/datasets/${r.datasetId}`} className="text-blue-700 hover:underline">

@@ -6,6 +6,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
+import { launchAnnotations } from "./launch-annotations";
 import { configFromValues, FieldError, formFields, type FormField, type RunConfigSchema } from "./schema-form";
 
 /** Kinds that can run offline through an OpenAI batch file. */
@@ -79,6 +80,7 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   const [values, setValues] = useState<Record<string, Record<string, string | boolean>>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [offline, setOffline] = useState(false);
+  const [annotations, setAnnotations] = useState({ name: "", tags: "", notes: "" });
   const launch = useMutation(trpc.run.launch.mutationOptions({ onSuccess: ({ runId }) => router.push(`/runs/${runId}`) }));
 
   const schema = schemas.data?.find((s) => s.kind === kind)?.schema as RunConfigSchema | undefined;
@@ -91,7 +93,7 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
     setProblem(null);
     try {
       const config = configFromValues(fields, Object.fromEntries(fields.map((f) => [f.name, current(f)])));
-      launch.mutate({ kind: kind as "annotate", config, offline: offline && OFFLINE_KINDS.has(kind) });
+      launch.mutate({ kind: kind as "annotate", config, offline: offline && OFFLINE_KINDS.has(kind), ...launchAnnotations(annotations) });
     } catch (error) {
       setProblem(error instanceof FieldError ? error.message : String(error));
     }
@@ -110,6 +112,18 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
           <FieldControl key={`${kind}-${field.name}`} field={field} value={current(field)} onChange={(v) => set(field.name, v)} datasets={datasets.data} endpoints={endpoints.data} />
         ))}
       </div>
+      <fieldset className="grid grid-cols-1 gap-3 border-t border-slate-100 pt-3 sm:grid-cols-2">
+        <legend className="sr-only">Name, tags and notes</legend>
+        <Field label="Name" hint="Optional; names need not be unique.">
+          <Input value={annotations.name} maxLength={120} placeholder="generated from kind, model and parameters" onChange={(e) => setAnnotations({ ...annotations, name: e.target.value })} />
+        </Field>
+        <Field label="Tags" hint="Optional, comma-separated: baseline, paper-table-2.">
+          <Input value={annotations.tags} onChange={(e) => setAnnotations({ ...annotations, tags: e.target.value })} />
+        </Field>
+        <Field label="Notes" hint="Optional Markdown: what this run is for." className="sm:col-span-2">
+          <Textarea rows={3} value={annotations.notes} onChange={(e) => setAnnotations({ ...annotations, notes: e.target.value })} />
+        </Field>
+      </fieldset>
       {OFFLINE_KINDS.has(kind) && (
         <label className="flex items-center gap-2">
           <input type="checkbox" checked={offline} onChange={(e) => setOffline(e.target.checked)} />
