@@ -122,7 +122,7 @@ export function formatTokens(tokens: number): string {
 export function formatCost(cost: { usd: number; reason: null } | { usd: null; reason: string }): { text: string; title: string | undefined } {
   if (cost.usd === null) return { text: "—", title: cost.reason };
   const usd = cost.usd;
-  const text = usd === 0 ? "$0" : usd < 0.01 ? "<$0.01" : `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: usd < 100 ? 2 : 0 })}`;
+  const text = usd === 0 ? "$0" : usd < 0.01 ? "<$0.01" : `$${usd.toLocaleString("en-US", usd < 100 ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : { maximumFractionDigits: 0 })}`;
   return { text, title: `$${usd.toPrecision(4)} at the endpoint's prices when the run was launched` };
 }
 
