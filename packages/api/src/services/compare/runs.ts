@@ -1,6 +1,6 @@
 import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy } from "@stepwiser/core";
 import type { Db, RunKind, RunStatus } from "@stepwiser/db";
-import { describeRun, readRunConfig } from "@stepwiser/jobs";
+import { describeRun, readRunConfig, runName } from "@stepwiser/jobs";
 
 /**
  * What the compare procedures share: which runs can be compared, how each
@@ -25,6 +25,8 @@ export interface ComparableRun {
   mode: "chunk-judge" | "critic";
   /** Judged only part of the dataset (a limit or a list of solutions): its gold is what it predicted. */
   partial: boolean;
+  /** The run's name (`runName`), where a short mention fits. */
+  name: string;
   /** One line naming the run in pickers and table headers. */
   label: string;
 }
@@ -52,6 +54,7 @@ export function comparableRun(run: { id: string; kind: RunKind; name: string | n
     segmentationMethod: config.segmentationMethod,
     mode: "mode" in config ? config.mode : "chunk-judge",
     partial: config.limit !== undefined || ("trajectoryIds" in config && (config.trajectoryIds?.length ?? 0) > 0),
+    name: runName(run),
     label: describeRun(run),
   };
 }

@@ -126,7 +126,7 @@ export function ComparisonItem() {
                 {runs.map((r) =>
                   r.prediction === chunk.index ? (
                     <span key={r.run.id} className="rounded bg-amber-100 px-1.5 py-0.5 text-amber-900">
-                      first error per {r.run.judgeModel ?? r.run.id}
+                      first error per {r.run.name}
                     </span>
                   ) : null,
                 )}
