@@ -279,4 +279,19 @@ describe("endpoints through tRPC", () => {
     ]);
     await expect(createCallerFactory(appRouter)({ db, getQueue: () => Promise.reject(new Error("no queue")), user: null }).worker.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
+  it("keeps optional prices per 1M tokens, audited; a bad price is refused naming its field", async () => {
+    const created = await as("admin").endpoint.create({ name: "priced", baseUrls: ["http://127.0.0.1:8003/v1"], model: "m", role: "judge", promptPricePerMTokens: 0.15, completionPricePerMTokens: 0.6 });
+    expect(created).toMatchObject({ promptPricePerMTokens: 0.15, cachedPromptPricePerMTokens: null, completionPricePerMTokens: 0.6 });
+    const updated = await as("admin").endpoint.update({ id: created.id, cachedPromptPricePerMTokens: 0.075, promptPricePerMTokens: null });
+    expect(updated).toMatchObject({ promptPricePerMTokens: null, cachedPromptPricePerMTokens: 0.075, completionPricePerMTokens: 0.6 });
+    const audit = await database.db.auditLog.findFirstOrThrow({ where: { action: "endpoint.updated", entityId: created.id } });
+    expect(audit).toMatchObject({ before: { promptPricePerMTokens: 0.15, cachedPromptPricePerMTokens: null }, after: { promptPricePerMTokens: null, cachedPromptPricePerMTokens: 0.075 } });
+    const error = await as("admin")
+      .endpoint.update({ id: created.id, completionPricePerMTokens: -1 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TRPCError);
+    expect((error as TRPCError).code).toBe("BAD_REQUEST");
+    expect(((error as TRPCError).cause as ZodError).issues[0]).toMatchObject({ path: ["completionPricePerMTokens"], message: "a price cannot be negative" });
+    await as("admin").endpoint.delete({ id: created.id });
+  });
 });
