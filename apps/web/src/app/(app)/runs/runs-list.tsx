@@ -294,8 +294,23 @@ function SelectionBar({ selected, clear }: { selected: Run[]; clear: () => void 
 /** The runs list: filters, the selection's actions, the table and its pager. */
 export function RunsList() {
   const trpc = useTRPC();
-  const { params, update } = useSearchParamsState();
-  const view = readRunsView(params);
+  const { params, update: updateUrl } = useSearchParamsState();
+  // Changes show at once, before the address bar catches up (a checkbox must not lag its click);
+  // once the URL has moved on, it alone tells.
+  const [pending, setPending] = useState<{ base: string; changes: Record<string, string | undefined> }>({ base: "", changes: {} });
+  const base = params.toString();
+  const current = new URLSearchParams(base);
+  if (pending.base === base) {
+    for (const [key, value] of Object.entries(pending.changes)) {
+      if (value) current.set(key, value);
+      else current.delete(key);
+    }
+  }
+  const view = readRunsView(current);
+  const update = (changes: Record<string, string | undefined>) => {
+    setPending((p) => ({ base, changes: { ...(p.base === base ? p.changes : {}), ...changes } }));
+    updateUrl(changes);
+  };
   const list = useQuery({
     ...trpc.run.list.queryOptions(runListInput(view)),
     placeholderData: keepPreviousData,
