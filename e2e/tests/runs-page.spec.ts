@@ -124,7 +124,10 @@ test("two judge runs of the demo dataset selected on the Runs page open Compare 
 test("a launched long judge run shows live progress on the Runs page and is cancelled from a selection", async ({ page }) => {
   test.setTimeout(200_000);
   await signIn(page);
-  const { datasetId } = await demoJudges(page);
+  const { datasetId, weak } = await demoJudges(page);
+  // Prices set now are snapshotted into the run launched next; the demo's runs were launched without.
+  const endpoints = await query<Array<{ id: string; name: string }>>(page.request, "endpoint.list", {});
+  await mutate(page.request, "endpoint.update", { id: endpoints.find((e) => e.name === "sim-judge-medium")!.id, promptPricePerMTokens: 2, completionPricePerMTokens: 8 });
   // Launched from the form with a name and a tag.
   await page.goto(`/runs/new?datasetId=${datasetId}`);
   const form = page.getByRole("form", { name: "Launch a run" });
@@ -147,8 +150,11 @@ test("a launched long judge run shows live progress on the Runs page and is canc
   // The page polls while the run goes: units done move without a reload.
   await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 90_000, intervals: [1000] }).toBeGreaterThan(first);
   await expect(row.getByTestId("run-progress")).toHaveText(/^\d+%$/);
+  // Its cost at the snapshotted prices; a demo run's says why it has none.
+  await expect(row.getByTestId("run-cost")).toHaveText(/^(\$\d+\.\d\d|<\$0\.01)$/);
   await page.goto("/runs");
   await expect(rowOf(page, runId).getByRole("progressbar")).toBeVisible();
+  await expect(rowOf(page, weak.id).getByTestId("run-cost")).toHaveAttribute("title", 'endpoint "sim-judge-weak" had no prompt and completion prices when the run was launched');
   await page.screenshot({ path: screenshot("runs-page.png"), fullPage: true });
 
   await rowOf(page, runId).getByRole("checkbox").check();

@@ -98,7 +98,7 @@ function columns(selected: ReadonlyMap<string, Run>, toggle: (run: Run, on: bool
       header: "Models",
       cell: ({ row: { original: run } }) =>
         run.models.length ? (
-          <ul className="text-xs">
+          <ul className="text-xs whitespace-nowrap">
             {run.models.map((m) => (
               <li key={m.role} title={`${m.role} model`}>
                 {run.models.length > 1 && <span className="text-slate-500">{m.role}: </span>}
@@ -127,7 +127,7 @@ function columns(selected: ReadonlyMap<string, Run>, toggle: (run: Run, on: bool
       cell: (c) => {
         const { text, title } = formatCost(c.getValue());
         return (
-          <span title={title} className={c.getValue().usd === null ? "cursor-help text-slate-400" : undefined}>
+          <span title={title} className={c.getValue().usd === null ? "cursor-help text-slate-400" : undefined} data-testid="run-cost">
             {text}
           </span>
         );
