@@ -40,7 +40,7 @@ export function QueueForm() {
 
   const datasets = useQuery(trpc.dataset.list.queryOptions());
   const candidates = useQuery(trpc.annotationQueue.annotatorCandidates.queryOptions({}));
-  const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, pageSize: 200 }), enabled: datasetId !== "" });
+  const runs = useQuery({ ...trpc.run.list.queryOptions({ datasetId, kinds: ["annotate", "judge", "benchmark"], pageSize: 200 }), enabled: datasetId !== "" });
   const annotateRuns = (runs.data?.runs ?? []).filter((r) => r.kind === "annotate");
   const judgeRuns = (runs.data?.runs ?? []).filter((r) => r.kind === "judge" || r.kind === "benchmark");
   // The annotate run's label rules with stored labels: what a least-confident selection ranks by.

@@ -31,7 +31,7 @@ export default function DatasetSolutionsPage() {
   const { view, page, update, linkSuffix } = useView();
   const canCreateQueue = useCan("annotationQueues.manage");
   const dataset = useQuery(trpc.dataset.get.queryOptions({ id }));
-  const runs = useQuery(trpc.run.list.queryOptions({ datasetId: id, pageSize: 200 }));
+  const runs = useQuery(trpc.run.list.queryOptions({ datasetId: id, kinds: ["annotate", "judge", "benchmark"], pageSize: 200 }));
   // The chosen annotate run's label rules (those it stored labels for), offered for the confidence filter.
   const candidates = useQuery({ ...trpc.compare.candidates.queryOptions({ datasetId: id }), enabled: view.annotateRunId !== undefined });
   const labelRules = candidates.data?.annotateRuns.find((r) => r.id === view.annotateRunId)?.rules ?? [];
