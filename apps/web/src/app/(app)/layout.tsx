@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ThemeToggle } from "~/components/ui/theme-toggle";
 import { SessionProvider } from "~/lib/session-context";
 import { can, type Capability } from "@stepwiser/core";
 import { homePath, requireUser } from "~/server/session";
@@ -39,6 +40,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
           <Link href="/settings/tokens" className="text-slate-700 hover:text-slate-950">
             API tokens
           </Link>
+          <ThemeToggle />
           <SignOutButton />
         </nav>
       </header>
