@@ -23,7 +23,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   return (
     <SessionProvider user={user}>
       <header className="border-b border-slate-200 bg-white">
-        <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 text-sm sm:px-6">
+        <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm sm:px-6">
           <Link href={homePath(user)} className="font-semibold">
             StepWiser Studio
           </Link>
