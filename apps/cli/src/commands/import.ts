@@ -120,13 +120,15 @@ export async function importCommand(args: string[]): Promise<void> {
     const worker = await startWorker({ databaseUrl: database.url, db, log: () => {}, settings: IN_COMMAND_WORKER });
     const results = [];
     try {
-      for (const runId of runs) {
+      for (const [i, runId] of runs.entries()) {
         const progress = new ProgressLine(process.stderr);
         const meter = new ProgressMeter("records");
         for (;;) {
           const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
           const ended = isTerminal(run.status);
-          const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, run.unitsTotal, ended)}`;
+          // The job's total is an estimate it revises as it reads; the records counted here before submitting are exact.
+          const total = ended ? run.unitsTotal : Math.max(run.unitsTotal, counted[i] ?? 0);
+          const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, total, ended)}`;
           if (ended) progress.finish(line);
           else progress.update(line, `${run.status} ${run.unitsDone}`);
           if (ended) {
