@@ -1,4 +1,4 @@
-import type { Capability } from "@stepwiser/core";
+import { InputError, type Capability } from "@stepwiser/core";
 import { RunKind, RunStatus } from "@stepwiser/db";
 import { z } from "zod";
 import type { QueueServiceArgs } from "../services/args";
@@ -60,7 +60,9 @@ export interface RestOperation {
 }
 
 /** Types an operation's call from its schemas; the table itself holds them untyped. */
-function operation<P extends ParamsSchema = z.ZodObject<{}>, Q extends ParamsSchema = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
+type NoParams = z.ZodObject<Record<never, z.ZodType>>;
+
+function operation<P extends ParamsSchema = NoParams, Q extends ParamsSchema = NoParams, B extends z.ZodType = z.ZodUndefined>(
   op: Omit<RestOperation, "params" | "query" | "body" | "call"> & {
     params?: P;
     query?: Q;
@@ -149,7 +151,11 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
     outputName: "RunDetail",
     output: runDetailSchema,
     call: async (ctx) => {
-      const { runId } = await launchRun({ ...ctx, input: ctx.input.body });
+      const { runId } = await launchRun({ ...ctx, input: ctx.input.body }).catch((error: unknown) => {
+        // The jobs layer names a field of the configuration by itself; in this body it sits under "config".
+        const field = error instanceof InputError ? error.location.field : undefined;
+        throw field && field !== "kind" ? new InputError((error as InputError).reason, { ...(error as InputError).location, field: `config.${field}` }) : error;
+      });
       return getRun({ ...ctx, input: { id: runId } });
     },
   }),
@@ -167,6 +173,7 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
     outputName: "RunDetail",
     output: runDetailSchema,
     call: async (ctx) => {
+      await getRun({ ...ctx, input: ctx.input.params }); // a run that does not exist is a 404 here, as on every path naming one
       await cancelRun({ ...ctx, input: ctx.input.params });
       return getRun({ ...ctx, input: ctx.input.params });
     },
@@ -185,6 +192,7 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
     outputName: "RunDetail",
     output: runDetailSchema,
     call: async (ctx) => {
+      await getRun({ ...ctx, input: ctx.input.params });
       await resumeStoppedRun({ ...ctx, input: ctx.input.params });
       return getRun({ ...ctx, input: ctx.input.params });
     },
