@@ -1,7 +1,7 @@
 import { STORED_LABEL_RULE_VALUES } from "@stepwiser/core";
 import { DatasetStatus, RunKind, RunStatus, StepLabel, Verdict } from "@stepwiser/db";
 import { z } from "zod";
-import { LAUNCHABLE_RUN_KINDS } from "../services/run/launch";
+import { launchRunInput } from "../routers/run/launch";
 
 /*
  * The representations the REST API answers with, as zod schemas. They are not
@@ -65,15 +65,8 @@ export const runPageSchema = z.object({
   nextOffset: count.nullable().describe("The offset of the next page; null on the last page"),
 });
 
-export const launchRequestSchema = z
-  .strictObject({
-    kind: z.enum(LAUNCHABLE_RUN_KINDS),
-    config: z
-      .record(z.string(), z.unknown())
-      .describe("The kind's configuration; its JSON Schema is what the launch form is built from (tRPC run.schemas). Checked by the worker's own schema; errors name the field as config.<name>"),
-    offline: z.boolean().default(false).describe("Create the run without queueing it, to execute it through an OpenAI batch file (annotate and judge only)"),
-  })
-  .meta({ description: "A run to create and queue." });
+/** The tRPC launch input, refusing unknown fields: a field added there is accepted here too. */
+export const launchRequestSchema = z.strictObject(launchRunInput.shape).meta({ description: "A run to create and queue." });
 
 export const datasetSchema = z.object({
   id,
