@@ -192,6 +192,14 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     expect(offlineGenerate.status).toBe(400);
     expect(errorOf(offlineGenerate).message).toContain("offline execution supports");
 
+    // The document describes each kind's configuration: the bodies sent here are what it accepts and refuses.
+    const launchRequest = validatorOf("#/components/schemas/LaunchRequest");
+    expect(launchRequest({ kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: 1 } }), JSON.stringify(launchRequest.errors)).toBe(true);
+    expect(launchRequest({ kind: "annotate", offline: true, config: { datasetId, policyEndpoint: "sim-policy", rollouts: 2 } })).toBe(true);
+    expect(launchRequest({ kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: "many" } })).toBe(false);
+    expect(launchRequest({ kind: "judge", config: { datasetId } })).toBe(false);
+    expect(launchRequest({ kind: "painting", config: {} })).toBe(false);
+
     const badSamples = await api("POST", "/runs", { body: { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: "many" } } });
     expect(badSamples.status).toBe(400);
     expect(errorOf(badSamples).field).toBe("config.samples");

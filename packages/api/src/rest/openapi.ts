@@ -1,5 +1,7 @@
 import { rolesWith } from "@stepwiser/core";
 import { z } from "zod";
+import { LAUNCHABLE_RUN_KINDS } from "../services/run/launch";
+import { runConfigJsonSchema } from "../services/run/schemas";
 import { REST_PREFIX } from "./handler";
 import { REST_OPERATIONS, type RestOperation } from "./operations";
 import { errorSchema, launchRequestSchema, runSchema } from "./schemas";
@@ -7,6 +9,9 @@ import { errorSchema, launchRequestSchema, runSchema } from "./schemas";
 type JsonSchema = Record<string, unknown>;
 
 const componentRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** `chunk_reset` → `ChunkResetConfig`. */
+const configSchemaName = (kind: string) => `${kind.replace(/(^|_)(\w)/g, (_m, _u: string, c: string) => c.toUpperCase())}Config`;
 
 /** A standalone JSON Schema (draft 2020-12, OpenAPI 3.1's dialect) without the keywords that only a root document carries. */
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
@@ -33,8 +38,18 @@ function componentSchemas(operations: readonly RestOperation[]): Record<string, 
   const schemas = Object.fromEntries(
     Object.entries(converted.schemas).map(([name, { $schema: _s, $id: _i, ...schema }]) => [name, schema]),
   );
-  // Request bodies are described as the caller writes them (defaults optional).
-  schemas.LaunchRequest = jsonSchemaOf(launchRequestSchema, "input");
+  // Request bodies are described as the caller writes them (defaults optional). A launch's
+  // configuration is the kind's own schema, the one the launch form is built from.
+  for (const kind of LAUNCHABLE_RUN_KINDS) {
+    const { $schema: _s, ...config } = runConfigJsonSchema(kind) as JsonSchema;
+    schemas[configSchemaName(kind)] = { ...config, description: `The configuration of a ${kind} run` };
+  }
+  schemas.LaunchRequest = {
+    ...jsonSchemaOf(launchRequestSchema, "input"),
+    oneOf: LAUNCHABLE_RUN_KINDS.map((kind) => ({
+      properties: { kind: { const: kind }, config: componentRef(configSchemaName(kind)) },
+    })),
+  };
   return schemas;
 }
 
