@@ -276,6 +276,10 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     expect(errorOf(qWithoutRun).message).toContain("annotateRunId");
     expect(errorOf(await api("GET", `/datasets/${datasetId}/solutions?correct=maybe`))).toMatchObject({ field: "correct" });
 
+    const noDataset = await api("GET", "/datasets/no-such-dataset/solutions");
+    expect(noDataset.status).toBe(404);
+    expect(errorOf(noDataset).message).toBe("dataset no-such-dataset does not exist");
+
     const solutionId = page.items[0]!.id as string;
     const chunks = await api("GET", `/solutions/${solutionId}/chunks`, { role: "viewer" });
     expect(chunks.status).toBe(200);

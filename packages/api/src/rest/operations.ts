@@ -11,7 +11,7 @@ import { listRunPage } from "../services/run/list";
 import { resumeStoppedRun } from "../services/run/resume";
 import { solutionChunks } from "../services/trajectory/chunks";
 import { checkTrajectoryFilter, TRAJECTORY_SORTS } from "../services/trajectory/filters";
-import { listTrajectories } from "../services/trajectory/list";
+import { listDatasetTrajectories } from "../services/trajectory/list";
 import {
   datasetListSchema,
   labelLineSchema,
@@ -255,7 +255,7 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
     response: "json",
     outputName: "SolutionPage",
     output: solutionPageSchema,
-    call: (ctx) => listTrajectories({ ...ctx, input: { ...ctx.input.query, datasetId: ctx.input.params.id } }),
+    call: (ctx) => listDatasetTrajectories({ ...ctx, input: { ...ctx.input.query, datasetId: ctx.input.params.id } }),
   }),
   operation({
     id: "getSolutionChunks",
