@@ -36,7 +36,8 @@ export function CompareView() {
   useEffect(() => {
     if (preselected.current || !recentRuns.data) return;
     preselected.current = true;
-    const choice = firstComparison({ dataset: params.dataset, runs: params.runs }, recentRuns.data);
+    // Read what was asked for last, not this render: a dataset picked while the runs loaded wins.
+    const choice = firstComparison(params.latestChoice(), recentRuns.data);
     if (choice) params.update({ ...choice });
   }, [recentRuns.data, params]);
 
