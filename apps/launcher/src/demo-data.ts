@@ -12,8 +12,9 @@ import { createSimWorldDataset, isTerminal, submitProcessBenchImport, submitRun,
  *
  * `seedDemoData` runs once per database, before the worker starts: the
  * ProcessBench demo subsets (mode "1") and the simulated-world dataset with a
- * named annotate run and two named judge runs of different strength (a pair the
- * Compare page opens on). The runs execute in the background on the simulated
+ * named annotate run, a benchmark pair (sim-judge-medium against
+ * sim-judge-correlated) and two named judge runs of different strength (the pair
+ * the Compare page opens on, submitted last so it is the newest). The runs execute in the background on the simulated
  * cluster. `completeDemoQueue` runs on every start after that and, once the
  * annotate run has finished, makes the demo annotation queue from its least
  * confident solutions and submits the demo annotators' labels; it resumes
@@ -57,6 +58,21 @@ export const DEMO_RUNS = {
       name: "Demo: strong judge (sim-judge-strong), K=3",
       tags: ["demo", "judge"],
       notes: "`sim-judge-strong` (about 95% accurate per chunk), three votes per chunk at temperature 1. Compare it with the weak judge on **Compare**.",
+    },
+  ],
+  /** A ProcessBench-style benchmark pair on the same solutions (their gold is the world's true first error), submitted before the judges. */
+  benchmarks: [
+    {
+      endpoint: "sim-judge-medium",
+      name: "Demo benchmark: medium judge (sim-judge-medium), K=1",
+      tags: ["demo", "benchmark", "baseline"],
+      notes: "ProcessBench scoring (F1 of acc_err and acc_cor) of `sim-judge-medium`, one sample per chunk, against the simulated world's true first errors. The baseline of the demo benchmark pair.",
+    },
+    {
+      endpoint: "sim-judge-correlated",
+      name: "Demo benchmark: correlated judge (sim-judge-correlated), K=1",
+      tags: ["demo", "benchmark"],
+      notes: "`sim-judge-correlated` is as good as the medium judge on most chunks but systematically wrong about two kinds of chunk; select both benchmark runs on **Compare** to see where that shows.",
     },
   ],
 } as const;
@@ -115,6 +131,16 @@ export async function seedDemoData(db: Db, queue: JobQueue, options: { mode: Dem
       notes: DEMO_RUNS.annotate.notes,
       tags: [...DEMO_RUNS.annotate.tags],
     });
+    for (const benchmark of DEMO_RUNS.benchmarks) {
+      await submitRun(db, queue, {
+        kind: "benchmark",
+        // The simulated world's solutions are segmented by the policy itself; ProcessBench imports by paragraph (the benchmark's default).
+        config: { datasetId, judgeEndpoint: benchmark.endpoint, samples: 1, segmentationMethod: "self-segmented" },
+        name: benchmark.name,
+        notes: benchmark.notes,
+        tags: [...benchmark.tags],
+      });
+    }
     const judgeRunIds: string[] = [];
     for (const judge of DEMO_RUNS.judges) {
       const run = await submitRun(db, queue, {
@@ -127,7 +153,7 @@ export async function seedDemoData(db: Db, queue: JobQueue, options: { mode: Dem
       judgeRunIds.push(run.id);
     }
     runs = { datasetId, annotateRunId: annotate.id, judgeRunIds };
-    seeded.push("a simulated-world dataset with an annotate run and two judge runs (the demo annotation queue follows once the annotate run has finished)");
+    seeded.push("a simulated-world dataset with an annotate run, a benchmark pair and two judge runs (the demo annotation queue follows once the annotate run has finished)");
   }
   await recordAudit(db, null, { action: DEMO_MARKER_ACTION, entityType: "Database", entityId: "demo", ...(runs ? { after: runs } : {}) });
   return seeded;

@@ -43,7 +43,7 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
     cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 1000 });
     // The endpoints the launcher registers for the simulated models the demo uses.
-    for (const [model, role] of [["sim-policy", "policy"], ["sim-judge-weak", "judge"], ["sim-judge-strong", "judge"]] as const) {
+    for (const [model, role] of [["sim-policy", "policy"], ["sim-judge-weak", "judge"], ["sim-judge-strong", "judge"], ["sim-judge-medium", "judge"], ["sim-judge-correlated", "judge"]] as const) {
       await database.db.endpoint.create({ data: { name: model, model, role, baseUrls: [...cluster.urls], maxConcurrency: 64 } });
     }
     await ensureAdminUser(database.db, { email: "admin@demo.test", password: "demo-admin-password" });
@@ -57,7 +57,7 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     await database?.drop();
   });
 
-  it("queues named, tagged runs once; a comparable judge pair and a queue with the demo annotators' labels follow", { timeout: 150_000 }, async () => {
+  it("queues named, tagged runs once; a comparable benchmark pair, a judge pair and a queue with the demo annotators' labels follow", { timeout: 150_000 }, async () => {
     const { db } = database;
     const caller = createCallerFactory(appRouter)({ db, getQueue: () => Promise.resolve(queue), user: admin });
 
@@ -71,6 +71,8 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     const runs = await db.run.findMany({ where: { datasetId: dataset.id }, orderBy: { createdAt: "asc" }, select: { id: true, kind: true, name: true, notes: true, tags: true } });
     expect(runs.map((run) => [run.kind, run.name])).toEqual([
       ["annotate", DEMO_RUNS.annotate.name],
+      ["benchmark", "Demo benchmark: medium judge (sim-judge-medium), K=1"],
+      ["benchmark", "Demo benchmark: correlated judge (sim-judge-correlated), K=1"],
       ["judge", "Demo: weak judge (sim-judge-weak), K=3"],
       ["judge", "Demo: strong judge (sim-judge-strong), K=3"],
     ]);
@@ -97,7 +99,7 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     expect(shown).toMatchObject({
       name: DEMO_QUEUE_NAME,
       annotateRunId: runs[0]!.id,
-      judgeRunId: runs[2]!.id,
+      judgeRunId: runs[4]!.id,
       selection: { kind: "least-confident", annotateRunId: runs[0]!.id, count: DEMO_QUEUE_ITEMS },
       progress: { items: DEMO_QUEUE_ITEMS, completedItems: DEMO_LABELLED_PER_ANNOTATOR, submissions: DEMO_ANNOTATORS.length * DEMO_LABELLED_PER_ANNOTATOR },
     });
@@ -124,7 +126,8 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     expect(await db.annotationQueue.count()).toBe(1);
     expect(await db.humanLabel.count({ where: { queueId } })).toBe(labels.length);
 
-    // The comparable pair: both judges on the same solutions, with F1 for each and the strong one's delta over the weak baseline.
+    // The comparable pairs: the two benchmarks and the two judges, each on the same solutions, with F1 for each and
+    // the second one's delta over the first (the baseline).
     for (const run of runs.slice(1)) {
       for (;;) {
         const { status } = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { status: true } });
@@ -133,15 +136,19 @@ describe("the demo data of a first start, on the simulated cluster", () => {
       }
     }
     const candidates = await caller.compare.candidates({ datasetId: dataset.id });
-    expect(candidates.runs.map((run) => [run.id, run.status, run.solutions])).toEqual([
-      [runs[2]!.id, "completed", 24],
-      [runs[1]!.id, "completed", 24],
-    ]);
-    const compared = await caller.compare.checkpoints({ runIds: [runs[2]!.id, runs[1]!.id], baselineRunId: runs[1]!.id, resamples: 200 });
-    expect(compared.gold).toBe(24);
-    const [strong, weak] = compared.runs;
-    expect(strong!.bySubset.sim!.f1).toBeGreaterThanOrEqual(0);
-    expect(strong!.delta!.bySubset.sim!.f1.estimate).toBeCloseTo(strong!.bySubset.sim!.f1 - weak!.bySubset.sim!.f1, 10);
-    expect(weak!.delta).toBeNull();
+    expect(candidates.runs.map((run) => [run.id, run.status, run.solutions])).toEqual(
+      [runs[4]!, runs[3]!, runs[2]!, runs[1]!].map((run) => [run.id, "completed", 24]),
+    );
+    for (const [baseline, other] of [
+      [runs[1]!, runs[2]!],
+      [runs[3]!, runs[4]!],
+    ] as const) {
+      const compared = await caller.compare.checkpoints({ runIds: [other.id, baseline.id], baselineRunId: baseline.id, resamples: 200 });
+      expect(compared.gold).toBe(24);
+      const [second, first] = compared.runs;
+      expect(second!.bySubset.sim!.f1).toBeGreaterThanOrEqual(0);
+      expect(second!.delta!.bySubset.sim!.f1.estimate).toBeCloseTo(second!.bySubset.sim!.f1 - first!.bySubset.sim!.f1, 10);
+      expect(first!.delta).toBeNull();
+    }
   });
 });
