@@ -8,6 +8,7 @@ import { list } from "./list";
 import { progress } from "./progress";
 import { relabel } from "./relabel";
 import { resume } from "./resume";
+import { results } from "./results";
 import { schemas } from "./schemas";
 
-export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, launch, cancel, resume, relabel });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, results, launch, cancel, resume, relabel });
