@@ -65,7 +65,7 @@ describe("result views", () => {
     summary: { rollouts: 96, chunkValues: 30, rolloutCompletionTokens: 5000 },
     labelBalance: [{ rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}', name: "abs-q(evidence=own-prefix)", positive: 1500, negative: 500 }],
     qValues: Array.from({ length: 10 }, (_, i) => ({ from: i / 10, to: (i + 1) / 10, count: i === 9 ? 20 : 1 })),
-    usage: { actual: { requests: 24, rollouts: 96, promptTokens: 12000, generatedTokens: 5400 }, estimate: { requests: 24, rollouts: 96, promptTokens: 10000.4, generatedTokens: 6000 }, estimateError: null },
+    usage: { actual: { requests: 24, rollouts: 96, promptTokens: 12000, generatedTokens: 5400 }, estimate: { requests: 24, rollouts: 96, promptTokens: 10000.4, generatedTokens: 6000, qSource: "assumed" }, estimateError: null },
   };
 
   it("annotate: labels per rule with the Negative share, Q bins named by their range, used against estimated", () => {
