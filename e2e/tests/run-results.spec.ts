@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test, type Locator, type Page } from "@playwright/test";
@@ -7,6 +8,7 @@ import { query, waitForRun } from "./trpc";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const screenshot = (name: string) => path.join(repoRoot, "e2e/screenshots", name);
+const gsm8k = path.join(repoRoot, "packages/db/seed/processbench/gsm8k.json");
 
 interface RunRow {
   id: string;
@@ -18,7 +20,7 @@ interface RunRow {
 /** Signs in, opens the demo dataset and returns its id. */
 async function openDemoDataset(page: Page): Promise<string> {
   await signIn(page);
-  await page.getByRole("link", { name: "Simulated world (demo)" }).click();
+  await page.getByRole("link", { name: "Simulated world (demo)", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Simulated world (demo)" })).toBeVisible();
   return new URL(page.url()).pathname.split("/").pop()!;
 }
@@ -76,9 +78,9 @@ test("an annotate run's results: labels per rule, the Q-value histogram, rollout
     const cells = usage.getByRole("row").filter({ hasText: measure }).getByRole("cell");
     await expect(cells.nth(1)).toHaveText(/^[\d,]+$/);
     expect(await cells.nth(1).textContent()).toBe(await cells.nth(2).textContent());
-    await expect(cells.nth(3)).toHaveText("1×");
+    await expect(cells.nth(3)).toHaveText("0.0 %");
   }
-  await expect(usage.getByRole("row").filter({ hasText: "Generated tokens" }).getByRole("cell").nth(3)).toHaveText(/^\d+(\.\d+)?×$/);
+  await expect(usage.getByRole("row").filter({ hasText: "Generated tokens" }).getByRole("cell").nth(3)).toHaveText(/^(0\.0|[+−]\d+\.\d) %$/);
   // Label confidence stays the page's own panel.
   await expect(page.getByRole("figure", { name: /^Label confidence, / }).first()).toBeVisible({ timeout: 15_000 });
   await expectRawJsonClosed(page);
@@ -133,16 +135,29 @@ test("a judge run's results: verdicts, agreement with each label rule and the so
   await expect(page.locator(`#chunk-${index}`)).toBeVisible();
 });
 
-test("a benchmark run's results: per-subset F1 and accuracies with intervals, and Compare with the run chosen", async ({ page }) => {
+test("a benchmark run's results on a small ProcessBench import: per-subset F1 and accuracies with intervals, and Compare with the run chosen", async ({ page }) => {
   test.setTimeout(200_000);
-  await openDemoDataset(page);
-  const runId = await launchAndFinish(page, "benchmark", { judgeEndpoint: "sim-judge-strong", segmentationMethod: "self-segmented", samples: "1", limit: "10", concurrency: "4" });
+  await signIn(page);
+  // 8 solutions with an error and 6 without, from the seed's ProcessBench gsm8k file, as a dataset of their own.
+  const records = JSON.parse(readFileSync(gsm8k, "utf8")) as { label: number }[];
+  const sample = [...records.filter((r) => r.label >= 0).slice(0, 8), ...records.filter((r) => r.label === -1).slice(0, 6)];
+  await page.getByLabel("Import file").setInputFiles({ name: "results-benchmark.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(sample)) });
+  await page.getByLabel("Dataset name (optional)").fill("Benchmark sample for results");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByTestId("import-status")).toHaveAttribute("data-status", "completed", { timeout: 30_000 });
+  await page.getByRole("link", { name: "Open the dataset" }).click();
+  await expect(page.getByRole("heading", { name: "Benchmark sample for results" })).toBeVisible();
+
+  const runId = await launchAndFinish(page, "benchmark", { judgeEndpoint: "sim-judge-strong", samples: "1", concurrency: "4" });
   const scores = page.getByRole("region", { name: "ProcessBench scores" });
-  const row = page.getByTestId("benchmark-subsets").getByRole("row").filter({ hasText: "sim" });
-  await expect(row.getByRole("cell").nth(1)).toHaveText("10");
+  const row = page.getByTestId("benchmark-subsets").getByRole("row").filter({ hasText: "gsm8k" });
+  await expect(row.getByRole("cell").nth(1)).toHaveText("14");
+  await expect(row.getByRole("cell").nth(2)).toHaveText("8");
+  await expect(row.getByRole("cell").nth(3)).toHaveText("6");
   // F1 with its bootstrap interval; the accuracies with Wilson intervals and their counts.
-  await expect(row.getByRole("cell").nth(4)).toHaveText(/^\d+(\.\d)? % \[\d+\.\d, \d+\.\d\]$|^0 % \[|^100 % \[/);
-  await expect(row.getByRole("cell").nth(5)).toHaveText(/ \[\d+\.\d, \d+\.\d\] \(\d+\/\d+\)$/);
+  await expect(row.getByRole("cell").nth(4)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\]$/);
+  await expect(row.getByRole("cell").nth(5)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\] \(\d\/8\)$/);
+  await expect(row.getByRole("cell").nth(6)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\] \(\d\/6\)$/);
   await expect(fact(scores, "Average F1")).toHaveText(PERCENT);
   await expectRawJsonClosed(page);
   await page.screenshot({ path: screenshot("results-benchmark.png"), fullPage: true });
@@ -152,10 +167,11 @@ test("a benchmark run's results: per-subset F1 and accuracies with intervals, an
   await expect(page.locator(`[data-testid="compare-run-option"][data-run-id="${runId}"]`).getByTestId("compare-run-checkbox")).toBeChecked({ timeout: 15_000 });
 });
 
-test("a generate run's results: accuracy, the prompt filter's outcome, solution length and chunks per solution", async ({ page }) => {
-  test.setTimeout(200_000);
+test("a generate run's results (accuracy, prompt filter, solution length, chunks per solution), then best of N on its solutions against majority vote", async ({ page }) => {
+  test.setTimeout(240_000);
   await openDemoDataset(page);
-  await launchAndFinish(page, "generate", { policyEndpoint: "sim-policy", samplesPerProblem: "4", limit: "3", concurrency: "4" });
+  // A name of its own, so the demo dataset stays the only one called "Simulated world (demo)".
+  await launchAndFinish(page, "generate", { policyEndpoint: "sim-policy", samplesPerProblem: "4", limit: "3", concurrency: "4", outputDatasetName: "Generated for results" });
   const accuracy = page.getByRole("region", { name: "Accuracy", exact: true });
   await expect(fact(accuracy, "Accuracy (pass@1)")).toHaveText(PERCENT);
   await expect(fact(accuracy, "Solutions")).toHaveText("12");
@@ -167,10 +183,22 @@ test("a generate run's results: accuracy, the prompt filter's outcome, solution 
   await expect(fact(shape, "Solution length")).toHaveText(/^[\d,.]+ characters$/);
   await expect(page.getByRole("region", { name: "Chunks per solution" }).locator(".recharts-bar-rectangle").first()).toBeVisible();
   await page.screenshot({ path: screenshot("results-generate.png"), fullPage: true });
+
+  // Best of N picks among the four solutions per problem the run just wrote.
+  await accuracy.getByRole("link", { name: /Open the solutions: Generated for results/ }).click();
+  await expect(page.getByRole("heading", { name: "Generated for results" })).toBeVisible();
+  await launchAndFinish(page, "best_of_n", { judgeEndpoint: "sim-judge-strong", samples: "1", concurrency: "4" });
+  const best = page.getByRole("region", { name: "Best of N", exact: true });
+  await expect(best).toContainText(/over [1-3] problems/);
+  await expect(best.getByRole("row")).toHaveCount(7);
+  await expect(best.getByRole("row").filter({ hasText: "Majority vote (baseline)" }).getByRole("cell").nth(2)).toHaveText("—");
+  await expect(best.getByRole("row").filter({ hasText: "Oracle (upper bound)" }).getByRole("cell").nth(2)).toHaveText(/^(\+|−)?\d+\.\d pp$/);
+  await expect(best.locator(".recharts-bar-rectangle")).toHaveCount(6);
+  await page.screenshot({ path: screenshot("results-best-of-n.png"), fullPage: true });
 });
 
-test("chunk-reset and best-of-N results: accuracy against their baselines, tokens accepted and rejected", async ({ page }) => {
-  test.setTimeout(240_000);
+test("a chunk-reset run's results: accuracy against plain sampling, tokens accepted and rejected", async ({ page }) => {
+  test.setTimeout(200_000);
   await openDemoDataset(page);
   await launchAndFinish(page, "chunk_reset", { policyEndpoint: "sim-policy", judgeEndpoint: "sim-judge-strong", limit: "3", concurrency: "3" });
   const reset = page.getByRole("region", { name: "Chunk reset against plain sampling" });
@@ -181,13 +209,4 @@ test("chunk-reset and best-of-N results: accuracy against their baselines, token
   await expect(fact(reset, "Problems")).toHaveText("3");
   await expect(reset.locator(".recharts-bar-rectangle")).toHaveCount(2);
   await page.screenshot({ path: screenshot("results-chunk-reset.png"), fullPage: true });
-
-  await page.getByRole("link", { name: "Open the dataset" }).click();
-  await launchAndFinish(page, "best_of_n", { judgeEndpoint: "sim-judge-strong", samples: "1", limit: "4", concurrency: "4" });
-  const best = page.getByRole("region", { name: "Best of N", exact: true });
-  await expect(best.getByRole("row")).toHaveCount(7);
-  await expect(best.getByRole("row").filter({ hasText: "Majority vote (baseline)" }).getByRole("cell").nth(2)).toHaveText("—");
-  await expect(best.getByRole("row").filter({ hasText: "Oracle (upper bound)" }).getByRole("cell").nth(2)).toHaveText(/^(\+|−)?\d+\.\d pp$/);
-  await expect(best.locator(".recharts-bar-rectangle")).toHaveCount(6);
-  await page.screenshot({ path: screenshot("results-best-of-n.png"), fullPage: true });
 });

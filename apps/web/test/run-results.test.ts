@@ -47,7 +47,10 @@ describe("result numbers", () => {
     expect(percentWithInterval(0.619, null, null)).toBe("61.9 %");
     expect(countWithShare(12, 300)).toBe("12 (4.0 %)");
     expect(countWithShare(0, 0)).toBe("0");
-    expect(againstEstimate(1080, 1000)).toBe("1.08× the estimate");
+    expect(againstEstimate(1080, 1000)).toBe("+8.0 %");
+    expect(againstEstimate(35927, 35893)).toBe("+0.1 %");
+    expect(againstEstimate(999, 1000)).toBe("−0.1 %");
+    expect(againstEstimate(96, 96)).toBe("0.0 %");
     expect(againstEstimate(1, 0)).toBe("—");
   });
 });
@@ -75,13 +78,13 @@ describe("result views", () => {
     expect(qValueBars(annotate).map((b) => b.bin)).toEqual(["0.0–0.1", "0.1–0.2", "0.2–0.3", "0.3–0.4", "0.4–0.5", "0.5–0.6", "0.6–0.7", "0.7–0.8", "0.8–0.9", "0.9–1.0"]);
     expect(qValueBars(annotate)[9]).toEqual({ bin: "0.9–1.0", chunks: 20 });
     expect(usageRows(annotate)).toEqual([
-      { measure: "Rollouts", actual: "96", estimate: "96", ratio: "1×" },
-      { measure: "Requests", actual: "24", estimate: "24", ratio: "1×" },
-      { measure: "Prompt tokens", actual: "12,000", estimate: "10,000", ratio: "1.2×" },
-      { measure: "Generated tokens", actual: "5,400", estimate: "6,000", ratio: "0.9×" },
+      { measure: "Rollouts", actual: "96", estimate: "96", difference: "0.0 %" },
+      { measure: "Requests", actual: "24", estimate: "24", difference: "0.0 %" },
+      { measure: "Prompt tokens", actual: "12,000", estimate: "10,000", difference: "+20.0 %" },
+      { measure: "Generated tokens", actual: "5,400", estimate: "6,000", difference: "−10.0 %" },
     ]);
     const unplanned = { ...annotate, usage: { ...annotate.usage, estimate: null, estimateError: "dataset x does not exist" } };
-    expect(usageRows(unplanned)[0]).toEqual({ measure: "Rollouts", actual: "96", estimate: "—", ratio: "—" });
+    expect(usageRows(unplanned)[0]).toEqual({ measure: "Rollouts", actual: "96", estimate: "—", difference: "—" });
   });
 
   const judge: ResultsOf<"judge"> = {

@@ -44,7 +44,7 @@ export function AnnotateResults({ result }: { result: ResultsOf<"annotate"> }) {
         }
         testId="results-usage"
       >
-        <ResultTable label="Used against estimated" head={["", "Used", "Estimated", "Used / estimated"]} rows={usageRows(result).map((r) => ({ key: r.measure, cells: [r.measure, r.actual, r.estimate, r.ratio] }))} />
+        <ResultTable label="Used against estimated" head={["", "Used", "Estimated", "Used against the estimate"]} rows={usageRows(result).map((r) => ({ key: r.measure, cells: [r.measure, r.actual, r.estimate, r.difference] }))} />
         {result.usage.estimateError && <p className="text-xs text-slate-500">The plan could not be computed: {result.usage.estimateError}</p>}
         {monotonicity && (
           <Facts

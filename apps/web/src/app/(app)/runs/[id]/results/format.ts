@@ -58,8 +58,11 @@ export function countWithShare(part: number, whole: number): string {
   return whole > 0 ? `${count(part)} (${percent(part / whole)})` : count(part);
 }
 
-/** Actual against estimate: "1.08× the estimate", "—" without a usable estimate. */
+/** What was used against what was estimated, as a signed relative difference: "+8.0 %", "−0.1 %", "0.0 %"; "—" without a usable estimate. */
 export function againstEstimate(actual: number, estimate: number | null | undefined): string {
-  if (estimate === null || estimate === undefined || estimate <= 0) return "—";
-  return `${amount(actual / estimate)}× the estimate`;
+  if (estimate === null || estimate === undefined || !(estimate > 0)) return "—";
+  const difference = actual / estimate - 1;
+  const text = Math.abs(difference * 100).toFixed(1);
+  if (text === "0.0") return "0.0 %";
+  return `${difference > 0 ? "+" : "−"}${text} %`;
 }

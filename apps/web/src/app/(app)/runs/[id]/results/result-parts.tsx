@@ -39,7 +39,7 @@ export function ShareBars({ label, bars }: { label: string; bars: readonly { nam
   const data = bars.map((b) => ({ ...b, percent: b.accuracy * 100 }));
   return (
     <ChartFigure label={label} height={bars.length > 3 ? "h-64" : "h-32"}>
-      <BarChart data={data} layout="vertical" margin={{ top: 5, right: 48, bottom: 5, left: 10 }}>
+      <BarChart data={data} layout="vertical" margin={{ top: 5, right: 64, bottom: 5, left: 10 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={false} />
         <XAxis type="number" domain={[0, 100]} unit=" %" tick={{ fontSize: 11 }} />
         <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={190} />

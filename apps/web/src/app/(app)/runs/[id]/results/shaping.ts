@@ -1,5 +1,5 @@
 import type { RouterOutputs } from "@stepwiser/api";
-import { amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "./format";
+import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "./format";
 
 /**
  * What each run kind's result view shows, shaped from `run.results`: rows,
@@ -44,7 +44,7 @@ export function qValueBars(result: ResultsOf<"annotate">) {
   return result.qValues.map((b) => ({ bin: `${b.from.toFixed(1)}–${b.to.toFixed(1)}`, chunks: b.count }));
 }
 
-/** Rollouts, requests and tokens: what the run used, what the plan estimated, and their ratio. */
+/** Rollouts, requests and tokens: what the run used, what the plan estimated, and how far apart they are. */
 export function usageRows(result: ResultsOf<"annotate">) {
   const { actual, estimate } = result.usage;
   const rows: { measure: string; actual: number; estimate: number | null }[] = [
@@ -57,7 +57,7 @@ export function usageRows(result: ResultsOf<"annotate">) {
     measure: r.measure,
     actual: count(r.actual),
     estimate: r.estimate === null ? "—" : count(Math.round(r.estimate)),
-    ratio: r.estimate === null || r.estimate <= 0 ? "—" : `${amount(r.actual / r.estimate)}×`,
+    difference: againstEstimate(r.actual, r.estimate),
   }));
 }
 
