@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { bytesOf, connectJobQueue, createAndExecuteRun, createSimWorldDataset, EndpointClients, runExport, runImport, storeFile } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
 type Reading = "Positive" | "Negative" | "unparseable";
@@ -101,18 +101,18 @@ describe("run results on runs of the simulated cluster", () => {
     expect(judge.summary).toMatchObject({ samples: samples.length });
     expect(judge.agreements.map((a) => a.reference.kind)).toEqual([...rules.map(() => "annotate"), "source"]);
     for (const agreement of judge.agreements) {
-      const reference =
-        agreement.reference.kind === "annotate"
-          ? (() => {
-              const { rule, paramsKey } = agreement.reference;
-              return new Map(labels.filter((l) => l.rule === rule && l.paramsKey === paramsKey).map((l) => [l.chunkId, l.label]));
-            })()
-          : new Map(
-              chunks.flatMap((c) => {
-                const first = c.segmentation.trajectory.sourceFirstErrorIndex!;
-                return first < 0 || c.index < first ? [[c.id, "Positive" as const]] : c.index === first ? [[c.id, "Negative" as const]] : [];
-              }),
-            );
+      const reference = new Map<string, "Positive" | "Negative">();
+      if (agreement.reference.kind === "annotate") {
+        const { rule, paramsKey } = agreement.reference;
+        for (const l of labels) if (l.rule === rule && l.paramsKey === paramsKey) reference.set(l.chunkId, l.label);
+      } else {
+        // The source's first error: Positive before it, Negative at it, no label after it.
+        for (const c of chunks) {
+          const first = c.segmentation.trajectory.sourceFirstErrorIndex!;
+          if (first < 0 || c.index < first) reference.set(c.id, "Positive");
+          else if (c.index === first) reference.set(c.id, "Negative");
+        }
+      }
       const expected = agreementOf([...reference].map(([chunkId, label]) => ({ reference: label, judge: majority.get(chunkId)! })));
       expect(agreement.chunks).toBe(reference.size);
       expect(agreement.matrix.counts).toEqual(expected.counts);
@@ -150,5 +150,73 @@ describe("run results on runs of the simulated cluster", () => {
     expect(sim!.f1.upper!).toBeGreaterThanOrEqual(sim!.f1.estimate);
 
     await expect(caller.run.results({ id: "no-such-run" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  }, 120_000);
+
+  it("read the other kinds' summaries: generate with its solutions' shape, best of N on them, chunk reset, segment, import and export", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "results-other", problems: 3, seed: 21 });
+    const researcher = await db.user.create({ data: { id: "r-results", name: "R", email: "r@results.test", role: "researcher" } });
+    // Imports and exports are queued; the test runs their jobs itself.
+    const queue = await connectJobQueue(database.url);
+    onTestFinished(() => queue.stop({ graceful: false, wait: true }));
+    const caller = createCallerFactory(appRouter)({ db, getQueue: async () => queue, user: { id: researcher.id, email: researcher.email, name: "R", role: "researcher" } });
+    const launch = async (kind: "generate" | "best_of_n" | "chunk_reset" | "segment", config: object) => (await createAndExecuteRun(db, { kind, config }, { endpoints })).id;
+
+    // ── generate: the solutions' chunk counts and lengths, counted here from the rows it wrote ──
+    const generateRun = await launch("generate", { datasetId, policyEndpoint: "sim-policy", samplesPerProblem: 4, seed: 5 });
+    const generate = await caller.run.results({ id: generateRun });
+    if (generate.kind !== "generate") throw new Error(`expected a generate result, got ${generate.kind}`);
+    const summary = generate.summary!;
+    const written = await db.trajectory.findMany({ where: { datasetId: summary.outputDatasetId }, select: { text: true, segmentations: { where: { method: "self-segmented" }, select: { _count: { select: { chunks: true } } } } } });
+    expect(summary.solutions).toBe(12);
+    expect(written).toHaveLength(12);
+    const chunkCounts = written.flatMap((t) => t.segmentations.map((s) => s._count.chunks));
+    for (const bin of generate.chunksPerSolution) expect(bin.solutions).toBe(chunkCounts.filter((n) => n === bin.chunks).length);
+    expect(generate.chunksPerSolution.reduce((n, b) => n + b.solutions, 0)).toBe(chunkCounts.length);
+    const lengths = written.map((t) => [...t.text].length).sort((a, b) => a - b);
+    expect(generate.solutionLength!.mean).toBeCloseTo(lengths.reduce((a, b) => a + b, 0) / lengths.length, 9);
+    expect(generate.solutionLength!.median).toBeCloseTo((lengths[5]! + lengths[6]!) / 2, 9);
+    expect([generate.solutionLength!.min, generate.solutionLength!.max]).toEqual([lengths[0], lengths[11]]);
+    const run = await db.run.findUniqueOrThrow({ where: { id: generateRun }, select: { completionTokens: true } });
+    expect(generate.tokensPerSolution).toBeCloseTo(Number(run.completionTokens) / 12, 9);
+
+    // ── best of N on the generated solutions, chunk reset on the problems ──
+    const best = await caller.run.results({ id: await launch("best_of_n", { datasetId: summary.outputDatasetId, judgeEndpoint: "sim-judge-weak", samples: 1 }) });
+    expect(best).toMatchObject({ kind: "best_of_n", summary: { problems: 3 } });
+    if (best.kind !== "best_of_n") throw new Error("expected a best-of-N result");
+    for (const share of Object.values(best.summary!.accuracy)) expect([0, 1 / 3, 2 / 3, 1].some((v) => Math.abs(v - share) < 1e-12)).toBe(true);
+    const reset = await caller.run.results({ id: await launch("chunk_reset", { datasetId, policyEndpoint: "sim-policy", judgeEndpoint: "sim-judge-weak", limit: 2 }) });
+    if (reset.kind !== "chunk_reset") throw new Error("expected a chunk-reset result");
+    expect(reset.summary!.problems).toBe(2);
+    expect(reset.summary!.tokens.accepted).toBeGreaterThan(0);
+
+    // ── segment: blank lines on the sim solutions ──
+    const segment = await caller.run.results({ id: await launch("segment", { datasetId, method: "blank-line" }) });
+    if (segment.kind !== "segment") throw new Error("expected a segment result");
+    expect(segment.summary).toMatchObject({ method: "blank-line", trajectories: 3 });
+    expect(segment.summary!.byMethod.map((m) => m.method)).toEqual(["blank-line", "self-segmented"]);
+
+    // ── import and export: a two-record Math-Shepherd file, then its labels ──
+    const lines = [0, 1].map((i) => {
+      const problem = `Tom has ${i + 3} apples and buys 1 more. How many apples does he have?`;
+      const steps = [`Step 1: He starts with ${i + 3} apples.`, `Step 2: The answer is: ${i + 4}`];
+      return JSON.stringify({ input: `${problem} ${steps.map((x) => `${x} ки`).join("\n")}`, label: `${problem} ${steps.map((x) => `${x} +`).join("\n")}`, task: "GSM8K" });
+    });
+    const file = await storeFile(db, { fileName: "shepherd.jsonl", purpose: "upload", createdById: researcher.id }, bytesOf(`${lines.join("\n")}\n`));
+    const { runId: importRunId } = await caller.import.start({ fileId: file.id, options: { format: "math-shepherd", datasetName: "Shepherd for results" } });
+    await runImport(db, importRunId);
+    const imported = await caller.run.results({ id: importRunId });
+    expect(imported).toMatchObject({ kind: "import", summary: { format: "math-shepherd", records: 2, written: 2, chunks: 4, chunkLabels: 4 } });
+    const { runId: exportRunId } = await caller.export.start({ spec: { kind: "labels", runId: importRunId } });
+    await runExport(db, exportRunId);
+    const exported = await caller.run.results({ id: exportRunId });
+    const files = await db.storedFile.findMany({ where: { producedByRunId: exportRunId }, select: { id: true, fileName: true, sizeBytes: true } });
+    expect(exported).toMatchObject({ kind: "export", summary: { kind: "labels", files: files.map((f) => ({ id: f.id, fileName: f.fileName, sizeBytes: Number(f.sizeBytes) })) } });
+    if (exported.kind !== "export") throw new Error("expected an export result");
+    // In the order PostgreSQL's jsonb keeps the report's keys.
+    expect([...exported.summary!.facts].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: "chunks", value: 4 },
+      { name: "sourceKind", value: "import" },
+    ]);
   }, 120_000);
 });
