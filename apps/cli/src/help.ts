@@ -43,11 +43,12 @@ commands:
       Check that a <chunk>-tagged segmentation reproduces the original text.
   verdict --file F
       Parse a judge output: Positive, Negative or unparseable.
-  run <kind> --config FILE.json [--detach | --offline]
+  run <kind> --config FILE.json [--detach | --offline] [--name N] [--tag T …] [--notes TEXT]
       Launch a run (annotate, …) and follow its progress; works the queue here too
       unless --detach. --offline (annotate, judge) only creates the run, for batch
       export/import. run cancel|resume|status|predictions <runId>;
-      run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values).
+      run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values);
+      run edit <runId> [--name N] [--tag T …] [--notes TEXT] (rename, retag).
   plan annotate --config FILE.json --tokens-per-second N [--prefill-tokens-per-second N]
       Estimate an annotate run before launching it: requests, rollouts, prompt and
       generated tokens and hours at that throughput, from the dataset's chunks and
@@ -232,8 +233,24 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       ["--config FILE.json", "the run's configuration"],
       ["--detach", "only queue the run; do not follow it or work the queue here"],
       ["--offline", "annotate, judge: only create the run, for batch export/import"],
+      ["--name NAME", "what to call the run (default: kind, model and key parameters, e.g. \"judge · sim-judge-strong · K=3\")"],
+      ["--tag TAG", "a tag; repeat the flag or separate tags with commas"],
+      ["--notes TEXT", "Markdown notes on the run"],
     ],
-    example: "stepwiser run annotate --config annotate.json",
+    example: 'stepwiser run judge --config judge.json --name "strong judge, prompt v2" --tag baseline',
+  },
+  "run edit": {
+    summary: "Rename a run or change its tags or notes (recorded in the audit log as the first admin).",
+    synopsis: ["run edit <runId> [--name NAME | --generated-name] [--tag TAG … | --no-tags] [--notes TEXT]"],
+    flags: [
+      ...RUN_ID_FLAGS,
+      ["--name NAME", "the new name"],
+      ["--generated-name", "go back to the name generated from kind, model and key parameters"],
+      ["--tag TAG", "the run's tags from now on (replacing the old ones); repeat or separate with commas"],
+      ["--no-tags", "remove every tag"],
+      ["--notes TEXT", "the run's Markdown notes from now on"],
+    ],
+    example: 'stepwiser run edit RUN --name "judge K=3, seed 2" --tag ablation --tag seeds',
   },
   "run cancel": {
     summary: "Request that a run be cancelled.",

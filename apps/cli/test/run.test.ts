@@ -37,6 +37,9 @@ describe("stepwiser run", () => {
     expect(run).toMatchObject({ status: "completed", unitsDone: 6 });
     expect(run.requests).toBeGreaterThan(0);
     expect(result.stderr).toContain(`run ${run.runId}: completed 6/6 units`);
+    // Not a terminal here: plain lines, the last one with the rate and the time taken, the counts after it.
+    expect(result.stderr).not.toContain("\r");
+    expect(result.stderr).toMatch(new RegExp(`run ${run.runId}: completed 6/6 units · [0-9.–]+/s · \\d+ (s|min) .*0 failed · ${run.requests} requests · \\d+ tokens generated\n`));
 
     const relabel = await runCli(["run", "relabel", run.runId, "--rule", "rel-ratio", "--gamma", "0.9"], { env: env() });
     expect(relabel.code, relabel.stderr).toBe(0);
@@ -57,6 +60,40 @@ describe("stepwiser run", () => {
     const missing = await runCli(["run", "annotate", "--config", unknownEndpoint], { env: env() });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no endpoint named "gpt-9"');
+    expect(await database.db.run.count()).toBe(before);
+  });
+
+  it("names and tags a run at launch, and renames and retags it with run edit (audited as the first admin)", async () => {
+    const admin = await database.db.user.create({ data: { id: "admin-cli", email: "admin@cli.test", name: "Admin", role: "admin" } });
+    const config = path.join(scratch, "named.json");
+    await writeFile(config, JSON.stringify({ datasetId, policyEndpoint: "sim-policy", rollouts: 2, seed: 3, limit: 1 }));
+    const launched = await runCli(["run", "annotate", "--config", config, "--detach", "--name", "pilot M=2", "--tag", "pilot", "--tag", "cli, smoke"], { env: env() });
+    expect(launched.code, launched.stderr).toBe(0);
+    const { runId, name } = jsonOf(launched) as { runId: string; name: string };
+    expect(name).toBe("pilot M=2");
+    expect(await database.db.run.findUniqueOrThrow({ where: { id: runId }, select: { name: true, tags: true } })).toEqual({ name: "pilot M=2", tags: ["pilot", "cli", "smoke"] });
+    await runCli(["run", "cancel", runId], { env: env() });
+
+    const edited = await runCli(["run", "edit", runId, "--name", "pilot, renamed", "--no-tags", "--notes", "Cancelled: *too small*."], { env: env() });
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(jsonOf(edited)).toEqual({ id: runId, name: "pilot, renamed", notes: "Cancelled: *too small*.", tags: [], changed: ["name", "notes", "tags"] });
+    const audit = await database.db.auditLog.findFirstOrThrow({ where: { action: "run.updated", entityId: runId } });
+    expect(audit).toMatchObject({ actorId: admin.id, before: { name: "pilot M=2", tags: ["pilot", "cli", "smoke"] }, after: { name: "pilot, renamed", tags: [] } });
+
+    const generated = await runCli(["run", "edit", runId, "--generated-name"], { env: env() });
+    expect(jsonOf(generated)).toMatchObject({ name: "annotate · sim-policy · M=2 · fixed" });
+
+    // Bad names and tags name the flag; nothing is stored.
+    const before = await database.db.run.count();
+    const badTag = await runCli(["run", "annotate", "--config", config, "--detach", "--tag", "ok", "--tag", "#hash"], { env: env() });
+    expect(badTag.code).toBe(2);
+    expect(badTag.stderr).toMatch(/--tag: a tag starts with a letter or digit/);
+    const emptyName = await runCli(["run", "edit", runId, "--name", " "], { env: env() });
+    expect(emptyName.code).toBe(2);
+    expect(emptyName.stderr).toMatch(/--name: a run name cannot be empty/);
+    const nothing = await runCli(["run", "edit", runId], { env: env() });
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain("run edit needs --name");
     expect(await database.db.run.count()).toBe(before);
   });
 });

@@ -23,6 +23,7 @@ const EXAMPLES: { [A in AuditAction]: AuditEventOf<A> } = {
     after: { file: "out.jsonl", requests: 2, samples: 8, skipped: 1, promptTokens: 100, completionTokens: 400, cachedTokens: 10 },
   },
   "run.relabelled": { action: "run.relabelled", entityType: "Run", entityId: "run-3", after: { rules: ["abs_q(threshold=0.5)"] } },
+  "run.updated": { action: "run.updated", entityType: "Run", entityId: "run-3", before: { name: "judge · sim-judge-strong · K=3", tags: [] }, after: { name: "strong judge", tags: ["baseline"] } },
   "user.created": { action: "user.created", entityType: "User", entityId: "user-1", after: { email: "a@example.test", role: "viewer" } },
   "user.role_changed": { action: "user.role_changed", entityType: "User", entityId: "user-1", before: { role: "viewer" }, after: { role: "researcher" } },
   "api_token.created": { action: "api_token.created", entityType: "ApiToken", entityId: "tok-1", after: { userId: "user-1", name: "ci", prefix: "sw_abc" } },

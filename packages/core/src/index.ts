@@ -20,3 +20,4 @@ export * from "./compare";
 export * from "./imports";
 export * from "./planning";
 export * from "./rollouts";
+export * from "./runs/run-annotations";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { annotateConfigSchema, describeRun, readRun, readRunConfig, tryReadRunConfig, UnreadableRunConfigError } from "../src/index";
+import { annotateConfigSchema, defaultRunName, describeRun, readRun, readRunConfig, runName, tryReadRunConfig, UnreadableRunConfigError } from "../src/index";
 
 const at = new Date("2026-03-04T05:06:07Z");
 const policy = { name: "policy", model: "Qwen2.5-7B", baseUrls: ["http://a"], maxConcurrency: 8 };
@@ -62,7 +62,7 @@ describe("readRunConfig", () => {
 
 describe("describeRun", () => {
   it("names every kind by what sets its runs apart, with the defaults it ran with", () => {
-    const label = (kind: Parameters<typeof describeRun>[0]["kind"], config: unknown) => describeRun({ id: "r1", kind, createdAt: at, config });
+    const label = (kind: Parameters<typeof describeRun>[0]["kind"], config: unknown) => describeRun({ id: "r1", kind, name: null, createdAt: at, config });
     expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", policy })).toBe("annotate · Qwen2.5-7B · M=16 · fixed · 2026-03-04 05:06 UTC");
     expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", rollouts: 8, strategy: "early-stop" })).toBe("annotate · policy · M=8 · early-stop · 2026-03-04 05:06 UTC");
     expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", strategy: "adaptive" })).toBe("annotate · policy · M≤32 · adaptive to 0.95 · 2026-03-04 05:06 UTC");
@@ -77,6 +77,13 @@ describe("describeRun", () => {
   });
 
   it("still names a run whose config does not read, by its id", () => {
-    expect(describeRun({ id: "run-7", kind: "judge", createdAt: at, config: { samples: 2 } })).toBe("judge · run-7 · config unreadable · 2026-03-04 05:06 UTC");
+    expect(describeRun({ id: "run-7", kind: "judge", name: null, createdAt: at, config: { samples: 2 } })).toBe("judge · run-7 · config unreadable · 2026-03-04 05:06 UTC");
+  });
+
+  it("uses a stored name, with the minute created, and generates one without the minute", () => {
+    const config = { datasetId: "d", judgeEndpoint: "judge", judge, samples: 3, temperature: 1 };
+    expect(describeRun({ id: "r1", kind: "judge", name: "strong judge, prompt v2", createdAt: at, config })).toBe("strong judge, prompt v2 · 2026-03-04 05:06 UTC");
+    expect(defaultRunName({ kind: "judge", config })).toBe("judge · stepwiser-judge-7b · K=3");
+    expect(runName({ id: "r1", kind: "judge", name: null, config })).toBe("judge · stepwiser-judge-7b · K=3");
   });
 });

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { ConflictError, InputError, NotFoundError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
+import { actingUser } from "../acting-user";
 import { UsageError } from "../usage-error";
 
 export const ENDPOINT_ACTIONS = ["list", "add", "update", "remove", "test"] as const;
@@ -125,8 +126,3 @@ async function idOf(db: Db, name: string): Promise<string> {
  * The services act for a signed-in user and audit changes as theirs; the command
  * line acts as the first admin user (by creation date), as its help says.
  */
-async function actingUser(db: Db) {
-  const admin = await db.user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, select: { id: true, email: true, name: true, role: true } });
-  if (!admin) throw new Error("no admin user in this database: start the app once (it creates one) before changing endpoints from the command line");
-  return admin;
-}

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { InputError } from "@stepwiser/core";
+import { InputError, runAnnotationsSchema, splitTags } from "@stepwiser/core";
 import { createDb, type Db } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
@@ -10,6 +10,7 @@ import type { RunKind } from "@stepwiser/db";
 import { readInputJson } from "../input/files";
 import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { repoRoot } from "../paths";
+import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -43,13 +44,16 @@ export async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>)
 export async function follow(db: Db, url: string, runId: string, workHere: boolean): Promise<void> {
   const worker = workHere ? await startWorker({ databaseUrl: url, db, log: () => {}, settings: IN_COMMAND_WORKER }) : undefined;
   try {
-    let last = "";
+    const progress = new ProgressLine(process.stderr);
+    const meter = new ProgressMeter("units");
     for (;;) {
       const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-      const line = `run ${runId}: ${run.status} ${run.unitsDone}/${run.unitsTotal} units, ${run.unitsFailed} failed, ${run.requests} requests, ${run.completionTokens} tokens generated`;
-      if (line !== last) log(line);
-      last = line;
-      if (isTerminal(run.status)) {
+      const ended = isTerminal(run.status);
+      const counts = `${run.unitsFailed} failed · ${run.requests} requests · ${run.completionTokens} tokens generated`;
+      const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, run.unitsTotal, ended)} · ${counts}`;
+      if (ended) progress.finish(line);
+      else progress.update(line, `${run.status} ${run.unitsDone}/${run.unitsTotal} ${counts}`);
+      if (ended) {
         process.stdout.write(
           `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: Number(run.promptTokens), completionTokens: Number(run.completionTokens), cachedTokens: Number(run.cachedTokens), error: run.error, summary: run.summary })}\n`,
         );
@@ -63,7 +67,7 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
   }
 }
 
-export const RUN_ACTIONS = ["cancel", "resume", "relabel", "status", "predictions"] as const;
+export const RUN_ACTIONS = ["cancel", "resume", "relabel", "status", "predictions", "edit"] as const;
 
 /**
  * `stepwiser run <kind> --config file.json [--detach | --offline]`, and
@@ -77,6 +81,7 @@ export async function runCommand(args: string[]): Promise<void> {
   if (!(RUN_ACTIONS as readonly string[]).includes(action)) {
     throw new UsageError(`run: unknown run kind or action "${action}" (kinds: ${[...RUN_HANDLERS.keys()].join(", ")}; actions: ${RUN_ACTIONS.join(", ")})`);
   }
+  if (action === "edit") return editRun(rest);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -120,8 +125,71 @@ export async function runCommand(args: string[]): Promise<void> {
   });
 }
 
+/** The flags naming and annotating a run, at launch and in `run edit`. */
+const ANNOTATION_FLAGS = { name: { type: "string" }, tag: { type: "string", multiple: true }, notes: { type: "string" } } as const;
+
+/** `--tag a --tag "b, c"` → ["a", "b", "c"]; undefined when no --tag was given. */
+function tagsFrom(values: { tag?: string[] }): string[] | undefined {
+  return values.tag?.flatMap(splitTags);
+}
+
+/** An error of `run edit`'s service (its only fields are name, notes and tags) names the flag that carried it. */
+function annotationFlagError(error: unknown): never {
+  if (error instanceof InputError && error.location.field) {
+    const field = error.location.field.split(".")[0]!;
+    const flag = field === "name" ? "--name" : field === "notes" ? "--notes" : field === "tags" ? "--tag" : null;
+    if (flag) throw new UsageError(`${flag}: ${error.reason}`);
+  }
+  throw error;
+}
+
+/** --name, --notes and --tag read with the run's own rules; an error names the flag. */
+function readAnnotationFlags(values: { name?: string; notes?: string; tag?: string[] }) {
+  const parsed = runAnnotationsSchema.safeParse({ name: values.name, notes: values.notes, tags: tagsFrom(values) });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const flag = issue.path[0] === "tags" ? "--tag" : `--${String(issue.path[0])}`;
+    throw new UsageError(`${flag}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** `stepwiser run edit <runId> [--name N | --generated-name] [--tag T …] [--no-tags] [--notes TEXT]`: audited as the first admin. */
+async function editRun(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...ANNOTATION_FLAGS, "generated-name": { type: "boolean", default: false }, "no-tags": { type: "boolean", default: false } },
+  });
+  const runId = positionals[0];
+  if (!runId) throw new UsageError("run edit needs a run id");
+  if (positionals.length > 1) throw new UsageError(`run edit: unexpected argument "${positionals[1]}"`);
+  if (values.name !== undefined && values["generated-name"]) throw new UsageError("--name and --generated-name exclude each other");
+  if (values.tag !== undefined && values["no-tags"]) throw new UsageError("--tag and --no-tags exclude each other");
+  const input = {
+    id: runId,
+    name: values["generated-name"] ? null : values.name,
+    notes: values.notes,
+    tags: values["no-tags"] ? [] : tagsFrom(values),
+  };
+  if (input.name === undefined && input.notes === undefined && input.tags === undefined) {
+    throw new UsageError("run edit needs --name, --generated-name, --tag, --no-tags or --notes");
+  }
+  const { updateRunAnnotations } = await import("@stepwiser/api/services/run/update");
+  const { actingUser } = await import("../acting-user");
+  await withDatabase(async (db) => {
+    const result = await updateRunAnnotations({ db, user: await actingUser(db), input }).catch(annotationFlagError);
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { id: true, name: true, notes: true, tags: true } });
+    process.stdout.write(`${JSON.stringify({ ...run, changed: result.changed })}\n`);
+  });
+}
+
 async function launch(kind: RunKind, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { config: { type: "string" }, detach: { type: "boolean", default: false }, offline: { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    args,
+    options: { config: { type: "string" }, detach: { type: "boolean", default: false }, offline: { type: "boolean", default: false }, ...ANNOTATION_FLAGS },
+  });
+  const annotations = readAnnotationFlags(values);
   if (!values.config) throw new UsageError(`run ${kind} needs --config file.json`);
   if (values.offline && values.detach) throw new UsageError("--offline and --detach exclude each other: an offline run is never queued");
   if (values.offline && !(BATCH_RUN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--offline: batch execution supports annotate and judge runs, not ${kind}`);
@@ -129,22 +197,22 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
   await withDatabase(async (db, url) => {
     if (values.offline) {
       // Never sent to the queue, so no worker picks it up: `batch import` executes it once its requests are answered.
-      const run = await createRun(db, { kind, config, source: path.basename(values.config!) });
-      log(`created ${kind} run ${run.id} for offline execution; next: stepwiser batch export ${run.id} -o requests.jsonl`);
-      process.stdout.write(`${JSON.stringify({ runId: run.id, status: run.status, execution: "offline" })}\n`);
+      const run = await createRun(db, { kind, config, source: path.basename(values.config!), ...annotations });
+      log(`created ${kind} run ${run.id} "${run.name}" for offline execution; next: stepwiser batch export ${run.id} -o requests.jsonl`);
+      process.stdout.write(`${JSON.stringify({ runId: run.id, name: run.name, status: run.status, execution: "offline" })}\n`);
       return;
     }
     const queue = await connectJobQueue(url);
     let run;
     try {
-      run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!) });
+      run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!), ...annotations });
     } finally {
       // Also when the config is refused: an open queue connection would keep the process alive.
       await queue.stop({ graceful: false, wait: true });
     }
-    log(`queued ${kind} run ${run.id}`);
+    log(`queued ${kind} run ${run.id} "${run.name}"`);
     if (values.detach) {
-      process.stdout.write(`${JSON.stringify({ runId: run.id, status: "queued" })}\n`);
+      process.stdout.write(`${JSON.stringify({ runId: run.id, name: run.name, status: "queued" })}\n`);
       return;
     }
     await follow(db, url, run.id, true);

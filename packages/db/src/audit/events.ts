@@ -20,7 +20,9 @@ interface AuditEventShapes {
   /** An import finished: the summary of what it wrote, on the dataset it wrote into. */
   "import.completed": { entityType: "Dataset"; after: AuditImportSummary & { runId: string; createdDataset: boolean } };
   "export.submitted": { entityType: "Run"; after: { kind: string; sourceRunId: string } };
-  "run.submitted": { entityType: "Run"; after: { kind: RunKind } };
+  "run.submitted": { entityType: "Run"; after: { kind: RunKind; name?: string; tags?: string[] } };
+  /** A researcher changed a run's name, notes or tags; only the changed fields are recorded. */
+  "run.updated": { entityType: "Run"; before: AuditRunAnnotations; after: AuditRunAnnotations };
   "run.cancel_requested": { entityType: "Run" };
   "run.resumed": { entityType: "Run" };
   /** A `vllm run-batch` output file's answers were stored for an offline run. */
@@ -123,6 +125,13 @@ export type AuditEvent = { [A in AuditAction]: { action: A; entityId: string } &
 
 export type AuditEventOf<A extends AuditAction> = Extract<AuditEvent, { action: A }>;
 
+/** The researcher-set fields of a run, as `run.updated` records them. */
+export interface AuditRunAnnotations {
+  name?: string | null;
+  notes?: string;
+  tags?: string[];
+}
+
 export type AuditEntityType = AuditEvent["entityType"];
 
 /**
@@ -139,6 +148,7 @@ export const AUDIT_ACTIONS = [
   "run.resumed",
   "run.batch_imported",
   "run.relabelled",
+  "run.updated",
   "user.created",
   "user.role_changed",
   "api_token.created",

@@ -4,6 +4,7 @@ export {
   isAuditAction,
   type AuditAction,
   type AuditEndpointSnapshot,
+  type AuditRunAnnotations,
   type AuditEntityType,
   type AuditEvent,
   type AuditEventOf,

@@ -52,14 +52,27 @@ function facts(run: RunWithConfig): string[] {
 }
 
 /**
- * The one line naming a run in every picker, legend and table header:
- * `<kind> · <what sets it apart> · <minute created>`, e.g.
- * `annotate · Qwen2.5-7B · M=16 · fixed · 2026-01-01 00:00 UTC`. The facts come from
- * the typed reading of its config, so they show the defaults the run ran with.
+ * The name a run gets when its launcher gives none: `<kind> · <what sets it apart>`,
+ * e.g. `judge · sim-judge-strong · K=3` or `annotate · Qwen2.5-7B · M=16 · fixed`. The facts
+ * come from the typed reading of its config, so they show the defaults the run ran with.
  * A run whose config does not read is still named, by its id.
  */
-export function describeRun(run: StoredRun & { createdAt: Date }): string {
-  const config = tryReadRunConfig(run);
-  const parts = config === null ? [run.id, "config unreadable"] : facts({ kind: run.kind, config } as RunWithConfig);
-  return [run.kind.replaceAll("_", "-"), ...parts, runMinute(run.createdAt)].join(" · ");
+export function defaultRunName(run: { kind: StoredRun["kind"]; config: unknown; id?: string }): string {
+  const config = tryReadRunConfig({ id: run.id ?? "new", kind: run.kind, config: run.config });
+  const parts = config === null ? [...(run.id ? [run.id] : []), "config unreadable"] : facts({ kind: run.kind, config } as RunWithConfig);
+  return [run.kind.replaceAll("_", "-"), ...parts].join(" · ");
+}
+
+/** A run's name: the stored one, or for a run stored before runs had names, the generated one. */
+export function runName(run: StoredRun & { name: string | null }): string {
+  return run.name ?? defaultRunName(run);
+}
+
+/**
+ * The one line naming a run in every picker, legend and table header: its name and
+ * the minute it was created (names need not be unique), e.g.
+ * `judge · sim-judge-strong · K=3 · 2026-01-01 00:00 UTC`.
+ */
+export function describeRun(run: StoredRun & { name: string | null; createdAt: Date }): string {
+  return [runName(run), runMinute(run.createdAt)].join(" · ");
 }

@@ -1,10 +1,11 @@
-import { InputError } from "@stepwiser/core";
+import { InputError, runAnnotationsSchema, type RunAnnotations } from "@stepwiser/core";
 import type { Db, Run, RunKind } from "@stepwiser/db";
 import { z } from "zod";
 import { QUEUES, type JobQueue } from "../queue/queue";
 import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
 import { validateRunConfig } from "./config-shape";
+import { defaultRunName } from "./describe-run";
 import { recordAudit } from "@stepwiser/db";
 
 /**
@@ -36,6 +37,11 @@ export interface RunRequest {
   createdById?: string;
   /** File the configuration came from, named in errors. */
   source?: string;
+  /** The run's name; generated from its kind and config (`defaultRunName`) when absent. */
+  name?: string;
+  /** Markdown notes. */
+  notes?: string;
+  tags?: string[];
 }
 
 /**
@@ -57,14 +63,26 @@ export async function createRun(db: Db, request: RunRequest): Promise<Run> {
   if (datasetId !== null && !(await db.dataset.findUnique({ where: { id: datasetId }, select: { id: true } }))) {
     throw new InputError(`no dataset with id ${JSON.stringify(datasetId)}`, { file: request.source, field: "datasetId" });
   }
+  const annotations = readRunAnnotations(request);
+  const name = annotations.name ?? defaultRunName({ kind: request.kind, config });
   const run = await db.$transaction(async (tx) => {
     const created = await tx.run.create({
-      data: { kind: request.kind, config: config as object, datasetId, createdById: request.createdById ?? null },
+      data: { kind: request.kind, name, notes: annotations.notes ?? "", tags: annotations.tags ?? [], config: config as object, datasetId, createdById: request.createdById ?? null },
     });
-    await recordAudit(tx, request.createdById, { action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: request.kind } });
+    await recordAudit(tx, request.createdById, { action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: request.kind, name, tags: created.tags } });
     return created;
   });
   return run;
+}
+
+/** The request's name, notes and tags, validated; an error names the field (`name`, `notes`, `tags.2`). */
+function readRunAnnotations(request: RunRequest): RunAnnotations {
+  const parsed = runAnnotationsSchema.safeParse({ name: request.name, notes: request.notes, tags: request.tags });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(issue.message, { file: request.source, field: issue.path.map(String).join(".") });
+  }
+  return parsed.data;
 }
 
 /** Creates a run and queues it for the workers. */

@@ -10,5 +10,6 @@ import { relabel } from "./relabel";
 import { resume } from "./resume";
 import { results } from "./results";
 import { schemas } from "./schemas";
+import { update } from "./update";
 
-export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, results, launch, cancel, resume, relabel });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, results, launch, cancel, resume, relabel, update });

@@ -14,6 +14,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "run.resumed": "Run resumed",
   "run.batch_imported": "Batch output imported into run",
   "run.relabelled": "Run relabelled",
+  "run.updated": "Run name, notes or tags changed",
   "user.created": "User created",
   "user.role_changed": "User role changed",
   "api_token.created": "API token created",

@@ -14,12 +14,12 @@ export async function compareCandidates({ db, input }: ServiceArgs<{ datasetId: 
     db.run.findMany({
       where: { datasetId: input.datasetId, kind: { in: [...COMPARABLE_KINDS] } },
       orderBy: { createdAt: "desc" },
-      select: { id: true, kind: true, status: true, datasetId: true, createdAt: true, config: true, _count: { select: { predictions: true, trajectoryStats: true } } },
+      select: { id: true, kind: true, name: true, status: true, datasetId: true, createdAt: true, config: true, _count: { select: { predictions: true, trajectoryStats: true } } },
     }),
     db.run.findMany({
       where: { datasetId: input.datasetId, kind: "annotate" },
       orderBy: { createdAt: "desc" },
-      select: { id: true, kind: true, status: true, createdAt: true, config: true },
+      select: { id: true, kind: true, name: true, status: true, createdAt: true, config: true },
     }),
     db.annotationQueue.findMany({
       where: { datasetId: input.datasetId },

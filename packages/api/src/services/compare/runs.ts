@@ -32,7 +32,7 @@ export interface ComparableRun {
 export const COMPARABLE_KINDS = ["benchmark", "judge"] as const satisfies readonly RunKind[];
 
 /** A benchmark or judge run as the compare views read it: its config through the typed reader, its one label. */
-export function comparableRun(run: { id: string; kind: RunKind; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown }): ComparableRun {
+export function comparableRun(run: { id: string; kind: RunKind; name: string | null; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown }): ComparableRun {
   const { kind } = run;
   if (kind !== "benchmark" && kind !== "judge") {
     throw new InputError(`run ${run.id} is a ${kind} run; only benchmark and judge runs have first-error predictions`);
@@ -56,7 +56,7 @@ export function comparableRun(run: { id: string; kind: RunKind; status: RunStatu
   };
 }
 
-const runSelect = { id: true, kind: true, status: true, datasetId: true, createdAt: true, config: true } as const;
+const runSelect = { id: true, kind: true, name: true, status: true, datasetId: true, createdAt: true, config: true } as const;
 
 /** The runs in the order asked for; all must exist, be comparable and share one dataset. */
 export async function loadComparableRuns(db: Db, ids: readonly string[]): Promise<ComparableRun[]> {

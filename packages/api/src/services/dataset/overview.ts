@@ -64,7 +64,7 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
     db.run.findMany({
       where: { datasetId, kind: { in: ["annotate", "judge"] } },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-      select: { id: true, kind: true, createdAt: true, config: true },
+      select: { id: true, kind: true, name: true, createdAt: true, config: true },
     }),
     db.$queryRaw<{ method: string; value: number; solutions: number; chunks: number }[]>(Prisma.sql`
       WITH per_solution AS (

@@ -16,7 +16,7 @@ const PREDICTION_SOURCE_KINDS = ["benchmark", "judge"] as const satisfies readon
  * training sets and labels exports. Prediction sources: benchmark and judge runs.
  */
 export async function exportSources({ db }: ServiceContext) {
-  const select = { id: true, kind: true, status: true, createdAt: true, config: true, datasetId: true, dataset: { select: { id: true, name: true } } } as const;
+  const select = { id: true, kind: true, name: true, status: true, createdAt: true, config: true, datasetId: true, dataset: { select: { id: true, name: true } } } as const;
   const [labelRuns, predictionRuns] = await Promise.all([
     db.run.findMany({ where: { kind: { in: [...LABEL_SOURCE_KINDS] } }, orderBy: { createdAt: "desc" }, take: SOURCE_RUNS, select }),
     db.run.findMany({ where: { kind: { in: [...PREDICTION_SOURCE_KINDS] }, datasetId: { not: null } }, orderBy: { createdAt: "desc" }, take: SOURCE_RUNS, select }),

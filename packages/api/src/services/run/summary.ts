@@ -1,9 +1,12 @@
 import type { Prisma } from "@stepwiser/db";
-import { describeRun } from "@stepwiser/jobs";
+import { describeRun, runName } from "@stepwiser/jobs";
 
 export const runSummarySelect = {
   id: true,
   kind: true,
+  name: true,
+  notes: true,
+  tags: true,
   status: true,
   datasetId: true,
   unitsTotal: true,
@@ -33,10 +36,11 @@ export function etaSeconds(run: Pick<RunSummaryRow, "status" | "startedAt" | "un
   return Math.max(0, Math.round(perUnit * (run.unitsTotal - finished)));
 }
 
-/** A run's list row: progress and counters, and the one label `describeRun` gives it (the config itself stays out). */
+/** A run's list row: its name, notes and tags, progress and counters, and the one label `describeRun` gives it (the config itself stays out). */
 export function toRunSummary({ config, ...run }: RunSummaryRow) {
   return {
     ...run,
+    name: runName({ ...run, config }),
     label: describeRun({ ...run, config }),
     promptTokens: Number(run.promptTokens),
     completionTokens: Number(run.completionTokens),

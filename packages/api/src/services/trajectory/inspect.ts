@@ -39,7 +39,7 @@ export async function inspectTrajectory({ db, input }: ServiceArgs<{ id: string 
   ]);
   const segmentationOfChunk = new Map(trajectory.segmentations.flatMap((s) => s.chunks.map((c) => [c.id, s.id] as const)));
   const runIds = [...new Set([...values.map((v) => v.runId), ...samples.map((s) => s.runId)])];
-  const runs = await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, kind: true, createdAt: true, config: true } });
+  const runs = await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, kind: true, name: true, createdAt: true, config: true } });
   const describe = (id: string) => {
     const run = runs.find((r) => r.id === id)!;
     const config = tryReadRunConfig(run);

@@ -53,7 +53,7 @@ export async function judgeResults(db: Db, run: ResultRun) {
   const annotateRuns = await db.run.findMany({
     where: { datasetId: judgeRun.datasetId, kind: "annotate" },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, kind: true, createdAt: true, config: true },
+    select: { id: true, kind: true, name: true, createdAt: true, config: true },
   });
   for (const annotateRun of annotateRuns) {
     const runLabel = describeRun(annotateRun);

@@ -3,6 +3,7 @@ import type { Prisma } from "@stepwiser/db";
 export const resultRunSelect = {
   id: true,
   kind: true,
+  name: true,
   status: true,
   datasetId: true,
   createdAt: true,

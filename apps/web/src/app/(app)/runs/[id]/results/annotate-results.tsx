@@ -2,6 +2,7 @@
 
 import { HistogramChart } from "../../../datasets/[id]/overview/histogram-chart";
 import { LabelBalanceChart } from "../../../datasets/[id]/overview/label-balance-chart";
+import { CHART_COLORS } from "~/components/ui";
 import { count, percent } from "./format";
 import { Facts, ResultCard, ResultTable } from "./result-parts";
 import { labelBalanceRows, qValueBars, usageRows, type ResultsOf } from "./shaping";
@@ -33,7 +34,7 @@ export function AnnotateResults({ result }: { result: ResultsOf<"annotate"> }) {
         )}
       </ResultCard>
       <ResultCard title="Q-value histogram" description={`Q after each chunk (Q₀ of the bare problem left out); ${count(values)} values, Q = 1 in the last bin`} testId="results-q-values">
-        {values === 0 ? <p className="text-slate-500">This run stored no Q-values.</p> : <HistogramChart bins={bars} series={[{ key: "chunks", name: "Chunks", color: "#059669" }]} xLabel="Q-value" yLabel="chunks" />}
+        {values === 0 ? <p className="text-slate-500">This run stored no Q-values.</p> : <HistogramChart bins={bars} series={[{ key: "chunks", name: "Chunks", color: CHART_COLORS.green }]} xLabel="Q-value" yLabel="chunks" />}
       </ResultCard>
       <ResultCard
         title="Rollouts and tokens against the plan"

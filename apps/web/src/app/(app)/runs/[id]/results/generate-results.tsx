@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { HistogramChart } from "../../../datasets/[id]/overview/histogram-chart";
+import { CHART_COLORS } from "~/components/ui";
 import { Facts, ResultCard, UnreadableSummary } from "./result-parts";
 import { chunksPerSolutionBars, generateFacts, promptFilterFacts, solutionShapeFacts, type ResultsOf } from "./shaping";
 
@@ -27,7 +28,7 @@ export function GenerateResults({ result }: { result: ResultsOf<"generate"> }) {
       </div>
       {result.chunksPerSolution.length > 0 && (
         <ResultCard title="Chunks per solution" description="Solutions by their number of self-segmented chunks">
-          <HistogramChart bins={chunksPerSolutionBars(result)} series={[{ key: "solutions", name: "Solutions", color: "#2563eb" }]} xLabel="chunks" yLabel="solutions" />
+          <HistogramChart bins={chunksPerSolutionBars(result)} series={[{ key: "solutions", name: "Solutions", color: CHART_COLORS.blue }]} xLabel="chunks" yLabel="solutions" />
         </ResultCard>
       )}
     </div>

@@ -2,12 +2,12 @@
 
 import Link from "next/link";
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure } from "~/components/ui";
+import { CHART_COLORS, ChartFigure } from "~/components/ui";
 import { count, percent } from "./format";
 import { Facts, ResultCard, ResultTable, UnreadableSummary } from "./result-parts";
 import { agreementView, verdictRows, type ResultsOf } from "./shaping";
 
-const VERDICT_COLOR: Record<string, string> = { Positive: "#059669", Negative: "#dc2626", unparseable: "#94a3b8" };
+const VERDICT_COLOR: Record<string, string> = { Positive: CHART_COLORS.green, Negative: CHART_COLORS.red, unparseable: CHART_COLORS.muted };
 const VERDICT_TONE: Record<string, string> = { Positive: "text-green-800", Negative: "text-red-800", unparseable: "text-slate-500" };
 
 /** A judge run's results: its verdicts, and its agreement with each label rule of the dataset's annotate runs and with the source's first errors. */
@@ -31,7 +31,7 @@ export function JudgeResults({ result }: { result: ResultsOf<"judge"> }) {
             </div>
             <ChartFigure label="Verdict distribution chart" caption="Samples per verdict" height="h-40">
               <BarChart data={verdicts} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+                <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} vertical={false} />
                 <XAxis dataKey="verdict" tick={{ fontSize: 11 }} />
                 <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={48} />
                 <Tooltip formatter={(value) => (typeof value === "number" ? count(value) : String(value))} />

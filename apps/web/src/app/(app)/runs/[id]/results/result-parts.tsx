@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Tooltip, XAxis, YAxis } from "recharts";
-import { Card, CardHeader, ChartFigure } from "~/components/ui";
+import { Card, CardHeader, CHART_COLORS, ChartFigure } from "~/components/ui";
 import type { Fact } from "./shaping";
 
 /** One panel of a run's results: a titled card. */
@@ -40,15 +40,15 @@ export function ShareBars({ label, bars }: { label: string; bars: readonly { nam
   return (
     <ChartFigure label={label} height={bars.length > 3 ? "h-64" : "h-32"}>
       <BarChart data={data} layout="vertical" margin={{ top: 5, right: 64, bottom: 5, left: 10 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={false} />
+        <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} horizontal={false} />
         <XAxis type="number" domain={[0, 100]} unit=" %" tick={{ fontSize: 11 }} />
         <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={190} />
         <Tooltip formatter={(_value, _name, item) => [(item.payload as { label: string }).label, "Accuracy"]} />
         <Bar dataKey="percent" name="Accuracy" isAnimationActive={false}>
           {data.map((b) => (
-            <Cell key={b.name} fill={b.baseline ? "#94a3b8" : "#2563eb"} />
+            <Cell key={b.name} fill={b.baseline ? CHART_COLORS.muted : CHART_COLORS.blue} />
           ))}
-          <LabelList dataKey="label" position="right" style={{ fontSize: 11, fill: "#334155" }} />
+          <LabelList dataKey="label" position="right" style={{ fontSize: 11, fill: CHART_COLORS.slate }} />
         </Bar>
       </BarChart>
     </ChartFigure>
