@@ -4,7 +4,7 @@ import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { ButtonLink, DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
+import { Badge, ButtonLink, DataTable, dataColumns, ErrorAlert, ProgressBar, StatusBadge, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { anyRunActive } from "~/lib/run-status";
 import { useCan } from "~/lib/session-context";
@@ -12,18 +12,26 @@ import { useTRPC } from "~/trpc/react";
 
 type Run = RouterOutputs["run"]["list"][number];
 
-/** A run by the end of its id, linked to its page. */
-function RunLink({ id }: { id: string }) {
+/** A run by its name, linked to its page, with the end of its id and its tags. */
+function RunCell({ run }: { run: Run }) {
   return (
-    <Link href={`/runs/${id}`} className="text-blue-700 hover:underline">
-      {id.slice(-8)}
-    </Link>
+    <div className="space-y-0.5">
+      <Link href={`/runs/${run.id}`} className="text-blue-700 hover:underline" data-testid="run-name">
+        {run.name}
+      </Link>
+      <div className="flex flex-wrap items-center gap-1">
+        <span className="font-mono text-xs text-slate-500">{run.id.slice(-8)}</span>
+        {run.tags.map((tag) => (
+          <Badge key={tag}>{tag}</Badge>
+        ))}
+      </div>
+    </div>
   );
 }
 
 const column = dataColumns<Run>();
 const COLUMNS: DataColumn<Run>[] = [
-  column.accessor("id", { header: "Run", meta: { className: "font-mono" }, cell: (c) => <RunLink id={c.getValue()} /> }),
+  column.accessor("name", { header: "Run", cell: (c) => <RunCell run={c.row.original} /> }),
   column.accessor("kind", { header: "Kind", cell: (c) => c.getValue().replaceAll("_", "-") }),
   column.accessor("status", { header: "Status", cell: (c) => <StatusBadge status={c.getValue()} /> }),
   column.display({
@@ -67,7 +75,7 @@ export default function DatasetRunsPage() {
       {runs.error && <ErrorAlert>{errorMessage(runs.error)}</ErrorAlert>}
       {!runs.data && !runs.error && <p className="text-sm text-slate-500">Loading…</p>}
       {runs.data?.length === 0 && <p className="text-sm text-slate-500">No run over this dataset yet.</p>}
-      {runs.data && runs.data.length > 0 && <DataTable data={runs.data} columns={COLUMNS} getRowId={(run) => run.id} />}
+      {runs.data && runs.data.length > 0 && <DataTable data={runs.data} columns={COLUMNS} getRowId={(run) => run.id} rowAttributes={() => ({ "data-testid": "run-row" })} />}
     </div>
   );
 }
