@@ -27,6 +27,7 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "run.progress": "research.read",
   "run.failures": "research.read",
   "run.confidence": "research.read",
+  "run.results": "research.read",
   "run.launch": "research.manage",
   "run.cancel": "research.manage",
   "run.resume": "research.manage",
