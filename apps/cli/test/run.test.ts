@@ -37,6 +37,9 @@ describe("stepwiser run", () => {
     expect(run).toMatchObject({ status: "completed", unitsDone: 6 });
     expect(run.requests).toBeGreaterThan(0);
     expect(result.stderr).toContain(`run ${run.runId}: completed 6/6 units`);
+    // Not a terminal here: plain lines, the last one with the rate and the time taken, the counts after it.
+    expect(result.stderr).not.toContain("\r");
+    expect(result.stderr).toMatch(new RegExp(`run ${run.runId}: completed 6/6 units · [0-9.–]+/s · \\d+ (s|min) .*0 failed · ${run.requests} requests · \\d+ tokens generated\n`));
 
     const relabel = await runCli(["run", "relabel", run.runId, "--rule", "rel-ratio", "--gamma", "0.9"], { env: env() });
     expect(relabel.code, relabel.stderr).toBe(0);

@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureAdminUser } from "@stepwiser/api";
 import { createDb } from "@stepwiser/db";
-import { DEMO_PROCESSBENCH_FILES, findFreePort, openLocalDatabase, persistentSecret, resolveDataDir } from "@stepwiser/db/local";
+import { findFreePort, openLocalDatabase, persistentSecret, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
-import { connectJobQueue, createSimWorldDataset, submitProcessBenchImport, submitRun } from "@stepwiser/jobs";
-import { recordAudit } from "@stepwiser/db";
+import { connectJobQueue } from "@stepwiser/jobs";
+import { completeDemoQueue, demoModeOf, seedDemoData } from "./demo-data";
 
 /**
  * `npm start`: the whole product on its embedded defaults. Starts (or reuses)
@@ -17,49 +16,44 @@ import { recordAudit } from "@stepwiser/db";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-const DEMO_MARKER_ACTION = "demo.seeded";
-
 /**
  * STEPWISER_DEMO_DATA: "1" (default) the ProcessBench demo subsets and, with the
- * simulated cluster, a small simulated-world dataset with annotate and judge runs
- * queued on it; "sim" only the latter; "0" nothing.
+ * simulated cluster, a small simulated-world dataset with named annotate and judge
+ * runs queued on it; "sim" only the latter; "0" nothing. Once per database.
  */
-async function seedDemoData(databaseUrl: string, simulated: boolean): Promise<string[]> {
-  const mode = process.env.STEPWISER_DEMO_DATA ?? "1";
+async function queueDemoData(databaseUrl: string, simulated: boolean): Promise<string[]> {
+  const mode = demoModeOf(process.env.STEPWISER_DEMO_DATA);
   if (mode === "0") return [];
   const db = createDb(databaseUrl, { poolSize: 2 });
-  const seeded: string[] = [];
   try {
-    // Seed once per database: deleting the demo datasets later must not bring them back.
-    if (await db.auditLog.findFirst({ where: { action: DEMO_MARKER_ACTION }, select: { id: true } })) return [];
     const queue = await connectJobQueue(databaseUrl);
     try {
-      if (mode !== "sim") {
-        for (const file of DEMO_PROCESSBENCH_FILES) {
-          await submitProcessBenchImport(db, queue, {
-            fileName: path.basename(file),
-            content: await readFile(file),
-            datasetName: `ProcessBench ${path.basename(file, ".json")} (demo)`,
-          });
-        }
-        seeded.push(`${DEMO_PROCESSBENCH_FILES.length} ProcessBench imports`);
-      }
-      if (simulated) {
-        const { datasetId } = await createSimWorldDataset(db, { name: "Simulated world (demo)", problems: 12, solutionsPerProblem: 2, seed: 2025 });
-        await submitRun(db, queue, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", rollouts: 8, strategy: "fixed" } });
-        for (const judge of ["sim-judge-strong", "sim-judge-weak"]) {
-          await submitRun(db, queue, { kind: "judge", config: { datasetId, judgeEndpoint: judge, samples: 3, temperature: 1 } });
-        }
-        seeded.push("a simulated-world dataset with an annotate run and two judge runs");
-      }
+      return await seedDemoData(db, queue, { mode, simulated });
     } finally {
       await queue.stop({ graceful: false, wait: true });
     }
-    await recordAudit(db, null, { action: DEMO_MARKER_ACTION, entityType: "Database", entityId: "demo" });
-    return seeded;
   } finally {
     await db.$disconnect();
   }
+}
+
+/**
+ * In the background of every start: the demo annotation queue, made once the
+ * demo annotate run has finished (see completeDemoQueue). A failure is reported
+ * and leaves the app running; the next start tries again.
+ */
+function finishDemoQueueInBackground(databaseUrl: string, signal: AbortSignal): Promise<void> {
+  const db = createDb(databaseUrl, { poolSize: 2 });
+  return completeDemoQueue(db, { signal, log: (line) => say(`» ${line}`) })
+    .then((made) => {
+      if (made) say(`» demo annotation queue ready: ${made.items} solutions, ${made.submissions} submissions by the demo annotators (accounts without a password: nobody signs in as them)`);
+    })
+    .catch((error: unknown) => {
+      say(`» the demo annotation queue could not be made: ${error instanceof Error ? error.message : String(error)}`);
+    })
+    .finally(async () => {
+      await db.$disconnect();
+    });
 }
 
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -175,11 +169,15 @@ async function main() {
   say(database.origin === "external" ? "» using the external database from DATABASE_URL" : "» embedded PostgreSQL is up");
 
   const children: ChildProcess[] = [];
+  const demoSteps = new AbortController();
+  let demoQueue: Promise<void> = Promise.resolve();
   let shuttingDown = false;
   const shutdown = async (reason: string, exitCode: number) => {
     if (shuttingDown) return;
     shuttingDown = true;
     say(`\n» ${reason}: stopping the web app and the worker, then PostgreSQL`);
+    demoSteps.abort();
+    await demoQueue;
     await Promise.all(children.map((c) => stopChild(c)));
     await database.release();
     say("» stopped");
@@ -216,7 +214,7 @@ async function main() {
       await registerSimEndpoints(database.url, simUrls);
       say(`» simulated inference cluster: ${simUrls.join(", ")}`);
     }
-    const demo = await seedDemoData(database.url, process.env.STEPWISER_SIM_CLUSTER !== "0");
+    const demo = await queueDemoData(database.url, process.env.STEPWISER_SIM_CLUSTER !== "0");
     if (demo.length) say(`» queued demo data: ${demo.join("; ")}`);
     children.push(spawnService("worker", process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], serviceEnv));
     const nextBin = path.join(root, "apps", "web", "node_modules", ".bin", "next");
@@ -238,6 +236,7 @@ async function main() {
       say(`Sign in as ${adminEmail} (password printed on the first start, or STEPWISER_ADMIN_PASSWORD).`);
     }
     say("Press Ctrl-C to stop everything.");
+    demoQueue = finishDemoQueueInBackground(database.url, demoSteps.signal);
   } catch (error) {
     say(`✖ ${error instanceof Error ? error.message : String(error)}`);
     await shutdown("start-up failed", 1);

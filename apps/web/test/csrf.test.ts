@@ -107,6 +107,30 @@ describe("cross-site request forgery: cookie-authenticated writes need the app's
     allowed++;
   });
 
+  it("a REST write (/api/v1) with the session cookie from another site is refused and changes nothing; from the app or with a token it goes through", async () => {
+    const { db } = harness.database;
+    const queuedRun = () => db.run.create({ data: { kind: "judge", config: {}, status: "queued" }, select: { id: true } });
+    const cancel = (id: string, headers: Record<string, string>) =>
+      harness.call("/api/v1/[...path]", "POST", new Request(`${APP_ORIGIN}/api/v1/runs/${id}/cancel`, { method: "POST", headers }), { path: ["runs", id, "cancel"] });
+    const cancelRequested = async (id: string) => (await db.run.findUniqueOrThrow({ where: { id }, select: { cancelRequestedAt: true } })).cancelRequestedAt !== null;
+
+    const target = await queuedRun();
+    const forged = await cancel(target.id, { ...cookie(), origin: EVIL });
+    expect(forged.status).toBe(403);
+    expect(((await forged.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/^cross-site request refused: /) });
+    expect(await cancelRequested(target.id)).toBe(false);
+    refused++;
+    const own = await cancel(target.id, { ...cookie(), origin: APP_ORIGIN });
+    expect(own.status).toBe(200);
+    expect(await cancelRequested(target.id)).toBe(true);
+    allowed++;
+    const other = await queuedRun();
+    const byToken = await cancel(other.id, { authorization: `Bearer ${harness.tokens.get("researcher")}`, origin: EVIL });
+    expect(byToken.status).toBe(200);
+    expect(await cancelRequested(other.id)).toBe(true);
+    allowed++;
+  });
+
   it("a forged sign-out (an auth write better-auth itself lets through from any origin) is refused and the session lives on", async () => {
     const signOut = (origin: string) =>
       harness.call(

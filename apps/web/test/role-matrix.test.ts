@@ -1,7 +1,7 @@
-import { appRouter } from "@stepwiser/api";
+import { appRouter, REST_OPERATIONS } from "@stepwiser/api";
 import { allows, ROLES, type Access, type UserRole } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PER_PROCEDURE, ROUTE_ACCESS, type HttpMethod } from "../src/server/route-access";
+import { PER_OPERATION, PER_PROCEDURE, ROUTE_ACCESS, type HttpMethod } from "../src/server/route-access";
 import { APP_ORIGIN, discoverRouteFiles, exportedMethods, startHarness, type Harness } from "./route-harness";
 
 /**
@@ -28,6 +28,7 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "run.progress": "research.read",
   "run.failures": "research.read",
   "run.confidence": "research.read",
+  "run.results": "research.read",
   "run.launch": "research.manage",
   "run.cancel": "research.manage",
   "run.cancelMany": "research.manage",
@@ -82,6 +83,20 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "export.sources": "research.read",
 };
 
+/** The capability of every REST operation under /api/v1, stated by hand as the procedures' are. */
+const EXPECTED_REST_ACCESS: Record<string, Access> = {
+  "GET /runs": "research.read",
+  "GET /runs/{id}": "research.read",
+  "POST /runs": "research.manage",
+  "POST /runs/{id}/cancel": "research.manage",
+  "POST /runs/{id}/resume": "research.manage",
+  "GET /runs/{id}/labels": "research.read",
+  "GET /runs/{id}/predictions": "research.read",
+  "GET /datasets": "research.read",
+  "GET /datasets/{id}/solutions": "research.read",
+  "GET /solutions/{id}/chunks": "research.read",
+};
+
 type Procedure = { _def: { type: "query" | "mutation" | "subscription"; meta?: { access?: Access } } };
 const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, Procedure> } })._def.procedures);
 const CALLERS: Array<UserRole | null> = [null, ...ROLES];
@@ -105,7 +120,7 @@ describe("role matrix: every tRPC procedure and every HTTP route, called as anon
   });
   afterAll(async () => {
     const routes = new Set([...routesChecked].map((handler) => handler.split(" ")[1]));
-    process.stderr.write(`role matrix: ${procedures.length} procedures + ${routes.size} routes × ${CALLERS.length} roles checked (${routesChecked.size} route handlers, ${checks} calls)\n`);
+    process.stderr.write(`role matrix: ${procedures.length} procedures + ${REST_OPERATIONS.length} REST operations + ${routes.size} routes × ${CALLERS.length} roles checked (${routesChecked.size} route handlers, ${checks} calls)\n`);
     await harness?.close();
   });
 
@@ -133,6 +148,29 @@ describe("role matrix: every tRPC procedure and every HTTP route, called as anon
     for (const { route } of discoverRouteFiles()) found[route] = exportedMethods(harness.routes.get(route)!);
     const declared = Object.fromEntries(Object.entries(ROUTE_ACCESS).map(([route, methods]) => [route, Object.keys(methods).sort()]));
     expect(Object.fromEntries(Object.entries(found).map(([route, methods]) => [route, [...methods].sort()]))).toEqual(declared);
+  });
+
+  it("every REST operation declares the access the table above states", () => {
+    expect(Object.fromEntries(REST_OPERATIONS.map((op) => [`${op.method} ${op.path}`, op.access]))).toEqual(EXPECTED_REST_ACCESS);
+  });
+
+  it.each(REST_OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))("%s through /api/v1: anonymous, each role, by API token and by cookie", async (name, op) => {
+    const access = EXPECTED_REST_ACCESS[name]!;
+    const path = op.path.replace(/\{id\}/g, "no-such-id");
+    const segments = path.split("/").filter(Boolean);
+    const init = op.method === "POST" ? { method: "POST", headers: { "content-type": "application/json" }, body: "{}" } : {};
+    for (const role of CALLERS) {
+      const byCookie = await harness.call("/api/v1/[...path]", op.method, browserRequest(role, `/api/v1${path}`, init), { path: segments });
+      expectAccess(access, role, byCookie.status, `${name} (cookie)`);
+      if (!role) continue;
+      const headers = new Headers(init.headers);
+      headers.set("authorization", `Bearer ${harness.tokens.get(role)}`);
+      const byToken = await harness.call("/api/v1/[...path]", op.method, new Request(`${APP_ORIGIN}/api/v1${path}`, { ...init, headers }), { path: segments });
+      expectAccess(access, role, byToken.status, `${name} (token)`);
+      const body = (await byToken.json()) as { error?: { code: string } };
+      if (byToken.status >= 400) expect(body.error?.code, `${name} as ${role}: ${JSON.stringify(body)}`).toMatch(/^[A-Z_]+$/);
+    }
+    routesChecked.add(`${op.method} /api/v1/[...path]`);
   });
 
   it.each(procedures.map(([path, p]) => [path, p._def.type] as const))("%s through /api/trpc: anonymous, each role", async (path, type) => {
@@ -170,6 +208,7 @@ describe("role matrix: every tRPC procedure and every HTTP route, called as anon
     },
     { route: "/api/files/[id]", method: "GET", request: (role) => browserRequest(role, `/api/files/${storedFileId}`), params: () => ({ id: storedFileId }) },
     { route: "/api/health", method: "GET", request: (role) => browserRequest(role, "/api/health"), params: () => ({}) },
+    { route: "/api/openapi.json", method: "GET", request: (role) => browserRequest(role, "/api/openapi.json"), params: () => ({}) },
     { route: "/api/annotation-queues/[id]/labels", method: "GET", request: (role) => browserRequest(role, "/api/annotation-queues/no-such-queue/labels"), params: () => ({ id: "no-such-queue" }) },
     {
       route: "/api/uploads",
@@ -179,9 +218,9 @@ describe("role matrix: every tRPC procedure and every HTTP route, called as anon
     },
   ];
 
-  it("the probes below cover every declared route and method except the tRPC one, which the procedures cover", () => {
+  it("the probes below cover every declared route and method except the tRPC and REST ones, which the procedures and operations cover", () => {
     const declared = Object.entries(ROUTE_ACCESS).flatMap(([route, methods]) =>
-      Object.entries(methods).flatMap(([method, access]) => (access === PER_PROCEDURE ? [] : [`${method} ${route}`])),
+      Object.entries(methods).flatMap(([method, access]) => (access === PER_PROCEDURE || access === PER_OPERATION ? [] : [`${method} ${route}`])),
     );
     expect(probes.map((p) => `${p.method} ${p.route}`).sort()).toEqual(declared.sort());
   });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { appRouter } from "@stepwiser/api";
+import { appRouter, REST_OPERATIONS } from "@stepwiser/api";
 import { allows, type Access, type UserRole } from "@stepwiser/core";
 import { createSimWorldDataset, isTerminal, startWorker, type RunningWorker } from "@stepwiser/jobs";
 import { startSimClusterProcess, type ClusterProcess } from "@stepwiser/config/bench/processes";
@@ -245,6 +245,27 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
     }
     // Most probes find something: the search covered real answers, not only errors.
     expect(answered).toBeGreaterThan(100);
+  });
+
+  it("no REST read operation (/api/v1) answers a viewer, researcher or admin with a key or a token, whatever ids it is given", async () => {
+    const trajectory = await harness.database.db.trajectory.findFirstOrThrow({ where: { datasetId }, select: { id: true } });
+    const ids = [annotateRunId, benchmarkRunId, datasetId, trajectory.id, endpointId];
+    let answered = 0;
+    for (const role of ["viewer", "researcher", "admin"] as const) {
+      for (const op of REST_OPERATIONS.filter((o) => o.method === "GET" && allows(o.access, role))) {
+        for (const id of op.path.includes("{id}") ? ids : [null]) {
+          const path = id ? op.path.replace("{id}", id) : op.path;
+          const request = new Request(`${APP_ORIGIN}/api/v1${path}`, { headers: { authorization: `Bearer ${harness.tokens.get(role)}` } });
+          const response = await harness.call("/api/v1/[...path]", "GET", request, { path: path.split("/").filter(Boolean) });
+          const text = await response.text();
+          responsesSearched++;
+          expectClean(text, `${role} GET /api/v1${path}`);
+          if (response.status === 200) answered++;
+        }
+      }
+    }
+    // Every operation found its own kind of id: runs, both runs' labels or predictions, the dataset's solutions, the solution's chunks.
+    expect(answered).toBe(3 * 8);
   });
 
   it("API tokens are stored as SHA-256 only; passwords are stored as hashes the auth library verifies", async () => {

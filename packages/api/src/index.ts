@@ -11,3 +11,6 @@ export { runConfigJsonSchema } from "./services/run/schemas";
 export { humanLabelExportLines, EXPORT_LINE_CAP, type HumanLabelExportLine } from "./services/annotation-queue/export";
 export type { AssignmentView } from "./services/annotation-queue/assignment-view";
 export { AUDIT_ACTION_LABELS, auditActionLabel } from "./services/audit/labels";
+export { handleRestRequest, routeRestRequest, REST_PREFIX } from "./rest/handler";
+export { REST_OPERATIONS, type RestOperation } from "./rest/operations";
+export { openApiDocument } from "./rest/openapi";

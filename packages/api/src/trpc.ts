@@ -2,6 +2,7 @@ import { can, ConflictError, ForbiddenError, formatLocated, InputError, NotFound
 import type { Db } from "@stepwiser/db";
 import { isDatabaseConnectionError, type JobQueue } from "@stepwiser/jobs";
 import { initTRPC, TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import superjson from "superjson";
 import { ZodError, type z } from "zod";
 import { InvalidApiTokenError } from "./auth/api-tokens";
@@ -73,6 +74,21 @@ export function clientErrorOf(error: unknown): TRPCError | undefined {
   return undefined;
 }
 
+/** The HTTP answer a failure stands for (status, tRPC's code name, message), by `clientErrorOf`; undefined when it is none of ours (a 500). Plain HTTP routes answer with it. */
+export function httpErrorOf(error: unknown): { status: number; code: TRPCError["code"]; message: string } | undefined {
+  const mapped = clientErrorOf(error);
+  return mapped && { status: getHTTPStatusCodeFromError(mapped), code: mapped.code, message: mapped.message };
+}
+
+/** Why `user` may not use `capability` (signed out, or a role without it), or null when they may. */
+export function capabilityRefusal(user: SessionUser | null, capability: Capability): { code: "UNAUTHORIZED" | "FORBIDDEN"; message: string } | null {
+  if (!user) return { code: "UNAUTHORIZED", message: "sign in first" };
+  if (!can(user.role, capability)) {
+    return { code: "FORBIDDEN", message: `this needs the ${capability} capability (roles: ${rolesWith(capability).join(", ")}); you are ${user.role}` };
+  }
+  return null;
+}
+
 /** Runs `work` (e.g. resolving a request's caller, outside any procedure) with its failures mapped by `clientErrorOf`. */
 export async function withClientErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -98,10 +114,8 @@ export const publicProcedure = base.meta({ access: "public" });
 
 function requireCapability(capability: Capability) {
   return t.middleware(({ ctx, next }) => {
-    if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
-    if (!can(ctx.user.role, capability)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${capability} capability (roles: ${rolesWith(capability).join(", ")}); you are ${ctx.user.role}` });
-    }
+    const refusal = capabilityRefusal(ctx.user, capability);
+    if (refusal || !ctx.user) throw new TRPCError(refusal ?? { code: "UNAUTHORIZED", message: "sign in first" });
     return next({ ctx: { ...ctx, user: ctx.user } });
   });
 }

@@ -74,8 +74,12 @@ const EXAMPLES: { [A in AuditAction]: AuditEventOf<A> } = {
     before: { adjudicatedAt: null, final: [{ chunkId: "c-0", chunkIndex: 0, status: "disputed", ratings: [{ authorId: "user-1", rating: 1 }, { authorId: "user-2", rating: -1 }] }] },
     after: { adjudicatedAt: "2025-01-02T03:04:05.000Z", final: [{ chunkId: "c-0", chunkIndex: 0, status: "adjudicated", rating: -1 }], notes: [{ chunkIndex: 0, note: "wrong sign" }] },
   },
-  "demo.seeded": { action: "demo.seeded", entityType: "Database", entityId: "demo" },
+  "demo.seeded": { action: "demo.seeded", entityType: "Database", entityId: "demo", after: { datasetId: "d-1", annotateRunId: "run-1", judgeRunIds: ["run-2", "run-3"] } },
+  "demo.queue_seeded": { action: "demo.queue_seeded", entityType: "AnnotationQueue", entityId: "q-2", after: { items: 6, annotators: ["demo-annotator-a@stepwiser.local"], submissions: 4 } },
 };
+
+/** Events the system records with no actor. */
+const SYSTEM_ACTIONS = new Set<AuditAction>(["run.batch_imported", "demo.seeded", "demo.queue_seeded"]);
 
 describe("audit events: recorded through recordAudit, read back through audit.list", () => {
   let database: TestDatabase;
@@ -105,7 +109,7 @@ describe("audit events: recorded through recordAudit, read back through audit.li
     const admin = users.admin.id;
     for (const action of AUDIT_ACTIONS) {
       const event = EXAMPLES[action];
-      const actor = action === "run.batch_imported" || action === "demo.seeded" ? null : admin;
+      const actor = SYSTEM_ACTIONS.has(action) ? null : admin;
       if (action === "run.cancel_requested") await database.db.$transaction([recordAudit(database.db, actor, event)]);
       else await database.db.$transaction((tx) => recordAudit(tx, actor, event));
     }
@@ -115,7 +119,7 @@ describe("audit events: recorded through recordAudit, read back through audit.li
       expect(entries).toHaveLength(1);
       const [entry] = entries;
       expect(entry).toMatchObject({ action, label: AUDIT_ACTION_LABELS[action], entityType: event.entityType, entityId: event.entityId });
-      expect(entry!.actor?.id ?? null).toBe(action === "run.batch_imported" || action === "demo.seeded" ? null : admin);
+      expect(entry!.actor?.id ?? null).toBe(SYSTEM_ACTIONS.has(action) ? null : admin);
       expect(entry!.before).toEqual("before" in event ? event.before : null);
       expect(entry!.after).toEqual("after" in event ? event.after : null);
     }

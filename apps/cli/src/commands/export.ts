@@ -8,6 +8,7 @@ import { connectJobQueue, isTerminal, readStoredFile, startWorker, submitExport,
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { numberFlag } from "../input/numbers";
 import { fromUserCwd } from "../paths";
+import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { withDatabase } from "./run";
@@ -79,11 +80,17 @@ export async function exportCommand(args: string[]): Promise<void> {
       return;
     }
     const worker = await startWorker({ databaseUrl: url, db, log: () => {}, settings: IN_COMMAND_WORKER });
+    const progress = new ProgressLine(process.stderr);
+    const meter = new ProgressMeter("rows");
     let run;
     try {
       for (;;) {
         run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-        if (isTerminal(run.status)) break;
+        const ended = isTerminal(run.status);
+        const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, run.unitsTotal, ended)}`;
+        if (ended) progress.finish(line);
+        else progress.update(line, `${run.status} ${run.unitsDone}/${run.unitsTotal}`);
+        if (ended) break;
         await new Promise((r) => setTimeout(r, 250));
       }
     } finally {

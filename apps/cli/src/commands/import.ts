@@ -9,6 +9,7 @@ import { applyMigrations } from "@stepwiser/db/migrations";
 import { connectJobQueue, DUPLICATE_POLICIES, isTerminal, startWorker, submitImportFromContent, type ImportOptionsInput } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { fromUserCwd, repoRoot } from "../paths";
+import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -119,15 +120,18 @@ export async function importCommand(args: string[]): Promise<void> {
     const worker = await startWorker({ databaseUrl: database.url, db, log: () => {}, settings: IN_COMMAND_WORKER });
     const results = [];
     try {
-      for (const runId of runs) {
-        let lastDone = -1;
+      for (const [i, runId] of runs.entries()) {
+        const progress = new ProgressLine(process.stderr);
+        const meter = new ProgressMeter("records");
         for (;;) {
           const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-          if (run.unitsDone !== lastDone) {
-            log(`run ${runId}: ${run.status} ${run.unitsDone}/${run.unitsTotal}`);
-            lastDone = run.unitsDone;
-          }
-          if (isTerminal(run.status)) {
+          const ended = isTerminal(run.status);
+          // The job's total is an estimate it revises as it reads; the records counted here before submitting are exact.
+          const total = ended ? run.unitsTotal : Math.max(run.unitsTotal, counted[i] ?? 0);
+          const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, total, ended)}`;
+          if (ended) progress.finish(line);
+          else progress.update(line, `${run.status} ${run.unitsDone}`);
+          if (ended) {
             const trajectories = run.datasetId ? await db.trajectory.count({ where: { datasetId: run.datasetId } }) : 0;
             const summary = (run.summary ?? {}) as { written?: number; skipped?: number; replaced?: number; chunks?: number; duplicateOfRunId?: string };
             results.push({

@@ -10,6 +10,7 @@ import type { RunKind } from "@stepwiser/db";
 import { readInputJson } from "../input/files";
 import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { repoRoot } from "../paths";
+import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -43,13 +44,16 @@ export async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>)
 export async function follow(db: Db, url: string, runId: string, workHere: boolean): Promise<void> {
   const worker = workHere ? await startWorker({ databaseUrl: url, db, log: () => {}, settings: IN_COMMAND_WORKER }) : undefined;
   try {
-    let last = "";
+    const progress = new ProgressLine(process.stderr);
+    const meter = new ProgressMeter("units");
     for (;;) {
       const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-      const line = `run ${runId}: ${run.status} ${run.unitsDone}/${run.unitsTotal} units, ${run.unitsFailed} failed, ${run.requests} requests, ${run.completionTokens} tokens generated`;
-      if (line !== last) log(line);
-      last = line;
-      if (isTerminal(run.status)) {
+      const ended = isTerminal(run.status);
+      const counts = `${run.unitsFailed} failed · ${run.requests} requests · ${run.completionTokens} tokens generated`;
+      const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, run.unitsTotal, ended)} · ${counts}`;
+      if (ended) progress.finish(line);
+      else progress.update(line, `${run.status} ${run.unitsDone}/${run.unitsTotal} ${counts}`);
+      if (ended) {
         process.stdout.write(
           `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: Number(run.promptTokens), completionTokens: Number(run.completionTokens), cachedTokens: Number(run.cachedTokens), error: run.error, summary: run.summary })}\n`,
         );

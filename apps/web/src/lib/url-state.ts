@@ -27,5 +27,7 @@ export function useSearchParamsState() {
     requested.current = query;
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
-  return { params, update };
+  /** The parameters as last requested: this render's may not show a change the address bar has yet to catch up with. */
+  const latest = () => new URLSearchParams(requested.current ?? window.location.search);
+  return { params, update, latest };
 }

@@ -6,6 +6,8 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** A route whose callers are checked per tRPC procedure, by the procedure's own tier. */
 export const PER_PROCEDURE = "per procedure";
+/** A route whose callers are checked per REST operation, by the operation's own capability (packages/api/src/rest/operations.ts). */
+export const PER_OPERATION = "per operation";
 
 /**
  * The access of every route handler under `app/api`, keyed by its path as the
@@ -17,6 +19,8 @@ export const ROUTE_ACCESS = {
   "/api/files/[id]": { GET: "research.manage" },
   "/api/health": { GET: "public" },
   "/api/annotation-queues/[id]/labels": { GET: "annotationQueues.manage" },
+  "/api/openapi.json": { GET: "public" },
   "/api/trpc/[trpc]": { GET: PER_PROCEDURE, POST: PER_PROCEDURE },
   "/api/uploads": { POST: "research.manage" },
-} as const satisfies Record<string, Partial<Record<HttpMethod, Access | typeof PER_PROCEDURE>>>;
+  "/api/v1/[...path]": { GET: PER_OPERATION, POST: PER_OPERATION },
+} as const satisfies Record<string, Partial<Record<HttpMethod, Access | typeof PER_PROCEDURE | typeof PER_OPERATION>>>;

@@ -58,7 +58,8 @@ export interface ThreeWayAgreement<C extends ThreeWayChunk = ThreeWayChunk> {
   disagreements: Array<C & { pattern: ThreeWayPattern }>;
 }
 
-function readingAgreement(pairs: LabeledPrediction[]): ReadingAgreement {
+/** Confusion matrix, Cohen's κ and observed agreement of one reading against a reference, on the chunks having both. */
+export function readingAgreement(pairs: readonly LabeledPrediction[]): ReadingAgreement {
   if (pairs.length === 0) return { matrix: confusionMatrix([]), kappa: null, observedAgreement: null };
   const kappa = cohensKappa(
     pairs.map((p) => p.gold),

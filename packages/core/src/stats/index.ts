@@ -6,3 +6,4 @@ export * from "./calibration";
 export * from "./beta";
 export * from "./quadrature";
 export * from "./nelder-mead";
+export * from "./wilson";

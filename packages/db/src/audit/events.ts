@@ -56,8 +56,20 @@ interface AuditEventShapes {
     after: { adjudicatedAt: string; firstErrorIndex?: number | null; final: AuditFinalLabel[]; notes: { chunkIndex: number; note: string | null }[] };
   };
   // ── the database itself ──
-  /** The launcher queued the demo data once for this database (the marker it checks on later starts). */
-  "demo.seeded": { entityType: "Database" };
+  /**
+   * The launcher queued the demo data once for this database (the marker it checks on later starts);
+   * with the simulated-world runs it queued, which the demo annotation queue is made from once they finish.
+   */
+  "demo.seeded": { entityType: "Database"; after?: AuditDemoRuns };
+  /** The demo annotation queue was made over the demo annotate run, with the demo annotators' labels in it. */
+  "demo.queue_seeded": { entityType: "AnnotationQueue"; after: { items: number; annotators: string[]; submissions: number } };
+}
+
+/** The simulated-world demo: its dataset, annotate run and judge runs. */
+export interface AuditDemoRuns {
+  datasetId: string;
+  annotateRunId: string;
+  judgeRunIds: string[];
 }
 
 export interface AuditImportSummary {
@@ -166,6 +178,7 @@ export const AUDIT_ACTIONS = [
   "annotation_queue.member_removed",
   "annotation_item.adjudicated",
   "demo.seeded",
+  "demo.queue_seeded",
 ] as const satisfies readonly AuditAction[];
 
 /** The entity types events are recorded on, each with the actions recorded on it. */

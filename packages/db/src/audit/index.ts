@@ -5,6 +5,7 @@ export {
   type AuditAction,
   type AuditEndpointSnapshot,
   type AuditRunAnnotations,
+  type AuditDemoRuns,
   type AuditEntityType,
   type AuditEvent,
   type AuditEventOf,

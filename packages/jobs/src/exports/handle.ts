@@ -5,11 +5,10 @@ import { storeFile } from "../files/stored-files";
 import { QUEUES, type JobQueue } from "../queue/queue";
 import { readConfigOrFailRun } from "../runs/read-run-config";
 import { isTerminal, markRunFinished, markRunStarted } from "../runs/run-state";
-import { runPredictions } from "../pipelines/benchmark/handler";
 import { batchRequestLines } from "../batch/batch-requests";
 import { BATCH_RUN_KINDS } from "../batch/custom-id";
 import { exportSpecSchema, sourceRunId, type ExportSpec, type ExportSpecInput } from "./export-spec";
-import { chunkLabelsLines, judgePredictionLines } from "./labels-lines";
+import { chunkLabelsLines, predictionLines } from "./labels-lines";
 import { exportTrainingSet, parseTrainingSetExportOptions } from "./training-set";
 import { assertConfidencesStored, countRunLabels } from "./training-set/labelled-chunks";
 import { recordAudit } from "@stepwiser/db";
@@ -116,7 +115,7 @@ export async function runExport(db: Db, runId: string): Promise<void> {
       report = { requests: done, skippedUnits };
     } else {
       const source = await db.run.findUniqueOrThrow({ where: { id: spec.runId }, select: { kind: true } });
-      const lines = source.kind === "benchmark" ? runPredictions(db, spec.runId) : judgePredictionLines(db, spec.runId);
+      const lines = predictionLines(db, { id: spec.runId, kind: source.kind === "benchmark" ? "benchmark" : "judge" });
       await storeFile(db, { ...owner, fileName: `predictions-${spec.runId}.jsonl`, contentType: "application/x-ndjson" }, jsonLinePieces(lines, () => (done += 1)));
       report = { sourceKind: source.kind, solutions: done };
     }

@@ -1,8 +1,8 @@
 import type { Db } from "@stepwiser/db";
 import { describeStoredLabelRule, labelRuleNameFromStored } from "@stepwiser/core";
+import { runPredictions } from "../pipelines/benchmark/handler";
 
 const PAGE = 200;
-
 
 /** One line of a labels export: everything known about one chunk from one run, and every human rating of it. */
 export interface ChunkLabelsLine {
@@ -129,4 +129,12 @@ export async function* judgePredictionLines(db: Db, runId: string): AsyncGenerat
     if (page.length < 500) return;
     cursor = { runId, trajectoryId: page[page.length - 1]!.trajectoryId };
   }
+}
+
+/** The run kinds whose predictions export: a benchmark run's stored predictions, a judge run's first Negative chunks. */
+export const PREDICTION_RUN_KINDS = ["benchmark", "judge"] as const;
+
+/** ProcessBench predictions `{id, prediction}` of a benchmark or judge run, whichever `kind` it is. */
+export function predictionLines(db: Db, run: { id: string; kind: (typeof PREDICTION_RUN_KINDS)[number] }): AsyncGenerator<{ id: string; prediction: number | null }> {
+  return run.kind === "benchmark" ? runPredictions(db, run.id) : judgePredictionLines(db, run.id);
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ThemeToggle } from "~/components/ui/theme-toggle";
 import { SessionProvider } from "~/lib/session-context";
 import { can, type Capability } from "@stepwiser/core";
 import { homePath, requireUser } from "~/server/session";
@@ -23,7 +24,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   return (
     <SessionProvider user={user}>
       <header className="border-b border-slate-200 bg-white">
-        <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 text-sm sm:px-6">
+        <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm sm:px-6">
           <Link href={homePath(user)} className="font-semibold">
             StepWiser Studio
           </Link>
@@ -40,6 +41,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
           <Link href="/settings/tokens" className="text-slate-700 hover:text-slate-950">
             API tokens
           </Link>
+          <ThemeToggle />
           <SignOutButton />
         </nav>
       </header>

@@ -1,11 +1,11 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure } from "~/components/ui";
+import { CHART_COLORS, ChartFigure } from "~/components/ui";
 import { confidenceCharts, type ConfidenceHistogramInput } from "./confidence-charts";
 
-const BAR_COLOR = "#2563eb";
-const NONE_COLOR = "#94a3b8";
+const BAR_COLOR = CHART_COLORS.blue;
+const NONE_COLOR = CHART_COLORS.muted;
 
 /**
  * Label confidence per rule: one small bar chart each, labels per tenth of
@@ -33,7 +33,7 @@ export function ConfidenceHistograms({ histograms, testId = "confidence-histogra
           }
         >
           <BarChart data={chart.bars} margin={{ top: 5, right: 5, bottom: 0, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+            <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} vertical={false} />
             <XAxis dataKey="bin" tick={{ fontSize: 10 }} interval={0} angle={-35} textAnchor="end" height={36} />
             <YAxis allowDecimals={false} tick={{ fontSize: 10 }} width={40} />
             <Tooltip formatter={(value) => (typeof value === "number" ? value.toLocaleString() : String(value))} />

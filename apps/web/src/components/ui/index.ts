@@ -1,6 +1,7 @@
 export { ErrorAlert, Notice } from "./alert";
 export { Button, ButtonLink, buttonClass, type ButtonSize, type ButtonVariant } from "./button";
 export { measuredLine, steppedLine, type MeasuredCurveType } from "./chart-curves";
+export { CHART_COLORS, SERIES_COLORS } from "./chart-colors";
 export { ChartFigure } from "./chart-figure";
 export { Card, CardHeader, CardTitle, cardClass } from "./card";
 export { cx } from "./cx";
@@ -12,3 +13,4 @@ export { ProgressBar } from "./progress-bar";
 export { Select, type SelectOption, type SelectOptions } from "./select";
 export { ShortcutHelp } from "./shortcut-help";
 export { Badge, StatusBadge } from "./status-badge";
+export { ThemeToggle } from "./theme-toggle";

@@ -10,7 +10,8 @@ import { list } from "./list";
 import { progress } from "./progress";
 import { relabel } from "./relabel";
 import { resume } from "./resume";
+import { results } from "./results";
 import { schemas } from "./schemas";
 import { update } from "./update";
 
-export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, launch, cancel, cancelMany, filterOptions, resume, relabel, update });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, results, launch, cancel, cancelMany, filterOptions, resume, relabel, update });

@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "annotation_queue.member_removed": "Annotation queue member removed",
   "annotation_item.adjudicated": "Annotation item adjudicated",
   "demo.seeded": "Demo data queued",
+  "demo.queue_seeded": "Demo annotation queue made",
 };
 
 /** The label of a stored action; an action no longer recorded (an old row) reads as itself. */

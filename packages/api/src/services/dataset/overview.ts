@@ -1,15 +1,14 @@
 import { NotFoundError } from "@stepwiser/core";
-import { Prisma, type LabelRule } from "@stepwiser/db";
+import { Prisma } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { describeRun } from "@stepwiser/jobs";
 import { confidenceHistograms } from "../run/confidence-histogram";
+import { labelBalanceCounts, qValueBins, qValueCounts } from "../run/label-distributions";
 
 /** Solutions with this many chunks or more share the last bar, so a few very long solutions keep the axis readable. */
 export const CHUNKS_PER_SOLUTION_CAP = 30;
 /** First errors at this chunk or later share the last bar. */
 export const FIRST_ERROR_POSITION_CAP = 20;
-/** Q-values in [0, 1] in bins of 0.1; Q = 1 belongs to the last bin. */
-export const Q_VALUE_BINS = 10;
 /**
  * Lower edges of the chunk-length bins (characters): narrow where most chunks
  * are, widening geometrically so a long tail does not squash the rest; the
@@ -61,7 +60,7 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
   const dataset = await db.dataset.findUnique({ where: { id: datasetId }, select: { id: true, source: true } });
   if (!dataset) throw new NotFoundError(`dataset ${datasetId} does not exist`);
 
-  const [runs, chunkCounts, chunkLengths, qValueCounts, labelCounts, sourceFirstErrors, runFirstErrors, confidenceCounts] = await Promise.all([
+  const [runs, chunkCounts, chunkLengths, qValues, labelCounts, sourceFirstErrors, runFirstErrors, confidenceCounts] = await Promise.all([
     db.run.findMany({
       where: { datasetId, kind: { in: ["annotate", "judge"] } },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
@@ -88,22 +87,8 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
       JOIN "Trajectory" t ON t.id = s."trajectoryId"
       WHERE t."datasetId" = ${datasetId}
       GROUP BY 1, 2`),
-    // Prefix 0 is the bare problem (Q_0), not a chunk's value.
-    db.$queryRaw<{ runId: string; bucket: number; count: number }[]>(Prisma.sql`
-      SELECT cv."runId", LEAST(width_bucket(cv."qValue", 0, 1, ${Q_VALUE_BINS}::int), ${Q_VALUE_BINS}::int) AS bucket, COUNT(*)::int AS count
-      FROM "ChunkValue" cv
-      JOIN "Run" r ON r.id = cv."runId"
-      WHERE r."datasetId" = ${datasetId} AND r.kind = 'annotate' AND cv."prefixLength" > 0
-      GROUP BY 1, 2`),
-    db.$queryRaw<{ runId: string; rule: LabelRule; paramsKey: string; positive: number; negative: number }[]>(Prisma.sql`
-      SELECT cl."runId", cl.rule::text AS rule, cl."paramsKey",
-        COUNT(*) FILTER (WHERE cl.label = 'Positive')::int AS positive,
-        COUNT(*) FILTER (WHERE cl.label = 'Negative')::int AS negative
-      FROM "ChunkLabel" cl
-      JOIN "Run" r ON r.id = cl."runId"
-      WHERE r."datasetId" = ${datasetId}
-      GROUP BY 1, 2, 3
-      ORDER BY 1, 2, 3`),
+    qValueCounts(db, { datasetId }),
+    labelBalanceCounts(db, { datasetId }),
     db.$queryRaw<{ position: number; count: number }[]>(Prisma.sql`
       SELECT GREATEST(LEAST(t."sourceFirstErrorIndex", ${FIRST_ERROR_POSITION_CAP}::int), -1) AS position, COUNT(*)::int AS count
       FROM "Trajectory" t
@@ -142,16 +127,9 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
     };
   });
 
-  const qValues = runs
+  const qValueHistograms = runs
     .filter((run) => run.kind === "annotate")
-    .map((run) => {
-      const counts = new Map(qValueCounts.filter((r) => r.runId === run.id).map((r) => [r.bucket, r.count]));
-      return {
-        runId: run.id,
-        label: runLabel.get(run.id)!,
-        bins: Array.from({ length: Q_VALUE_BINS }, (_, i): RangeBin => ({ from: i / Q_VALUE_BINS, to: (i + 1) / Q_VALUE_BINS, count: counts.get(i + 1) ?? 0 })),
-      };
-    });
+    .map((run) => ({ runId: run.id, label: runLabel.get(run.id)!, bins: qValueBins(qValues, run.id) }));
 
   const labelBalance = labelCounts
     .map((r) => ({ runId: r.runId, runLabel: runLabel.get(r.runId) ?? r.runId, rule: r.rule, paramsKey: r.paramsKey, positive: r.positive, negative: r.negative }))
@@ -184,5 +162,5 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
     });
   }
 
-  return { datasetId, segmentations, qValues, labelBalance, confidence, firstError };
+  return { datasetId, segmentations, qValues: qValueHistograms, labelBalance, confidence, firstError };
 }

@@ -133,3 +133,38 @@ export async function runFilterOptions({ db }: ServiceArgs<unknown>) {
   ]);
   return { models: models.map((m) => m.model), tags: tags.map((t) => t.tag), creators, datasets };
 }
+
+export interface RunPageRequest {
+  kind?: RunKind;
+  status?: RunStatus;
+  datasetId?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of runs, newest first (ties by id, so pages never overlap), filtered
+ * by kind, status and dataset. `nextOffset` is where the next page starts, null
+ * on the last page.
+ */
+export async function listRunPage({ db, input }: ServiceArgs<RunPageRequest>) {
+  const where: Prisma.RunWhereInput = {
+    ...(input.kind ? { kind: input.kind } : {}),
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.datasetId ? { datasetId: input.datasetId } : {}),
+  };
+  const rows = await db.run.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: input.offset,
+    take: input.limit + 1,
+    select: runSummarySelect,
+  });
+  const hasMore = rows.length > input.limit;
+  return {
+    items: rows.slice(0, input.limit).map(toRunSummary),
+    limit: input.limit,
+    offset: input.offset,
+    nextOffset: hasMore ? input.offset + input.limit : null,
+  };
+}

@@ -1,3 +1,4 @@
+import { NotFoundError } from "@stepwiser/core";
 import { Prisma } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { filteredSolutionsFrom, listOrder, type TrajectoryFilter } from "./filters";
@@ -76,4 +77,11 @@ export async function listTrajectories({ db, input }: ServiceArgs<TrajectoryFilt
     pageCount: totalIsExact ? Math.max(1, Math.ceil(total / input.pageSize)) : null,
     items: pageRows.map(({ problemId, ...row }) => ({ ...row, problemPreview: previewOf.get(problemId) ?? "" })),
   };
+}
+
+/** `listTrajectories` for a dataset that must exist: an unknown dataset is NOT_FOUND rather than an empty page. */
+export async function listDatasetTrajectories(args: ServiceArgs<TrajectoryFilter & { page: number; pageSize: number }>) {
+  const dataset = await args.db.dataset.findUnique({ where: { id: args.input.datasetId }, select: { id: true } });
+  if (!dataset) throw new NotFoundError(`dataset ${args.input.datasetId} does not exist`);
+  return listTrajectories(args);
 }

@@ -43,6 +43,12 @@ export interface AnnotatePlanOptions extends Throughput {
   calibrationSolutions?: number;
   /** The adaptive strategy: solutions simulated at most and simulations per solution (default 300 and 4). */
   adaptiveSimulation?: Partial<Pick<AdaptiveSimulationOptions, "sampleSize" | "replicates">>;
+  /**
+   * Plan as of this moment: only annotate runs finished before it can lend their
+   * Q-values. A finished run's estimate is planned as of its creation, so its
+   * own Q-values (and later runs') never feed the estimate it is compared with.
+   */
+  asOf?: Date;
 }
 
 export interface AnnotatePlan {
@@ -100,12 +106,13 @@ export function parseAnnotatePlanConfig(raw: unknown, source?: string): Annotate
 }
 
 /** The most recent finished fixed annotate run of the dataset on this segmentation method: its Q-values are measured q's. */
-async function findQSourceRun(db: Db, config: AnnotateConfig): Promise<{ id: string; rollouts: number | null } | null> {
+async function findQSourceRun(db: Db, config: AnnotateConfig, asOf?: Date): Promise<{ id: string; rollouts: number | null } | null> {
   const run = await db.run.findFirst({
     where: {
       kind: "annotate",
       datasetId: config.datasetId,
       status: { in: ["completed", "completed_with_failures"] },
+      ...(asOf ? { finishedAt: { lt: asOf } } : {}),
       AND: [{ config: { path: ["strategy"], equals: "fixed" } }, { config: { path: ["segmentationMethod"], equals: config.segmentationMethod } }],
     },
     orderBy: [{ finishedAt: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }, { id: "desc" }],
@@ -195,7 +202,7 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
   const dataset = await db.dataset.findUnique({ where: { id: config.datasetId }, select: { id: true } });
   if (!dataset) throw new InputError(`dataset ${config.datasetId} does not exist`, { file: options.source, field: "datasetId" });
 
-  const [sourceRun, recordedPassRate] = await Promise.all([findQSourceRun(db, config), datasetPassRate(db, config.datasetId)]);
+  const [sourceRun, recordedPassRate] = await Promise.all([findQSourceRun(db, config, options.asOf), datasetPassRate(db, config.datasetId)]);
   const passRate = recordedPassRate ?? 0.5;
   const adaptive = config.strategy === "adaptive";
   // A pilot run named for the confidence prior is fitted now, as the run would fit it when created.

@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure, DataTable, dataColumns, ErrorAlert, Select, type DataColumn } from "~/components/ui";
+import { CHART_COLORS, ChartFigure, DataTable, dataColumns, ErrorAlert, Select, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
@@ -60,13 +60,13 @@ export function CalibrationTab({ runs, candidates, params }: { runs: string[]; c
         <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <ChartFigure label="Reliability diagram" caption="Observed share of reference-Positive chunks vs the judge's Positive vote share" testId="calibration-chart" height="h-64">
             <LineChart margin={{ top: 5, right: 10, bottom: 0, left: -10 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+              <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
               <XAxis dataKey="predicted" type="number" domain={[0, 1]} tick={{ fontSize: 11 }} allowDuplicatedCategory={false} />
               <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
               <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} />
               <Legend wrapperStyle={{ fontSize: 11 }} />
-              <Line data={[{ predicted: 0, observed: 0 }, { predicted: 1, observed: 1 }]} dataKey="observed" name="perfect calibration" stroke="#94a3b8" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
-              <Line data={points} dataKey="observed" name="judge" stroke="#2563eb" isAnimationActive={false} />
+              <Line data={[{ predicted: 0, observed: 0 }, { predicted: 1, observed: 1 }]} dataKey="observed" name="perfect calibration" stroke={CHART_COLORS.muted} strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+              <Line data={points} dataKey="observed" name="judge" stroke={CHART_COLORS.blue} isAnimationActive={false} />
             </LineChart>
           </ChartFigure>
           <div className="space-y-2 text-sm">

@@ -12,11 +12,19 @@ export type CompareTab = (typeof COMPARE_TABS)[number];
  * calibration and three-way: judge, annotate, queue, rule, reference, bins, pattern).
  */
 export function useCompareParams() {
-  const { params, update } = useSearchParamsState();
+  const { params, update, latest } = useSearchParamsState();
   const get = (key: string) => params.get(key)?.trim() || undefined;
-  const runs = (get("runs") ?? "").split(",").map((r) => r.trim()).filter(Boolean);
   const tab = COMPARE_TABS.find((t) => t === get("tab")) ?? "metrics";
-  return { get, dataset: get("dataset"), runs, baseline: get("baseline"), tab, update };
+  /** The dataset and runs as last requested, including a choice this render does not show yet. */
+  const latestChoice = () => {
+    const now = latest();
+    return { dataset: now.get("dataset")?.trim() || undefined, runs: runList(now.get("runs")) };
+  };
+  return { get, dataset: get("dataset"), runs: runList(get("runs")), baseline: get("baseline"), tab, update, latestChoice };
+}
+
+function runList(value: string | null | undefined): string[] {
+  return (value ?? "").split(",").map((r) => r.trim()).filter(Boolean);
 }
 
 export type CompareParams = ReturnType<typeof useCompareParams>;

@@ -1,12 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { Card, ErrorAlert, Field, Select, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { CalibrationTab } from "./calibration-tab";
 import { COMPARE_TABS, useCompareParams, type CompareTab } from "./compare-params";
 import { DisagreementsTab } from "./disagreements-tab";
+import { firstComparison } from "./first-comparison";
 import { MetricsTab } from "./metrics-tab";
 import { ScalingTab } from "./scaling-tab";
 import { ThreeWayTab } from "./three-way-tab";
@@ -26,6 +28,18 @@ export function CompareView() {
   const params = useCompareParams();
   const datasets = useQuery(trpc.dataset.list.queryOptions());
   const candidates = useQuery({ ...trpc.compare.candidates.queryOptions({ datasetId: params.dataset ?? "" }), enabled: Boolean(params.dataset) });
+
+  // Opened with nothing chosen: once, open on the newest comparable pair (a first visitor sees numbers).
+  const [openedEmpty] = useState(() => !params.dataset && params.runs.length === 0);
+  const recentRuns = useQuery({ ...trpc.run.list.queryOptions({ kinds: ["benchmark", "judge"], pageSize: 200 }), enabled: openedEmpty });
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (preselected.current || !recentRuns.data) return;
+    preselected.current = true;
+    // Read what was asked for last, not this render: a dataset picked while the runs loaded wins.
+    const choice = firstComparison(params.latestChoice(), recentRuns.data.runs);
+    if (choice) params.update({ ...choice });
+  }, [recentRuns.data, params]);
 
   const available = candidates.data?.runs ?? [];
   const selected = params.runs.filter((id) => available.some((r) => r.id === id));

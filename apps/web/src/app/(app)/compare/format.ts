@@ -33,4 +33,3 @@ export function firstErrorText(value: number | null | undefined): string {
   return value === -1 ? "no error" : `#${value}`;
 }
 
-export const SERIES_COLORS = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"];

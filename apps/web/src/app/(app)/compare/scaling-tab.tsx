@@ -3,12 +3,12 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure, DataTable, dataColumns, ErrorAlert, Select, type DataColumn } from "~/components/ui";
+import { CHART_COLORS, ChartFigure, DataTable, dataColumns, ErrorAlert, Select, SERIES_COLORS, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
 import { Hint, numberOptions, runLabel, type Candidates } from "./shared";
-import { pct, SERIES_COLORS } from "./format";
+import { pct } from "./format";
 
 type Curve = RouterOutputs["compare"]["scaling"]["runs"][number];
 type ScalingRow = { run: string; point: Curve["points"][number] };
@@ -51,7 +51,7 @@ function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Ca
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <ChartFigure label="F1 (%) vs samples per chunk K" testId="scaling-chart-k" height="h-64">
         <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
           <XAxis dataKey="k" type="number" scale="log" domain={[1, maxK]} ticks={curves[0]?.points.map((p) => p.k)} allowDuplicatedCategory={false} {...axis} />
           <YAxis {...axis} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(k) => `K = ${k}`} />
@@ -63,7 +63,7 @@ function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Ca
       </ChartFigure>
       <ChartFigure label="F1 (%) vs judge tokens per solution" testId="scaling-chart-tokens" height="h-64">
         <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
           <XAxis dataKey="tokens" type="number" domain={["dataMin", "dataMax"]} tickFormatter={compact} allowDuplicatedCategory={false} {...axis} />
           <YAxis {...axis} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(t) => `${compact(Number(t))} tokens`} />

@@ -13,6 +13,7 @@ import { RunConfidence } from "./run-confidence";
 import { RunControls } from "./run-controls";
 import { RunFailures } from "./run-failures";
 import { OfflineBatch } from "./offline-batch";
+import { RunResults } from "./results/run-results";
 
 function seconds(from: Date | null, to: Date | null): string {
   if (!from) return "—";
@@ -107,12 +108,7 @@ export default function RunPage() {
       {r.kind === "annotate" && <RunConfidence runId={r.id} active={isRunActive(r.status)} />}
       <OfflineBatch runId={r.id} kind={r.kind} status={r.status} />
       {failures.error ? <ErrorAlert>{errorMessage(failures.error)}</ErrorAlert> : failures.data && <RunFailures failures={failures.data} />}
-      {r.summary !== null && r.summary !== undefined && (
-        <details open className="text-sm">
-          <summary className="cursor-pointer text-slate-600">Results</summary>
-          <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-3 text-xs">{JSON.stringify(r.summary, null, 2)}</pre>
-        </details>
-      )}
+      {r.summary !== null && r.summary !== undefined && <RunResults runId={r.id} summary={r.summary} />}
       <details className="text-sm">
         <summary className="cursor-pointer text-slate-600">Configuration snapshot</summary>
         <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-3 text-xs">{JSON.stringify(r.config, null, 2)}</pre>

@@ -2,7 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure, measuredLine, steppedLine } from "~/components/ui";
+import { CHART_COLORS, ChartFigure, measuredLine, steppedLine } from "~/components/ui";
 
 type Point = RouterOutputs["run"]["progress"]["points"][number];
 
@@ -26,25 +26,25 @@ export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: D
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <ChartFigure label="Throughput over time" height="h-52">
         <LineChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
           <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />
           <YAxis yAxisId="tokens" tickFormatter={compact} {...axis} />
           <YAxis yAxisId="units" orientation="right" {...axis} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(s) => `${s} s`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          <Line yAxisId="tokens" {...measuredLine()} dataKey="tokensPerSecond" name="generated tokens/s" stroke="#2563eb" connectNulls isAnimationActive={false} />
-          <Line yAxisId="units" {...measuredLine()} dataKey="unitsPerSecond" name="units/s" stroke="#059669" connectNulls isAnimationActive={false} />
+          <Line yAxisId="tokens" {...measuredLine()} dataKey="tokensPerSecond" name="generated tokens/s" stroke={CHART_COLORS.blue} connectNulls isAnimationActive={false} />
+          <Line yAxisId="units" {...measuredLine()} dataKey="unitsPerSecond" name="units/s" stroke={CHART_COLORS.green} connectNulls isAnimationActive={false} />
         </LineChart>
       </ChartFigure>
       <ChartFigure label="Token spend" height="h-52">
         <AreaChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
           <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />
           <YAxis tickFormatter={compact} {...axis} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toLocaleString() : String(value))} labelFormatter={(s) => `${s} s`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          <Area {...steppedLine()} dataKey="promptTokens" name="prompt tokens" stackId="tokens" stroke="#64748b" fill="#cbd5e1" isAnimationActive={false} />
-          <Area {...steppedLine()} dataKey="completionTokens" name="generated tokens" stackId="tokens" stroke="#2563eb" fill="#93c5fd" isAnimationActive={false} />
+          <Area {...steppedLine()} dataKey="promptTokens" name="prompt tokens" stackId="tokens" stroke={CHART_COLORS.slate} fill={CHART_COLORS.fillSlate} isAnimationActive={false} />
+          <Area {...steppedLine()} dataKey="completionTokens" name="generated tokens" stackId="tokens" stroke={CHART_COLORS.blue} fill={CHART_COLORS.fillBlue} isAnimationActive={false} />
         </AreaChart>
       </ChartFigure>
     </div>

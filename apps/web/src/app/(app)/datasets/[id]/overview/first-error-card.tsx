@@ -4,11 +4,12 @@ import { useState } from "react";
 import { CardSelect, ChartCard } from "./chart-card";
 import { HistogramChart, type HistogramBin, type HistogramSeries } from "./histogram-chart";
 import type { DatasetOverview, OverviewState } from "./types";
+import { CHART_COLORS } from "~/components/ui/chart-colors";
 
 type Series = DatasetOverview["firstError"][number];
 
-const SOURCE_COLOR = "#64748b";
-const RUN_COLOR = "#2563eb";
+const SOURCE_COLOR = CHART_COLORS.slate;
+const RUN_COLOR = CHART_COLORS.blue;
 
 /** The source labels beside one run's first Negative chunk, so a run's errors can be compared with the reference. */
 export function FirstErrorCard(state: OverviewState) {

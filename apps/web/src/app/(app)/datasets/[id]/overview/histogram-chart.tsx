@@ -1,6 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_COLORS } from "~/components/ui/chart-colors";
 
 export interface HistogramSeries {
   /** Key of the series' count in each bin. */
@@ -17,7 +18,7 @@ export function HistogramChart({ bins, series, xLabel, yLabel }: { bins: Histogr
     <div className="h-60 w-full">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={bins} margin={{ top: 5, right: 10, bottom: 18, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} vertical={false} />
           <XAxis dataKey="bin" tick={{ fontSize: 11 }} interval="preserveStartEnd" label={{ value: xLabel, position: "insideBottom", offset: -12, fontSize: 11 }} />
           <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={48} label={{ value: yLabel, angle: -90, position: "insideLeft", fontSize: 11, dy: 40 }} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toLocaleString() : String(value))} />

@@ -2,6 +2,7 @@
 
 import { describeStoredLabelRule } from "@stepwiser/core";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_COLORS } from "~/components/ui/chart-colors";
 
 export interface LabelBalanceRow {
   rule: string;
@@ -19,7 +20,7 @@ export function LabelBalanceChart({ rows }: { rows: LabelBalanceRow[] }) {
     <div className="w-full" style={{ height: Math.max(160, 44 * data.length + 60) }}>
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} layout="vertical" margin={{ top: 5, right: 10, bottom: 0, left: 10 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={false} />
+          <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} horizontal={false} />
           <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
           <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={150} />
           <Tooltip
@@ -29,8 +30,8 @@ export function LabelBalanceChart({ rows }: { rows: LabelBalanceRow[] }) {
             }}
           />
           <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
-          <Bar dataKey="positive" name="Positive" stackId="labels" fill="#059669" isAnimationActive={false} />
-          <Bar dataKey="negative" name="Negative" stackId="labels" fill="#dc2626" isAnimationActive={false} />
+          <Bar dataKey="positive" name="Positive" stackId="labels" fill={CHART_COLORS.green} isAnimationActive={false} />
+          <Bar dataKey="negative" name="Negative" stackId="labels" fill={CHART_COLORS.red} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </div>

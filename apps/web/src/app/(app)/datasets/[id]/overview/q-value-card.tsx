@@ -4,6 +4,7 @@ import { useState } from "react";
 import { CardSelect, ChartCard } from "./chart-card";
 import { HistogramChart } from "./histogram-chart";
 import type { OverviewState } from "./types";
+import { CHART_COLORS } from "~/components/ui/chart-colors";
 
 export function QValueCard(state: OverviewState) {
   const runs = state.overview?.qValues ?? [];
@@ -22,7 +23,7 @@ export function QValueCard(state: OverviewState) {
         runs.length > 1 && run ? <CardSelect label="Run" value={run.runId} options={runs.map((r) => ({ value: r.runId, label: r.label }))} onChange={setChosen} /> : null
       }
     >
-      <HistogramChart bins={bins} series={[{ key: "chunks", name: "Chunks", color: "#059669" }]} xLabel="Q-value" yLabel="chunks" />
+      <HistogramChart bins={bins} series={[{ key: "chunks", name: "Chunks", color: CHART_COLORS.green }]} xLabel="Q-value" yLabel="chunks" />
     </ChartCard>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { CardSelect, ChartCard } from "./chart-card";
 import { HistogramChart } from "./histogram-chart";
 import type { OverviewState } from "./types";
+import { CHART_COLORS } from "~/components/ui/chart-colors";
 
 const NO_SEGMENTATION = "No segmented solution yet";
 
@@ -35,7 +36,7 @@ export function ChunksPerSolutionCard(state: OverviewState) {
       emptyText={segmentation ? null : NO_SEGMENTATION}
       controls={picker}
     >
-      <HistogramChart bins={bins} series={[{ key: "solutions", name: "Solutions", color: "#2563eb" }]} xLabel="chunks" yLabel="solutions" />
+      <HistogramChart bins={bins} series={[{ key: "solutions", name: "Solutions", color: CHART_COLORS.blue }]} xLabel="chunks" yLabel="solutions" />
     </ChartCard>
   );
 }
@@ -55,7 +56,7 @@ export function ChunkLengthCard(state: OverviewState) {
       emptyText={!segmentation ? NO_SEGMENTATION : lastFilled < 0 ? "No chunks yet" : null}
       controls={picker}
     >
-      <HistogramChart bins={bins} series={[{ key: "chunks", name: "Chunks", color: "#2563eb" }]} xLabel="characters" yLabel="chunks" />
+      <HistogramChart bins={bins} series={[{ key: "chunks", name: "Chunks", color: CHART_COLORS.blue }]} xLabel="characters" yLabel="chunks" />
     </ChartCard>
   );
 }

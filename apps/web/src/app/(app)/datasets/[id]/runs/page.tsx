@@ -12,27 +12,26 @@ import { useTRPC } from "~/trpc/react";
 
 type Run = RouterOutputs["run"]["list"]["runs"][number];
 
-/** A run by its name, linked to its page, with its tags. */
-function RunLink({ run }: { run: Run }) {
+/** A run by its name, linked to its page, with the end of its id and its tags. */
+function RunCell({ run }: { run: Run }) {
   return (
-    <>
-      <Link href={`/runs/${run.id}`} className="text-blue-700 hover:underline" title={run.id}>
+    <div className="space-y-0.5">
+      <Link href={`/runs/${run.id}`} className="text-blue-700 hover:underline" data-testid="run-name">
         {run.name}
       </Link>
-      {run.tags.length > 0 && (
-        <span className="ml-2 inline-flex flex-wrap gap-1">
-          {run.tags.map((tag) => (
-            <Badge key={tag}>{tag}</Badge>
-          ))}
-        </span>
-      )}
-    </>
+      <div className="flex flex-wrap items-center gap-1">
+        <span className="font-mono text-xs text-slate-500">{run.id.slice(-8)}</span>
+        {run.tags.map((tag) => (
+          <Badge key={tag}>{tag}</Badge>
+        ))}
+      </div>
+    </div>
   );
 }
 
 const column = dataColumns<Run>();
 const COLUMNS: DataColumn<Run>[] = [
-  column.accessor("name", { header: "Run", cell: ({ row: { original: run } }) => <RunLink run={run} /> }),
+  column.accessor("name", { header: "Run", cell: (c) => <RunCell run={c.row.original} /> }),
   column.accessor("kind", { header: "Kind", cell: (c) => c.getValue().replaceAll("_", "-") }),
   column.accessor("status", { header: "Status", cell: (c) => <StatusBadge status={c.getValue()} /> }),
   column.display({
@@ -81,10 +80,16 @@ export default function DatasetRunsPage() {
       {runs.error && <ErrorAlert>{errorMessage(runs.error)}</ErrorAlert>}
       {!runs.data && !runs.error && <p className="text-sm text-slate-500">Loading…</p>}
       {runs.data?.runs.length === 0 && <p className="text-sm text-slate-500">No run over this dataset yet.</p>}
-      {runs.data && runs.data.runs.length > 0 && <DataTable data={runs.data.runs} columns={COLUMNS} getRowId={(run) => run.id} testId="dataset-runs" />}
+      {runs.data && runs.data.runs.length > 0 && (
+        <DataTable data={runs.data.runs} columns={COLUMNS} getRowId={(run) => run.id} rowAttributes={() => ({ "data-testid": "run-row" })} testId="dataset-runs" />
+      )}
       {runs.data && runs.data.total > runs.data.runs.length && (
         <p className="text-sm text-slate-500">
-          The newest {runs.data.runs.length} of {runs.data.total} runs; <Link href={`/runs?dataset=${encodeURIComponent(id)}`} className="text-blue-700 hover:underline">all of them on the Runs page</Link>.
+          The newest {runs.data.runs.length} of {runs.data.total} runs;{" "}
+          <Link href={`/runs?dataset=${encodeURIComponent(id)}`} className="text-blue-700 hover:underline">
+            all of them on the Runs page
+          </Link>
+          .
         </p>
       )}
     </div>

@@ -2,7 +2,7 @@
 
 import type { Label } from "@stepwiser/core";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartFigure, measuredLine, steppedLine } from "~/components/ui";
+import { CHART_COLORS, ChartFigure, measuredLine, steppedLine } from "~/components/ui";
 
 interface Point {
   step: string;
@@ -25,13 +25,13 @@ export function QCurve({ q0, q, gamma, relRatio }: { q0: number | null; q: (numb
   return (
     <ChartFigure label="Q-value curve" caption="Q-value after each chunk" height="h-48">
       <LineChart data={points} margin={{ top: 5, right: 10, bottom: 0, left: -20 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+        <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
         <XAxis dataKey="step" tick={{ fontSize: 11 }} />
         <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
         <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(2) : String(value))} />
         <Legend wrapperStyle={{ fontSize: 11 }} />
-        <Line {...measuredLine()} dataKey="q" name="Q" stroke="#059669" strokeWidth={2} connectNulls isAnimationActive={false} />
-        <Line {...steppedLine()} dataKey="threshold" name={`γ·Q(prev), γ = ${gamma}`} stroke="#dc2626" strokeDasharray="4 3" connectNulls isAnimationActive={false} />
+        <Line {...measuredLine()} dataKey="q" name="Q" stroke={CHART_COLORS.green} strokeWidth={2} connectNulls isAnimationActive={false} />
+        <Line {...steppedLine()} dataKey="threshold" name={`γ·Q(prev), γ = ${gamma}`} stroke={CHART_COLORS.red} strokeDasharray="4 3" connectNulls isAnimationActive={false} />
       </LineChart>
     </ChartFigure>
   );

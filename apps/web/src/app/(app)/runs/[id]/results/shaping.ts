@@ -1,0 +1,280 @@
+import type { RouterOutputs } from "@stepwiser/api";
+import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "./format";
+
+/**
+ * What each run kind's result view shows, shaped from `run.results`: rows,
+ * bars and links, every number already formatted. No React: the views only
+ * lay these out, and apps/web/test/run-results.test.ts tests them.
+ */
+
+export type RunResults = RouterOutputs["run"]["results"];
+export type ResultsOf<K extends RunResults["kind"]> = Extract<RunResults, { kind: K }>;
+
+/** A named value of a results panel (a fact list row). */
+export interface Fact {
+  label: string;
+  value: string;
+  /** A short note after the value (what it is measured against). */
+  note?: string;
+}
+
+/** The inspector at one chunk of a solution (its permalink anchor). */
+export function chunkHref(trajectoryId: string, index: number): string {
+  return `/trajectories/${encodeURIComponent(trajectoryId)}#chunk-${index}`;
+}
+
+/** Compare with this run preselected on its dataset, Metrics tab (the URL format of compare-params.ts). */
+export function compareHref(datasetId: string, runId: string): string {
+  const query = new URLSearchParams({ dataset: datasetId, runs: runId, tab: "metrics" });
+  return `/compare?${query.toString()}`;
+}
+
+// ── annotate ──
+
+/** Label balance per rule: Positive and Negative counts and the Negative share. */
+export function labelBalanceRows(result: ResultsOf<"annotate">) {
+  return result.labelBalance.map((row) => {
+    const total = row.positive + row.negative;
+    return { key: `${row.rule}|${row.paramsKey}`, rule: row.rule, paramsKey: row.paramsKey, name: row.name, positive: count(row.positive), negative: count(row.negative), negativeShare: total ? percent(row.negative / total) : "—", total };
+  });
+}
+
+/** Q-value histogram bars: "0.0–0.1" … "0.9–1.0" with their chunk counts. */
+export function qValueBars(result: ResultsOf<"annotate">) {
+  return result.qValues.map((b) => ({ bin: `${b.from.toFixed(1)}–${b.to.toFixed(1)}`, chunks: b.count }));
+}
+
+/** Rollouts, requests and tokens: what the run used, what the plan estimated, and how far apart they are. */
+export function usageRows(result: ResultsOf<"annotate">) {
+  const { actual, estimate } = result.usage;
+  const rows: { measure: string; actual: number; estimate: number | null }[] = [
+    { measure: "Rollouts", actual: actual.rollouts, estimate: estimate?.rollouts ?? null },
+    { measure: "Requests", actual: actual.requests, estimate: estimate?.requests ?? null },
+    { measure: "Prompt tokens", actual: actual.promptTokens, estimate: estimate?.promptTokens ?? null },
+    { measure: "Generated tokens", actual: actual.generatedTokens, estimate: estimate?.generatedTokens ?? null },
+  ];
+  return rows.map((r) => ({
+    measure: r.measure,
+    actual: count(r.actual),
+    estimate: r.estimate === null ? "—" : count(Math.round(r.estimate)),
+    difference: againstEstimate(r.actual, r.estimate),
+  }));
+}
+
+// ── judge ──
+
+const VERDICTS = ["Positive", "Negative", "unparseable"] as const;
+
+/** Verdict distribution over every sample of the run, with shares. */
+export function verdictRows(result: ResultsOf<"judge">) {
+  const summary = result.summary;
+  if (!summary) return [];
+  return VERDICTS.map((verdict) => {
+    const n = summary.verdicts[verdict] ?? 0;
+    return { verdict, samples: n, share: summary.samples ? percent(n / summary.samples) : "—" };
+  });
+}
+
+type Agreement = ResultsOf<"judge">["agreements"][number];
+
+/** What an agreement is measured against, in words. */
+export function referenceName(reference: Agreement["reference"]): string {
+  return reference.kind === "source" ? "Source first errors" : `${reference.ruleName} · ${reference.runLabel}`;
+}
+
+/** One agreement as a card: headline numbers, the matrix (rows: reference, columns: judge), and links to disagreeing chunks. */
+export function agreementView(agreement: Agreement) {
+  const { counts } = agreement.matrix;
+  const withUnparseable = counts.Positive.unparseable + counts.Negative.unparseable > 0;
+  const columns = withUnparseable ? VERDICTS : (["Positive", "Negative"] as const);
+  return {
+    key: agreement.reference.kind === "source" ? "source" : `${agreement.reference.runId}|${agreement.reference.rule}|${agreement.reference.paramsKey}`,
+    title: referenceName(agreement.reference),
+    annotateRunId: agreement.reference.kind === "annotate" ? agreement.reference.runId : null,
+    facts: [
+      { label: "Chunks compared", value: count(agreement.chunks) },
+      { label: "F1 (Negative)", value: percent(agreement.negative.f1), note: `precision ${percent(agreement.negative.precision)}, recall ${percent(agreement.negative.recall)}` },
+      { label: "Cohen's κ", value: coefficient(agreement.kappa), note: agreement.observedAgreement === null ? undefined : `agreement ${percent(agreement.observedAgreement)}` },
+      { label: "Accuracy", value: percent(agreement.accuracy) },
+    ] satisfies Fact[],
+    columns: [...columns],
+    rows: (["Positive", "Negative"] as const).map((reference) => ({ reference, cells: columns.map((judge) => ({ judge, count: count(counts[reference][judge]), agrees: judge === reference })) })),
+    disagreements: agreement.disagreements.listed.map((d) => ({
+      key: d.chunkId,
+      href: chunkHref(d.trajectoryId, d.index),
+      text: `${d.externalId} #${d.index}`,
+      judge: d.judge,
+      reference: d.reference,
+    })),
+    moreDisagreements: agreement.disagreements.total - agreement.disagreements.listed.length,
+    totalDisagreements: agreement.disagreements.total,
+  };
+}
+
+// ── benchmark ──
+
+/** Per-subset scores with intervals, and the average F1 over subsets. */
+export function benchmarkRows(result: ResultsOf<"benchmark">) {
+  return result.subsets.map((s) => ({
+    subset: s.subset,
+    solutions: count(s.n),
+    withError: count(s.nError),
+    withoutError: count(s.nCorrect),
+    f1: percentWithInterval(s.f1.estimate, s.f1.lower, s.f1.upper),
+    accErr: s.accErr ? `${percentWithInterval(s.accErr.estimate, s.accErr.lower, s.accErr.upper)} (${count(s.accErr.successes)}/${count(s.accErr.trials)})` : "—",
+    accCor: s.accCor ? `${percentWithInterval(s.accCor.estimate, s.accCor.lower, s.accCor.upper)} (${count(s.accCor.successes)}/${count(s.accCor.trials)})` : "—",
+    f1Value: s.f1.estimate,
+  }));
+}
+
+// ── generate ──
+
+export function generateFacts(result: ResultsOf<"generate">): Fact[] {
+  const s = result.summary;
+  if (!s) return [];
+  return [
+    { label: "Accuracy (pass@1)", value: percent(s.accuracy), note: `${count(s.correct)} of ${count(s.solutions)} solutions correct` },
+    { label: "Problems", value: count(s.problems), note: s.problemsWithoutReference > 0 ? `${count(s.problemsWithoutReference)} without a reference answer` : undefined },
+    { label: "Solutions", value: count(s.solutions) },
+    { label: "Truncated samples", value: countWithShare(s.truncatedSamples, s.solutions), note: "stopped at the token limit" },
+    { label: "Not self-segmented", value: countWithShare(s.invalidSegmentations, s.solutions), note: "no valid chunk tags" },
+  ];
+}
+
+/** The prompt filter: how the problems split by their samples' correctness, and what it kept. */
+export function promptFilterFacts(result: ResultsOf<"generate">): Fact[] {
+  const s = result.summary;
+  if (!s) return [];
+  const f = s.filter;
+  return [
+    { label: "Mixed (kept)", value: countWithShare(f.mixed, s.problems), note: "some samples right, some wrong" },
+    { label: "All correct", value: countWithShare(f.allCorrect, s.problems) },
+    { label: "All wrong", value: countWithShare(f.allWrong, s.problems) },
+    { label: "Kept", value: countWithShare(f.kept, s.problems), note: f.enabled ? "the filter was on: only mixed problems kept" : "the filter was off: every problem kept" },
+  ];
+}
+
+export function solutionShapeFacts(result: ResultsOf<"generate">): Fact[] {
+  const s = result.summary;
+  if (!s) return [];
+  const chunks = s.selfSegmented.chunksPerSolution;
+  const length = result.solutionLength;
+  return [
+    { label: "Chunks per solution", value: amount(chunks.mean), note: chunks.mean === null ? undefined : `median ${amount(chunks.median)}, ${amount(chunks.min)}–${amount(chunks.max)}` },
+    { label: "Solution length", value: length ? `${amount(length.mean)} characters` : "—", note: length ? `median ${amount(length.median)}, ${amount(length.min)}–${amount(length.max)}` : undefined },
+    { label: "Generated tokens per solution", value: amount(result.tokensPerSolution), note: "the run's generated tokens over the solutions written" },
+    { label: "Characters per chunk", value: amount(s.selfSegmented.charactersPerChunk.mean), note: s.selfSegmented.charactersPerChunk.median === null ? undefined : `median ${amount(s.selfSegmented.charactersPerChunk.median)}` },
+  ];
+}
+
+export function chunksPerSolutionBars(result: ResultsOf<"generate">) {
+  return result.chunksPerSolution.map((b) => ({ bin: b.orMore ? `${b.chunks}+` : String(b.chunks), solutions: b.solutions }));
+}
+
+// ── chunk reset ──
+
+export function chunkResetView(result: ResultsOf<"chunk_reset">) {
+  const s = result.summary;
+  if (!s) return null;
+  const spent = s.tokens.accepted + s.tokens.rejected;
+  return {
+    bars: [
+      { name: "Chunk reset", accuracy: s.accuracy.chunkReset, label: percent(s.accuracy.chunkReset) },
+      { name: "Plain sampling (baseline)", accuracy: s.accuracy.plain, label: percent(s.accuracy.plain) },
+    ],
+    facts: [
+      { label: "Accuracy with chunk reset", value: percent(s.accuracy.chunkReset), note: `${points(s.accuracy.chunkReset - s.accuracy.plain)} against plain sampling` },
+      { label: "Accuracy of plain sampling", value: percent(s.accuracy.plain), note: "the baseline: the same problems without resets" },
+      { label: "Problems", value: count(s.problems) },
+      { label: "Accepted tokens", value: count(s.tokens.accepted), note: spent ? `${percent(s.tokens.accepted / spent)} of the tokens generated with resets` : undefined },
+      { label: "Rejected tokens", value: count(s.tokens.rejected), note: "chunks the judge rejected and sampled again" },
+      { label: "Plain sampling tokens", value: count(s.tokens.plain), note: s.tokens.plain ? `resets generated ${amount(spent / s.tokens.plain)}× as many` : undefined },
+      { label: "Resets per problem", value: amount(s.resetsPerProblem) },
+    ] satisfies Fact[],
+  };
+}
+
+// ── best of N ──
+
+const BEST_OF_N = [
+  { key: "mean", name: "Judge: mean chunk score", baseline: false },
+  { key: "min", name: "Judge: lowest chunk score", baseline: false },
+  { key: "last", name: "Judge: last chunk score", baseline: false },
+  { key: "majority", name: "Majority vote (baseline)", baseline: true },
+  { key: "random", name: "Random pick (baseline)", baseline: true },
+  { key: "oracle", name: "Oracle (upper bound)", baseline: true },
+] as const;
+
+/** Accuracy of the pick per aggregation, against majority vote, a random pick and the oracle. */
+export function bestOfNView(result: ResultsOf<"best_of_n">) {
+  const s = result.summary;
+  if (!s) return null;
+  const majority = s.accuracy.majority;
+  return {
+    problems: count(s.problems),
+    bars: BEST_OF_N.map((b) => ({ key: b.key, name: b.name, baseline: b.baseline, accuracy: s.accuracy[b.key], label: percent(s.accuracy[b.key]) })),
+    rows: BEST_OF_N.map((b) => ({ key: b.key, name: b.name, accuracy: percent(s.accuracy[b.key]), againstMajority: b.key === "majority" ? "—" : points(s.accuracy[b.key] - majority) })),
+  };
+}
+
+// ── segment, import, export ──
+
+export function segmentView(result: ResultsOf<"segment">) {
+  const s = result.summary;
+  if (!s) return null;
+  return {
+    facts: [
+      { label: "Method", value: s.method },
+      { label: "Solutions", value: count(s.trajectories) },
+      { label: "Segmented now", value: countWithShare(s.created, s.trajectories) },
+      { label: "Already segmented", value: countWithShare(s.skippedExisting, s.trajectories), note: "kept as they were" },
+      { label: "Invalid segmentations", value: countWithShare(s.invalid, s.trajectories), note: s.validShare === null ? undefined : `${percent(s.validShare)} of the segmenter's answers valid` },
+      { label: "Failed units", value: count(s.failedUnits) },
+    ] satisfies Fact[],
+    methods: s.byMethod.map((m) => ({
+      method: m.method,
+      solutions: count(m.solutions),
+      chunks: count(m.chunks),
+      chunksPerSolution: amount(m.chunksPerSolution.mean),
+      charactersPerChunk: amount(m.charactersPerChunk.mean),
+      tokensPerChunk: amount(m.tokensPerChunk.mean),
+      oneLine: percent(m.oneLineChunkShare),
+    })),
+  };
+}
+
+export function importFacts(result: ResultsOf<"import">): Fact[] {
+  const s = result.summary;
+  if (!s) return [];
+  if ("targetRunId" in s) {
+    return [
+      { label: "Format", value: "OpenAI batch output" },
+      { label: "Requests stored", value: count(s.requests), note: `for run ${s.targetRunId}` },
+      { label: "Samples stored", value: count(s.samples) },
+      { label: "Skipped", value: count(s.skipped) },
+    ];
+  }
+  const facts: Fact[] = [
+    { label: "Format", value: s.format },
+    { label: "Records read", value: count(s.records) },
+    { label: "Solutions written", value: countWithShare(s.written, s.records) },
+    { label: "Skipped (duplicates)", value: count(s.skipped) },
+    { label: "Replaced", value: count(s.replaced) },
+    { label: "Chunks", value: count(s.chunks), note: s.written ? `${amount(s.chunks / s.written)} per solution` : undefined },
+    { label: "Chunk labels", value: count(s.chunkLabels) },
+    { label: "Human labels", value: count(s.humanLabels) },
+  ];
+  if (s.duplicateOfRunId) facts.unshift({ label: "Identical file", value: "imported before: nothing written", note: `run ${s.duplicateOfRunId}` });
+  return facts;
+}
+
+/** An export's files (with download links) and the scalar facts of its report. */
+export function exportView(result: ResultsOf<"export">) {
+  const s = result.summary;
+  if (!s) return null;
+  return {
+    kind: s.kind,
+    files: s.files.map((f) => ({ id: f.id, name: f.fileName, href: `/api/files/${encodeURIComponent(f.id)}`, size: f.sizeBytes })),
+    facts: s.facts.map((f): Fact => ({ label: f.name, value: typeof f.value === "number" ? (Number.isInteger(f.value) ? count(f.value) : amount(f.value)) : String(f.value) })),
+  };
+}

@@ -1,0 +1,254 @@
+import { describe, expect, it } from "vitest";
+import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "../src/app/(app)/runs/[id]/results/format";
+import {
+  agreementView,
+  benchmarkRows,
+  bestOfNView,
+  chunkHref,
+  chunkResetView,
+  compareHref,
+  exportView,
+  generateFacts,
+  importFacts,
+  labelBalanceRows,
+  promptFilterFacts,
+  qValueBars,
+  usageRows,
+  verdictRows,
+  type ResultsOf,
+} from "../src/app/(app)/runs/[id]/results/shaping";
+
+describe("result numbers", () => {
+  it("shows shares as percentages with digits for their size, never rounding to 0 % or 100 % when they are not", () => {
+    expect(percent(0.052083333333333336)).toBe("5.2 %");
+    expect(percent(0.5)).toBe("50.0 %");
+    expect(percent(0)).toBe("0 %");
+    expect(percent(1)).toBe("100 %");
+    expect(percent(0.0052)).toBe("0.52 %");
+    expect(percent(0.000052)).toBe("0.0052 %");
+    expect(percent(0.99996)).toBe("99.9 %");
+    expect(percent(null)).toBe("—");
+    expect(percent(Number.NaN)).toBe("—");
+  });
+
+  it("separates thousands, keeps three significant digits for means, signs κ and differences with a true minus", () => {
+    expect(count(1234567)).toBe("1,234,567");
+    expect(amount(4.16666)).toBe("4.17");
+    expect(amount(27.54)).toBe("27.5");
+    expect(amount(1234.4)).toBe("1,234");
+    expect(amount(null)).toBe("—");
+    expect(coefficient(0.41234)).toBe("0.41");
+    expect(coefficient(-0.0512)).toBe("−0.05");
+    expect(coefficient(-0.001)).toBe("0.00");
+    expect(points(0.031)).toBe("+3.1 pp");
+    expect(points(-0.004)).toBe("−0.4 pp");
+    expect(points(0.0001)).toBe("0.0 pp");
+    expect(percentWithInterval(0.619, 0.55, 0.682)).toBe("61.9 % [55.0, 68.2]");
+    expect(percentWithInterval(0.619, null, null)).toBe("61.9 %");
+    expect(countWithShare(12, 300)).toBe("12 (4.0 %)");
+    expect(countWithShare(0, 0)).toBe("0");
+    expect(againstEstimate(1080, 1000)).toBe("+8.0 %");
+    expect(againstEstimate(35927, 35893)).toBe("+0.1 %");
+    expect(againstEstimate(999, 1000)).toBe("−0.1 %");
+    expect(againstEstimate(96, 96)).toBe("0.0 %");
+    expect(againstEstimate(1, 0)).toBe("—");
+  });
+});
+
+describe("result views", () => {
+  it("links a chunk to the inspector's permalink and Compare to the run on its dataset", () => {
+    expect(chunkHref("t 1", 3)).toBe("/trajectories/t%201#chunk-3");
+    expect(compareHref("ds1", "run-9")).toBe("/compare?dataset=ds1&runs=run-9&tab=metrics");
+  });
+
+  const annotate: ResultsOf<"annotate"> = {
+    runId: "a1",
+    status: "completed",
+    kind: "annotate",
+    summary: { rollouts: 96, chunkValues: 30, rolloutCompletionTokens: 5000 },
+    labelBalance: [{ rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}', name: "abs-q(evidence=own-prefix)", positive: 1500, negative: 500 }],
+    qValues: Array.from({ length: 10 }, (_, i) => ({ from: i / 10, to: (i + 1) / 10, count: i === 9 ? 20 : 1 })),
+    usage: { actual: { requests: 24, rollouts: 96, promptTokens: 12000, generatedTokens: 5400 }, estimate: { requests: 24, rollouts: 96, promptTokens: 10000.4, generatedTokens: 6000, qSource: "assumed" }, estimateError: null },
+  };
+
+  it("annotate: labels per rule with the Negative share, Q bins named by their range, used against estimated", () => {
+    expect(labelBalanceRows(annotate)).toEqual([
+      { key: 'abs_q|{"evidence":"own-prefix"}', rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}', name: "abs-q(evidence=own-prefix)", positive: "1,500", negative: "500", negativeShare: "25.0 %", total: 2000 },
+    ]);
+    expect(qValueBars(annotate).map((b) => b.bin)).toEqual(["0.0–0.1", "0.1–0.2", "0.2–0.3", "0.3–0.4", "0.4–0.5", "0.5–0.6", "0.6–0.7", "0.7–0.8", "0.8–0.9", "0.9–1.0"]);
+    expect(qValueBars(annotate)[9]).toEqual({ bin: "0.9–1.0", chunks: 20 });
+    expect(usageRows(annotate)).toEqual([
+      { measure: "Rollouts", actual: "96", estimate: "96", difference: "0.0 %" },
+      { measure: "Requests", actual: "24", estimate: "24", difference: "0.0 %" },
+      { measure: "Prompt tokens", actual: "12,000", estimate: "10,000", difference: "+20.0 %" },
+      { measure: "Generated tokens", actual: "5,400", estimate: "6,000", difference: "−10.0 %" },
+    ]);
+    const unplanned = { ...annotate, usage: { ...annotate.usage, estimate: null, estimateError: "dataset x does not exist" } };
+    expect(usageRows(unplanned)[0]).toEqual({ measure: "Rollouts", actual: "96", estimate: "—", difference: "—" });
+  });
+
+  const judge: ResultsOf<"judge"> = {
+    runId: "j1",
+    status: "completed",
+    kind: "judge",
+    summary: { samples: 192, verdicts: { Positive: 150, Negative: 32, unparseable: 10 }, unparseableRate: 10 / 192 },
+    segmentationMethod: "self-segmented",
+    tiePolicy: "Negative",
+    judgedChunks: 64,
+    agreements: [
+      {
+        reference: { kind: "annotate", runId: "a1", runLabel: "annotate · sim-policy · M=4", rule: "abs_q", paramsKey: "{}", ruleName: "abs-q" },
+        chunks: 10,
+        matrix: { counts: { Positive: { Positive: 5, Negative: 1, unparseable: 0 }, Negative: { Positive: 2, Negative: 2, unparseable: 0 } }, total: 10 },
+        kappa: 0.2,
+        observedAgreement: 0.7,
+        negative: { precision: 2 / 3, recall: 0.5, f1: 4 / 7, support: 4, predicted: 3 },
+        accuracy: 0.7,
+        disagreements: {
+          total: 3,
+          listed: [
+            { chunkId: "c1", trajectoryId: "t1", externalId: "sim-1-0", index: 2, judge: "Negative", reference: "Positive" },
+            { chunkId: "c2", trajectoryId: "t2", externalId: "sim-2-0", index: 0, judge: "Positive", reference: "Negative" },
+          ],
+        },
+      },
+      {
+        reference: { kind: "source" },
+        chunks: 4,
+        matrix: { counts: { Positive: { Positive: 2, Negative: 0, unparseable: 1 }, Negative: { Positive: 0, Negative: 1, unparseable: 0 } }, total: 4 },
+        kappa: -0.05,
+        observedAgreement: 0.75,
+        negative: { precision: 1, recall: 1, f1: 1, support: 1, predicted: 1 },
+        accuracy: 0.75,
+        disagreements: { total: 1, listed: [{ chunkId: "c3", trajectoryId: "t3", externalId: "sim-3-0", index: 1, judge: "unparseable", reference: "Positive" }] },
+      },
+    ],
+  };
+
+  it("judge: verdicts with shares, agreement headline numbers, the matrix with an unparseable column only when needed, links to disagreements", () => {
+    expect(verdictRows(judge)).toEqual([
+      { verdict: "Positive", samples: 150, share: "78.1 %" },
+      { verdict: "Negative", samples: 32, share: "16.7 %" },
+      { verdict: "unparseable", samples: 10, share: "5.2 %" },
+    ]);
+    const [mc, source] = judge.agreements.map(agreementView);
+    expect(mc!.title).toBe("abs-q · annotate · sim-policy · M=4");
+    expect(mc!.annotateRunId).toBe("a1");
+    expect(mc!.facts.map((f) => [f.label, f.value])).toEqual([
+      ["Chunks compared", "10"],
+      ["F1 (Negative)", "57.1 %"],
+      ["Cohen's κ", "0.20"],
+      ["Accuracy", "70.0 %"],
+    ]);
+    expect(mc!.columns).toEqual(["Positive", "Negative"]);
+    expect(mc!.rows.map((r) => [r.reference, r.cells.map((c) => c.count)])).toEqual([
+      ["Positive", ["5", "1"]],
+      ["Negative", ["2", "2"]],
+    ]);
+    expect(mc!.rows[1]!.cells.map((c) => c.agrees)).toEqual([false, true]);
+    expect(mc!.disagreements.map((d) => [d.href, d.text])).toEqual([
+      ["/trajectories/t1#chunk-2", "sim-1-0 #2"],
+      ["/trajectories/t2#chunk-0", "sim-2-0 #0"],
+    ]);
+    expect([mc!.totalDisagreements, mc!.moreDisagreements]).toEqual([3, 1]);
+    expect(source!.title).toBe("Source first errors");
+    expect(source!.columns).toEqual(["Positive", "Negative", "unparseable"]);
+    expect(source!.facts[2]!.value).toBe("−0.05");
+    expect(verdictRows({ ...judge, summary: null })).toEqual([]);
+  });
+
+  it("benchmark: F1 with the bootstrap interval, accuracies with Wilson intervals and their counts", () => {
+    const benchmark: ResultsOf<"benchmark"> = {
+      runId: "b1",
+      status: "completed",
+      kind: "benchmark",
+      datasetId: "ds",
+      summary: { mode: "chunk-judge", judge: "sim-judge", promptTemplateId: null, averageF1: 0.5, unparseable: 0, missing: 0 },
+      subsets: [
+        { subset: "gsm8k", n: 12, nError: 10, nCorrect: 2, f1: { estimate: 0.5, lower: 0.2, upper: 0.8 }, accErr: { estimate: 0.5, lower: 0.2366, upper: 0.7634, successes: 5, trials: 10 }, accCor: null },
+      ],
+    };
+    expect(benchmarkRows(benchmark)).toEqual([
+      { subset: "gsm8k", solutions: "12", withError: "10", withoutError: "2", f1: "50.0 % [20.0, 80.0]", accErr: "50.0 % [23.7, 76.3] (5/10)", accCor: "—", f1Value: 0.5 },
+    ]);
+  });
+
+  it("generate: accuracy with its counts, the prompt filter's split of the problems", () => {
+    const generate: ResultsOf<"generate"> = {
+      runId: "g1",
+      status: "completed",
+      kind: "generate",
+      summary: {
+        outputDatasetId: "out",
+        outputDatasetName: "generated",
+        problems: 4,
+        solutions: 16,
+        correct: 9,
+        accuracy: 0.5625,
+        filter: { enabled: true, mixed: 2, allCorrect: 1, allWrong: 1, kept: 2, keptShare: 0.5 },
+        invalidSegmentations: 0,
+        truncatedSamples: 1,
+        problemsWithoutReference: 0,
+        selfSegmented: {
+          solutions: 16,
+          chunks: 64,
+          chunksPerSolution: { mean: 4, median: 4, min: 2, max: 7 },
+          charactersPerChunk: { mean: 40.2, median: 38, min: 5, max: 90 },
+          tokensPerChunk: { mean: 12, median: 11, min: 2, max: 30 },
+          oneLineChunkShare: 1,
+        },
+      },
+      chunksPerSolution: [],
+      solutionLength: { mean: 161.25, median: 150, min: 80, max: 300 },
+      tokensPerSolution: 50.5,
+    };
+    expect(generateFacts(generate)[0]).toEqual({ label: "Accuracy (pass@1)", value: "56.3 %", note: "9 of 16 solutions correct" });
+    expect(generateFacts(generate)[3]).toMatchObject({ value: "1 (6.3 %)" });
+    expect(promptFilterFacts(generate).map((f) => [f.label, f.value])).toEqual([
+      ["Mixed (kept)", "2 (50.0 %)"],
+      ["All correct", "1 (25.0 %)"],
+      ["All wrong", "1 (25.0 %)"],
+      ["Kept", "2 (50.0 %)"],
+    ]);
+  });
+
+  it("chunk reset and best of N: accuracy against the baselines, tokens accepted and rejected", () => {
+    const reset = chunkResetView({ runId: "c", status: "completed", kind: "chunk_reset", summary: { problems: 8, accuracy: { chunkReset: 0.75, plain: 0.5 }, tokens: { accepted: 3000, rejected: 1000, plain: 2000 }, resetsPerProblem: 1.25 } })!;
+    expect(reset.bars.map((b) => b.label)).toEqual(["75.0 %", "50.0 %"]);
+    expect(reset.facts.map((f) => [f.label, f.value, f.note])).toEqual([
+      ["Accuracy with chunk reset", "75.0 %", "+25.0 pp against plain sampling"],
+      ["Accuracy of plain sampling", "50.0 %", "the baseline: the same problems without resets"],
+      ["Problems", "8", undefined],
+      ["Accepted tokens", "3,000", "75.0 % of the tokens generated with resets"],
+      ["Rejected tokens", "1,000", "chunks the judge rejected and sampled again"],
+      ["Plain sampling tokens", "2,000", "resets generated 2× as many"],
+      ["Resets per problem", "1.25", undefined],
+    ]);
+    const best = bestOfNView({ runId: "n", status: "completed", kind: "best_of_n", summary: { problems: 20, accuracy: { mean: 0.6, min: 0.65, last: 0.55, majority: 0.6, random: 0.4, oracle: 0.9 } } })!;
+    expect(best.rows.map((r) => [r.key, r.accuracy, r.againstMajority])).toEqual([
+      ["mean", "60.0 %", "0.0 pp"],
+      ["min", "65.0 %", "+5.0 pp"],
+      ["last", "55.0 %", "−5.0 pp"],
+      ["majority", "60.0 %", "—"],
+      ["random", "40.0 %", "−20.0 pp"],
+      ["oracle", "90.0 %", "+30.0 pp"],
+    ]);
+    expect(best.bars.filter((b) => b.baseline).map((b) => b.key)).toEqual(["majority", "random", "oracle"]);
+    expect(chunkResetView({ runId: "c", status: "completed", kind: "chunk_reset", summary: null })).toBeNull();
+  });
+
+  it("import and export: counts of a file import, a batch output and an export's files with their facts", () => {
+    expect(importFacts({ runId: "i", status: "completed", kind: "import", summary: { format: "processbench", records: 1000, written: 990, skipped: 10, replaced: 0, chunks: 4950, humanLabels: 0, chunkLabels: 4950 } }).slice(0, 3)).toEqual([
+      { label: "Format", value: "processbench" },
+      { label: "Records read", value: "1,000" },
+      { label: "Solutions written", value: "990 (99.0 %)" },
+    ]);
+    expect(importFacts({ runId: "i", status: "completed", kind: "import", summary: { format: "openai-batch-output", targetRunId: "r1", requests: 5, samples: 20, skipped: 0 } })[1]).toEqual({ label: "Requests stored", value: "5", note: "for run r1" });
+    const exported = exportView({ runId: "e", status: "completed", kind: "export", summary: { kind: "labels", files: [{ id: "f1", fileName: "labels.jsonl", sizeBytes: 2048 }], facts: [{ name: "chunks", value: 1200 }, { name: "sourceKind", value: "annotate" }] } })!;
+    expect(exported.files).toEqual([{ id: "f1", name: "labels.jsonl", href: "/api/files/f1", size: 2048 }]);
+    expect(exported.facts).toEqual([
+      { label: "chunks", value: "1,200" },
+      { label: "sourceKind", value: "annotate" },
+    ]);
+  });
+});

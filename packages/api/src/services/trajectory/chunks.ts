@@ -1,0 +1,51 @@
+import type { ServiceArgs } from "../args";
+import { inspectTrajectory } from "./inspect";
+
+/**
+ * A solution's chunks, each with everything the runs stored about it: the
+ * Q-value after the chunk from every annotate run, every label those runs
+ * stored with its confidence, and every judge sample's verdict and rationale.
+ * The inspector's data (`inspectTrajectory`), turned from per-run columns into
+ * per-chunk rows; `runs` describes each run the rows name.
+ */
+export async function solutionChunks(args: ServiceArgs<{ id: string }>) {
+  const { annotations, judgements, segmentations, ...solution } = await inspectTrajectory(args);
+  const describe = ({ runId, kind, createdAt, label, strategy, rollouts, judgeModel, policyModel }: (typeof annotations)[number] | (typeof judgements)[number]) => ({
+    runId,
+    kind,
+    createdAt,
+    label,
+    strategy,
+    rollouts,
+    judgeModel,
+    policyModel,
+  });
+  const runs = [...new Map([...annotations, ...judgements].map((r) => [r.runId, describe(r)])).values()];
+  return {
+    ...solution,
+    runs,
+    segmentations: segmentations.map((segmentation) => {
+      const annotationsHere = annotations.filter((a) => a.segmentationId === segmentation.id);
+      return {
+        id: segmentation.id,
+        method: segmentation.method,
+        chunks: segmentation.chunks.map((chunk) => ({
+          ...chunk,
+          qValues: annotationsHere.flatMap((a) =>
+            a.values
+              .filter((v) => v.prefixLength === chunk.index + 1)
+              .map((v) => ({ runId: a.runId, qValue: v.qValue, rollouts: v.rolloutCount, correct: v.correctCount })),
+          ),
+          labels: annotationsHere.flatMap((a) =>
+            a.labels.filter((l) => l.chunkId === chunk.id).map((l) => ({ runId: a.runId, rule: l.rule, paramsKey: l.paramsKey, label: l.label, confidence: l.confidence })),
+          ),
+          verdicts: judgements.flatMap((j) =>
+            j.samples
+              .filter((s) => s.chunkId === chunk.id)
+              .map((s) => ({ runId: j.runId, sampleIndex: s.sampleIndex, verdict: s.verdict, rationale: s.rationale, promptTemplateId: s.promptTemplateId })),
+          ),
+        })),
+      };
+    }),
+  };
+}

@@ -1,0 +1,222 @@
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
+import { bytesOf, connectJobQueue, createAndExecuteRun, createSimWorldDataset, EndpointClients, runExport, runImport, storeFile } from "@stepwiser/jobs";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
+import { appRouter, createCallerFactory } from "../src";
+
+type Reading = "Positive" | "Negative" | "unparseable";
+
+/** Cohen's κ of two rating lists, written out here from its definition rather than taken from core. */
+function kappaOf(a: Reading[], b: Reading[]): number {
+  const n = a.length;
+  const categories = [...new Set([...a, ...b])];
+  const observed = a.filter((x, i) => x === b[i]).length / n;
+  const expected = categories.reduce((sum, c) => sum + (a.filter((x) => x === c).length / n) * (b.filter((x) => x === c).length / n), 0);
+  return expected === 1 ? 1 : (observed - expected) / (1 - expected);
+}
+
+/** The 2×2 (+ unparseable) counts, F1 of the Negative class and κ of the judge against reference labels, chunk by chunk. */
+function agreementOf(pairs: { reference: "Positive" | "Negative"; judge: Reading }[]) {
+  const counts = { Positive: { Positive: 0, Negative: 0, unparseable: 0 }, Negative: { Positive: 0, Negative: 0, unparseable: 0 } };
+  for (const p of pairs) counts[p.reference][p.judge] += 1;
+  const truePositive = counts.Negative.Negative;
+  const predicted = counts.Negative.Negative + counts.Positive.Negative;
+  const support = counts.Negative.Positive + counts.Negative.Negative + counts.Negative.unparseable;
+  const precision = predicted ? truePositive / predicted : 0;
+  const recall = support ? truePositive / support : 0;
+  return {
+    counts,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+    kappa: kappaOf(
+      pairs.map((p) => p.reference),
+      pairs.map((p) => p.judge),
+    ),
+    disagreements: pairs.filter((p) => p.reference !== p.judge).length,
+  };
+}
+
+describe("run results on runs of the simulated cluster", () => {
+  let database: TestDatabase;
+  let cluster: SimCluster;
+  let endpoints: EndpointClients;
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 1000 });
+    for (const [name, role] of [["sim-policy", "policy"], ["sim-judge-weak", "judge"]] as const) {
+      await database.db.endpoint.create({ data: { name, model: name, role, baseUrls: [...cluster.urls], maxConcurrency: 32 } });
+    }
+    endpoints = new EndpointClients();
+  });
+  afterAll(async () => {
+    await endpoints?.close();
+    await cluster?.stop();
+    await database?.drop();
+  });
+
+  it("give an annotate run's labels, Q-values and plan, a judge run's agreement and a benchmark run's intervals, recomputed here from the stored rows", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "results", problems: 6, seed: 11 });
+    const launch = async (kind: "annotate" | "judge" | "benchmark", config: object) => (await createAndExecuteRun(db, { kind, config: { datasetId, ...config } }, { endpoints })).id;
+    const annotateRun = await launch("annotate", { policyEndpoint: "sim-policy", rollouts: 4, seed: 2 });
+    const judgeRun = await launch("judge", { judgeEndpoint: "sim-judge-weak", samples: 3, temperature: 1 });
+    const benchmarkRun = await launch("benchmark", { judgeEndpoint: "sim-judge-weak", samples: 1, temperature: 1, segmentationMethod: "self-segmented", bootstrap: { resamples: 200, seed: 1 } });
+    const caller = createCallerFactory(appRouter)({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
+    const chunks = await db.chunk.findMany({ where: { segmentation: { trajectory: { datasetId } } }, select: { id: true, index: true, segmentation: { select: { trajectory: { select: { id: true, sourceFirstErrorIndex: true } } } } } });
+
+    // ── annotate ──
+    const annotate = await caller.run.results({ id: annotateRun });
+    if (annotate.kind !== "annotate") throw new Error(`expected an annotate result, got ${annotate.kind}`);
+    const labels = await db.chunkLabel.findMany({ where: { runId: annotateRun }, select: { chunkId: true, rule: true, paramsKey: true, label: true } });
+    const rules = [...new Set(labels.map((l) => `${l.rule}|${l.paramsKey}`))];
+    expect(annotate.labelBalance).toHaveLength(rules.length);
+    for (const row of annotate.labelBalance) {
+      const mine = labels.filter((l) => l.rule === row.rule && l.paramsKey === row.paramsKey);
+      expect([row.positive, row.negative]).toEqual([mine.filter((l) => l.label === "Positive").length, mine.filter((l) => l.label === "Negative").length]);
+      expect(row.positive + row.negative).toBe(chunks.length);
+    }
+    const values = await db.chunkValue.findMany({ where: { runId: annotateRun, prefixLength: { gt: 0 } }, select: { qValue: true } });
+    const qBins = Array.from({ length: 10 }, () => 0);
+    for (const { qValue } of values) qBins[Math.min(9, Math.floor(qValue * 10))]! += 1;
+    expect(annotate.qValues.map((b) => b.count)).toEqual(qBins);
+    expect(annotate.qValues.reduce((n, b) => n + b.count, 0)).toBe(chunks.length);
+    // A fixed run draws M rollouts from each prefix 0..k−1: the plan says so, and the run did it.
+    expect(annotate.usage.actual.rollouts).toBe(4 * chunks.length);
+    expect(annotate.usage.estimate).toMatchObject({ rollouts: 4 * chunks.length, requests: chunks.length, qSource: "assumed" });
+    expect(annotate.usage.estimateError).toBeNull();
+    expect(annotate.summary).toMatchObject({ rollouts: 4 * chunks.length });
+
+    // ── judge ──
+    const judge = await caller.run.results({ id: judgeRun });
+    if (judge.kind !== "judge") throw new Error(`expected a judge result, got ${judge.kind}`);
+    const samples = await db.judgeSample.findMany({ where: { runId: judgeRun }, select: { chunkId: true, verdict: true } });
+    const majority = new Map<string, Reading>();
+    for (const chunkId of new Set(samples.map((s) => s.chunkId))) {
+      const mine = samples.filter((s) => s.chunkId === chunkId);
+      const positive = mine.filter((s) => s.verdict === "Positive").length;
+      const negative = mine.filter((s) => s.verdict === "Negative").length;
+      // The judge run's default tie policy calls a tie Negative.
+      majority.set(chunkId, positive + negative === 0 ? "unparseable" : positive > negative ? "Positive" : "Negative");
+    }
+    expect(judge.judgedChunks).toBe(chunks.length);
+    expect(judge.summary).toMatchObject({ samples: samples.length });
+    expect(judge.agreements.map((a) => a.reference.kind)).toEqual([...rules.map(() => "annotate"), "source"]);
+    for (const agreement of judge.agreements) {
+      const reference = new Map<string, "Positive" | "Negative">();
+      if (agreement.reference.kind === "annotate") {
+        const { rule, paramsKey } = agreement.reference;
+        for (const l of labels) if (l.rule === rule && l.paramsKey === paramsKey) reference.set(l.chunkId, l.label);
+      } else {
+        // The source's first error: Positive before it, Negative at it, no label after it.
+        for (const c of chunks) {
+          const first = c.segmentation.trajectory.sourceFirstErrorIndex!;
+          if (first < 0 || c.index < first) reference.set(c.id, "Positive");
+          else if (c.index === first) reference.set(c.id, "Negative");
+        }
+      }
+      const expected = agreementOf([...reference].map(([chunkId, label]) => ({ reference: label, judge: majority.get(chunkId)! })));
+      expect(agreement.chunks).toBe(reference.size);
+      expect(agreement.matrix.counts).toEqual(expected.counts);
+      expect(agreement.negative.f1).toBeCloseTo(expected.f1, 12);
+      expect(agreement.kappa).toBeCloseTo(expected.kappa, 12);
+      expect(agreement.disagreements.total).toBe(expected.disagreements);
+      for (const d of agreement.disagreements.listed) {
+        expect(d.judge).toBe(majority.get(d.chunkId));
+        expect(d.reference).toBe(reference.get(d.chunkId));
+        expect(chunks.find((c) => c.id === d.chunkId)).toMatchObject({ index: d.index, segmentation: { trajectory: { id: d.trajectoryId } } });
+      }
+    }
+    // The weak judge is wrong often enough for the check above to have disagreements to check.
+    expect(judge.agreements.some((a) => a.disagreements.total > 0)).toBe(true);
+
+    // ── benchmark ──
+    const benchmark = await caller.run.results({ id: benchmarkRun });
+    if (benchmark.kind !== "benchmark") throw new Error(`expected a benchmark result, got ${benchmark.kind}`);
+    const predictions = await db.solutionPrediction.findMany({ where: { runId: benchmarkRun }, select: { predictedFirstError: true, trajectory: { select: { sourceFirstErrorIndex: true } } } });
+    const errors = predictions.filter((p) => p.trajectory.sourceFirstErrorIndex! >= 0);
+    const hits = errors.filter((p) => p.predictedFirstError === p.trajectory.sourceFirstErrorIndex).length;
+    const [sim] = benchmark.subsets;
+    expect(benchmark.subsets.map((s) => s.subset)).toEqual(["sim"]);
+    expect(sim!.nError).toBe(errors.length);
+    expect(sim!.accErr!.successes).toBe(hits);
+    // Wilson at 95 %, written out.
+    const z = 1.959963984540054;
+    const p = hits / errors.length;
+    const centre = (p + (z * z) / (2 * errors.length)) / (1 + (z * z) / errors.length);
+    const half = (z / (1 + (z * z) / errors.length)) * Math.sqrt((p * (1 - p)) / errors.length + (z * z) / (4 * errors.length ** 2));
+    if (hits > 0) expect(sim!.accErr!.lower).toBeCloseTo(centre - half, 12);
+    if (hits < errors.length) expect(sim!.accErr!.upper).toBeCloseTo(centre + half, 12);
+    expect(sim!.f1.lower).not.toBeNull();
+    expect(sim!.f1.lower!).toBeLessThanOrEqual(sim!.f1.estimate);
+    expect(sim!.f1.upper!).toBeGreaterThanOrEqual(sim!.f1.estimate);
+
+    await expect(caller.run.results({ id: "no-such-run" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  }, 120_000);
+
+  it("read the other kinds' summaries: generate with its solutions' shape, best of N on them, chunk reset, segment, import and export", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "results-other", problems: 3, seed: 21 });
+    const researcher = await db.user.create({ data: { id: "r-results", name: "R", email: "r@results.test", role: "researcher" } });
+    // Imports and exports are queued; the test runs their jobs itself.
+    const queue = await connectJobQueue(database.url);
+    onTestFinished(() => queue.stop({ graceful: false, wait: true }));
+    const caller = createCallerFactory(appRouter)({ db, getQueue: async () => queue, user: { id: researcher.id, email: researcher.email, name: "R", role: "researcher" } });
+    const launch = async (kind: "generate" | "best_of_n" | "chunk_reset" | "segment", config: object) => (await createAndExecuteRun(db, { kind, config }, { endpoints })).id;
+
+    // ── generate: the solutions' chunk counts and lengths, counted here from the rows it wrote ──
+    const generateRun = await launch("generate", { datasetId, policyEndpoint: "sim-policy", samplesPerProblem: 4, seed: 5 });
+    const generate = await caller.run.results({ id: generateRun });
+    if (generate.kind !== "generate") throw new Error(`expected a generate result, got ${generate.kind}`);
+    const summary = generate.summary!;
+    const written = await db.trajectory.findMany({ where: { datasetId: summary.outputDatasetId }, select: { text: true, segmentations: { where: { method: "self-segmented" }, select: { _count: { select: { chunks: true } } } } } });
+    expect(summary.solutions).toBe(12);
+    expect(written).toHaveLength(12);
+    const chunkCounts = written.flatMap((t) => t.segmentations.map((s) => s._count.chunks));
+    for (const bin of generate.chunksPerSolution) expect(bin.solutions).toBe(chunkCounts.filter((n) => n === bin.chunks).length);
+    expect(generate.chunksPerSolution.reduce((n, b) => n + b.solutions, 0)).toBe(chunkCounts.length);
+    const lengths = written.map((t) => [...t.text].length).sort((a, b) => a - b);
+    expect(generate.solutionLength!.mean).toBeCloseTo(lengths.reduce((a, b) => a + b, 0) / lengths.length, 9);
+    expect(generate.solutionLength!.median).toBeCloseTo((lengths[5]! + lengths[6]!) / 2, 9);
+    expect([generate.solutionLength!.min, generate.solutionLength!.max]).toEqual([lengths[0], lengths[11]]);
+    const run = await db.run.findUniqueOrThrow({ where: { id: generateRun }, select: { completionTokens: true } });
+    expect(generate.tokensPerSolution).toBeCloseTo(Number(run.completionTokens) / 12, 9);
+
+    // ── best of N on the generated solutions, chunk reset on the problems ──
+    const best = await caller.run.results({ id: await launch("best_of_n", { datasetId: summary.outputDatasetId, judgeEndpoint: "sim-judge-weak", samples: 1 }) });
+    expect(best).toMatchObject({ kind: "best_of_n", summary: { problems: 3 } });
+    if (best.kind !== "best_of_n") throw new Error("expected a best-of-N result");
+    for (const share of Object.values(best.summary!.accuracy)) expect([0, 1 / 3, 2 / 3, 1].some((v) => Math.abs(v - share) < 1e-12)).toBe(true);
+    const reset = await caller.run.results({ id: await launch("chunk_reset", { datasetId, policyEndpoint: "sim-policy", judgeEndpoint: "sim-judge-weak", limit: 2 }) });
+    if (reset.kind !== "chunk_reset") throw new Error("expected a chunk-reset result");
+    expect(reset.summary!.problems).toBe(2);
+    expect(reset.summary!.tokens.accepted).toBeGreaterThan(0);
+
+    // ── segment: blank lines on the sim solutions ──
+    const segment = await caller.run.results({ id: await launch("segment", { datasetId, method: "blank-line" }) });
+    if (segment.kind !== "segment") throw new Error("expected a segment result");
+    expect(segment.summary).toMatchObject({ method: "blank-line", trajectories: 3 });
+    expect(segment.summary!.byMethod.map((m) => m.method)).toEqual(["blank-line", "self-segmented"]);
+
+    // ── import and export: a two-record Math-Shepherd file, then its labels ──
+    const lines = [0, 1].map((i) => {
+      const problem = `Tom has ${i + 3} apples and buys 1 more. How many apples does he have?`;
+      const steps = [`Step 1: He starts with ${i + 3} apples.`, `Step 2: The answer is: ${i + 4}`];
+      return JSON.stringify({ input: `${problem} ${steps.map((x) => `${x} ки`).join("\n")}`, label: `${problem} ${steps.map((x) => `${x} +`).join("\n")}`, task: "GSM8K" });
+    });
+    const file = await storeFile(db, { fileName: "shepherd.jsonl", purpose: "upload", createdById: researcher.id }, bytesOf(`${lines.join("\n")}\n`));
+    const { runId: importRunId } = await caller.import.start({ fileId: file.id, options: { format: "math-shepherd", datasetName: "Shepherd for results" } });
+    await runImport(db, importRunId);
+    const imported = await caller.run.results({ id: importRunId });
+    expect(imported).toMatchObject({ kind: "import", summary: { format: "math-shepherd", records: 2, written: 2, chunks: 4, chunkLabels: 4 } });
+    const { runId: exportRunId } = await caller.export.start({ spec: { kind: "labels", runId: importRunId } });
+    await runExport(db, exportRunId);
+    const exported = await caller.run.results({ id: exportRunId });
+    const files = await db.storedFile.findMany({ where: { producedByRunId: exportRunId }, select: { id: true, fileName: true, sizeBytes: true } });
+    expect(exported).toMatchObject({ kind: "export", summary: { kind: "labels", files: files.map((f) => ({ id: f.id, fileName: f.fileName, sizeBytes: Number(f.sizeBytes) })) } });
+    if (exported.kind !== "export") throw new Error("expected an export result");
+    // In the order PostgreSQL's jsonb keeps the report's keys.
+    expect([...exported.summary!.facts].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: "chunks", value: 4 },
+      { name: "sourceKind", value: "import" },
+    ]);
+  }, 120_000);
+});
