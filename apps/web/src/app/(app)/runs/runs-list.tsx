@@ -140,7 +140,16 @@ function columns(selected: ReadonlyMap<string, Run>, toggle: (run: Run, on: bool
         return user ? <span title={user.email}>{user.name || user.email}</span> : <span className="text-slate-400">—</span>;
       },
     }),
-    column.accessor("createdAt", { header: "Created", meta: { sort: "createdAt", className: "whitespace-nowrap text-slate-600" }, cell: (c) => c.getValue().toLocaleString() }),
+    column.accessor("createdAt", {
+      header: "Created",
+      meta: { sort: "createdAt", className: "whitespace-nowrap text-slate-600" },
+      cell: (c) => (
+        <time dateTime={c.getValue().toISOString()} title={c.getValue().toLocaleString()}>
+          {c.getValue().toLocaleDateString()}
+          <span className="block text-xs">{c.getValue().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}</span>
+        </time>
+      ),
+    }),
   ];
 }
 
