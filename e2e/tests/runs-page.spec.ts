@@ -33,6 +33,7 @@ test("a run's name, tags and notes are edited on its page and show in the Compar
   test.setTimeout(200_000);
   await signIn(page);
   const { datasetId, strong } = await demoJudges(page);
+  const original = await query<{ name: string; tags: string[]; notes: string }>(page.request, "run.get", { id: strong.id });
   await page.goto(`/runs/${strong.id}`);
   await expect(page.getByTestId("run-name")).toHaveText(strong.name);
   await expect(page.getByText(strong.id, { exact: true })).toBeVisible();
@@ -61,6 +62,8 @@ test("a run's name, tags and notes are edited on its page and show in the Compar
   await expect(historyRow).toContainText("e2e-picker");
   await historyRow.getByRole("link", { name: "Strong judge baseline (sim-judge-strong)" }).click();
   await expect(page).toHaveURL(new RegExp(`/runs/${strong.id}$`));
+  // The demo run goes back to what it was, for the specs after this one.
+  await mutate(page.request, "run.update", { id: strong.id, name: original.name, tags: original.tags, notes: original.notes });
 });
 
 test("the Runs page filters by kind, status and tag, and the view survives a reload", async ({ page }) => {
