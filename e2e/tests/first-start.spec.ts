@@ -22,9 +22,32 @@ test("a first start shows content everywhere: the demo dataset and its named run
   await page.goto(`${datasetPath}/runs`);
   await expect(page.getByRole("heading", { name: "Run history" })).toBeVisible();
   const names = page.getByTestId("run-row").getByTestId("run-name");
-  for (const name of ["Demo: Monte-Carlo labels (sim-policy), M=8", "Demo: weak judge (sim-judge-weak), K=3", "Demo: strong judge (sim-judge-strong), K=3"]) {
+  for (const name of [
+    "Demo: Monte-Carlo labels (sim-policy), M=8",
+    "Demo benchmark: medium judge (sim-judge-medium), K=1",
+    "Demo benchmark: correlated judge (sim-judge-correlated), K=1",
+    "Demo: weak judge (sim-judge-weak), K=3",
+    "Demo: strong judge (sim-judge-strong), K=3",
+  ]) {
     await expect(names.filter({ hasText: name })).toHaveCount(1);
     await expect(page.getByTestId("run-row").filter({ hasText: name })).toContainText("demo");
+  }
+
+  // The Runs page (top navigation): every demo run across datasets, named, with its dataset and the demo tag.
+  await page.getByRole("navigation").getByRole("link", { name: "Runs", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  const runsTable = page.getByTestId("runs-table");
+  for (const name of [
+    "Demo: Monte-Carlo labels (sim-policy), M=8",
+    "Demo benchmark: medium judge (sim-judge-medium), K=1",
+    "Demo benchmark: correlated judge (sim-judge-correlated), K=1",
+    "Demo: weak judge (sim-judge-weak), K=3",
+    "Demo: strong judge (sim-judge-strong), K=3",
+  ]) {
+    const row = runsTable.locator("tbody tr").filter({ has: page.getByRole("link", { name, exact: true }) });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText("Simulated world (demo)");
+    await expect(row.getByLabel("Tags")).toContainText("demo");
   }
 
   // Compare, opened with nothing chosen: once both judges have finished, the newest pair is chosen for the

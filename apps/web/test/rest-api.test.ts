@@ -40,7 +40,9 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     endpoints = new EndpointClients();
     ({ datasetId } = await createSimWorldDataset(db, { name: "REST world", problems: 3, solutionsPerProblem: 2, seed: 11 }));
     annotateRunId = (await createAndExecuteRun(db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", rollouts: 4 } }, { endpoints })).id;
-    judgeRunId = (await createAndExecuteRun(db, { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 } }, { endpoints })).id;
+    judgeRunId = (
+      await createAndExecuteRun(db, { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 }, name: "Strong judge, K=2", tags: ["rest", "k2"] }, { endpoints })
+    ).id;
 
     const served = await harness.call("/api/openapi.json", "GET", new Request(`${APP_ORIGIN}/api/openapi.json`));
     expect(served.status).toBe(200);
@@ -155,6 +157,16 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     const second = (await api("GET", `/runs?limit=1&offset=${first.nextOffset}`)).body as { items: Array<Json>; nextOffset: number | null };
     expect(second.items.map((r) => r.id)).toEqual([annotateRunId]);
     expect(second.nextOffset).toBeNull();
+
+    // The Runs page's filters: part of the name (any case), a tag, a model; each run with its dataset, models and cost.
+    const byName = (await api("GET", "/runs?search=STRONG%20judge")).body as { items: Array<Json>; total: number };
+    expect(byName.items.map((r) => r.id)).toEqual([judgeRunId]);
+    expect(byName.total).toBe(1);
+    expect(byName.items[0]).toMatchObject({ name: "Strong judge, K=2", tags: ["rest", "k2"], models: [{ role: "judge", model: "sim-judge-strong" }], cost: { usd: null } });
+    expect(((await api("GET", "/runs?tag=k2")).body as { items: Array<Json> }).items.map((r) => r.id)).toEqual([judgeRunId]);
+    expect(((await api("GET", "/runs?tag=K2")).body as { items: unknown[] }).items).toEqual([]);
+    expect(((await api("GET", "/runs?model=sim-policy")).body as { items: Array<Json> }).items.map((r) => r.id)).toEqual([annotateRunId]);
+    expect(((await api("GET", "/runs?search=annotate")).body as { items: Array<Json> }).items.map((r) => r.id)).toEqual([annotateRunId]);
 
     const badLimit = await api("GET", "/runs?limit=0");
     expect(badLimit.status).toBe(400);

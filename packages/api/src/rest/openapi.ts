@@ -4,7 +4,7 @@ import { LAUNCHABLE_RUN_KINDS } from "../services/run/launch";
 import { runConfigJsonSchema } from "../services/run/schemas";
 import { REST_PREFIX } from "./handler";
 import { REST_OPERATIONS, type RestOperation } from "./operations";
-import { errorSchema, launchRequestSchema, runSchema } from "./schemas";
+import { errorSchema, launchRequestSchema, runListItemSchema, runSchema } from "./schemas";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -33,6 +33,7 @@ function componentSchemas(operations: readonly RestOperation[]): Record<string, 
   };
   add(output, errorSchema, "Error");
   add(output, runSchema, "Run");
+  add(output, runListItemSchema, "RunListItem");
   for (const operation of operations) add(output, operation.output, operation.outputName);
   const converted = z.toJSONSchema(output, { target: "draft-2020-12", io: "output", unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonSchema> };
   const schemas = Object.fromEntries(

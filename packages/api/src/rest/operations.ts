@@ -7,7 +7,7 @@ import { cancelRun } from "../services/run/cancel";
 import { getRun } from "../services/run/get";
 import { launchRun } from "../services/run/launch";
 import { runLabelLines, runPredictionLines } from "../services/run/lines";
-import { listRunPage } from "../services/run/list";
+import { listRuns } from "../services/run/list";
 import { resumeStoppedRun } from "../services/run/resume";
 import { solutionChunks } from "../services/trajectory/chunks";
 import { checkTrajectoryFilter, TRAJECTORY_SORTS } from "../services/trajectory/filters";
@@ -83,6 +83,9 @@ const runPageQuery = z.strictObject({
   kind: z.enum(RunKind).optional(),
   status: z.enum(RunStatus).optional(),
   datasetId: z.string().min(1).optional(),
+  search: z.string().trim().min(1).max(200).optional().describe("Part of the run's name, any case"),
+  tag: z.string().trim().min(1).max(100).optional().describe("Runs carrying this tag (exactly as stored)"),
+  model: z.string().trim().min(1).max(300).optional().describe("A model any of the run's endpoints served (policy, judge or segmenter), as snapshotted at launch"),
   limit: queryInt(1, 200).default(50).describe("Runs per page (1–200)"),
   offset: queryInt(0, 1_000_000).default(0).describe("Runs to skip (the previous page's nextOffset)"),
 });
@@ -113,7 +116,7 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
     method: "GET",
     path: "/runs",
     summary: "List runs, newest first",
-    description: "Filtered by kind, status and dataset; paged by limit and offset (follow nextOffset until it is null).",
+    description: "Filtered by kind, status, dataset, name, tag and model (the Runs page's list); paged by limit and offset (follow nextOffset until it is null).",
     tag: "runs",
     access: "research.read",
     query: runPageQuery,
@@ -121,7 +124,11 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
     response: "json",
     outputName: "RunPage",
     output: runPageSchema,
-    call: (ctx) => listRunPage({ ...ctx, input: ctx.input.query }),
+    call: async (ctx) => {
+      const { kind, status, limit, offset, ...filter } = ctx.input.query;
+      const page = await listRuns({ ...ctx, input: { ...filter, kinds: kind && [kind], statuses: status && [status], sort: "createdAt", order: "desc", offset, limit } });
+      return { items: page.runs, total: page.total, limit, offset, nextOffset: page.hasMore ? offset + limit : null };
+    },
   }),
   operation({
     id: "getRun",

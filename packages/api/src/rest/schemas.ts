@@ -1,5 +1,5 @@
 import { STORED_LABEL_RULE_VALUES } from "@stepwiser/core";
-import { DatasetStatus, RunKind, RunStatus, StepLabel, Verdict } from "@stepwiser/db";
+import { DatasetStatus, EndpointRole, RunKind, RunStatus, StepLabel, Verdict } from "@stepwiser/db";
 import { z } from "zod";
 import { launchRunInput } from "../routers/run/launch";
 
@@ -61,8 +61,21 @@ export const runDetailSchema = runSchema
   })
   .meta({ description: "One run: the list's fields, its configuration snapshot and its summary." });
 
+/** A run as the list gives it: also its dataset, creator, models and cost. */
+export const runListItemSchema = runSchema
+  .extend({
+    dataset: z.object({ id, name: z.string() }).nullable(),
+    createdBy: z.object({ id, name: z.string(), email: z.string() }).nullable().describe("Who launched it; null for runs made by the system (demo data, imports of other runs)"),
+    models: z.array(z.object({ role: z.enum(EndpointRole), model: z.string() })).describe("The model of each endpoint the run sends requests to, from its config snapshot"),
+    cost: z
+      .object({ usd: z.number().min(0).nullable(), reason: z.string().nullable() })
+      .describe("Cost in USD at the endpoint prices snapshotted at launch; null with the reason when it is not defined (no prices, or tokens of several endpoints counted together)"),
+  })
+  .meta({ description: "A run in a list: its fields, dataset, creator, models and cost." });
+
 export const runPageSchema = z.object({
-  items: z.array(runSchema),
+  items: z.array(runListItemSchema),
+  total: count.describe("Runs matching the filters"),
   limit: count,
   offset: count,
   nextOffset: count.nullable().describe("The offset of the next page; null on the last page"),

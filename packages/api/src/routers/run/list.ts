@@ -1,6 +1,6 @@
 import { RunKind, RunStatus } from "@stepwiser/db";
 import { z } from "zod";
-import { listRuns, RUN_LIST_SORTS } from "../../services/run/list";
+import { listRunsByPage, RUN_LIST_SORTS } from "../../services/run/list";
 import { researchReadProcedure } from "../../trpc";
 
 const day = z.iso.date("a date is written YYYY-MM-DD");
@@ -26,4 +26,4 @@ export const listRunsInput = z.object({
 });
 
 /** One page of runs, filtered and sorted in the database, with progress, models and cost; newest first unless sorted otherwise. */
-export const list = researchReadProcedure.input(listRunsInput).query(({ ctx, input }) => listRuns({ ...ctx, input }));
+export const list = researchReadProcedure.input(listRunsInput).query(({ ctx, input }) => listRunsByPage({ ...ctx, input }));

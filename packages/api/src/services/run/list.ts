@@ -24,8 +24,9 @@ export interface RunListFilter {
 export interface RunListInput extends RunListFilter {
   sort: RunListSort;
   order: "asc" | "desc";
-  page: number;
-  pageSize: number;
+  /** Runs to skip, and at most how many to return. */
+  offset: number;
+  limit: number;
 }
 
 /** Status order when sorting by status: what still goes first, then what needs a look, then the rest. */
@@ -99,7 +100,7 @@ export async function listRuns({ db, input }: ServiceArgs<RunListInput>) {
       SELECT r.id FROM "Run" r CROSS JOIN LATERAL (SELECT ${SPENDING_ENDPOINT} AS e) spend
       ${where}
       ${orderOf(input.sort, input.order)}
-      LIMIT ${input.pageSize} OFFSET ${(input.page - 1) * input.pageSize}`),
+      LIMIT ${input.limit} OFFSET ${input.offset}`),
   ]);
   const ids = ordered.map((row) => row.id);
   const rows = ids.length
@@ -117,7 +118,14 @@ export async function listRuns({ db, input }: ServiceArgs<RunListInput>) {
     const summary = toRunSummary(run);
     return [{ ...summary, dataset, createdBy, ...runSpend(run, summary) }];
   });
-  return { runs, total, page: input.page, pageSize: input.pageSize, hasMore: input.page * input.pageSize < total };
+  return { runs, total, offset: input.offset, limit: input.limit, hasMore: input.offset + input.limit < total };
+}
+
+/** `listRuns` by numbered pages of `pageSize`, as the Runs page pages. */
+export async function listRunsByPage({ db, user, input }: ServiceArgs<Omit<RunListInput, "offset" | "limit"> & { page: number; pageSize: number }>) {
+  const { page, pageSize, ...filter } = input;
+  const { runs, total, hasMore } = await listRuns({ db, user, input: { ...filter, offset: (page - 1) * pageSize, limit: pageSize } });
+  return { runs, total, page, pageSize, hasMore };
 }
 
 /** What the runs list's filters offer: every model, tag, creator and dataset some run has. */
@@ -132,39 +140,4 @@ export async function runFilterOptions({ db }: ServiceArgs<unknown>) {
     db.dataset.findMany({ where: { runs: { some: {} } }, select: { id: true, name: true }, orderBy: { name: "asc" } }),
   ]);
   return { models: models.map((m) => m.model), tags: tags.map((t) => t.tag), creators, datasets };
-}
-
-export interface RunPageRequest {
-  kind?: RunKind;
-  status?: RunStatus;
-  datasetId?: string;
-  limit: number;
-  offset: number;
-}
-
-/**
- * One page of runs, newest first (ties by id, so pages never overlap), filtered
- * by kind, status and dataset. `nextOffset` is where the next page starts, null
- * on the last page.
- */
-export async function listRunPage({ db, input }: ServiceArgs<RunPageRequest>) {
-  const where: Prisma.RunWhereInput = {
-    ...(input.kind ? { kind: input.kind } : {}),
-    ...(input.status ? { status: input.status } : {}),
-    ...(input.datasetId ? { datasetId: input.datasetId } : {}),
-  };
-  const rows = await db.run.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: input.offset,
-    take: input.limit + 1,
-    select: runSummarySelect,
-  });
-  const hasMore = rows.length > input.limit;
-  return {
-    items: rows.slice(0, input.limit).map(toRunSummary),
-    limit: input.limit,
-    offset: input.offset,
-    nextOffset: hasMore ? input.offset + input.limit : null,
-  };
 }
