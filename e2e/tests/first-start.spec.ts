@@ -1,6 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
 
+/** The demo's runs on the simulated world, as the launcher names them. */
+const DEMO_RUN_NAMES = [
+  "Demo: Monte-Carlo labels (sim-policy), M=8",
+  "Demo benchmark: medium judge (sim-judge-medium), K=1",
+  "Demo benchmark: correlated judge (sim-judge-correlated), K=1",
+  "Demo: weak judge (sim-judge-weak), K=3",
+  "Demo: strong judge (sim-judge-strong), K=3",
+];
+
 /**
  * A fresh start (the simulated-world demo) has something on every page: the
  * dataset and its named runs, a comparison opened without choosing anything,
@@ -22,13 +31,7 @@ test("a first start shows content everywhere: the demo dataset and its named run
   await page.goto(`${datasetPath}/runs`);
   await expect(page.getByRole("heading", { name: "Run history" })).toBeVisible();
   const names = page.getByTestId("run-row").getByTestId("run-name");
-  for (const name of [
-    "Demo: Monte-Carlo labels (sim-policy), M=8",
-    "Demo benchmark: medium judge (sim-judge-medium), K=1",
-    "Demo benchmark: correlated judge (sim-judge-correlated), K=1",
-    "Demo: weak judge (sim-judge-weak), K=3",
-    "Demo: strong judge (sim-judge-strong), K=3",
-  ]) {
+  for (const name of DEMO_RUN_NAMES) {
     await expect(names.filter({ hasText: name })).toHaveCount(1);
     await expect(page.getByTestId("run-row").filter({ hasText: name })).toContainText("demo");
   }
@@ -37,13 +40,7 @@ test("a first start shows content everywhere: the demo dataset and its named run
   await page.getByRole("navigation").getByRole("link", { name: "Runs", exact: true }).click();
   await expect(page).toHaveURL(/\/runs$/);
   const runsTable = page.getByTestId("runs-table");
-  for (const name of [
-    "Demo: Monte-Carlo labels (sim-policy), M=8",
-    "Demo benchmark: medium judge (sim-judge-medium), K=1",
-    "Demo benchmark: correlated judge (sim-judge-correlated), K=1",
-    "Demo: weak judge (sim-judge-weak), K=3",
-    "Demo: strong judge (sim-judge-strong), K=3",
-  ]) {
+  for (const name of DEMO_RUN_NAMES) {
     const row = runsTable.locator("tbody tr").filter({ has: page.getByRole("link", { name, exact: true }) });
     await expect(row).toHaveCount(1);
     await expect(row).toContainText("Simulated world (demo)");
