@@ -28,6 +28,8 @@ const FIELDS = {
   otherJudgeRationale: "long",
   queueName: "short",
   queueInstructions: "long",
+  runName: "short",
+  runNotes: "long",
   annotationNote: "long",
   endpointName: "short",
   tokenName: "short",
@@ -65,7 +67,8 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
   { name: "solutions list", path: (s) => `/datasets/${s.datasetId}`, shows: ["datasetName", "recordId", "generator", "subset"] },
   { name: "solutions list with run columns", path: (s) => `/datasets/${s.datasetId}?annotateRunId=${s.annotateRunId}&judgeRunId=${s.judgeRunId}`, shows: ["datasetName", "recordId"] },
   { name: "dataset overview", path: (s) => `/datasets/${s.datasetId}/overview`, shows: ["datasetName"] },
-  { name: "dataset runs", path: (s) => `/datasets/${s.datasetId}/runs`, shows: ["datasetName"] },
+  { name: "dataset runs", path: (s) => `/datasets/${s.datasetId}/runs`, shows: ["datasetName", "runName"] },
+  { name: "runs page", path: (s) => `/runs?dataset=${s.datasetId}`, shows: ["datasetName", "runName"] },
   {
     name: "inspector with rationales and rollouts",
     path: (s) => `/trajectories/${s.trajectoryId}`,
@@ -87,7 +90,7 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
     },
   },
   { name: "annotate run page", path: (s) => `/runs/${s.annotateRunId}`, shows: [] },
-  { name: "judge run page", path: (s) => `/runs/${s.judgeRunId}`, shows: [] },
+  { name: "judge run page", path: (s) => `/runs/${s.judgeRunId}`, shows: ["runName", "runNotes"] },
   {
     name: "page of a run on the hostile endpoint",
     path: (s) => `/runs/${s.hostileEndpointRunId}`,
@@ -105,7 +108,7 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
   ...(["metrics", "scaling", "calibration"] as const).map((tab) => ({
     name: `compare ${tab}`,
     path: (s: Seeded) => `/compare?dataset=${s.datasetId}&runs=${s.judgeRunId},${s.otherJudgeRunId}&baseline=${s.otherJudgeRunId}&tab=${tab}`,
-    shows: ["datasetName"] satisfies Field[],
+    shows: ["datasetName", "runName"] satisfies Field[],
   })),
   {
     name: "compare disagreements",
@@ -191,7 +194,13 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
   const common = { datasetId, segmentationMethod: "source-steps" };
   const annotate = await mutate<{ runId: string }>(request, "run.launch", { kind: "annotate", offline: true, config: { ...common, policyEndpoint: "sim-policy", rollouts: 2 } });
   const promptsFileId = await answerOffline(request, annotate.runId, () => text.rollout);
-  const judge = await mutate<{ runId: string }>(request, "run.launch", { kind: "judge", offline: true, config: { ...common, judgeEndpoint: "sim-judge-strong" } });
+  const judge = await mutate<{ runId: string }>(request, "run.launch", {
+    kind: "judge",
+    offline: true,
+    config: { ...common, judgeEndpoint: "sim-judge-strong" },
+    name: text.runName,
+    notes: text.runNotes,
+  });
   await answerOffline(request, judge.runId, () => `${text.judgeRationale}\n\nVerdict: \\boxed{Positive}`);
   const otherJudge = await mutate<{ runId: string }>(request, "run.launch", { kind: "judge", offline: true, config: { ...common, judgeEndpoint: "sim-judge-weak" } });
   await answerOffline(request, otherJudge.runId, (customId) => `${text.otherJudgeRationale}\n\nVerdict: \\boxed{${chunkOf(customId) === 1 ? "Negative" : "Positive"}}`);
