@@ -46,7 +46,7 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
     const created = await runCli(["run", "annotate", "--config", configFile, "--offline"], { env: env() });
     expect(created.code, created.stderr).toBe(0);
     const { runId } = jsonOf(created) as { runId: string };
-    expect(jsonOf(created)).toEqual({ runId, status: "queued", execution: "offline" });
+    expect(jsonOf(created)).toEqual({ runId, name: "annotate · sim-policy · M=4 · fixed", status: "queued", execution: "offline" });
 
     const requests = path.join(scratch, "requests.jsonl");
     const exported = await runCli(["batch", "export", runId, "-o", requests], { env: env() });
