@@ -37,7 +37,7 @@ test("a first start shows content everywhere: the demo dataset and its named run
   }
 
   // The Runs page (top navigation): every demo run across datasets, named, with its dataset and the demo tag.
-  await page.getByRole("navigation").getByRole("link", { name: "Runs", exact: true }).click();
+  await page.getByTestId("nav-runs").click();
   await expect(page).toHaveURL(/\/runs$/);
   const runsTable = page.getByTestId("runs-table");
   for (const name of DEMO_RUN_NAMES) {

@@ -6,7 +6,7 @@ import { signIn } from "./sign-in";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 
-test("the inspector shows Q-values, live labels and two judges' rationales of a simulated solution", async ({ page }) => {
+test("the inspector shows Q-values, live labels and the demo judges' rationales of a simulated solution", async ({ page }) => {
   test.setTimeout(150_000);
   await signIn(page);
   await page.getByRole("link", { name: "Simulated world (demo)" }).click();
@@ -14,13 +14,14 @@ test("the inspector shows Q-values, live labels and two judges' rationales of a 
   await expect(page).toHaveURL(/\/trajectories\//);
   const inspectorUrl = page.url();
 
-  // The demo's annotate and judge runs run in the background after start-up: wait for their results.
+  // The demo's annotate, benchmark and judge runs run in the background after start-up: wait for their results
+  // (a row per run that judged the chunk: the benchmark pair's and the two judge runs').
   await expect(async () => {
     await page.reload();
     await expect(page.getByTestId("label-rel-ratio").first()).toBeVisible({ timeout: 2000 });
     await expect(page.getByTestId("judge-cell")).not.toHaveCount(0, { timeout: 2000 });
     const judgesPerChunk = await page.getByTestId("chunk").first().getByTestId("judge-cell").count();
-    expect(judgesPerChunk).toBe(2);
+    expect(judgesPerChunk).toBe(4);
   }).toPass({ timeout: 120_000, intervals: [2000] });
 
   const negatives = () => page.locator('[data-testid="label-rel-ratio"][data-label="Negative"]').count();

@@ -18,11 +18,12 @@ export function ResultCard({ title, description, children, testId }: { title: st
 /** Named values in a grid of label / value (/ note). */
 export function Facts({ facts, label }: { facts: readonly Fact[]; label?: string }) {
   return (
-    <dl aria-label={label} className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1">
+    // Both columns may shrink and long keys or values wrap anywhere, so a narrow screen never scrolls sideways.
+    <dl aria-label={label} className="grid grid-cols-[minmax(0,max-content)_minmax(0,1fr)] gap-x-6 gap-y-1">
       {facts.map((f) => (
         <div key={f.label} className="contents">
-          <dt className="text-slate-500">{f.label}</dt>
-          <dd>
+          <dt className="min-w-0 text-slate-500 [overflow-wrap:anywhere]">{f.label}</dt>
+          <dd className="min-w-0 [overflow-wrap:anywhere]">
             <span className="font-medium tabular-nums" data-testid={`fact-${f.label}`}>
               {f.value}
             </span>
