@@ -5,4 +5,17 @@ export * from "./field-mapping";
 export { segmentByLines } from "./jsonl";
 export { PRM800K_FINISH_REASONS, PRM800K_STEP_SEPARATOR, prm800kRecordSchema, type Prm800kRecord } from "./prm800k";
 export { MATH_SHEPHERD_STEP_TAG, mathShepherdRecordSchema } from "./math-shepherd";
-export { readImportRecords, previewImport, type ImportReadOptions, type ImportedRecord, type PreviewRow } from "./read-records";
+export {
+  readImportRecords,
+  readImportOutcomes,
+  outcomesOfValues,
+  formatReader,
+  previewImport,
+  type ImportReadOptions,
+  type ImportedRecord,
+  type ImportOutcome,
+  type SourceValue,
+  type PreviewRow,
+} from "./read-records";
+export type { FormatReader, ConvertedRecord, IgnoredRecord } from "./format-reader";
+export * from "./import-report";

@@ -26,6 +26,28 @@ export interface ImportedRecord {
   /** 0-based index of the record in the file. */
   record: number;
   solution: ImportedSolution;
+  /** Accepted departures from the format's documented layout (see ConvertedRecord.quirks). */
+  quirks: string[];
+}
+
+/**
+ * What became of one record of an import file:
+ * - `solution`: read (with the quirks the reader accepted);
+ * - `ignored`: well formed but holding nothing to import, as the dataset allows;
+ * - `invalid`: unreadable; `structural` when the file's layout itself broke
+ *   (an unclosed array, an overlong line, an empty file): reading cannot go on
+ *   after it, and an import fails under either policy.
+ */
+export type ImportOutcome =
+  | { kind: "solution"; line: number; record: number; solution: ImportedSolution; quirks: string[] }
+  | { kind: "ignored"; line: number; record: number; reason: string; field?: string }
+  | { kind: "invalid"; line: number; record?: number; error: InputError; structural: boolean };
+
+/** A parsed record from a source that is not a byte stream of JSON (a Parquet row group's rows). */
+export interface SourceValue {
+  line: number;
+  record: number;
+  value: unknown;
 }
 
 export function formatReader(format: ImportFormat, options: ImportReadOptions): FormatReader {
@@ -46,10 +68,6 @@ export function formatReader(format: ImportFormat, options: ImportReadOptions): 
       return jsonlReader({ ...options, mapping: options.mapping });
   }
 }
-
-type RecordOutcome =
-  | { line: number; record: number; solution: ImportedSolution; error?: undefined }
-  | { line: number; record?: number; error: InputError };
 
 type ParsedOrFailed = { line: number; record: number; value: unknown } | { line: number; record: number; error: InputError };
 
@@ -90,22 +108,42 @@ async function* parsedRecords(reader: FormatReader, pieces: AsyncIterable<Uint8A
  * concern one record leave the rest readable; a structural error (a broken
  * array, an overlong line, an empty file) ends the sequence.
  */
-async function* recordOutcomes(
+export async function* readImportOutcomes(
   format: ImportFormat,
   pieces: AsyncIterable<Uint8Array>,
   options: ImportReadOptions,
-): AsyncGenerator<RecordOutcome> {
+): AsyncGenerator<ImportOutcome> {
   const { file } = options;
   let reader: FormatReader;
   try {
     reader = formatReader(format, options);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    yield { line: 1, error };
+    yield { kind: "invalid", line: 1, error, structural: true };
     return;
   }
+  yield* convertedOutcomes(reader, parsedRecords(reader, pieces, file), file);
+}
+
+/**
+ * The outcomes of records parsed elsewhere (e.g. rows of a Parquet file),
+ * converted by a format's reader exactly as records read from JSON are.
+ * An InputError thrown by the source ends the sequence as a structural failure.
+ */
+export async function* outcomesOfValues(reader: FormatReader, values: AsyncIterable<SourceValue>, file: string): AsyncGenerator<ImportOutcome> {
+  async function* asParsed(): AsyncGenerator<ParsedOrFailed> {
+    let count = 0;
+    for await (const value of values) {
+      count += 1;
+      yield value;
+    }
+    if (count === 0) throw new InputError("the file holds no records", { file, line: 1 });
+  }
+  yield* convertedOutcomes(reader, asParsed(), file);
+}
+
+async function* convertedOutcomes(reader: FormatReader, source: AsyncGenerator<ParsedOrFailed>, file: string): AsyncGenerator<ImportOutcome> {
   const firstLineOfId = new Map<string, number>();
-  const source = parsedRecords(reader, pieces, file);
   try {
     for (;;) {
       let next: IteratorResult<ParsedOrFailed>;
@@ -114,13 +152,13 @@ async function* recordOutcomes(
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         const { line = 1, record } = error.location;
-        yield { line, ...(record !== undefined ? { record } : {}), error };
+        yield { kind: "invalid", line, ...(record !== undefined ? { record } : {}), error, structural: true };
         return;
       }
       if (next.done) return;
       const parsed = next.value;
       if ("error" in parsed) {
-        yield parsed;
+        yield { kind: "invalid", line: parsed.line, record: parsed.record, error: parsed.error, structural: false };
         continue;
       }
       yield convertRecord(reader, parsed, file, firstLineOfId);
@@ -136,10 +174,12 @@ function convertRecord(
   parsed: { line: number; record: number; value: unknown },
   file: string,
   firstLineOfId: Map<string, number>,
-): RecordOutcome {
+): ImportOutcome {
   const at = { file, line: parsed.line, record: parsed.record };
   try {
-    const { solution, sourceId } = reader.convert(parsed.value, at);
+    const converted = reader.convert(parsed.value, at);
+    if ("ignored" in converted) return { kind: "ignored", line: parsed.line, record: parsed.record, ...converted.ignored };
+    const { solution, sourceId } = converted;
     if (sourceId) {
       const firstLine = firstLineOfId.get(sourceId.value);
       if (firstLine !== undefined) {
@@ -147,27 +187,28 @@ function convertRecord(
       }
       firstLineOfId.set(sourceId.value, parsed.line);
     }
-    return { line: parsed.line, record: parsed.record, solution };
+    return { kind: "solution", line: parsed.line, record: parsed.record, solution, quirks: converted.quirks ?? [] };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return { line: parsed.line, record: parsed.record, error };
+    return { kind: "invalid", line: parsed.line, record: parsed.record, error, structural: false };
   }
 }
 
 /**
  * Reads an import file record by record, holding one record in memory at a
- * time. The first bad record stops the import with an InputError naming the
- * file, line, record and field: an import is all or nothing, so the person
- * fixes the file (the preview lists every bad row up front).
+ * time, under the `fail` policy: the first bad record stops the import with an
+ * InputError naming the file, line, record and field (the preview lists every
+ * bad row up front). Ignored records (allowed by the dataset, nothing to
+ * import) are passed over.
  */
 export async function* readImportRecords(
   format: ImportFormat,
   pieces: AsyncIterable<Uint8Array>,
   options: ImportReadOptions,
 ): AsyncGenerator<ImportedRecord> {
-  for await (const outcome of recordOutcomes(format, pieces, options)) {
-    if (outcome.error) throw outcome.error;
-    yield outcome;
+  for await (const outcome of readImportOutcomes(format, pieces, options)) {
+    if (outcome.kind === "invalid") throw outcome.error;
+    if (outcome.kind === "solution") yield { line: outcome.line, record: outcome.record, solution: outcome.solution, quirks: outcome.quirks };
   }
 }
 
@@ -176,6 +217,10 @@ export interface PreviewRow {
   solution?: ImportedSolution;
   /** The located message (file:line, record, field: reason). */
   error?: string;
+  /** Why a record the dataset allows holds nothing to import. */
+  ignored?: string;
+  /** Accepted departures from the format's documented layout. */
+  quirks?: string[];
 }
 
 /**
@@ -191,8 +236,14 @@ export async function previewImport(
 ): Promise<{ rows: PreviewRow[] }> {
   const rows: PreviewRow[] = [];
   if (maxRecords <= 0) return { rows };
-  for await (const outcome of recordOutcomes(format, pieces, options)) {
-    rows.push(outcome.error ? { line: outcome.line, error: outcome.error.message } : { line: outcome.line, solution: outcome.solution });
+  for await (const outcome of readImportOutcomes(format, pieces, options)) {
+    rows.push(
+      outcome.kind === "invalid"
+        ? { line: outcome.line, error: outcome.error.message }
+        : outcome.kind === "ignored"
+          ? { line: outcome.line, ignored: outcome.reason }
+          : { line: outcome.line, solution: outcome.solution, ...(outcome.quirks.length > 0 ? { quirks: outcome.quirks } : {}) },
+    );
     if (rows.length >= maxRecords) break;
   }
   return { rows };
