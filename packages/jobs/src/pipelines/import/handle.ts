@@ -1,9 +1,9 @@
-import { InputError, readImportRecords, type ImportedSolution } from "@stepwiser/core";
+import { InputError, type ImportedSolution } from "@stepwiser/core";
 import type { AuditImportSummary, Db, Prisma } from "@stepwiser/db";
 import type { JobQueue } from "../../queue/queue";
 import { readConfigOrFailRun, tryReadRunConfig } from "../../runs/read-run-config";
 import { runBatchOutputImport } from "./batch-output";
-import { readStoredFile } from "../../files/stored-files";
+import { storedFileOutcomes } from "./stored-outcomes";
 import { isTerminal, markRunFinished, markRunStarted } from "../../runs/run-state";
 import { importedLabelsAuthor } from "./labels-author";
 import { BATCH_OUTPUT_FORMAT, FORMAT_FACTS, type ImportOptions } from "./options";
@@ -101,13 +101,10 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
           writing.catch(() => {}); // surfaces at the next await; this only keeps it from being reported as unhandled meanwhile
           batch = [];
         };
-        const pieces = countBytes(readStoredFile(db, file.id), (n) => (bytesRead += n));
-        for await (const { solution, line } of readImportRecords(config.format, pieces, {
-          file: file.fileName,
-          subset: config.subset,
-          generator: config.generator,
-          mapping: config.mapping,
-        })) {
+        for await (const outcome of storedFileOutcomes(db, file, config, (n) => (bytesRead += n))) {
+          if (outcome.kind === "invalid") throw outcome.error;
+          if (outcome.kind === "ignored") continue;
+          const { solution, line } = outcome;
           rejectNulCharacters(solution, file.fileName, line);
           batch.push(solution);
           summary.records += 1;
@@ -177,13 +174,6 @@ function progressDue(last: ProgressReport | null, now: ProgressReport, startedAt
 function estimateTotal(records: number, sizeBytes: bigint, bytesRead: number): number {
   if (bytesRead <= 0) return records;
   return Math.max(records, Math.round((records * Number(sizeBytes)) / bytesRead));
-}
-
-async function* countBytes(pieces: AsyncIterable<Uint8Array>, onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
-  for await (const piece of pieces) {
-    onRead(piece.byteLength);
-    yield piece;
-  }
 }
 
 /** PostgreSQL text cannot hold U+0000; say where it is instead of failing in the database. */
