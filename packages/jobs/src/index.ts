@@ -5,6 +5,8 @@ export * from "./files/stored-files";
 export * from "./pipelines/import/options";
 export * from "./pipelines/import/submit";
 export * from "./pipelines/import/handle";
+export * from "./pipelines/import/report-lines";
+export * from "./pipelines/import/report-tally";
 export * from "./pipelines/import/processbench";
 export * from "./pipelines/import/labels-author";
 export * from "./pipelines/import/batch-output";

@@ -1,4 +1,4 @@
-import type { FinalHumanLabel } from "@stepwiser/core";
+import type { FinalHumanLabel, ImportReportCounts } from "@stepwiser/core";
 import type { AnnotationScheme, EndpointRole, Role, RunKind } from "../generated/prisma/client";
 
 /**
@@ -83,6 +83,12 @@ export interface AuditImportSummary {
   chunkLabels: number;
   /** Set when the identical file had been imported already and nothing was written. */
   duplicateOfRunId?: string;
+  /**
+   * The file's records by what became of them (read, invalid, ignored, quirks), under the import's
+   * policy for invalid records; the entries behind the invalid and ignored counts are ImportReportEntry
+   * rows. Absent in imports stored before the report existed and in duplicates of an earlier import.
+   */
+  report?: ImportReportCounts;
 }
 
 export interface AuditEndpointSnapshot {

@@ -1,4 +1,4 @@
-import { InputError, type ImportedSolution } from "@stepwiser/core";
+import { InputError, type ImportedSolution, type ImportReportCounts } from "@stepwiser/core";
 import type { AuditImportSummary, Db, Prisma } from "@stepwiser/db";
 import type { JobQueue } from "../../queue/queue";
 import { readConfigOrFailRun, tryReadRunConfig } from "../../runs/read-run-config";
@@ -8,6 +8,8 @@ import { isTerminal, markRunFinished, markRunStarted } from "../../runs/run-stat
 import { importedLabelsAuthor } from "./labels-author";
 import { BATCH_OUTPUT_FORMAT, FORMAT_FACTS, type ImportOptions } from "./options";
 import { SequentialIds, writeSolutions, type BatchCounts } from "./write-solutions";
+import { writeReportEntries, type ReportEntry } from "./report-entries";
+import { ImportReportTally } from "./report-tally";
 import { recordAudit } from "@stepwiser/db";
 
 export interface ImportRunOptions {
@@ -25,10 +27,16 @@ export type ImportSummary = AuditImportSummary;
 
 /**
  * Executes an import run: streams the stored file through the format's reader
- * and writes every record in ONE transaction, so a bad record anywhere (or a
- * crash) leaves the database exactly as it was: all or nothing per file. A
- * retried job starts over; an advisory lock on the run keeps a second worker
- * from importing the same run while the first is still alive.
+ * and writes every record in ONE transaction, so a failure anywhere (or a
+ * crash) leaves the database exactly as it was: all or nothing per file. Under
+ * the `fail` policy the first unreadable record is such a failure; under
+ * `skip` it is left out and listed in the import's report (ImportReportEntry,
+ * written in the same transaction), and the import fails only when the share
+ * of invalid records, known once the whole file is read, is above the bound.
+ * A broken layout fails under both. Ignored records (nothing to import, as the
+ * dataset allows) are listed under both. A retried job starts over; an
+ * advisory lock on the run keeps a second worker from importing the same run
+ * while the first is still alive.
  */
 export async function runImport(db: Db, runId: string, options: ImportRunOptions = {}): Promise<void> {
   const batchSize = options.batchSize ?? 500;
@@ -49,6 +57,8 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
 
   const facts = FORMAT_FACTS[config.format];
   let lastProgress: ProgressReport | null = null;
+  // Set when a skip import fails on its invalid share: the counts are kept on the failed run to say why.
+  let refusedReport: ImportReportCounts | null = null;
   try {
     await db.$transaction(
       async (tx) => {
@@ -81,12 +91,14 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
         };
 
         const summary = emptySummary(config.format);
+        const tally = new ImportReportTally(file.fileName, config.onInvalid, config.maxInvalidShare);
         let bytesRead = 0;
         let batch: ImportedSolution[] = [];
         // One batch is written while the next is read and parsed: the database and this process work at the same time.
         let writing: Promise<void> = Promise.resolve();
-        const write = async (solutions: ImportedSolution[], recordsSoFar: number) => {
-          add(summary, await writeSolutions(tx, target, solutions));
+        const write = async (solutions: ImportedSolution[], reportEntries: ReportEntry[], recordsSoFar: number) => {
+          await writeReportEntries(tx, runId, target.ids, reportEntries);
+          if (solutions.length > 0) add(summary, await writeSolutions(tx, target, solutions));
           // Progress goes through another connection (the transaction's rows stay invisible until it commits),
           // sparingly: see progressDue.
           const report = { at: Date.now(), tenthRead: Math.floor((10 * bytesRead) / Math.max(1, Number(file.sizeBytes))) };
@@ -97,28 +109,37 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
         };
         const flush = async () => {
           await writing;
-          writing = write(batch, summary.records);
+          writing = write(batch, tally.takeEntries(), summary.records);
           writing.catch(() => {}); // surfaces at the next await; this only keeps it from being reported as unhandled meanwhile
           batch = [];
         };
         for await (const outcome of storedFileOutcomes(db, file, config, (n) => (bytesRead += n))) {
-          if (outcome.kind === "invalid") throw outcome.error;
-          if (outcome.kind === "ignored") continue;
-          const { solution, line } = outcome;
-          rejectNulCharacters(solution, file.fileName, line);
-          batch.push(solution);
-          summary.records += 1;
-          if (batch.length >= batchSize) await flush();
+          const solution = tally.take(outcome);
+          if (solution) {
+            batch.push(solution);
+            summary.records += 1;
+          }
+          if (batch.length >= batchSize || tally.pendingEntries >= batchSize) await flush();
         }
-        if (batch.length > 0) await flush();
+        if (batch.length > 0 || tally.pendingEntries > 0) await flush();
         await writing;
+        const tooManyInvalid = tally.shareError();
+        if (tooManyInvalid) {
+          refusedReport = tally.counts;
+          throw tooManyInvalid;
+        }
         if (summary.records === 0) throw new InputError("the file holds no records", { file: file.fileName, line: 1 });
+        summary.report = tally.counts;
         await finish(tx, { runId, actorId: run.createdById, datasetId, summary, created: !config.datasetId && !identical });
       },
       { timeout: IMPORT_TRANSACTION_TIMEOUT_MS, maxWait: 60_000 },
     );
   } catch (error) {
     if (error instanceof InputError) {
+      if (refusedReport) {
+        const summary: ImportSummary = { ...emptySummary(config.format), report: refusedReport };
+        await db.run.update({ where: { id: runId }, data: { summary: summary as unknown as Prisma.InputJsonValue } });
+      }
       await markRunFinished(db, runId, "failed", error.message);
       await recordAudit(db, run.createdById, { action: "import.failed", entityType: "Run", entityId: runId, after: { error: error.message } });
       return;
@@ -176,25 +197,11 @@ function estimateTotal(records: number, sizeBytes: bigint, bytesRead: number): n
   return Math.max(records, Math.round((records * Number(sizeBytes)) / bytesRead));
 }
 
-/** PostgreSQL text cannot hold U+0000; say where it is instead of failing in the database. */
-function rejectNulCharacters(solution: ImportedSolution, file: string, line: number): void {
-  const fields: Array<[string, string | null]> = [
-    ["problem", solution.problem],
-    ["id", solution.externalId],
-    ["generator", solution.generator],
-    ["answer", solution.referenceAnswer],
-    ...solution.steps.map((step, i): [string, string] => [`steps.${i}`, step]),
-  ];
-  for (const [field, value] of fields) {
-    if (value?.includes("\u0000")) throw new InputError("contains a NUL character (U+0000), which cannot be stored", { file, line, field });
-  }
-}
-
 /** The same bytes imported with the same options before, into a dataset that still exists. */
 async function identicalImport(tx: Prisma.TransactionClient, runId: string, sha256: string, config: ImportOptions): Promise<{ runId: string; datasetId: string } | null> {
   const earlier = await tx.run.findMany({
     where: { kind: "import", status: "completed", id: { not: runId }, inputFile: { sha256 }, datasetId: { not: null } },
-    select: { id: true, datasetId: true, config: true },
+    select: { id: true, datasetId: true, config: true, summary: true },
     orderBy: { createdAt: "asc" },
   });
   const optionsOf = (run: { id: string; config: unknown }) => {
@@ -203,13 +210,22 @@ async function identicalImport(tx: Prisma.TransactionClient, runId: string, sha2
   };
   const wanted = JSON.stringify(comparable(config));
   const match = earlier.find((r) => {
+    // An earlier import that left invalid records out stands for this one only if this one would have left them out too.
+    // A run that was itself a duplicate wrote nothing and reports nothing: the import it points to is among the earlier ones.
+    const earlierSummary = r.summary as ImportSummary | null;
+    if (earlierSummary?.duplicateOfRunId) return false;
+    const report = earlierSummary?.report;
+    if (report && report.invalid > 0 && (config.onInvalid === "fail" || report.invalid / report.records > config.maxInvalidShare)) return false;
     const options = optionsOf(r);
     return options !== null && JSON.stringify(comparable(options)) === wanted;
   });
   return match ? { runId: match.id, datasetId: match.datasetId! } : null;
 }
 
-/** Options that change what an import writes (the dataset name and duplicate policy do not). */
+/**
+ * Options that change what an import writes (the dataset name and duplicate policy do not; nor does the
+ * policy for invalid records when there were none, which the caller checks).
+ */
 function comparable(options: ImportOptions): unknown {
   return { format: options.format, subset: options.subset ?? null, generator: options.generator ?? null, mapping: options.mapping ?? null };
 }

@@ -1,4 +1,4 @@
-import { fieldMappingSchema, IMPORT_FORMATS, type ImportFormat } from "@stepwiser/core";
+import { DEFAULT_MAX_INVALID_SHARE, fieldMappingSchema, IMPORT_FORMATS, ON_INVALID_POLICIES, type ImportFormat } from "@stepwiser/core";
 import { z } from "zod";
 
 /** What to do with a record that is already in the target dataset (same id or same content hash). */
@@ -18,6 +18,13 @@ export const importStoredOptionsSchema = z.object({
     /** Generic JSONL: where each field lives in a record. */
     mapping: fieldMappingSchema.optional(),
     duplicates: z.enum(DUPLICATE_POLICIES).default("skip"),
+    /**
+     * What to do with a record that cannot be read: `fail` stops the import and stores nothing;
+     * `skip` leaves it out and lists it in the import's report. Configs stored before the option read as `fail`.
+     */
+    onInvalid: z.enum(ON_INVALID_POLICIES).default("fail"),
+    /** Largest share of the file's records a `skip` import may leave out as invalid before it fails instead (0 to 1). */
+    maxInvalidShare: z.number().min(0).max(1).default(DEFAULT_MAX_INVALID_SHARE),
 });
 
 export const importOptionsSchema = importStoredOptionsSchema.superRefine((options, ctx) => {
@@ -26,6 +33,9 @@ export const importOptionsSchema = importStoredOptionsSchema.superRefine((option
     }
     if (options.format !== "jsonl" && options.mapping) {
       ctx.addIssue({ code: "custom", path: ["mapping"], message: `a field mapping applies to generic JSONL only, not ${options.format}` });
+    }
+    if (options.onInvalid === "fail" && options.maxInvalidShare !== DEFAULT_MAX_INVALID_SHARE) {
+      ctx.addIssue({ code: "custom", path: ["maxInvalidShare"], message: 'a largest invalid share applies only when invalid records are skipped (onInvalid "skip")' });
     }
     if (options.datasetId && options.datasetName) {
       ctx.addIssue({ code: "custom", path: ["datasetName"], message: "give a new dataset's name or an existing dataset's id, not both" });

@@ -82,7 +82,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 const IMPORTED_ABS_Q = storedLabelRule({ rule: "abs-q", evidence: "own-prefix" });
 
 /** One table's rows of a batch, column by column. */
-interface TableRows {
+export interface TableRows {
   table: string;
   columns: Array<[name: string, type: string, values: unknown[]]>;
   /** Appended to the table's INSERT, e.g. an ON CONFLICT clause. */
@@ -124,7 +124,7 @@ function arrayLiteral(values: readonly unknown[]): string {
  * may reference rows of the same statement: PostgreSQL checks foreign keys once
  * the statement has run, when every item has written its rows.
  */
-function insertStatement(tables: readonly TableRows[]): { sql: string; params: unknown[] } {
+export function insertStatement(tables: readonly TableRows[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const inserts = tables
     .filter(({ columns }) => columns[0]![2].length > 0)
