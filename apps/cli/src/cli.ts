@@ -8,6 +8,7 @@ type Command = (args: string[]) => Promise<void>;
 // Loaded on demand: the pure commands must not pay for the database client's start-up.
 const commands: Record<string, () => Promise<Command>> = {
   import: async () => (await import("./commands/import")).importCommand,
+  "import report": async () => (await import("./commands/import-report")).importReportCommand,
   export: async () => (await import("./commands/export")).exportCommand,
   "processbench score": async () => (await import("./commands/processbench-score")).processBenchScoreCommand,
   grade: async () => (await import("./commands/grade")).gradeCommand,

@@ -15,10 +15,16 @@ export const USAGE = `usage: stepwiser <command>
 commands:
   import processbench|prm800k|math-shepherd|jsonl <file>... [--name NAME | --dataset ID]
          [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace] [--preview] [--detach]
+         [--on-invalid fail|skip] [--max-invalid-share 0.05]
       Import files (one dataset per file, or into --dataset) as jobs; waits for them
       unless --detach. jsonl needs --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…].
-      --preview prints the first 20 records as read, without importing.
+      --preview prints the first 20 records as read, without importing. An invalid record
+      fails the whole file (--on-invalid fail, default) or is skipped and reported (skip),
+      unless more than --max-invalid-share of the records are invalid.
       Uses DATABASE_URL, else the embedded database of this checkout.
+  import report <runId> [-o FILE]
+      The records an import skipped as invalid or ignored, one JSON object per line
+      (file, line, record, field, reason, kind).
   export training-set --run RUN --rule abs-q|rel-ratio|rel-effective [--gamma x | --alpha x --n k]
          [--format verl|openrlhf|trl] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N]
          [--min-confidence 0.9] --out DIR
@@ -101,6 +107,8 @@ const IMPORT_FLAGS: readonly Flag[] = [
   ["--subset S", "the subset the records belong to"],
   ["--generator G", "the model that generated the solutions"],
   ["--duplicates skip|replace", "what to do with records already imported (default skip)"],
+  ["--on-invalid fail|skip", "an unreadable record fails the file (default), or is skipped and reported"],
+  ["--max-invalid-share F", "skip only: fail anyway above this share of invalid records (default 0.05)"],
   ["--preview", "print the first 20 records as read, without importing"],
   ["--detach", "queue the import jobs and return without waiting"],
 ];
@@ -155,8 +163,20 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     example: "stepwiser import processbench gsm8k.json math.json",
   },
   "import processbench": importHelp("processbench", "ProcessBench JSON", "stepwiser import processbench gsm8k.json math.json"),
-  "import prm800k": importHelp("prm800k", "PRM800K JSONL", 'stepwiser import prm800k phase2_train.jsonl --name "PRM800K phase 2"'),
-  "import math-shepherd": importHelp("math-shepherd", "Math-Shepherd JSONL", "stepwiser import math-shepherd math-shepherd.jsonl --subset math"),
+  "import prm800k": importHelp("prm800k", "PRM800K JSONL", 'stepwiser import prm800k phase2_train.jsonl --name "PRM800K phase 2" --on-invalid skip'),
+  "import math-shepherd": importHelp(
+    "math-shepherd",
+    "Math-Shepherd JSONL",
+    "stepwiser import math-shepherd math-shepherd.jsonl --subset math --on-invalid skip --max-invalid-share 0.01",
+  ),
+  "import report": {
+    summary: "The records an import skipped as invalid or ignored, as JSON lines (file, line, record, field, reason, kind); the count on stderr.",
+    flags: [
+      ["<runId>", "the import run"],
+      ["-o, --output FILE", "the file to write (default stdout)"],
+    ],
+    example: "stepwiser import report RUN -o report.jsonl",
+  },
   "import jsonl": importHelp("jsonl", "generic JSONL (fields named by --map)", "stepwiser import jsonl data.jsonl --name mine --map problem=question,steps=steps,labels=labels"),
   export: {
     summary: "Export a run as files (itself a run, worked here unless --detach): training-set, labels or predictions.",

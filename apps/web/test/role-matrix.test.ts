@@ -40,6 +40,7 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "import.start": "research.manage",
   "import.startBatchOutput": "research.manage",
   "import.list": "research.read",
+  "import.report": "research.read",
   "user.list": "users.manage",
   "user.create": "users.manage",
   "user.setRole": "users.manage",
@@ -208,6 +209,7 @@ describe("role matrix: every tRPC procedure and every HTTP route, called as anon
     },
     { route: "/api/files/[id]", method: "GET", request: (role) => browserRequest(role, `/api/files/${storedFileId}`), params: () => ({ id: storedFileId }) },
     { route: "/api/health", method: "GET", request: (role) => browserRequest(role, "/api/health"), params: () => ({}) },
+    { route: "/api/imports/[id]/report", method: "GET", request: (role) => browserRequest(role, "/api/imports/no-such-run/report"), params: () => ({ id: "no-such-run" }) },
     { route: "/api/openapi.json", method: "GET", request: (role) => browserRequest(role, "/api/openapi.json"), params: () => ({}) },
     { route: "/api/annotation-queues/[id]/labels", method: "GET", request: (role) => browserRequest(role, "/api/annotation-queues/no-such-queue/labels"), params: () => ({ id: "no-such-queue" }) },
     {

@@ -2,15 +2,35 @@ import { createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { IMPORT_FORMATS, parseFieldMapping, previewImport, readImportRecords, type ImportFormat, type ImportReadOptions } from "@stepwiser/core";
+import {
+  DEFAULT_MAX_INVALID_SHARE,
+  IMPORT_FORMATS,
+  ON_INVALID_POLICIES,
+  parseFieldMapping,
+  previewImport,
+  readImportOutcomes,
+  type ImportFormat,
+  type ImportReadOptions,
+  type OnInvalidPolicy,
+} from "@stepwiser/core";
 import { createDb } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
-import { connectJobQueue, DUPLICATE_POLICIES, isTerminal, startWorker, submitImportFromContent, type ImportOptionsInput } from "@stepwiser/jobs";
+import {
+  connectJobQueue,
+  DUPLICATE_POLICIES,
+  ImportReportTally,
+  isTerminal,
+  startWorker,
+  submitImportFromContent,
+  type ImportOptionsInput,
+  type ImportSummary,
+} from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { fromUserCwd, repoRoot } from "../paths";
 import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
+import { importSummaryLines } from "./import-summary";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -31,11 +51,23 @@ async function checkReadable(given: string): Promise<string> {
   return file;
 }
 
+/** `--max-invalid-share`: a number from 0 to 1 (a share, not a percentage). */
+function parseShare(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const share = Number(given);
+  if (given.trim() === "" || !Number.isFinite(share) || share < 0 || share > 1) {
+    throw new UsageError(`--max-invalid-share must be a number from 0 to 1, e.g. 0.05 for 5 % (got "${given}")`);
+  }
+  return share;
+}
+
 /**
  * `stepwiser import <format> <file>...`: one import run (a job) per file. Each
- * file is read through once here first, streaming, so a bad record is reported
- * (file, line, field) before anything is stored; the job then reads the stored
- * copy and writes it all-or-nothing.
+ * file is read through once here first, streaming, so a file the import would
+ * refuse is reported (file, line, field) before anything is stored: under
+ * `--on-invalid fail` (default) its first bad record, under `skip` a broken
+ * layout or a share of invalid records above `--max-invalid-share`. The job
+ * then reads the stored copy and writes it in one transaction.
  */
 export async function importCommand(args: string[]): Promise<void> {
   const [format, ...rest] = args;
@@ -52,6 +84,8 @@ export async function importCommand(args: string[]): Promise<void> {
       generator: { type: "string" },
       map: { type: "string" },
       duplicates: { type: "string", default: "skip" },
+      "on-invalid": { type: "string", default: "fail" },
+      "max-invalid-share": { type: "string" },
       preview: { type: "boolean", default: false },
       detach: { type: "boolean", default: false },
     },
@@ -62,6 +96,13 @@ export async function importCommand(args: string[]): Promise<void> {
   if (!(DUPLICATE_POLICIES as readonly string[]).includes(values.duplicates!)) {
     throw new UsageError(`--duplicates must be one of ${DUPLICATE_POLICIES.join(", ")} (got "${values.duplicates}")`);
   }
+  const onInvalid = values["on-invalid"]!;
+  if (!(ON_INVALID_POLICIES as readonly string[]).includes(onInvalid)) {
+    throw new UsageError(`--on-invalid must be one of ${ON_INVALID_POLICIES.join(", ")} (got "${onInvalid}")`);
+  }
+  const maxInvalidShare = parseShare(values["max-invalid-share"]);
+  if (maxInvalidShare !== undefined && onInvalid !== "skip") throw new UsageError("--max-invalid-share applies only with --on-invalid skip");
+  const policy = { onInvalid: onInvalid as OnInvalidPolicy, maxInvalidShare: maxInvalidShare ?? DEFAULT_MAX_INVALID_SHARE };
   if (format === "jsonl" && !values.map) throw new UsageError("import jsonl needs --map, e.g. --map problem=question,steps=steps,labels=labels");
   if (format !== "jsonl" && values.map) throw new UsageError(`--map applies to jsonl imports only, not ${format}`);
   const mapping = values.map ? parseFieldMapping(values.map) : undefined;
@@ -76,13 +117,17 @@ export async function importCommand(args: string[]): Promise<void> {
     return;
   }
 
-  // Validate every file before touching the database: one bad record rejects its file and nothing is stored.
+  // Validate every file before touching the database, by the rules the import applies: a file it would refuse is
+  // rejected here and nothing is stored.
   const counted: number[] = [];
   for (const file of files) {
-    let records = 0;
-    for await (const _ of readImportRecords(format as ImportFormat, fileBytes(file), readOptions(file))) records += 1;
-    log(`${path.basename(file)}: ${records} valid records`);
-    counted.push(records);
+    const tally = new ImportReportTally(path.basename(file), policy.onInvalid, policy.maxInvalidShare);
+    for await (const outcome of readImportOutcomes(format as ImportFormat, fileBytes(file), readOptions(file))) tally.take(outcome);
+    const tooManyInvalid = tally.shareError();
+    if (tooManyInvalid) throw tooManyInvalid;
+    const { readable, invalid, ignored } = tally.counts;
+    log(`${path.basename(file)}: ${readable} valid records${invalid > 0 ? `, ${invalid} invalid (to be skipped)` : ""}${ignored > 0 ? `, ${ignored} ignored` : ""}`);
+    counted.push(readable);
   }
 
   const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
@@ -101,6 +146,8 @@ export async function importCommand(args: string[]): Promise<void> {
           generator: values.generator,
           mapping,
           duplicates: values.duplicates as ImportOptionsInput["duplicates"],
+          onInvalid: policy.onInvalid,
+          ...(policy.onInvalid === "skip" ? { maxInvalidShare: policy.maxInvalidShare } : {}),
         };
         const run = await submitImportFromContent(db, queue, { fileName: path.basename(file), content: fileBytes(file), options, expectedRecords: counted[i] });
         log(`queued import run ${run.id}: ${path.basename(file)} (${counted[i]} records)`);
@@ -133,7 +180,11 @@ export async function importCommand(args: string[]): Promise<void> {
           else progress.update(line, `${run.status} ${run.unitsDone}`);
           if (ended) {
             const trajectories = run.datasetId ? await db.trajectory.count({ where: { datasetId: run.datasetId } }) : 0;
-            const summary = (run.summary ?? {}) as { written?: number; skipped?: number; replaced?: number; chunks?: number; duplicateOfRunId?: string };
+            const summary = (run.summary ?? {}) as Partial<ImportSummary>;
+            if (summary.report) {
+              const imported = run.status === "completed" ? { written: summary.written ?? 0, skipped: summary.skipped ?? 0, replaced: summary.replaced ?? 0 } : null;
+              for (const line of importSummaryLines(path.basename(files[i]!), runId, imported, summary.report)) log(line);
+            }
             results.push({
               runId,
               status: run.status,
@@ -144,6 +195,7 @@ export async function importCommand(args: string[]): Promise<void> {
               replaced: summary.replaced ?? 0,
               chunks: summary.chunks ?? 0,
               ...(summary.duplicateOfRunId ? { duplicateOfRunId: summary.duplicateOfRunId } : {}),
+              ...(summary.report ? { report: summary.report } : {}),
               error: run.error,
             });
             break;

@@ -1,12 +1,12 @@
 import { crossSiteRefusal, InvalidApiTokenError, trustedOriginsOf, userFromRequestHeaders, type ContextDeps, type SessionUser } from "@stepwiser/api";
 import { can, rolesWith, type Capability } from "@stepwiser/core";
-import { FileTooLargeError, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
+import { FileTooLargeError, importReportLines, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
 import { ROUTE_ACCESS } from "./route-access";
 import { textUploadPieces, UploadContentError } from "./upload-content";
 
 /*
- * The file routes (`POST /api/uploads`, `GET /api/files/{id}`) as plain
+ * The file routes (`POST /api/uploads`, `GET /api/files/{id}`, `GET /api/imports/{id}/report`) as plain
  * functions of their dependencies, so they run the same under Next.js and in
  * tests. Both take a session cookie or an API token.
  */
@@ -113,6 +113,40 @@ export async function handleDownload(deps: RouteDeps, request: Request, id: stri
       "content-disposition": attachmentDisposition(file.fileName),
       "x-content-type-options": "nosniff",
       // Whatever a file holds, it is data: never rendered as a page of this origin.
+      "content-security-policy": "sandbox",
+      "cache-control": "private, no-store",
+    },
+  });
+}
+
+/**
+ * An import run's report as JSON Lines (one object per record left out as
+ * invalid or ignored: file, line, record, field, reason, kind), read from the
+ * database page by page as the client reads the body, never held whole.
+ */
+export async function handleImportReportDownload(deps: RouteDeps, request: Request, runId: string): Promise<Response> {
+  const user = await callerWith(deps, request, ROUTE_ACCESS["/api/imports/[id]/report"].GET, "downloading import reports");
+  if (user instanceof Response) return user;
+  const run = await deps.db.run.findUnique({ where: { id: runId }, select: { kind: true } });
+  if (!run || run.kind !== "import") return text(404, `import run ${runId} does not exist`);
+
+  const encoder = new TextEncoder();
+  const lines = importReportLines(deps.db, runId);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await lines.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": attachmentDisposition(`import-report-${runId}.jsonl`),
+      "x-content-type-options": "nosniff",
       "content-security-policy": "sandbox",
       "cache-control": "private, no-store",
     },

@@ -18,6 +18,7 @@ export const ROUTE_ACCESS = {
   "/api/auth/[...all]": { GET: "public", POST: "public" },
   "/api/files/[id]": { GET: "research.manage" },
   "/api/health": { GET: "public" },
+  "/api/imports/[id]/report": { GET: "research.read" },
   "/api/annotation-queues/[id]/labels": { GET: "annotationQueues.manage" },
   "/api/openapi.json": { GET: "public" },
   "/api/trpc/[trpc]": { GET: PER_PROCEDURE, POST: PER_PROCEDURE },

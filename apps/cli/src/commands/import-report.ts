@@ -1,0 +1,35 @@
+import { parseArgs } from "node:util";
+import { InputError } from "@stepwiser/core";
+import { importReportLines } from "@stepwiser/jobs";
+import { closeLineOutput, lineOutput, writeLine } from "../input/line-files";
+import { UsageError } from "../usage-error";
+import { withDatabase } from "./run";
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * `stepwiser import report <runId> [-o FILE]`: every record an import left out
+ * as invalid or ignored, one JSON object per line (file, line, record, field,
+ * reason, kind), to stdout or the file; the count on stderr.
+ */
+export async function importReportCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { output: { type: "string", short: "o" } } });
+  const [runId] = positionals;
+  if (!runId || positionals.length > 1) throw new UsageError("usage: import report <runId> [-o FILE]");
+  await withDatabase(async (db) => {
+    const run = await db.run.findUnique({ where: { id: runId }, select: { kind: true } });
+    if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
+    if (run.kind !== "import") throw new InputError(`run ${runId} is a ${run.kind} run, not an import`, { field: "runId" });
+    const out = lineOutput(values.output);
+    let entries = 0;
+    try {
+      for await (const line of importReportLines(db, runId)) {
+        await writeLine(out, JSON.stringify(line));
+        entries += 1;
+      }
+    } finally {
+      await closeLineOutput(out);
+    }
+    log(`${entries} report ${entries === 1 ? "entry" : "entries"} of import run ${runId}${values.output ? ` written to ${values.output}` : ""}`);
+  });
+}
