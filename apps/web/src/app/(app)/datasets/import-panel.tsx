@@ -1,7 +1,7 @@
 "use client";
 
 import type { RouterInputs } from "@stepwiser/api";
-import { IMPORT_FORMATS, type ImportFormat } from "@stepwiser/core";
+import { IMPORT_FORMATS, type ImportFormat, type OnInvalidPolicy } from "@stepwiser/core";
 import { skipToken, useMutation, useQuery } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import { Button, Card, CardTitle, ErrorAlert, Field, Input, ProgressBar, Select } from "~/components/ui";
@@ -9,6 +9,7 @@ import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
 import { useTRPC } from "~/trpc/react";
 import { EMPTY_MAPPING, FieldMappingForm, fieldMappingOf, type MappingDraft } from "./field-mapping-form";
+import { DEFAULT_MAX_INVALID_PERCENT, ON_INVALID_CHOICES, policyNote, policyOptionsOf } from "./import-policy";
 import { ImportPreview } from "./import-preview";
 import { ImportRunStatus } from "./import-run-status";
 import { uploadFile, type UploadedFile } from "./upload-file";
@@ -54,6 +55,9 @@ export function ImportPanel() {
   const [datasetName, setDatasetName] = useState("");
   const [datasetId, setDatasetId] = useState("");
   const [duplicates, setDuplicates] = useState<"skip" | "replace">("skip");
+  const [onInvalid, setOnInvalid] = useState<OnInvalidPolicy>("fail");
+  const [maxInvalidPercent, setMaxInvalidPercent] = useState(DEFAULT_MAX_INVALID_PERCENT);
+  const [policyError, setPolicyError] = useState<string | null>(null);
 
   const uploaded = useRef<{ file: File; result: UploadedFile } | null>(null);
   const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
@@ -98,6 +102,9 @@ export function ImportPanel() {
 
   async function onImport(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const policy = policyOptionsOf(onInvalid, maxInvalidPercent);
+    setPolicyError("error" in policy ? policy.error : null);
+    if ("error" in policy) return;
     const stored = await ensureUploaded();
     if (!stored) return;
     const options: ImportOptions = {
@@ -105,6 +112,7 @@ export function ImportPanel() {
       ...readOptions(),
       ...(datasetId ? { datasetId } : { datasetName: datasetName.trim() || undefined }),
       duplicates,
+      ...policy.options,
     };
     setRunId(null);
     start.mutate({ fileId: stored.fileId, options });
@@ -118,7 +126,7 @@ export function ImportPanel() {
   }
 
   const busy = upload !== null || start.isPending;
-  const error = uploadError ?? (start.error ? errorMessage(start.error) : null);
+  const error = policyError ?? uploadError ?? (start.error ? errorMessage(start.error) : null);
   return (
     <Card as="section" aria-label="Import" className="space-y-4">
       <CardTitle>Import solutions</CardTitle>
@@ -155,6 +163,16 @@ export function ImportPanel() {
           </Field>
         </div>
         {format === "jsonl" && <FieldMappingForm value={mapping} onChange={setMapping} />}
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field label="On invalid records" hint="A record that cannot be read (bad JSON, a missing or malformed field).">
+            <Select value={onInvalid} onChange={(e) => setOnInvalid(e.target.value as OnInvalidPolicy)} options={ON_INVALID_CHOICES} />
+          </Field>
+          {onInvalid === "skip" && (
+            <Field label="Largest invalid share (%)" hint="Above this share of the records the import fails and stores nothing.">
+              <Input type="number" min={0} max={100} step="any" value={maxInvalidPercent} onChange={(e) => setMaxInvalidPercent(e.target.value)} />
+            </Field>
+          )}
+        </div>
         <div className="grid gap-4 sm:grid-cols-4">
           <Field label="Add to dataset">
             <Select value={datasetId} onChange={(e) => setDatasetId(e.target.value)} placeholder="a new dataset" options={(datasets.data ?? []).map((d) => [d.id, d.name] as const)} />
@@ -185,9 +203,7 @@ export function ImportPanel() {
             {upload ? "Uploading…" : start.isPending ? "Starting…" : "Import"}
           </Button>
         </div>
-        <p className="text-xs text-slate-500">
-          The import reads the whole file in one transaction: a bad record anywhere stops it with the file, line and field, and nothing is stored.
-        </p>
+        <p className="text-xs text-slate-500">{policyNote(onInvalid)}</p>
         {error && <ErrorAlert>{error}</ErrorAlert>}
       </form>
       {preview.error && <ErrorAlert>{errorMessage(preview.error)}</ErrorAlert>}

@@ -26,6 +26,9 @@ export function importSummaryText(summary: ImportSummary | BatchOutputSummary): 
   ];
   if (summary.humanLabels > 0) parts.push(`${summary.humanLabels.toLocaleString()} human labels`);
   if (summary.chunkLabels > 0) parts.push(`${summary.chunkLabels.toLocaleString()} chunk labels`);
+  // Imports stored before reports existed have none.
+  if (summary.report && summary.report.invalid > 0) parts.push(`${summary.report.invalid.toLocaleString()} invalid skipped`);
+  if (summary.report && summary.report.ignored > 0) parts.push(`${summary.report.ignored.toLocaleString()} ignored`);
   return parts.join(" · ");
 }
 
@@ -84,7 +87,17 @@ export function ImportRunStatus({ runId }: { runId: string }) {
               ); nothing was written again.
             </>
           ) : (
-            importSummaryText(summary)
+            <>
+              {importSummaryText(summary)}
+              {summary.report && summary.report.invalid + summary.report.ignored > 0 && (
+                <>
+                  {" "}
+                  <Link href={`/runs/${r.id}#report`} className="text-blue-700 hover:underline">
+                    See the report
+                  </Link>
+                </>
+              )}
+            </>
           )}
         </p>
       )}

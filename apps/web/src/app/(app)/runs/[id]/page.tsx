@@ -12,6 +12,7 @@ import { RunCharts } from "./run-charts";
 import { RunConfidence } from "./run-confidence";
 import { RunControls } from "./run-controls";
 import { RunFailures } from "./run-failures";
+import { ImportReport } from "./import-report/import-report";
 import { OfflineBatch } from "./offline-batch";
 import { RunResults } from "./results/run-results";
 
@@ -106,6 +107,7 @@ export default function RunPage() {
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
       {progress.error ? <ErrorAlert>{errorMessage(progress.error)}</ErrorAlert> : progress.data && <RunCharts points={points} startedAt={r.startedAt} />}
       {r.kind === "annotate" && <RunConfidence runId={r.id} active={isRunActive(r.status)} />}
+      {r.kind === "import" && <ImportReport runId={r.id} active={isRunActive(r.status)} />}
       <OfflineBatch runId={r.id} kind={r.kind} status={r.status} />
       {failures.error ? <ErrorAlert>{errorMessage(failures.error)}</ErrorAlert> : failures.data && <RunFailures failures={failures.data} />}
       {r.summary !== null && r.summary !== undefined && <RunResults runId={r.id} summary={r.summary} />}
