@@ -240,7 +240,7 @@ describe("result views", () => {
   it("import and export: counts of a file import, a batch output and an export's files with their facts", () => {
     expect(importFacts({ runId: "i", status: "completed", kind: "import", summary: { format: "processbench", records: 1000, written: 990, skipped: 10, replaced: 0, chunks: 4950, humanLabels: 0, chunkLabels: 4950 } }).slice(0, 3)).toEqual([
       { label: "Format", value: "processbench" },
-      { label: "Records read", value: "1,000" },
+      { label: "Solutions read", value: "1,000" },
       { label: "Solutions written", value: "990 (99.0 %)" },
     ]);
     expect(importFacts({ runId: "i", status: "completed", kind: "import", summary: { format: "openai-batch-output", targetRunId: "r1", requests: 5, samples: 20, skipped: 0 } })[1]).toEqual({ label: "Requests stored", value: "5", note: "for run r1" });

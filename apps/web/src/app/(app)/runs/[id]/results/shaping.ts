@@ -256,7 +256,7 @@ export function importFacts(result: ResultsOf<"import">): Fact[] {
   }
   const facts: Fact[] = [
     { label: "Format", value: s.format },
-    { label: "Records read", value: count(s.records) },
+    { label: "Solutions read", value: count(s.records) },
     { label: "Solutions written", value: countWithShare(s.written, s.records) },
     { label: "Skipped (duplicates)", value: count(s.skipped) },
     { label: "Replaced", value: count(s.replaced) },
