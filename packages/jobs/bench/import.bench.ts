@@ -15,9 +15,16 @@ import { startBenchEnvironment } from "./bench-environment";
 const JSONL_RECORDS = 40_000;
 const STEPS_PER_RECORD = 10;
 
-function generatedJsonl(withLabels: boolean): Uint8Array {
+/** Every this many records one is unreadable (its steps a string) in the skip-mode case: 1 %. */
+const INVALID_EVERY = 100;
+
+function generatedJsonl(withLabels: boolean, invalidEvery: number | null = null): Uint8Array {
   const lines: string[] = [];
   for (let i = 0; i < JSONL_RECORDS; i++) {
+    if (invalidEvery !== null && i % invalidEvery === invalidEvery - 1) {
+      lines.push(JSON.stringify({ uid: `gen-${i}`, question: `Problem ${i}`, steps: "one step, not a list", answer: "0" }));
+      continue;
+    }
     const steps = Array.from({ length: STEPS_PER_RECORD }, (_, s) => `Step ${s + 1}: from ${i} we add ${s} and get ${i + s}, which we carry to the next step.`);
     const labels = steps.map((_, s) => (s < STEPS_PER_RECORD - (i % 3) ? "+" : "-"));
     const question = `Problem ${i % 5000}: what is ${i} plus the sum of 0..${STEPS_PER_RECORD - 1}?`;
@@ -50,24 +57,34 @@ try {
     met: processBenchMs < 5000,
   });
 
-  for (const withLabels of [false, true]) {
-    const content = generatedJsonl(withLabels);
+  const cases = [
+    { withLabels: false, invalidEvery: null },
+    { withLabels: true, invalidEvery: null },
+    { withLabels: false, invalidEvery: INVALID_EVERY },
+  ] as const;
+  for (const { withLabels, invalidEvery } of cases) {
+    const content = generatedJsonl(withLabels, invalidEvery);
+    const invalid = invalidEvery === null ? 0 : Math.floor(JSONL_RECORDS / invalidEvery);
     const uploadStarted = performance.now();
     const pieces = Array.from({ length: Math.ceil(content.length / (1 << 20)) }, (_, i) => content.subarray(i << 20, (i + 1) << 20));
-    const file = await storeFile(db, { fileName: withLabels ? "generated-labelled.jsonl" : "generated.jsonl", purpose: "upload" }, pieces);
+    const fileName = withLabels ? "generated-labelled.jsonl" : invalid > 0 ? "generated-invalid.jsonl" : "generated.jsonl";
+    const file = await storeFile(db, { fileName, purpose: "upload" }, pieces);
     const uploadMs = performance.now() - uploadStarted;
     const mapping = { problem: "question", steps: "steps", id: "uid", answer: "answer", ...(withLabels ? { labels: "labels" } : {}) };
-    const run = await submitImport(db, queue, { fileId: file.id, options: { format: "jsonl", mapping } });
+    const policy = invalid > 0 ? { onInvalid: "skip" as const, maxInvalidShare: 0.05 } : {};
+    const run = await submitImport(db, queue, { fileId: file.id, options: { format: "jsonl", mapping, ...policy } });
     const importStarted = performance.now();
     await runImport(db, run.id);
     const importMs = performance.now() - importStarted;
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     if (done.status !== "completed") throw new Error(`JSONL import ${done.status}: ${done.error}`);
     const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId: done.datasetId! } } } });
-    if (chunks !== JSONL_RECORDS * STEPS_PER_RECORD) throw new Error(`expected ${JSONL_RECORDS * STEPS_PER_RECORD} chunks, stored ${chunks}`);
+    if (chunks !== (JSONL_RECORDS - invalid) * STEPS_PER_RECORD) throw new Error(`expected ${(JSONL_RECORDS - invalid) * STEPS_PER_RECORD} chunks, stored ${chunks}`);
+    const entries = await db.importReportEntry.count({ where: { runId: run.id } });
+    if (entries !== invalid) throw new Error(`expected ${invalid} report entries, stored ${entries}`);
     const chunksPerSecond = chunks / (importMs / 1000);
     rows.push({
-      metric: `Generic JSONL import: ${JSONL_RECORDS.toLocaleString("en")} records, ${chunks.toLocaleString("en")} chunks${withLabels ? ", each with a hard label (a ChunkLabel row per chunk)" : ", no labels"}, ${(content.length / 2 ** 20).toFixed(1)} MiB`,
+      metric: `Generic JSONL import: ${JSONL_RECORDS.toLocaleString("en")} records, ${chunks.toLocaleString("en")} chunks${withLabels ? ", each with a hard label (a ChunkLabel row per chunk)" : ", no labels"}${invalid > 0 ? `, ${invalid.toLocaleString("en")} invalid records skipped and reported (--on-invalid skip)` : ""}, ${(content.length / 2 ** 20).toFixed(1)} MiB`,
       value: `${Math.round(chunksPerSecond).toLocaleString("en")} chunks/s (${(importMs / 1000).toFixed(2)} s; upload into stored parts ${(uploadMs / 1000).toFixed(2)} s)`,
       target: "≥ 20,000 chunks/s",
       met: chunksPerSecond >= 20_000,
@@ -79,7 +96,7 @@ try {
     name: "import",
     bench: "import",
     title: "Import throughput",
-    method: `Embedded PostgreSQL on this machine. ProcessBench: both shipped files submitted (validated, stored as an upload) and imported by the import job, timed from submit to completion. Generic JSONL: ${JSONL_RECORDS.toLocaleString("en")} generated records of ${STEPS_PER_RECORD} steps (each with its own problem text, so ${JSONL_RECORDS.toLocaleString("en")} problems), once without and once with a +/- label per step, each stored as an upload first (timed apart), then the import job timed alone: it reads the stored parts, parses and validates every line, and writes problems, trajectories (with their text-search vectors), segmentations, chunks and, for the labelled file, one chunk label per chunk, all in one transaction.`,
+    method: `Embedded PostgreSQL on this machine. ProcessBench: both shipped files submitted (validated, stored as an upload) and imported by the import job, timed from submit to completion. Generic JSONL: ${JSONL_RECORDS.toLocaleString("en")} generated records of ${STEPS_PER_RECORD} steps (each with its own problem text, so ${JSONL_RECORDS.toLocaleString("en")} problems), once without and once with a +/- label per step, and once without labels with every ${INVALID_EVERY}th record unreadable, imported with \`onInvalid: "skip"\` (each left-out record an ImportReportEntry row, written in the same transaction), each stored as an upload first (timed apart), then the import job timed alone: it reads the stored parts, parses and validates every line, and writes problems, trajectories (with their text-search vectors), segmentations, chunks and, for the labelled file, one chunk label per chunk, all in one transaction.`,
     rows,
   });
   const missed = rows.filter((r) => r.met === false);

@@ -18,6 +18,7 @@ import {
 } from "../src";
 import { dataRowCounts } from "./helpers";
 
+const summaryOf = (run: { summary: unknown }) => run.summary as ImportSummary;
 const malformed = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../core/test/fixtures/imports/malformed");
 const mapping = parseFieldMapping("problem=question,steps=steps,id=uid");
 const good = (i: number) => JSON.stringify({ uid: `r${i}`, question: `What is ${i} + 1?`, steps: [`${i} + 1`, `= ${i + 1}`] });
@@ -71,7 +72,7 @@ describe("import policy for invalid records (real Postgres): fail stores nothing
     const run = await importText("bad-records.jsonl", fileWithBadRecords(), { format: "jsonl", mapping, onInvalid: "skip", maxInvalidShare: 0.1 });
     expect(run.status, run.error ?? "").toBe("completed");
     expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(40);
-    const summary = run.summary as ImportSummary;
+    const summary = summaryOf(run);
     expect(summary).toMatchObject({ records: 40, written: 40 });
     expect(summary.report).toEqual({
       policy: "skip",
@@ -118,15 +119,15 @@ describe("import policy for invalid records (real Postgres): fail stores nothing
     expect(run.datasetId).toBeNull();
     expect(await dataRowCounts(database.db)).toEqual(before);
     expect(await database.db.importReportEntry.count()).toBe(entriesBefore);
-    expect((run.summary as ImportSummary).report).toMatchObject({ policy: "skip", maxInvalidShare: 0.05, records: 44, readable: 40, invalid: 4 });
-    expect((run.summary as ImportSummary).written).toBe(0);
+    expect(summaryOf(run).report).toMatchObject({ policy: "skip", maxInvalidShare: 0.05, records: 44, readable: 40, invalid: 4 });
+    expect(summaryOf(run).written).toBe(0);
   });
 
   it("skip within the bound exactly at it: 1 of 20 (5 %) is accepted", async () => {
     const lines = Array.from({ length: 20 }, (_, i) => (i === 7 ? JSON.stringify({ uid: "x", question: "q", steps: [] }) : good(i)));
     const run = await importText("one-in-twenty.jsonl", lines.join("\n"), { format: "jsonl", mapping, onInvalid: "skip" });
     expect(run.status, run.error ?? "").toBe("completed");
-    expect((run.summary as ImportSummary).report).toMatchObject({ records: 20, readable: 19, invalid: 1 });
+    expect(summaryOf(run).report).toMatchObject({ records: 20, readable: 19, invalid: 1 });
     expect((await entriesOf(run.id)).map((e) => [e.line, e.field])).toEqual([[8, "steps"]]);
   });
 
@@ -144,7 +145,7 @@ describe("import policy for invalid records (real Postgres): fail stores nothing
     const skipped = await importText("same.jsonl", text, { format: "jsonl", mapping, onInvalid: "skip", maxInvalidShare: 0.2 });
     expect(skipped.status).toBe("completed");
     const again = await importText("same.jsonl", text, { format: "jsonl", mapping, onInvalid: "skip", maxInvalidShare: 0.2 });
-    expect((again.summary as ImportSummary).duplicateOfRunId).toBe(skipped.id);
+    expect(summaryOf(again).duplicateOfRunId).toBe(skipped.id);
     // 4 of 45 is above a 5 % bound: that import would have failed, so it is no duplicate either.
     const tighter = await importText("same.jsonl", text, { format: "jsonl", mapping, onInvalid: "skip" });
     expect(tighter.status).toBe("failed");
@@ -173,17 +174,33 @@ describe("import policy for invalid records (real Postgres): fail stores nothing
 describe("the report tally: what each outcome does under each policy", () => {
   /** A reader that ignores records with `"empty": true` and accepts a lowercase marker as a quirk. */
   const reader: FormatReader = {
-    layout: "jsonl",
+    layout: "json-lines",
     convert(value, at) {
       const record = value as { empty?: boolean; text?: string; lower?: boolean };
       if (record.empty) return { ignored: { reason: "no step was labelled", field: "label.steps" } };
       if (typeof record.text !== "string") throw new InputError("must be a string", { ...at, field: "text" });
       return {
-        solution: { externalId: null, problem: "p", steps: [record.text], generator: null, referenceAnswer: null } as never,
+        solution: {
+          externalId: `r${at.record}`,
+          subset: null,
+          generator: "g",
+          problem: "p",
+          referenceAnswer: null,
+          steps: [record.text],
+          separator: "\n\n",
+          finalAnswer: null,
+          finalAnswerCorrect: null,
+          firstErrorIndex: null,
+          ratings: null,
+          hardLabels: null,
+          softLabels: null,
+          metadata: {},
+          contentHash: `hash-${at.record}`,
+        },
         quirks: record.lower ? ["lowercase step marker"] : [],
       };
     },
-  } as FormatReader;
+  };
 
   async function outcomes(values: unknown[]): Promise<ImportOutcome[]> {
     async function* source() {
