@@ -4,7 +4,8 @@ import type { UserRole } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { attachmentDisposition, uploadFileName } from "../src/lib/file-names";
-import { handleDownload, handleUpload } from "../src/server/file-routes";
+import { connectJobQueue, runImport, submitImport } from "@stepwiser/jobs";
+import { handleDownload, handleImportReportDownload, handleUpload } from "../src/server/file-routes";
 
 const BASE_URL = "http://localhost:3995";
 
@@ -281,6 +282,40 @@ describe("POST /api/uploads and GET /api/files/{id} (real Postgres, API tokens)"
     }
     const before = await storedCounts();
     for (const name of ["..", "%2e%2e%2f", "\u202e", "/"]) await expectRefused(await handleUpload(deps(), post(name, "{}")), 400, /fileName=NAME/, before);
+  });
+
+  it("GET /api/imports/{id}/report streams a skip import's report as JSON Lines to readers, and refuses the rest", async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => JSON.stringify({ q: `What is ${i}?`, s: [`${i}`] }));
+    lines[3] = JSON.stringify({ q: "x", s: 4 });
+    lines[22] = "{no";
+    const uploaded = (await (await handleUpload(deps(), post("report-source.jsonl", lines.join("\n")))).json()) as { fileId: string };
+    const queue = await connectJobQueue(database.url);
+    let runId: string;
+    try {
+      runId = (await submitImport(database.db, queue, { fileId: uploaded.fileId, options: { format: "jsonl", mapping: { problem: "q", steps: "s" }, onInvalid: "skip", maxInvalidShare: 0.1 } })).id;
+    } finally {
+      await queue.stop({ graceful: false, wait: true });
+    }
+    await runImport(database.db, runId);
+    const report = (role: UserRole | null, id = runId) => handleImportReportDownload(deps(), new Request(`${BASE_URL}/api/imports/${id}/report`, { headers: headers(role) }), id);
+
+    const response = await report("viewer");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toContain(`filename="import-report-${runId}.jsonl"`);
+    const entries = (await response.text()).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.map((e) => [e.file, e.line, e.record, e.field, e.kind])).toEqual([
+      ["report-source.jsonl", 4, 3, "s", "invalid"],
+      ["report-source.jsonl", 23, 22, null, "invalid"],
+    ]);
+    expect(Object.keys(entries[0]!).sort()).toEqual(["field", "file", "kind", "line", "reason", "record"]);
+
+    expect((await report(null)).status).toBe(401);
+    const unknown = await report("researcher", "no-such-run");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toMatch(/import run no-such-run does not exist/);
+    const other = await database.db.run.create({ data: { kind: "export", status: "completed", config: {} } });
+    expect((await report("researcher", other.id)).status).toBe(404);
   });
 
   afterAll(() => {
