@@ -35,6 +35,8 @@ const FIELDS = {
   tokenName: "short",
   userName: "short",
   uploadFileName: "fileName",
+  /** A record id quoted in the reason a skip import lists for a record it left out. */
+  importReason: "short",
 } as const satisfies Record<string, keyof typeof PAYLOADS>;
 type Field = keyof typeof FIELDS;
 
@@ -49,6 +51,8 @@ interface Seeded {
   hostileEndpointRunId: string;
   /** A stored file holding hostile text: the annotate run's exported prompts. */
   promptsFileId: string;
+  /** A skip import whose report lists a record with hostile text in its reason. */
+  skipImportRunId: string;
   queueId: string;
   itemId: string;
 }
@@ -90,6 +94,7 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
     },
   },
   { name: "annotate run page", path: (s) => `/runs/${s.annotateRunId}`, shows: [] },
+  { name: "import run page with its report", path: (s) => `/runs/${s.skipImportRunId}`, shows: ["importReason"] },
   { name: "judge run page", path: (s) => `/runs/${s.judgeRunId}`, shows: ["runName", "runNotes"] },
   {
     name: "page of a run on the hostile endpoint",
@@ -188,6 +193,14 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
   const mapping = { problem: "question", steps: "steps", answer: "gold", id: "uid", generator: "model", subset: "split", firstError: "first_error" };
   const importRun = await mutate<{ runId: string }>(request, "import.start", { fileId, options: { format: "jsonl", datasetName: text.datasetName, mapping } });
   const { datasetId } = await waitForRun(request, importRun.runId);
+  // The same id twice: a skip import leaves the second record out, quoting the id in its reason.
+  const twice = [0, 1, 2, 3].map((i) => JSON.stringify({ uid: i < 2 ? text.importReason : `plain-${i}`, question: `What is ${i}?`, steps: [`${i}`] })).join("\n");
+  const skipFileId = await upload(request, "xss-skip.jsonl", `${twice}\n`);
+  const skipImport = await mutate<{ runId: string }>(request, "import.start", {
+    fileId: skipFileId,
+    options: { format: "jsonl", mapping: { problem: "question", steps: "steps", id: "uid" }, onInvalid: "skip", maxInvalidShare: 0.5 },
+  });
+  await waitForRun(request, skipImport.runId);
   const solutions = await query<{ items: Array<{ id: string; externalId: string }> }>(request, "trajectory.list", { datasetId: datasetId! });
   const trajectoryId = solutions.items.find((r) => r.externalId === text.recordId)!.id;
 
@@ -221,7 +234,7 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
     assignmentId: view.assignmentId,
     labels: view.chunks.map((chunk, i) => ({ chunkId: chunk.id, rating: i === 0 ? -1 : 1, flagged: i === 0, ...(i === 0 ? { note: text.annotationNote } : {}) })),
   });
-  return { datasetId: datasetId!, trajectoryId, annotateRunId: annotate.runId, judgeRunId: judge.runId, otherJudgeRunId: otherJudge.runId, hostileEndpointRunId: hostileEndpointRun.runId, promptsFileId, queueId: queue.queueId, itemId: view.itemId };
+  return { datasetId: datasetId!, trajectoryId, annotateRunId: annotate.runId, judgeRunId: judge.runId, otherJudgeRunId: otherJudge.runId, hostileEndpointRunId: hostileEndpointRun.runId, promptsFileId, skipImportRunId: skipImport.runId, queueId: queue.queueId, itemId: view.itemId };
 }
 
 test("the checks catch the payloads when they are rendered as HTML", async ({ browser }) => {
