@@ -1,7 +1,7 @@
 import { InputError, labelRuleSchema } from "@stepwiser/core";
 import { z } from "zod";
 
-export const TRAINING_SET_FORMATS = ["verl", "openrlhf", "trl"] as const;
+export const TRAINING_SET_FORMATS = ["verl", "openrlhf", "trl", "trl-prm"] as const;
 export type TrainingSetFormat = (typeof TRAINING_SET_FORMATS)[number];
 
 export const trainingSetExportSchema = z.object({
