@@ -174,14 +174,40 @@ export function datasetCard(input: DatasetCardInput): string {
   return `${datasetCardHeader(input)}\n${body.join("\n")}\n`;
 }
 
-/** The card's license: the source datasets' one when they agree on a Hub-style id, "unknown" when none is recorded, else "other". */
+/** License ids the Hub knows (a subset of its list), the ones source datasets of math solutions commonly carry. */
+const HUB_LICENSES = new Set([
+  "apache-2.0",
+  "mit",
+  "bsd-2-clause",
+  "bsd-3-clause",
+  "cc0-1.0",
+  "cc-by-3.0",
+  "cc-by-4.0",
+  "cc-by-sa-3.0",
+  "cc-by-sa-4.0",
+  "cc-by-nc-4.0",
+  "cc-by-nc-sa-4.0",
+  "cc-by-nc-nd-4.0",
+  "gpl-3.0",
+  "lgpl-3.0",
+  "odc-by",
+  "odbl",
+  "pddl",
+]);
+
+/**
+ * The card's license: the source datasets' one when they all carry the same license
+ * and it is one of the Hub's ids; "unknown" when none is recorded; else "other",
+ * with the recorded licenses named in the card's body.
+ */
 export function cardLicense(licenses: ReadonlyArray<string | null>): { license: string; note: string } {
   const distinct = [...new Set(licenses.map((l) => l?.trim() || null))];
   if (distinct.length === 1 && distinct[0] === null) {
     return { license: "unknown", note: "No license is recorded for the source dataset; the problems and solutions are under whatever terms their source gives." };
   }
-  if (distinct.length === 1 && /^[a-z0-9][a-z0-9.+-]*$/i.test(distinct[0]!)) {
-    return { license: distinct[0]!.toLowerCase(), note: `The source dataset's license: ${distinct[0]}. The labels and prompts derive from its problems and solutions.` };
+  const only = distinct.length === 1 ? distinct[0]!.toLowerCase() : null;
+  if (only !== null && HUB_LICENSES.has(only)) {
+    return { license: only, note: `The source dataset's license: ${distinct[0]}. The prompts and labels derive from its problems and solutions.` };
   }
-  return { license: "other", note: `The source datasets' licenses: ${distinct.map((l) => l ?? "not recorded").join("; ")}. The rows derive from their problems and solutions.` };
+  return { license: "other", note: `The source datasets' licenses as recorded: ${distinct.map((l) => l ?? "not recorded").join("; ")}. The rows derive from their problems and solutions.` };
 }

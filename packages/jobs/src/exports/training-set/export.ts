@@ -50,6 +50,8 @@ export interface TrainingSetReport {
   /** The seeds actually drawn from, derived from `seed`. */
   seeds: { problems: string; train: string; test: string };
   heldOutFraction: number;
+  /** trl-prm: whether each split was balanced by solution (see the procedure). */
+  balanceSolutions: boolean;
   filters: { minPromptChars: number | null; maxPromptChars: number | null; measure: string; minConfidence: number | null };
   labelledChunks: number;
   problems: number;
@@ -86,7 +88,7 @@ const PRM_PROCEDURE = [
   "The chunks the run labelled under the rule are grouped by solution (segmentation): a row is the problem, the solution's chunks from the first up to the first one without a label (a solution whose first chunk has none is left out), and one label per chunk.",
   PROCEDURE[1]!,
   "In each split, solutions with any label below minConfidence (or without one) are dropped when minConfidence is set; then solutions whose text as PRMTrainer joins it (problem and chunks, each followed by a newline) is shorter than minPromptChars or longer than maxPromptChars (Unicode code points, bounds inclusive).",
-  "Each split is then balanced 50/50 by solution: every remaining solution of the rarer kind is kept and as many of the other drawn without replacement (seed `<seed>:train` or `<seed>:test`), where a solution is Negative when any of its chunks is labelled Negative and Positive when all are; the union is shuffled with the same stream. A split where one kind has no solution left is written empty. The step labels inside the rows are not balanced (a Negative solution usually holds Positive steps before its first Negative one).",
+  "Without balanceSolutions every remaining solution is written, shuffled with seed `<seed>:train` or `<seed>:test`. With it, each split is balanced 50/50 by solution: every remaining solution of the rarer kind is kept and as many of the other drawn without replacement, where a solution is Negative when any of its chunks is labelled Negative and Positive when all are; the union is shuffled with the same stream, and a split where one kind has no solution left is written empty. The step labels inside the rows are never balanced (a Negative solution usually holds Positive steps before its first Negative one).",
 ];
 
 function file(fileName: string, contentType: string, content: Uint8Array | string): ExportedFile {
@@ -122,7 +124,7 @@ export async function exportTrainingSet(
   if (format === "trl-prm") {
     const grouping = groupSolutions(chunks);
     solutionsReport = { read: grouping.solutions.length, truncated: grouping.truncated, withoutFirstLabel: grouping.withoutFirstLabel };
-    const selection = selectSplits(grouping.solutions, options);
+    const selection = selectSplits(grouping.solutions, { ...options, balance: options.balanceSolutions });
     const parquet: ExportedFile[] = [];
     const jsonl: ExportedFile[] = [];
     for (const split of SPLITS) {
@@ -189,6 +191,7 @@ export async function exportTrainingSet(
     seed: options.seed,
     seeds,
     heldOutFraction: options.heldOutFraction,
+    balanceSolutions: options.balanceSolutions,
     filters: {
       minPromptChars: options.minPromptChars ?? null,
       maxPromptChars: options.maxPromptChars ?? null,
