@@ -109,13 +109,14 @@ const MAP_FLAG: Flag = ["--map SPEC", "jsonl only: problem=PATH,steps=PATH|text=
 const EXPORT_TRAINING_SET_FLAGS: readonly Flag[] = [
   ["--run RUN", "the annotate run whose labels are exported"],
   ...RULE_FLAGS,
-  ["--format verl|openrlhf|trl", "the trainer's format (default verl)"],
+  ["--format verl|openrlhf|trl|trl-prm", "the trainer's format (default verl); trl-prm: TRL stepwise supervision, one row per solution"],
   ["--seed S", "the seed of the balancing and held-out split"],
   ["--held-out F", "fraction held out for evaluation (e.g. 0.1)"],
   ["--min-chars N / --max-chars N", "keep prompts of this length only"],
   ["--min-confidence P", "keep labels at least this sure (0..1), before balancing"],
   ["--data-source NAME", "the data_source field of the records"],
-  ["--out DIR", "the directory for the files"],
+  ["--balance-solutions", "trl-prm: as many solutions with a Negative step as without, per split"],
+  ["--out DIR", "the directory for the files (README.md dataset card and manifest.json included)"],
   ["--detach", "queue the export and return its run id without waiting"],
 ];
 const EXPORT_RUN_FLAGS: readonly Flag[] = [
@@ -164,7 +165,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     example: "stepwiser export labels --run RUN --out labels.jsonl",
   },
   "export training-set": {
-    summary: "A balanced judge training set (parquet or JSONL, with a reward function file) from an annotate run's labels.",
+    summary: "A judge training set (Parquet or JSONL, reward function, dataset card, manifest with the launch command) from a run's labels.",
     flags: EXPORT_TRAINING_SET_FLAGS,
     example: "stepwiser export training-set --run RUN --rule rel-ratio --gamma 0.7 --format verl --out training-set/",
   },

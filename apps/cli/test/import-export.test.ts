@@ -7,6 +7,9 @@ import { repoRoot, runCli } from "./run-cli";
 
 const fixtures = path.join(repoRoot, "packages/core/test/fixtures/imports");
 
+/** Math-Shepherd marks the end of every step with "ки". */
+const tagsIn = (text: string) => text.split("ки").length - 1;
+
 describe("stepwiser import <format> and stepwiser export", () => {
   let database: TestDatabase;
   let scratch: string;
@@ -83,11 +86,34 @@ describe("stepwiser import <format> and stepwiser export", () => {
     expect(confident.stderr).toContain("minConfidence");
     expect(confident.stderr).toContain("stored no label confidence under abs-q(evidence=own-prefix)");
 
+    // TRL stepwise supervision: one row per solution, in Parquet and JSONL, with the dataset card beside it.
+    const prmOut = path.join(scratch, "trl-prm");
+    const prm = await cli(["export", "training-set", "--run", runId, "--rule", "abs-q", "--format", "trl-prm", "--held-out", "0", "--out", prmOut]);
+    expect(prm.code, prm.stderr).toBe(0);
+    expect((await readdir(prmOut)).sort()).toEqual(["README.md", "manifest.json", "test.jsonl", "test.parquet", "train.jsonl", "train.parquet"]);
+    expect((await readFile(path.join(prmOut, "train.parquet"))).subarray(0, 4).toString("latin1")).toBe("PAR1");
+    const prmRows = (await readFile(path.join(prmOut, "train.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { prompt: string; completions: string[]; labels: boolean[] });
+    const solutions = (await readFile(path.join(fixtures, "math-shepherd.jsonl"), "utf8")).trim().split("\n").length;
+    expect(prmRows).toHaveLength(solutions);
+    expect(prmRows.map((row) => row.completions.length)).toEqual(prmRows.map((row) => row.labels.length));
+    expect(prmRows.flatMap((row) => row.completions)).toHaveLength(tagsIn(await readFile(path.join(fixtures, "math-shepherd.jsonl"), "utf8")));
+    const prmManifest = JSON.parse(await readFile(path.join(prmOut, "manifest.json"), "utf8")) as { format: string; splits: { train: { rows: number } }; launch: { command: string; validation: string } };
+    expect(prmManifest).toMatchObject({ format: "trl-prm", splits: { train: { rows: solutions } }, launch: { validation: "off" } });
+    expect(prmManifest.launch.command).toContain("examples/scripts/prm.py");
+    const card = await readFile(path.join(prmOut, "README.md"), "utf8");
+    expect(card).toMatch(/^---\n/);
+    expect(card).toContain(`  - split: train\n    path: "train.parquet"\n`);
+    expect(card).toContain(`    num_examples: ${solutions}\n`);
+    expect(card).not.toContain("split: test");
+
     const labelsFile = path.join(scratch, "labels.jsonl");
     const labels = await cli(["export", "labels", "--run", runId, "--out", labelsFile]);
     expect(labels.code, labels.stderr).toBe(0);
     const lines = (await readFile(labelsFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { labels: Array<{ rule: string; label: string; confidence: number | null }>; text: string });
-    const tags = (await readFile(path.join(fixtures, "math-shepherd.jsonl"), "utf8")).split("ки").length - 1;
+    const tags = tagsIn(await readFile(path.join(fixtures, "math-shepherd.jsonl"), "utf8"));
     expect(lines).toHaveLength(tags);
     for (const line of lines) expect(line.labels).toEqual([{ rule: "abs-q", params: { evidence: "own-prefix" }, name: "abs-q(evidence=own-prefix)", label: expect.stringMatching(/^(Positive|Negative)$/), confidence: null }]);
   });
