@@ -205,9 +205,10 @@ export function cardLicense(licenses: ReadonlyArray<string | null>): { license: 
   if (distinct.length === 1 && distinct[0] === null) {
     return { license: "unknown", note: "No license is recorded for the source dataset; the problems and solutions are under whatever terms their source gives." };
   }
-  const only = distinct.length === 1 ? distinct[0]!.toLowerCase() : null;
+  const ids = [...new Set(distinct.map((l) => l?.toLowerCase() ?? null))];
+  const only = ids.length === 1 ? ids[0]! : null;
   if (only !== null && HUB_LICENSES.has(only)) {
-    return { license: only, note: `The source dataset's license: ${distinct[0]}. The prompts and labels derive from its problems and solutions.` };
+    return { license: only, note: `The source dataset's license: ${distinct.join(", ")}. The prompts and labels derive from its problems and solutions.` };
   }
   return { license: "other", note: `The source datasets' licenses as recorded: ${distinct.map((l) => l ?? "not recorded").join("; ")}. The rows derive from their problems and solutions.` };
 }
