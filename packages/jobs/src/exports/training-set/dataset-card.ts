@@ -134,7 +134,9 @@ export function datasetCard(input: DatasetCardInput): string {
     "",
     "## Splits",
     "",
-    `| split | file | rows | problems | Positive | Negative |${input.splits.some((s) => s.steps) ? " Positive steps | Negative steps |" : ""}`,
+    input.splits.some((s) => s.steps)
+      ? "| split | file | rows | problems | solutions without a Negative step | solutions with one | Positive steps | Negative steps |"
+      : "| split | file | rows | problems | Positive | Negative |",
     `|---|---|---|---|---|---|${input.splits.some((s) => s.steps) ? "---|---|" : ""}`,
     ...input.splits.map(
       (s) => `| ${s.name} | ${s.fileName} | ${s.rows} | ${s.problems} | ${s.positive} | ${s.negative} |${s.steps ? ` ${s.steps.positive} | ${s.steps.negative} |` : ""}`,
