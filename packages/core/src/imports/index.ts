@@ -11,6 +11,7 @@ export {
   outcomesOfValues,
   formatReader,
   previewImport,
+  previewOutcomes,
   type ImportReadOptions,
   type ImportedRecord,
   type ImportOutcome,

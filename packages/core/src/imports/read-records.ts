@@ -16,7 +16,7 @@ export interface ImportReadOptions {
   subset?: string;
   /** Generator for formats that do not name one (PRM800K "prm800k", Math-Shepherd "math-shepherd", jsonl "unknown"). */
   generator?: string;
-  /** jsonl only, and required there. */
+  /** jsonl and parquet only, and required there. */
   mapping?: FieldMapping;
 }
 
@@ -59,8 +59,10 @@ export function formatReader(format: ImportFormat, options: ImportReadOptions): 
     case "math-shepherd":
       return mathShepherdReader(options);
     case "jsonl":
+    case "parquet":
+      // A Parquet row, once its values are plain JSON, is read exactly as a JSONL record.
       if (!options.mapping) {
-        throw new InputError("the jsonl format needs a field mapping (for example problem=question,steps=steps)", {
+        throw new InputError(`the ${format} format needs a field mapping (for example problem=question,steps=steps)`, {
           file: options.file,
           field: "--map",
         });
@@ -114,6 +116,11 @@ export async function* readImportOutcomes(
   options: ImportReadOptions,
 ): AsyncGenerator<ImportOutcome> {
   const { file } = options;
+  if (format === "parquet") {
+    // Parquet needs random access (its index is at the end): packages/jobs reads it by row group into outcomesOfValues.
+    yield { kind: "invalid", line: 1, error: new InputError("a Parquet file is read by row group, not as a stream of text", { file }), structural: true };
+    return;
+  }
   let reader: FormatReader;
   try {
     reader = formatReader(format, options);
@@ -234,9 +241,17 @@ export async function previewImport(
   options: ImportReadOptions,
   maxRecords = 20,
 ): Promise<{ rows: PreviewRow[] }> {
+  return previewOutcomes(readImportOutcomes(format, pieces, options), maxRecords);
+}
+
+/**
+ * The first `maxRecords` outcomes of any source (a byte stream's, a Parquet
+ * file's rows) as preview rows; stops pulling outcomes once it has them.
+ */
+export async function previewOutcomes(outcomes: AsyncIterable<ImportOutcome>, maxRecords = 20): Promise<{ rows: PreviewRow[] }> {
   const rows: PreviewRow[] = [];
   if (maxRecords <= 0) return { rows };
-  for await (const outcome of readImportOutcomes(format, pieces, options)) {
+  for await (const outcome of outcomes) {
     rows.push(
       outcome.kind === "invalid"
         ? { line: outcome.line, error: outcome.error.message }
