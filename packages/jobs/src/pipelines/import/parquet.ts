@@ -23,9 +23,6 @@ import { readStoredFileRange } from "../../files/stored-files";
 
 const MAGIC = "PAR1";
 
-/** The footer is fetched in one read of at most this many bytes from the end (a second read if it is larger). */
-export const PARQUET_FOOTER_FETCH_BYTES = 64 * 1024;
-
 /** Slices the buffer as a fresh ArrayBuffer of exactly those bytes. */
 const ownBuffer = (bytes: Uint8Array): ArrayBuffer =>
   bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
@@ -121,16 +118,24 @@ async function bytesAt(buffer: AsyncBuffer, start: number, end: number): Promise
   return new TextDecoder("latin1").decode(new Uint8Array(await buffer.slice(start, end)));
 }
 
-/** The file's footer, after checking the magic bytes at both ends. */
+/**
+ * The file's footer, after checking the magic bytes at both ends. The last 8
+ * bytes give the footer's length, so the footer is then fetched exactly: no
+ * read reaches into the row groups before them.
+ */
 async function readFooter(buffer: AsyncBuffer, file: string): Promise<FileMetaData> {
-  if (buffer.byteLength < 12) throw notParquet(file, `it is only ${buffer.byteLength} bytes long (a Parquet file starts and ends with "${MAGIC}")`);
+  const size = buffer.byteLength;
+  if (size < 12) throw notParquet(file, `it is only ${size} bytes long (a Parquet file starts and ends with "${MAGIC}")`);
   const head = await bytesAt(buffer, 0, 4);
   if (head !== MAGIC) throw notParquet(file, `it does not start with the bytes "${MAGIC}"`);
-  const tail = await bytesAt(buffer, buffer.byteLength - 4, buffer.byteLength);
+  const end = new Uint8Array(await buffer.slice(size - 8, size));
+  const tail = new TextDecoder("latin1").decode(end.subarray(4));
   if (tail === "PARE") throw new InputError("the Parquet file's footer is encrypted, which the import does not read", { file });
   if (tail !== MAGIC) throw notParquet(file, `it does not end with the bytes "${MAGIC}" (a cut-off or unfinished file?)`);
+  const footerLength = new DataView(end.buffer, end.byteOffset, 4).getUint32(0, true);
+  if (footerLength + 12 > size) throw notParquet(file, `its footer claims ${footerLength} bytes, more than the file holds`);
   try {
-    return await parquetMetadataAsync(buffer, { initialFetchSize: PARQUET_FOOTER_FETCH_BYTES });
+    return await parquetMetadataAsync(buffer, { initialFetchSize: footerLength + 8 });
   } catch (error) {
     throw notParquet(file, `its footer could not be read (${(error as Error).message})`);
   }
