@@ -317,6 +317,8 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
       expect(run.status, run.error ?? "").toBe("completed");
       const trajectories = await trajectoriesOf(run.datasetId!);
       expect(trajectories.map((t) => t.segmentations[0]!.chunks.map((c) => c.text)).sort()).toEqual([["a", "b"], ["c"]]);
+      // Without a mapped id, the external id comes from the content hash, named after the format.
+      for (const t of trajectories) expect(t.externalId).toMatch(/^parquet-[0-9a-f]{16}$/);
     }
   });
 

@@ -73,6 +73,8 @@ export interface JsonlReadOptions {
   mapping: FieldMapping;
   subset?: string;
   generator?: string;
+  /** Prefix of the external id of a record without a mapped id (default "jsonl"; Parquet rows: "parquet"). */
+  externalIdPrefix?: string;
 }
 
 export function jsonlReader(options: JsonlReadOptions): FormatReader {
@@ -118,7 +120,7 @@ export function jsonlReader(options: JsonlReadOptions): FormatReader {
       return {
         ...(id !== undefined ? { sourceId: { value: id, field: mapping.id! } } : {}),
         solution: {
-          externalId: id ?? `jsonl-${shortHash(contentHash)}`,
+          externalId: id ?? `${options.externalIdPrefix ?? "jsonl"}-${shortHash(contentHash)}`,
           subset: options.subset ?? (mapping.subset !== undefined ? mapped.optionalString("subset", mapping.subset) : null),
           generator,
           problem,

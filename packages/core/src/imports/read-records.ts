@@ -67,7 +67,7 @@ export function formatReader(format: ImportFormat, options: ImportReadOptions): 
           field: "--map",
         });
       }
-      return jsonlReader({ ...options, mapping: options.mapping });
+      return jsonlReader({ ...options, mapping: options.mapping, externalIdPrefix: format });
   }
 }
 
