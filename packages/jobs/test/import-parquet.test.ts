@@ -297,6 +297,10 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     expect(unknown.status).toBe("failed");
     expect(unknown.error).toBe('whole.parquet, field "--map": column "question" (mapped to problem) is not in the file; its columns are "problem", "steps"');
 
+    const twice = writeParquetFile({ uid: [new Int64(), [7n, 8n, 7n]], problem: [new Utf8(), ["p", "q", "r"]], steps: [utf8List, [["a"], ["b"], ["c"]]] }, 2);
+    const duplicate = await importParquet("twice.parquet", twice, { format: "parquet", mapping: parseFieldMapping("id=uid,problem=problem,steps=steps") });
+    expect(duplicate.error).toBe('twice.parquet:3, record 2, field "uid": duplicate id "7": first used by the record on row 1');
+
     const empty = writeParquetFile({ problem: [new Utf8(), []], steps: [utf8List, []] }, 10);
     const none = await importParquet("empty.parquet", empty, { format: "parquet", mapping });
     expect(none.status).toBe("failed");

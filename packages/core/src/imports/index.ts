@@ -16,6 +16,7 @@ export {
   type ImportedRecord,
   type ImportOutcome,
   type SourceValue,
+  type SourcePosition,
   type PreviewRow,
 } from "./read-records";
 export type { FormatReader, ConvertedRecord, IgnoredRecord } from "./format-reader";

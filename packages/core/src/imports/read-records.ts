@@ -45,6 +45,7 @@ export type ImportOutcome =
 
 /** A parsed record from a source that is not a byte stream of JSON (a Parquet row group's rows). */
 export interface SourceValue {
+  /** 1-based position of the record in its file: its line, or its row (see SourcePosition). */
   line: number;
   record: number;
   value: unknown;
@@ -132,12 +133,22 @@ export async function* readImportOutcomes(
   yield* convertedOutcomes(reader, parsedRecords(reader, pieces, file), file);
 }
 
+/** What a record's 1-based position in its file is called in messages. */
+export type SourcePosition = "line" | "row";
+
 /**
  * The outcomes of records parsed elsewhere (e.g. rows of a Parquet file),
  * converted by a format's reader exactly as records read from JSON are.
  * An InputError thrown by the source ends the sequence as a structural failure.
+ * `position` names what `SourceValue.line` counts in messages.
  */
-export async function* outcomesOfValues(reader: FormatReader, values: AsyncIterable<SourceValue>, file: string): AsyncGenerator<ImportOutcome> {
+
+export async function* outcomesOfValues(
+  reader: FormatReader,
+  values: AsyncIterable<SourceValue>,
+  file: string,
+  position: SourcePosition = "line",
+): AsyncGenerator<ImportOutcome> {
   async function* asParsed(): AsyncGenerator<ParsedOrFailed> {
     let count = 0;
     for await (const value of values) {
@@ -146,10 +157,15 @@ export async function* outcomesOfValues(reader: FormatReader, values: AsyncItera
     }
     if (count === 0) throw new InputError("the file holds no records", { file, line: 1 });
   }
-  yield* convertedOutcomes(reader, asParsed(), file);
+  yield* convertedOutcomes(reader, asParsed(), file, position);
 }
 
-async function* convertedOutcomes(reader: FormatReader, source: AsyncGenerator<ParsedOrFailed>, file: string): AsyncGenerator<ImportOutcome> {
+async function* convertedOutcomes(
+  reader: FormatReader,
+  source: AsyncGenerator<ParsedOrFailed>,
+  file: string,
+  position: SourcePosition = "line",
+): AsyncGenerator<ImportOutcome> {
   const firstLineOfId = new Map<string, number>();
   try {
     for (;;) {
@@ -168,7 +184,7 @@ async function* convertedOutcomes(reader: FormatReader, source: AsyncGenerator<P
         yield { kind: "invalid", line: parsed.line, record: parsed.record, error: parsed.error, structural: false };
         continue;
       }
-      yield convertRecord(reader, parsed, file, firstLineOfId);
+      yield convertRecord(reader, parsed, file, firstLineOfId, position);
     }
   } finally {
     // A consumer that stops early (preview, first error) releases the file's stream.
@@ -181,6 +197,7 @@ function convertRecord(
   parsed: { line: number; record: number; value: unknown },
   file: string,
   firstLineOfId: Map<string, number>,
+  position: SourcePosition,
 ): ImportOutcome {
   const at = { file, line: parsed.line, record: parsed.record };
   try {
@@ -190,7 +207,7 @@ function convertRecord(
     if (sourceId) {
       const firstLine = firstLineOfId.get(sourceId.value);
       if (firstLine !== undefined) {
-        throw recordError(at, `duplicate id ${JSON.stringify(sourceId.value)}: first used by the record on line ${firstLine}`, sourceId.field);
+        throw recordError(at, `duplicate id ${JSON.stringify(sourceId.value)}: first used by the record on ${position} ${firstLine}`, sourceId.field);
       }
       firstLineOfId.set(sourceId.value, parsed.line);
     }

@@ -273,7 +273,7 @@ export function parquetImportOutcomes(buffer: AsyncBuffer, options: ImportReadOp
       yield { kind: "invalid", line: 1, error, structural: true } satisfies ImportOutcome;
     })();
   }
-  return outcomesOfValues(reader, parquetRows(buffer, { file, columns: mappedColumns(options.mapping!), onRowGroup }), file);
+  return outcomesOfValues(reader, parquetRows(buffer, { file, columns: mappedColumns(options.mapping!), onRowGroup }), file, "row");
 }
 
 /** A local Parquet file's outcomes (the CLI's check and preview); the file is closed when the sequence ends or is left. */
