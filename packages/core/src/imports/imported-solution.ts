@@ -24,6 +24,8 @@ export interface ImportedRating {
   flagged: boolean;
   /** The labeller's id in the source file, when it names one. */
   labeler: string | null;
+  /** Set when the rated step is one the labeller wrote (PRM800K `human_completion`), not a model's. */
+  source?: "human_completion";
 }
 
 /**

@@ -89,7 +89,8 @@ describe("PRM800K import", () => {
       firstErrorIndex: -1,
       ratings: [
         { rating: 1, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f" },
-        { rating: null, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f" },
+        // The human completion: unrated in the file, +1 by the README's definition, its source kept.
+        { rating: 1, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f", source: "human_completion" },
         { rating: 1, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f" },
       ],
       hardLabels: null,
@@ -100,6 +101,12 @@ describe("PRM800K import", () => {
         generation: null,
         is_quality_control_question: false,
         is_initial_screening_question: false,
+        human_completion_steps: [1],
+        // The two model completions the human step replaced, with their -1 ratings.
+        alternatives: [
+          { step: 1, text: expect.any(String), rating: -1, flagged: false, offPath: "replaced-by-human" },
+          { step: 1, text: expect.any(String), rating: -1, flagged: false, offPath: "replaced-by-human" },
+        ],
       },
     });
     expect(second.solution.externalId).toBe(`prm800k-${second.solution.contentHash.slice(0, 16)}`);
@@ -162,8 +169,20 @@ describe("PRM800K import", () => {
       },
     });
     const [record] = await readAll("prm800k", line);
-    expect(record!.solution.steps).toEqual(["a", "b"]);
+    // Phase 1 style (no pre-generated steps): the labeller gave up before choosing at step 2, so the path
+    // ends before it; the two rated completions of step 2 are kept as alternatives.
+    expect(record!.solution.steps).toEqual(["a"]);
     expect(record!.solution.firstErrorIndex).toBeNull();
+    expect(record!.solution.metadata.alternatives).toEqual([
+      { step: 1, text: "b", rating: 0, flagged: false, offPath: "not-chosen" },
+      { step: 1, text: "c", rating: 1, flagged: false, offPath: "not-chosen" },
+    ]);
+    // Pre-generated (phase 2): the unchosen step on the path is the pre-generated one.
+    const preGenerated = JSON.parse(line) as { question: Record<string, unknown> };
+    preGenerated.question.pre_generated_steps = ["a", "c", "d"];
+    const [phase2] = await readAll("prm800k", JSON.stringify(preGenerated));
+    expect(phase2!.solution.steps).toEqual(["a", "c"]);
+    expect(phase2!.solution.ratings!.map((r) => r.rating)).toEqual([1, 1]);
   });
 });
 
