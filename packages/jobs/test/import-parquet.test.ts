@@ -309,7 +309,14 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     expect(await dataRowCounts(database.db)).toEqual(before);
   });
 
-  it("GZIP- and uncompressed files read like Snappy ones", async () => {
+  it("a codec the reader lacks (LZ4) is refused naming it, before any row is read", async () => {
+    const bytes = writeParquetFile({ problem: [new Utf8(), ["p"]], steps: [utf8List, [["a"]]] }, 1, Compression.LZ4_RAW);
+    const run = await importParquet("lz4.parquet", bytes, { format: "parquet", mapping: parseFieldMapping("problem=problem,steps=steps") });
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/^lz4\.parquet: the Parquet file is compressed with LZ4_RAW, which the import does not read; write it with UNCOMPRESSED, SNAPPY, GZIP, BROTLI/);
+  });
+
+  it("GZIP, Brotli and uncompressed files read like Snappy ones", async () => {
     const mapping = parseFieldMapping("problem=problem,steps=steps");
     for (const [name, compression] of [
       ["gzip.parquet", Compression.GZIP],

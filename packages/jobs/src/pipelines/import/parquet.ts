@@ -196,15 +196,6 @@ export async function* parquetRows(buffer: AsyncBuffer, options: ParquetRowsOpti
     throw error;
   }
 
-  const codecs = new Set(metadata.row_groups.flatMap((group) => group.columns.map((column) => column.meta_data?.codec)).filter((c) => c !== undefined));
-  const unreadable = [...codecs].filter((codec) => !READABLE_CODECS.has(codec));
-  if (unreadable.length > 0) {
-    throw new InputError(
-      `the Parquet file is compressed with ${unreadable.join(", ")}, which the import does not read; write it with ${[...READABLE_CODECS].join(", ")} (pyarrow: compression="snappy")`,
-      { file },
-    );
-  }
-
   let columns: string[] | undefined;
   if (options.columns) {
     const present = parquetSchema(metadata).children.map((child) => child.element.name);
@@ -217,6 +208,21 @@ export async function* parquetRows(buffer: AsyncBuffer, options: ParquetRowsOpti
       }
     }
     columns = [...options.columns.keys()];
+  }
+
+  // Only the columns read need a codec the reader has.
+  const codecs = new Set(
+    metadata.row_groups
+      .flatMap((group) => group.columns.map((column) => column.meta_data))
+      .filter((meta) => meta !== undefined && (!columns || columns.includes(meta.path_in_schema[0]!)))
+      .map((meta) => meta!.codec),
+  );
+  const unreadable = [...codecs].filter((codec) => !READABLE_CODECS.has(codec));
+  if (unreadable.length > 0) {
+    throw new InputError(
+      `the Parquet file is compressed with ${unreadable.join(", ")}, which the import does not read; write it with ${[...READABLE_CODECS].join(", ")} (pyarrow: compression="snappy")`,
+      { file },
+    );
   }
 
   const groupCount = metadata.row_groups.length;
