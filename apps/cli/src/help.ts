@@ -13,10 +13,11 @@
 export const USAGE = `usage: stepwiser <command>
 
 commands:
-  import processbench|prm800k|math-shepherd|jsonl <file>... [--name NAME | --dataset ID]
+  import processbench|prm800k|math-shepherd|jsonl|parquet <file>... [--name NAME | --dataset ID]
          [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace] [--preview] [--detach]
       Import files (one dataset per file, or into --dataset) as jobs; waits for them
-      unless --detach. jsonl needs --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…].
+      unless --detach. jsonl and parquet need --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]
+      (a PATH is dotted: a JSON field or a Parquet column, into structs and lists).
       --preview prints the first 20 records as read, without importing.
       Uses DATABASE_URL, else the embedded database of this checkout.
   export training-set --run RUN --rule abs-q|rel-ratio|rel-effective [--gamma x | --alpha x --n k]
@@ -104,7 +105,7 @@ const IMPORT_FLAGS: readonly Flag[] = [
   ["--preview", "print the first 20 records as read, without importing"],
   ["--detach", "queue the import jobs and return without waiting"],
 ];
-const MAP_FLAG: Flag = ["--map SPEC", "jsonl only: problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]"];
+const MAP_FLAG: Flag = ["--map SPEC", "jsonl and parquet only: problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]"];
 
 const EXPORT_TRAINING_SET_FLAGS: readonly Flag[] = [
   ["--run RUN", "the annotate run whose labels are exported"],
@@ -144,14 +145,14 @@ const RUN_ID_FLAGS: readonly Flag[] = [["<runId>", "the run"]];
 function importHelp(format: string, files: string, example: string): CommandHelp {
   return {
     summary: `Import ${files} files, one dataset per file (or into --dataset), as jobs; waits for them unless --detach.`,
-    flags: format === "jsonl" ? [...IMPORT_FLAGS, MAP_FLAG] : IMPORT_FLAGS,
+    flags: format === "jsonl" || format === "parquet" ? [...IMPORT_FLAGS, MAP_FLAG] : IMPORT_FLAGS,
     example,
   };
 }
 
 export const HELP: Readonly<Record<string, CommandHelp>> = {
   import: {
-    summary: "Import dataset files as jobs (formats: processbench, prm800k, math-shepherd, jsonl).",
+    summary: "Import dataset files as jobs (formats: processbench, prm800k, math-shepherd, jsonl, parquet).",
     flags: [...IMPORT_FLAGS, MAP_FLAG],
     example: "stepwiser import processbench gsm8k.json math.json",
   },
@@ -159,6 +160,11 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
   "import prm800k": importHelp("prm800k", "PRM800K JSONL", 'stepwiser import prm800k phase2_train.jsonl --name "PRM800K phase 2"'),
   "import math-shepherd": importHelp("math-shepherd", "Math-Shepherd JSONL", "stepwiser import math-shepherd math-shepherd.jsonl --subset math"),
   "import jsonl": importHelp("jsonl", "generic JSONL (fields named by --map)", "stepwiser import jsonl data.jsonl --name mine --map problem=question,steps=steps,labels=labels"),
+  "import parquet": importHelp(
+    "parquet",
+    "Parquet (columns named by --map; dotted paths into structs and lists)",
+    "stepwiser import parquet train-00000-of-00001.parquet --name mine --map problem=question.problem,answer=question.answer,steps=steps,labels=labels,labelKind=hard",
+  ),
   export: {
     summary: "Export a run as files (itself a run, worked here unless --detach): training-set, labels or predictions.",
     flags: [...EXPORT_TRAINING_SET_FLAGS.filter(([flag]) => flag !== "--out DIR" && flag !== "--run RUN" && flag !== "--detach"), ...EXPORT_RUN_FLAGS],

@@ -2,11 +2,28 @@ import { createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { IMPORT_FORMATS, parseFieldMapping, previewImport, readImportRecords, type ImportFormat, type ImportReadOptions } from "@stepwiser/core";
+import {
+  IMPORT_FORMATS,
+  isMappedImportFormat,
+  parseFieldMapping,
+  previewOutcomes,
+  readImportOutcomes,
+  type ImportFormat,
+  type ImportOutcome,
+  type ImportReadOptions,
+} from "@stepwiser/core";
 import { createDb } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
-import { connectJobQueue, DUPLICATE_POLICIES, isTerminal, startWorker, submitImportFromContent, type ImportOptionsInput } from "@stepwiser/jobs";
+import {
+  connectJobQueue,
+  DUPLICATE_POLICIES,
+  isTerminal,
+  localParquetOutcomes,
+  startWorker,
+  submitImportFromContent,
+  type ImportOptionsInput,
+} from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { fromUserCwd, repoRoot } from "../paths";
 import { ProgressLine, ProgressMeter } from "../progress";
@@ -17,6 +34,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 /** Bytes of a file named on the command line, streamed. */
 function fileBytes(file: string): AsyncIterable<Uint8Array> {
   return createReadStream(file, { highWaterMark: 1024 * 1024 });
+}
+
+/** A local file's records as outcomes: Parquet by row group (random access), the text formats streamed. */
+function localOutcomes(format: ImportFormat, file: string, options: ImportReadOptions): AsyncIterable<ImportOutcome> {
+  return format === "parquet" ? localParquetOutcomes(file, options) : readImportOutcomes(format, fileBytes(file), options);
 }
 
 async function checkReadable(given: string): Promise<string> {
@@ -62,8 +84,9 @@ export async function importCommand(args: string[]): Promise<void> {
   if (!(DUPLICATE_POLICIES as readonly string[]).includes(values.duplicates!)) {
     throw new UsageError(`--duplicates must be one of ${DUPLICATE_POLICIES.join(", ")} (got "${values.duplicates}")`);
   }
-  if (format === "jsonl" && !values.map) throw new UsageError("import jsonl needs --map, e.g. --map problem=question,steps=steps,labels=labels");
-  if (format !== "jsonl" && values.map) throw new UsageError(`--map applies to jsonl imports only, not ${format}`);
+  const mapped = isMappedImportFormat(format as ImportFormat);
+  if (mapped && !values.map) throw new UsageError(`import ${format} needs --map, e.g. --map problem=question,steps=steps,labels=labels`);
+  if (!mapped && values.map) throw new UsageError(`--map applies to jsonl and parquet imports only, not ${format}`);
   const mapping = values.map ? parseFieldMapping(values.map) : undefined;
 
   const files = await Promise.all(positionals.map(checkReadable));
@@ -71,7 +94,7 @@ export async function importCommand(args: string[]): Promise<void> {
 
   if (values.preview) {
     const previews = [];
-    for (const file of files) previews.push({ file: path.basename(file), ...(await previewImport(format as ImportFormat, fileBytes(file), readOptions(file))) });
+    for (const file of files) previews.push({ file: path.basename(file), ...(await previewOutcomes(localOutcomes(format as ImportFormat, file, readOptions(file)))) });
     process.stdout.write(`${JSON.stringify({ previews })}\n`);
     return;
   }
@@ -80,7 +103,10 @@ export async function importCommand(args: string[]): Promise<void> {
   const counted: number[] = [];
   for (const file of files) {
     let records = 0;
-    for await (const _ of readImportRecords(format as ImportFormat, fileBytes(file), readOptions(file))) records += 1;
+    for await (const outcome of localOutcomes(format as ImportFormat, file, readOptions(file))) {
+      if (outcome.kind === "invalid") throw outcome.error;
+      if (outcome.kind === "solution") records += 1;
+    }
     log(`${path.basename(file)}: ${records} valid records`);
     counted.push(records);
   }

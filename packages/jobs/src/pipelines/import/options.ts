@@ -1,4 +1,4 @@
-import { fieldMappingSchema, IMPORT_FORMATS, type ImportFormat } from "@stepwiser/core";
+import { fieldMappingSchema, IMPORT_FORMATS, isMappedImportFormat, type ImportFormat } from "@stepwiser/core";
 import { z } from "zod";
 
 /** What to do with a record that is already in the target dataset (same id or same content hash). */
@@ -15,17 +15,18 @@ export const importStoredOptionsSchema = z.object({
     subset: z.string().trim().min(1).max(100).optional(),
     /** Generator for formats that do not name the policy that wrote the solutions. */
     generator: z.string().trim().min(1).max(200).optional(),
-    /** Generic JSONL: where each field lives in a record. */
+    /** Generic JSONL and Parquet: where each field lives in a record (a JSON object, a Parquet row). */
     mapping: fieldMappingSchema.optional(),
     duplicates: z.enum(DUPLICATE_POLICIES).default("skip"),
 });
 
 export const importOptionsSchema = importStoredOptionsSchema.superRefine((options, ctx) => {
-    if (options.format === "jsonl" && !options.mapping) {
-      ctx.addIssue({ code: "custom", path: ["mapping"], message: "a generic JSONL import needs a field mapping (at least problem and steps or text)" });
+    if (isMappedImportFormat(options.format) && !options.mapping) {
+      const name = options.format === "jsonl" ? "generic JSONL" : "Parquet";
+      ctx.addIssue({ code: "custom", path: ["mapping"], message: `a ${name} import needs a field mapping (at least problem and steps or text)` });
     }
-    if (options.format !== "jsonl" && options.mapping) {
-      ctx.addIssue({ code: "custom", path: ["mapping"], message: `a field mapping applies to generic JSONL only, not ${options.format}` });
+    if (!isMappedImportFormat(options.format) && options.mapping) {
+      ctx.addIssue({ code: "custom", path: ["mapping"], message: `a field mapping applies to generic JSONL and Parquet only, not ${options.format}` });
     }
     if (options.datasetId && options.datasetName) {
       ctx.addIssue({ code: "custom", path: ["datasetName"], message: "give a new dataset's name or an existing dataset's id, not both" });
@@ -47,6 +48,7 @@ export const FORMAT_FACTS: Record<ImportFormat, FormatFacts> = {
   prm800k: { segmentationMethod: "prm800k-steps", license: "MIT", label: "PRM800K" },
   "math-shepherd": { segmentationMethod: "math-shepherd-steps", license: null, label: "Math-Shepherd" },
   jsonl: { segmentationMethod: "source-steps", license: null, label: "JSONL" },
+  parquet: { segmentationMethod: "source-steps", license: null, label: "Parquet" },
 };
 
 /** An import run's config when it brings back a `vllm run-batch` output for an offline run. */
