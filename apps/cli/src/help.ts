@@ -13,14 +13,15 @@
 export const USAGE = `usage: stepwiser <command>
 
 commands:
-  import processbench|prm800k|math-shepherd|jsonl <file>... [--name NAME | --dataset ID]
+  import processbench|prm800k|math-shepherd|jsonl|parquet <file>... [--name NAME | --dataset ID]
          [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace] [--preview] [--detach]
          [--on-invalid fail|skip] [--max-invalid-share 0.05]
       Import files (one dataset per file, or into --dataset) as jobs; waits for them
-      unless --detach. jsonl needs --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…].
-      --preview prints the first 20 records as read, without importing. An invalid record
-      fails the whole file (--on-invalid fail, default) or is skipped and reported (skip),
-      unless more than --max-invalid-share of the records are invalid.
+      unless --detach. jsonl and parquet need --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]
+      (a PATH is dotted: a JSON field or a Parquet column, into structs and lists).
+      --preview prints the first 20 records as read, without importing.
+      An invalid record fails the whole file (--on-invalid fail, default) or is skipped
+      and reported (skip), unless more than --max-invalid-share of the records are invalid.
       Uses DATABASE_URL, else the embedded database of this checkout.
   import report <runId> [-o FILE]
       The records an import skipped as invalid or ignored, one JSON object per line
@@ -112,18 +113,19 @@ const IMPORT_FLAGS: readonly Flag[] = [
   ["--preview", "print the first 20 records as read, without importing"],
   ["--detach", "queue the import jobs and return without waiting"],
 ];
-const MAP_FLAG: Flag = ["--map SPEC", "jsonl only: problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]"];
+const MAP_FLAG: Flag = ["--map SPEC", "jsonl and parquet only: problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]"];
 
 const EXPORT_TRAINING_SET_FLAGS: readonly Flag[] = [
   ["--run RUN", "the annotate run whose labels are exported"],
   ...RULE_FLAGS,
-  ["--format verl|openrlhf|trl", "the trainer's format (default verl)"],
+  ["--format verl|openrlhf|trl|trl-prm", "the trainer's format (default verl); trl-prm: TRL stepwise supervision, one row per solution"],
   ["--seed S", "the seed of the balancing and held-out split"],
   ["--held-out F", "fraction held out for evaluation (e.g. 0.1)"],
   ["--min-chars N / --max-chars N", "keep prompts of this length only"],
   ["--min-confidence P", "keep labels at least this sure (0..1), before balancing"],
   ["--data-source NAME", "the data_source field of the records"],
-  ["--out DIR", "the directory for the files"],
+  ["--balance-solutions", "trl-prm: as many solutions with a Negative step as without, per split"],
+  ["--out DIR", "the directory for the files (README.md dataset card and manifest.json included)"],
   ["--detach", "queue the export and return its run id without waiting"],
 ];
 const EXPORT_RUN_FLAGS: readonly Flag[] = [
@@ -151,14 +153,14 @@ const RUN_ID_FLAGS: readonly Flag[] = [["<runId>", "the run"]];
 function importHelp(format: string, files: string, example: string): CommandHelp {
   return {
     summary: `Import ${files} files, one dataset per file (or into --dataset), as jobs; waits for them unless --detach.`,
-    flags: format === "jsonl" ? [...IMPORT_FLAGS, MAP_FLAG] : IMPORT_FLAGS,
+    flags: format === "jsonl" || format === "parquet" ? [...IMPORT_FLAGS, MAP_FLAG] : IMPORT_FLAGS,
     example,
   };
 }
 
 export const HELP: Readonly<Record<string, CommandHelp>> = {
   import: {
-    summary: "Import dataset files as jobs (formats: processbench, prm800k, math-shepherd, jsonl).",
+    summary: "Import dataset files as jobs (formats: processbench, prm800k, math-shepherd, jsonl, parquet).",
     flags: [...IMPORT_FLAGS, MAP_FLAG],
     example: "stepwiser import processbench gsm8k.json math.json",
   },
@@ -178,13 +180,18 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     example: "stepwiser import report RUN -o report.jsonl",
   },
   "import jsonl": importHelp("jsonl", "generic JSONL (fields named by --map)", "stepwiser import jsonl data.jsonl --name mine --map problem=question,steps=steps,labels=labels"),
+  "import parquet": importHelp(
+    "parquet",
+    "Parquet (columns named by --map; dotted paths into structs and lists)",
+    "stepwiser import parquet train-00000-of-00001.parquet --name mine --map problem=question.problem,answer=question.answer,steps=steps,labels=labels,labelKind=hard",
+  ),
   export: {
     summary: "Export a run as files (itself a run, worked here unless --detach): training-set, labels or predictions.",
     flags: [...EXPORT_TRAINING_SET_FLAGS.filter(([flag]) => flag !== "--out DIR" && flag !== "--run RUN" && flag !== "--detach"), ...EXPORT_RUN_FLAGS],
     example: "stepwiser export labels --run RUN --out labels.jsonl",
   },
   "export training-set": {
-    summary: "A balanced judge training set (parquet or JSONL, with a reward function file) from an annotate run's labels.",
+    summary: "A judge training set (Parquet or JSONL, reward function, dataset card, manifest with the launch command) from a run's labels.",
     flags: EXPORT_TRAINING_SET_FLAGS,
     example: "stepwiser export training-set --run RUN --rule rel-ratio --gamma 0.7 --format verl --out training-set/",
   },

@@ -267,6 +267,30 @@ describe("POST /api/uploads and GET /api/files/{id} (real Postgres, API tokens)"
     expect((await handleUpload(deps(), post("euro.jsonl", split))).status).toBe(201);
   });
 
+  it("takes a Parquet file (binary, first bytes PAR1) as it is, even with its magic split across pieces; binary without it is still refused", async () => {
+    const binary = new Uint8Array([0x50, 0x41, 0x52, 0x31, 0x15, 0x00, 0xff, 0xfe, 0x00, 0x80, 0xc3, 0x28, 0x50, 0x41, 0x52, 0x31]);
+    const pieces = [binary.slice(0, 2), binary.slice(2, 3), binary.slice(3, 9), binary.slice(9)];
+    const split = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(piece);
+        controller.close();
+      },
+    });
+    const response = await handleUpload(deps(), post("train.parquet", split, "researcher", { "content-type": "application/vnd.apache.parquet" }));
+    expect(response.status).toBe(201);
+    const { fileId, sizeBytes, sha256 } = (await response.json()) as { fileId: string; sizeBytes: number; sha256: string };
+    expect(sizeBytes).toBe(binary.length);
+    expect(sha256).toBe(createHash("sha256").update(binary).digest("hex"));
+    const download = await handleDownload(deps(), get(fileId), fileId);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(binary);
+
+    const before = await storedCounts();
+    const notMagic = new Uint8Array([0x50, 0x41, 0x52, 0x32, 0x00, 0x01]);
+    await expectRefused(await handleUpload(deps(), post("fake.parquet", new Blob([notMagic]).stream())), 415, /fake\.parquet is not a text file: byte 4 is a NUL byte/, before);
+    // Fewer than four bytes: not Parquet, so text rules apply.
+    expect((await handleUpload(deps(), post("short.jsonl", "PA"))).status).toBe(201);
+  });
+
   it("stores every hostile name as its safe base name, and serves it back with a safe Content-Disposition", async () => {
     for (const [raw, expected] of HOSTILE_NAMES) {
       const response = await handleUpload(deps(), post(raw, '{"ok":true}\n'));

@@ -157,6 +157,44 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     for (const f of listed.files) expect(f.sizeBytes).toBeGreaterThan(0);
   });
 
+  it("Parquet: a verl export uploaded back previews row by row and imports through the field mapping; a text file is not Parquet", async () => {
+    const { runId: exportRunId } = await callerFor(researcher).export.start({
+      spec: { kind: "training-set", annotateRunId: importRunId, labelRule: { rule: "abs-q" }, format: "verl", seed: 3, heldOutFraction: 0 },
+    });
+    await runExport(database.db, exportRunId);
+    const exported = (await callerFor(researcher).export.list({})).find((r) => r.id === exportRunId)!;
+    expect(exported.status, exported.error ?? "").toBe("completed");
+    const train = exported.files.find((f) => f.fileName === "train.parquet")!;
+    const trainRows = exported.splits.find((s) => s.split === "train")!.rows;
+    const parts: Uint8Array[] = [];
+    for await (const part of readStoredFile(database.db, train.id)) parts.push(part);
+    const file = await storeFile(database.db, { fileName: "train.parquet", purpose: "upload", createdById: researcher.id }, parts);
+
+    const mapping = { id: "extra_info.index", problem: "prompt.0.content", answer: "reward_model.ground_truth", text: "reward_model.ground_truth", split: "lines" as const };
+    const preview = await callerFor(researcher).import.preview({ fileId: file.id, format: "parquet", mapping });
+    expect(preview.fileName).toBe("train.parquet");
+    expect(preview.rows.map((r) => r.line)).toEqual(Array.from({ length: Math.min(20, trainRows) }, (_, i) => i + 1));
+    for (const row of preview.rows) {
+      expect(row.error).toBeNull();
+      expect(row.solution!.externalId).toBe(String(row.line - 1));
+      expect(row.solution!.firstSteps).toHaveLength(1);
+      expect(row.solution!.firstSteps[0]).toMatch(/^(Positive|Negative)$/);
+    }
+
+    const noMapping = await failure(callerFor(researcher).import.start({ fileId: file.id, options: { format: "parquet" } }));
+    expect(noMapping).toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/a Parquet import needs a field mapping/) });
+
+    const { runId } = await callerFor(researcher).import.start({ fileId: file.id, options: { format: "parquet", mapping, datasetName: "verl back" } });
+    await runImport(database.db, runId);
+    const listed = (await callerFor(viewer).import.list()).find((r) => r.id === runId)!;
+    expect(listed).toMatchObject({ status: "completed", format: "parquet", fileName: "train.parquet" });
+    expect(listed.summary).toMatchObject({ records: trainRows, written: trainRows, chunks: trainRows });
+
+    const text = await upload("solutions.jsonl", genericJsonl(5, 99));
+    const notParquet = await callerFor(researcher).import.preview({ fileId: text.id, format: "parquet", mapping: MAPPING });
+    expect(notParquet.rows).toEqual([{ line: 1, solution: null, error: 'solutions.jsonl: not a Parquet file: it does not start with the bytes "PAR1"' }]);
+  });
+
   it("viewers may look but not import or export", async () => {
     const file = await upload("viewer.jsonl", mathShepherdJsonl(1));
     const runsBefore = await database.db.run.count();

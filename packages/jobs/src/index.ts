@@ -10,6 +10,7 @@ export * from "./pipelines/import/report-tally";
 export * from "./pipelines/import/processbench";
 export * from "./pipelines/import/labels-author";
 export * from "./pipelines/import/batch-output";
+export * from "./pipelines/import/parquet";
 export * from "./worker/start-worker";
 export * from "./runs/engine";
 export * from "./runs/run-kind";

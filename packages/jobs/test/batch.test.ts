@@ -12,6 +12,7 @@ import {
   executeRun,
   connectJobQueue,
   importBatchOutput,
+  unknownModelOfBatchError,
   readStoredFile,
   runExport,
   runImport,
@@ -146,6 +147,33 @@ describe("offline execution with vllm run-batch", () => {
     expect((await db.run.findUniqueOrThrow({ where: { id: offline.id } })).status).toBe("completed");
     expect(await samples(offline.id)).toEqual(await samples(online.id));
     expect(await votes(offline.id)).toEqual(await votes(online.id));
+  });
+
+  it("an output whose every line is vLLM's unknown-model error is skipped with the reason named", async () => {
+    const { db } = database;
+    const offline = await createRun(db, { kind: "annotate", config: annotateConfig({ limit: 2 }) });
+    const requests = [];
+    for await (const line of batchRequestLines(db, offline.id)) requests.push(line);
+    expect(requests.length).toBeGreaterThan(1);
+    const model = requests[0]!.body.model;
+    // What `vllm run-batch --model other` writes for each line: the serving layer's 404, as the line's error.
+    const notFound = (custom_id: string, flat: boolean) => {
+      const error = { message: `The model \`${model}\` does not exist.`, type: "NotFoundError", param: null, code: 404 };
+      return JSON.stringify({ id: "vllm-x", custom_id, response: { status_code: 404, request_id: "vllm-batch-x", body: null }, error: flat ? { object: "error", ...error } : { error } });
+    };
+    const output = requests.map((r, i) => notFound(r.custom_id, i % 2 === 1));
+    const result = await importText(offline.id, output);
+    expect(result).toMatchObject({ requests: 0, samples: 0, skipped: requests.length });
+    expect(result.skippedReason).toContain(`every line failed with vLLM's "The model \`${model}\` does not exist." (404)`);
+    expect(result.skippedReason).toContain(`--served-model-name ${model}`);
+    // One line answered, or another failure: the counts alone, no reason claimed.
+    const mixed = [...output];
+    mixed[0] = JSON.stringify({ id: "vllm-y", custom_id: requests[0]!.custom_id, response: { status_code: 400, request_id: "r", body: null }, error: "The model does not support Chat Completions API" });
+    const partly = await importText(offline.id, mixed);
+    expect(partly.skipped).toBe(requests.length);
+    expect(partly.skippedReason).toBeUndefined();
+    expect(unknownModelOfBatchError("The model `a b` does not exist.")).toBe("a b");
+    expect(unknownModelOfBatchError({ error: { message: "Request must not be sent in stream mode" } })).toBeNull();
   });
 
   it("a failed request is skipped at import and sent online at execution; the labels are unchanged", async () => {

@@ -8,8 +8,12 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import YAML from "yaml";
 import {
+  cardLicense,
   createAndExecuteRun,
+  sizeCategory,
+  TRAINING_SET_FORMATS,
   createSimWorldDataset,
   EndpointClients,
   exportTrainingSet,
@@ -22,6 +26,10 @@ import {
 } from "../src";
 import { writeVerlParquet } from "../src/exports/training-set/verl-parquet";
 import type { TrainingRow } from "../src/exports/training-set/rows";
+import { LabelledChunk } from "../src/exports/training-set/labelled-chunks";
+import { groupSolutions } from "../src/exports/training-set/trl-prm";
+import { runName } from "../src/runs/describe-run";
+import { checkLaunch } from "./trainer-launch";
 
 const ABS_Q: LabelRule = { rule: "abs-q", evidence: "own-prefix" };
 const REL_RATIO: LabelRule = { rule: "rel-ratio", gamma: 0.7 };
@@ -99,6 +107,97 @@ async function expectedFromDb(db: Db, chunkId: string, runId: string, paramsKey:
   return { prompt, label: label.label };
 }
 
+
+type SchemaElement = ReturnType<typeof parquetMetadata>["schema"][number];
+
+/** A Parquet schema element as one line: name, repetition, physical type or group, logical type, children. */
+const describeElement = (e: SchemaElement) =>
+  [e.name, e.repetition_type ?? "", e.type ?? "group", e.logical_type?.type ?? e.converted_type ?? "", e.num_children ?? ""]
+    .filter((part) => part !== "")
+    .join(" ");
+
+type Shape = { dtype: string } | { list: Shape } | { struct: Array<[string, Shape]> };
+
+/** The columns of a Parquet file in the dataset card's notation, from the schema alone. */
+function parquetShapes(schema: SchemaElement[]): Array<[string, Shape]> {
+  let i = 1;
+  const scalar = (e: SchemaElement): string => {
+    if (e.type === "BYTE_ARRAY" && (e.logical_type?.type === "STRING" || e.converted_type === "UTF8")) return "string";
+    const types: Record<string, string> = { BOOLEAN: "bool", INT32: "int32", INT64: "int64", DOUBLE: "float64" };
+    if (!e.type || !types[e.type]) throw new Error(`no card dtype for ${describeElement(e)}`);
+    return types[e.type]!;
+  };
+  const node = (): [string, Shape] => {
+    const e = schema[i++]!;
+    if (e.num_children === undefined) return [e.name, { dtype: scalar(e) }];
+    if (e.logical_type?.type === "LIST" || e.converted_type === "LIST") {
+      i += 1; // the repeated "list" group around the element
+      return [e.name, { list: node()[1] }];
+    }
+    return [e.name, { struct: Array.from({ length: e.num_children }, node) }];
+  };
+  return Array.from({ length: schema[0]!.num_children! }, node);
+}
+
+interface CardYamlFeature {
+  name: string;
+  dtype?: string;
+  list?: string | CardYamlFeature[];
+  struct?: CardYamlFeature[];
+}
+
+/** The card's features in the same notation. */
+function cardShapes(features: CardYamlFeature[]): Array<[string, Shape]> {
+  const shape = (f: CardYamlFeature): Shape => {
+    if (f.dtype !== undefined) return { dtype: f.dtype };
+    if (typeof f.list === "string") return { list: { dtype: f.list } };
+    if (Array.isArray(f.list)) return { list: { struct: cardShapes(f.list) } };
+    if (f.struct) return { struct: cardShapes(f.struct) };
+    throw new Error(`feature ${f.name} has no type`);
+  };
+  return features.map((f) => [f.name, shape(f)]);
+}
+
+/** Whether a JSON value fits a card type (integers fit int64, any number float64; null fits a scalar). */
+function fitsShape(value: unknown, shape: Shape): boolean {
+  if ("dtype" in shape) {
+    if (value === null) return true;
+    if (shape.dtype === "string") return typeof value === "string";
+    if (shape.dtype === "bool") return typeof value === "boolean";
+    if (shape.dtype === "int64" || shape.dtype === "int32") return Number.isInteger(value);
+    return typeof value === "number";
+  }
+  if ("list" in shape) return Array.isArray(value) && value.every((item) => fitsShape(item, shape.list));
+  if (typeof value !== "object" || value === null) return false;
+  const keys = Object.keys(value);
+  return keys.length === shape.struct.length && shape.struct.every(([name, inner], i) => keys[i] === name && fitsShape((value as Record<string, unknown>)[name], inner));
+}
+
+interface CardHeader {
+  license: string;
+  task_categories: string[];
+  tags: string[];
+  size_categories: string[];
+  pretty_name: string;
+  configs: Array<{ config_name: string; data_files: Array<{ split: string; path: string }> }>;
+  dataset_info: { features: CardYamlFeature[]; splits: Array<{ name: string; num_examples: number }> };
+}
+
+/** README.md split into its YAML header (parsed with the `yaml` package) and its Markdown body. */
+function readCard(files: ExportedFile[]): { header: CardHeader; body: string } {
+  const text = new TextDecoder().decode(fileOf(files, "README.md").content);
+  const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
+  if (!match) throw new Error("README.md does not start with a YAML header between --- lines");
+  return { header: YAML.parse(match[1]!, { strict: true, uniqueKeys: true }) as CardHeader, body: match[2]! };
+}
+
+interface PrmParquetRow {
+  prompt: string;
+  completions: string[];
+  labels: boolean[];
+  extra_info: { split: string; index: bigint; trajectory_id: string; external_id: string; segmentation_id: string; problem_id: string; dataset_id: string; run_id: string; rule: string; params: string };
+}
+
 describe("judge training-set export", () => {
   let database: TestDatabase;
   let cluster: SimCluster;
@@ -132,7 +231,7 @@ describe("judge training-set export", () => {
 
   it("verl: train.parquet has verl's nested schema, read back by a second Parquet implementation", async () => {
     const { files } = await exportWith();
-    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "manifest.json"]);
+    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "README.md", "manifest.json"]);
     expect(fileOf(files, "train.parquet").contentType).toBe("application/vnd.apache.parquet");
     const metadata = parquetMetadata(arrayBufferOf(fileOf(files, "train.parquet").content));
     const describe = (e: (typeof metadata.schema)[number]) =>
@@ -238,7 +337,7 @@ describe("judge training-set export", () => {
     const manifest = JSON.parse(new TextDecoder().decode(fileOf(files, "manifest.json").content)) as TrainingSetReport;
     expect(manifest).toEqual(JSON.parse(JSON.stringify(report)));
     expect(manifest).toMatchObject({ annotateRunId: runId, labelRuleKey: "rel-ratio(gamma=0.7)", params: '{"gamma":0.7}', seed: 7, heldOutFraction: 0.25, seeds: { train: "7:train", test: "7:test" } });
-    expect(manifest.files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py"]);
+    expect(manifest.files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "README.md"]);
     expect(manifest.layout.columns!.map((c) => c.name)).toEqual(["data_source", "prompt", "ability", "reward_model", "extra_info"]);
   });
 
@@ -393,7 +492,7 @@ describe("judge training-set export", () => {
     const verlTrain = await readParquet(fileOf(verl.files, "train.parquet").content);
     for (const format of ["openrlhf", "trl"] as const) {
       const { files, report } = await exportWith({ labelRule: ABS_Q, format });
-      expect(files.map((f) => f.fileName)).toEqual(["train.jsonl", "test.jsonl", "reward_func.py", "manifest.json"]);
+      expect(files.map((f) => f.fileName)).toEqual(["train.jsonl", "test.jsonl", "reward_func.py", "README.md", "manifest.json"]);
       const train = readJsonl(fileOf(files, "train.jsonl").content);
       const test = readJsonl(fileOf(files, "test.jsonl").content);
       for (const rows of [train, test]) {
@@ -416,6 +515,222 @@ describe("judge training-set export", () => {
       const script = new TextDecoder().decode(fileOf(files, "reward_func.py").content);
       expect(script).toContain(format === "openrlhf" ? "def reward_func(queries, prompts, labels" : "def verdict_reward(completions, label");
       expect(report.layout.keys!.map((k) => k.key)).toEqual(["prompt", "label", "extra_info"]);
+    }
+  });
+
+
+  const PRM_OPTIONS = { format: "trl-prm" } as const;
+
+  /** Rows of every file the export wrote, read back: Parquet with hyparquet, JSONL line by line. */
+  async function rowsOf(files: ExportedFile[]): Promise<Record<string, unknown[]>> {
+    const out: Record<string, unknown[]> = {};
+    for (const f of files) {
+      if (f.fileName.endsWith(".parquet")) out[f.fileName] = await parquetReadObjects({ file: arrayBufferOf(f.content) });
+      if (f.fileName.endsWith(".jsonl")) out[f.fileName] = readJsonl(f.content);
+    }
+    return out;
+  }
+
+  it("trl-prm: stepwise supervision in Parquet (list<string>, list<bool>), schema element by element", async () => {
+    const { files, report } = await exportWith({ format: "trl-prm" });
+    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "train.jsonl", "test.jsonl", "README.md", "manifest.json"]);
+    const text = (name: string) => `${name} OPTIONAL BYTE_ARRAY STRING`;
+    for (const name of ["train.parquet", "test.parquet"]) {
+      const metadata = parquetMetadata(arrayBufferOf(fileOf(files, name).content));
+      expect(metadata.schema[0]!.num_children).toBe(4);
+      expect(metadata.schema.slice(1).map(describeElement)).toEqual([
+        text("prompt"),
+        "completions OPTIONAL group LIST 1",
+        "list REPEATED group 1",
+        text("element"),
+        "labels OPTIONAL group LIST 1",
+        "list REPEATED group 1",
+        "element OPTIONAL BOOLEAN",
+        "extra_info OPTIONAL group 10",
+        text("split"),
+        "index OPTIONAL INT64",
+        text("trajectory_id"),
+        text("external_id"),
+        text("segmentation_id"),
+        text("problem_id"),
+        text("dataset_id"),
+        text("run_id"),
+        text("rule"),
+        text("params"),
+      ]);
+      expect(metadata.row_groups.every((group) => group.columns.every((column) => column.meta_data?.codec === "SNAPPY"))).toBe(true);
+    }
+    expect(report.format).toBe("trl-prm");
+    expect(report.promptTemplate).toBeNull();
+    expect(report.layout.columns!.map((c) => c.name)).toEqual(["prompt", "completions", "labels", "extra_info"]);
+    expect(report.layout.columns!.map((c) => c.type).slice(0, 3)).toEqual(["string", "list<string>", "list<bool>"]);
+  });
+
+  it("trl-prm: one row per solution, its chunks in order with one label each, balanced by solution per split; JSONL holds the same rows", async () => {
+    const { db } = database;
+    const { files, report } = await exportWith(PRM_OPTIONS);
+    const segmentations = await db.segmentation.findMany({
+      where: { chunks: { some: { labels: { some: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' } } } } },
+      select: {
+        id: true,
+        trajectory: { select: { id: true, externalId: true, problemId: true, datasetId: true, problem: { select: { text: true } } } },
+        chunks: { orderBy: { index: "asc" }, select: { text: true, labels: { where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' }, select: { label: true } } } },
+      },
+    });
+    const byId = new Map(segmentations.map((s) => [s.id, s]));
+    expect(report.solutions).toEqual({ read: segmentations.length, truncated: 0, withoutFirstLabel: 0 });
+    const seen = new Set<string>();
+    const problemsOf = { train: new Set<string>(), test: new Set<string>() };
+    for (const split of ["train", "test"] as const) {
+      const rows = (await parquetReadObjects({ file: arrayBufferOf(fileOf(files, `${split}.parquet`).content) })) as unknown as PrmParquetRow[];
+      expect(rows.length).toBe(report.splits[split].rows);
+      expect(rows.length).toBeGreaterThan(0);
+      const steps = { positive: 0, negative: 0 };
+      rows.forEach((row, i) => {
+        const stored = byId.get(row.extra_info.segmentation_id)!;
+        expect(stored).toBeDefined();
+        expect(seen.has(stored.id)).toBe(false);
+        seen.add(stored.id);
+        expect(row.prompt).toBe(stored.trajectory.problem.text);
+        expect(row.completions).toEqual(stored.chunks.map((c) => c.text));
+        expect(row.labels).toEqual(stored.chunks.map((c) => c.labels[0]!.label === "Positive"));
+        expect(row.labels).toHaveLength(row.completions.length);
+        expect(row.extra_info).toEqual({
+          split,
+          index: BigInt(i),
+          trajectory_id: stored.trajectory.id,
+          external_id: stored.trajectory.externalId,
+          segmentation_id: stored.id,
+          problem_id: stored.trajectory.problemId,
+          dataset_id: stored.trajectory.datasetId,
+          run_id: runId,
+          rule: "rel-ratio",
+          params: '{"gamma":0.7}',
+        });
+        problemsOf[split].add(stored.trajectory.problemId);
+        for (const label of row.labels) steps[label ? "positive" : "negative"] += 1;
+      });
+      // Not balanced: every solution of the split's problems, counted by kind (with or without a Negative step).
+      const withNegative = rows.filter((row) => row.labels.includes(false)).length;
+      expect(report.splits[split].after).toEqual({ positive: rows.length - withNegative, negative: withNegative });
+      expect(report.splits[split].after).toEqual(report.splits[split].before);
+      expect(report.splits[split].steps).toEqual(steps);
+      // The JSONL file: the same rows, the same keys.
+      const lines = readJsonl(fileOf(files, `${split}.jsonl`).content) as unknown as Array<Omit<PrmParquetRow, "extra_info"> & { extra_info: PrmParquetRow["extra_info"] & { index: number } }>;
+      expect(lines.map((line) => Object.keys(line))).toEqual(rows.map(() => ["prompt", "completions", "labels", "extra_info"]));
+      expect(lines).toEqual(rows.map((row) => ({ ...row, extra_info: { ...row.extra_info, index: Number(row.extra_info.index) } })));
+    }
+    expect(seen.size).toBe(segmentations.length);
+    // The split by problem is the one every format uses.
+    expect([...problemsOf.test].filter((p) => problemsOf.train.has(p))).toEqual([]);
+    const verl = await exportWith();
+    const verlTest = new Set((await readParquet(fileOf(verl.files, "test.parquet").content)).map((r) => r.extra_info.problem_id));
+    expect([...problemsOf.test].every((p) => verlTest.has(p))).toBe(true);
+    // Same seed, same bytes.
+    const again = await exportWith(PRM_OPTIONS);
+    again.files.forEach((f, i) => expect(Buffer.from(f.content).equals(Buffer.from(files[i]!.content)), f.fileName).toBe(true));
+  });
+
+  it("trl-prm with balanceSolutions: each split holds as many solutions with a Negative step as without; other formats refuse the option", async () => {
+    const { files, report } = await exportWith({ format: "trl-prm", labelRule: ABS_Q, heldOutFraction: 0.5, balanceSolutions: true });
+    expect(report.balanceSolutions).toBe(true);
+    for (const split of ["train", "test"] as const) {
+      const rows = (await parquetReadObjects({ file: arrayBufferOf(fileOf(files, `${split}.parquet`).content) })) as unknown as PrmParquetRow[];
+      const withNegative = rows.filter((row) => row.labels.includes(false)).length;
+      expect(rows.length).toBeGreaterThan(0);
+      expect(withNegative).toBe(rows.length - withNegative);
+      expect(report.splits[split].after).toEqual({ positive: withNegative, negative: withNegative });
+      expect(report.splits[split].eligible.negative).toBeGreaterThan(withNegative);
+    }
+    const refused = await exportWith({ format: "verl", balanceSolutions: true }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(InputError);
+    expect((refused as InputError).location.field).toBe("balanceSolutions");
+  });
+
+  it("trl-prm: solutions are cut at the first chunk without a label, and left out when their first chunk has none", () => {
+    const chunk = (segmentation: string, position: number, label: "Positive" | "Negative" = "Positive") =>
+      new LabelledChunk(label, 0.9, `${segmentation}-${position}`, position, position, segmentation, `t-${segmentation}`, "e", "p", "d", { problem: "1+1?", chunks: ["a", "b", "c", "d"] });
+    const grouping = groupSolutions([chunk("s1", 0), chunk("s1", 1, "Negative"), chunk("s1", 3), chunk("s2", 1), chunk("s2", 2), chunk("s3", 0), chunk("s3", 1)]);
+    expect(grouping.truncated).toBe(1);
+    expect(grouping.withoutFirstLabel).toBe(1);
+    expect(grouping.solutions.map((s) => [s.steps[0]!.segmentationId, s.completions, s.label])).toEqual([
+      ["s1", ["a", "b"], "Negative"],
+      ["s3", ["a", "b"], "Positive"],
+    ]);
+    expect(grouping.solutions[0]!.prompt).toBe("1+1?\na\nb\n");
+  });
+
+  it("every format writes a dataset card: YAML header with the Hub's keys, features matching the files, split counts matching the rows", async () => {
+    const run = await database.db.run.findUniqueOrThrow({ where: { id: runId }, select: { id: true, kind: true, name: true, config: true } });
+    for (const format of TRAINING_SET_FORMATS) {
+      const options = format === "trl-prm" ? PRM_OPTIONS : { format };
+      const { files, report } = await exportWith(options);
+      const { header, body } = readCard(files);
+      expect(Object.keys(header), format).toEqual(["license", "task_categories", "tags", "size_categories", "pretty_name", "configs", "dataset_info"]);
+      expect(header.license).toBe(cardLicense(["generated"]).license);
+      expect(header.license).toBe("other");
+      expect(header.task_categories).toEqual([format === "trl-prm" ? "token-classification" : "text-generation"]);
+      expect(header.tags).toEqual(["process-supervision", format]);
+      const rows = await rowsOf(files);
+      const total = report.splits.train.rows + report.splits.test.rows;
+      expect(header.size_categories).toEqual([sizeCategory(total)]);
+      expect(header.size_categories).toEqual(["n<1K"]);
+      const ext = format === "openrlhf" || format === "trl" ? "jsonl" : "parquet";
+      expect(header.configs).toEqual([
+        {
+          config_name: "default",
+          data_files: [
+            { split: "train", path: `train.${ext}` },
+            { split: "test", path: `test.${ext}` },
+          ],
+        },
+      ]);
+      expect(header.dataset_info.splits).toEqual([
+        { name: "train", num_examples: rows[`train.${ext}`]!.length },
+        { name: "test", num_examples: rows[`test.${ext}`]!.length },
+      ]);
+      expect(header.dataset_info.splits.map((s) => s.num_examples)).toEqual([report.splits.train.rows, report.splits.test.rows]);
+      const features = cardShapes(header.dataset_info.features);
+      if (ext === "parquet") {
+        for (const split of ["train", "test"]) expect(features, `${format} ${split}`).toEqual(parquetShapes(parquetMetadata(arrayBufferOf(fileOf(files, `${split}.${ext}`).content)).schema));
+      } else {
+        expect(features.map(([name]) => name)).toEqual(["prompt", "label", "extra_info"]);
+        for (const line of [...rows["train.jsonl"]!, ...rows["test.jsonl"]!]) {
+          expect(Object.keys(line as object)).toEqual(features.map(([name]) => name));
+          for (const [name, shape] of features) expect(fitsShape((line as Record<string, unknown>)[name], shape), `${format} ${name}`).toBe(true);
+        }
+      }
+      // Provenance in the body.
+      expect(body).toContain(`Labels from run \`${runId}\` (annotate): ${runName(run)}`);
+      expect(body).toContain(", seed 3");
+      expect(body).toContain("Label rule `rel-ratio(gamma=0.7)`");
+      expect(body).toContain(`Export seed 7; derived seeds problems \`7:problems\`, train \`7:train\`, test \`7:test\`; held-out fraction 0.25`);
+      expect(body).toContain(`| train | train.${ext} | ${report.splits.train.rows} | ${report.splits.train.problems} | ${report.splits.train.after.positive} | ${report.splits.train.after.negative} |`);
+      expect(body).toContain("license: generated");
+      // The launch command the card and the manifest give passes the trainer's checks on these files.
+      const splitFiles = Object.fromEntries(header.configs[0]!.data_files.map((d) => [d.split, d.path]));
+      expect(report.launch.command).not.toBeNull();
+      expect(body).toContain(report.launch.command!);
+      expect(checkLaunch(format, report.launch.command!, { rows: Object.fromEntries(Object.entries(rows).map(([f, r]) => [f, r.length])), cardSplits: splitFiles }), format).toEqual([]);
+      expect(report.usage[0]).toBe(report.launch.command);
+    }
+  });
+
+  it("an empty test split is left out of the card's configs and of the launch command", async () => {
+    for (const format of TRAINING_SET_FORMATS) {
+      const { files, report } = await exportWith({ format, heldOutFraction: 0 });
+      expect(report.splits.test.rows).toBe(0);
+      const { header, body } = readCard(files);
+      expect(header.configs[0]!.data_files.map((d) => d.split)).toEqual(["train"]);
+      expect(header.dataset_info.splits).toEqual([{ name: "train", num_examples: report.splits.train.rows }]);
+      expect(body).toContain("A split with no rows is written as an empty file and left out of the `configs` above");
+      expect(report.launch.validation).toBe("off");
+      const rows = Object.fromEntries(Object.entries(await rowsOf(files)).map(([f, r]) => [f, r.length]));
+      expect(checkLaunch(format, report.launch.command!, { rows, cardSplits: { train: header.configs[0]!.data_files[0]!.path } }), format).toEqual([]);
+      expect(report.launch.command).not.toMatch(/test\.(parquet|jsonl)/);
     }
   });
 

@@ -84,8 +84,9 @@ async function importOutput(runId: string, given: string): Promise<void> {
     }
     const imported = await workUntilDone(db, url, importRunId);
     if (imported.status !== "completed") throw new InputError(imported.error ?? `the import ended ${imported.status}`);
-    const result = (imported.summary ?? {}) as { requests?: number; samples?: number; skipped?: number };
+    const result = (imported.summary ?? {}) as { requests?: number; samples?: number; skipped?: number; skippedReason?: string };
     log(`imported ${result.requests ?? 0} requests (${result.samples ?? 0} samples) from ${given}; ${result.skipped ?? 0} lines skipped`);
+    if (result.skippedReason) log(result.skippedReason);
     await follow(db, url, runId, true);
   });
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { once } from "node:events";
 import { parseArgs } from "node:util";
 import type { Db } from "@stepwiser/db";
-import { connectJobQueue, isTerminal, readStoredFile, startWorker, submitExport, type ExportSpecInput } from "@stepwiser/jobs";
+import { connectJobQueue, isTerminal, readStoredFile, startWorker, submitExport, TRAINING_SET_FORMATS, type ExportSpecInput, type TrainingSetFormat } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { numberFlag } from "../input/numbers";
 import { fromUserCwd } from "../paths";
@@ -37,6 +37,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       "max-chars": { type: "string" },
       "min-confidence": { type: "string" },
       "data-source": { type: "string" },
+      "balance-solutions": { type: "boolean", default: false },
       detach: { type: "boolean", default: false },
     },
   });
@@ -45,7 +46,10 @@ export async function exportCommand(args: string[]): Promise<void> {
   const optional = (flag: string, raw: string | undefined) => (raw === undefined ? undefined : numberFlag(flag, raw));
   let spec: ExportSpecInput;
   if (kind === "training-set") {
-    if (!["verl", "openrlhf", "trl"].includes(values.format!)) throw new UsageError(`--format must be verl, openrlhf or trl, got "${values.format}"`);
+    if (!(TRAINING_SET_FORMATS as readonly string[]).includes(values.format!)) {
+      throw new UsageError(`--format must be ${TRAINING_SET_FORMATS.slice(0, -1).join(", ")} or ${TRAINING_SET_FORMATS.at(-1)}, got "${values.format}"`);
+    }
+    if (values["balance-solutions"] && values.format !== "trl-prm") throw new UsageError(`--balance-solutions applies to --format trl-prm only (got --format ${values.format})`);
     const minConfidence = optional("min-confidence", values["min-confidence"]);
     if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) {
       throw new UsageError(`--min-confidence must be between 0 and 1 (a label's confidence is a probability), got ${values["min-confidence"]}`);
@@ -54,13 +58,14 @@ export async function exportCommand(args: string[]): Promise<void> {
       kind,
       annotateRunId: values.run,
       labelRule: parseRule(values),
-      format: values.format as "verl" | "openrlhf" | "trl",
+      format: values.format as TrainingSetFormat,
       seed: optional("seed", values.seed),
       heldOutFraction: optional("held-out", values["held-out"]),
       minPromptChars: optional("min-chars", values["min-chars"]),
       maxPromptChars: optional("max-chars", values["max-chars"]),
       minConfidence,
       dataSource: values["data-source"],
+      balanceSolutions: values["balance-solutions"],
     };
   } else {
     spec = { kind: kind as "labels" | "predictions", runId: values.run };

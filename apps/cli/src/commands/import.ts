@@ -5,11 +5,13 @@ import { parseArgs } from "node:util";
 import {
   DEFAULT_MAX_INVALID_SHARE,
   IMPORT_FORMATS,
+  isMappedImportFormat,
   ON_INVALID_POLICIES,
   parseFieldMapping,
-  previewImport,
+  previewOutcomes,
   readImportOutcomes,
   type ImportFormat,
+  type ImportOutcome,
   type ImportReadOptions,
   type OnInvalidPolicy,
 } from "@stepwiser/core";
@@ -21,6 +23,7 @@ import {
   DUPLICATE_POLICIES,
   ImportReportTally,
   isTerminal,
+  localParquetOutcomes,
   startWorker,
   submitImportFromContent,
   type ImportOptionsInput,
@@ -37,6 +40,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 /** Bytes of a file named on the command line, streamed. */
 function fileBytes(file: string): AsyncIterable<Uint8Array> {
   return createReadStream(file, { highWaterMark: 1024 * 1024 });
+}
+
+/** A local file's records as outcomes: Parquet by row group (random access), the text formats streamed. */
+function localOutcomes(format: ImportFormat, file: string, options: ImportReadOptions): AsyncIterable<ImportOutcome> {
+  return format === "parquet" ? localParquetOutcomes(file, options) : readImportOutcomes(format, fileBytes(file), options);
 }
 
 async function checkReadable(given: string): Promise<string> {
@@ -103,8 +111,9 @@ export async function importCommand(args: string[]): Promise<void> {
   const maxInvalidShare = parseShare(values["max-invalid-share"]);
   if (maxInvalidShare !== undefined && onInvalid !== "skip") throw new UsageError("--max-invalid-share applies only with --on-invalid skip");
   const policy = { onInvalid: onInvalid as OnInvalidPolicy, maxInvalidShare: maxInvalidShare ?? DEFAULT_MAX_INVALID_SHARE };
-  if (format === "jsonl" && !values.map) throw new UsageError("import jsonl needs --map, e.g. --map problem=question,steps=steps,labels=labels");
-  if (format !== "jsonl" && values.map) throw new UsageError(`--map applies to jsonl imports only, not ${format}`);
+  const mapped = isMappedImportFormat(format as ImportFormat);
+  if (mapped && !values.map) throw new UsageError(`import ${format} needs --map, e.g. --map problem=question,steps=steps,labels=labels`);
+  if (!mapped && values.map) throw new UsageError(`--map applies to jsonl and parquet imports only, not ${format}`);
   const mapping = values.map ? parseFieldMapping(values.map) : undefined;
 
   const files = await Promise.all(positionals.map(checkReadable));
@@ -112,7 +121,7 @@ export async function importCommand(args: string[]): Promise<void> {
 
   if (values.preview) {
     const previews = [];
-    for (const file of files) previews.push({ file: path.basename(file), ...(await previewImport(format as ImportFormat, fileBytes(file), readOptions(file))) });
+    for (const file of files) previews.push({ file: path.basename(file), ...(await previewOutcomes(localOutcomes(format as ImportFormat, file, readOptions(file)))) });
     process.stdout.write(`${JSON.stringify({ previews })}\n`);
     return;
   }
@@ -122,7 +131,7 @@ export async function importCommand(args: string[]): Promise<void> {
   const counted: number[] = [];
   for (const file of files) {
     const tally = new ImportReportTally(path.basename(file), policy.onInvalid, policy.maxInvalidShare);
-    for await (const outcome of readImportOutcomes(format as ImportFormat, fileBytes(file), readOptions(file))) tally.take(outcome);
+    for await (const outcome of localOutcomes(format as ImportFormat, file, readOptions(file))) tally.take(outcome);
     const tooManyInvalid = tally.shareError();
     if (tooManyInvalid) throw tooManyInvalid;
     const { readable, invalid, ignored } = tally.counts;

@@ -3,7 +3,7 @@ import { can, rolesWith, type Capability } from "@stepwiser/core";
 import { FileTooLargeError, importReportLines, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
 import { ROUTE_ACCESS } from "./route-access";
-import { textUploadPieces, UploadContentError } from "./upload-content";
+import { UploadContentError, uploadPieces } from "./upload-content";
 
 /*
  * The file routes (`POST /api/uploads`, `GET /api/files/{id}`, `GET /api/imports/{id}/report`) as plain
@@ -52,8 +52,8 @@ const tooLarge = (fileName: string, maxBytes: number) =>
 
 /**
  * Stores the raw request body as an upload, part by part as it arrives. A
- * body over the limit (declared or counted), or one that is not UTF-8 text,
- * is refused: reading stops, the request body is cancelled, and whatever
+ * body over the limit (declared or counted), or one that is neither UTF-8 text
+ * nor a Parquet file, is refused: reading stops, the request body is cancelled, and whatever
  * parts were already written are deleted with their file row.
  * `maxBytes` is only lowered by tests.
  */
@@ -77,7 +77,7 @@ export async function handleUpload(deps: RouteDeps, request: Request, maxBytes =
     const file = await storeFile(
       deps.db,
       { fileName, purpose: "upload", createdById: user.id, maxBytes, contentType: safeContentType(request.headers.get("content-type")) },
-      textUploadPieces(fileName, bodyPieces(request.body)),
+      uploadPieces(fileName, bodyPieces(request.body)),
     );
     return Response.json({ fileId: file.id, fileName: file.fileName, sizeBytes: Number(file.sizeBytes), sha256: file.sha256 }, { status: 201 });
   } catch (error) {

@@ -5,7 +5,10 @@ import { plainIssueMessages } from "./record-context";
 /**
  * Where the generic JSONL reader finds each part of a solution in a record.
  * Every value is a dotted path into the record: `solution.steps`, `turns.0.text`
- * (a numeric part indexes an array). Keys holding a "." cannot be addressed.
+ * (a numeric part indexes an array), `completions.*.text` (a `*` part takes the
+ * rest of the path in every item of an array, giving an array: the texts of a
+ * list of {text, rating} objects). Keys holding a "." cannot be addressed, nor
+ * a key named "*".
  */
 export interface FieldMapping {
   problem: string;
@@ -121,10 +124,29 @@ export function parseFieldMapping(spec: string): FieldMapping {
   return result.data;
 }
 
-/** The value at a dotted path, or `found: false` when any part of the path is absent. */
+/**
+ * The value at a dotted path, or `found: false` when any part of the path is
+ * absent. A `*` part maps the rest of the path over an array's items (absent
+ * unless it is found in every item).
+ */
 export function valueAtPath(record: unknown, dotted: string): { found: true; value: unknown } | { found: false } {
+  return valueAtParts(record, dotted.split("."));
+}
+
+function valueAtParts(record: unknown, parts: readonly string[]): { found: true; value: unknown } | { found: false } {
   let current: unknown = record;
-  for (const part of dotted.split(".")) {
+  for (const [at, part] of parts.entries()) {
+    if (part === "*") {
+      if (!Array.isArray(current)) return { found: false };
+      const rest = parts.slice(at + 1);
+      const values: unknown[] = [];
+      for (const item of current) {
+        const found = valueAtParts(item, rest);
+        if (!found.found) return found;
+        values.push(found.value);
+      }
+      return { found: true, value: values };
+    }
     if (Array.isArray(current)) {
       if (!/^\d+$/.test(part) || Number(part) >= current.length) return { found: false };
       current = current[Number(part)];

@@ -1,8 +1,19 @@
 import type { BinaryLabel } from "../stats/confusion";
 
-/** The formats an import reads. */
-export const IMPORT_FORMATS = ["processbench", "prm800k", "math-shepherd", "jsonl"] as const;
+/**
+ * The formats an import reads. `jsonl` and `parquet` are generic: a field
+ * mapping says where each part of a solution is in a record (a JSON object per
+ * line, or a Parquet row).
+ */
+export const IMPORT_FORMATS = ["processbench", "prm800k", "math-shepherd", "jsonl", "parquet"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The formats read through a field mapping, which they require. */
+export const MAPPED_IMPORT_FORMATS = ["jsonl", "parquet"] as const satisfies readonly ImportFormat[];
+
+export function isMappedImportFormat(format: ImportFormat): format is (typeof MAPPED_IMPORT_FORMATS)[number] {
+  return (MAPPED_IMPORT_FORMATS as readonly ImportFormat[]).includes(format);
+}
 
 /** A PRM800K-style human rating of one step: -1 wrong, 0 neutral, +1 right. */
 export type StepRating = -1 | 0 | 1;
@@ -13,6 +24,8 @@ export interface ImportedRating {
   flagged: boolean;
   /** The labeller's id in the source file, when it names one. */
   labeler: string | null;
+  /** Set when the rated step is one the labeller wrote (PRM800K `human_completion`), not a model's. */
+  source?: "human_completion";
 }
 
 /**

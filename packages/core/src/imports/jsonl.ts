@@ -63,6 +63,20 @@ const HARD_LABEL_WORDS: Readonly<Record<string, Label>> = {
 
 const HARD_LABEL_FORMS = 'true/false, "+"/"-" or "Positive"/"Negative"';
 
+/**
+ * The path of item `index` of the array found at `path`, as errors name it:
+ * the array's `*` part (the first, when it maps over a list) becomes the
+ * index (`completions.*.text` → `completions.3.text`), else the index is
+ * appended (`steps` → `steps.3`).
+ */
+function itemPath(path: string, index: number): string {
+  const parts = path.split(".");
+  const star = parts.indexOf("*");
+  if (star === -1) return `${path}.${index}`;
+  parts[star] = String(index);
+  return parts.join(".");
+}
+
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
@@ -73,6 +87,8 @@ export interface JsonlReadOptions {
   mapping: FieldMapping;
   subset?: string;
   generator?: string;
+  /** Prefix of the external id of a record without a mapped id (default "jsonl"; Parquet rows: "parquet"). */
+  externalIdPrefix?: string;
 }
 
 export function jsonlReader(options: JsonlReadOptions): FormatReader {
@@ -118,7 +134,7 @@ export function jsonlReader(options: JsonlReadOptions): FormatReader {
       return {
         ...(id !== undefined ? { sourceId: { value: id, field: mapping.id! } } : {}),
         solution: {
-          externalId: id ?? `jsonl-${shortHash(contentHash)}`,
+          externalId: id ?? `${options.externalIdPrefix ?? "jsonl"}-${shortHash(contentHash)}`,
           subset: options.subset ?? (mapping.subset !== undefined ? mapped.optionalString("subset", mapping.subset) : null),
           generator,
           problem,
@@ -215,7 +231,7 @@ class MappedRecord {
     if (!Array.isArray(value)) this.fail(path, "steps", `expected an array of step strings, got ${jsonTypeOf(value)}`);
     if (value.length === 0) this.fail(path, "steps", "holds no steps");
     value.forEach((step, index) => {
-      if (typeof step !== "string") this.fail(`${path}.${index}`, "steps", `expected a string, got ${jsonTypeOf(step)}`);
+      if (typeof step !== "string") this.fail(itemPath(path, index), "steps", `expected a string, got ${jsonTypeOf(step)}`);
     });
     return value as string[];
   }
@@ -237,7 +253,7 @@ class MappedRecord {
       this.fail(path, "labels", `expected ${stepCount} labels (one per step), got ${value.length}`);
     }
     const resolved = kind === "auto" ? autoLabelKind(value) : kind;
-    const entryPath = (index: number) => `${path}.${index}`;
+    const entryPath = (index: number) => itemPath(path, index);
     switch (resolved) {
       case "hard": {
         const hardLabels = value.map((entry, index) => (entry === null ? null : this.hardLabel(entry, entryPath(index), kind === "hard")));

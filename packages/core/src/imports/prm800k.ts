@@ -71,20 +71,39 @@ interface ChosenStep {
   text: string;
   rating: StepRating | null;
   flagged: boolean;
+  /** Where the step came from: a model completion, or a step the labeller wrote (phase 1). */
+  source: "completion" | "human_completion";
   /** A step chosen for want of a labeller's choice: the labelling stopped here. */
   last: boolean;
 }
 
+/** A rated model completion that is not on the labeller's path, kept in the solution's metadata. */
+export interface Prm800kAlternative {
+  /** 0-based index of the step it was offered at. */
+  step: number;
+  text: string;
+  rating: StepRating | null;
+  flagged: boolean;
+  /** Why it is off the path: a human completion replaced every completion of the step, or another one was chosen. */
+  offPath: "replaced-by-human" | "not-chosen";
+}
+
+/** The README: "if all completions were rated -1, we allowed labelers to write their own +1 step". */
+const HUMAN_COMPLETION_RATING: StepRating = 1;
+
 /**
  * The step on the labeller's path:
  * - `chosen_completion` set: that completion (it must exist);
- * - else a human completion (phase 1: written when every completion was rated -1);
- * - else the labeller stopped on this step (phase 2 "found_error", or a give-up):
- *   the first completion rated -1, which is the error that stopped them, else the
- *   first completion; the path ends with it.
- * A step with none of these ends the path before it.
+ * - else a human completion (phase 1: written when every completion was rated
+ *   -1), rated +1 as the README defines unless the file rates it itself;
+ * - else the labeller stopped on this step without choosing (phase 2
+ *   "found_error", or a give-up): the first completion rated -1, which is the
+ *   error that stopped them; else, when the solution was pre-generated (phase
+ *   2), the completion that is the pre-generated step; the path ends with it.
+ * A step with none of these (a phase 1 give-up before choosing) ends the path
+ * before it.
  */
-function chosenStep(entry: Prm800kStep, index: number, at: RecordAt): ChosenStep | null {
+function chosenStep(entry: Prm800kStep, index: number, preGenerated: readonly string[] | null, at: RecordAt): ChosenStep | null {
   const completions = entry.completions ?? [];
   if (entry.chosen_completion !== null) {
     const picked = completions[entry.chosen_completion];
@@ -93,15 +112,51 @@ function chosenStep(entry: Prm800kStep, index: number, at: RecordAt): ChosenStep
       const has = count === 0 ? "no completions" : `${count} completion${count === 1 ? "" : "s"} (valid: 0..${count - 1})`;
       throw recordError(at, `${entry.chosen_completion} is out of range: the step has ${has}`, `label.steps.${index}.chosen_completion`);
     }
-    return { text: picked.text, rating: picked.rating, flagged: picked.flagged ?? false, last: false };
+    return { text: picked.text, rating: picked.rating, flagged: picked.flagged ?? false, source: "completion", last: false };
   }
   const human = entry.human_completion;
-  if (typeof human === "string") return { text: human, rating: null, flagged: false, last: false };
-  if (human) return { text: human.text, rating: human.rating ?? null, flagged: human.flagged ?? false, last: false };
-  const stoppedOn = completions.find((c) => c.rating === -1) ?? completions[0];
+  if (typeof human === "string") return { text: human, rating: HUMAN_COMPLETION_RATING, flagged: false, source: "human_completion", last: false };
+  if (human) {
+    return { text: human.text, rating: human.rating ?? HUMAN_COMPLETION_RATING, flagged: human.flagged ?? false, source: "human_completion", last: false };
+  }
+  const preGeneratedStep = preGenerated?.[index];
+  const stoppedOn = completions.find((c) => c.rating === -1) ?? (preGeneratedStep !== undefined ? completions.find((c) => c.text === preGeneratedStep) : undefined);
   if (!stoppedOn) return null;
-  return { text: stoppedOn.text, rating: stoppedOn.rating, flagged: stoppedOn.flagged ?? false, last: true };
+  return { text: stoppedOn.text, rating: stoppedOn.rating, flagged: stoppedOn.flagged ?? false, source: "completion", last: true };
 }
+
+/** The step's rated completions that are not the path's step. */
+function alternativesOf(entry: Prm800kStep, index: number, pick: ChosenStep | null): Prm800kAlternative[] {
+  const completions = entry.completions ?? [];
+  const onPath = pick?.source === "completion" ? pick.text : null;
+  let skippedOnPath = false;
+  const alternatives: Prm800kAlternative[] = [];
+  for (const c of completions) {
+    if (!skippedOnPath && c.text === onPath) {
+      skippedOnPath = true;
+      continue;
+    }
+    if (c.rating === null && !c.flagged) continue;
+    alternatives.push({
+      step: index,
+      text: c.text,
+      rating: c.rating,
+      flagged: c.flagged ?? false,
+      offPath: pick?.source === "human_completion" ? "replaced-by-human" : "not-chosen",
+    });
+  }
+  return alternatives;
+}
+
+/** Quirk names counted in the import report. */
+export const PRM800K_QUIRKS = {
+  humanCompletion: "PRM800K: human-written step rated +1 (README)",
+  alternative: "PRM800K: rated alternative completion kept in the solution's metadata",
+  replacedAlternative: "PRM800K: alternative replaced by a human step, kept with its rating in the solution's metadata",
+  qualityControl: "PRM800K: quality-control question (copies with the same steps merge into one solution with each labeller's ratings)",
+  screening: "PRM800K: initial screening question",
+  gaveUp: "PRM800K: give_up (the path ends where the labeller stopped)",
+} as const;
 
 /** PRM800K's answer convention: the final step ends with "# Answer" and the answer after it. */
 function answerAfterHeading(text: string): string | null {
@@ -124,26 +179,41 @@ export function prm800kReader(options: Prm800kReadOptions): FormatReader {
     layout: "json-lines",
     convert(value, at) {
       const record = parseRecord(prm800kRecordSchema, value, at);
+      const finishReason = record.label.finish_reason;
+      if (record.label.steps.length === 0) {
+        // Released records with no labelled step (the labeller gave up or reported the problem before the first).
+        return { ignored: { reason: `PRM800K: no labelled step (label.steps is empty; finish_reason ${finishReason})`, field: "label.steps" } };
+      }
+      const preGenerated = record.question.pre_generated_steps ?? null;
       const chosen: ChosenStep[] = [];
+      const alternatives: Prm800kAlternative[] = [];
       for (const [index, entry] of record.label.steps.entries()) {
-        const pick = chosenStep(entry, index, at);
+        const pick = chosenStep(entry, index, preGenerated, at);
+        alternatives.push(...alternativesOf(entry, index, pick));
         if (!pick) break;
         chosen.push(pick);
         if (pick.last) break;
       }
       if (chosen.length === 0) {
-        throw recordError(
-          at,
-          record.label.steps.length === 0
-            ? "holds no steps: the solution needs at least one"
-            : "no usable step: the first step has no chosen, human or rated completion",
-          "label.steps",
-        );
+        if (finishReason === "give_up" || finishReason === "bad_problem") {
+          return { ignored: { reason: `PRM800K: no step on the labeller's path (finish_reason ${finishReason} before choosing the first step)`, field: "label.steps.0" } };
+        }
+        throw recordError(at, `no usable step: the first step has no chosen, human or rated completion, yet finish_reason is ${finishReason}`, "label.steps");
       }
       const steps = chosen.map((c) => c.text);
-      const ratings: ImportedRating[] = chosen.map((c) => ({ rating: c.rating, flagged: c.flagged, labeler: record.labeler }));
+      const ratings: ImportedRating[] = chosen.map((c) => ({
+        rating: c.rating,
+        flagged: c.flagged,
+        labeler: record.labeler,
+        ...(c.source === "human_completion" ? { source: "human_completion" as const } : {}),
+      }));
+      const quirks: string[] = [];
+      for (const c of chosen) if (c.source === "human_completion") quirks.push(PRM800K_QUIRKS.humanCompletion);
+      for (const a of alternatives) quirks.push(a.offPath === "replaced-by-human" ? PRM800K_QUIRKS.replacedAlternative : PRM800K_QUIRKS.alternative);
+      if (record.is_quality_control_question) quirks.push(PRM800K_QUIRKS.qualityControl);
+      if (record.is_initial_screening_question) quirks.push(PRM800K_QUIRKS.screening);
+      if (finishReason === "give_up") quirks.push(PRM800K_QUIRKS.gaveUp);
       const firstNegative = chosen.findIndex((c) => c.rating === -1);
-      const finishReason = record.label.finish_reason;
       const solved = finishReason === "solution";
       const contentHash = contentHashOf(record.question.problem, steps, generator);
       const metadata: Record<string, unknown> = {
@@ -156,7 +226,11 @@ export function prm800kReader(options: Prm800kReadOptions): FormatReader {
       if (record.question.pre_generated_verifier_score !== undefined) {
         metadata.pre_generated_verifier_score = record.question.pre_generated_verifier_score;
       }
+      const humanSteps = chosen.flatMap((c, i) => (c.source === "human_completion" ? [i] : []));
+      if (humanSteps.length > 0) metadata.human_completion_steps = humanSteps;
+      if (alternatives.length > 0) metadata.alternatives = alternatives;
       return {
+        quirks,
         solution: {
           externalId: `prm800k-${shortHash(contentHash)}`,
           subset: options.subset ?? null,

@@ -16,7 +16,7 @@ export interface ImportReadOptions {
   subset?: string;
   /** Generator for formats that do not name one (PRM800K "prm800k", Math-Shepherd "math-shepherd", jsonl "unknown"). */
   generator?: string;
-  /** jsonl only, and required there. */
+  /** jsonl and parquet only, and required there. */
   mapping?: FieldMapping;
 }
 
@@ -45,6 +45,7 @@ export type ImportOutcome =
 
 /** A parsed record from a source that is not a byte stream of JSON (a Parquet row group's rows). */
 export interface SourceValue {
+  /** 1-based position of the record in its file: its line, or its row (see SourcePosition). */
   line: number;
   record: number;
   value: unknown;
@@ -59,13 +60,15 @@ export function formatReader(format: ImportFormat, options: ImportReadOptions): 
     case "math-shepherd":
       return mathShepherdReader(options);
     case "jsonl":
+    case "parquet":
+      // A Parquet row, once its values are plain JSON, is read exactly as a JSONL record.
       if (!options.mapping) {
-        throw new InputError("the jsonl format needs a field mapping (for example problem=question,steps=steps)", {
+        throw new InputError(`the ${format} format needs a field mapping (for example problem=question,steps=steps)`, {
           file: options.file,
           field: "--map",
         });
       }
-      return jsonlReader({ ...options, mapping: options.mapping });
+      return jsonlReader({ ...options, mapping: options.mapping, externalIdPrefix: format });
   }
 }
 
@@ -114,6 +117,11 @@ export async function* readImportOutcomes(
   options: ImportReadOptions,
 ): AsyncGenerator<ImportOutcome> {
   const { file } = options;
+  if (format === "parquet") {
+    // Parquet needs random access (its index is at the end): packages/jobs reads it by row group into outcomesOfValues.
+    yield { kind: "invalid", line: 1, error: new InputError("a Parquet file is read by row group, not as a stream of text", { file }), structural: true };
+    return;
+  }
   let reader: FormatReader;
   try {
     reader = formatReader(format, options);
@@ -125,12 +133,22 @@ export async function* readImportOutcomes(
   yield* convertedOutcomes(reader, parsedRecords(reader, pieces, file), file);
 }
 
+/** What a record's 1-based position in its file is called in messages. */
+export type SourcePosition = "line" | "row";
+
 /**
  * The outcomes of records parsed elsewhere (e.g. rows of a Parquet file),
  * converted by a format's reader exactly as records read from JSON are.
  * An InputError thrown by the source ends the sequence as a structural failure.
+ * `position` names what `SourceValue.line` counts in messages.
  */
-export async function* outcomesOfValues(reader: FormatReader, values: AsyncIterable<SourceValue>, file: string): AsyncGenerator<ImportOutcome> {
+
+export async function* outcomesOfValues(
+  reader: FormatReader,
+  values: AsyncIterable<SourceValue>,
+  file: string,
+  position: SourcePosition = "line",
+): AsyncGenerator<ImportOutcome> {
   async function* asParsed(): AsyncGenerator<ParsedOrFailed> {
     let count = 0;
     for await (const value of values) {
@@ -139,10 +157,15 @@ export async function* outcomesOfValues(reader: FormatReader, values: AsyncItera
     }
     if (count === 0) throw new InputError("the file holds no records", { file, line: 1 });
   }
-  yield* convertedOutcomes(reader, asParsed(), file);
+  yield* convertedOutcomes(reader, asParsed(), file, position);
 }
 
-async function* convertedOutcomes(reader: FormatReader, source: AsyncGenerator<ParsedOrFailed>, file: string): AsyncGenerator<ImportOutcome> {
+async function* convertedOutcomes(
+  reader: FormatReader,
+  source: AsyncGenerator<ParsedOrFailed>,
+  file: string,
+  position: SourcePosition = "line",
+): AsyncGenerator<ImportOutcome> {
   const firstLineOfId = new Map<string, number>();
   try {
     for (;;) {
@@ -161,7 +184,7 @@ async function* convertedOutcomes(reader: FormatReader, source: AsyncGenerator<P
         yield { kind: "invalid", line: parsed.line, record: parsed.record, error: parsed.error, structural: false };
         continue;
       }
-      yield convertRecord(reader, parsed, file, firstLineOfId);
+      yield convertRecord(reader, parsed, file, firstLineOfId, position);
     }
   } finally {
     // A consumer that stops early (preview, first error) releases the file's stream.
@@ -174,6 +197,7 @@ function convertRecord(
   parsed: { line: number; record: number; value: unknown },
   file: string,
   firstLineOfId: Map<string, number>,
+  position: SourcePosition,
 ): ImportOutcome {
   const at = { file, line: parsed.line, record: parsed.record };
   try {
@@ -183,7 +207,7 @@ function convertRecord(
     if (sourceId) {
       const firstLine = firstLineOfId.get(sourceId.value);
       if (firstLine !== undefined) {
-        throw recordError(at, `duplicate id ${JSON.stringify(sourceId.value)}: first used by the record on line ${firstLine}`, sourceId.field);
+        throw recordError(at, `duplicate id ${JSON.stringify(sourceId.value)}: first used by the record on ${position} ${firstLine}`, sourceId.field);
       }
       firstLineOfId.set(sourceId.value, parsed.line);
     }
@@ -234,9 +258,17 @@ export async function previewImport(
   options: ImportReadOptions,
   maxRecords = 20,
 ): Promise<{ rows: PreviewRow[] }> {
+  return previewOutcomes(readImportOutcomes(format, pieces, options), maxRecords);
+}
+
+/**
+ * The first `maxRecords` outcomes of any source (a byte stream's, a Parquet
+ * file's rows) as preview rows; stops pulling outcomes once it has them.
+ */
+export async function previewOutcomes(outcomes: AsyncIterable<ImportOutcome>, maxRecords = 20): Promise<{ rows: PreviewRow[] }> {
   const rows: PreviewRow[] = [];
   if (maxRecords <= 0) return { rows };
-  for await (const outcome of readImportOutcomes(format, pieces, options)) {
+  for await (const outcome of outcomes) {
     rows.push(
       outcome.kind === "invalid"
         ? { line: outcome.line, error: outcome.error.message }

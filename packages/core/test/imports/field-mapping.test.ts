@@ -65,4 +65,15 @@ describe("valueAtPath", () => {
     expect(valueAtPath(record, "a.b.0.c.d")).toEqual({ found: false });
     expect(valueAtPath(record, "toString")).toEqual({ found: false });
   });
+  it("maps the rest of the path over an array's items at a * part", () => {
+    const rows = { completions: [{ text: "a", rating: 1 }, { text: "b", rating: null }], nested: [[{ x: 1 }], [{ x: 2 }, { x: 3 }]] };
+    expect(valueAtPath(rows, "completions.*.text")).toEqual({ found: true, value: ["a", "b"] });
+    expect(valueAtPath(rows, "completions.*.rating")).toEqual({ found: true, value: [1, null] });
+    expect(valueAtPath(rows, "completions.*")).toEqual({ found: true, value: rows.completions });
+    expect(valueAtPath(rows, "nested.*.*.x")).toEqual({ found: true, value: [[1], [2, 3]] });
+    expect(valueAtPath({ completions: [] }, "completions.*.text")).toEqual({ found: true, value: [] });
+    // Absent in one item, or not an array: not found.
+    expect(valueAtPath({ completions: [{ text: "a" }, { rating: 1 }] }, "completions.*.text")).toEqual({ found: false });
+    expect(valueAtPath({ completions: { text: "a" } }, "completions.*.text")).toEqual({ found: false });
+  });
 });

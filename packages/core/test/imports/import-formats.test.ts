@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { chunksFromParagraphs } from "../../src/chunks/paragraphs";
 import { contentHashOf } from "../../src/imports/content-hash";
 import { parseFieldMapping } from "../../src/imports/field-mapping";
+import { formatReader, outcomesOfValues, readImportOutcomes } from "../../src/imports/read-records";
 import { readAll, readFixture } from "./import-helpers";
 
 const nodeSha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -89,7 +90,8 @@ describe("PRM800K import", () => {
       firstErrorIndex: -1,
       ratings: [
         { rating: 1, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f" },
-        { rating: null, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f" },
+        // The human completion: unrated in the file, +1 by the README's definition, its source kept.
+        { rating: 1, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f", source: "human_completion" },
         { rating: 1, flagged: false, labeler: "debabd91-2b5f-4bc7-a6b4-5e3a7d2a4a3f" },
       ],
       hardLabels: null,
@@ -100,6 +102,12 @@ describe("PRM800K import", () => {
         generation: null,
         is_quality_control_question: false,
         is_initial_screening_question: false,
+        human_completion_steps: [1],
+        // The two model completions the human step replaced, with their -1 ratings.
+        alternatives: [
+          { step: 1, text: expect.any(String), rating: -1, flagged: false, offPath: "replaced-by-human" },
+          { step: 1, text: expect.any(String), rating: -1, flagged: false, offPath: "replaced-by-human" },
+        ],
       },
     });
     expect(second.solution.externalId).toBe(`prm800k-${second.solution.contentHash.slice(0, 16)}`);
@@ -162,8 +170,20 @@ describe("PRM800K import", () => {
       },
     });
     const [record] = await readAll("prm800k", line);
-    expect(record!.solution.steps).toEqual(["a", "b"]);
+    // Phase 1 style (no pre-generated steps): the labeller gave up before choosing at step 2, so the path
+    // ends before it; the two rated completions of step 2 are kept as alternatives.
+    expect(record!.solution.steps).toEqual(["a"]);
     expect(record!.solution.firstErrorIndex).toBeNull();
+    expect(record!.solution.metadata.alternatives).toEqual([
+      { step: 1, text: "b", rating: 0, flagged: false, offPath: "not-chosen" },
+      { step: 1, text: "c", rating: 1, flagged: false, offPath: "not-chosen" },
+    ]);
+    // Pre-generated (phase 2): the unchosen step on the path is the pre-generated one.
+    const preGenerated = JSON.parse(line) as { question: Record<string, unknown> };
+    preGenerated.question.pre_generated_steps = ["a", "c", "d"];
+    const [phase2] = await readAll("prm800k", JSON.stringify(preGenerated));
+    expect(phase2!.solution.steps).toEqual(["a", "c"]);
+    expect(phase2!.solution.ratings!.map((r) => r.rating)).toEqual([1, 1]);
   });
 });
 
@@ -306,5 +326,39 @@ describe("generic JSONL import", () => {
 
   it("without a mapping the jsonl format is refused before reading", async () => {
     await expect(readAll("jsonl", '{"q": "p"}')).rejects.toMatchObject({ location: { field: "--map" } });
+  });
+});
+
+describe("Parquet rows through the field mapping", () => {
+  const rows = (values: unknown[]) =>
+    (async function* () {
+      for (const [record, value] of values.entries()) yield { line: record + 1, record, value };
+    })();
+
+  it("reads values as JSONL records, names rows in errors and duplicate ids, and calls an empty file empty", async () => {
+    const reader = formatReader("parquet", { file: "t.parquet", mapping: parseFieldMapping("id=uid,problem=q.text,steps=c.*.text,labels=c.*.ok") });
+    const values = [
+      { uid: 1, q: { text: "p1" }, c: [{ text: "a", ok: true }, { text: "b", ok: false }] },
+      { uid: 2, q: { text: "p2" }, c: [{ text: "a", ok: null }, { text: 3, ok: true }] },
+      { uid: 1, q: { text: "p3" }, c: [{ text: "z", ok: true }] },
+    ];
+    const outcomes = [];
+    for await (const outcome of outcomesOfValues(reader, rows(values), "t.parquet", "row")) outcomes.push(outcome);
+    expect(outcomes[0]).toMatchObject({ kind: "solution", line: 1, solution: { externalId: "1", problem: "p1", steps: ["a", "b"], hardLabels: ["Positive", "Negative"], firstErrorIndex: 1 } });
+    expect(outcomes[1]).toMatchObject({ kind: "invalid", line: 2, structural: false });
+    expect((outcomes[1] as { error: Error }).error.message).toBe('t.parquet:2, record 1, field "c.1.text": expected a string, got number (mapped to steps)');
+    expect((outcomes[2] as { error: Error }).error.message).toBe('t.parquet:3, record 2, field "uid": duplicate id "1": first used by the record on row 1');
+
+    const none = [];
+    for await (const outcome of outcomesOfValues(reader, rows([]), "empty.parquet", "row")) none.push(outcome);
+    expect(none).toMatchObject([{ kind: "invalid", structural: true }]);
+    expect((none[0] as { error: Error }).error.message).toBe("empty.parquet:1: the file holds no records");
+  });
+
+  it("needs a mapping, and is never read as a text stream", async () => {
+    expect(() => formatReader("parquet", { file: "t.parquet" })).toThrow('t.parquet, field "--map": the parquet format needs a field mapping');
+    const outcomes = [];
+    for await (const outcome of readImportOutcomes("parquet", [new TextEncoder().encode("PAR1")], { file: "t.parquet", mapping: parseFieldMapping("problem=p,steps=s") })) outcomes.push(outcome);
+    expect(outcomes).toMatchObject([{ kind: "invalid", structural: true }]);
   });
 });

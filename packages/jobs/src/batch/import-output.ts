@@ -53,6 +53,31 @@ export interface BatchImportResult {
    * imported twice).
    */
   skipped: number;
+  /**
+   * Why nothing was stored, when every line of the file failed the same known way: vLLM's
+   * `The model \`X\` does not exist.` (404) on every line means the batch ran under another
+   * model name than the requests' `body.model`. Absent otherwise.
+   */
+  skippedReason?: string;
+}
+
+/**
+ * The model named by vLLM's unknown-model error (`OpenAIServing._check_model`: "The model `X` does
+ * not exist.", type NotFoundError, code 404), or null. `run-batch` writes the error response as the
+ * line's `error`: `{"error": {"message", "type", "param", "code"}}` in current releases, the flat
+ * `{"object": "error", "message", …}` in older ones; a plain string is accepted too.
+ */
+export function unknownModelOfBatchError(error: unknown): string | null {
+  const messageOf = (value: unknown): unknown => {
+    if (typeof value === "string") return value;
+    if (typeof value !== "object" || value === null) return undefined;
+    const record = value as Record<string, unknown>;
+    return typeof record.message === "string" ? record.message : messageOf(record.error);
+  };
+  const message = messageOf(error);
+  if (typeof message !== "string") return null;
+  const match = /^The model `([\s\S]*)` does not exist\.$/.exec(message.trim());
+  return match ? match[1]! : null;
 }
 
 /**
@@ -97,6 +122,8 @@ export async function importBatchOutput(db: Db, runId: string, lines: AsyncItera
 async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines: AsyncIterable<SourceLine>, file: string): Promise<BatchImportResult> {
   const runId = batch.run.id;
   const result: BatchImportResult = { requests: 0, samples: 0, skipped: 0 };
+  let linesRead = 0;
+  const unknownModels = new Map<string, number>();
   const usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
   const seen = new Map<string, number>();
   const units = new Map<string, UnitEntry>();
@@ -162,8 +189,11 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
       throw new InputError(`samples ${id.first}-${id.first + id.count - 1} are outside the run's ${perPosition} per ${batch.kind === "annotate" ? "prefix" : "chunk"}`, { ...at, field: "custom_id" });
     }
 
+    linesRead += 1;
     const response = output.response;
     if (!response || response.status_code !== 200 || (output.error !== undefined && output.error !== null)) {
+      const model = unknownModelOfBatchError(output.error);
+      if (model !== null) unknownModels.set(model, (unknownModels.get(model) ?? 0) + 1);
       result.skipped += 1;
       continue;
     }
@@ -208,6 +238,14 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
     if (rollouts.length + judgeSamples.length >= ROW_BATCH) await flush();
   }
   await flush();
+  const unknown = [...unknownModels.values()].reduce((n, count) => n + count, 0);
+  if (linesRead > 0 && unknown === linesRead) {
+    const models = [...unknownModels.keys()];
+    const named = models.map((m) => `\`${m}\``).join(", ");
+    result.skippedReason =
+      `every line failed with vLLM's "The model ${named} does not exist." (404): the batch ran under another model name than the requests' body.model. ` +
+      `Run vllm run-batch with --served-model-name ${models.join(" ")} (or --model ${models[0]}), then import its output again.`;
+  }
 
   // The same counters, in the same units, as the engine adds for each answered online request.
   await tx.run.update({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { trainingSetExportSchema } from "./training-set";
+import { trainingSetExportSchema } from "./training-set/options";
 
 /** What an export run writes; each kind names the run it reads. */
 export const exportSpecSchema = z.discriminatedUnion("kind", [

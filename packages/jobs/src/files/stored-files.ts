@@ -90,3 +90,32 @@ export async function* readStoredFile(db: Db, fileId: string): AsyncGenerator<Ui
 export function bytesOf(content: Uint8Array | string): Uint8Array[] {
   return [typeof content === "string" ? new TextEncoder().encode(content) : content];
 }
+
+/**
+ * Bytes `[start, end)` of a stored file, fetching only the parts that cover
+ * them (every part but the last holds STORED_FILE_PART_BYTES, as storeFile
+ * writes them). Formats that need random access (Parquet) read through this.
+ */
+export async function readStoredFileRange(db: Db, fileId: string, start: number, end: number): Promise<Uint8Array> {
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start) throw new RangeError(`bad byte range [${start}, ${end})`);
+  if (end === start) return new Uint8Array(0);
+  const first = Math.floor(start / STORED_FILE_PART_BYTES);
+  const last = Math.floor((end - 1) / STORED_FILE_PART_BYTES);
+  const parts = await db.storedFilePart.findMany({
+    where: { fileId, index: { gte: first, lte: last } },
+    orderBy: { index: "asc" },
+    select: { index: true, content: true },
+  });
+  const out = new Uint8Array(end - start);
+  let filled = 0;
+  for (const part of parts) {
+    const partStart = part.index * STORED_FILE_PART_BYTES;
+    const from = Math.max(start, partStart) - partStart;
+    const to = Math.min(end, partStart + part.content.byteLength) - partStart;
+    if (to <= from) continue;
+    out.set(part.content.subarray(from, to), Math.max(start, partStart) - start);
+    filled += to - from;
+  }
+  if (filled !== end - start) throw new RangeError(`stored file ${fileId} holds ${filled} of the ${end - start} bytes at [${start}, ${end})`);
+  return out;
+}

@@ -1,5 +1,5 @@
-import { InputError, previewImport, type FieldMapping, type ImportedSolution, type ImportFormat } from "@stepwiser/core";
-import { readStoredFile } from "@stepwiser/jobs";
+import { InputError, isMappedImportFormat, previewImport, previewOutcomes, type FieldMapping, type ImportedSolution, type ImportFormat, type ImportReadOptions } from "@stepwiser/core";
+import { parquetImportOutcomes, readStoredFile, storedFileBuffer } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 
 export interface ImportPreviewRequest {
@@ -52,18 +52,26 @@ export type ImportPreviewSolution = ReturnType<typeof previewOf>;
 /**
  * The first records of an uploaded file as the import would read them, each a
  * solution or the error that would stop the import. Only the file's head is
- * read: the reader stops pulling parts once it has its rows.
+ * read: the reader stops pulling parts (or, for Parquet, row groups) once it
+ * has its rows.
  */
 export async function previewImportFile({ db, input }: ServiceArgs<ImportPreviewRequest>) {
-  const file = await db.storedFile.findUnique({ where: { id: input.fileId }, select: { id: true, fileName: true, purpose: true, completedAt: true } });
+  const file = await db.storedFile.findUnique({
+    where: { id: input.fileId },
+    select: { id: true, fileName: true, purpose: true, completedAt: true, sizeBytes: true },
+  });
   if (!file || file.purpose !== "upload") throw new InputError(`no uploaded file ${input.fileId}`, { field: "fileId" });
   if (!file.completedAt) throw new InputError(`the upload of ${file.fileName} has not finished`, { field: "fileId" });
-  const { rows } = await previewImport(
-    input.format,
-    readStoredFile(db, file.id),
-    { file: file.fileName, subset: input.subset, generator: input.generator, mapping: input.format === "jsonl" ? input.mapping : undefined },
-    PREVIEW_RECORDS,
-  );
+  const options: ImportReadOptions = {
+    file: file.fileName,
+    subset: input.subset,
+    generator: input.generator,
+    mapping: isMappedImportFormat(input.format) ? input.mapping : undefined,
+  };
+  const { rows } =
+    input.format === "parquet"
+      ? await previewOutcomes(parquetImportOutcomes(storedFileBuffer(db, file.id, Number(file.sizeBytes)), options), PREVIEW_RECORDS)
+      : await previewImport(input.format, readStoredFile(db, file.id), options, PREVIEW_RECORDS);
   return {
     fileName: file.fileName,
     rows: rows.map((row) => ({ line: row.line, solution: row.solution ? previewOf(row.solution) : null, error: row.error ?? null })),

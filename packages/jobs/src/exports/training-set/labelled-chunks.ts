@@ -36,7 +36,7 @@ export class LabelledChunk {
     readonly chunkId: string,
     readonly chunkIndex: number,
     /** Position of the chunk in its solution's chunk list (equals chunkIndex unless indexes have gaps). */
-    private readonly position: number,
+    readonly position: number,
     readonly segmentationId: string,
     readonly trajectoryId: string,
     readonly externalId: string,
@@ -54,6 +54,16 @@ export class LabelledChunk {
       chunk: chunks[this.position]!,
     });
     return toChatPrompt(rendered).messages;
+  }
+
+  /** The problem statement of the chunk's solution. */
+  get problem(): string {
+    return this.solution.problem;
+  }
+
+  /** The chunk's own text. */
+  get text(): string {
+    return this.solution.chunks[this.position]!;
   }
 
   /** The rendered user message: what the length filter measures. */

@@ -1,7 +1,7 @@
 import { InputError, labelRuleSchema } from "@stepwiser/core";
 import { z } from "zod";
 
-export const TRAINING_SET_FORMATS = ["verl", "openrlhf", "trl"] as const;
+export const TRAINING_SET_FORMATS = ["verl", "openrlhf", "trl", "trl-prm"] as const;
 export type TrainingSetFormat = (typeof TRAINING_SET_FORMATS)[number];
 
 export const trainingSetExportSchema = z.object({
@@ -26,6 +26,12 @@ export const trainingSetExportSchema = z.object({
    */
   minConfidence: z.number().min(0).max(1).optional(),
   dataSource: z.string().min(1).max(100).default("stepwiser"),
+  /**
+   * trl-prm only: balance each split 50/50 between solutions with a Negative step and solutions without one.
+   * Off by default: the rarer kind is usually the all-Positive solutions, so balancing keeps few rows.
+   * The chunk formats are always balanced 50/50 by label.
+   */
+  balanceSolutions: z.boolean().default(false),
 });
 
 export type TrainingSetExportInput = z.input<typeof trainingSetExportSchema>;
@@ -41,6 +47,9 @@ export function parseTrainingSetExportOptions(input: TrainingSetExportInput): Tr
   const options = parsed.data;
   if (options.minPromptChars !== undefined && options.maxPromptChars !== undefined && options.minPromptChars > options.maxPromptChars) {
     throw new InputError(`minPromptChars (${options.minPromptChars}) must not exceed maxPromptChars (${options.maxPromptChars})`, { field: "minPromptChars" });
+  }
+  if (options.balanceSolutions && options.format !== "trl-prm") {
+    throw new InputError(`balanceSolutions applies to trl-prm only; ${options.format} rows are chunks, always balanced 50/50 by label`, { field: "balanceSolutions" });
   }
   return options;
 }

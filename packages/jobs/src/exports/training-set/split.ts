@@ -1,4 +1,4 @@
-import { selectBalancedTrainingSet, shuffle, type BalancedSampleReport, type ClassCounts, type TrainingCandidate } from "@stepwiser/core";
+import { codePointLength, selectBalancedTrainingSet, shuffle, type BalancedSample, type BalancedSampleReport, type ClassCounts, type TrainingCandidate } from "@stepwiser/core";
 
 export const SPLITS = ["train", "test"] as const;
 export type SplitName = (typeof SPLITS)[number];
@@ -66,7 +66,7 @@ export function passesConfidence(confidence: number | null, minConfidence: numbe
  */
 export function selectSplits<T extends TrainingCandidate & { problemId: string; confidence: number | null }>(
   items: readonly T[],
-  options: { heldOutFraction: number; seed: number; minPromptChars?: number; maxPromptChars?: number; minConfidence?: number },
+  options: { heldOutFraction: number; seed: number; minPromptChars?: number; maxPromptChars?: number; minConfidence?: number; balance?: boolean },
 ): Record<SplitName, SplitSelection<T>> {
   const seeds = exportSeeds(options.seed);
   const problems = splitProblems(
@@ -83,7 +83,8 @@ export function selectSplits<T extends TrainingCandidate & { problemId: string; 
       else if (item.label === "Positive") dropped.positive += 1;
       else dropped.negative += 1;
     }
-    const sample = selectBalancedTrainingSet(kept, { seed: seeds[split], minLength: options.minPromptChars, maxLength: options.maxPromptChars });
+    const sampleOptions = { seed: seeds[split], minLength: options.minPromptChars, maxLength: options.maxPromptChars };
+    const sample = options.balance === false ? selectFiltered(kept, sampleOptions) : selectBalancedTrainingSet(kept, sampleOptions);
     const { before, filteredOut } = sample.report;
     const report: SplitSampleReport = {
       ...sample.report,
@@ -93,4 +94,27 @@ export function selectSplits<T extends TrainingCandidate & { problemId: string; 
     return { items: sample.items, problems: problems[split].size, report };
   };
   return { train: select("train"), test: select("test") };
+}
+
+/**
+ * The sampler's length filter without the balancing: every item within the bounds
+ * is kept (`after` = `eligible`), in an order shuffled with the split's seed.
+ */
+export function selectFiltered<T extends TrainingCandidate>(items: readonly T[], options: { seed: string; minLength?: number; maxLength?: number }): BalancedSample<T> {
+  const before: ClassCounts = { positive: 0, negative: 0 };
+  const eligible: ClassCounts = { positive: 0, negative: 0 };
+  const filteredOut = { tooShort: 0, tooLong: 0 };
+  const kept: T[] = [];
+  for (const item of items) {
+    const key = item.label === "Positive" ? "positive" : "negative";
+    before[key] += 1;
+    const length = options.minLength !== undefined || options.maxLength !== undefined ? codePointLength(item.prompt) : 0;
+    if (options.minLength !== undefined && length < options.minLength) filteredOut.tooShort += 1;
+    else if (options.maxLength !== undefined && length > options.maxLength) filteredOut.tooLong += 1;
+    else {
+      eligible[key] += 1;
+      kept.push(item);
+    }
+  }
+  return { items: shuffle(kept, options.seed), report: { before, filteredOut, eligible, after: { ...eligible }, seed: options.seed } };
 }

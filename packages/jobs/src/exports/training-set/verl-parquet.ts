@@ -8,7 +8,7 @@ export const VERL_ABILITY = "math-judge";
 const nullable = (name: string, type: DataType) => new Field(name, type, true);
 
 /** Arrow type of each extra_info field, with the name the manifest gives it. */
-const EXTRA_INFO_TYPES: Record<keyof TrainingExtraInfo, [DataType, string]> = {
+export const EXTRA_INFO_TYPES: Record<keyof TrainingExtraInfo, [DataType, string]> = {
   split: [new Utf8(), "string"],
   index: [new Int64(), "int64"],
   chunk_id: [new Utf8(), "string"],
@@ -77,8 +77,8 @@ function arrowBatch(rows: readonly TrainingRow[], dataSource: string): RecordBat
 
 // The writer takes its own (WebAssembly-side) batches; the table wrapping them is freed
 // at once so only the batches in flight stay in WebAssembly memory.
-function toWasmBatches(batch: RecordBatch): WasmRecordBatch[] {
-  const table = WasmTable.fromIPCStream(tableToIPC(new Table(VERL_SCHEMA, batch), "stream"));
+function toWasmBatches(schema: Schema, batch: RecordBatch): WasmRecordBatch[] {
+  const table = WasmTable.fromIPCStream(tableToIPC(new Table(schema, batch), "stream"));
   try {
     return table.recordBatches();
   } finally {
@@ -94,15 +94,16 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 }
 
 /**
- * Writes rows `0..rowCount-1` (built on demand by `rowAt`) as one Parquet file,
- * Snappy-compressed like pyarrow's default. Rows are built, converted and
- * written one row group at a time. An empty split still gets a file with the
- * full schema, so a trainer's validation set path always points at something.
+ * Writes rows `0..rowCount-1` (built on demand by `rowAt`, turned into Arrow
+ * batches of `schema` by `toBatch`) as one Parquet file, Snappy-compressed like
+ * pyarrow's default. Rows are built, converted and written one row group at a
+ * time. An empty split still gets a file with the full schema.
  */
-export async function writeVerlParquet(
+export async function writeParquet<Row>(
+  schema: Schema,
   rowCount: number,
-  rowAt: (index: number) => TrainingRow,
-  dataSource: string,
+  rowAt: (index: number) => Row,
+  toBatch: (rows: readonly Row[]) => RecordBatch,
   rowsPerGroup = VERL_ROW_GROUP_ROWS,
 ): Promise<Uint8Array> {
   let next = 0;
@@ -114,11 +115,21 @@ export async function writeVerlParquet(
         return;
       }
       started = true;
-      const rows: TrainingRow[] = [];
+      const rows: Row[] = [];
       for (; next < rowCount && rows.length < rowsPerGroup; next += 1) rows.push(rowAt(next));
-      for (const batch of toWasmBatches(arrowBatch(rows, dataSource))) controller.enqueue(batch);
+      for (const batch of toWasmBatches(schema, toBatch(rows))) controller.enqueue(batch);
     },
   });
   const properties = new WriterPropertiesBuilder().setCompression(Compression.SNAPPY).setMaxRowGroupSize(rowsPerGroup).build();
   return collect((await transformParquetStream(input, properties)) as ReadableStream<Uint8Array>);
+}
+
+/** verl's layout: rows `0..rowCount-1` as one Parquet file (see `writeParquet`). */
+export async function writeVerlParquet(
+  rowCount: number,
+  rowAt: (index: number) => TrainingRow,
+  dataSource: string,
+  rowsPerGroup = VERL_ROW_GROUP_ROWS,
+): Promise<Uint8Array> {
+  return writeParquet(VERL_SCHEMA, rowCount, rowAt, (rows) => arrowBatch(rows, dataSource), rowsPerGroup);
 }

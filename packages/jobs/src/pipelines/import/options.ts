@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_INVALID_SHARE, fieldMappingSchema, IMPORT_FORMATS, ON_INVALID_POLICIES, type ImportFormat } from "@stepwiser/core";
+import { DEFAULT_MAX_INVALID_SHARE, fieldMappingSchema, IMPORT_FORMATS, isMappedImportFormat, ON_INVALID_POLICIES, type ImportFormat } from "@stepwiser/core";
 import { z } from "zod";
 
 /** What to do with a record that is already in the target dataset (same id or same content hash). */
@@ -15,7 +15,7 @@ export const importStoredOptionsSchema = z.object({
     subset: z.string().trim().min(1).max(100).optional(),
     /** Generator for formats that do not name the policy that wrote the solutions. */
     generator: z.string().trim().min(1).max(200).optional(),
-    /** Generic JSONL: where each field lives in a record. */
+    /** Generic JSONL and Parquet: where each field lives in a record (a JSON object, a Parquet row). */
     mapping: fieldMappingSchema.optional(),
     duplicates: z.enum(DUPLICATE_POLICIES).default("skip"),
     /**
@@ -28,11 +28,12 @@ export const importStoredOptionsSchema = z.object({
 });
 
 export const importOptionsSchema = importStoredOptionsSchema.superRefine((options, ctx) => {
-    if (options.format === "jsonl" && !options.mapping) {
-      ctx.addIssue({ code: "custom", path: ["mapping"], message: "a generic JSONL import needs a field mapping (at least problem and steps or text)" });
+    if (isMappedImportFormat(options.format) && !options.mapping) {
+      const name = options.format === "jsonl" ? "generic JSONL" : "Parquet";
+      ctx.addIssue({ code: "custom", path: ["mapping"], message: `a ${name} import needs a field mapping (at least problem and steps or text)` });
     }
-    if (options.format !== "jsonl" && options.mapping) {
-      ctx.addIssue({ code: "custom", path: ["mapping"], message: `a field mapping applies to generic JSONL only, not ${options.format}` });
+    if (!isMappedImportFormat(options.format) && options.mapping) {
+      ctx.addIssue({ code: "custom", path: ["mapping"], message: `a field mapping applies to generic JSONL and Parquet only, not ${options.format}` });
     }
     if (options.onInvalid === "fail" && options.maxInvalidShare !== DEFAULT_MAX_INVALID_SHARE) {
       ctx.addIssue({ code: "custom", path: ["maxInvalidShare"], message: 'a largest invalid share applies only when invalid records are skipped (onInvalid "skip")' });
@@ -57,6 +58,7 @@ export const FORMAT_FACTS: Record<ImportFormat, FormatFacts> = {
   prm800k: { segmentationMethod: "prm800k-steps", license: "MIT", label: "PRM800K" },
   "math-shepherd": { segmentationMethod: "math-shepherd-steps", license: null, label: "Math-Shepherd" },
   jsonl: { segmentationMethod: "source-steps", license: null, label: "JSONL" },
+  parquet: { segmentationMethod: "source-steps", license: null, label: "Parquet" },
 };
 
 /** An import run's config when it brings back a `vllm run-batch` output for an offline run. */

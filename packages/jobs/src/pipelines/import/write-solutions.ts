@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chunksFromParagraphs, storedLabelRule, type ImportedSolution } from "@stepwiser/core";
+import { chunksFromParagraphs, storedLabelRule, type ImportedRating, type ImportedSolution } from "@stepwiser/core";
 import type { AuditImportSummary, Prisma } from "@stepwiser/db";
 
 type Tx = Prisma.TransactionClient;
@@ -232,7 +232,15 @@ async function addRatingsToStoredCopies(tx: Tx, target: WriteTarget, solutions: 
       if (rating.rating === null && !rating.flagged) return;
       if (chunk.humanLabels.some((l) => l.externalAuthor === rating.labeler)) return;
       chunk.humanLabels.push({ externalAuthor: rating.labeler });
-      rows.push({ chunkId: chunk.id, authorId: target.labelsAuthorId, rating: rating.rating, flagged: rating.flagged, externalAuthor: rating.labeler, source: "imported" });
+      rows.push({
+        chunkId: chunk.id,
+        authorId: target.labelsAuthorId,
+        rating: rating.rating,
+        flagged: rating.flagged,
+        externalAuthor: rating.labeler,
+        source: "imported",
+        note: importedRatingNote(rating),
+      });
     });
   }
   if (rows.length > 0) await tx.humanLabel.createMany({ data: rows });
@@ -245,7 +253,7 @@ async function writeNewSolutions(tx: Tx, target: WriteTarget, keep: readonly Imp
   const trajectories: unknown[][] = Array.from({ length: 12 }, () => []);
   const segmentations: unknown[][] = [[], [], [], []];
   const chunks: unknown[][] = [[], [], [], [], [], []];
-  const humanLabels: unknown[][] = [[], [], [], [], [], [], []];
+  const humanLabels: unknown[][] = [[], [], [], [], [], [], [], []];
   const chunkLabels: unknown[][] = [[], [], [], [], [], []];
   const chunkValues: unknown[][] = [[], [], [], [], [], [], []];
   const push = (columns: unknown[][], ...values: unknown[]) => values.forEach((v, i) => columns[i]!.push(v));
@@ -275,7 +283,7 @@ async function writeNewSolutions(tx: Tx, target: WriteTarget, keep: readonly Imp
       push(chunks, chunkId, segmentationId, chunk.index, chunk.text, chunk.startOffset, chunk.endOffset);
       const rating = s.ratings?.[i];
       if (rating && (rating.rating !== null || rating.flagged)) {
-        push(humanLabels, target.ids.id(), chunkId, target.labelsAuthorId, rating.rating, rating.flagged, rating.labeler, "imported");
+        push(humanLabels, target.ids.id(), chunkId, target.labelsAuthorId, rating.rating, rating.flagged, rating.labeler, "imported", importedRatingNote(rating));
       }
       const hard = s.hardLabels?.[i];
       // Hard labels are Math-Shepherd's "hard estimation", which is Abs-Q (spec §2).
@@ -334,6 +342,7 @@ async function writeNewSolutions(tx: Tx, target: WriteTarget, keep: readonly Imp
         ["flagged", "boolean", humanLabels[4]!],
         ["externalAuthor", "text", humanLabels[5]!],
         ["source", "text", humanLabels[6]!],
+        ["note", "text", humanLabels[7]!],
       ],
     },
     {
@@ -365,4 +374,11 @@ async function writeNewSolutions(tx: Tx, target: WriteTarget, keep: readonly Imp
   counts.chunks = chunks[0]!.length;
   counts.humanLabels = humanLabels[0]!.length;
   counts.chunkLabels = chunkLabels[0]!.length;
+}
+
+/** The note an imported rating carries: where a rated step came from when it is not a model's completion. */
+export const HUMAN_COMPLETION_NOTE = "PRM800K human_completion: a step the labeller wrote (the README rates such steps +1)";
+
+function importedRatingNote(rating: ImportedRating): string | null {
+  return rating.source === "human_completion" ? HUMAN_COMPLETION_NOTE : null;
 }

@@ -3,7 +3,7 @@
 import { LABEL_KINDS, TEXT_SPLITS, type FieldMapping, type LabelKind, type TextSplit } from "@stepwiser/core";
 import { Field, Input, Select } from "~/components/ui";
 
-/** The generic JSONL mapping as the form edits it: every path a string, empty meaning "not mapped". */
+/** The generic (JSONL, Parquet) mapping as the form edits it: every path a string, empty meaning "not mapped". */
 export interface MappingDraft {
   problem: string;
   stepsFrom: "steps" | "text";
@@ -71,7 +71,7 @@ const LABEL_KIND_NAMES: Record<LabelKind, string> = {
   rating: "rating (−1 / 0 / +1)",
 };
 
-/** Where each part of a solution sits in a JSONL record, as dotted paths (`response.steps`, `turns.0.text`). */
+/** Where each part of a solution sits in a record (a JSONL object, a Parquet row), as dotted paths (`response.steps`, `turns.0.text`). */
 export function FieldMappingForm({ value, onChange }: { value: MappingDraft; onChange: (next: MappingDraft) => void }) {
   const set = <K extends keyof MappingDraft>(key: K) => (next: MappingDraft[K]) => onChange({ ...value, [key]: next });
   return (

@@ -1,7 +1,7 @@
 "use client";
 
 import type { RouterInputs } from "@stepwiser/api";
-import { IMPORT_FORMATS, type ImportFormat, type OnInvalidPolicy } from "@stepwiser/core";
+import type { ImportFormat, OnInvalidPolicy } from "@stepwiser/core";
 import { skipToken, useMutation, useQuery } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import { Button, Card, CardTitle, ErrorAlert, Field, Input, ProgressBar, Select } from "~/components/ui";
@@ -9,6 +9,7 @@ import { errorMessage } from "~/lib/error-message";
 import { formatBytes } from "~/lib/format-bytes";
 import { useTRPC } from "~/trpc/react";
 import { EMPTY_MAPPING, FieldMappingForm, fieldMappingOf, type MappingDraft } from "./field-mapping-form";
+import { ACCEPTED_IMPORT_FILES, formatUsesMapping, IMPORT_FORMAT_CHOICES, IMPORT_FORMAT_OPTIONS } from "./import-formats";
 import { DEFAULT_MAX_INVALID_PERCENT, ON_INVALID_CHOICES, policyNote, policyOptionsOf } from "./import-policy";
 import { ImportPreview } from "./import-preview";
 import { ImportRunStatus } from "./import-run-status";
@@ -16,29 +17,6 @@ import { uploadFile, type UploadedFile } from "./upload-file";
 
 type ImportOptions = RouterInputs["import"]["start"]["options"];
 type PreviewInput = RouterInputs["import"]["preview"];
-
-/** Any of the formats may come as .json or .jsonl; the format select decides how the file is read. */
-const ACCEPTED_FILES = ".json,.jsonl,.ndjson,application/json,application/x-ndjson";
-
-const FORMATS: Record<ImportFormat, { name: string; hint: string }> = {
-  processbench: {
-    name: "ProcessBench",
-    hint: "A JSON array of ProcessBench records (id, generator, problem, steps, final_answer_correct, label).",
-  },
-  prm800k: {
-    name: "PRM800K",
-    hint: "PRM800K phase 1 or 2 JSONL: each line a labeller's path through a solution; its step ratings become imported human labels.",
-  },
-  "math-shepherd": {
-    name: "Math-Shepherd",
-    hint: "Math-Shepherd JSONL (input with ки after each step, label with +/−): the hard labels become Abs-Q labels of the import run.",
-  },
-  jsonl: {
-    name: "Generic JSONL",
-    hint: "One JSON object per line; the field mapping below says where each part of a solution is.",
-  },
-};
-
 
 /**
  * Upload, preview and import of a solutions file in any supported format. The
@@ -92,7 +70,7 @@ export function ImportPanel() {
   const readOptions = () => ({
     subset: subset.trim() || undefined,
     generator: generator.trim() || undefined,
-    mapping: format === "jsonl" ? fieldMappingOf(mapping) : undefined,
+    mapping: formatUsesMapping(format) ? fieldMappingOf(mapping) : undefined,
   });
 
   async function onPreview() {
@@ -136,19 +114,19 @@ export function ImportPanel() {
             <input
               name="file"
               type="file"
-              accept={ACCEPTED_FILES}
+              accept={ACCEPTED_IMPORT_FILES}
               className="mt-1 block w-full text-sm"
               onChange={(e) => chooseFile(e.target.files?.[0] ?? null)}
             />
           </Field>
-          <Field label="Format" hint={FORMATS[format].hint}>
+          <Field label="Format" hint={IMPORT_FORMAT_CHOICES[format].hint}>
             <Select
               value={format}
               onChange={(e) => {
                 setFormat(e.target.value as ImportFormat);
                 setPreviewInput(null);
               }}
-              options={IMPORT_FORMATS.map((f) => [f, FORMATS[f].name] as const)}
+              options={IMPORT_FORMAT_OPTIONS}
             />
           </Field>
           <Field label="Duplicates" hint="A record already in the dataset (same id or same content).">
@@ -162,7 +140,7 @@ export function ImportPanel() {
             />
           </Field>
         </div>
-        {format === "jsonl" && <FieldMappingForm value={mapping} onChange={setMapping} />}
+        {formatUsesMapping(format) && <FieldMappingForm value={mapping} onChange={setMapping} />}
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label="On invalid records" hint="A record that cannot be read (bad JSON, a missing or malformed field).">
             <Select value={onInvalid} onChange={(e) => setOnInvalid(e.target.value as OnInvalidPolicy)} options={ON_INVALID_CHOICES} />
@@ -207,7 +185,7 @@ export function ImportPanel() {
         {error && <ErrorAlert>{error}</ErrorAlert>}
       </form>
       {preview.error && <ErrorAlert>{errorMessage(preview.error)}</ErrorAlert>}
-      {previewInput && preview.data && <ImportPreview preview={preview.data} />}
+      {previewInput && preview.data && <ImportPreview preview={preview.data} format={previewInput.format} />}
       {runId && <ImportRunStatus runId={runId} />}
     </Card>
   );

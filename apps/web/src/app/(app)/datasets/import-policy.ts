@@ -34,6 +34,6 @@ export function policyOptionsOf(onInvalid: OnInvalidPolicy, percentText: string)
 /** The form's note under the buttons: what the chosen policy does with a bad record. */
 export function policyNote(onInvalid: OnInvalidPolicy): string {
   return onInvalid === "fail"
-    ? "The import reads the whole file in one transaction: a bad record anywhere stops it with the file, line and field, and nothing is stored."
+    ? "The import reads the whole file in one transaction: a bad record anywhere stops it with the file, line (a Parquet file: row) and field, and nothing is stored."
     : "The import reads the whole file in one transaction: bad records are left out and listed in the import's report, unless more than the largest invalid share of the records are bad; then nothing is stored. A broken file layout always stops the import.";
 }

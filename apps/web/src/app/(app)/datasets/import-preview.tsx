@@ -1,7 +1,10 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
+import type { ImportFormat } from "@stepwiser/core";
+import { useMemo } from "react";
 import { DataTable, dataColumns, type DataColumn } from "~/components/ui";
+import { recordPositionName } from "./import-formats";
 
 type Preview = RouterOutputs["import"]["preview"];
 type PreviewSolution = NonNullable<Preview["rows"][number]["solution"]>;
@@ -44,8 +47,9 @@ function StepsCell({ solution }: { solution: PreviewSolution }) {
 }
 
 const column = dataColumns<PreviewRow>();
-const COLUMNS: DataColumn<PreviewRow>[] = [
-  column.accessor("line", { header: "Line", meta: { align: "right", className: "text-slate-500" } }),
+/** The preview's columns; the first names the record's position: its line, or its row in a Parquet file. */
+const columnsFor = (positionName: string): DataColumn<PreviewRow>[] => [
+  column.accessor("line", { header: positionName, meta: { align: "right", className: "text-slate-500" } }),
   column.display({ id: "id", header: "Id", meta: { className: "break-all" }, cell: ({ row }) => <RecordCell row={row.original} /> }),
   column.display({ id: "problem", header: "Problem", meta: { className: "max-w-sm whitespace-pre-wrap" }, cell: ({ row }) => row.original.solution?.problem }),
   column.display({ id: "steps", header: "Steps", meta: { className: "max-w-md" }, cell: ({ row }) => row.original.solution && <StepsCell solution={row.original.solution} /> }),
@@ -53,7 +57,9 @@ const COLUMNS: DataColumn<PreviewRow>[] = [
 ];
 
 /** The first records as the import would read them; a bad record shows the error that would stop the import. */
-export function ImportPreview({ preview }: { preview: Preview }) {
+export function ImportPreview({ preview, format }: { preview: Preview; format: ImportFormat }) {
+  const positionName = recordPositionName(format);
+  const columns = useMemo(() => columnsFor(positionName), [positionName]);
   const errors = preview.rows.filter((r) => r.error !== null).length;
   return (
     <section aria-label="Import preview" className="space-y-2">
@@ -72,7 +78,7 @@ export function ImportPreview({ preview }: { preview: Preview }) {
         <DataTable
           look="compact"
           data={preview.rows.map((row, i) => ({ ...row, key: String(i) }))}
-          columns={COLUMNS}
+          columns={columns}
           getRowId={(row) => row.key}
           rowAttributes={(row) => (row.solution ? { className: "align-top", "data-testid": "preview-row" } : { className: "bg-red-50 align-top text-red-800", "data-testid": "preview-error" })}
           // A record that does not read shows its error across the record's columns.

@@ -15,7 +15,8 @@ type BatchOutputSummary = BatchImportResult & { format: string; targetRunId: str
 /** Counts of a finished import in one line: what was written, skipped, replaced, and what came with it. */
 export function importSummaryText(summary: ImportSummary | BatchOutputSummary): string {
   if ("samples" in summary) {
-    return [`${summary.requests.toLocaleString()} requests`, `${summary.samples.toLocaleString()} samples stored`, `${summary.skipped.toLocaleString()} skipped`].join(" · ");
+    const counts = [`${summary.requests.toLocaleString()} requests`, `${summary.samples.toLocaleString()} samples stored`, `${summary.skipped.toLocaleString()} skipped`].join(" · ");
+    return summary.skippedReason ? `${counts}: ${summary.skippedReason}` : counts;
   }
   const parts = [
     `${summary.records.toLocaleString()} records`,

@@ -14,7 +14,8 @@ type TrainingSetSpec = Extract<RouterInputs["export"]["start"]["spec"], { kind: 
 const FORMATS: [TrainingSetSpec["format"], string][] = [
   ["verl", "verl (Parquet: train.parquet, test.parquet)"],
   ["openrlhf", "OpenRLHF (JSONL)"],
-  ["trl", "TRL (JSONL)"],
+  ["trl", "TRL GRPO (JSONL)"],
+  ["trl-prm", "TRL stepwise supervision (Parquet and JSONL, one row per solution)"],
 ];
 
 /**
@@ -28,6 +29,7 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
   const [runId, setRunId] = useState("");
   const [ruleKey, setRuleKey] = useState("");
   const [queued, setQueued] = useState<string | null>(null);
+  const [format, setFormat] = useState<TrainingSetSpec["format"]>("verl");
   const start = useMutation(
     trpc.export.start.mutationOptions({
       onSuccess: ({ runId: exportRunId }) => {
@@ -53,13 +55,14 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
         kind: "training-set",
         annotateRunId: runId,
         labelRule: rule.rule,
-        format: text("format") as TrainingSetSpec["format"],
+        format,
         seed: Number(text("seed")),
         heldOutFraction: Number(text("heldOutFraction")),
         minPromptChars: optionalNumber("minPromptChars"),
         maxPromptChars: optionalNumber("maxPromptChars"),
         minConfidence: optionalNumber("minConfidence"),
         dataSource: text("dataSource"),
+        balanceSolutions: format === "trl-prm" && form.get("balanceSolutions") === "on",
       },
     });
   };
@@ -91,8 +94,8 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
             options={rules.map((r) => [r.key, `${r.name} · ${r.chunks.toLocaleString()} chunks`] as const)}
           />
         </Field>
-        <Field label="Format">
-          <Select name="format" defaultValue="verl" options={FORMATS} />
+        <Field label="Format" hint="Every format also writes a dataset card (README.md) and a manifest with the launch command.">
+          <Select name="format" value={format} onChange={(e) => setFormat(e.target.value as TrainingSetSpec["format"])} options={FORMATS} data-testid="export-format" />
         </Field>
       </div>
       <div className="grid gap-4 sm:grid-cols-3 lg:grid-cols-6">
@@ -115,6 +118,12 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
           <Input name="dataSource" type="text" maxLength={100} defaultValue="stepwiser" />
         </Field>
       </div>
+      {format === "trl-prm" && (
+        <label className="flex items-center gap-2 text-sm">
+          <input name="balanceSolutions" type="checkbox" data-testid="export-balance-solutions" /> Balance solutions: per split, as many solutions with a Negative step as
+          without one (otherwise every solution is kept)
+        </label>
+      )}
       {start.error && <ErrorAlert>{errorMessage(start.error)}</ErrorAlert>}
       <div className="flex items-center gap-3">
         <Button type="submit" variant="primary" disabled={start.isPending || !runId || ruleKey === ""}>

@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { connectJobQueue, runImport, storeFile, submitImport, type ImportOptionsInput, type JobQueue } from "../src";
+import { HUMAN_COMPLETION_NOTE } from "../src/pipelines/import/write-solutions";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../core/test/fixtures/imports");
+
+describe("released files as imports (real Postgres)", () => {
+  let database: TestDatabase;
+  let queue: JobQueue;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+    queue = await connectJobQueue(database.url);
+  });
+  afterAll(async () => {
+    await queue?.stop({ graceful: false, wait: true });
+    await database?.drop();
+  });
+
+  async function importBytes(fileName: string, content: Uint8Array | string, options: ImportOptionsInput) {
+    const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+    const file = await storeFile(database.db, { fileName, purpose: "upload" }, [bytes]);
+    const run = await submitImport(database.db, queue, { fileId: file.id, options });
+    await runImport(database.db, run.id);
+    return database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+  }
+
+  it("PRM800K: the human step is stored rated +1 with its note, QC copies merge with both labellers, an empty record stores nothing", async () => {
+    // The quirks fixture without its last (invalid) record.
+    const lines = readFileSync(path.join(fixtures, "prm800k-released-quirks.jsonl"), "utf8").trim().split("\n").slice(0, 6);
+    const run = await importBytes("prm800k-released.jsonl", lines.join("\n"), { format: "prm800k" });
+    expect(run.status, run.error ?? "").toBe("completed");
+    // 6 records: 1 ignored (label.steps: []), 5 read, of which the two quality-control copies are one solution.
+    expect(run.summary).toMatchObject({ records: 5, written: 4, skipped: 1 });
+    const trajectories = await database.db.trajectory.findMany({
+      where: { datasetId: run.datasetId! },
+      include: { segmentations: { include: { chunks: { orderBy: { index: "asc" }, include: { humanLabels: { orderBy: { externalAuthor: "asc" } } } } } } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(trajectories).toHaveLength(4);
+    const human = trajectories.find((t) => (t.metadata as { human_completion_steps?: number[] }).human_completion_steps)!;
+    const chunks = human.segmentations[0]!.chunks;
+    expect(chunks.map((c) => c.humanLabels.map((l) => [l.rating, l.note]))).toEqual([[[1, null]], [[1, HUMAN_COMPLETION_NOTE]]]);
+    expect((human.metadata as { alternatives: unknown[] }).alternatives).toHaveLength(2);
+    const qc = trajectories.find((t) => (t.metadata as { is_quality_control_question?: boolean }).is_quality_control_question)!;
+    expect(qc.segmentations[0]!.chunks[0]!.humanLabels.map((l) => [l.externalAuthor, l.rating])).toEqual([
+      ["a3c5e7f9-0000-4000-8000-000000000001", 1],
+      ["a3c5e7f9-0000-4000-8000-000000000002", 1],
+    ]);
+  });
+
+  it("Math-Shepherd: the quirky records import with their labels; the unreadable one fails the import under the default policy and stores nothing", async () => {
+    const all = readFileSync(path.join(fixtures, "math-shepherd-released-quirks.jsonl"), "utf8").trim().split("\n");
+    const failed = await importBytes("ms-all.jsonl", all.join("\n"), { format: "math-shepherd", datasetName: "ms all" });
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatch(/^ms-all\.jsonl:5, record 4, field "input": has no "Step 1:"/);
+    expect(await database.db.dataset.count({ where: { name: "ms all" } })).toBe(0);
+
+    const run = await importBytes("ms-readable.jsonl", all.slice(0, 4).join("\n"), { format: "math-shepherd", datasetName: "ms readable" });
+    expect(run.status, run.error ?? "").toBe("completed");
+    const trajectories = await database.db.trajectory.findMany({
+      where: { datasetId: run.datasetId! },
+      include: { problem: true, segmentations: { include: { chunks: { orderBy: { index: "asc" }, include: { labels: true } } } } },
+    });
+    const rocky = trajectories.find((t) => t.problem.text.startsWith("Mr. Rocky"))!;
+    expect(rocky.problem.text).toBe("Mr. Rocky went to the market to sell his handmade crafts. He sold 5 crafts for $3 each. How much did he earn?");
+    expect(rocky.segmentations[0]!.chunks.map((c) => c.labels.map((l) => l.label))).toEqual([["Positive"], ["Negative"]]);
+  });
+});
