@@ -16,7 +16,9 @@ import {
   type ImportSummary,
   type JobQueue,
 } from "../src";
+import { List, Utf8 } from "apache-arrow";
 import { dataRowCounts } from "./helpers";
+import { nullable, writeParquetFile } from "./parquet-files";
 
 const summaryOf = (run: { summary: unknown }) => run.summary as ImportSummary;
 const malformed = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../core/test/fixtures/imports/malformed");
@@ -152,6 +154,25 @@ describe("import policy for invalid records (real Postgres): fail stores nothing
     const strict = await importText("same.jsonl", text, { format: "jsonl", mapping });
     expect(strict.status).toBe("failed");
     expect(strict.error).toContain("same.jsonl:3");
+  });
+
+  it("skip in a Parquet file: the bad rows of several row groups are listed by row, the rest stored", async () => {
+    const rows = 30;
+    const bad = new Set([4, 17, 25]); // 0-based, in the first, second and third row group
+    const bytes = writeParquetFile(
+      {
+        problem: [new Utf8(), Array.from({ length: rows }, (_, i) => `Parquet problem ${i}`)],
+        steps: [new List(nullable("element", new Utf8())), Array.from({ length: rows }, (_, i) => (bad.has(i) ? ["ok", null] : [`${i} + 1`, `= ${i + 1}`]))],
+      },
+      10,
+    );
+    const run = await importText("rows.parquet", Buffer.from(bytes), { format: "parquet", mapping: parseFieldMapping("problem=problem,steps=steps"), onInvalid: "skip", maxInvalidShare: 0.1 });
+    expect(run.status, run.error ?? "").toBe("completed");
+    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(27);
+    expect(summaryOf(run).report).toMatchObject({ records: 30, readable: 27, invalid: 3, invalidByReason: { "steps.*: expected a string, got null (mapped to steps)": 3 } });
+    expect((await entriesOf(run.id)).map((e) => [e.file, e.line, e.record, e.field, e.reason])).toEqual(
+      [...bad].map((i) => ["rows.parquet", i + 1, i, "steps.1", "expected a string, got null (mapped to steps)"]),
+    );
   });
 
   it("an import run stored before the policy existed reads with fail and the 5 % default", async () => {
