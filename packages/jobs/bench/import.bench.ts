@@ -3,6 +3,7 @@ import path from "node:path";
 import { writeBenchmarkReport } from "@stepwiser/config/bench";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
 import { connectJobQueue, runImport, storeFile, submitImport, submitProcessBenchImport } from "../src";
+import { generateMathShepherdFile } from "../src/testing/math-shepherd-file";
 import { startBenchEnvironment } from "./bench-environment";
 
 /**
@@ -32,6 +33,10 @@ function generatedJsonl(withLabels: boolean, invalidEvery: number | null = null)
   }
   return new TextEncoder().encode(`${lines.join("\n")}\n`);
 }
+
+/** The Math-Shepherd case: as many records as the acceptance file, each with a few steps like the release's. */
+const SHEPHERD_RECORDS = 100_000;
+const SHEPHERD_STEPS = 4;
 
 const env = await startBenchEnvironment();
 const { db, url } = env;
@@ -90,13 +95,39 @@ try {
       met: chunksPerSecond >= 20_000,
     });
   }
+  {
+    // Math-Shepherd in its released layout, with the release's quirks and some broken records, imported with skip.
+    const generated = generateMathShepherdFile({ records: SHEPHERD_RECORDS, quirkyShare: 0.005, brokenShare: 0.002, stepsPerRecord: SHEPHERD_STEPS, seed: 24 });
+    const content = generated.bytes;
+    const pieces = Array.from({ length: Math.ceil(content.length / (1 << 20)) }, (_, i) => content.subarray(i << 20, (i + 1) << 20));
+    const file = await storeFile(db, { fileName: "math-shepherd-released-layout.jsonl", purpose: "upload" }, pieces);
+    const run = await submitImport(db, queue, { fileId: file.id, options: { format: "math-shepherd", onInvalid: "skip" } });
+    const importStarted = performance.now();
+    await runImport(db, run.id);
+    const importMs = performance.now() - importStarted;
+    const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    if (done.status !== "completed") throw new Error(`Math-Shepherd import ${done.status}: ${done.error}`);
+    const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId: done.datasetId! } } } });
+    if (chunks !== generated.chunks) throw new Error(`expected ${generated.chunks} chunks, stored ${chunks}`);
+    const entries = await db.importReportEntry.count({ where: { runId: run.id } });
+    if (entries !== generated.broken.length) throw new Error(`expected ${generated.broken.length} report entries, stored ${entries}`);
+    const chunksPerSecond = chunks / (importMs / 1000);
+    rows.push({
+      metric: `Math-Shepherd released layout: ${SHEPHERD_RECORDS.toLocaleString("en")} records of ${SHEPHERD_STEPS} steps, 0.5 % in the release's quirks, ${generated.broken.length} broken records skipped and reported, ${chunks.toLocaleString("en")} chunks each with its hard label, ${(content.length / 2 ** 20).toFixed(1)} MiB`,
+      value: `${Math.round(chunksPerSecond).toLocaleString("en")} chunks/s (${(importMs / 1000).toFixed(2)} s)`,
+      target: "≥ 20,000 chunks/s",
+      met: chunksPerSecond >= 20_000,
+    });
+  }
   await queue.stop({ graceful: false, wait: true });
 
   writeBenchmarkReport({
     name: "import",
     bench: "import",
     title: "Import throughput",
-    method: `Embedded PostgreSQL on this machine. ProcessBench: both shipped files submitted (validated, stored as an upload) and imported by the import job, timed from submit to completion. Generic JSONL: ${JSONL_RECORDS.toLocaleString("en")} generated records of ${STEPS_PER_RECORD} steps (each with its own problem text, so ${JSONL_RECORDS.toLocaleString("en")} problems), once without and once with a +/- label per step, and once without labels with every ${INVALID_EVERY}th record unreadable, imported with \`onInvalid: "skip"\` (each left-out record an ImportReportEntry row, written in the same transaction), each stored as an upload first (timed apart), then the import job timed alone: it reads the stored parts, parses and validates every line, and writes problems, trajectories (with their text-search vectors), segmentations, chunks and, for the labelled file, one chunk label per chunk, all in one transaction.`,
+    method: `Embedded PostgreSQL on this machine. ProcessBench: both shipped files submitted (validated, stored as an upload) and imported by the import job, timed from submit to completion. Generic JSONL: ${JSONL_RECORDS.toLocaleString("en")} generated records of ${STEPS_PER_RECORD} steps (each with its own problem text, so ${JSONL_RECORDS.toLocaleString("en")} problems), once without and once with a +/- label per step, and once without labels with every ${INVALID_EVERY}th record unreadable, imported with \`onInvalid: "skip"\` (each left-out record an ImportReportEntry row, written in the same transaction), each stored as an upload first (timed apart), then the import job timed alone; and ${SHEPHERD_RECORDS.toLocaleString("en")} generated Math-Shepherd records of ${SHEPHERD_STEPS} steps in the released layout (\`{input, label, task}\`, steps tagged "ки", one +/- label per step), 0.5 % of them in the release's quirks (lowercase or missing step marker, a tag inside the problem text) and 0.2 % broken, imported with \`onInvalid: "skip"\`: it reads the stored parts, parses and validates every line, and writes problems, trajectories (with their text-search vectors), segmentations, chunks and, for the labelled file, one chunk label per chunk, all in one transaction.`,
+    limits:
+      "Generated records, not the released files: their text is short and uniform, so parsing and text search cost less per chunk than on real solutions, and the quirky and broken shares are chosen, not observed. One import at a time on the embedded server's default settings (shared_buffers 128 MB, max_wal_size 1 GB). Labelled imports are bound by PostgreSQL's one backend, not by this process: during them the backend runs near one full core while the importer uses about a third of the other, and each ChunkLabel row costs about 20 µs more (its two foreign-key checks, on Chunk and Run, and its two indexes). Raising shared_buffers to 512 MB and max_wal_size to 4 GB, or leaving out every progress update, changed the labelled rates by under 10 %. The Math-Shepherd case also writes one problem and one trajectory (with its text-search vector) per 4 chunks, against one per 10 in the generic file.",
     rows,
   });
   const missed = rows.filter((r) => r.met === false);

@@ -3,7 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { connectJobQueue, runImport, storeFile, submitImport, type ImportOptionsInput, type JobQueue } from "../src";
+import { MATH_SHEPHERD_QUIRKS } from "@stepwiser/core";
+import { connectJobQueue, importReportLines, runImport, storeFile, submitImport, type ImportOptionsInput, type ImportSummary, type JobQueue } from "../src";
+import { generateMathShepherdFile } from "../src/testing/math-shepherd-file";
 import { HUMAN_COMPLETION_NOTE } from "../src/pipelines/import/write-solutions";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../core/test/fixtures/imports");
@@ -23,7 +25,8 @@ describe("released files as imports (real Postgres)", () => {
 
   async function importBytes(fileName: string, content: Uint8Array | string, options: ImportOptionsInput) {
     const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
-    const file = await storeFile(database.db, { fileName, purpose: "upload" }, [bytes]);
+    const pieces = Array.from({ length: Math.ceil(bytes.length / (1 << 20)) }, (_, i) => bytes.subarray(i << 20, (i + 1) << 20));
+    const file = await storeFile(database.db, { fileName, purpose: "upload" }, pieces);
     const run = await submitImport(database.db, queue, { fileId: file.id, options });
     await runImport(database.db, run.id);
     return database.db.run.findUniqueOrThrow({ where: { id: run.id } });
@@ -36,6 +39,13 @@ describe("released files as imports (real Postgres)", () => {
     expect(run.status, run.error ?? "").toBe("completed");
     // 6 records: 1 ignored (label.steps: []), 5 read, of which the two quality-control copies are one solution.
     expect(run.summary).toMatchObject({ records: 5, written: 4, skipped: 1 });
+    expect((run.summary as unknown as ImportSummary).report).toMatchObject({ policy: "fail", records: 6, readable: 5, ignored: 1, invalid: 0 });
+    const [ignored] = await (async () => {
+      const out = [];
+      for await (const entry of importReportLines(database.db, run.id)) out.push(entry);
+      return out;
+    })();
+    expect(ignored).toMatchObject({ kind: "ignored", line: 1, record: 0, field: "label.steps", reason: expect.stringContaining("label.steps is empty") });
     const trajectories = await database.db.trajectory.findMany({
       where: { datasetId: run.datasetId! },
       include: { segmentations: { include: { chunks: { orderBy: { index: "asc" }, include: { humanLabels: { orderBy: { externalAuthor: "asc" } } } } } } },
@@ -70,4 +80,35 @@ describe("released files as imports (real Postgres)", () => {
     expect(rocky.problem.text).toBe("Mr. Rocky went to the market to sell his handmade crafts. He sold 5 crafts for $3 each. How much did he earn?");
     expect(rocky.segmentations[0]!.chunks.map((c) => c.labels.map((l) => l.label))).toEqual([["Positive"], ["Negative"]]);
   });
+
+  it("a 100,000-record Math-Shepherd file with 0.5 % quirky and 0.2 % broken records: skip imports the rest with exact counts and lists exactly the broken ones; fail stores nothing", async () => {
+    const generated = generateMathShepherdFile({ records: 100_000, quirkyShare: 0.005, brokenShare: 0.002, stepsPerRecord: 2, seed: 24 });
+    expect(generated.broken).toHaveLength(200);
+
+    const failed = await importBytes("math-shepherd-100k.jsonl", generated.bytes, { format: "math-shepherd", datasetName: "ms 100k fail" });
+    expect(failed.status).toBe("failed");
+    const firstBroken = generated.broken.reduce((a, b) => (a.line < b.line ? a : b));
+    expect(failed.error).toMatch(new RegExp(`^math-shepherd-100k\\.jsonl:${firstBroken.line}, record ${firstBroken.record}`));
+    expect(await database.db.dataset.count({ where: { name: "ms 100k fail" } })).toBe(0);
+    expect(await database.db.importReportEntry.count({ where: { runId: failed.id } })).toBe(0);
+
+    const run = await importBytes("math-shepherd-100k.jsonl", generated.bytes, { format: "math-shepherd", datasetName: "ms 100k skip", onInvalid: "skip" });
+    expect(run.status, run.error ?? "").toBe("completed");
+    const summary = run.summary as unknown as ImportSummary;
+    expect(summary).toMatchObject({ records: generated.readable, written: generated.readable, chunks: generated.chunks, chunkLabels: generated.chunks });
+    expect(summary.report).toMatchObject({ policy: "skip", maxInvalidShare: 0.05, records: 100_000, readable: 99_800, invalid: 200, ignored: 0 });
+    expect(summary.report!.quirks).toEqual({
+      [MATH_SHEPHERD_QUIRKS.lowercaseMarker]: generated.quirky["lowercase-marker"],
+      [MATH_SHEPHERD_QUIRKS.noMarker]: generated.quirky["no-marker"],
+      [MATH_SHEPHERD_QUIRKS.tagInProblem]: generated.quirky["tag-in-problem"],
+    });
+    expect(Object.values(summary.report!.invalidByReason).reduce((a, b) => a + b, 0)).toBe(200);
+    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(99_800);
+
+    const listed: { line: number; record: number | null; kind: string; file: string }[] = [];
+    for await (const entry of importReportLines(database.db, run.id)) listed.push(entry);
+    expect(listed.map((e) => [e.line, e.record, e.kind, e.file])).toEqual(
+      [...generated.broken].sort((a, b) => a.line - b.line).map((b) => [b.line, b.record, "invalid", "math-shepherd-100k.jsonl"]),
+    );
+  }, 240_000);
 });
