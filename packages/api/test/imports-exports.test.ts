@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { FieldMapping } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { bytesOf, connectJobQueue, createSimWorldDataset, readStoredFile, runExport, runImport, storeFile, type JobQueue } from "@stepwiser/jobs";
@@ -85,6 +86,29 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     expect(first.problem.length).toBeLessThanOrEqual(301);
     expect(first.problem.endsWith("…")).toBe(true);
     expect(preview.rows[1]!.solution!.problem).toBe("What is 2 + 2?");
+  });
+
+  it("preview marks a record the dataset allows with nothing to import as ignored, and names the quirks a reader accepted", async () => {
+    const fixture = readFileSync(new URL("../../core/test/fixtures/imports/prm800k-released-quirks.jsonl", import.meta.url), "utf8");
+    const file = await upload("prm800k-released.jsonl", fixture);
+    const preview = await callerFor(researcher).import.preview({ fileId: file.id, format: "prm800k" });
+    expect(preview.rows.map((r) => (r.solution ? "solution" : r.error !== null ? "error" : "ignored"))).toEqual([
+      "ignored",
+      "solution",
+      "solution",
+      "solution",
+      "solution",
+      "solution",
+      "error",
+    ]);
+    expect(preview.rows[0]).toMatchObject({ solution: null, error: null, ignored: expect.stringContaining("label.steps is empty") });
+    expect(preview.rows[1]!.quirks).toEqual([
+      "PRM800K: human-written step rated +1 (README)",
+      "PRM800K: alternative replaced by a human step, kept with its rating in the solution's metadata",
+      "PRM800K: alternative replaced by a human step, kept with its rating in the solution's metadata",
+    ]);
+    expect(preview.rows[1]!.solution!.labels.ratings).toBe(2);
+    expect(preview.rows[5]!.quirks).toEqual([]);
   });
 
   it("an import whose file has a bad line fails naming the file, line and field, and stores no dataset", async () => {
@@ -192,7 +216,7 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
 
     const text = await upload("solutions.jsonl", genericJsonl(5, 99));
     const notParquet = await callerFor(researcher).import.preview({ fileId: text.id, format: "parquet", mapping: MAPPING });
-    expect(notParquet.rows).toEqual([{ line: 1, solution: null, error: 'solutions.jsonl: not a Parquet file: it does not start with the bytes "PAR1"' }]);
+    expect(notParquet.rows).toEqual([{ line: 1, solution: null, ignored: null, quirks: [], error: 'solutions.jsonl: not a Parquet file: it does not start with the bytes "PAR1"' }]);
   });
 
   it("viewers may look but not import or export", async () => {

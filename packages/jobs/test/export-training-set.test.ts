@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildStepwiserJudgePrompt, codePointLength, InputError, parseVerdict, type LabelRule } from "@stepwiser/core";
+import { buildStepwiserJudgePrompt, codePointLength, InputError, parseFieldMapping, parseVerdict, type LabelRule } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
@@ -11,7 +11,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import YAML from "yaml";
 import {
   cardLicense,
+  connectJobQueue,
   createAndExecuteRun,
+  runImport,
+  storeFile,
+  submitImport,
   sizeCategory,
   TRAINING_SET_FORMATS,
   createSimWorldDataset,
@@ -629,6 +633,41 @@ describe("judge training-set export", () => {
     // Same seed, same bytes.
     const again = await exportWith(PRM_OPTIONS);
     again.files.forEach((f, i) => expect(Buffer.from(f.content).equals(Buffer.from(files[i]!.content)), f.fileName).toBe(true));
+  });
+
+  it("trl-prm round trip: the train split's Parquet imports back through the field mapping with the same problems, chunks and labels", async () => {
+    const { db } = database;
+    const { files } = await exportWith(PRM_OPTIONS);
+    const train = fileOf(files, "train.parquet");
+    const rows = (await parquetReadObjects({ file: arrayBufferOf(train.content) })) as unknown as PrmParquetRow[];
+    const queue = await connectJobQueue(database.url);
+    try {
+      const upload = await storeFile(db, { fileName: "train.parquet", purpose: "upload" }, [train.content]);
+      const mapping = parseFieldMapping("problem=prompt,steps=completions,labels=labels,labelKind=hard,id=extra_info.segmentation_id");
+      const run = await submitImport(db, queue, { fileId: upload.id, options: { format: "parquet", mapping, datasetName: "trl-prm round trip" } });
+      await runImport(db, run.id);
+      const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+      expect(done.status, done.error ?? "").toBe("completed");
+      const imported = await db.trajectory.findMany({
+        where: { datasetId: done.datasetId! },
+        select: {
+          externalId: true,
+          problem: { select: { text: true } },
+          segmentations: { select: { chunks: { orderBy: { index: "asc" }, select: { text: true, labels: { select: { label: true } } } } } },
+        },
+      });
+      expect(imported).toHaveLength(rows.length);
+      const byId = new Map(imported.map((t) => [t.externalId, t]));
+      for (const row of rows) {
+        const t = byId.get(row.extra_info.segmentation_id)!;
+        expect(t.problem.text).toBe(row.prompt);
+        const chunks = t.segmentations[0]!.chunks;
+        expect(chunks.map((c) => c.text)).toEqual(row.completions);
+        expect(chunks.map((c) => c.labels.map((l) => l.label))).toEqual(row.labels.map((positive) => [positive ? "Positive" : "Negative"]));
+      }
+    } finally {
+      await queue.stop({ graceful: false, wait: true });
+    }
   });
 
   it("trl-prm with balanceSolutions: each split holds as many solutions with a Negative step as without; other formats refuse the option", async () => {

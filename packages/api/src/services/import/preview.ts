@@ -51,7 +51,8 @@ export type ImportPreviewSolution = ReturnType<typeof previewOf>;
 
 /**
  * The first records of an uploaded file as the import would read them, each a
- * solution or the error that would stop the import. Only the file's head is
+ * solution (with the quirks its reader accepted), a record the dataset allows
+ * that holds nothing to import, or the error that would stop the import. Only the file's head is
  * read: the reader stops pulling parts (or, for Parquet, row groups) once it
  * has its rows.
  */
@@ -74,6 +75,14 @@ export async function previewImportFile({ db, input }: ServiceArgs<ImportPreview
       : await previewImport(input.format, readStoredFile(db, file.id), options, PREVIEW_RECORDS);
   return {
     fileName: file.fileName,
-    rows: rows.map((row) => ({ line: row.line, solution: row.solution ? previewOf(row.solution) : null, error: row.error ?? null })),
+    rows: rows.map((row) => ({
+      line: row.line,
+      solution: row.solution ? previewOf(row.solution) : null,
+      error: row.error ?? null,
+      /** Why a record the dataset allows holds nothing to import (it is left out under either policy). */
+      ignored: row.ignored ?? null,
+      /** Departures from the format's documented layout the reader accepted (docs/DOMAIN.md). */
+      quirks: row.quirks ?? [],
+    })),
   };
 }

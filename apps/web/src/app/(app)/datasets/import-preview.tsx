@@ -19,15 +19,29 @@ function labelSummary(solution: PreviewSolution): string {
 
 type PreviewRow = Preview["rows"][number] & { key: string };
 
-/** The record's id, subset and generator; for a record that does not read, the error (spanning the record's columns). */
+/**
+ * The record's id, subset and generator, and the quirks its reader accepted; for a record that does not read,
+ * the error, and for one with nothing to import, why it is ignored (spanning the record's columns).
+ */
 function RecordCell({ row }: { row: PreviewRow }) {
-  if (!row.solution) return <span className="whitespace-pre-wrap">{row.error}</span>;
+  if (!row.solution) return <span className="whitespace-pre-wrap">{row.error ?? `Ignored: ${row.ignored ?? ""}`}</span>;
   return (
     <>
       <span className="font-mono">{row.solution.externalId}</span>
       <span className="block text-slate-500">{[row.solution.subset, row.solution.generator].filter(Boolean).join(" · ")}</span>
+      {row.quirks.map((quirk) => (
+        <span key={quirk} className="mt-0.5 block text-xs text-amber-800" data-testid="preview-quirk">
+          {quirk}
+        </span>
+      ))}
     </>
   );
+}
+
+function rowAttributesOf(row: PreviewRow): Record<string, string> {
+  if (row.solution) return { className: "align-top", "data-testid": "preview-row" };
+  if (row.error === null) return { className: "bg-slate-50 align-top text-slate-600", "data-testid": "preview-ignored" };
+  return { className: "bg-red-50 align-top text-red-800", "data-testid": "preview-error" };
 }
 
 function StepsCell({ solution }: { solution: PreviewSolution }) {
@@ -68,7 +82,7 @@ export function ImportPreview({ preview, format }: { preview: Preview; format: I
         {errors > 0 ? (
           <span className="text-red-700">
             {" "}
-            · {errors} with errors: the import stops at the first bad record, so fix the file first
+            · {errors} with errors: the import fails at the first bad record unless invalid records are skipped and reported
           </span>
         ) : (
           " · all readable"
@@ -80,8 +94,8 @@ export function ImportPreview({ preview, format }: { preview: Preview; format: I
           data={preview.rows.map((row, i) => ({ ...row, key: String(i) }))}
           columns={columns}
           getRowId={(row) => row.key}
-          rowAttributes={(row) => (row.solution ? { className: "align-top", "data-testid": "preview-row" } : { className: "bg-red-50 align-top text-red-800", "data-testid": "preview-error" })}
-          // A record that does not read shows its error across the record's columns.
+          rowAttributes={rowAttributesOf}
+          // A record that does not read (or holds nothing to import) says why across the record's columns.
           cellSpan={(row, columnId) => (!row.solution && columnId === "id" ? 4 : 1)}
         />
       </div>
