@@ -55,7 +55,10 @@ test("exports a verl training set from the demo's annotate run and downloads tra
 
   // The demo's annotate run may still be working: wait until it has finished (with or without failed units).
   const source = page.getByTestId("export-label-source");
-  const demoRun = source.locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]');
+  // Picked by the demo's run name: other tests launch annotate runs on the demo dataset too.
+  const demoRun = source
+    .locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]')
+    .filter({ hasText: "Demo: Monte-Carlo labels" });
   await expect(async () => {
     await page.reload();
     await expect(demoRun).toHaveCount(1, { timeout: 2_000 });

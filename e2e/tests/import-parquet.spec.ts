@@ -13,7 +13,10 @@ test("imports a Parquet file through the import panel with a field mapping: uplo
   await expect(page).toHaveURL(/\/exports$/);
 
   const source = page.getByTestId("export-label-source");
-  const demoRun = source.locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]');
+  // Picked by the demo's run name: other tests launch annotate runs on the demo dataset too.
+  const demoRun = source
+    .locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]')
+    .filter({ hasText: "Demo: Monte-Carlo labels" });
   await expect(async () => {
     await page.reload();
     await expect(demoRun).toHaveCount(1, { timeout: 2_000 });

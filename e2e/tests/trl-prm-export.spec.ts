@@ -9,7 +9,10 @@ test("exports TRL stepwise supervision from the demo's annotate run: Parquet, JS
 
   // The demo's annotate run may still be working: wait until it has finished.
   const source = page.getByTestId("export-label-source");
-  const demoRun = source.locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]');
+  // Picked by the demo's run name: other tests launch annotate runs on the demo dataset too.
+  const demoRun = source
+    .locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]')
+    .filter({ hasText: "Demo: Monte-Carlo labels" });
   await expect(async () => {
     await page.reload();
     await expect(demoRun).toHaveCount(1, { timeout: 2_000 });
