@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { chooseDemoLabels } from "./demo-labels";
 import { signIn } from "./sign-in";
 
 /** One PRM800K (phase 2) line: a labeller's path through a solution, one rated completion per step. */
@@ -50,23 +51,7 @@ test("imports a PRM800K file through the import panel: upload, preview, import, 
 test("exports a verl training set from the demo's annotate run and downloads train.parquet", async ({ page }) => {
   test.setTimeout(240_000);
   await signIn(page);
-  await page.getByTestId("nav-exports").click();
-  await expect(page).toHaveURL(/\/exports$/);
-
-  // The demo's annotate run may still be working: wait until it has finished (with or without failed units).
-  const source = page.getByTestId("export-label-source");
-  // Picked by the demo's run name: other tests launch annotate runs on the demo dataset too.
-  const demoRun = source
-    .locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]')
-    .filter({ hasText: "Demo: Monte-Carlo labels" });
-  await expect(async () => {
-    await page.reload();
-    await expect(demoRun).toHaveCount(1, { timeout: 2_000 });
-  }).toPass({ timeout: 200_000 });
-  await source.selectOption((await demoRun.getAttribute("value"))!);
-  const rule = page.getByTestId("export-rule");
-  await expect(rule.locator("option")).not.toHaveCount(1);
-  await rule.selectOption({ index: 1 });
+  await chooseDemoLabels(page);
   await page.getByRole("form", { name: "Export a training set" }).getByLabel("Format").selectOption("verl");
   await page.getByRole("button", { name: "Export training set" }).click();
 

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { chooseDemoLabels } from "./demo-labels";
 import { signIn } from "./sign-in";
 
 /**
@@ -9,22 +10,7 @@ import { signIn } from "./sign-in";
 test("imports a Parquet file through the import panel with a field mapping: upload, preview by row, import", async ({ page }) => {
   test.setTimeout(300_000);
   await signIn(page);
-  await page.getByTestId("nav-exports").click();
-  await expect(page).toHaveURL(/\/exports$/);
-
-  const source = page.getByTestId("export-label-source");
-  // Picked by the demo's run name: other tests launch annotate runs on the demo dataset too.
-  const demoRun = source
-    .locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]')
-    .filter({ hasText: "Demo: Monte-Carlo labels" });
-  await expect(async () => {
-    await page.reload();
-    await expect(demoRun).toHaveCount(1, { timeout: 2_000 });
-  }).toPass({ timeout: 200_000 });
-  await source.selectOption((await demoRun.getAttribute("value"))!);
-  const rule = page.getByTestId("export-rule");
-  await expect(rule.locator("option")).not.toHaveCount(1);
-  await rule.selectOption({ index: 1 });
+  await chooseDemoLabels(page);
   await page.getByRole("form", { name: "Export a training set" }).getByLabel("Format").selectOption("verl");
   await page.getByRole("button", { name: "Export training set" }).click();
   const row = page.getByTestId("export-row").first();

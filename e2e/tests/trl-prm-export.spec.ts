@@ -1,26 +1,11 @@
 import { expect, test } from "@playwright/test";
+import { chooseDemoLabels } from "./demo-labels";
 import { signIn } from "./sign-in";
 
 test("exports TRL stepwise supervision from the demo's annotate run: Parquet, JSONL and a dataset card", async ({ page }) => {
   test.setTimeout(240_000);
   await signIn(page);
-  await page.getByTestId("nav-exports").click();
-  await expect(page).toHaveURL(/\/exports$/);
-
-  // The demo's annotate run may still be working: wait until it has finished.
-  const source = page.getByTestId("export-label-source");
-  // Picked by the demo's run name: other tests launch annotate runs on the demo dataset too.
-  const demoRun = source
-    .locator('option[data-kind="annotate"][data-dataset="Simulated world (demo)"][data-status^="completed"]')
-    .filter({ hasText: "Demo: Monte-Carlo labels" });
-  await expect(async () => {
-    await page.reload();
-    await expect(demoRun).toHaveCount(1, { timeout: 2_000 });
-  }).toPass({ timeout: 200_000 });
-  await source.selectOption((await demoRun.getAttribute("value"))!);
-  const rule = page.getByTestId("export-rule");
-  await expect(rule.locator("option")).not.toHaveCount(1);
-  await rule.selectOption({ index: 1 });
+  await chooseDemoLabels(page);
 
   const form = page.getByRole("form", { name: "Export a training set" });
   await expect(form.getByTestId("export-balance-solutions")).toHaveCount(0);

@@ -2,6 +2,7 @@ import { crossSiteRefusal, InvalidApiTokenError, trustedOriginsOf, userFromReque
 import { can, rolesWith, type Capability } from "@stepwiser/core";
 import { FileTooLargeError, importReportLines, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
+import { jsonLinesResponse } from "./json-lines-response";
 import { ROUTE_ACCESS } from "./route-access";
 import { UploadContentError, uploadPieces } from "./upload-content";
 
@@ -130,25 +131,9 @@ export async function handleImportReportDownload(deps: RouteDeps, request: Reque
   const run = await deps.db.run.findUnique({ where: { id: runId }, select: { kind: true } });
   if (!run || run.kind !== "import") return text(404, `import run ${runId} does not exist`);
 
-  const encoder = new TextEncoder();
-  const lines = importReportLines(deps.db, runId);
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await lines.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      "content-disposition": attachmentDisposition(`import-report-${runId}.jsonl`),
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "sandbox",
-      "cache-control": "private, no-store",
-    },
+  return jsonLinesResponse(importReportLines(deps.db, runId), `import-report-${runId}.jsonl`, {
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "sandbox",
+    "cache-control": "private, no-store",
   });
 }

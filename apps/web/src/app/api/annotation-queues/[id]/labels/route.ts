@@ -1,6 +1,7 @@
 import { humanLabelExportLines, InvalidApiTokenError, userFromRequestHeaders, type SessionUser } from "@stepwiser/api";
 import { can, rolesWith } from "@stepwiser/core";
 import { serverDeps } from "~/server/deps";
+import { jsonLinesResponse } from "~/server/json-lines-response";
 import { ROUTE_ACCESS } from "~/server/route-access";
 
 const ACCESS = ROUTE_ACCESS["/api/annotation-queues/[id]/labels"].GET;
@@ -30,22 +31,5 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const queue = await deps.db.annotationQueue.findUnique({ where: { id }, select: { id: true } });
   if (!queue) return new Response(`annotation queue ${id} does not exist\n`, { status: 404 });
 
-  const encoder = new TextEncoder();
-  const lines = humanLabelExportLines(deps.db, id);
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await lines.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="human-labels-${id}.jsonl"`,
-    },
-  });
+  return jsonLinesResponse(humanLabelExportLines(deps.db, id), `human-labels-${id}.jsonl`);
 }
