@@ -131,5 +131,7 @@ export function jsonErrorLocation(text: string, error: unknown): { line?: number
   if (offset < 0) return { reason };
   const line = lineOfOffset(text, offset);
   const column = offset - text.lastIndexOf("\n", offset - 1);
-  return { line, column, reason: `${reason.split("\n")[0]} (column ${column})` };
+  // Newer V8 versions end the message with their own "(line L column C)"; the column is given here on every version.
+  const message = reason.split("\n")[0]!.replace(/ \(line \d+ column \d+\)$/, "");
+  return { line, column, reason: `${message} (column ${column})` };
 }
