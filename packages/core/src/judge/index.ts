@@ -1,3 +1,4 @@
 export * from "./verdict";
 export * from "./voting";
 export * from "./solution";
+export * from "./protocols";
