@@ -22,7 +22,7 @@ function facts(run: RunWithConfig): string[] {
     }
     case "benchmark": {
       const c = run.config;
-      return [model(c.judge, c.judgeEndpoint) ?? "judge", ...(c.mode === "critic" ? ["critic"] : []), `K=${c.samples}`];
+      return [model(c.judge, c.judgeEndpoint) ?? "judge", ...(c.protocol === "stepwiser-chunk" ? [] : [c.protocol]), `K=${c.samples}`];
     }
     case "generate": {
       const c = run.config;

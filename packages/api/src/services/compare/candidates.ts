@@ -41,7 +41,7 @@ export async function compareCandidates({ db, input }: ServiceArgs<{ datasetId: 
   return {
     runs,
     /** Runs with per-chunk judge samples: the judge reading of three-way, calibration and scaling. */
-    judgeRuns: runs.filter((run) => run.mode === "chunk-judge"),
+    judgeRuns: runs.filter((run) => run.chunkSamples),
     annotateRuns: annotate.filter((run) => run.rules.length > 0),
     queues,
   };

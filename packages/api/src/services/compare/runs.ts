@@ -1,4 +1,4 @@
-import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy } from "@stepwiser/core";
+import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
 import type { Db, RunKind, RunStatus } from "@stepwiser/db";
 import { describeRun, readRunConfig, runName } from "@stepwiser/jobs";
 
@@ -21,14 +21,21 @@ export interface ComparableRun {
   tiePolicy: TiePolicy;
   stopAtFirstNegative: boolean;
   segmentationMethod: string;
-  /** Benchmark runs: chunk-judge or critic. Judge runs always judge chunks. */
-  mode: "chunk-judge" | "critic";
+  /** The judge protocol the run spoke (stored runs from before protocols read as stepwiser-chunk or processbench-critic). */
+  protocol: JudgeProtocolId;
+  /** It stored judge samples per chunk (every stepwise protocol but the ProcessBench critic, which names one index per solution). */
+  chunkSamples: boolean;
   /** Judged only part of the dataset (a limit or a list of solutions): its gold is what it predicted. */
   partial: boolean;
   /** The run's name (`runName`), where a short mention fits. */
   name: string;
   /** One line naming the run in pickers and table headers. */
   label: string;
+}
+
+/** Protocols whose runs store a judge sample per chunk, read like StepWiser's by the chunk-level views. */
+export function hasChunkSamples(protocol: JudgeProtocolId): boolean {
+  return JUDGE_PROTOCOLS[protocol].stepwise && protocol !== "processbench-critic";
 }
 
 export const COMPARABLE_KINDS = ["benchmark", "judge"] as const satisfies readonly RunKind[];
@@ -52,7 +59,8 @@ export function comparableRun(run: { id: string; kind: RunKind; name: string | n
     tiePolicy: config.tiePolicy,
     stopAtFirstNegative: config.stopAtFirstNegative,
     segmentationMethod: config.segmentationMethod,
-    mode: "mode" in config ? config.mode : "chunk-judge",
+    protocol: config.protocol,
+    chunkSamples: hasChunkSamples(config.protocol),
     partial: config.limit !== undefined || ("trajectoryIds" in config && (config.trajectoryIds?.length ?? 0) > 0),
     name: runName(run),
     label: describeRun(run),
@@ -82,8 +90,8 @@ export async function loadComparableRuns(db: Db, ids: readonly string[]): Promis
 /** A run that stored judge samples per chunk (judge runs and chunk-judge benchmarks). */
 export async function loadJudgeSampleRun(db: Db, id: string): Promise<ComparableRun> {
   const [run] = await loadComparableRuns(db, [id]);
-  if (run!.mode === "critic") {
-    throw new InputError(`run ${id} is a critic-mode benchmark: it judged whole solutions and stored no per-chunk judge samples`);
+  if (!run!.chunkSamples) {
+    throw new InputError(`run ${id} spoke protocol ${run!.protocol}: it judged whole solutions and stored no per-chunk judge samples`);
   }
   return run!;
 }

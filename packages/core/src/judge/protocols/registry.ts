@@ -126,3 +126,10 @@ export function judgeProtocolRef(id: JudgeProtocolId): string {
 export const DEFAULT_ENDPOINT_PROTOCOLS: readonly JudgeProtocolId[] = Object.freeze(["stepwiser-chunk", "processbench-critic"]);
 
 export const STEPWISE_PROTOCOL_IDS = Object.freeze(JUDGE_PROTOCOL_IDS.filter((id) => JUDGE_PROTOCOLS[id].stepwise));
+
+/** The discriminative PRM layouts: how steps are joined for the pooling request and which class is positive. */
+export const PRM_VARIANT_IDS = ["qwen2.5-math-prm", "math-shepherd"] as const;
+export type PrmVariantId = (typeof PRM_VARIANT_IDS)[number];
+
+/** A discriminative PRM's step is Positive when its probability is at least this (Qwen2.5-Math-PRM's 0.5). */
+export const DEFAULT_PRM_THRESHOLD_VALUE = 0.5;

@@ -1,18 +1,24 @@
 import { z } from "zod";
-import { judgeSamplingFields, refuseIdenticalJudgeSamples } from "../judge/judge-run";
+import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples } from "../judge/judge-run";
 
-/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
-export const benchmarkStoredConfigSchema = z.object({
+/**
+ * Runs stored before judge protocols named their way of judging `mode`: chunk-judge
+ * (each paragraph judged with the StepWiser prompt) is protocol stepwiser-chunk, critic
+ * (one request per solution with the ProcessBench critic prompt) is processbench-critic.
+ */
+function protocolFromMode(stored: unknown): unknown {
+  if (typeof stored !== "object" || stored === null || "protocol" in stored || !("mode" in stored)) return stored;
+  const { mode, ...rest } = stored as { mode: unknown };
+  return { ...rest, protocol: mode === "critic" ? "processbench-critic" : mode === "chunk-judge" ? "stepwiser-chunk" : mode };
+}
+
+const benchmarkConfigFields = z.object({
   /** A ProcessBench dataset (its solutions' source labels are the gold first errors). */
   datasetId: z.string().min(1),
+  /** How the judge is asked and read; the prediction is the first step it calls wrong (-1 if none). */
+  ...judgeProtocolFields,
   /**
-   * chunk-judge: each paragraph judged with the StepWiser prompt and its history,
-   * the first Negative vote is the prediction. critic: one request per solution
-   * with the ProcessBench critic prompt, the boxed index is the prediction.
-   */
-  mode: z.enum(["chunk-judge", "critic"]).default("chunk-judge"),
-  /**
-   * critic mode's prompt and answer reading: v2 is the official ProcessBench template and
+   * processbench-critic's prompt and answer reading: v2 is the official ProcessBench template and
    * scorer (published F1s are comparable), v1 our own wording, kept for the runs made with it
    * (stored critic runs from before this field say v1).
    */
@@ -26,6 +32,9 @@ export const benchmarkStoredConfigSchema = z.object({
   concurrency: z.number().int().min(1).max(4096).default(64),
 });
 
-export const benchmarkConfigSchema = benchmarkStoredConfigSchema.superRefine(refuseIdenticalJudgeSamples);
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
+export const benchmarkStoredConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields);
+
+export const benchmarkConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields.superRefine(refuseIdenticalJudgeSamples));
 
 export type BenchmarkConfig = z.output<typeof benchmarkConfigSchema>;

@@ -1,5 +1,5 @@
 import { segmentationJudgeRun } from "../judge/judge-run";
-import { bootstrapCI, buildProcessBenchCriticPrompt, CRITIC_PREDICTION_PARSERS, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
+import { judgeProtocolRef, bootstrapCI, buildProcessBenchCriticPrompt, CRITIC_PREDICTION_PARSERS, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { judgeSeed, judgeSegmentation } from "../judge/judge-chunks";
@@ -42,7 +42,7 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
     const { db, config, runId } = ctx;
     const done = await db.solutionPrediction.findFirst({ where: { runId, trajectory: { segmentations: { some: { id: segmentationId } } } }, select: { id: true } });
     if (done) return;
-    if (config.mode === "chunk-judge") {
+    if (config.protocol === "stepwiser-chunk") {
       const judged = await judgeSegmentation(ctx, db, segmentationId);
       await db.solutionPrediction.createMany({ data: [{ runId, trajectoryId: judged.trajectoryId, predictedFirstError: judged.predictedFirstError }], skipDuplicates: true });
       return;
@@ -92,8 +92,8 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
       intervals[subset] = { lower: ci.lower, upper: ci.upper };
     }
     return {
-      mode: config.mode,
-      promptTemplateId: config.mode === "critic" ? config.criticPromptTemplateId : STEPWISER_JUDGE_PROMPT.id,
+      protocol: judgeProtocolRef(config.protocol),
+      promptTemplateId: config.protocol === "processbench-critic" ? config.criticPromptTemplateId : config.protocol === "stepwiser-chunk" ? STEPWISER_JUDGE_PROMPT.id : null,
       judge: config.judge?.model,
       subsets: score.subsets,
       average_f1: score.average_f1,

@@ -1,7 +1,7 @@
 import { createRng, majorityAnswer, positiveShare, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
-import { judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "../judge/judge-run";
+import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "../judge/judge-run";
 import { planProblemIds } from "../../runs/paging";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { judgeSegmentation } from "../judge/judge-chunks";
@@ -16,6 +16,7 @@ export const bestOfNStoredConfigSchema = z.object({
   segmentationMethod: z.string().min(1).default("self-segmented"),
   /** A chunk's score is the share of Positive verdicts among its judge samples. */
   ...judgeSamplingFields,
+  ...judgeProtocolFields,
   limit: z.number().int().min(1).optional(),
   concurrency: z.number().int().min(1).max(4096).default(32),
 });

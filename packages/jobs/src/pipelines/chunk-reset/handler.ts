@@ -3,6 +3,7 @@ import type { Db } from "@stepwiser/db";
 import type { ChatMessage } from "@stepwiser/inference";
 import { z } from "zod";
 import { gradeRolloutAnswer } from "../../grading/run-grading";
+import { judgeProtocolFields } from "../judge/judge-run";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planProblemIds } from "../../runs/paging";
 import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
@@ -15,6 +16,8 @@ const chunkResetConfigFields = z.object({
   policy: endpointSnapshotSchema.optional(),
   judgeEndpoint: z.string().min(1),
   judge: endpointSnapshotSchema.optional(),
+  /** The judge's protocol: a stepwise one, whose verdict on the new chunk accepts or rejects it. */
+  ...judgeProtocolFields,
   /** Attempts per chunk position (spec §5: 5). */
   maxAttempts: z.number().int().min(1).max(32).default(5),
   /** OPEN in the paper: after the last rejected attempt keep the last one (default) or the one the judge scored best. */

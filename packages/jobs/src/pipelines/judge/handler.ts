@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "./judge-run";
+import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "./judge-run";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
 import { judgeSegmentation } from "./judge-chunks";
@@ -12,6 +12,7 @@ export const judgeStoredConfigSchema = z.object({
   trajectoryIds: z.array(z.string().min(1)).optional(),
   limit: z.number().int().min(1).optional(),
   ...judgeSamplingFields,
+  ...judgeProtocolFields,
   tiePolicy: z.enum(["Negative", "Positive"]).default("Negative"),
   stopAtFirstNegative: z.boolean().default(false),
   concurrency: z.number().int().min(1).max(4096).default(32),

@@ -35,8 +35,10 @@ export const judgeSummarySchema = z.object({
 
 const subsetScore = z.object({ n: count, n_error: count, n_correct: count, acc_err: share, acc_cor: share, f1: share });
 export const benchmarkSummarySchema = z.object({
-  mode: z.enum(["chunk-judge", "critic"]),
-  promptTemplateId: z.string().optional(),
+  /** `id@vN` of the judge protocol; summaries written before protocols say `mode` instead. */
+  protocol: z.string().optional(),
+  mode: z.enum(["chunk-judge", "critic"]).optional(),
+  promptTemplateId: z.string().nullable().optional(),
   judge: z.string().optional(),
   subsets: z.record(z.string(), subsetScore),
   average_f1: share,
