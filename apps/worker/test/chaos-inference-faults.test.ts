@@ -174,7 +174,7 @@ describe("runs against an inference cluster that fails 10% of requests in every 
       expect(outcome).toBeInstanceOf(InferenceError);
       expect(partial.length).toBeGreaterThan(0);
       expect(dropping.replicas[0]!.metrics().faults.drop).toBe(1);
-      await client.pool.close();
+      await client.endpoints.close();
     } finally {
       await dropping.stop();
     }

@@ -1,7 +1,17 @@
+import type { TokenLogprob } from "@stepwiser/core";
 import { UsageMeter, type TokenUsage } from "./accounting";
 import { InferenceError } from "./errors";
 import type { EndpointPool, Lease } from "./endpoint-pool";
-import { chatChunkSchema, chatCompletionSchema, completionChunkSchema, completionSchema, type UsageShape } from "./openai-shapes";
+import {
+  chatChunkSchema,
+  chatCompletionSchema,
+  completionChunkSchema,
+  completionSchema,
+  poolingResponseSchema,
+  type ChatLogprobsShape,
+  type CompletionLogprobsShape,
+  type UsageShape,
+} from "./openai-shapes";
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from "./retry";
 
 export interface ChatMessage {
@@ -36,6 +46,13 @@ export interface GenerationRequest {
    * them. Defaults to the prompt itself.
    */
   affinityKey?: string;
+  /**
+   * Asks for each generated token's log-probability (chat `logprobs: true`;
+   * completions `logprobs: topLogprobs ?? 0`). Streams ignore it.
+   */
+  logprobs?: boolean;
+  /** With `logprobs`: how many alternatives per token (OpenAI allows 0–20). */
+  topLogprobs?: number;
   /** Server-specific fields sent as they are (e.g. `top_k`, `repetition_penalty`). */
   extraBody?: Record<string, unknown>;
   signal?: AbortSignal;
@@ -51,6 +68,33 @@ export interface GeneratedSample {
   stopReason: string | number | null;
   /** seed + index when the request had a seed. */
   seed: number | null;
+  /** Each generated token with its log-probability and alternatives, when the request asked and the server said. */
+  logprobs?: TokenLogprob[];
+}
+
+/**
+ * vLLM's pooling API (`POST /pooling`, e.g. a process reward model served with
+ * `--runner pooling`): one conversation (`messages`, rendered with the model's
+ * chat template) or one text (`input`), exactly one of them.
+ */
+export interface PoolingRequest {
+  model: string;
+  messages?: ChatMessage[];
+  input?: string;
+  /** Requests sharing this key go to the same replica; defaults to the input itself. */
+  affinityKey?: string;
+  signal?: AbortSignal;
+  meter?: UsageMeter;
+}
+
+export interface PoolingResult {
+  /** The first item's `data` as the server sent it (a reward model: one probability pair per step tag); the caller checks its shape. */
+  data: unknown;
+  /** Prompt tokens only: nothing is generated. */
+  usage: TokenUsage;
+  latencyMs: number;
+  attempts: number;
+  replica: string;
 }
 
 export interface GenerationResult {
@@ -83,7 +127,8 @@ export class InferenceClient {
   readonly meter: UsageMeter;
 
   constructor(
-    readonly pool: EndpointPool,
+    /** The replicas requests are spread over. */
+    readonly endpoints: EndpointPool,
     options: InferenceClientOptions = {},
   ) {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -92,7 +137,7 @@ export class InferenceClient {
   }
 
   generate(request: GenerationRequest): Promise<GenerationResult> {
-    return this.withRetries(request, async (lease) => {
+    return this.withRetries({ affinityKey: affinityOf(request), signal: request.signal, meter: request.meter }, async (lease) => {
       const { path, body } = generationRequestBody(request, false);
       const json = await lease.transport.postJson(path, body, request.signal);
       return parseResponse(request, json);
@@ -105,10 +150,11 @@ export class InferenceClient {
    */
   async *stream(request: GenerationRequest): AsyncGenerator<StreamEvent> {
     const started = performance.now();
+    const streamContext: RequestContext = { affinityKey: affinityOf(request), signal: request.signal, meter: request.meter };
     let attempts = 0;
     for (;;) {
       attempts += 1;
-      const lease = await this.pool.acquire(affinityOf(request), request.signal);
+      const lease = await this.endpoints.acquire(affinityOf(request), request.signal);
       const texts: string[] = [];
       const finishes: Array<{ finishReason: string; stopReason: string | number | null }> = [];
       let usage: UsageShape = null;
@@ -135,29 +181,55 @@ export class InferenceClient {
         }
         if (!sawDone) throw new InferenceError(`${lease.baseUrl}: stream ended without [DONE]`, "connection", true);
         const result = buildResult(request, texts, finishes, usage, performance.now() - started, attempts, lease.baseUrl);
-        this.record(request, result);
+        this.record(streamContext, result);
         yield { type: "done", result };
         return;
       } catch (error) {
         outcome = outcomeOf(error);
         const failure = asInferenceError(error);
         if (delivered || !failure.retryable || attempts >= this.retry.maxAttempts) {
-          this.recordFailure(request, attempts);
+          this.recordFailure(streamContext, attempts);
           throw failure;
         }
         await sleep(backoffDelayMs(attempts, this.retry, this.random, failure.retryAfterSeconds), request.signal);
       } finally {
-        this.pool.release(lease, outcome);
+        this.endpoints.release(lease, outcome);
       }
     }
   }
 
-  private async withRetries(request: GenerationRequest, attempt: (lease: Lease) => Promise<Omit<GenerationResult, "latencyMs" | "attempts" | "replica">>): Promise<GenerationResult> {
+  /**
+   * POST /pooling at each endpoint's server root: vLLM serves it beside /v1, not
+   * under it, so the URL is the endpoint's base URL with a trailing "/v1" removed
+   * plus "/pooling" (`http://gpu1:8000/v1` → `http://gpu1:8000/pooling`). Same
+   * retries, typed errors and accounting (prompt tokens) as `generate`.
+   */
+  pool(request: PoolingRequest): Promise<PoolingResult> {
+    if ((request.messages === undefined) === (request.input === undefined)) {
+      throw new InferenceError("a pooling request needs exactly one of messages and input", "http", false, 400);
+    }
+    const affinityKey = request.affinityKey ?? request.input ?? request.messages!.map((m) => `${m.role}\u0000${m.content}`).join("\u0001");
+    return this.withRetries({ affinityKey, signal: request.signal, meter: request.meter }, async (lease) => {
+      const body = { model: request.model, ...(request.messages !== undefined ? { messages: request.messages } : { input: request.input }) };
+      const json = await lease.transport.postJson("/pooling", body, request.signal, { atRoot: true });
+      const parsed = poolingResponseSchema.safeParse(json);
+      if (!parsed.success) throw new InferenceError(`malformed pooling response: ${parsed.error.issues[0]?.message}`, "malformed", true);
+      return {
+        data: parsed.data.data[0]!.data,
+        usage: { promptTokens: parsed.data.usage?.prompt_tokens ?? 0, completionTokens: 0, cachedPromptTokens: 0 },
+      };
+    });
+  }
+
+  private async withRetries<Result extends { usage: TokenUsage }>(
+    request: RequestContext,
+    attempt: (lease: Lease) => Promise<Result>,
+  ): Promise<Result & { latencyMs: number; attempts: number; replica: string }> {
     const started = performance.now();
     for (let attempts = 1; ; attempts++) {
       let lease: Lease;
       try {
-        lease = await this.pool.acquire(affinityOf(request), request.signal);
+        lease = await this.endpoints.acquire(request.affinityKey, request.signal);
       } catch (error) {
         this.recordFailure(request, attempts);
         throw asInferenceError(error);
@@ -182,20 +254,27 @@ export class InferenceClient {
           throw asInferenceError(cancelled, request.signal);
         }
       } finally {
-        this.pool.release(lease, outcome);
+        this.endpoints.release(lease, outcome);
       }
     }
   }
 
-  private record(request: GenerationRequest, result: GenerationResult): void {
+  private record(request: RequestContext, result: { usage: TokenUsage; latencyMs: number; attempts: number }): void {
     this.meter.recordSuccess(result.usage, result.latencyMs, result.attempts);
     request.meter?.recordSuccess(result.usage, result.latencyMs, result.attempts);
   }
 
-  private recordFailure(request: GenerationRequest, attempts: number): void {
+  private recordFailure(request: RequestContext, attempts: number): void {
     this.meter.recordFailure(attempts);
     request.meter?.recordFailure(attempts);
   }
+}
+
+/** What retries and accounting need to know of a request. */
+interface RequestContext {
+  affinityKey: string;
+  signal?: AbortSignal;
+  meter?: UsageMeter;
 }
 
 function affinityOf(request: GenerationRequest): string {
@@ -218,9 +297,12 @@ export function generationRequestBody(request: GenerationRequest, stream: boolea
     ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     ...(request.stop?.length ? { stop: request.stop } : {}),
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-    ...request.extraBody,
   };
-  if (request.prompt.kind === "completion") return { path: "/completions", body: { ...common, prompt: request.prompt.prompt } };
+  const wantsLogprobs = request.logprobs === true && !stream;
+  if (request.prompt.kind === "completion") {
+    const logprobs = wantsLogprobs ? { logprobs: request.topLogprobs ?? 0 } : {};
+    return { path: "/completions", body: { ...common, ...logprobs, ...request.extraBody, prompt: request.prompt.prompt } };
+  }
   const continuing = request.prompt.continueFinalMessage === true;
   if (continuing && request.prompt.messages.at(-1)?.role !== "assistant") {
     throw new InferenceError("continueFinalMessage needs an assistant message last", "http", false, 400);
@@ -229,6 +311,8 @@ export function generationRequestBody(request: GenerationRequest, stream: boolea
     path: "/chat/completions",
     body: {
       ...common,
+      ...(wantsLogprobs ? { logprobs: true, ...(request.topLogprobs !== undefined ? { top_logprobs: request.topLogprobs } : {}) } : {}),
+      ...request.extraBody,
       messages: request.prompt.messages,
       ...(continuing ? { continue_final_message: true, add_generation_prompt: false } : {}),
     },
@@ -242,21 +326,25 @@ function parseResponse(request: GenerationRequest, json: unknown): Omit<Generati
     if (!parsed.success) throw new InferenceError(`malformed chat completion: ${parsed.error.issues[0]?.message}`, "malformed", true);
     const texts: string[] = [];
     const finishes: Array<{ finishReason: string; stopReason: string | number | null }> = [];
+    const logprobs: Array<TokenLogprob[] | undefined> = [];
     for (const c of parsed.data.choices) {
       texts[c.index] = c.message.content ?? "";
       finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: c.stop_reason ?? null };
+      logprobs[c.index] = chatTokenLogprobs(c.logprobs);
     }
-    return checkedResult(request, n, texts, finishes, parsed.data.usage);
+    return checkedResult(request, n, texts, finishes, parsed.data.usage, logprobs);
   }
   const parsed = completionSchema.safeParse(json);
   if (!parsed.success) throw new InferenceError(`malformed completion: ${parsed.error.issues[0]?.message}`, "malformed", true);
   const texts: string[] = [];
   const finishes: Array<{ finishReason: string; stopReason: string | number | null }> = [];
+  const logprobs: Array<TokenLogprob[] | undefined> = [];
   for (const c of parsed.data.choices) {
     texts[c.index] = c.text;
     finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: c.stop_reason ?? null };
+    logprobs[c.index] = completionTokenLogprobs(c.logprobs);
   }
-  return checkedResult(request, n, texts, finishes, parsed.data.usage);
+  return checkedResult(request, n, texts, finishes, parsed.data.usage, logprobs);
 }
 
 function checkedResult(
@@ -265,20 +353,56 @@ function checkedResult(
   texts: string[],
   finishes: Array<{ finishReason: string; stopReason: string | number | null }>,
   usage: UsageShape,
+  logprobs: Array<TokenLogprob[] | undefined>,
 ) {
   for (let i = 0; i < n; i++) {
     if (texts[i] === undefined) throw new InferenceError(`response has no choice ${i} of ${n}`, "malformed", true);
   }
-  return { samples: samplesOf(request, texts, finishes), usage: usageOf(usage) };
+  return { samples: samplesOf(request, texts, finishes, logprobs), usage: usageOf(usage) };
 }
 
-function samplesOf(request: GenerationRequest, texts: string[], finishes: Array<{ finishReason: string; stopReason: string | number | null }>): GeneratedSample[] {
-  return texts.map((text, index) => ({
-    index,
-    text,
-    finishReason: finishes[index]?.finishReason ?? "stop",
-    stopReason: finishes[index]?.stopReason ?? null,
-    seed: request.seed !== undefined ? request.seed + index : null,
+function samplesOf(
+  request: GenerationRequest,
+  texts: string[],
+  finishes: Array<{ finishReason: string; stopReason: string | number | null }>,
+  logprobs: Array<TokenLogprob[] | undefined> = [],
+): GeneratedSample[] {
+  return texts.map((text, index) => {
+    const tokens = logprobs[index];
+    return {
+      index,
+      text,
+      finishReason: finishes[index]?.finishReason ?? "stop",
+      stopReason: finishes[index]?.stopReason ?? null,
+      seed: request.seed !== undefined ? request.seed + index : null,
+      ...(tokens ? { logprobs: tokens } : {}),
+    };
+  });
+}
+
+/** Chat `logprobs.content[]` as core's `TokenLogprob`s; undefined when the server sent none. */
+function chatTokenLogprobs(shape: ChatLogprobsShape): TokenLogprob[] | undefined {
+  if (!shape?.content) return undefined;
+  return shape.content.map((entry) => ({
+    token: entry.token,
+    logprob: entry.logprob,
+    top: (entry.top_logprobs ?? []).map((alternative) => ({ token: alternative.token, logprob: alternative.logprob })),
+  }));
+}
+
+/**
+ * Completions `logprobs` (parallel arrays) as `TokenLogprob`s, each token's
+ * alternatives best first. A null log-probability (vLLM's first prompt token
+ * with echo) reads as -Infinity.
+ */
+function completionTokenLogprobs(shape: CompletionLogprobsShape): TokenLogprob[] | undefined {
+  if (!shape) return undefined;
+  return shape.tokens.map((token, i) => ({
+    token,
+    logprob: shape.token_logprobs[i] ?? -Infinity,
+    top: Object.entries(shape.top_logprobs?.[i] ?? {})
+      .map(([alternative, logprob]) => ({ token: alternative, logprob }))
+      .sort((a, b) => b.logprob - a.logprob),
   }));
 }
 

@@ -11,15 +11,42 @@ const usageSchema = z
 
 const finish = { finish_reason: z.string().nullish(), stop_reason: z.union([z.string(), z.number()]).nullish() };
 
+/** Chat `choices[].logprobs`: one entry per generated token. */
+const chatLogprobsSchema = z
+  .object({
+    content: z
+      .array(z.object({ token: z.string(), logprob: z.number(), top_logprobs: z.array(z.object({ token: z.string(), logprob: z.number() })).nullish() }))
+      .nullish(),
+  })
+  .nullish();
+
+/** Completions `choices[].logprobs`: parallel arrays, the alternatives as {token: logprob} dictionaries. */
+const completionLogprobsSchema = z
+  .object({
+    tokens: z.array(z.string()),
+    token_logprobs: z.array(z.number().nullable()),
+    top_logprobs: z.array(z.record(z.string(), z.number()).nullable()).nullish(),
+  })
+  .nullish();
+
 export const chatCompletionSchema = z.object({
-  choices: z.array(z.object({ index: z.number(), message: z.object({ content: z.string().nullish() }), ...finish })).min(1),
+  choices: z.array(z.object({ index: z.number(), message: z.object({ content: z.string().nullish() }), logprobs: chatLogprobsSchema, ...finish })).min(1),
   usage: usageSchema,
 });
 
 export const completionSchema = z.object({
-  choices: z.array(z.object({ index: z.number(), text: z.string(), ...finish })).min(1),
+  choices: z.array(z.object({ index: z.number(), text: z.string(), logprobs: completionLogprobsSchema, ...finish })).min(1),
   usage: usageSchema,
 });
+
+/** vLLM's `POST /pooling` answer: the first item's `data` is the model's output (e.g. one probability pair per step tag). */
+export const poolingResponseSchema = z.object({
+  data: z.array(z.object({ index: z.number().optional(), data: z.unknown() })).min(1),
+  usage: z.object({ prompt_tokens: z.number(), total_tokens: z.number().optional() }).nullish(),
+});
+
+export type ChatLogprobsShape = z.infer<typeof chatLogprobsSchema>;
+export type CompletionLogprobsShape = z.infer<typeof completionLogprobsSchema>;
 
 export const chatChunkSchema = z.object({
   choices: z.array(z.object({ index: z.number(), delta: z.object({ content: z.string().nullish() }).partial(), ...finish })),

@@ -24,6 +24,8 @@ export const DEFAULT_TIMEOUTS: TransportTimeouts = { connectMs: 10_000, headersM
 export class ReplicaTransport {
   private readonly pool: Pool;
   private readonly basePath: string;
+  /** The server root: the base path without its trailing "/v1" (vLLM serves /pooling, /health and /metrics there). */
+  private readonly rootPath: string;
   readonly origin: string;
 
   constructor(
@@ -35,6 +37,7 @@ export class ReplicaTransport {
     const url = new URL(baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
+    this.rootPath = this.basePath.replace(/\/v1$/, "");
     this.pool = new Pool(this.origin, {
       connections,
       pipelining: 1,
@@ -53,15 +56,21 @@ export class ReplicaTransport {
     };
   }
 
-  /** POSTs JSON and returns the parsed JSON body; errors become typed `InferenceError`s. */
-  async postJson(path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
-    const response = await this.send("POST", path, JSON.stringify(body), signal);
+  /**
+   * POSTs JSON and returns the parsed JSON body; errors become typed `InferenceError`s.
+   * `path` is relative to the base URL, or with `atRoot` to the server root (the
+   * base URL without a trailing "/v1": `http://host:8000/v1` → `http://host:8000`).
+   */
+  async postJson(path: string, body: unknown, signal?: AbortSignal, options: { atRoot?: boolean } = {}): Promise<unknown> {
+    const fullPath = (options.atRoot ? this.rootPath : this.basePath) + path;
+    const where = this.origin + fullPath;
+    const response = await this.send("POST", path, JSON.stringify(body), signal, undefined, fullPath);
     const text = await this.readText(response.body, path, signal);
-    if (response.statusCode >= 400) throw statusError(this.baseUrl + path, response.statusCode, text, response.headers["retry-after"]);
+    if (response.statusCode >= 400) throw statusError(where, response.statusCode, text, response.headers["retry-after"]);
     try {
       return JSON.parse(text);
     } catch {
-      throw new InferenceError(`${this.baseUrl}${path}: response is not JSON (${text.slice(0, 80)}…)`, "malformed", true);
+      throw new InferenceError(`${where}: response is not JSON (${text.slice(0, 80)}…)`, "malformed", true);
     }
   }
 
@@ -95,11 +104,11 @@ export class ReplicaTransport {
     return this.pool.close();
   }
 
-  private async send(method: "GET" | "POST", path: string, body: string | undefined, signal?: AbortSignal, accept?: string) {
+  private async send(method: "GET" | "POST", path: string, body: string | undefined, signal?: AbortSignal, accept?: string, fullPath = this.basePath + path) {
     try {
       return await this.pool.request({
         method,
-        path: this.basePath + path,
+        path: fullPath,
         headers: accept ? { ...this.headers(), accept } : this.headers(),
         body,
         signal,

@@ -92,12 +92,12 @@ export class EndpointClients {
   /** Every replica of every endpoint this process has used: requests in flight and waiting, slots held, the limit. */
   replicaStatus(): { endpoint: string; baseUrl: string; inFlight: number; limit: number; maxInFlight: number; waiting: number }[] {
     return [...this.clients.values()].flatMap(({ endpoint, client }) =>
-      client.pool.status().map((r) => ({ endpoint: endpoint.name, baseUrl: r.baseUrl, inFlight: r.inFlight, limit: r.limit, maxInFlight: r.maxInFlight, waiting: client.pool.waiting })),
+      client.endpoints.status().map((r) => ({ endpoint: endpoint.name, baseUrl: r.baseUrl, inFlight: r.inFlight, limit: r.limit, maxInFlight: r.maxInFlight, waiting: client.endpoints.waiting })),
     );
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => c.client.pool.close()));
+    await Promise.all([...this.clients.values()].map((c) => c.client.endpoints.close()));
     this.clients.clear();
   }
 }

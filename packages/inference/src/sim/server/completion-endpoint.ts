@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { SimPromptError, type SimChatMessage, type SimModel, type SimPrompt } from "../model";
+import { SimPromptError, type SimChatMessage, type SimModel, type SimPrompt, type SimTokenDecision } from "../model";
 import { simTokenCount, simTokenize } from "../tokens";
 import type { CapacityScheduler, SequenceHandle } from "./capacity";
 import { renderChatPrompt } from "./chat-template";
 import { describeIssues, type CapacityConfig } from "./config";
 import { withoutFinalBoxed, type FaultInjector } from "./faults";
 import type { SimFaultKind } from "./metrics";
+import { sampleLogprobs, type SimTokenLogprob } from "./logprobs";
 import { chunkBody, chunkChoice, completionBody, usage, type ResponseHeader } from "./openai-responses";
 import { chatRequestSchema, completionRequestSchema, errorBody, messageText, type OpenAiErrorType } from "./openai-schemas";
 import { promptBlockHashes } from "./prefix-cache";
@@ -30,7 +31,7 @@ export function sendError(res: ServerResponse, status: number, type: OpenAiError
   sendJson(res, status, errorBody(status, type, message), headers);
 }
 
-class RequestError extends Error {
+export class RequestError extends Error {
   constructor(
     readonly status: number,
     readonly type: OpenAiErrorType,
@@ -40,7 +41,7 @@ class RequestError extends Error {
   }
 }
 
-const badRequest = (message: string) => new RequestError(400, "BadRequestError", message);
+export const badRequest = (message: string) => new RequestError(400, "BadRequestError", message);
 
 /** A validated request, reduced to what the simulation needs. */
 interface PreparedRequest {
@@ -54,6 +55,15 @@ interface PreparedRequest {
   stop: string[];
   stream: boolean;
   includeUsage: boolean;
+  /** Alternatives per token when log-probabilities were asked for, else null. */
+  logprobs: number | null;
+}
+
+/** A sample's text before the server's post-processing, what the model decided about its tokens, and its seed. */
+interface ModelSample {
+  text: string;
+  decisions: readonly SimTokenDecision[];
+  seed: number;
 }
 
 function prepare(ctx: ReplicaContext, kind: ResponseHeader["kind"], json: unknown): PreparedRequest {
@@ -62,6 +72,9 @@ function prepare(ctx: ReplicaContext, kind: ResponseHeader["kind"], json: unknow
   const body = parsed.data;
   const model = ctx.models.get(body.model);
   if (!model) throw new RequestError(404, "NotFoundError", `The model \`${body.model}\` does not exist.`);
+  if (model.api === "pooling") {
+    throw badRequest(`The model \`${model.id}\` is a pooling model: it serves POST /pooling, not /v1/${kind === "chat" ? "chat/completions" : "completions"}.`);
+  }
   if (body.stream_options != null && body.stream !== true) {
     throw badRequest("Stream options can only be defined when `stream=True`.");
   }
@@ -69,7 +82,10 @@ function prepare(ctx: ReplicaContext, kind: ResponseHeader["kind"], json: unknow
   let prompt: SimPrompt;
   let promptText: string;
   let maxTokens = body.max_tokens ?? null;
+  let logprobs: number | null;
   if ("messages" in body) {
+    if (body.top_logprobs != null && body.logprobs !== true) throw badRequest("when using `top_logprobs`, `logprobs` must be set to true.");
+    logprobs = body.logprobs === true ? (body.top_logprobs ?? 0) : null;
     const continueFinalMessage = body.continue_final_message === true;
     // Like vLLM: only an explicit add_generation_prompt=true conflicts (its default is true).
     if (continueFinalMessage && body.add_generation_prompt === true) {
@@ -83,6 +99,7 @@ function prepare(ctx: ReplicaContext, kind: ResponseHeader["kind"], json: unknow
     promptText = renderChatPrompt(messages, { addGenerationPrompt: body.add_generation_prompt ?? true, continueFinalMessage });
     maxTokens = body.max_completion_tokens ?? maxTokens;
   } else {
+    logprobs = body.logprobs ?? null;
     prompt = { kind: "completion", prompt: body.prompt };
     promptText = body.prompt;
   }
@@ -112,15 +129,20 @@ function prepare(ctx: ReplicaContext, kind: ResponseHeader["kind"], json: unknow
     stop,
     stream: body.stream === true,
     includeUsage: body.stream_options?.include_usage === true,
+    logprobs,
   };
 }
 
-function generateSamples(request: PreparedRequest): FinishedSample[] {
-  const samples: FinishedSample[] = [];
+function generateSamples(request: PreparedRequest): ModelSample[] {
+  const samples: ModelSample[] = [];
   for (let i = 0; i < request.n; i++) {
     const seed = request.seed !== null ? request.seed + i : Math.floor(Math.random() * 2 ** 31);
-    const text = request.model.generate({ prompt: request.prompt, seed, temperature: request.temperature });
-    samples.push(finishSample(text, request.maxTokens, request.stop));
+    const sampleRequest = { prompt: request.prompt, seed, temperature: request.temperature };
+    if (request.model.generateDetailed) {
+      samples.push({ ...request.model.generateDetailed(sampleRequest), seed });
+    } else {
+      samples.push({ text: request.model.generate(sampleRequest), decisions: [], seed });
+    }
   }
   return samples;
 }
@@ -133,6 +155,7 @@ function generateSamples(request: PreparedRequest): FinishedSample[] {
 export function handleCompletionRequest(ctx: ReplicaContext, kind: ResponseHeader["kind"], rawBody: string, res: ServerResponse): void {
   let request: PreparedRequest;
   let samples: FinishedSample[];
+  let modelSamples: ModelSample[];
   let fault: SimFaultKind | null;
   try {
     let json: unknown;
@@ -156,7 +179,8 @@ export function handleCompletionRequest(ctx: ReplicaContext, kind: ResponseHeade
     // Never answered; the connection stays open until the client gives up (or the server stops).
     if (fault === "hang") return;
     try {
-      samples = generateSamples(request);
+      modelSamples = generateSamples(request);
+      samples = modelSamples.map((sample) => finishSample(sample.text, request.maxTokens, request.stop));
     } catch (error) {
       if (error instanceof SimPromptError) throw badRequest(error.message);
       throw error;
@@ -176,7 +200,10 @@ export function handleCompletionRequest(ctx: ReplicaContext, kind: ResponseHeade
     created: Math.floor(Date.now() / 1000),
     model: request.model.id,
   };
-  const init: RunInit = { ctx, header, request, samples, fault, res };
+  // Streams carry no log-probabilities (the client reads them from JSON answers only).
+  const logprobs =
+    request.logprobs === null || request.stream ? [] : samples.map((sample, i) => sampleLogprobs(sample.text, modelSamples[i]!.decisions, request.logprobs!, modelSamples[i]!.seed));
+  const init: RunInit = { ctx, header, request, samples, logprobs, fault, res };
   (request.stream ? new StreamingRun(init) : new JsonRun(init)).start();
 }
 
@@ -185,6 +212,7 @@ interface RunInit {
   header: ResponseHeader;
   request: PreparedRequest;
   samples: readonly FinishedSample[];
+  logprobs: ReadonlyArray<readonly SimTokenLogprob[]>;
   fault: SimFaultKind | null;
   res: ServerResponse;
 }
@@ -195,6 +223,7 @@ abstract class Run {
   protected readonly header: ResponseHeader;
   protected readonly request: PreparedRequest;
   protected readonly samples: readonly FinishedSample[];
+  protected readonly logprobs: ReadonlyArray<readonly SimTokenLogprob[]>;
   protected readonly fault: SimFaultKind | null;
   protected readonly res: ServerResponse;
   protected readonly totalCompletionTokens: number;
@@ -203,7 +232,7 @@ abstract class Run {
   protected finishedCount = 0;
 
   constructor(init: RunInit) {
-    ({ ctx: this.ctx, header: this.header, request: this.request, samples: this.samples, fault: this.fault, res: this.res } = init);
+    ({ ctx: this.ctx, header: this.header, request: this.request, samples: this.samples, logprobs: this.logprobs, fault: this.fault, res: this.res } = init);
     this.totalCompletionTokens = this.samples.reduce((sum, s) => sum + s.completionTokens, 0);
   }
 
@@ -254,7 +283,7 @@ class JsonRun extends Run {
 
   protected onFinished(): void {
     if (this.finishedCount < this.samples.length || this.res.destroyed) return;
-    const text = JSON.stringify(completionBody(this.header, this.samples, this.usage()));
+    const text = JSON.stringify(completionBody(this.header, this.samples, this.usage(), this.logprobs));
     if (this.fault === "malformed") {
       const cut = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
       this.res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(cut) });

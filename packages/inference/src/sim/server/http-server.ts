@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { SimModel } from "../model";
 import { CapacityScheduler } from "./capacity";
 import { handleCompletionRequest, sendError, sendJson, type ReplicaContext } from "./completion-endpoint";
+import { handlePoolingRequest } from "./pooling-endpoint";
 import { parseSimReplicaConfig, type SimReplicaConfigInput } from "./config";
 import { FaultInjector } from "./faults";
 import { renderPrometheus, type SimReplicaMetrics } from "./metrics";
@@ -69,7 +70,7 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
 
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? "/").split("?", 1)[0]!;
-    if (config.apiKey && path.startsWith("/v1/") && req.headers.authorization !== `Bearer ${config.apiKey}`) {
+    if (config.apiKey && (path.startsWith("/v1/") || path === "/pooling") && req.headers.authorization !== `Bearer ${config.apiKey}`) {
       return sendJson(res, 401, { error: "Unauthorized" });
     }
     const completionKind = path === "/v1/chat/completions" ? "chat" : path === "/v1/completions" ? "completion" : null;
@@ -80,6 +81,15 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
       peakOpenRequests = Math.max(peakOpenRequests, openRequests);
       res.once("close", () => openRequests--);
       readBody(req, res, (body) => handleCompletionRequest(ctx, completionKind, body, res));
+      return;
+    }
+    if (path === "/pooling") {
+      if (req.method !== "POST") return sendJson(res, 405, { detail: "Method Not Allowed" });
+      completionRequests++;
+      openRequests++;
+      peakOpenRequests = Math.max(peakOpenRequests, openRequests);
+      res.once("close", () => openRequests--);
+      readBody(req, res, (body) => handlePoolingRequest(ctx, body, res));
       return;
     }
     const known = path === "/health" || path === "/v1/models" || path === "/metrics";

@@ -1,3 +1,4 @@
+import { chatLogprobsBody, completionLogprobsBody, type SimTokenLogprob } from "./logprobs";
 import type { FinishedSample } from "./sample-text";
 
 /** Fields shared by a response and all chunks of its stream. */
@@ -24,18 +25,20 @@ export function usage(promptTokens: number, completionTokens: number, cachedToke
   };
 }
 
-export function completionBody(header: ResponseHeader, samples: readonly FinishedSample[], totals: Usage) {
-  const choices = samples.map((sample, index) =>
-    header.kind === "chat"
+/** `logprobs[i]`: sample i's token log-probabilities when the request asked for them. */
+export function completionBody(header: ResponseHeader, samples: readonly FinishedSample[], totals: Usage, logprobs: ReadonlyArray<readonly SimTokenLogprob[] | null> = []) {
+  const choices = samples.map((sample, index) => {
+    const tokens = logprobs[index] ?? null;
+    return header.kind === "chat"
       ? {
           index,
           message: { role: "assistant", content: sample.text },
-          logprobs: null,
+          logprobs: tokens ? chatLogprobsBody(tokens) : null,
           finish_reason: sample.finishReason,
           stop_reason: sample.stopReason,
         }
-      : { index, text: sample.text, logprobs: null, finish_reason: sample.finishReason, stop_reason: sample.stopReason },
-  );
+      : { index, text: sample.text, logprobs: tokens ? completionLogprobsBody(tokens) : null, finish_reason: sample.finishReason, stop_reason: sample.stopReason };
+  });
   return { ...headerFields(header, header.kind === "chat" ? "chat.completion" : "text_completion"), choices, usage: totals };
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The request fields vLLM's OpenAI server honours that the simulation uses;
- * other fields (top_p, logprobs, …) are accepted and ignored, as vLLM ignores
+ * other fields (top_p, top_k, …) are accepted and ignored, as vLLM ignores
  * what a model does not need. `null` means "default", as in the OpenAI API.
  */
 const samplingFields = {
@@ -32,13 +32,26 @@ export const chatRequestSchema = z.object({
   max_completion_tokens: z.number().int().min(1).nullish(),
   add_generation_prompt: z.boolean().nullish(),
   continue_final_message: z.boolean().nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
 });
 
 export const completionRequestSchema = z.object({
   ...samplingFields,
   prompt: z.string({ error: "prompt must be a string" }),
   echo: z.boolean().nullish(),
+  /** Completions: the number of alternatives per token (0: the sampled token's log-probability only). */
+  logprobs: z.number().int().min(0).max(20).nullish(),
 });
+
+/** vLLM's `POST /pooling` (at the server root): a chat conversation or a text, never both. */
+export const poolingRequestSchema = z
+  .object({
+    model: z.string({ error: "model is required and must be a string" }).min(1),
+    messages: z.array(messageSchema).min(1).optional(),
+    input: z.string({ error: "input must be a string" }).optional(),
+  })
+  .refine((body) => (body.messages === undefined) !== (body.input === undefined), { message: "give exactly one of `messages` and `input`" });
 
 export type ChatRequest = z.output<typeof chatRequestSchema>;
 export type CompletionRequest = z.output<typeof completionRequestSchema>;
