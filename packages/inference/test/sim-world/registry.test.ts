@@ -7,7 +7,7 @@ import { chat, generate, MIA_TEXT } from "./helpers";
 describe("createSimModels", () => {
   it("serves the default set", () => {
     const models = createSimModels();
-    expect(models.map((model) => model.id)).toEqual(["sim-policy", "sim-judge-strong", "sim-judge-medium", "sim-judge-weak", "sim-judge-correlated", "sim-segmenter", "arith-checker"]);
+    expect(models.map((model) => model.id)).toEqual(["sim-policy", "sim-judge-strong", "sim-judge-medium", "sim-judge-weak", "sim-judge-correlated", "sim-segmenter", "arith-checker", "sim-thinkprm", "sim-genprm", "sim-math-prm", "sim-outcome-rm"]);
     expect(models.map((model) => model.id)).toEqual(DEFAULT_SIM_MODELS.map((model) => model.id));
     expect(models.find((model) => model.id === "sim-judge-weak")?.config).toEqual({ id: "sim-judge-weak", accuracy: 0.65, positiveBias: 0.15, unparseableRate: 0.05, blindTo: [], suspiciousOf: [] });
     expect(models.find((model) => model.id === "sim-judge-strong")?.config).toEqual({ id: "sim-judge-strong", accuracy: 0.95, positiveBias: 0, unparseableRate: 0.01, blindTo: [], suspiciousOf: [] });
@@ -30,7 +30,7 @@ describe("createSimModels", () => {
       "sim-segmenter": false,
       "judge-collapsed": { kind: "judge", positiveBias: 1 },
     });
-    expect(models.map((model) => model.id)).toEqual(["sim-policy", "sim-judge-strong", "sim-judge-medium", "sim-judge-weak", "sim-judge-correlated", "arith-checker", "judge-collapsed"]);
+    expect(models.map((model) => model.id)).toEqual(["sim-policy", "sim-judge-strong", "sim-judge-medium", "sim-judge-weak", "sim-judge-correlated", "arith-checker", "sim-thinkprm", "sim-genprm", "sim-math-prm", "sim-outcome-rm", "judge-collapsed"]);
     expect(models.find((model) => model.id === "sim-judge-weak")?.config).toMatchObject({ accuracy: 0.6, positiveBias: 0.15 });
     expect(models.find((model) => model.id === "judge-collapsed")?.config).toMatchObject({ positiveBias: 1, accuracy: 0.8 });
     const policy = models[0]!;

@@ -225,7 +225,7 @@ function systematicCheckOf(evidence: JudgeEvidence, systematic: SystematicVerdic
 }
 
 /** The check, as a judge that reached `verdict` would write it. */
-function checkOf(evidence: JudgeEvidence, verdict: Label, systematic: SystematicVerdict | null = null): string {
+export function checkOf(evidence: JudgeEvidence, verdict: Label, systematic: SystematicVerdict | null = null): string {
   const truthLabel = evidenceLabel(evidence);
   const misread = systematic !== null && systematic.verdict === verdict ? systematicCheckOf(evidence, systematic) : null;
   if (misread !== null) return misread;

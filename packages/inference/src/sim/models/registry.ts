@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { SIM_MODEL_KINDS, type ConfiguredSimModel, type SimModelKind } from "./kinds";
 import { createArithChecker } from "./arith-checker";
+import { createSimGenPrm } from "./genprm";
 import { createSimJudge, SIM_JUDGE_PRESETS } from "./judge";
+import { createSimMathPrm } from "./math-prm";
+import { createSimOutcomeRm } from "./outcome-rm";
+import { createSimThinkPrm } from "./thinkprm";
 import { createSimPolicy } from "./policy";
 import { createSimSegmenter } from "./segmenter";
 
@@ -12,6 +16,10 @@ export const DEFAULT_SIM_MODELS: ReadonlyArray<{ id: string; kind: SimModelKind 
   ...Object.keys(SIM_JUDGE_PRESETS).map((id) => ({ id, kind: "judge" as const })),
   { id: "sim-segmenter", kind: "segmenter" },
   { id: "arith-checker", kind: "arith-checker" },
+  { id: "sim-thinkprm", kind: "thinkprm" },
+  { id: "sim-genprm", kind: "genprm" },
+  { id: "sim-math-prm", kind: "pooling-prm" },
+  { id: "sim-outcome-rm", kind: "outcome-rm" },
 ];
 
 /**
@@ -39,6 +47,10 @@ const FACTORIES: Readonly<Record<SimModelKind, (config: Record<string, unknown> 
   judge: createSimJudge,
   segmenter: createSimSegmenter,
   "arith-checker": createArithChecker,
+  thinkprm: createSimThinkPrm,
+  genprm: createSimGenPrm,
+  "pooling-prm": createSimMathPrm,
+  "outcome-rm": createSimOutcomeRm,
 };
 
 /** One model of the given kind; `settings` as in `SimModelsConfig`, without `kind`. */

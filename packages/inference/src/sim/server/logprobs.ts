@@ -51,8 +51,9 @@ export function sampleLogprobs(text: string, decisions: readonly SimTokenDecisio
     if (decision && decision.token === token) {
       const top = [...decision.top].sort((a, b) => b.logprob - a.logprob);
       const chosen = top.find((alternative) => alternative.token === token)?.logprob ?? Math.log(0.5);
-      const rest = Math.max(1e-6, 1 - top.reduce((sum, alternative) => sum + Math.exp(alternative.logprob), 0));
-      const extra = fillers(rest, Math.max(0, topK - top.length), new Set(top.map((alternative) => alternative.token)));
+      // Runners-up share what the model's own alternatives leave over, if anything.
+      const rest = 1 - top.reduce((sum, alternative) => sum + Math.exp(alternative.logprob), 0);
+      const extra = rest > 1e-3 ? fillers(rest, Math.max(0, topK - top.length), new Set(top.map((alternative) => alternative.token))) : [];
       out.push({ token, logprob: chosen, offset, top: [...top, ...extra].slice(0, topK) });
     } else {
       const p = 0.99 - 0.21 * jitter(seed, position);
