@@ -206,7 +206,7 @@ export class InferenceClient {
    */
   pool(request: PoolingRequest): Promise<PoolingResult> {
     if ((request.messages === undefined) === (request.input === undefined)) {
-      throw new InferenceError("a pooling request needs exactly one of messages and input", "http", false, 400);
+      return Promise.reject(new InferenceError("a pooling request needs exactly one of messages and input", "http", false, 400));
     }
     const affinityKey = request.affinityKey ?? request.input ?? request.messages!.map((m) => `${m.role}\u0000${m.content}`).join("\u0001");
     return this.withRetries({ affinityKey, signal: request.signal, meter: request.meter }, async (lease) => {

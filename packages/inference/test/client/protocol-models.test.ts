@@ -284,7 +284,7 @@ describe("protocol models over HTTP through InferenceClient", () => {
       status: 400,
       message: expect.stringMatching(/`sim-math-prm` is a pooling model: it serves POST \/pooling, not \/v1\/chat\/completions/),
     });
-    expect(() => client.pool({ model: "sim-math-prm" })).toThrow(/exactly one of messages and input/);
+    await expect(client.pool({ model: "sim-math-prm" })).rejects.toThrow(/exactly one of messages and input/);
 
     const origin = cluster.replicas[0]!.origin;
     const post = (body: unknown) => fetch(`${origin}/pooling`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -314,5 +314,35 @@ describe("protocol models over HTTP through InferenceClient", () => {
     const refused = await post({ ...body, top_logprobs: 2 });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/`logprobs` must be set to true/);
+  });
+});
+
+describe("pooling through injected faults", () => {
+  it("retries server errors, hangs and cut bodies like generation, and accounts every request once", async () => {
+    const cluster = await startSimCluster({
+      models: createSimModels(),
+      replicas: 2,
+      timeScale: 500,
+      faults: { error5xxRate: 0.15, hangRate: 0.03, malformedRate: 0.05, dropRate: 0.05, seed: 3 },
+    });
+    const pool = new EndpointPool(
+      cluster.urls.map((baseUrl) => ({ baseUrl, maxInFlight: 16 })),
+      { timeouts: { headersMs: 500, bodyIdleMs: 500 } },
+    );
+    const client = new InferenceClient(pool, { retry: { maxAttempts: 12, baseDelayMs: 5, maxDelayMs: 50 } });
+    try {
+      const solutions = worldSolutions(200, 5000);
+      const results = await Promise.all(
+        solutions.map(({ problem, steps }) => client.pool({ model: "sim-math-prm", input: `${problem.text} ${steps.map((step, i) => `Step ${i + 1}: ${step} ки`).join("\n")}` })),
+      );
+      results.forEach((result, i) => expect(result.data).toHaveLength(solutions[i]!.steps.length));
+      expect(results.some((result) => result.attempts > 1)).toBe(true);
+      const usage = client.meter.snapshot();
+      expect(usage.requests).toBe(200);
+      expect(usage.promptTokens).toBe(results.reduce((sum, result) => sum + result.usage.promptTokens, 0));
+    } finally {
+      await pool.close();
+      await cluster.stop();
+    }
   });
 });
