@@ -112,7 +112,7 @@ export async function checkSandboxAvailability(pathVariable = process.env.PATH ?
   if (probe.code !== 0 || probe.stdout.trim() !== "1") {
     return {
       available: false,
-      reason: `code execution needs unprivileged user and network namespaces, which this worker cannot create (${probe.stderr.trim() || `unshare exited ${probe.code}`}); the block is not run with network`,
+      reason: `code execution needs unprivileged user and network namespaces, which this worker cannot create (${probe.stderr.trim() || `unshare exited ${probe.code}`}); code blocks are refused rather than run with network`,
     };
   }
   return { available: true, python, unshare };
