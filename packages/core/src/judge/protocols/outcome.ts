@@ -6,10 +6,15 @@ import {
 import { fillPromptTemplate, type ChatPrompt } from "../../prompts/template";
 import { lastBoxed } from "../../text/boxed";
 
-/** The text a reasoning model's answer is read from: after the last `</think>` when there is one. */
-export function afterThinking(text: string): string {
+/**
+ * The text a reasoning model's answer is read from: after the last `</think>` when there is
+ * one. Thinking that was opened (`<think>`) and never closed was cut off, so there is no answer
+ * to read: null.
+ */
+export function afterThinking(text: string): string | null {
   const end = text.lastIndexOf("</think>");
-  return end < 0 ? text : text.slice(end + "</think>".length);
+  if (end >= 0) return text.slice(end + "</think>".length);
+  return text.includes("<think>") ? null : text;
 }
 
 // ---------------------------------------------------------------- pointwise
@@ -25,7 +30,8 @@ export function buildOutcomePointwiseMessages(values: { problem: string; steps: 
 
 /** The score in the last `\boxed{…}` (after any thinking): an integer from 1 to 10, else null (unparseable). */
 export function parseOutcomeScore(text: string): number | null {
-  const box = lastBoxed(afterThinking(text));
+  const answer = afterThinking(text);
+  const box = answer === null ? null : lastBoxed(answer);
   if (!box) return null;
   const content = box.content.trim();
   if (!/^\d+$/.test(content)) return null;
@@ -59,6 +65,7 @@ export function buildOutcomePairwiseMessages(values: { question: string; answer1
 /** `\boxed{Assistant 2}` (looked for first) -> 2, `\boxed{Assistant 1}` -> 1, after any thinking; else null. */
 export function parsePairwiseWinner(text: string): PairSide | null {
   const answer = afterThinking(text);
+  if (answer === null) return null;
   if (answer.includes("\\boxed{Assistant 2}")) return 2;
   if (answer.includes("\\boxed{Assistant 1}")) return 1;
   return null;
