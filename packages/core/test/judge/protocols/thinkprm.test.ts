@@ -31,6 +31,11 @@ describe("ThinkPRM requests", () => {
     expect(THINKPRM_STOP_STRINGS).toEqual(["Is the solution correct?", "</think>"]);
   });
 
+  it("fills the slots by plain replacement, problem first, as the source does", () => {
+    const content = buildThinkPrmMessages({ problem: "Costs $& or {solution}?", steps: ["$1"] }).messages[0]!.content;
+    expect(content).toContain("[Math Problem]\n\nCosts $& or Step 1: $1?\n\n[Solution]\n\nStep 1: $1\n\n");
+  });
+
   it("keeps `Step N:` that is not at the start of a step", () => {
     const request = buildThinkPrmMessages({ problem: "p", steps: ["as in Step 2: below"] });
     expect(request.messages[0]!.content).toContain("Step 1: as in Step 2: below");
