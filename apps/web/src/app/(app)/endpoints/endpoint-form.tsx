@@ -139,8 +139,8 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
         <fieldset className="space-y-1 sm:col-span-2" aria-describedby="endpoint-protocols-hint">
           <legend className="text-slate-700">Judge protocols</legend>
           <p id="endpoint-protocols-hint" className="text-xs text-slate-500">
-            The ways of judging the server behind this endpoint can answer; a run asking for another one is refused at launch. Each needs its
-            own server API.
+            For judge endpoints: the ways of judging the server behind this endpoint can answer; a run asking its judge for another one is
+            refused at launch. Each needs its own server API.
           </p>
           <div className="grid gap-1 sm:grid-cols-2">
             {endpointProtocolChoices().map((choice) => (
