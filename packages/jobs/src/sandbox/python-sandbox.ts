@@ -208,7 +208,8 @@ function signalCause(name: string, limits: SandboxLimits): string {
 
 /** PATH (the interpreter's folder and the system's) and HOME/TMPDIR in the block's own folder: nothing of the worker's environment. */
 function minimalEnv(dir: string, python: string): NodeJS.ProcessEnv {
-  return { PATH: [dirname(python), "/usr/local/bin", "/usr/bin", "/bin"].join(delimiter), HOME: dir, TMPDIR: dir };
+  // A cast, not an annotation: an app may declare variables every ProcessEnv has (NODE_ENV), and the block gets none of them.
+  return { PATH: [dirname(python), "/usr/local/bin", "/usr/bin", "/bin"].join(delimiter), HOME: dir, TMPDIR: dir } as unknown as NodeJS.ProcessEnv;
 }
 
 /**

@@ -3,12 +3,12 @@
  * protocol's options the form asks for, and the `protocol` / `protocolOptions` the
  * form submits. Free of React so it can be tested alone.
  */
-import { DEFAULT_PRM_THRESHOLD_VALUE, JUDGE_PROTOCOL_IDS, JUDGE_PROTOCOLS, PRM_VARIANT_IDS, isJudgeProtocolId, type JudgeProtocolId } from "@stepwiser/core";
+import { DEFAULT_PRM_THRESHOLD_VALUE, JUDGE_PROTOCOLS, JUDGE_RUN_KINDS, PRM_VARIANT_IDS, isJudgeProtocolId, protocolsForRunKind, type JudgeProtocolId } from "@stepwiser/core";
 import { protocolLabels, protocolTitle, SERVER_API_NEEDS } from "~/lib/judge-protocols";
 import { FieldError, type FormField, type JsonSchemaProperty, type RunConfigSchema } from "./schema-form";
 
 /** The run kinds with a judge that speaks a protocol. */
-export const PROTOCOL_RUN_KINDS = ["judge", "benchmark", "best_of_n", "chunk_reset"] as const;
+export const PROTOCOL_RUN_KINDS = JUDGE_RUN_KINDS;
 type ProtocolRunKind = (typeof PROTOCOL_RUN_KINDS)[number];
 
 /** The configuration fields the protocol controls replace in the generated form. */
@@ -21,25 +21,9 @@ export function hasProtocol(kind: string): kind is ProtocolRunKind {
   return (PROTOCOL_RUN_KINDS as readonly string[]).includes(kind);
 }
 
-/**
- * The protocols a kind can run, in registry order: a judge run any; a benchmark needs a
- * first-error prediction (stepwise); best-of-N scores whole solutions, which the critic's
- * one-error reading does not; chunk-reset needs a verdict per chunk as the policy writes it.
- */
+/** The protocols a kind can run, in registry order: the server's own table (core's `protocolsForRunKind`). */
 export function protocolChoices(kind: string): JudgeProtocolId[] {
-  const stepwise = JUDGE_PROTOCOL_IDS.filter((id) => JUDGE_PROTOCOLS[id].stepwise);
-  switch (kind) {
-    case "judge":
-      return [...JUDGE_PROTOCOL_IDS];
-    case "benchmark":
-      return stepwise;
-    case "best_of_n":
-      return JUDGE_PROTOCOL_IDS.filter((id) => id !== "processbench-critic");
-    case "chunk_reset":
-      return stepwise.filter((id) => id !== "processbench-critic");
-    default:
-      return [];
-  }
+  return hasProtocol(kind) ? protocolsForRunKind(kind) : [];
 }
 
 /** The select's options: value and "label (id@vN)". */
