@@ -41,6 +41,20 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
   await expect(delta.getByTestId("delta-p")).toBeVisible();
   await expect(page.locator(`[data-testid="delta-cell"][data-run="${weakId}"]`)).toHaveCount(0);
   const strongF1 = Number(await f1.getAttribute("data-value"));
+  // The leaderboard: both runs ranked by average F1 with the protocol they spoke, and apart below them the
+  // published references (average only, not measured here).
+  const leaderboard = page.getByTestId("leaderboard-row");
+  await expect(leaderboard).toHaveCount(2);
+  for (const row of await leaderboard.all()) await expect(row.getByTestId("leaderboard-protocol")).toHaveText("StepWiser chunk judge stepwiser-chunk@v1");
+  const ranked = await leaderboard.evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-value"))));
+  expect(ranked).toEqual([...ranked].sort((a, b) => b - a));
+  await expect(page.locator(`[data-testid="run-protocol"][data-protocol="stepwiser-chunk@v1"]`).first()).toBeVisible();
+  const reference = page.getByTestId("published-reference");
+  await expect(reference.getByRole("heading", { name: "Published (reference) — not measured here" })).toBeVisible();
+  await expect(reference.getByTestId("published-row")).toHaveCount(8);
+  await expect(reference.locator('[data-testid="published-row"][data-model="StepWiser Rel-Effective"]')).toContainText("61.9 (64.1 with Maj@8)");
+  await expect(reference.getByTestId("published-caveat")).toContainText("Only the average F1 over ProcessBench's four subsets");
+  await expect(reference.getByTestId("published-caveat")).toContainText("Source: StepWiser paper (Meta FAIR, 2025), ProcessBench average over its four subsets.");
   await page.screenshot({ path: screenshot("compare.png"), fullPage: true });
 
   // The URL carries the view: opened afresh it shows the same numbers.

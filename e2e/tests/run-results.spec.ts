@@ -172,6 +172,9 @@ test("a benchmark run's results on a small ProcessBench import: per-subset F1 an
   await expect(row.getByRole("cell").nth(5)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\] \(\d\/8\)$/);
   await expect(row.getByRole("cell").nth(6)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\] \(\d\/6\)$/);
   await expect(fact(scores, "Average F1")).toHaveText(PERCENT);
+  // The protocol the judge spoke, with its id@vN and the judge model beside it.
+  await expect(fact(scores, "Protocol")).toHaveText("StepWiser chunk judge");
+  await expect(scores.getByText("stepwiser-chunk@v1 · sim-judge-strong")).toBeVisible();
   await expectRawJsonClosed(page);
   await page.screenshot({ path: screenshot("results-benchmark.png"), fullPage: true });
 

@@ -24,7 +24,7 @@ describe("stepwiser endpoint", () => {
   it("add → list → update → test → remove, audited as the first admin, never printing the key", async () => {
     const added = await cli(["add", "--name", "sim", "--model", "sim-policy", "--role", "policy", "--url", cluster.urls[0]!, "--api-key-env", "ENDPOINT_TEST_KEY"]);
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ name: "sim", model: "sim-policy", role: "policy", maxConcurrency: 64, hasApiKey: true, baseUrls: [cluster.urls[0]] });
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: "sim", model: "sim-policy", role: "policy", maxConcurrency: 64, hasApiKey: true, baseUrls: [cluster.urls[0]], protocols: ["stepwiser-chunk", "processbench-critic"] });
     expect((await database.db.endpoint.findUniqueOrThrow({ where: { name: "sim" } })).apiKey).toBe(SECRET);
 
     const listed = await cli(["list"]);
@@ -39,6 +39,15 @@ describe("stepwiser endpoint", () => {
     const badPrice = await cli(["update", "sim", "--completion-price", "cheap"]);
     expect(badPrice.code).toBe(2);
     expect(badPrice.stderr).toMatch(/--completion-price.*not a price/);
+    const declared = await cli(["update", "sim", "--protocol", "thinkprm,genprm", "--protocol", "outcome-pointwise"]);
+    expect(declared.code, declared.stderr).toBe(0);
+    expect(JSON.parse(declared.stdout)).toMatchObject({ protocols: ["thinkprm", "genprm", "outcome-pointwise"], maxConcurrency: 8 });
+    const badProtocol = await cli(["update", "sim", "--protocol", "thinkprm,reward-magic"]);
+    expect(badProtocol.code).toBe(2);
+    expect(badProtocol.stderr).toMatch(/--protocol.*"reward-magic" is not a judge protocol; expected one of stepwiser-chunk, /);
+    const twice = await cli(["update", "sim", "--protocol", "thinkprm", "--protocol", "thinkprm"]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/--protocol.*lists the same protocol twice/);
 
     const tested = await cli(["test", "sim"]);
     expect(tested.code, tested.stderr).toBe(0);
@@ -55,8 +64,11 @@ describe("stepwiser endpoint", () => {
       ["endpoint.created", "admin-1"],
       ["endpoint.updated", "admin-1"],
       ["endpoint.updated", "admin-1"],
+      ["endpoint.updated", "admin-1"],
       ["endpoint.deleted", "admin-1"],
     ]);
+    expect(audit[3]?.before).toMatchObject({ protocols: ["stepwiser-chunk", "processbench-critic"] });
+    expect(audit[3]?.after).toMatchObject({ protocols: ["thinkprm", "genprm", "outcome-pointwise"] });
     expect(JSON.stringify(audit.map((entry) => [entry.before, entry.after]))).not.toContain(SECRET);
   }, 60_000);
 

@@ -87,16 +87,24 @@ function spawnService(name: string, command: string, args: string[], env: NodeJS
   return child;
 }
 
-/** The simulated models and the role each plays; registered as endpoints on every start. */
-const SIM_ENDPOINTS = [
+/**
+ * The simulated models, the role each plays and the judge protocols each speaks (absent:
+ * the default chat prompts); registered as endpoints on every start. A new endpoint gets
+ * these protocols; an existing one keeps what an admin declared.
+ */
+const SIM_ENDPOINTS: readonly { model: string; role: "policy" | "judge" | "segmenter"; protocols?: string[] }[] = [
   { model: "sim-policy", role: "policy" },
   { model: "sim-judge-strong", role: "judge" },
   { model: "sim-judge-medium", role: "judge" },
   { model: "sim-judge-weak", role: "judge" },
   { model: "sim-judge-correlated", role: "judge" },
   { model: "arith-checker", role: "judge" },
+  { model: "sim-thinkprm", role: "judge", protocols: ["thinkprm"] },
+  { model: "sim-genprm", role: "judge", protocols: ["genprm"] },
+  { model: "sim-math-prm", role: "judge", protocols: ["discriminative-prm"] },
+  { model: "sim-outcome-rm", role: "judge", protocols: ["outcome-pointwise", "outcome-pairwise"] },
   { model: "sim-segmenter", role: "segmenter" },
-] as const;
+];
 
 /**
  * Starts the built-in simulated inference cluster (the embedded default, as the
@@ -134,10 +142,10 @@ async function startSimCluster(children: ChildProcess[], env: NodeJS.ProcessEnv)
 async function registerSimEndpoints(databaseUrl: string, baseUrls: string[]): Promise<void> {
   const db = createDb(databaseUrl, { poolSize: 2 });
   try {
-    for (const { model, role } of SIM_ENDPOINTS) {
+    for (const { model, role, protocols } of SIM_ENDPOINTS) {
       await db.endpoint.upsert({
         where: { name: model },
-        create: { name: model, model, role, baseUrls, maxConcurrency: 256 },
+        create: { name: model, model, role, baseUrls, maxConcurrency: 256, ...(protocols ? { protocols } : {}) },
         update: { baseUrls },
       });
     }

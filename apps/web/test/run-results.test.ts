@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "../src/app/(app)/runs/[id]/results/format";
 import {
   agreementView,
+  benchmarkProtocol,
+  benchmarkProtocolFact,
   benchmarkRows,
   bestOfNView,
   chunkHref,
@@ -163,7 +165,7 @@ describe("result views", () => {
       status: "completed",
       kind: "benchmark",
       datasetId: "ds",
-      summary: { mode: "chunk-judge", judge: "sim-judge", promptTemplateId: null, averageF1: 0.5, unparseable: 0, missing: 0 },
+      summary: { protocol: null, mode: "chunk-judge", judge: "sim-judge", promptTemplateId: null, averageF1: 0.5, unparseable: 0, missing: 0 },
       subsets: [
         { subset: "gsm8k", n: 12, nError: 10, nCorrect: 2, f1: { estimate: 0.5, lower: 0.2, upper: 0.8 }, accErr: { estimate: 0.5, lower: 0.2366, upper: 0.7634, successes: 5, trials: 10 }, accCor: null },
       ],
@@ -171,6 +173,16 @@ describe("result views", () => {
     expect(benchmarkRows(benchmark)).toEqual([
       { subset: "gsm8k", solutions: "12", withError: "10", withoutError: "2", f1: "50.0 % [20.0, 80.0]", accErr: "50.0 % [23.7, 76.3] (5/10)", accCor: "—", f1Value: 0.5 },
     ]);
+  });
+
+  it("benchmark: the protocol from the summary's id@vN, or from the mode of a summary written before protocols", () => {
+    expect(benchmarkProtocol({ protocol: "thinkprm@v1", mode: null })).toEqual({ label: "ThinkPRM", ref: "thinkprm@v1" });
+    expect(benchmarkProtocol({ protocol: null, mode: "critic" })).toEqual({ label: "ProcessBench critic", ref: "processbench-critic@v1" });
+    expect(benchmarkProtocol({ protocol: null, mode: "chunk-judge" })).toEqual({ label: "StepWiser chunk judge", ref: "stepwiser-chunk@v1" });
+    expect(benchmarkProtocol({ protocol: "retired@v3", mode: null })).toEqual({ label: "retired", ref: "retired@v3" });
+    expect(benchmarkProtocol({ protocol: null, mode: null })).toBeNull();
+    expect(benchmarkProtocolFact({ protocol: "genprm@v1", mode: null, judge: "sim-genprm" })).toEqual({ label: "Protocol", value: "GenPRM", note: "genprm@v1 · sim-genprm" });
+    expect(benchmarkProtocolFact({ protocol: null, mode: null, judge: null })).toEqual({ label: "Protocol", value: "unknown" });
   });
 
   it("generate: accuracy with its counts, the prompt filter's split of the problems", () => {

@@ -1,4 +1,4 @@
-import type { Verdict } from "@stepwiser/core";
+import { PUBLISHED_PROCESSBENCH_SOURCE, type Verdict } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
@@ -206,6 +206,10 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     // The whole-dataset run on t-0 (predicts 1: wrong) and t-1 (right) only.
     expect(a!.bySubset.t).toMatchObject({ n: 2, acc_err: 1, acc_cor: 0, f1: 0 });
     expect(b!.delta!.bySubset.t!.f1.estimate).toBe(1);
+    // A run stored before protocols speaks the StepWiser chunk judge; the published references come along, average F1 only.
+    expect(b!.protocol).toEqual({ id: "stepwiser-chunk", version: 1, label: "StepWiser chunk judge", ref: "stepwiser-chunk@v1" });
+    expect(result.published.map((p) => [p.model, p.averageF1])).toContainEqual(["StepWiser Rel-Effective", 61.9]);
+    expect(result.published.every((p) => p.source === PUBLISHED_PROCESSBENCH_SOURCE)).toBe(true);
     const differing = await caller.compare.disagreements({ runA: partial.id, runB: judgeRunId });
     expect(differing.items).toMatchObject([{ externalId: "t-0", gold: -1, a: -1, b: 1, kind: "a_right" }]);
   });

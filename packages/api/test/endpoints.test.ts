@@ -294,4 +294,27 @@ describe("endpoints through tRPC", () => {
     expect(((error as TRPCError).cause as ZodError).issues[0]).toMatchObject({ path: ["completionPricePerMTokens"], message: "a price cannot be negative" });
     await as("admin").endpoint.delete({ id: created.id });
   });
+
+  it("keeps the judge protocols an endpoint declares, audited; an unknown, repeated or empty list is refused naming the field", async () => {
+    const created = await as("admin").endpoint.create({ name: "prm", baseUrls: ["http://127.0.0.1:8004"], model: "Qwen/Qwen2.5-Math-PRM-7B", role: "judge" });
+    expect(created.protocols).toEqual(["stepwiser-chunk", "processbench-critic"]);
+    const updated = await as("admin").endpoint.update({ id: created.id, protocols: ["discriminative-prm"] });
+    expect(updated.protocols).toEqual(["discriminative-prm"]);
+    expect((await as("viewer").endpoint.list()).find((e) => e.id === created.id)?.protocols).toEqual(["discriminative-prm"]);
+    const audit = await database.db.auditLog.findFirstOrThrow({ where: { action: "endpoint.updated", entityId: created.id } });
+    expect(audit).toMatchObject({ before: { protocols: ["stepwiser-chunk", "processbench-critic"] }, after: { protocols: ["discriminative-prm"] } });
+    const refused = async (protocols: unknown) => {
+      const error = await as("admin")
+        .endpoint.update({ id: created.id, protocols: protocols as never })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TRPCError);
+      expect((error as TRPCError).code).toBe("BAD_REQUEST");
+      return ((error as TRPCError).cause as ZodError).issues[0];
+    };
+    expect(await refused(["thinkprm", "reward-magic"])).toMatchObject({ path: ["protocols", 1], message: expect.stringMatching(/^"reward-magic" is not a judge protocol; expected one of stepwiser-chunk, processbench-critic, thinkprm/) });
+    expect(await refused([])).toMatchObject({ path: ["protocols"], message: "needs at least one protocol the server speaks" });
+    expect(await refused(["genprm", "genprm"])).toMatchObject({ path: ["protocols"], message: "lists the same protocol twice" });
+    expect((await database.db.endpoint.findUniqueOrThrow({ where: { id: created.id } })).protocols).toEqual(["discriminative-prm"]);
+    await as("admin").endpoint.delete({ id: created.id });
+  });
 });

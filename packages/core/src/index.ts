@@ -6,6 +6,7 @@ export * from "./processbench/record";
 export * from "./processbench/parse-file";
 export * from "./processbench/metrics";
 export * from "./processbench/critic-output";
+export * from "./processbench/published";
 export * from "./labels";
 export * from "./judge";
 export * from "./access/roles";

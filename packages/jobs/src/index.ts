@@ -49,3 +49,5 @@ export * from "./pipelines/annotate/plan";
 export * from "./runs/read-run-config";
 export * from "./runs/describe-run";
 export * from "./runs/run-spend";
+export * from "./sandbox/limits";
+export * from "./sandbox/python-sandbox";

@@ -21,6 +21,7 @@ const FLAG_OF: Record<string, string> = {
   promptPricePerMTokens: "--prompt-price",
   cachedPromptPricePerMTokens: "--cached-prompt-price",
   completionPricePerMTokens: "--completion-price",
+  protocols: "--protocol",
 };
 
 /** Price flags (USD per 1M tokens) and the fields they set; "none" removes a price. */
@@ -40,6 +41,7 @@ const FIELD_OPTIONS = {
   "prompt-price": { type: "string" },
   "cached-prompt-price": { type: "string" },
   "completion-price": { type: "string" },
+  protocol: { type: "string", multiple: true },
 } as const;
 
 /**
@@ -84,7 +86,7 @@ export async function endpointCommand(args: string[]): Promise<void> {
   });
 }
 
-type FieldValues = { name?: string; model?: string; role?: string; url?: string[]; "max-concurrency"?: string; "api-key-env"?: string } & {
+type FieldValues = { name?: string; model?: string; role?: string; url?: string[]; "max-concurrency"?: string; "api-key-env"?: string; protocol?: string[] } & {
   [flag in keyof typeof PRICE_FLAGS]?: string;
 };
 
@@ -95,6 +97,7 @@ function fieldInput(values: FieldValues): Record<string, unknown> {
   if (values.model !== undefined) input.model = values.model;
   if (values.role !== undefined) input.role = values.role;
   if (values.url !== undefined) input.baseUrls = values.url;
+  if (values.protocol !== undefined) input.protocols = values.protocol.flatMap((list) => list.split(",")).map((id) => id.trim());
   if (values["max-concurrency"] !== undefined) {
     const raw = values["max-concurrency"];
     if (!/^\s*\d+\s*$/.test(raw)) throw new InputError(`"${raw}" is not a whole number`, { field: "--max-concurrency" });

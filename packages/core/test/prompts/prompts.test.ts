@@ -34,6 +34,8 @@ describe("prompt templates", () => {
         "stepwiser-judge@v1",
         "processbench-critic@v1",
         "processbench-critic@v2",
+        "outcome-pointwise@v1",
+        "outcome-pairwise@v1",
       ]
     `);
     for (const id of PROMPT_TEMPLATE_IDS) {

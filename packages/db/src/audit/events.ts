@@ -102,6 +102,8 @@ export interface AuditEndpointSnapshot {
   promptPricePerMTokens?: number | null;
   cachedPromptPricePerMTokens?: number | null;
   completionPricePerMTokens?: number | null;
+  /** The judge protocols it declares; absent in entries written before endpoints declared protocols. */
+  protocols?: string[];
 }
 
 export interface AuditMember {

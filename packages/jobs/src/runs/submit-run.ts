@@ -6,6 +6,7 @@ import { executeRun, type EngineOptions } from "./engine";
 import { RUN_HANDLERS } from "./registry";
 import { validateRunConfig } from "./config-shape";
 import { defaultRunName } from "./describe-run";
+import { refuseCodeExecutionWithoutSandbox } from "../sandbox/python-sandbox";
 import { recordAudit } from "@stepwiser/db";
 
 /**
@@ -55,6 +56,8 @@ export async function createRun(db: Db, request: RunRequest): Promise<Run> {
   let config: unknown;
   try {
     config = await handler.snapshot(db, parsed);
+    const protocolOptions = (parsed as { protocolOptions?: { executeCode?: boolean } }).protocolOptions;
+    if (protocolOptions?.executeCode) await refuseCodeExecutionWithoutSandbox({ executeCode: true }, "protocolOptions.executeCode");
   } catch (error) {
     if (error instanceof InputError) throw new InputError(error.reason, { ...error.location, file: request.source });
     throw new InputError(error instanceof Error ? error.message : String(error), { file: request.source });

@@ -1,4 +1,4 @@
-import { compareCheckpoints, InputError } from "@stepwiser/core";
+import { compareCheckpoints, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, PUBLISHED_PROCESSBENCH_F1 } from "@stepwiser/core";
 import type { ServiceArgs } from "../args";
 import { loadCommonGold, loadComparableRuns } from "./runs";
 
@@ -6,7 +6,9 @@ import { loadCommonGold, loadComparableRuns } from "./runs";
  * ProcessBench scores of 2–8 runs on the same gold solutions (see
  * `loadCommonGold`), each with 95 % percentile-bootstrap intervals per subset
  * and on average, and each non-baseline run's paired-bootstrap difference from
- * the baseline with its interval and p-value.
+ * the baseline with its interval and p-value. Each run names the judge protocol it
+ * spoke; `published` are the reference F1s published elsewhere (average over the four
+ * subsets only, not measured here), for the leaderboard's reference block.
  */
 export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds: string[]; baselineRunId: string; resamples: number; seed: number }>) {
   if (!input.runIds.includes(input.baselineRunId)) {
@@ -33,6 +35,11 @@ export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds:
     resamples: comparison.resamples,
     confidence: comparison.confidence,
     seed: input.seed,
-    runs: runs.map((run, i) => ({ run, ...comparison.runs[i]! })),
+    runs: runs.map((run, i) => ({
+      run,
+      protocol: { id: run.protocol, version: JUDGE_PROTOCOLS[run.protocol].version, label: JUDGE_PROTOCOLS[run.protocol].label, ref: judgeProtocolRef(run.protocol) },
+      ...comparison.runs[i]!,
+    })),
+    published: PUBLISHED_PROCESSBENCH_F1,
   };
 }

@@ -1,4 +1,4 @@
-import { ConflictError } from "@stepwiser/core";
+import { ConflictError, type JudgeProtocolId } from "@stepwiser/core";
 import { recordAudit, type EndpointRole } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { auditSnapshot, isUniqueViolation, nameTakenMessage, publicEndpointSelect, toPublicEndpoint } from "./fields";
@@ -13,6 +13,8 @@ export interface NewEndpoint {
   promptPricePerMTokens?: number | null;
   cachedPromptPricePerMTokens?: number | null;
   completionPricePerMTokens?: number | null;
+  /** Absent = the default protocols (DEFAULT_ENDPOINT_PROTOCOLS). */
+  protocols?: JudgeProtocolId[];
   /** Absent or "" = no key. */
   apiKey?: string;
 }

@@ -1,5 +1,5 @@
 import type { AuditEndpointSnapshot, Prisma } from "@stepwiser/db";
-import { tokenPriceSchema } from "@stepwiser/core";
+import { JUDGE_PROTOCOL_IDS, tokenPriceSchema } from "@stepwiser/core";
 import { ENDPOINT_ROLES } from "@stepwiser/inference";
 import { z } from "zod";
 
@@ -35,6 +35,12 @@ export const baseUrlSchema = z
     return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
   });
 
+/** The judge protocols an endpoint declares; a run whose protocol is not among them is refused at launch. */
+export const protocolsSchema = z
+  .array(z.enum(JUDGE_PROTOCOL_IDS, { error: (issue) => `"${String(issue.input)}" is not a judge protocol; expected one of ${JUDGE_PROTOCOL_IDS.join(", ")}` }))
+  .min(1, "needs at least one protocol the server speaks")
+  .refine((ids) => new Set(ids).size === ids.length, "lists the same protocol twice");
+
 export const endpointFields = {
   name: z.string().trim().min(1, "is required").max(100),
   /** One base URL per replica serving `model`. */
@@ -52,6 +58,8 @@ export const endpointFields = {
   /** Cached prompt tokens; without it they cost the prompt price. */
   cachedPromptPricePerMTokens: tokenPriceSchema.nullable().optional(),
   completionPricePerMTokens: tokenPriceSchema.nullable().optional(),
+  /** The judge protocols the server behind it speaks (absent on create: the chat prompts every chat model can be given). */
+  protocols: protocolsSchema.optional(),
 };
 
 /** A key as typed: surrounding whitespace is never part of it; "" means no key. */
@@ -69,6 +77,7 @@ export const publicEndpointSelect = {
   promptPricePerMTokens: true,
   cachedPromptPricePerMTokens: true,
   completionPricePerMTokens: true,
+  protocols: true,
   createdAt: true,
   updatedAt: true,
 } satisfies Prisma.EndpointSelect;
@@ -82,7 +91,7 @@ export function toPublicEndpoint({ apiKey, ...endpoint }: EndpointRow) {
 
 /** The audit log's picture of an endpoint: the key is only ever "[set]" or "[none]". */
 export function auditSnapshot(
-  endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey" | "promptPricePerMTokens" | "cachedPromptPricePerMTokens" | "completionPricePerMTokens">,
+  endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey" | "promptPricePerMTokens" | "cachedPromptPricePerMTokens" | "completionPricePerMTokens" | "protocols">,
 ): AuditEndpointSnapshot {
   return {
     name: endpoint.name,
@@ -94,6 +103,7 @@ export function auditSnapshot(
     promptPricePerMTokens: endpoint.promptPricePerMTokens,
     cachedPromptPricePerMTokens: endpoint.cachedPromptPricePerMTokens,
     completionPricePerMTokens: endpoint.completionPricePerMTokens,
+    protocols: endpoint.protocols,
   };
 }
 

@@ -133,3 +133,21 @@ export type PrmVariantId = (typeof PRM_VARIANT_IDS)[number];
 
 /** A discriminative PRM's step is Positive when its probability is at least this (Qwen2.5-Math-PRM's 0.5). */
 export const DEFAULT_PRM_THRESHOLD_VALUE = 0.5;
+
+/** The run kinds that ask a judge. */
+export const JUDGE_RUN_KINDS = ["judge", "benchmark", "best_of_n", "chunk_reset"] as const;
+export type JudgeRunKind = (typeof JUDGE_RUN_KINDS)[number];
+
+/**
+ * Which protocols each run kind can use, the one definition the server's check and
+ * the launch form share. A first-error prediction (benchmark) needs a stepwise
+ * protocol; a judge run stores a verdict for every chunk and chunk-reset needs one
+ * on the newest chunk, which the ProcessBench critic (one index per solution) does
+ * not give; best-of-N takes every protocol that scores whole solutions.
+ */
+export function protocolsForRunKind(kind: JudgeRunKind): JudgeProtocolId[] {
+  const stepwise = JUDGE_PROTOCOL_IDS.filter((id) => JUDGE_PROTOCOLS[id].stepwise);
+  if (kind === "benchmark") return stepwise;
+  if (kind === "best_of_n") return JUDGE_PROTOCOL_IDS.filter((id) => id !== "processbench-critic");
+  return stepwise.filter((id) => id !== "processbench-critic");
+}

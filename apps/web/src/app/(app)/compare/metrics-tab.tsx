@@ -7,6 +7,7 @@ import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { Hint, runLabel, type Candidates } from "./shared";
 import { intervalText, pct, pValueText, signedPct, significance } from "./format";
+import { measuredF1Text, measuredLeaderboard, publishedCaveat, publishedRows, publishedSources } from "./leaderboard";
 
 type Comparison = RouterOutputs["compare"]["checkpoints"];
 type RunScores = Comparison["runs"][number];
@@ -41,6 +42,7 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
       <p className="text-xs text-slate-500" data-testid="metrics-summary">
         {data.gold.toLocaleString()} gold solutions shared by every run · {Math.round(data.confidence * 100)} % percentile-bootstrap intervals over solutions ({data.resamples.toLocaleString()} resamples, seed {data.seed}) · differences are paired (same resampled solutions for both runs) · the average is the unweighted mean over subsets. Scores in %.
       </p>
+      <Leaderboard data={data} candidates={candidates} />
       {/* Not a DataTable: each subset's name spans its runs' rows. */}
       <Card padding="none" className="overflow-x-auto">
         <table className="w-full text-sm" data-testid="metrics-table">
@@ -76,6 +78,7 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
                     <td className="max-w-72 truncate px-3 py-2" title={row.run.label}>
                       {row.isBaseline && <span className="mr-1 rounded bg-slate-200 px-1 text-xs">baseline</span>}
                       {runLabel(candidates, row.id)}
+                      <ProtocolTag label={row.protocol.label} refText={row.protocol.ref} />
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{score.n.toLocaleString()}</td>
                     {METRICS.map(([metric]) => (
@@ -101,6 +104,87 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
         <p className="text-xs text-amber-700">Some runs lack predictions for solutions in every run's scope; those count as wrong: {data.runs.filter((r) => r.missing > 0).map((r) => `${runLabel(candidates, r.id)} (${r.missing})`).join(", ")}.</p>
       )}
     </div>
+  );
+}
+
+function ProtocolTag({ label, refText }: { label: string; refText: string }) {
+  return (
+    <span className="block text-xs text-slate-500" data-testid="run-protocol" data-protocol={refText}>
+      {label} <code className="text-slate-400">{refText}</code>
+    </span>
+  );
+}
+
+/**
+ * The runs ranked by average F1 (with the protocol each spoke), and apart below them the
+ * ProcessBench F1s published elsewhere: muted, under their own heading, never mixed into the ranking.
+ */
+function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candidates }) {
+  const measured = measuredLeaderboard(data.runs);
+  const published = publishedRows(data.published);
+  return (
+    <Card padding="none" className="overflow-x-auto">
+      <table className="w-full text-sm" data-testid="leaderboard">
+        <caption className="px-3 pt-2 text-left text-sm font-semibold text-slate-800">Leaderboard: average F1</caption>
+        <thead className="bg-slate-50 text-left text-xs text-slate-600">
+          <tr>
+            <th className="px-3 py-2 text-right">#</th>
+            <th className="px-3 py-2">Run</th>
+            <th className="px-3 py-2">Protocol</th>
+            <th className="px-3 py-2">Average F1 (95 % CI)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {measured.map((row) => (
+            <tr key={row.id} className="border-t border-slate-100" data-testid="leaderboard-row" data-run={row.id} data-rank={row.rank} data-value={row.averageF1}>
+              <td className="px-3 py-2 text-right tabular-nums">{row.rank}</td>
+              <td className="max-w-72 truncate px-3 py-2">
+                {row.isBaseline && <span className="mr-1 rounded bg-slate-200 px-1 text-xs">baseline</span>}
+                {runLabel(candidates, row.id)}
+              </td>
+              <td className="px-3 py-2" data-testid="leaderboard-protocol" data-protocol={row.protocolRef}>
+                {row.protocolLabel} <code className="text-xs text-slate-400">{row.protocolRef}</code>
+              </td>
+              <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+                <span className="font-medium">{measuredF1Text(row)}</span> <span className="text-xs text-slate-500">{intervalText(row.ci.lower, row.ci.upper)}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <section aria-labelledby="published-reference-heading" data-testid="published-reference" className="mt-2 border-t-4 border-double border-slate-200 bg-slate-50 text-slate-500">
+        <h3 id="published-reference-heading" className="px-3 pt-3 text-sm font-semibold text-slate-600">
+          Published (reference) <span className="font-normal">— not measured here</span>
+        </h3>
+        <table className="w-full text-sm">
+          <thead className="text-left text-xs">
+            <tr>
+              <th className="px-3 py-2">Model</th>
+              <th className="px-3 py-2">Judge family</th>
+              <th className="px-3 py-2">Average F1 (published)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {published.map((row) => (
+              <tr key={row.model} className="border-t border-slate-100 italic" data-testid="published-row" data-model={row.model} data-value={row.averageF1}>
+                <td className="px-3 py-1.5">{row.model}</td>
+                <td className="px-3 py-1.5">
+                  {row.family}
+                  {row.protocolText && <span className="block text-xs not-italic text-slate-400">studio protocol: {row.protocolText}</span>}
+                </td>
+                <td className="px-3 py-1.5 whitespace-nowrap tabular-nums">
+                  {row.averageF1Text}
+                  {row.votedText && <span className="text-xs"> ({row.votedText})</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="px-3 py-2 text-xs" data-testid="published-caveat">
+          {publishedCaveat(data.subsets)} Source: {publishedSources(data.published).join("; ")}.
+        </p>
+      </section>
+    </Card>
   );
 }
 

@@ -1,11 +1,13 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
+import { DEFAULT_ENDPOINT_PROTOCOLS } from "@stepwiser/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState, type FormEvent } from "react";
 import { Button, Card, CardTitle, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
+import { checkedProtocols, endpointProtocolChoices } from "~/lib/judge-protocols";
 import { useTRPC } from "~/trpc/react";
 
 export type EndpointRow = RouterOutputs["endpoint"]["list"][number];
@@ -23,6 +25,7 @@ const FIELD_LABELS: Record<string, string> = {
   promptPricePerMTokens: "Prompt price",
   cachedPromptPricePerMTokens: "Cached prompt price",
   completionPricePerMTokens: "Completion price",
+  protocols: "Judge protocols",
 };
 
 const PRICE_FIELDS = [
@@ -46,7 +49,7 @@ function formErrorMessage(error: unknown): string {
         .map(({ path, message }) => {
           const [field = "", index] = path.split(".");
           const label = FIELD_LABELS[field] ?? field;
-          const where = index !== undefined && /^\d+$/.test(index) ? `${label}, URL ${Number(index) + 1}` : label;
+          const where = field === "baseUrls" && index !== undefined && /^\d+$/.test(index) ? `${label}, URL ${Number(index) + 1}` : label;
           return where ? `${where}: ${message}` : message;
         })
         .join("\n");
@@ -81,6 +84,7 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
       promptPricePerMTokens: priceOf(form, "promptPricePerMTokens"),
       cachedPromptPricePerMTokens: priceOf(form, "cachedPromptPricePerMTokens"),
       completionPricePerMTokens: priceOf(form, "completionPricePerMTokens"),
+      protocols: checkedProtocols(form.getAll("protocols").map(String)),
     };
     const typedKey = String(form.get("apiKey") ?? "").trim();
     if (endpoint) {
@@ -132,6 +136,30 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
           Optional. With a prompt and a completion price, runs launched on this endpoint state their cost (prices are copied into each run at
           launch). Cached prompt tokens cost the prompt price unless a cached price is set.
         </p>
+        <fieldset className="space-y-1 sm:col-span-2" aria-describedby="endpoint-protocols-hint">
+          <legend className="text-slate-700">Judge protocols</legend>
+          <p id="endpoint-protocols-hint" className="text-xs text-slate-500">
+            For judge endpoints: the ways of judging the server behind this endpoint can answer; a run asking its judge for another one is
+            refused at launch. Each needs its own server API.
+          </p>
+          <div className="grid gap-1 sm:grid-cols-2">
+            {endpointProtocolChoices().map((choice) => (
+              <label key={choice.id} className="flex items-start gap-2">
+                <input
+                  type="checkbox"
+                  name="protocols"
+                  value={choice.id}
+                  className="mt-1"
+                  defaultChecked={(endpoint?.protocols ?? DEFAULT_ENDPOINT_PROTOCOLS).includes(choice.id)}
+                />
+                <span>
+                  <span className="text-slate-800">{choice.label}</span> <code className="text-xs text-slate-400">{choice.id}</code>
+                  <span className="block text-xs text-slate-500">needs {choice.needs}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
         <Field label="API key" className="sm:col-span-2">
           <Input
             name="apiKey"

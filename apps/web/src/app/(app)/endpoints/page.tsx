@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, cx, DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
+import { protocolLabels } from "~/lib/judge-protocols";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
 import { ConnectionTestResult } from "./connection-test";
@@ -172,6 +173,18 @@ function endpointColumns(actions: EndpointActions): DataColumn<EndpointRow>[] {
             {e.promptPricePerMTokens} / {e.cachedPromptPricePerMTokens ?? e.promptPricePerMTokens} / {e.completionPricePerMTokens}
           </span>
         ),
+    }),
+    column.accessor("protocols", {
+      header: "Judge protocols",
+      cell: (c) => (
+        <ul className="flex flex-wrap gap-1" aria-label="judge protocols">
+          {protocolLabels(c.getValue()).map((label, i) => (
+            <li key={c.getValue()[i]} title={c.getValue()[i]} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+              {label}
+            </li>
+          ))}
+        </ul>
+      ),
     }),
     column.accessor("hasApiKey", { header: "API key", cell: (c) => (c.getValue() ? "set" : "none") }),
     column.display({

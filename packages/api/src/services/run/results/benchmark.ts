@@ -39,7 +39,7 @@ export function benchmarkResults(run: ResultRun) {
   return {
     kind: "benchmark" as const,
     datasetId: run.datasetId,
-    summary: summary && { mode: summary.mode, judge: summary.judge ?? null, promptTemplateId: summary.promptTemplateId ?? null, averageF1: summary.average_f1, unparseable: summary.unparseable, missing: summary.missing },
+    summary: summary && { protocol: summary.protocol ?? null, mode: summary.mode ?? null, judge: summary.judge ?? null, promptTemplateId: summary.promptTemplateId ?? null, averageF1: summary.average_f1, unparseable: summary.unparseable, missing: summary.missing },
     subsets,
   };
 }

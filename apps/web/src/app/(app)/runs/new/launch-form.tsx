@@ -7,6 +7,21 @@ import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/comp
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { launchAnnotations } from "./launch-annotations";
+import {
+  endpointProtocolWarning,
+  hasProtocol,
+  initialProtocolValues,
+  JUDGE_ENDPOINT_FIELD,
+  PRM_VARIANTS,
+  PROTOCOL_FIELD_LABELS,
+  protocolConfig,
+  protocolOptionFields,
+  protocolOptions,
+  sandboxBounds,
+  visibleFields,
+  type ProtocolOptionField,
+  type ProtocolValues,
+} from "./protocol-form";
 import { configFromValues, FieldError, formFields, type FormField, type RunConfigSchema } from "./schema-form";
 
 /** Kinds that can run offline through an OpenAI batch file. */
@@ -69,6 +84,62 @@ function FieldControl({ field, value, onChange, datasets, endpoints }: {
   );
 }
 
+/** The judge protocol select and the chosen protocol's own settings. */
+function ProtocolControls({ kind, schema, protocol, values, warning, onProtocol, onValue }: {
+  kind: string;
+  schema: RunConfigSchema | undefined;
+  protocol: string;
+  values: ProtocolValues;
+  warning: string | null;
+  onProtocol: (protocol: string) => void;
+  onValue: (name: ProtocolOptionField, value: string | boolean) => void;
+}) {
+  const shown = protocolOptionFields(protocol, values);
+  const number = (name: "threshold" | "timeLimitMs" | "cpuSeconds" | "memoryMb") => {
+    const bounds = name === "threshold" ? { min: 0, max: 1 } : sandboxBounds(schema, name);
+    return (
+      <Field key={name} label={PROTOCOL_FIELD_LABELS[name]}>
+        <Input type="number" value={String(values[name])} min={bounds.min} max={bounds.max} step={name === "threshold" ? "any" : 1} required onChange={(e) => onValue(name, e.target.value)} />
+      </Field>
+    );
+  };
+  return (
+    <fieldset className="space-y-3 border-t border-slate-100 pt-3">
+      <legend className="sr-only">Judge protocol</legend>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        <Field label="Protocol" hint="How the judge is asked and how its answer is read; the run records the id and version.">
+          <Select value={protocol} onChange={(e) => onProtocol(e.target.value)} options={protocolOptions(kind)} aria-describedby={warning ? "run-protocol-warning" : undefined} />
+        </Field>
+        {shown.includes("threshold") && number("threshold")}
+        {shown.includes("prmVariant") && (
+          <Field label={PROTOCOL_FIELD_LABELS.prmVariant}>
+            <Select value={String(values.prmVariant)} onChange={(e) => onValue("prmVariant", e.target.value)} options={PRM_VARIANTS.map((v) => [v, v] as const)} />
+          </Field>
+        )}
+      </div>
+      {warning && (
+        <p id="run-protocol-warning" role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
+          {warning}
+        </p>
+      )}
+      {shown.includes("executeCode") && (
+        <div className="space-y-2">
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={values.executeCode === true} onChange={(e) => onValue("executeCode", e.target.checked)} />
+            <span className="text-slate-700">{PROTOCOL_FIELD_LABELS.executeCode}</span>
+          </label>
+          <p className="text-xs text-slate-500">
+            {values.executeCode === true
+              ? "Warning: the python blocks the judge writes are executed on the worker, inside the sandbox and its limits below. Model output is untrusted: turn this on only for judges you are willing to run code from."
+              : "Off: the judge's own \"[Code Output]\" text is kept as written, as GenPRM without execution. Turning it on runs model-written python on the worker, inside a sandbox."}
+          </p>
+          {values.executeCode === true && <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">{(["timeLimitMs", "cpuSeconds", "memoryMb"] as const).map(number)}</div>}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
 /** A form per run kind, generated from the kind's configuration schema with its defaults filled in. */
 export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: string; initialDatasetId?: string }) {
   const trpc = useTRPC();
@@ -81,18 +152,27 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   const [problem, setProblem] = useState<string | null>(null);
   const [offline, setOffline] = useState(false);
   const [annotations, setAnnotations] = useState({ name: "", tags: "", notes: "" });
+  const [protocolValues, setProtocolValues] = useState<Record<string, Partial<ProtocolValues>>>({});
   const launch = useMutation(trpc.run.launch.mutationOptions({ onSuccess: ({ runId }) => router.push(`/runs/${runId}`) }));
 
   const schema = schemas.data?.find((s) => s.kind === kind)?.schema as RunConfigSchema | undefined;
   const fields = useMemo(() => (schema ? formFields(schema) : []), [schema]);
   const current = (field: FormField) => values[kind]?.[field.name] ?? (field.name === "datasetId" && initialDatasetId ? initialDatasetId : field.initial);
   const set = (name: string, value: string | boolean) => setValues((all) => ({ ...all, [kind]: { ...all[kind], [name]: value } }));
+  const protocolField = fields.find((f) => f.name === "protocol");
+  const protocol = protocolField ? String(current(protocolField)) : "";
+  const options: ProtocolValues = { ...initialProtocolValues(schema), ...protocolValues[kind] };
+  const setOption = (name: ProtocolOptionField, value: string | boolean) => setProtocolValues((all) => ({ ...all, [kind]: { ...all[kind], [name]: value } }));
+  const shownFields = visibleFields(kind, fields, protocol);
+  const judgeField = fields.find((f) => f.name === JUDGE_ENDPOINT_FIELD);
+  const judgeName = judgeField ? String(current(judgeField)) : "";
+  const protocolWarning = hasProtocol(kind) ? endpointProtocolWarning(endpoints.data?.find((e) => e.name === judgeName && e.role === "judge"), protocol) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
     try {
-      const config = configFromValues(fields, Object.fromEntries(fields.map((f) => [f.name, current(f)])));
+      const config = { ...configFromValues(shownFields, Object.fromEntries(shownFields.map((f) => [f.name, current(f)]))), ...protocolConfig(kind, protocol, options) };
       launch.mutate({ kind: kind as "annotate", config, offline: offline && OFFLINE_KINDS.has(kind), ...launchAnnotations(annotations) });
     } catch (error) {
       setProblem(error instanceof FieldError ? error.message : String(error));
@@ -108,10 +188,13 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
         <Select value={kind} onChange={(e) => setKind(e.target.value)} options={schemas.data.map((s) => [s.kind, s.kind.replaceAll("_", "-")] as const)} />
       </Field>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
-        {fields.map((field) => (
+        {shownFields.map((field) => (
           <FieldControl key={`${kind}-${field.name}`} field={field} value={current(field)} onChange={(v) => set(field.name, v)} datasets={datasets.data} endpoints={endpoints.data} />
         ))}
       </div>
+      {hasProtocol(kind) && protocolField && (
+        <ProtocolControls kind={kind} schema={schema} protocol={protocol} values={options} warning={protocolWarning} onProtocol={(p) => set("protocol", p)} onValue={setOption} />
+      )}
       <fieldset className="grid grid-cols-1 gap-3 border-t border-slate-100 pt-3 sm:grid-cols-2">
         <legend className="sr-only">Name, tags and notes</legend>
         <Field label="Name" hint="Optional; names need not be unique.">

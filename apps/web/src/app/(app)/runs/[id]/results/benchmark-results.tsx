@@ -3,7 +3,7 @@
 import { ButtonLink } from "~/components/ui";
 import { count, percent } from "./format";
 import { Facts, ResultCard, ResultTable, UnreadableSummary } from "./result-parts";
-import { benchmarkRows, compareHref, type ResultsOf } from "./shaping";
+import { benchmarkProtocolFact, benchmarkRows, compareHref, type ResultsOf } from "./shaping";
 
 /** A benchmark run's ProcessBench scores per subset with 95 % intervals, and a way into Compare with the run chosen. */
 export function BenchmarkResults({ result, runId }: { result: ResultsOf<"benchmark">; runId: string }) {
@@ -21,7 +21,7 @@ export function BenchmarkResults({ result, runId }: { result: ResultsOf<"benchma
           <Facts
             facts={[
               { label: "Average F1", value: percent(summary.averageF1), note: "unweighted mean over subsets" },
-              { label: "Mode", value: summary.mode === "critic" ? "critic (whole solution)" : "chunk judge", note: summary.judge ?? undefined },
+              benchmarkProtocolFact(summary),
               { label: "Unparseable predictions", value: count(summary.unparseable), note: "scored as wrong" },
               { label: "Solutions without a prediction", value: count(summary.missing), note: "scored as wrong" },
             ]}

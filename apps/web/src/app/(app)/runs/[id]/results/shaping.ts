@@ -1,4 +1,5 @@
 import type { RouterOutputs } from "@stepwiser/api";
+import { isJudgeProtocolId, JUDGE_PROTOCOLS, judgeProtocolRef } from "@stepwiser/core";
 import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "./format";
 
 /**
@@ -114,6 +115,25 @@ export function agreementView(agreement: Agreement) {
 // ── benchmark ──
 
 /** Per-subset scores with intervals, and the average F1 over subsets. */
+/**
+ * The judge protocol a benchmark spoke, from its summary's `id@vN`; summaries written
+ * before protocols name their `mode` instead (chunk-judge: the StepWiser chunk judge,
+ * critic: the ProcessBench critic, both at version 1).
+ */
+export function benchmarkProtocol(summary: { protocol: string | null; mode: "chunk-judge" | "critic" | null }): { label: string; ref: string } | null {
+  const ref = summary.protocol ?? (summary.mode === "critic" ? judgeProtocolRef("processbench-critic") : summary.mode === "chunk-judge" ? judgeProtocolRef("stepwiser-chunk") : null);
+  if (ref === null) return null;
+  const id = ref.replace(/@v\d+$/, "");
+  return { label: isJudgeProtocolId(id) ? JUDGE_PROTOCOLS[id].label : id, ref };
+}
+
+/** The Protocol fact: its label, with its id@vN and the judge model as the note. */
+export function benchmarkProtocolFact(summary: { protocol: string | null; mode: "chunk-judge" | "critic" | null; judge: string | null }): Fact {
+  const protocol = benchmarkProtocol(summary);
+  const note = [protocol?.ref, summary.judge].filter(Boolean).join(" · ");
+  return { label: "Protocol", value: protocol?.label ?? "unknown", ...(note ? { note } : {}) };
+}
+
 export function benchmarkRows(result: ResultsOf<"benchmark">) {
   return result.subsets.map((s) => ({
     subset: s.subset,
