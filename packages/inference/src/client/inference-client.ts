@@ -90,6 +90,8 @@ export interface PoolingRequest {
 export interface PoolingResult {
   /** The first item's `data` as the server sent it (a reward model: one probability pair per step tag); the caller checks its shape. */
   data: unknown;
+  /** The whole response body, for readers of vLLM's shape (core's `readStepProbabilities`). */
+  body: unknown;
   /** Prompt tokens only: nothing is generated. */
   usage: TokenUsage;
   latencyMs: number;
@@ -216,6 +218,7 @@ export class InferenceClient {
       if (!parsed.success) throw new InferenceError(`malformed pooling response: ${parsed.error.issues[0]?.message}`, "malformed", true);
       return {
         data: parsed.data.data[0]!.data,
+        body: json,
         usage: { promptTokens: parsed.data.usage?.prompt_tokens ?? 0, completionTokens: 0, cachedPromptTokens: 0 },
       };
     });

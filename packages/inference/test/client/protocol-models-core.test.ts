@@ -99,7 +99,7 @@ describe("protocol models with core's protocol builders and parsers", () => {
     for (const variant of PRM_VARIANT_IDS) {
       const body = buildPoolingInput(variant, { problem: problem.text, steps });
       const result = await client.pool({ model: "sim-math-prm", ...body });
-      const read = readStepProbabilities(variant, { data: [{ data: result.data }] }, steps.length);
+      const read = readStepProbabilities(variant, result.body, steps.length);
       expect("scores" in read && read.scores).toHaveLength(steps.length);
     }
   });
