@@ -14,6 +14,8 @@ export const endpointSnapshotSchema = z.object({
   promptPricePerMTokens: z.number().nullable().optional(),
   cachedPromptPricePerMTokens: z.number().nullable().optional(),
   completionPricePerMTokens: z.number().nullable().optional(),
+  /** The judge protocols the endpoint declared at launch (absent in snapshots taken before endpoints declared them). */
+  protocols: z.array(z.string()).optional(),
 });
 export type EndpointSnapshot = z.infer<typeof endpointSnapshotSchema>;
 
@@ -34,6 +36,7 @@ export async function snapshotEndpoint(db: Db, name: string, field?: string): Pr
       promptPricePerMTokens: true,
       cachedPromptPricePerMTokens: true,
       completionPricePerMTokens: true,
+      protocols: true,
     },
   });
   if (!row) throw new InputError(`no endpoint named "${name}"`, { field });

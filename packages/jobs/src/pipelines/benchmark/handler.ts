@@ -1,8 +1,9 @@
 import { segmentationJudgeRun } from "../judge/judge-run";
-import { judgeProtocolRef, bootstrapCI, buildProcessBenchCriticPrompt, CRITIC_PREDICTION_PARSERS, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
+import { judgeProtocolRef, bootstrapCI, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { RunKindHandler } from "../../runs/run-kind";
-import { judgeSeed, judgeSegmentation } from "../judge/judge-chunks";
+import { checkJudgeProtocol } from "../judge/protocol-check";
+import { judgeWithProtocol, solutionEvidenceColumns } from "../judge/protocol-judge";
 import { benchmarkConfigSchema, type BenchmarkConfig } from "./config";
 
 const PAGE = 500;
@@ -38,34 +39,19 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
   configSchema: benchmarkConfigSchema,
   ...segmentationJudgeRun,
 
+  async snapshot(db, config) {
+    const snapshot = await segmentationJudgeRun.snapshot(db, config);
+    checkJudgeProtocol("benchmark", { ...snapshot, samplesField: "samples" }, snapshot.judge!, "judgeEndpoint");
+    return snapshot;
+  },
+
   async runUnit(ctx, segmentationId) {
-    const { db, config, runId } = ctx;
+    const { db, runId } = ctx;
     const done = await db.solutionPrediction.findFirst({ where: { runId, trajectory: { segmentations: { some: { id: segmentationId } } } }, select: { id: true } });
     if (done) return;
-    if (config.protocol === "stepwiser-chunk") {
-      const judged = await judgeSegmentation(ctx, db, segmentationId);
-      await db.solutionPrediction.createMany({ data: [{ runId, trajectoryId: judged.trajectoryId, predictedFirstError: judged.predictedFirstError }], skipDuplicates: true });
-      return;
-    }
-    const segmentation = await db.segmentation.findUniqueOrThrow({
-      where: { id: segmentationId },
-      select: { chunks: { orderBy: { index: "asc" }, select: { text: true } }, trajectory: { select: { id: true, externalId: true, problem: { select: { text: true } } } } },
-    });
-    const judge = config.judge!;
-    // The run's critic template builds the prompt and, with its own parser, reads the answer.
-    const prompt = buildProcessBenchCriticPrompt({ problem: segmentation.trajectory.problem.text, steps: segmentation.chunks.map((c) => c.text) }, config.criticPromptTemplateId);
-    const result = await ctx.endpoints.get(judge).client.generate({
-      model: judge.model,
-      prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
-      seed: judgeSeed(config.seed, segmentation.trajectory.externalId, -1),
-      temperature: config.temperature,
-      maxTokens: config.maxTokens,
-      signal: ctx.signal,
-    });
-    ctx.recordUsage(result.usage);
-    const output = result.samples[0]!.text;
+    const judged = await judgeWithProtocol(ctx, segmentationId);
     await db.solutionPrediction.createMany({
-      data: [{ runId, trajectoryId: segmentation.trajectory.id, predictedFirstError: storablePrediction(CRITIC_PREDICTION_PARSERS[config.criticPromptTemplateId](output)), output, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens }],
+      data: [{ runId, trajectoryId: judged.trajectoryId, predictedFirstError: storablePrediction(judged.predictedFirstError), ...solutionEvidenceColumns(judged.solution) }],
       skipDuplicates: true,
     });
   },

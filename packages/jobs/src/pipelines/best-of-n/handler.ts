@@ -1,10 +1,25 @@
-import { createRng, majorityAnswer, positiveShare, type Verdict } from "@stepwiser/core";
-import type { Db } from "@stepwiser/db";
+import {
+  buildOutcomePairwiseMessages,
+  buildOutcomePointwiseMessages,
+  majorityOfPairVotes,
+  meanOutcomeScore,
+  createRng,
+  derivedSeed,
+  judgeProtocolRef,
+  majorityAnswer,
+  parseOutcomeScore,
+  parsePairwiseWinner,
+  runKnockout,
+  type JudgeProtocolId,
+} from "@stepwiser/core";
+import type { Db, Prisma } from "@stepwiser/db";
 import { z } from "zod";
 import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "../judge/judge-run";
 import { planProblemIds } from "../../runs/paging";
-import type { RunKindHandler } from "../../runs/run-kind";
-import { judgeSegmentation } from "../judge/judge-chunks";
+import type { RunContext, RunKindHandler } from "../../runs/run-kind";
+import { judgeSeed } from "../judge/judge-chunks";
+import { checkJudgeProtocol } from "../judge/protocol-check";
+import { judgeWithProtocol, loadSegmentationForJudge, solutionEvidenceColumns, votesOfSamples } from "../judge/protocol-judge";
 
 export const SOLUTION_AGGREGATIONS = ["mean", "min", "last"] as const;
 export type SolutionAggregation = (typeof SOLUTION_AGGREGATIONS)[number];
@@ -14,7 +29,7 @@ export const bestOfNStoredConfigSchema = z.object({
   /** Problems with several solutions each (e.g. a generate run's output). */
   datasetId: z.string().min(1),
   segmentationMethod: z.string().min(1).default("self-segmented"),
-  /** A chunk's score is the share of Positive verdicts among its judge samples. */
+  /** A chunk's score is the mean of its samples' scores, or the share of Positive verdicts where the protocol scores none. */
   ...judgeSamplingFields,
   ...judgeProtocolFields,
   limit: z.number().int().min(1).optional(),
@@ -60,55 +75,200 @@ async function solutionsOf(db: Db, problemId: string, method: string) {
   return db.segmentation.findMany({
     where: { method, trajectory: { problemId } },
     orderBy: { trajectory: { externalId: "asc" } },
-    select: { id: true, trajectory: { select: { finalAnswer: true, finalAnswerCorrect: true } } },
+    select: { id: true, trajectory: { select: { id: true, finalAnswer: true, finalAnswerCorrect: true } } },
   });
+}
+
+export const BEST_OF_N_SELECTIONS = [...SOLUTION_AGGREGATIONS, "solution", "tournament"] as const;
+export type BestOfNSelection = (typeof BEST_OF_N_SELECTIONS)[number];
+
+/**
+ * How a protocol picks: stepwise ones aggregate chunk scores (mean, min, last); those
+ * that also score the whole solution (ThinkPRM's P(yes), an outcome model's score)
+ * pick by that score too; the pairwise one picks by its knockout bracket.
+ */
+export function selectionsOf(protocol: JudgeProtocolId): BestOfNSelection[] {
+  if (protocol === "outcome-pairwise") return ["tournament"];
+  if (protocol === "outcome-pointwise") return ["solution"];
+  if (protocol === "thinkprm") return [...SOLUTION_AGGREGATIONS, "solution"];
+  return [...SOLUTION_AGGREGATIONS];
 }
 
 export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
   kind: "best_of_n",
   configSchema: bestOfNConfigSchema,
-  snapshot: segmentationJudgeRun.snapshot,
+  async snapshot(db, config) {
+    const snapshot = await segmentationJudgeRun.snapshot(db, config);
+    checkJudgeProtocol("best_of_n", { ...snapshot, samplesField: "samples" }, snapshot.judge!, "judgeEndpoint");
+    return snapshot;
+  },
   datasetId: segmentationJudgeRun.datasetId,
   plan: (ctx) => planProblems(ctx.db, ctx.config),
   concurrency: segmentationJudgeRun.concurrency,
 
   async runUnit(ctx, problemId) {
-    const settings = { ...ctx.config, tiePolicy: "Negative" as const, stopAtFirstNegative: false };
-    const judgeCtx = { ...ctx, config: settings };
-    for (const solution of await solutionsOf(ctx.db, problemId, ctx.config.segmentationMethod)) await judgeSegmentation(judgeCtx, ctx.db, solution.id);
+    const { db, runId, config } = ctx;
+    const solutions = await solutionsOf(db, problemId, config.segmentationMethod);
+    if (config.protocol === "outcome-pairwise") {
+      await runTournament(ctx, problemId, solutions.map((s) => s.id));
+      return;
+    }
+    for (const solution of solutions) {
+      if (config.protocol === "outcome-pointwise") {
+        await scoreOutcome(ctx, solution.id);
+        continue;
+      }
+      const settings = { ...config, tiePolicy: "Negative" as const, stopAtFirstNegative: false };
+      const judged = await judgeWithProtocol({ ...ctx, config: settings }, solution.id);
+      if (judged.solution) {
+        await db.solutionPrediction.createMany({
+          data: [{ runId, trajectoryId: judged.trajectoryId, predictedFirstError: judged.predictedFirstError, ...solutionEvidenceColumns(judged.solution) }],
+          skipDuplicates: true,
+        });
+      }
+    }
   },
 
   /**
-   * Accuracy of the pick under each aggregation, against majority vote over the
-   * final answers and against a seeded random pick, problem by problem.
+   * Accuracy of the pick under each of the protocol's selections, against majority
+   * vote over the final answers and against a seeded random pick, problem by problem.
    */
   async summarize(ctx) {
     const { db, runId, config } = ctx;
-    const correct: Record<SolutionAggregation | "majority" | "random" | "oracle", number> = { mean: 0, min: 0, last: 0, majority: 0, random: 0, oracle: 0 };
+    const selections = selectionsOf(config.protocol);
+    const correct: Record<string, number> = Object.fromEntries([...selections, "majority", "random", "oracle"].map((k) => [k, 0]));
     let problems = 0;
     const rng = createRng(`best-of-n:${config.seed}`);
     for await (const problemId of planProblems(db, config)) {
       const solutions = await solutionsOf(db, problemId, config.segmentationMethod);
       if (solutions.length === 0) continue;
       problems += 1;
-      // One query for all candidates of the problem, grouped here by solution and chunk.
-      const samples = await db.judgeSample.findMany({
-        where: { runId, chunk: { segmentationId: { in: solutions.map((s) => s.id) } } },
-        select: { verdict: true, chunk: { select: { index: true, segmentationId: true } } },
-      });
-      const chunkScores = solutions.map((solution) => {
-        const byChunk = new Map<number, Verdict[]>();
-        for (const s of samples) if (s.chunk.segmentationId === solution.id) byChunk.set(s.chunk.index, [...(byChunk.get(s.chunk.index) ?? []), s.verdict]);
-        return [...byChunk.entries()].sort(([a], [b]) => a - b).map(([, verdicts]) => positiveShare(verdicts) ?? 0);
-      });
-      const isCorrect = (i: number) => solutions[i]!.trajectory.finalAnswerCorrect === true;
-      for (const aggregation of SOLUTION_AGGREGATIONS) if (isCorrect(pickBest(chunkScores.map((s) => aggregateSolutionScore(s, aggregation))))) correct[aggregation] += 1;
+      const isCorrect = (i: number) => i >= 0 && solutions[i]!.trajectory.finalAnswerCorrect === true;
+      const picks = await picksOf(db, runId, config.protocol, problemId, solutions);
+      for (const selection of selections) if (isCorrect(picks[selection] ?? -1)) correct[selection]! += 1;
       const majority = majorityPick(solutions.map((s) => s.trajectory.finalAnswer));
-      if (majority !== null && isCorrect(majority)) correct.majority += 1;
-      if (isCorrect(rng.nextInt(solutions.length))) correct.random += 1;
-      if (solutions.some((_, i) => isCorrect(i))) correct.oracle += 1;
+      if (majority !== null && isCorrect(majority)) correct.majority! += 1;
+      if (isCorrect(rng.nextInt(solutions.length))) correct.random! += 1;
+      if (solutions.some((_, i) => isCorrect(i))) correct.oracle! += 1;
     }
     const accuracy = Object.fromEntries(Object.entries(correct).map(([k, v]) => [k, problems ? v / problems : 0]));
-    return { problems, accuracy };
+    return { protocol: judgeProtocolRef(config.protocol), selections, problems, accuracy };
   },
 };
+
+type Solutions = Awaited<ReturnType<typeof solutionsOf>>;
+
+/** The index each selection picks among a problem's solutions (ties to the earliest; -1 when it picks none). */
+async function picksOf(db: Db, runId: string, protocol: JudgeProtocolId, problemId: string, solutions: Solutions): Promise<Partial<Record<BestOfNSelection, number>>> {
+  if (protocol === "outcome-pairwise") {
+    const bracket = await db.selectionBracket.findUnique({ where: { runId_problemId: { runId, problemId } }, select: { winnerTrajectoryId: true } });
+    return { tournament: solutions.findIndex((s) => s.trajectory.id === bracket?.winnerTrajectoryId) };
+  }
+  const picks: Partial<Record<BestOfNSelection, number>> = {};
+  const selections = selectionsOf(protocol);
+  if (selections.includes("solution")) {
+    const rows = await db.solutionPrediction.findMany({ where: { runId, trajectoryId: { in: solutions.map((s) => s.trajectory.id) } }, select: { trajectoryId: true, score: true } });
+    const byTrajectory = new Map(rows.map((r) => [r.trajectoryId, r.score]));
+    picks.solution = pickBest(solutions.map((s) => byTrajectory.get(s.trajectory.id) ?? -Infinity));
+  }
+  if (selections.includes("mean")) {
+    // One query for all candidates of the problem, grouped here by solution and chunk.
+    const samples = await db.judgeSample.findMany({
+      where: { runId, chunk: { segmentationId: { in: solutions.map((s) => s.id) } } },
+      select: { verdict: true, score: true, chunkId: true, chunk: { select: { index: true, segmentationId: true } } },
+    });
+    const chunkScores = solutions.map((solution) => {
+      const own = samples.filter((s) => s.chunk.segmentationId === solution.id).sort((a, b) => a.chunk.index - b.chunk.index);
+      const chunks = [...new Set(own.map((s) => s.chunkId))].map((id) => ({ id }));
+      return votesOfSamples(chunks, own, "Negative").chunkScores.map((score) => score ?? 0);
+    });
+    for (const aggregation of SOLUTION_AGGREGATIONS) picks[aggregation] = pickBest(chunkScores.map((s) => aggregateSolutionScore(s, aggregation)));
+  }
+  return picks;
+}
+
+/** The text an outcome model reads: the solution's chunks joined by blank lines, with the problem. */
+async function outcomeInput(db: Db, segmentationId: string): Promise<{ trajectoryId: string; externalId: string; problem: string; steps: string[]; solution: string }> {
+  const solution = await loadSegmentationForJudge(db, segmentationId);
+  const steps = solution.chunks.map((c) => c.text);
+  return { trajectoryId: solution.trajectoryId, externalId: solution.externalId, problem: solution.problemText, steps, solution: steps.join("\n\n") };
+}
+
+/** outcome-pointwise: K scores of the whole solution in one request; the solution's score is their mean. */
+async function scoreOutcome(ctx: RunContext<BestOfNConfig>, segmentationId: string): Promise<void> {
+  const { db, runId, config } = ctx;
+  const input = await outcomeInput(db, segmentationId);
+  const done = await db.solutionPrediction.findUnique({ where: { runId_trajectoryId: { runId, trajectoryId: input.trajectoryId } }, select: { id: true } });
+  if (done) return;
+  const judge = config.judge!;
+  const request = buildOutcomePointwiseMessages({ problem: input.problem, steps: input.steps });
+  const result = await ctx.endpoints.get(judge).client.generate({
+    model: judge.model,
+    prompt: { kind: "chat", messages: request.messages },
+    n: config.samples,
+    seed: judgeSeed(config.seed, input.externalId, -1),
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
+    signal: ctx.signal,
+  });
+  ctx.recordUsage(result.usage);
+  const samples = result.samples.map((sample) => ({ text: sample.text, score: parseOutcomeScore(sample.text) }));
+  await db.solutionPrediction.createMany({
+    data: [{
+      runId,
+      trajectoryId: input.trajectoryId,
+      predictedFirstError: null,
+      score: meanOutcomeScore(samples.map((s) => s.score)),
+      output: samples[0]?.text ?? null,
+      samples: samples as unknown as Prisma.InputJsonValue,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+    }],
+    skipDuplicates: true,
+  });
+}
+
+/**
+ * outcome-pairwise: a knockout tournament over the problem's solutions (Reward
+ * Reasoning Models): each match asks the judge K times which of two solutions is
+ * better and the majority goes through; the bracket, every vote included, is stored
+ * with the winner.
+ */
+async function runTournament(ctx: RunContext<BestOfNConfig>, problemId: string, segmentationIds: readonly string[]): Promise<void> {
+  const { db, runId, config } = ctx;
+  const done = await db.selectionBracket.findUnique({ where: { runId_problemId: { runId, problemId } }, select: { id: true } });
+  if (done || segmentationIds.length === 0) return;
+  const judge = config.judge!;
+  const client = ctx.endpoints.get(judge).client;
+  const inputs = await Promise.all(segmentationIds.map((id) => outcomeInput(db, id)));
+  let promptTokens = 0;
+  let completionTokens = 0;
+  const bracket = await runKnockout(inputs.length, async (a, b) => {
+    const request = buildOutcomePairwiseMessages({ question: inputs[a]!.problem, answer1: inputs[a]!.solution, answer2: inputs[b]!.solution });
+    const result = await client.generate({
+      model: judge.model,
+      prompt: { kind: "chat", messages: request.messages },
+      n: config.samples,
+      seed: derivedSeed("pairwise", config.seed, inputs[a]!.externalId, inputs[b]!.externalId),
+      temperature: config.temperature,
+      maxTokens: config.maxTokens,
+      signal: ctx.signal,
+    });
+    ctx.recordUsage(result.usage);
+    promptTokens += result.usage.promptTokens;
+    completionTokens += result.usage.completionTokens;
+    const decision = majorityOfPairVotes(result.samples.map((sample) => parsePairwiseWinner(sample.text)));
+    return { winner: decision.winner === 1 ? a : b, votes: decision.votes, decidedBy: decision.decidedBy };
+  });
+  await db.selectionBracket.createMany({
+    data: [{
+      runId,
+      problemId,
+      winnerTrajectoryId: inputs[bracket.winner]?.trajectoryId ?? null,
+      bracket: { ...bracket, candidates: inputs.map((input) => input.trajectoryId) } as unknown as Prisma.InputJsonValue,
+      promptTokens,
+      completionTokens,
+    }],
+    skipDuplicates: true,
+  });
+}

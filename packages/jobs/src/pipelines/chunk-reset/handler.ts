@@ -1,9 +1,11 @@
-import { buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, derivedSeed, parseVerdict, positiveShare, serializeChunkTags } from "@stepwiser/core";
+import { GENPRM_SAMPLING, buildPoolingInput, buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, buildThinkPrmMessages, derivedSeed, parseThinkPrmVerification, parseVerdict, positiveShare, readStepProbabilities, serializeChunkTags } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { ChatMessage } from "@stepwiser/inference";
 import { z } from "zod";
 import { gradeRolloutAnswer } from "../../grading/run-grading";
+import { judgeGenPrmStep } from "../judge/genprm-judge";
 import { judgeProtocolFields } from "../judge/judge-run";
+import { checkJudgeProtocol } from "../judge/protocol-check";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planProblemIds } from "../../runs/paging";
 import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
@@ -91,20 +93,84 @@ async function nextChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, pr
   return text ? { text, tokens: result.usage.completionTokens } : null;
 }
 
-/** Share of the judge's samples that accept the chunk. */
-async function judgeScore(ctx: RunContext<ChunkResetConfig>, problem: Problem, prefix: string[], chunk: string, seed: number): Promise<number> {
-  const judge = ctx.config.judge!;
+/** What the judge said of one attempt: whether it keeps the chunk, and a score to rank rejected attempts by. */
+interface ChunkVerdict {
+  accept: boolean;
+  score: number;
+  /** genprm: the first sample's judgement of the chunk, carried in the conversation of the chunks after it. */
+  output?: string;
+}
+
+/**
+ * The judge's verdict on the newest chunk, under the run's protocol. stepwiser-chunk:
+ * the share of samples that say Positive, kept above one half. thinkprm: each
+ * sample's chain over the whole prefix and the chunk, the share of chains that call
+ * the new (last) step correct, kept above one half (a chain that stops at an earlier
+ * step does not vote). genprm: the new step judged in the conversation of the kept
+ * chunks' judgements, the share of samples that say Yes kept above one half, scored
+ * by the mean P(Yes). discriminative-prm: the new step's probability, kept at or
+ * above the threshold.
+ */
+async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, prefix: string[], chunk: string, seed: number, history: readonly string[]): Promise<ChunkVerdict> {
+  const { config } = ctx;
+  const judge = config.judge!;
+  const client = ctx.endpoints.get(judge).client;
+  const steps = [...prefix, chunk];
+  if (config.protocol === "discriminative-prm") {
+    const input = buildPoolingInput(config.protocolOptions.prmVariant, { problem: problem.text, steps });
+    const result = await client.pool({ model: judge.model, ...input, signal: ctx.signal });
+    ctx.recordUsage(result.usage);
+    const read = readStepProbabilities(config.protocolOptions.prmVariant, result.body, steps.length);
+    const score = "scores" in read ? read.scores[steps.length - 1]! : 0;
+    return { accept: "scores" in read && score >= config.protocolOptions.threshold, score };
+  }
+  if (config.protocol === "thinkprm") {
+    const request = buildThinkPrmMessages({ problem: problem.text, steps });
+    const result = await client.generate({
+      model: judge.model,
+      prompt: { kind: "chat", messages: request.messages, continueFinalMessage: true },
+      n: config.judgeSamples,
+      seed,
+      temperature: config.judgeTemperature,
+      stop: request.stop,
+      signal: ctx.signal,
+    });
+    ctx.recordUsage(result.usage);
+    const score = positiveShare(result.samples.map((s) => parseThinkPrmVerification(s.text, steps.length).verdicts[steps.length - 1] ?? "unparseable")) ?? 0;
+    return { accept: score > 0.5, score };
+  }
+  if (config.protocol === "genprm") {
+    const samples = await judgeGenPrmStep({
+      client,
+      model: judge.model,
+      problem: problem.text,
+      steps,
+      position: prefix.length,
+      previousOutputs: history,
+      samples: config.judgeSamples,
+      seed,
+      temperature: config.judgeTemperature,
+      maxTokens: GENPRM_SAMPLING.maxTokens,
+      options: config.protocolOptions,
+      signal: ctx.signal,
+      recordUsage: (usage, requests) => ctx.recordUsage(usage, requests),
+    });
+    const scores = samples.map((s) => s.score).filter((s): s is number => s !== null);
+    const share = positiveShare(samples.map((s) => s.verdict)) ?? 0;
+    return { accept: share > 0.5, score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : share, output: samples[0]?.output ?? "" };
+  }
   const prompt = buildStepwiserJudgePrompt({ problem: problem.text, previousChunks: prefix, chunk });
-  const result = await ctx.endpoints.get(judge).client.generate({
+  const result = await client.generate({
     model: judge.model,
     prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
-    n: ctx.config.judgeSamples,
+    n: config.judgeSamples,
     seed,
-    temperature: ctx.config.judgeTemperature,
+    temperature: config.judgeTemperature,
     signal: ctx.signal,
   });
   ctx.recordUsage(result.usage);
-  return positiveShare(result.samples.map((s) => parseVerdict(s.text).verdict)) ?? 0;
+  const score = positiveShare(result.samples.map((s) => parseVerdict(s.text).verdict)) ?? 0;
+  return { accept: score > 0.5, score };
 }
 
 /**
@@ -116,12 +182,14 @@ async function judgeScore(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
 export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Problem, judged: boolean): Promise<EpisodeResult> {
   const { maxAttempts, maxChunks, keep, seed } = ctx.config;
   const prefix: string[] = [];
+  // genprm's conversation: its judgement of each kept chunk.
+  const history: string[] = [];
   let resets = 0;
   let acceptedTokens = 0;
   let rejectedTokens = 0;
   for (let position = 0; position < maxChunks; position++) {
-    const attempts: Array<{ text: string; tokens: number; score: number }> = [];
-    let accepted: { text: string; tokens: number } | null = null;
+    const attempts: Array<{ text: string; tokens: number; score: number; output?: string }> = [];
+    let accepted: { text: string; tokens: number; output?: string } | null = null;
     for (let attempt = 0; attempt < (judged ? maxAttempts : 1); attempt++) {
       const chunk = await nextChunk(ctx, problem, prefix, derivedSeed(seed, problem.textHash, position, attempt));
       if (!chunk) break;
@@ -129,10 +197,11 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
         accepted = chunk;
         break;
       }
-      const score = await judgeScore(ctx, problem, prefix, chunk.text, derivedSeed("judge", seed, problem.textHash, position, attempt));
-      attempts.push({ ...chunk, score });
-      if (score > 0.5) {
-        accepted = chunk;
+      const verdict = await judgeChunk(ctx, problem, prefix, chunk.text, derivedSeed("judge", seed, problem.textHash, position, attempt), history);
+      const judgedAttempt = { ...chunk, score: verdict.score, ...(verdict.output === undefined ? {} : { output: verdict.output }) };
+      attempts.push(judgedAttempt);
+      if (verdict.accept) {
+        accepted = judgedAttempt;
         break;
       }
       resets += attempt < maxAttempts - 1 ? 1 : 0;
@@ -145,6 +214,7 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
     for (const a of attempts) if (a !== accepted) rejectedTokens += a.tokens;
     acceptedTokens += accepted.tokens;
     prefix.push(accepted.text);
+    if (accepted.output !== undefined) history.push(accepted.output);
     if (accepted.text.includes("\\boxed")) break;
   }
   const correct = (await gradeRolloutAnswer(problem.referenceAnswer, prefix.join("\n\n"))).equivalent;
@@ -159,7 +229,9 @@ export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {
   kind: "chunk_reset",
   configSchema: chunkResetConfigSchema,
   async snapshot(db, config) {
-    return { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint"), judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
+    const snapshot = { ...config, policy: await snapshotEndpoint(db, config.policyEndpoint, "policyEndpoint"), judge: await snapshotEndpoint(db, config.judgeEndpoint, "judgeEndpoint") };
+    checkJudgeProtocol("chunk_reset", { ...snapshot, samples: snapshot.judgeSamples, samplesField: "judgeSamples" }, snapshot.judge, "judgeEndpoint");
+    return snapshot;
   },
   datasetId: (config) => config.datasetId,
   plan: (ctx) => planProblems(ctx.db, ctx.config),

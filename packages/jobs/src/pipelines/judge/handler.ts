@@ -2,7 +2,8 @@ import { z } from "zod";
 import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "./judge-run";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
-import { judgeSegmentation } from "./judge-chunks";
+import { checkJudgeProtocol } from "./protocol-check";
+import { judgeWithProtocol, solutionEvidenceColumns } from "./protocol-judge";
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
 export const judgeStoredConfigSchema = z.object({
@@ -27,8 +28,21 @@ export const judgeHandler: RunKindHandler<JudgeConfig> = {
   configSchema: judgeConfigSchema,
   ...segmentationJudgeRun,
 
+  async snapshot(db, config) {
+    const snapshot = await segmentationJudgeRun.snapshot(db, config);
+    checkJudgeProtocol("judge", { ...snapshot, samplesField: "samples" }, snapshot.judge!, "judgeEndpoint");
+    return snapshot;
+  },
+
   async runUnit(ctx, segmentationId) {
-    const judged = await judgeSegmentation(ctx, ctx.db, segmentationId);
+    const judged = await judgeWithProtocol(ctx, segmentationId);
+    // A protocol that answers per solution (ThinkPRM) keeps its chains and score with the solution.
+    if (judged.solution) {
+      await ctx.db.solutionPrediction.createMany({
+        data: [{ runId: ctx.runId, trajectoryId: judged.trajectoryId, predictedFirstError: judged.predictedFirstError, ...solutionEvidenceColumns(judged.solution) }],
+        skipDuplicates: true,
+      });
+    }
     await writeTrajectoryRunStat(ctx.db, {
       runId: ctx.runId,
       trajectoryId: judged.trajectoryId,

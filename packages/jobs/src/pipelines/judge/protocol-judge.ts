@@ -1,0 +1,304 @@
+import {
+  buildPoolingInput,
+  buildProcessBenchCriticPrompt,
+  buildThinkPrmDecisionMessages,
+  buildThinkPrmMessages,
+  CRITIC_PREDICTION_PARSERS,
+  judgeProtocolRef,
+  majorityVerdict,
+  parseThinkPrmVerification,
+  positiveShare,
+  predictFirstError,
+  readStepProbabilities,
+  stepVerdicts,
+  thinkPrmDecisionScore,
+  type JudgeProtocolId,
+  type Verdict,
+} from "@stepwiser/core";
+import type { Db, Prisma } from "@stepwiser/db";
+import type { RunContext } from "../../runs/run-kind";
+import { judgeGenPrmSolution } from "./genprm-judge";
+import { judgeSeed, judgeSegmentation, type JudgeSettings } from "./judge-chunks";
+import type { ProtocolOptions } from "./judge-run";
+
+/** A judge's settings with its protocol: what judge, benchmark and best-of-N runs pass down. */
+export interface ProtocolJudgeSettings extends JudgeSettings {
+  protocol: JudgeProtocolId;
+  protocolOptions: ProtocolOptions;
+  /** processbench-critic's template. */
+  criticPromptTemplateId?: "processbench-critic@v1" | "processbench-critic@v2";
+}
+
+/** One solution as a protocol judged it. */
+export interface ProtocolJudgement {
+  trajectoryId: string;
+  chunkCount: number;
+  /** Majority verdict per judged chunk, in order (shorter when the judge stopped early; empty for the critic). */
+  votes: Verdict[];
+  /** Per judged chunk: the mean of its samples' scores, or the share of Positive samples where the protocol scores none. */
+  chunkScores: Array<number | null>;
+  predictedFirstError: number | null;
+  /** The solution-level row to store (SolutionPrediction's evidence), for protocols that judge the whole solution in one request. */
+  solution: SolutionEvidence | null;
+}
+
+export interface SolutionEvidence {
+  score: number | null;
+  output: string | null;
+  samples: Prisma.InputJsonValue | null;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface SegmentationForJudge {
+  trajectoryId: string;
+  externalId: string;
+  problemText: string;
+  chunks: Array<{ id: string; index: number; text: string }>;
+}
+
+export async function loadSegmentationForJudge(db: Db, segmentationId: string): Promise<SegmentationForJudge> {
+  const segmentation = await db.segmentation.findUniqueOrThrow({
+    where: { id: segmentationId },
+    select: {
+      chunks: { orderBy: { index: "asc" }, select: { id: true, index: true, text: true } },
+      trajectory: { select: { id: true, externalId: true, problem: { select: { text: true } } } },
+    },
+  });
+  return { trajectoryId: segmentation.trajectory.id, externalId: segmentation.trajectory.externalId, problemText: segmentation.trajectory.problem.text, chunks: segmentation.chunks };
+}
+
+/** Votes and chunk scores from stored samples, chunk by chunk in order, up to the last judged chunk. */
+export function votesOfSamples(
+  chunks: ReadonlyArray<{ id: string }>,
+  samples: ReadonlyArray<{ chunkId: string; verdict: Verdict; score: number | null }>,
+  tiePolicy: JudgeSettings["tiePolicy"],
+): { votes: Verdict[]; chunkScores: Array<number | null> } {
+  const votes: Verdict[] = [];
+  const chunkScores: Array<number | null> = [];
+  for (const chunk of chunks) {
+    const own = samples.filter((s) => s.chunkId === chunk.id);
+    if (own.length === 0) break;
+    votes.push(majorityVerdict(own.map((s) => s.verdict), tiePolicy).verdict);
+    const scores = own.map((s) => s.score).filter((s): s is number => s !== null);
+    chunkScores.push(scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : positiveShare(own.map((s) => s.verdict)));
+  }
+  return { votes, chunkScores };
+}
+
+/**
+ * Judges one segmentation with the run's protocol, storing every sample's evidence:
+ * JudgeSample rows per judged chunk (all stepwise protocols but the critic) and,
+ * for protocols that answer per solution, the evidence the caller stores with the
+ * solution's prediction. A redone unit reuses what an earlier attempt stored.
+ */
+export async function judgeWithProtocol(ctx: RunContext<ProtocolJudgeSettings>, segmentationId: string): Promise<ProtocolJudgement> {
+  const { db, config } = ctx;
+  switch (config.protocol) {
+    case "stepwiser-chunk": {
+      const judged = await judgeSegmentation(ctx, db, segmentationId);
+      const stored = await db.judgeSample.findMany({ where: { runId: ctx.runId, chunk: { segmentationId } }, select: { chunkId: true, verdict: true, score: true, chunk: { select: { index: true } } } });
+      const chunks = [...new Map(stored.map((s) => [s.chunkId, s.chunk.index])).entries()].sort(([, a], [, b]) => a - b).map(([id]) => ({ id }));
+      return { ...judged, chunkScores: votesOfSamples(chunks, stored, config.tiePolicy).chunkScores, solution: null };
+    }
+    case "processbench-critic":
+      return judgeWithCritic(ctx, await loadSegmentationForJudge(db, segmentationId));
+    case "thinkprm":
+      return judgeWithThinkPrm(ctx, await loadSegmentationForJudge(db, segmentationId));
+    case "genprm":
+      return judgeGenPrmSolution(ctx, await loadSegmentationForJudge(db, segmentationId));
+    case "discriminative-prm":
+      return judgeWithPooling(ctx, await loadSegmentationForJudge(db, segmentationId));
+    case "outcome-pointwise":
+    case "outcome-pairwise":
+      throw new Error(`${config.protocol} judges whole solutions for best-of-N; it gives no verdict per step`);
+  }
+}
+
+async function judgeWithCritic(ctx: RunContext<ProtocolJudgeSettings>, solution: SegmentationForJudge): Promise<ProtocolJudgement> {
+  const { config } = ctx;
+  const judge = config.judge!;
+  const templateId = config.criticPromptTemplateId ?? "processbench-critic@v2";
+  // The run's critic template builds the prompt and, with its own parser, reads the answer.
+  const prompt = buildProcessBenchCriticPrompt({ problem: solution.problemText, steps: solution.chunks.map((c) => c.text) }, templateId);
+  const result = await ctx.endpoints.get(judge).client.generate({
+    model: judge.model,
+    prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
+    seed: judgeSeed(config.seed, solution.externalId, -1),
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
+    signal: ctx.signal,
+  });
+  ctx.recordUsage(result.usage);
+  const output = result.samples[0]!.text;
+  return {
+    trajectoryId: solution.trajectoryId,
+    chunkCount: solution.chunks.length,
+    votes: [],
+    chunkScores: [],
+    predictedFirstError: CRITIC_PREDICTION_PARSERS[templateId](output),
+    solution: { score: null, output, samples: null, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens },
+  };
+}
+
+/** Top alternatives asked for on a decision token: ThinkPRM's and GenPRM's code read 20. */
+export const DECISION_TOP_LOGPROBS = 20;
+
+/**
+ * ThinkPRM (spec of the protocol in docs/DOMAIN.md): per sample, one verification
+ * chain over the numbered steps, then the decision token after "Is the solution
+ * correct? " with its log-probabilities. Step verdicts come from the chain's
+ * \boxed{correct}/\boxed{incorrect}; the solution's score is the mean P(yes).
+ */
+async function judgeWithThinkPrm(ctx: RunContext<ProtocolJudgeSettings>, solution: SegmentationForJudge): Promise<ProtocolJudgement> {
+  const { db, config, runId } = ctx;
+  const stored = await storedSolutionJudgement(ctx, solution);
+  if (stored) return stored;
+  const judge = config.judge!;
+  const client = ctx.endpoints.get(judge).client;
+  const steps = solution.chunks.map((c) => c.text);
+  const request = buildThinkPrmMessages({ problem: solution.problemText, steps });
+  const seed = judgeSeed(config.seed, solution.externalId, -1);
+  const chains = await client.generate({
+    model: judge.model,
+    prompt: { kind: "chat", messages: request.messages, continueFinalMessage: true },
+    n: config.samples,
+    seed,
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
+    stop: request.stop,
+    affinityKey: `${solution.trajectoryId}:thinkprm`,
+    signal: ctx.signal,
+  });
+  ctx.recordUsage(chains.usage);
+  let promptTokens = chains.usage.promptTokens;
+  let completionTokens = chains.usage.completionTokens;
+  const rows: Prisma.JudgeSampleCreateManyInput[] = [];
+  const evidence: Array<{ text: string; verdicts: Verdict[]; predictedFirstError: number | null; score: number | null; decision: string | null; problem: string | null }> = [];
+  for (const [sampleIndex, sample] of chains.samples.entries()) {
+    const decision = await client.generate({
+      model: judge.model,
+      prompt: { kind: "chat", messages: buildThinkPrmDecisionMessages(request.messages, sample.text), continueFinalMessage: true },
+      seed: seed + sampleIndex,
+      temperature: 0,
+      maxTokens: 1,
+      logprobs: true,
+      topLogprobs: DECISION_TOP_LOGPROBS,
+      affinityKey: `${solution.trajectoryId}:thinkprm`,
+      signal: ctx.signal,
+    });
+    ctx.recordUsage(decision.usage);
+    promptTokens += decision.usage.promptTokens;
+    completionTokens += decision.usage.completionTokens;
+    const parsed = parseThinkPrmVerification(sample.text, steps.length);
+    const score = thinkPrmDecisionScore(decision.samples[0]?.logprobs?.[0]);
+    evidence.push({ text: sample.text, verdicts: parsed.verdicts, predictedFirstError: parsed.predictedFirstError, score, decision: decision.samples[0]?.text ?? null, problem: parsed.problem ?? null });
+    parsed.verdicts.forEach((verdict, position) => {
+      rows.push({
+        runId,
+        chunkId: solution.chunks[position]!.id,
+        sampleIndex,
+        promptTemplateId: judgeProtocolRef("thinkprm"),
+        rationale: parsed.rationales[position] ?? "",
+        verdict,
+        score: null,
+        promptTokens: 0,
+        completionTokens: 0,
+      });
+    });
+  }
+  const scores = evidence.map((e) => e.score).filter((s): s is number => s !== null);
+  const solutionEvidence: SolutionEvidence = {
+    score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
+    output: evidence[0]?.text ?? null,
+    samples: evidence as unknown as Prisma.InputJsonValue,
+    promptTokens,
+    completionTokens,
+  };
+  await db.judgeSample.createMany({ data: rows, skipDuplicates: true });
+  const { votes, chunkScores } = votesOfSamples(solution.chunks, rows.map((r) => ({ chunkId: r.chunkId, verdict: r.verdict as Verdict, score: null })), config.tiePolicy);
+  return { trajectoryId: solution.trajectoryId, chunkCount: solution.chunks.length, votes, chunkScores, predictedFirstError: thinkPrmPrediction(votes, steps.length, config.samples, evidence), solution: solutionEvidence };
+}
+
+/**
+ * The first error ThinkPRM's chains point to. One sample: the chain's own reading
+ * (null when it stopped before the last step without an incorrect one). Several:
+ * the majority vote per step, the first Negative; a step no chain reached before
+ * any Negative leaves the prediction unparseable.
+ */
+function thinkPrmPrediction(votes: readonly Verdict[], stepCount: number, samples: number, evidence: ReadonlyArray<{ predictedFirstError: number | null }>): number | null {
+  if (samples === 1) return evidence[0]?.predictedFirstError ?? null;
+  const first = predictFirstError(votes);
+  if (first === null || first >= 0) return first;
+  return votes.length === stepCount ? -1 : null;
+}
+
+/** A solution-level judgement an earlier attempt of the unit already stored (its prediction row and samples). */
+async function storedSolutionJudgement(ctx: RunContext<ProtocolJudgeSettings>, solution: SegmentationForJudge): Promise<ProtocolJudgement | null> {
+  const row = await ctx.db.solutionPrediction.findUnique({
+    where: { runId_trajectoryId: { runId: ctx.runId, trajectoryId: solution.trajectoryId } },
+    select: { predictedFirstError: true, score: true, output: true, samples: true, promptTokens: true, completionTokens: true },
+  });
+  if (!row) return null;
+  const samples = await ctx.db.judgeSample.findMany({ where: { runId: ctx.runId, chunkId: { in: solution.chunks.map((c) => c.id) } }, select: { chunkId: true, verdict: true, score: true } });
+  const { votes, chunkScores } = votesOfSamples(solution.chunks, samples, ctx.config.tiePolicy);
+  return {
+    trajectoryId: solution.trajectoryId,
+    chunkCount: solution.chunks.length,
+    votes,
+    chunkScores,
+    predictedFirstError: row.predictedFirstError,
+    solution: { score: row.score, output: row.output, samples: (row.samples ?? null) as Prisma.InputJsonValue | null, promptTokens: row.promptTokens, completionTokens: row.completionTokens },
+  };
+}
+
+/**
+ * A discriminative PRM over vLLM's pooling API: one request per solution, one
+ * probability per step; a step is Positive when its probability reaches the
+ * threshold. The probabilities are stored as the samples' scores.
+ */
+async function judgeWithPooling(ctx: RunContext<ProtocolJudgeSettings>, solution: SegmentationForJudge): Promise<ProtocolJudgement> {
+  const { db, config, runId } = ctx;
+  const { threshold, prmVariant } = config.protocolOptions;
+  const stored = await db.judgeSample.findMany({ where: { runId, chunkId: { in: solution.chunks.map((c) => c.id) } }, select: { chunkId: true, verdict: true, score: true } });
+  let rows = stored;
+  let usage = { promptTokens: 0, completionTokens: 0 };
+  if (stored.length === 0) {
+    const judge = config.judge!;
+    const input = buildPoolingInput(prmVariant, { problem: solution.problemText, steps: solution.chunks.map((c) => c.text) });
+    const result = await ctx.endpoints.get(judge).client.pool({ model: judge.model, ...input, signal: ctx.signal });
+    ctx.recordUsage(result.usage);
+    usage = result.usage;
+    const read = readStepProbabilities(prmVariant, result.body, solution.chunks.length);
+    const scores = "scores" in read ? read.scores : null;
+    const verdicts: Verdict[] = scores ? stepVerdicts(scores, threshold) : solution.chunks.map(() => "unparseable");
+    const data: Prisma.JudgeSampleCreateManyInput[] = solution.chunks.map((chunk, position) => ({
+      runId,
+      chunkId: chunk.id,
+      sampleIndex: 0,
+      promptTemplateId: `${judgeProtocolRef("discriminative-prm")}:${prmVariant}`,
+      rationale: scores ? `P(correct step) = ${scores[position]!.toFixed(4)} (threshold ${threshold})` : `unreadable pooling response: ${"problem" in read ? read.problem : "no scores"}`,
+      verdict: verdicts[position]!,
+      score: scores ? scores[position]! : null,
+      promptTokens: position === 0 ? result.usage.promptTokens : 0,
+      completionTokens: 0,
+    }));
+    await db.judgeSample.createMany({ data, skipDuplicates: true });
+    rows = data.map((r) => ({ chunkId: r.chunkId, verdict: r.verdict as Verdict, score: r.score ?? null }));
+  }
+  const { votes, chunkScores } = votesOfSamples(solution.chunks, rows, config.tiePolicy);
+  return {
+    trajectoryId: solution.trajectoryId,
+    chunkCount: solution.chunks.length,
+    votes,
+    chunkScores,
+    predictedFirstError: predictFirstError(votes),
+    solution: { score: null, output: null, samples: null, promptTokens: usage.promptTokens, completionTokens: 0 },
+  };
+}
+
+/** The SolutionPrediction columns of a solution's evidence (none for protocols whose evidence is the JudgeSamples). */
+export function solutionEvidenceColumns(evidence: SolutionEvidence | null): Pick<Prisma.SolutionPredictionCreateManyInput, "score" | "output" | "samples" | "promptTokens" | "completionTokens"> {
+  if (!evidence) return {};
+  return { score: evidence.score, output: evidence.output, ...(evidence.samples === null ? {} : { samples: evidence.samples }), promptTokens: evidence.promptTokens, completionTokens: evidence.completionTokens };
+}
