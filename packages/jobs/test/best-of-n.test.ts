@@ -26,6 +26,9 @@ describe("best-of-N selection", () => {
       database = await createTestDatabase(inject("postgresAdminUrl"));
       cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 1000 });
       await database.db.endpoint.create({ data: { name: "judge", model: "sim-judge-strong", role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 64 } });
+      await database.db.endpoint.create({ data: { name: "outcome-rm", model: "sim-outcome-rm", role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 64, protocols: ["outcome-pointwise", "outcome-pairwise"] } });
+      await database.db.endpoint.create({ data: { name: "math-prm", model: "sim-math-prm", role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 64, protocols: ["discriminative-prm"] } });
+      await database.db.endpoint.create({ data: { name: "thinkprm", model: "sim-thinkprm", role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 64, protocols: ["thinkprm"] } });
       endpoints = new EndpointClients();
     });
     afterAll(async () => {
@@ -48,6 +51,55 @@ describe("best-of-N selection", () => {
       expect(summary.problems).toBe(40);
       expect(summary.accuracy.mean).toBeGreaterThan(summary.accuracy.random!);
       expect(summary.accuracy.mean).toBeLessThanOrEqual(summary.accuracy.oracle!);
+    });
+
+    it("outcome-pairwise: a knockout bracket per problem is stored, every match with its votes, and its winner is the pick", async () => {
+      const { db } = database;
+      const { datasetId } = await createSimWorldDataset(db, { name: "bon-pairwise", problems: 12, solutionsPerProblem: 5, seed: 301, errorRate: 0.35 });
+      const config = bestOfNHandler.configSchema.parse({ datasetId, judgeEndpoint: "outcome-rm", protocol: "outcome-pairwise", samples: 3, temperature: 1, seed: 2 });
+      const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNHandler.snapshot(db, config)) as object, datasetId } });
+      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+      expect(done.status).toBe("completed");
+      const brackets = await db.selectionBracket.findMany({ where: { runId: run.id } });
+      expect(brackets).toHaveLength(12);
+      for (const row of brackets) {
+        const bracket = row.bracket as { candidateCount: number; candidates: string[]; winner: number; rounds: Array<{ matches: Array<{ candidates: [number, number]; winner: number; votes: { first: number; second: number; unparseable: number } }>; bye: number | null }> };
+        expect(bracket.candidateCount).toBe(5);
+        // Five candidates: rounds of 2 matches + a bye, 1 match + a bye, 1 match: n - 1 = 4 matches.
+        expect(bracket.rounds.map((r) => [r.matches.length, r.bye !== null])).toEqual([[2, true], [1, true], [1, false]]);
+        for (const match of bracket.rounds.flatMap((r) => r.matches)) {
+          expect(match.votes.first + match.votes.second + match.votes.unparseable).toBe(3);
+          expect(match.candidates).toContain(match.winner);
+        }
+        expect(row.winnerTrajectoryId).toBe(bracket.candidates[bracket.winner]);
+      }
+      const summary = done.summary as { protocol: string; selections: string[]; problems: number; accuracy: Record<string, number> };
+      expect(summary.protocol).toBe("outcome-pairwise@v1");
+      expect(summary.selections).toEqual(["tournament"]);
+      expect(summary.accuracy.tournament).toBeGreaterThan(summary.accuracy.random!);
+    });
+
+    it("outcome-pointwise, discriminative-prm and thinkprm pick by their own scores, each better than random", async () => {
+      const { db } = database;
+      const { datasetId } = await createSimWorldDataset(db, { name: "bon-scores", problems: 20, solutionsPerProblem: 5, seed: 302, errorRate: 0.35 });
+      const cases = [
+        { judgeEndpoint: "outcome-rm", protocol: "outcome-pointwise", selection: "solution" },
+        { judgeEndpoint: "math-prm", protocol: "discriminative-prm", selection: "min" },
+        { judgeEndpoint: "thinkprm", protocol: "thinkprm", selection: "solution" },
+      ];
+      for (const { judgeEndpoint, protocol, selection } of cases) {
+        const config = bestOfNHandler.configSchema.parse({ datasetId, judgeEndpoint, protocol, seed: 3 });
+        const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNHandler.snapshot(db, config)) as object, datasetId } });
+        await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+        const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+        expect(done.status, protocol).toBe("completed");
+        const summary = done.summary as { selections: string[]; accuracy: Record<string, number> };
+        expect(summary.selections, protocol).toContain(selection);
+        expect(summary.accuracy[selection], protocol).toBeGreaterThan(summary.accuracy.random!);
+        if (protocol !== "discriminative-prm") expect(await db.solutionPrediction.count({ where: { runId: run.id, score: { not: null } } }), protocol).toBe(100);
+        else expect(await db.judgeSample.count({ where: { runId: run.id, score: null } })).toBe(0);
+      }
     });
 
     it("the majority-vote baseline counts 0.5, \\frac{1}{2} and 1/2 as one answer, and a missing answer never wins", async () => {
