@@ -14,6 +14,9 @@ describe("chunk-reset runs on the simulated world", () => {
     for (const [name, model, role] of [["policy", "sim-policy", "policy"], ["judge", "sim-judge-strong", "judge"]] as const) {
       await database.db.endpoint.create({ data: { name, model, role, baseUrls: [...cluster.urls], maxConcurrency: 64 } });
     }
+    for (const [name, protocol] of [["sim-thinkprm", "thinkprm"], ["sim-math-prm", "discriminative-prm"], ["sim-genprm", "genprm"]] as const) {
+      await database.db.endpoint.create({ data: { name, model: name, role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 64, protocols: [protocol] } });
+    }
     endpoints = new EndpointClients();
   });
   afterAll(async () => {
@@ -37,5 +40,32 @@ describe("chunk-reset runs on the simulated world", () => {
     expect(summary.resetsPerProblem).toBeGreaterThan(0);
     const units = await db.runUnit.findMany({ where: { runId: run.id }, select: { result: true } });
     expect(units.every((u) => u.result !== null)).toBe(true);
+  });
+
+  it.each([
+    { judgeEndpoint: "sim-thinkprm", protocol: "thinkprm" },
+    { judgeEndpoint: "sim-math-prm", protocol: "discriminative-prm" },
+    { judgeEndpoint: "sim-genprm", protocol: "genprm" },
+  ])("$protocol judges the newest chunk: resets raise accuracy over plain sampling", async ({ judgeEndpoint, protocol }) => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: `reset-${protocol}`, problems: 30, seed: 501 });
+    const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint, protocol, seed: 2 });
+    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(done.status, done.error ?? "").toBe("completed");
+    const summary = done.summary as { problems: number; accuracy: { chunkReset: number; plain: number }; tokens: { rejected: number }; resetsPerProblem: number };
+    expect(summary.problems).toBe(30);
+    expect(summary.accuracy.chunkReset).toBeGreaterThan(summary.accuracy.plain);
+    expect(summary.tokens.rejected).toBeGreaterThan(0);
+  });
+
+  it("refuses a protocol without a verdict per chunk, and one the judge endpoint does not speak, naming the field", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "reset-refused", problems: 2, seed: 502 });
+    const outcome = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", protocol: "outcome-pointwise" });
+    await expect(chunkResetHandler.snapshot(db, outcome)).rejects.toMatchObject({ location: { field: "protocol" } });
+    const unspoken = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", protocol: "thinkprm" });
+    await expect(chunkResetHandler.snapshot(db, unspoken)).rejects.toMatchObject({ location: { field: "judgeEndpoint" } });
   });
 });
