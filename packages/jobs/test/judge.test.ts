@@ -12,6 +12,9 @@ describe("judge runs", () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
     cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 1000 });
     await database.db.endpoint.create({ data: { name: "judge", model: "sim-judge-strong", role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 64 } });
+    for (const [name, protocol] of [["sim-thinkprm", "thinkprm"], ["sim-math-prm", "discriminative-prm"], ["sim-genprm", "genprm"]] as const) {
+      await database.db.endpoint.create({ data: { name, model: name, role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 64, protocols: [protocol] } });
+    }
     endpoints = new EndpointClients();
   });
   afterAll(async () => {
@@ -47,5 +50,54 @@ describe("judge runs", () => {
     expect(right / judged).toBeGreaterThan(0.85);
     const units = await db.runUnit.findMany({ where: { runId: run.id }, select: { result: true } });
     expect(units.every((u) => Array.isArray((u.result as { votes: unknown }).votes))).toBe(true);
+  });
+
+  /** Share of chunks up to the world's first error whose majority vote matches the truth. */
+  async function agreement(db: TestDatabase["db"], runId: string, datasetId: string): Promise<{ judged: number; right: number }> {
+    const chunks = await db.chunk.findMany({
+      where: { segmentation: { trajectory: { datasetId } } },
+      select: { index: true, segmentation: { select: { trajectory: { select: { sourceFirstErrorIndex: true } } } }, judgeSamples: { where: { runId }, select: { verdict: true } } },
+    });
+    let right = 0;
+    let judged = 0;
+    for (const chunk of chunks) {
+      const firstError = chunk.segmentation.trajectory.sourceFirstErrorIndex ?? -1;
+      if (chunk.judgeSamples.length === 0 || (firstError !== -1 && chunk.index > firstError)) continue;
+      judged += 1;
+      if (majorityVerdict(chunk.judgeSamples.map((s) => s.verdict)).verdict === (firstError === chunk.index ? "Negative" : "Positive")) right += 1;
+    }
+    return { judged, right };
+  }
+
+  it.each([
+    { judgeEndpoint: "sim-thinkprm", protocol: "thinkprm", options: {} },
+    { judgeEndpoint: "sim-math-prm", protocol: "discriminative-prm", options: {} },
+    { judgeEndpoint: "sim-genprm", protocol: "genprm", options: {} },
+    { judgeEndpoint: "sim-genprm", protocol: "genprm", options: { executeCode: true } },
+  ])("$protocol $options stores a verdict and a score per judged chunk, read like StepWiser's", async ({ judgeEndpoint, protocol, options }) => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: `judge-${protocol}-${Object.keys(options).length}`, problems: 12, seed: 801, errorRate: 0.3 });
+    const config = judgeHandler.configSchema.parse({ datasetId, judgeEndpoint, protocol, protocolOptions: options, seed: 4 });
+    expect(config.protocolOptions.executeCode).toBe(protocol === "genprm" && "executeCode" in options);
+    const run = await db.run.create({ data: { kind: "judge", config: (await judgeHandler.snapshot(db, config)) as object, datasetId } });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(done.status, done.error ?? "").toBe("completed");
+    const samples = await db.judgeSample.findMany({ where: { runId: run.id }, select: { promptTemplateId: true, verdict: true, score: true, rationale: true } });
+    expect(samples.length).toBeGreaterThan(12);
+    expect(samples.every((s) => s.promptTemplateId.startsWith(`${protocol}@v1`))).toBe(true);
+    if (protocol !== "thinkprm") expect(samples.filter((s) => s.verdict !== "unparseable").every((s) => s.score !== null && s.score >= 0 && s.score <= 1)).toBe(true);
+    if (protocol === "thinkprm") expect(await db.solutionPrediction.count({ where: { runId: run.id, score: { not: null } } })).toBe(12);
+    if (protocol === "genprm") {
+      // Executed or not, every judgement goes from the analysis to the boxed Yes/No; executed ones carry the sandbox's code output.
+      expect(samples.every((s) => s.rationale.startsWith("<analyze>"))).toBe(true);
+      expect(samples.filter((s) => s.verdict !== "unparseable").every((s) => /\\boxed\{(Yes|No)\}/.test(s.rationale))).toBe(true);
+      if ("executeCode" in options) expect(samples.some((s) => s.rationale.includes("[Code Output]\n\n```\n"))).toBe(true);
+    }
+    const { judged, right } = await agreement(db, run.id, datasetId);
+    expect(judged).toBeGreaterThan(20);
+    expect(right / judged).toBeGreaterThan(0.7);
+    // The judge run's per-solution reading (first Negative) is written as for StepWiser's judge.
+    expect(await db.trajectoryRunStat.count({ where: { runId: run.id } })).toBe(12);
   });
 });
