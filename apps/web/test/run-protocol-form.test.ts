@@ -19,7 +19,8 @@ const schemaOf = (kind: (typeof LAUNCHABLE_RUN_KINDS)[number]) => runConfigJsonS
 
 describe("judge protocol in the launch form", () => {
   it("offers each kind the protocols it can run, labelled with their versioned id", () => {
-    expect(protocolChoices("judge")).toEqual([...JUDGE_PROTOCOL_IDS]);
+    // A judge run stores a verdict per chunk: neither the critic's one index nor an outcome model's one score is that.
+    expect(protocolChoices("judge")).toEqual(["stepwiser-chunk", "thinkprm", "genprm", "discriminative-prm"]);
     expect(protocolChoices("benchmark")).toEqual(["stepwiser-chunk", "processbench-critic", "thinkprm", "genprm", "discriminative-prm"]);
     expect(protocolChoices("best_of_n")).toEqual(["stepwiser-chunk", "thinkprm", "genprm", "discriminative-prm", "outcome-pointwise", "outcome-pairwise"]);
     expect(protocolChoices("chunk_reset")).toEqual(["stepwiser-chunk", "thinkprm", "genprm", "discriminative-prm"]);

@@ -18,7 +18,7 @@ describe("readRunConfig", () => {
 
   it("reads judge, benchmark, generate, segment, chunk-reset and best-of-N snapshots with their own defaults", () => {
     expect(readRunConfig({ id: "j", kind: "judge", config: { datasetId: "d", judgeEndpoint: "judge" } })).toMatchObject({ samples: 1, tiePolicy: "Negative", stopAtFirstNegative: false, segmentationMethod: "self-segmented" });
-    expect(readRunConfig({ id: "b", kind: "benchmark", config: { datasetId: "d", judgeEndpoint: "judge" } })).toMatchObject({ samples: 1, mode: "chunk-judge", stopAtFirstNegative: true, segmentationMethod: "processbench-paragraphs" });
+    expect(readRunConfig({ id: "b", kind: "benchmark", config: { datasetId: "d", judgeEndpoint: "judge" } })).toMatchObject({ samples: 1, protocol: "stepwiser-chunk", stopAtFirstNegative: true, segmentationMethod: "processbench-paragraphs" });
     expect(readRunConfig({ id: "g", kind: "generate", config: { datasetId: "d", policyEndpoint: "p" } })).toMatchObject({ samplesPerProblem: 16, filterMixed: true });
     expect(readRunConfig({ id: "s", kind: "segment", config: { datasetId: "d", method: "blank-line" } })).toMatchObject({ method: "blank-line", temperature: 0 });
     // Runs stored before judgeTemperature existed used 1 for votes and 0 for a single verdict.
@@ -67,7 +67,7 @@ describe("describeRun", () => {
     expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", rollouts: 8, strategy: "early-stop" })).toBe("annotate · policy · M=8 · early-stop · 2026-03-04 05:06 UTC");
     expect(label("annotate", { datasetId: "d", policyEndpoint: "policy", strategy: "adaptive" })).toBe("annotate · policy · M≤32 · adaptive to 0.95 · 2026-03-04 05:06 UTC");
     expect(label("judge", { datasetId: "d", judgeEndpoint: "judge", judge, samples: 8, temperature: 1 })).toBe("judge · stepwiser-judge-7b · K=8 · 2026-03-04 05:06 UTC");
-    expect(label("benchmark", { datasetId: "d", judgeEndpoint: "judge", mode: "critic" })).toBe("benchmark · judge · critic · K=1 · 2026-03-04 05:06 UTC");
+    expect(label("benchmark", { datasetId: "d", judgeEndpoint: "judge", mode: "critic" })).toBe("benchmark · judge · processbench-critic · K=1 · 2026-03-04 05:06 UTC");
     expect(label("generate", { datasetId: "d", policyEndpoint: "p", policy })).toBe("generate · Qwen2.5-7B · N=16 · 2026-03-04 05:06 UTC");
     expect(label("segment", { datasetId: "d", method: "step-markers" })).toBe("segment · step-markers · 2026-03-04 05:06 UTC");
     expect(label("chunk_reset", { datasetId: "d", policyEndpoint: "p", judgeEndpoint: "j" })).toBe("chunk-reset · p · judge j · attempts 5 · 2026-03-04 05:06 UTC");

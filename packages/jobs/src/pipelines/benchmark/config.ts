@@ -8,8 +8,19 @@ import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples }
  */
 function protocolFromMode(stored: unknown): unknown {
   if (typeof stored !== "object" || stored === null || "protocol" in stored || !("mode" in stored)) return stored;
-  const { mode, ...rest } = stored as { mode: unknown };
-  return { ...rest, protocol: mode === "critic" ? "processbench-critic" : mode === "chunk-judge" ? "stepwiser-chunk" : mode };
+  const { mode } = stored as { mode: unknown };
+  const protocol = MODE_PROTOCOLS[mode as BenchmarkMode];
+  return protocol ? { ...stored, protocol } : stored;
+}
+
+const MODE_PROTOCOLS = { "chunk-judge": "stepwiser-chunk", critic: "processbench-critic" } as const;
+type BenchmarkMode = keyof typeof MODE_PROTOCOLS;
+
+/** A configuration that still says `mode` must not say a different `protocol`. */
+function refuseModeAgainstProtocol(config: { mode?: BenchmarkMode; protocol: string }, ctx: z.RefinementCtx): void {
+  if (config.mode !== undefined && MODE_PROTOCOLS[config.mode] !== config.protocol) {
+    ctx.addIssue({ code: "custom", path: ["mode"], message: `mode "${config.mode}" is protocol ${MODE_PROTOCOLS[config.mode]}, but protocol says ${config.protocol}; give protocol alone` });
+  }
 }
 
 const benchmarkConfigFields = z.object({
@@ -17,6 +28,8 @@ const benchmarkConfigFields = z.object({
   datasetId: z.string().min(1),
   /** How the judge is asked and read; the prediction is the first step it calls wrong (-1 if none). */
   ...judgeProtocolFields,
+  /** Superseded by `protocol`, still read: chunk-judge is stepwiser-chunk, critic is processbench-critic. */
+  mode: z.enum(["chunk-judge", "critic"]).optional(),
   /**
    * processbench-critic's prompt and answer reading: v2 is the official ProcessBench template and
    * scorer (published F1s are comparable), v1 our own wording, kept for the runs made with it
@@ -35,6 +48,6 @@ const benchmarkConfigFields = z.object({
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
 export const benchmarkStoredConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields);
 
-export const benchmarkConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields.superRefine(refuseIdenticalJudgeSamples));
+export const benchmarkConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields.superRefine(refuseIdenticalJudgeSamples).superRefine(refuseModeAgainstProtocol));
 
 export type BenchmarkConfig = z.output<typeof benchmarkConfigSchema>;

@@ -11,8 +11,8 @@ import { FieldError, type FormField, type JsonSchemaProperty, type RunConfigSche
 export const PROTOCOL_RUN_KINDS = JUDGE_RUN_KINDS;
 type ProtocolRunKind = (typeof PROTOCOL_RUN_KINDS)[number];
 
-/** The configuration fields the protocol controls replace in the generated form. */
-const PROTOCOL_FIELD_NAMES = new Set(["protocol", "protocolOptions"]);
+/** The configuration fields the protocol controls replace in the generated form (a benchmark's `mode` is the old name of its protocol). */
+const PROTOCOL_FIELD_NAMES = new Set(["protocol", "protocolOptions", "mode"]);
 
 /** Shown only with the protocol it belongs to. */
 const FIELDS_OF_PROTOCOL: Readonly<Record<string, JudgeProtocolId>> = { criticPromptTemplateId: "processbench-critic" };
