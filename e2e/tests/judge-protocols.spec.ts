@@ -33,12 +33,12 @@ test("endpoints declare the judge protocols they speak, and the launch form offe
   await expect(form).toHaveCount(0);
   await expect(row("sim-math-prm").getByRole("list", { name: "judge protocols" }).getByRole("listitem")).toHaveText(["Discriminative PRM", "Outcome reward model (pointwise)"]);
 
-  // The launch form: a judge run offers every protocol, and warns when the judge endpoint does not declare the chosen one.
+  // The launch form: a judge run offers the protocols that judge every chunk, and warns when the judge endpoint does not declare the chosen one.
   await page.goto("/runs/new?kind=judge");
   const launch = page.getByRole("form", { name: "Launch a run" });
   const protocol = launch.getByRole("combobox", { name: "Protocol", exact: true });
   await expect(protocol).toHaveValue("stepwiser-chunk");
-  await expect(protocol.locator("option")).toHaveCount(7);
+  await expect(protocol.locator("option")).toHaveCount(4);
   await expect(protocol.locator("option", { hasText: "ThinkPRM (thinkprm@v1)" })).toHaveCount(1);
   await launch.locator("#run-field-judgeEndpoint").selectOption("sim-judge-strong");
   const warning = launch.getByRole("alert");

@@ -16,8 +16,8 @@ test("the comparison page ranks benchmark runs of three judge protocols with int
   test.setTimeout(240_000);
   await signIn(page);
   const request = page.request;
-  const datasets = await query<{ items: Array<{ id: string; name: string }> }>(request, "dataset.list", {});
-  const datasetId = datasets.items.find((d) => d.name === "Simulated world (demo)")!.id;
+  const datasets = await query<Array<{ id: string; name: string }>>(request, "dataset.list", undefined);
+  const datasetId = datasets.find((d) => d.name === "Simulated world (demo)")!.id;
   const protocols = [
     { protocol: "thinkprm", judgeEndpoint: "sim-thinkprm", label: "ThinkPRM" },
     { protocol: "genprm", judgeEndpoint: "sim-genprm", label: "GenPRM" },
