@@ -14,13 +14,19 @@ import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runImpor
  * score` on the run's exported predictions.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const JUDGES = ["arith-checker", "sim-judge-medium", "sim-judge-strong", "sim-judge-correlated"];
+/** Each judge with the protocol its model speaks: the StepWiser chunk judges, then one simulated model per other family. */
+const JUDGES: ReadonlyArray<{ model: string; protocol: string }> = [
+  ...["arith-checker", "sim-judge-medium", "sim-judge-strong", "sim-judge-correlated"].map((model) => ({ model, protocol: "stepwiser-chunk" })),
+  { model: "sim-thinkprm", protocol: "thinkprm" },
+  { model: "sim-genprm", protocol: "genprm" },
+  { model: "sim-math-prm", protocol: "discriminative-prm" },
+];
 const env = await startBenchEnvironment();
 const { db, cluster, endpoints } = env;
 const url = env.url;
 
 try {
-  for (const model of JUDGES) await db.endpoint.create({ data: { name: model, model, role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 256 } });
+  for (const { model, protocol } of JUDGES) await db.endpoint.create({ data: { name: model, model, role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 256, protocols: [protocol] } });
   const queue = await connectJobQueue(url);
   const datasets: string[] = [];
   for (const file of DEMO_PROCESSBENCH_FILES) {
@@ -31,12 +37,12 @@ try {
   await queue.stop({ graceful: false, wait: true });
 
   const rows = [];
-  for (const judge of JUDGES) {
+  for (const { model: judge, protocol } of JUDGES) {
     const stored: Record<string, { f1: number; acc_err: number; acc_cor: number }> = {};
     const lines: string[] = [];
     let intervals = "";
     for (const datasetId of datasets) {
-      const config = benchmarkHandler.configSchema.parse({ datasetId, judgeEndpoint: judge, mode: "chunk-judge", concurrency: 128 });
+      const config = benchmarkHandler.configSchema.parse({ datasetId, judgeEndpoint: judge, protocol, concurrency: 128 });
       const run = await db.run.create({ data: { kind: "benchmark", config: (await benchmarkHandler.snapshot(db, config)) as object, datasetId } });
       await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
       const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
@@ -53,7 +59,7 @@ try {
     const scored = JSON.parse(cli.stdout) as { subsets: typeof stored; average_f1: number };
     const equal = Object.keys(scored.subsets).every((s) => scored.subsets[s]!.f1 === stored[s]!.f1 && scored.subsets[s]!.acc_err === stored[s]!.acc_err && scored.subsets[s]!.acc_cor === stored[s]!.acc_cor);
     const f1s = Object.entries(stored).map(([s, v]) => `${s} F1 ${v.f1.toFixed(3)} (acc_err ${v.acc_err.toFixed(3)}, acc_cor ${v.acc_cor.toFixed(3)})`).join(" · ");
-    rows.push({ metric: judge, value: `${f1s} · average ${scored.average_f1.toFixed(3)} · 95 % CI${intervals}` });
+    rows.push({ metric: `${judge} (${protocol})`, value: `${f1s} · average ${scored.average_f1.toFixed(3)} · 95 % CI${intervals}` });
     rows.push({ metric: `${judge}: run scores = \`processbench score\` on its exported predictions`, value: equal ? "equal" : "different", target: "equal", met: equal });
   }
   writeBenchmarkReport({
@@ -61,9 +67,9 @@ try {
     bench: "processbench",
     title: "ProcessBench with the built-in judges",
     method:
-      "The shipped ProcessBench subsets (gsm8k 400, math 1,000) imported, then a benchmark run per judge in chunk-judge mode (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative; one greedy verdict, temperature 0). Each run's stored per-subset scores are compared with the command line's `processbench score` on the run's exported predictions.",
+      "The shipped ProcessBench subsets (gsm8k 400, math 1,000) imported, then a benchmark run per judge, each speaking its protocol with one sample at temperature 0: the StepWiser chunk judges (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative), sim-thinkprm (one verification chain per solution and the decision token's log-probabilities), sim-genprm (each paragraph analysed and verified in GenPRM's conversation, code not executed) and sim-math-prm (one request to vLLM's pooling API per solution, threshold 0.5). Each run's stored per-subset scores are compared with the command line's `processbench score` on the run's exported predictions.",
     limits:
-      "ProcessBench text is not the simulated world's, so no simulated judge knows its truth: each sees only the arithmetic check of the paragraph (every equation between numbers it can read, recomputed). The arith-checker answers that check as it is; sim-judge-medium and -strong answer it with independent noise (each prompt its own draw, fixed at temperature 0), turning right paragraphs Negative and wrong ones Positive at their error rates; sim-judge-correlated has medium's noise and, of its systematic errors, only the one that can be read from the text here: it calls every paragraph worded as a recheck (\"Wait\", \"let me recheck\") whose arithmetic is right Negative. Its noise comes from its own random stream (seeded by its name), so on paragraphs that are not rechecks it differs from medium by chance alone. Its blindness to steps built on an earlier wrong value cannot show on ProcessBench at all: such steps come after the first error, and only the first error is scored. Mistakes of reasoning, of reading the problem, or of algebra without an equation between numbers are invisible to every one of them, so acc_err stays low whatever the noise. The numbers check that the pipeline scores what the judges said (the equal rows); they are baselines, not estimates of any real judge's F1, and a real judge's errors, correlated across paragraphs and solutions, would move them in ways these judges cannot.",
+      "ProcessBench text is not the simulated world's, so no simulated judge knows its truth: each sees only the arithmetic check of the paragraph (every equation between numbers it can read, recomputed). The arith-checker answers that check as it is; sim-judge-medium and -strong answer it with independent noise (each prompt its own draw, fixed at temperature 0), turning right paragraphs Negative and wrong ones Positive at their error rates; sim-judge-correlated has medium's noise and, of its systematic errors, only the one that can be read from the text here: it calls every paragraph worded as a recheck (\"Wait\", \"let me recheck\") whose arithmetic is right Negative. Its noise comes from its own random stream (seeded by its name), so on paragraphs that are not rechecks it differs from medium by chance alone. Its blindness to steps built on an earlier wrong value cannot show on ProcessBench at all: such steps come after the first error, and only the first error is scored. Mistakes of reasoning, of reading the problem, or of algebra without an equation between numbers are invisible to every one of them, so acc_err stays low whatever the noise. The numbers check that the pipeline scores what the judges said (the equal rows); they are baselines, not estimates of any real judge's F1, and a real judge's errors, correlated across paragraphs and solutions, would move them in ways these judges cannot. The protocol models (sim-thinkprm, sim-genprm, sim-math-prm) read the paragraphs the same way, by the arithmetic check with noise at their configured accuracy (0.85), and answer in their family's format: their rows show that each protocol's requests, parsing and scoring run end to end over HTTP and score exactly as `processbench score` does, not how ThinkPRM, GenPRM or Qwen2.5-Math-PRM checkpoints would do (their published averages, 75.2 for GenPRM-7B and 73.5 for Qwen2.5-Math-PRM-7B, come from models that read the reasoning, which these cannot).",
     rows,
   });
 } finally {
