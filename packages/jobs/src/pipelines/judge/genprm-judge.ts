@@ -178,12 +178,11 @@ export async function judgeGenPrmSolution(ctx: RunContext<ProtocolJudgeSettings>
     previousOutputs.push(own.find((s) => s.sampleIndex === 0)?.rationale ?? own[0]!.rationale);
     if (config.stopAtFirstNegative && majorityVerdict(own.map((s) => s.verdict), config.tiePolicy).verdict === "Negative") break;
   }
-  const { votes, chunkScores } = votesOfSamples(solution.chunks, rows, config.tiePolicy);
+  const { votes } = votesOfSamples(solution.chunks, rows, config.tiePolicy);
   return {
     trajectoryId: solution.trajectoryId,
     chunkCount: steps.length,
     votes,
-    chunkScores,
     predictedFirstError: predictFirstError(votes),
     solution: null,
   };

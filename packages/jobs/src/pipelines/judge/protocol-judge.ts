@@ -35,8 +35,6 @@ export interface ProtocolJudgement {
   chunkCount: number;
   /** Majority verdict per judged chunk, in order (shorter when the judge stopped early; empty for the critic). */
   votes: Verdict[];
-  /** Per judged chunk: the mean of its samples' scores, or the share of Positive samples where the protocol scores none. */
-  chunkScores: Array<number | null>;
   predictedFirstError: number | null;
   /** The solution-level row to store (SolutionPrediction's evidence), for protocols that judge the whole solution in one request. */
   solution: SolutionEvidence | null;
@@ -95,12 +93,8 @@ export function votesOfSamples(
 export async function judgeWithProtocol(ctx: RunContext<ProtocolJudgeSettings>, segmentationId: string): Promise<ProtocolJudgement> {
   const { db, config } = ctx;
   switch (config.protocol) {
-    case "stepwiser-chunk": {
-      const judged = await judgeSegmentation(ctx, db, segmentationId);
-      const stored = await db.judgeSample.findMany({ where: { runId: ctx.runId, chunk: { segmentationId } }, select: { chunkId: true, verdict: true, score: true, chunk: { select: { index: true } } } });
-      const chunks = [...new Map(stored.map((s) => [s.chunkId, s.chunk.index])).entries()].sort(([, a], [, b]) => a - b).map(([id]) => ({ id }));
-      return { ...judged, chunkScores: votesOfSamples(chunks, stored, config.tiePolicy).chunkScores, solution: null };
-    }
+    case "stepwiser-chunk":
+      return { ...(await judgeSegmentation(ctx, db, segmentationId)), solution: null };
     case "processbench-critic":
       return judgeWithCritic(ctx, await loadSegmentationForJudge(db, segmentationId));
     case "thinkprm":
@@ -135,7 +129,6 @@ async function judgeWithCritic(ctx: RunContext<ProtocolJudgeSettings>, solution:
     trajectoryId: solution.trajectoryId,
     chunkCount: solution.chunks.length,
     votes: [],
-    chunkScores: [],
     predictedFirstError: CRITIC_PREDICTION_PARSERS[templateId](output),
     solution: { score: null, output, samples: null, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens },
   };
@@ -216,8 +209,8 @@ async function judgeWithThinkPrm(ctx: RunContext<ProtocolJudgeSettings>, solutio
     completionTokens,
   };
   await db.judgeSample.createMany({ data: rows, skipDuplicates: true });
-  const { votes, chunkScores } = votesOfSamples(solution.chunks, rows.map((r) => ({ chunkId: r.chunkId, verdict: r.verdict as Verdict, score: null })), config.tiePolicy);
-  return { trajectoryId: solution.trajectoryId, chunkCount: solution.chunks.length, votes, chunkScores, predictedFirstError: thinkPrmPrediction(votes, steps.length, config.samples, evidence), solution: solutionEvidence };
+  const { votes } = votesOfSamples(solution.chunks, rows.map((r) => ({ chunkId: r.chunkId, verdict: r.verdict as Verdict, score: null })), config.tiePolicy);
+  return { trajectoryId: solution.trajectoryId, chunkCount: solution.chunks.length, votes, predictedFirstError: thinkPrmPrediction(votes, steps.length, config.samples, evidence), solution: solutionEvidence };
 }
 
 /**
@@ -241,12 +234,11 @@ async function storedSolutionJudgement(ctx: RunContext<ProtocolJudgeSettings>, s
   });
   if (!row) return null;
   const samples = await ctx.db.judgeSample.findMany({ where: { runId: ctx.runId, chunkId: { in: solution.chunks.map((c) => c.id) } }, select: { chunkId: true, verdict: true, score: true } });
-  const { votes, chunkScores } = votesOfSamples(solution.chunks, samples, ctx.config.tiePolicy);
+  const { votes } = votesOfSamples(solution.chunks, samples, ctx.config.tiePolicy);
   return {
     trajectoryId: solution.trajectoryId,
     chunkCount: solution.chunks.length,
     votes,
-    chunkScores,
     predictedFirstError: row.predictedFirstError,
     solution: { score: row.score, output: row.output, samples: (row.samples ?? null) as Prisma.InputJsonValue | null, promptTokens: row.promptTokens, completionTokens: row.completionTokens },
   };
@@ -286,12 +278,11 @@ async function judgeWithPooling(ctx: RunContext<ProtocolJudgeSettings>, solution
     await db.judgeSample.createMany({ data, skipDuplicates: true });
     rows = data.map((r) => ({ chunkId: r.chunkId, verdict: r.verdict as Verdict, score: r.score ?? null }));
   }
-  const { votes, chunkScores } = votesOfSamples(solution.chunks, rows, config.tiePolicy);
+  const { votes } = votesOfSamples(solution.chunks, rows, config.tiePolicy);
   return {
     trajectoryId: solution.trajectoryId,
     chunkCount: solution.chunks.length,
     votes,
-    chunkScores,
     predictedFirstError: predictFirstError(votes),
     solution: { score: null, output: null, samples: null, promptTokens: usage.promptTokens, completionTokens: 0 },
   };
