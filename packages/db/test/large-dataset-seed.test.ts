@@ -254,8 +254,8 @@ describe("seedLargeDataset", () => {
     }
     // the texts grade as the flags say (a sample: grading runs the symbolic comparison)
     for (const r of [...rollouts.filter((_, i) => i % 37 === 0), ...rollouts.filter((r) => r.extractedAnswer === null).slice(0, 3)]) {
-      const graded = gradeAnswer(answerOf.get(r.segmentationId)!, r.text, { timeLimitMs: 1000 });
-      expect([graded.equivalent, graded.pred.extracted], r.text).toEqual([r.correct, r.extractedAnswer]);
+      const graded = gradeAnswer(answerOf.get(r.segmentationId)!, r.text!, { timeLimitMs: 1000 });
+      expect([graded.equivalent, graded.pred.extracted], r.text!).toEqual([r.correct, r.extractedAnswer]);
     }
     expect(rollouts.some((r) => r.extractedAnswer === null)).toBe(true);
     const run = await db.run.findUniqueOrThrow({ where: { id: withRollouts.annotateRunId } });

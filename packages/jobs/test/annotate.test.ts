@@ -51,6 +51,35 @@ describe("annotate runs on the simulated world", () => {
 
   const base = () => ({ datasetId, policyEndpoint: "policy", rollouts: 8, seed: 5, concurrency: 4 });
 
+  it("rolloutText answer-only: the same rollouts, answers, Q-values and labels as full, without the texts", async () => {
+    const { db } = database;
+    const few = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, orderBy: { id: "asc" }, take: 4, select: { trajectoryId: true } });
+    const scope = { ...base(), rollouts: 4, strategy: "fixed" as const, trajectoryIds: few.map((s) => s.trajectoryId) };
+    const full = await createRun(db, scope);
+    const answerOnly = await createRun(db, { ...scope, rolloutText: "answer-only" });
+    expect((full.config as { rolloutText: string }).rolloutText).toBe("full");
+    for (const run of [full, answerOnly]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const rows = async (runId: string) =>
+      db.rollout.findMany({
+        where: { runId },
+        orderBy: [{ segmentationId: "asc" }, { prefixLength: "asc" }, { sampleIndex: "asc" }],
+        select: { segmentationId: true, prefixLength: true, sampleIndex: true, seed: true, text: true, extractedAnswer: true, correct: true, completionTokens: true },
+      });
+    const [kept, dropped] = await Promise.all([rows(full.id), rows(answerOnly.id)]);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.every((r) => typeof r.text === "string" && r.text.length > 0)).toBe(true);
+    expect(dropped.every((r) => r.text === null)).toBe(true);
+    expect(dropped).toEqual(kept.map((r) => ({ ...r, text: null })));
+    const values = async (runId: string) => (await db.chunkValue.findMany({ where: { runId }, orderBy: [{ segmentationId: "asc" }, { prefixLength: "asc" }], select: { segmentationId: true, prefixLength: true, qValue: true, correctCount: true } }));
+    expect(await values(answerOnly.id)).toEqual(await values(full.id));
+    for (const rule of ["abs_q", "rel_ratio", "rel_effective"] as const) {
+      const params = rule === "abs_q" ? OWN : rule === "rel_ratio" ? '{"gamma":0.7}' : '{"alpha":0.8,"n":4}';
+      const labels = await labelsOf(db, full.id, rule, params);
+      expect(labels.size).toBe(4);
+      expect(await labelsOf(db, answerOnly.id, rule, params)).toEqual(labels);
+    }
+  });
+
   it("fixed: M rollouts per prefix, one Q-value per prefix, labels under every rule", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "fixed" });

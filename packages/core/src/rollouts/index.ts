@@ -1,1 +1,2 @@
 export * from "./strategies";
+export * from "./text-policy";

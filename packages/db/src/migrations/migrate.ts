@@ -81,10 +81,41 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
 export async function applyMigrations(databaseUrl: string, options: { before?: string } = {}): Promise<string[]> {
   await ensureDatabaseExists(databaseUrl);
   const migrationsList = await readMigrationsList(migrationsDir, options.before);
-  return withEngine(databaseUrl, async (engine) => {
+  const applied = await withEngine(databaseUrl, async (engine) => {
     const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: noFilters });
     return appliedMigrationNames;
   });
+  await applyStorageSettings(databaseUrl);
+  return applied;
+}
+
+/**
+ * Column settings a migration cannot carry portably: rollout texts compressed
+ * with lz4 where the server was built with it (PostgreSQL 14+ with lz4, as the
+ * usual packages and the embedded server are), else the server's default
+ * (pglz). Idempotent: the table is altered only when the setting differs.
+ * Returns the compression the column now has.
+ */
+export async function applyStorageSettings(databaseUrl: string): Promise<{ rolloutTextCompression: "lz4" | "default" }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const current = await client.query<{ compression: string }>(
+      `SELECT attcompression::text AS compression FROM pg_attribute WHERE attrelid = to_regclass('"Rollout"') AND attname = 'text'`,
+    );
+    if (current.rows.length === 0) return { rolloutTextCompression: "default" };
+    if (current.rows[0]!.compression === "l") return { rolloutTextCompression: "lz4" };
+    try {
+      await client.query(`ALTER TABLE "Rollout" ALTER COLUMN "text" SET COMPRESSION lz4`);
+      return { rolloutTextCompression: "lz4" };
+    } catch (error) {
+      // 0A000 feature_not_supported: the server was built without lz4.
+      if ((error as { code?: string }).code === "0A000") return { rolloutTextCompression: "default" };
+      throw error;
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 export async function migrationStatus(databaseUrl: string) {

@@ -810,8 +810,8 @@ async function writeRollouts(tx: Sql, ctx: BatchContext, lo: number, hi: number,
   const sampleHash = `((h1 + s * 2654435761) % 4294967296)`;
   const wrongAnswer = `CASE WHEN answer ~ '^-?[0-9]+$' THEN (answer::bigint + 1 + (${sampleHash} >> 8) % 19)::text ELSE (1 + (${sampleHash} >> 8) % 40)::text END`;
   const inserted = await exec(
-    `INSERT INTO "Rollout" (id, "runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens", "createdAt")
-     SELECT ${idExpr(ctx, `(n * ${MAX_CHUNKS + 1} + prefix_length) * ${m} + s`)}, $1, seg_id, prefix_length, s, seed0 + s,
+    `INSERT INTO "Rollout" ("runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens", "createdAt")
+     SELECT $1, seg_id, prefix_length, s, seed0 + s,
        CASE WHEN correct THEN ${pick(ROLLOUT_OPENINGS, sampleHash)} || answer || '}$.'
             WHEN ${sampleHash} % 50 = 0 THEN ${sqlString(ROLLOUT_UNFINISHED)}
             ELSE ${pick(ROLLOUT_OPENINGS, sampleHash)} || ${wrongAnswer} || '}$.' END,

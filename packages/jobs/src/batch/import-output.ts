@@ -225,7 +225,7 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
       cachedTokens: body.data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
     };
     if (batch.kind === "annotate") {
-      rollouts.push(...(await gradedRolloutRows(runId, unit.solution!, id.position, batch.config.seed, sampleIndices, texts, reported.completionTokens)));
+      rollouts.push(...(await gradedRolloutRows(runId, unit.solution!, id.position, batch.config, sampleIndices, texts, reported.completionTokens)));
     } else {
       judgeSamples.push(...judgeSampleRows(runId, unit.chunkIds![id.position]!, sampleIndices, texts, reported));
     }

@@ -5,6 +5,6 @@ export function listRollouts({ db, input }: ServiceArgs<{ runId: string; segment
   return db.rollout.findMany({
     where: input,
     orderBy: { sampleIndex: "asc" },
-    select: { id: true, sampleIndex: true, seed: true, text: true, extractedAnswer: true, correct: true, completionTokens: true },
+    select: { sampleIndex: true, seed: true, text: true, extractedAnswer: true, correct: true, completionTokens: true },
   });
 }

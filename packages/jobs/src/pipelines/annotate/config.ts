@@ -3,9 +3,11 @@ import {
   ANNOTATION_STRATEGIES,
   DEFAULT_ABS_Q_EVIDENCE,
   DEFAULT_LABEL_CONFIDENCE_OPTIONS,
+  DEFAULT_ROLLOUT_TEXT_POLICY,
   defaultLabelRules,
   labelConfidenceOptionsSchema,
   labelRuleSchema,
+  ROLLOUT_TEXT_POLICIES,
   SELF_SEGMENTING_POLICY_PROMPT,
   type AbsQEvidence,
 } from "@stepwiser/core";
@@ -46,6 +48,11 @@ const annotateConfigFields = z.object({
     promptTemplateId: z.literal(SELF_SEGMENTING_POLICY_PROMPT.id).default(SELF_SEGMENTING_POLICY_PROMPT.id),
     /** M: rollouts per chunk prefix (paper: 16). */
     rollouts: z.number().int().min(1).max(256).default(16),
+    /**
+     * What each stored rollout keeps: full (its text) or answer-only (answer, correctness, seed and tokens;
+     * no text). Q-values, labels, resumption and re-grading need only the latter.
+     */
+    rolloutText: z.enum(ROLLOUT_TEXT_POLICIES).default(DEFAULT_ROLLOUT_TEXT_POLICY),
     /** Paper: 1.0. */
     temperature: z.number().min(0).max(2).default(1),
     /** Paper: 8192. A rollout cut off before its answer counts as a failure, so a low limit lowers Q on long solutions. */

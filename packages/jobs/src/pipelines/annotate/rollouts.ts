@@ -1,4 +1,4 @@
-import { buildSelfSegmentingPolicyPrompt, derivedSeed, serializeChunkTags } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, derivedSeed, serializeChunkTags, storedRolloutText } from "@stepwiser/core";
 import type { Prisma } from "@stepwiser/db";
 import type { ChatMessage, GenerationRequest } from "@stepwiser/inference";
 import { gradeRolloutAnswer } from "../../grading/run-grading";
@@ -59,12 +59,12 @@ export async function gradedRolloutRows(
   runId: string,
   solution: SolutionUnderAnnotation,
   prefixLength: number,
-  runSeed: number,
+  config: Pick<AnnotateConfig, "seed" | "rolloutText">,
   sampleIndices: readonly number[],
   texts: readonly string[],
   completionTokens: number,
 ): Promise<Prisma.RolloutCreateManyInput[]> {
-  const base = prefixSeed(runSeed, solution.externalId, prefixLength);
+  const base = prefixSeed(config.seed, solution.externalId, prefixLength);
   const { prefixText } = rolloutMessages(solution, prefixLength);
   const graded = await Promise.all(texts.map((text) => gradeRolloutAnswer(solution.referenceAnswer, prefixText + text)));
   return texts.map((text, i) => ({
@@ -73,7 +73,7 @@ export async function gradedRolloutRows(
     prefixLength,
     sampleIndex: sampleIndices[i]!,
     seed: base + sampleIndices[i]!,
-    text,
+    text: storedRolloutText(config.rolloutText, text),
     extractedAnswer: graded[i]!.pred.extracted,
     correct: graded[i]!.equivalent,
     completionTokens: Math.round(completionTokens / texts.length),
@@ -105,7 +105,7 @@ export async function rolloutOutcomes(
     for (const range of contiguousRanges(missing)) {
       const result = await client.generate({ ...rolloutRequest(config, solution, prefixLength, range[0]!, range.length), signal: ctx.signal });
       ctx.recordUsage(result.usage);
-      const rows = await gradedRolloutRows(runId, solution, prefixLength, config.seed, range, result.samples.map((sample) => sample.text), result.usage.completionTokens);
+      const rows = await gradedRolloutRows(runId, solution, prefixLength, config, range, result.samples.map((sample) => sample.text), result.usage.completionTokens);
       await db.rollout.createMany({ data: rows, skipDuplicates: true });
       for (const row of rows) outcome.set(row.sampleIndex, row.correct);
     }

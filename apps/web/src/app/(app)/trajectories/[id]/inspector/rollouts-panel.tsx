@@ -20,14 +20,18 @@ export function RolloutsPanel(props: { runId: string; segmentationId: string; pr
       {rollouts.error && <ErrorAlert>{errorMessage(rollouts.error)}</ErrorAlert>}
       <ol className="max-h-96 space-y-2 overflow-y-auto">
         {rollouts.data?.map((r) => (
-          <li key={r.id} className="rounded border border-slate-200 p-2 text-xs">
+          <li key={r.sampleIndex} className="rounded border border-slate-200 p-2 text-xs">
             <div className="mb-1 flex gap-2">
               <span className="font-mono">#{r.sampleIndex}</span>
               <span className="text-slate-500">seed {r.seed}</span>
               <span className={r.correct ? "text-green-700" : "text-red-700"}>{r.correct ? "correct" : "wrong"}</span>
               <span className="text-slate-500">answer: {r.extractedAnswer ?? "none"}</span>
             </div>
-            <p className="whitespace-pre-wrap text-slate-700">{r.text}</p>
+            {r.text === null ? (
+              <p className="italic text-slate-500">Text not kept: this run stored its rollouts answer-only.</p>
+            ) : (
+              <p className="whitespace-pre-wrap text-slate-700">{r.text}</p>
+            )}
           </li>
         ))}
       </ol>
