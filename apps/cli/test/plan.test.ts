@@ -4,7 +4,7 @@ import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients, type AnnotatePlan } from "@stepwiser/jobs";
-import { fitMixturePrior } from "@stepwiser/core";
+import { fitMixturePrior, projectAnnotationStorage, ROLLOUT_STORAGE_MODEL } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { jsonOf, runCli } from "./run-cli";
 
@@ -55,6 +55,20 @@ describe("stepwiser plan annotate", () => {
     expect(plan.assumptions.length).toBeGreaterThanOrEqual(5);
     expect(plan.assumptions.join("\n")).toMatch(/tokens/);
     expect(plan.assumptions.join("\n")).toMatch(/maxTokens = 8192/);
+    // The database size of the run's rows, under its policy (full by default) and under each policy.
+    const perRollout = plan.estimate.generatedTokens / plan.estimate.rollouts;
+    const projected = projectAnnotationStorage({ solutions: 6, chunks, rollouts: plan.estimate.rollouts, meanRolloutTokens: perRollout, labelRules: 3, rolloutText: "full" });
+    expect(plan.storage.rolloutText).toBe("full");
+    expect(plan.storage.totalBytes).toBeCloseTo(projected.totalBytes, -2);
+    expect(plan.storage.rolloutBytes).toBeGreaterThan(plan.estimate.rollouts * ROLLOUT_STORAGE_MODEL.rolloutRowBytes);
+    expect(plan.storage.rolloutBytes + plan.storage.otherBytes).toBe(plan.storage.totalBytes);
+    expect(plan.storage.byPolicy.full.totalBytes).toBe(plan.storage.totalBytes);
+    expect(plan.storage.byPolicy["answer-only"].totalBytes).toBe(Math.round(projected.otherBytes + plan.estimate.rollouts * ROLLOUT_STORAGE_MODEL.rolloutRowBytes));
+    expect(plan.assumptions.join("\n")).toMatch(/database size/);
+    const answerOnly = await configFile("answer-only.json", { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 16, rolloutText: "answer-only" });
+    const lean = jsonOf(await runCli(["plan", "annotate", "--config", answerOnly, "--tokens-per-second", "2000", "--prefill-tokens-per-second", "20000"], { env: env() })) as AnnotatePlan;
+    expect(lean.storage).toMatchObject({ rolloutText: "answer-only", totalBytes: plan.storage.byPolicy["answer-only"].totalBytes });
+    expect(lean.estimate).toEqual(plan.estimate);
 
     // Once a fixed run has finished, its Q-values are the source.
     const run = await createAndExecuteRun(database.db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 4, labelRules: [{ rule: "abs-q" }] } }, { endpoints });

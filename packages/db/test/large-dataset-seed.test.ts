@@ -264,6 +264,15 @@ describe("seedLargeDataset", () => {
       chunkValues: withRollouts.chunks + 24,
       rolloutCompletionTokens: rollouts.reduce((sum, r) => sum + r.completionTokens, 0),
     });
+
+    // rolloutText answer-only: the same rows without their texts.
+    const answerOnly = await seedLargeDataset(db, { trajectories: 24, seed: 9, batchSize: 8, rolloutsPerPrefix: 16, rolloutText: "answer-only" });
+    const lean = await db.rollout.findMany({ where: { runId: answerOnly.annotateRunId }, orderBy: [{ prefixLength: "asc" }, { sampleIndex: "asc" }], select: { prefixLength: true, sampleIndex: true, text: true, extractedAnswer: true, correct: true } });
+    expect(lean).toHaveLength(withRollouts.rollouts);
+    expect(lean.every((r) => r.text === null)).toBe(true);
+    expect(lean.filter((r) => r.correct)).toHaveLength(rollouts.filter((r) => r.correct).length);
+    const leanRun = await db.run.findUniqueOrThrow({ where: { id: answerOnly.annotateRunId } });
+    expect((leanRun.config as { rolloutText: string }).rolloutText).toBe("answer-only");
   });
 
   it("leaves no dangling reference (rollouts included), even with the row-by-row foreign key checks skipped", async () => {

@@ -1,1 +1,2 @@
 export * from "./annotation-cost";
+export * from "./storage-footprint";

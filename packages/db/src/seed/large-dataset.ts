@@ -49,6 +49,8 @@ export interface LargeDatasetOptions {
    * the finished solution, has none, as the pipeline stores it).
    */
   rolloutsPerPrefix?: 0 | 16;
+  /** What the rollout rows keep (the annotate run's `rolloutText`): full (default) or answer-only (text null). */
+  rolloutText?: "full" | "answer-only";
   /** Called after each committed batch (`phase` "rollouts" once the solutions are all written). */
   onProgress?: (progress: { phase: "solutions" | "rollouts"; trajectories: number; total: number; elapsedMs: number }) => void;
 }
@@ -262,6 +264,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     maxTokens: 4096,
     strategy: "fixed",
     earlyStopBatch: 4,
+    rolloutText: options.rolloutText ?? "full",
     seed: seedValue,
     labelRules: rules,
     concurrency: 32,
@@ -299,6 +302,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
   const [role] = await db.$queryRawUnsafe<Array<{ superuser: boolean }>>(`SELECT rolsuper AS superuser FROM pg_roles WHERE rolname = current_user`);
   const ctx: BatchContext = {
     skipForeignKeyChecks: !(options.foreignKeyChecks ?? false) && role?.superuser === true,
+    rolloutText: (options.rolloutText ?? "full") === "full",
     seed: seedValue,
     minChunks,
     maxChunks,
@@ -432,6 +436,8 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
 
 interface BatchContext {
   skipForeignKeyChecks: boolean;
+  /** Rollout rows keep their text (rolloutText full). */
+  rolloutText: boolean;
   seed: number;
   minChunks: number;
   maxChunks: number;
@@ -805,14 +811,15 @@ async function writeRollouts(tx: Sql, ctx: BatchContext, lo: number, hi: number,
     idPrefix(ctx, hi + 1),
   );
   // Rows go in in (solution, prefix, sample) order, _seed_r's (the set-returning function expands each row in place),
-  // so both indexes grow at their right edge.
+  // so the primary key grows at its right edge.
   // Sample s of a prefix is correct when its rank (s·a + b) mod 16, a odd, is below the prefix's correct count.
   const sampleHash = `((h1 + s * 2654435761) % 4294967296)`;
   const wrongAnswer = `CASE WHEN answer ~ '^-?[0-9]+$' THEN (answer::bigint + 1 + (${sampleHash} >> 8) % 19)::text ELSE (1 + (${sampleHash} >> 8) % 40)::text END`;
   const inserted = await exec(
     `INSERT INTO "Rollout" ("runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens", "createdAt")
      SELECT $1, seg_id, prefix_length, s, seed0 + s,
-       CASE WHEN correct THEN ${pick(ROLLOUT_OPENINGS, sampleHash)} || answer || '}$.'
+       CASE WHEN NOT ${ctx.rolloutText} THEN NULL
+            WHEN correct THEN ${pick(ROLLOUT_OPENINGS, sampleHash)} || answer || '}$.'
             WHEN ${sampleHash} % 50 = 0 THEN ${sqlString(ROLLOUT_UNFINISHED)}
             ELSE ${pick(ROLLOUT_OPENINGS, sampleHash)} || ${wrongAnswer} || '}$.' END,
        CASE WHEN correct THEN answer WHEN ${sampleHash} % 50 = 0 THEN NULL ELSE ${wrongAnswer} END,

@@ -11,11 +11,14 @@ import {
   InputError,
   labelRuleKey,
   policyPromptTemplateTokens,
+  projectAnnotationStorage,
+  ROLLOUT_TEXT_POLICIES,
   roundSignificant,
   type AdaptiveSimulationOptions,
   type AdaptiveSimulationReport,
   type AnnotationCost,
   type AnnotationPlanTotals,
+  type RolloutTextPolicy,
   type Throughput,
 } from "@stepwiser/core";
 import { Prisma, type Db } from "@stepwiser/db";
@@ -72,6 +75,19 @@ export interface AnnotatePlan {
     simulation: AdaptiveSimulationReport;
   } | null;
   throughput: { tokensPerSecond: number; prefillTokensPerSecond: number | null };
+  /**
+   * The rows the run would add to the database under its rolloutText policy, and under each policy for
+   * comparison (the measured model of docs/benchmarks/storage.md): rollouts, then chunk values, labels and
+   * per-solution rows. Bytes and GB (10^9 bytes).
+   */
+  storage: {
+    rolloutText: RolloutTextPolicy;
+    rolloutBytes: number;
+    otherBytes: number;
+    totalBytes: number;
+    totalGB: number;
+    byPolicy: Record<RolloutTextPolicy, { totalBytes: number; totalGB: number }>;
+  };
   qValues: {
     source: string;
     runId: string | null;
@@ -278,6 +294,11 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
   const chunkRatio = ratios?.chunk ?? FALLBACK_TOKENS_PER_CHAR;
   const problemRatio = ratios?.problem ?? FALLBACK_TOKENS_PER_CHAR;
   const source = sourceRun ? `annotate run ${sourceRun.id}` : "assumed";
+  const meanRolloutTokens = totals.exact.rollouts > 0 ? totals.exact.generatedTokens / totals.exact.rollouts : 0;
+  const storageOf = (rolloutText: RolloutTextPolicy) =>
+    projectAnnotationStorage({ solutions: totals.dataset.solutions, chunks: totals.dataset.chunks, rollouts: totals.exact.rollouts, meanRolloutTokens, labelRules: config.labelRules.length, rolloutText });
+  const storage = storageOf(config.rolloutText);
+  const gigabytes = (bytes: number) => roundSignificant(bytes / 1e9, 3);
 
   const assumptions = [
     `tokens: the approximate tokenizer of @stepwiser/core (a letter run 1 token, digits 1 per 3, any other symbol 1; what the simulated cluster counts, within a few %), applied as ${roundSignificant(chunkRatio, 3)} tokens per character of chunk text and ${roundSignificant(problemRatio, 3)} per character of problem text, measured on the ${ratios?.sampledChunks ?? 0} chunks of the first ${ratios?.sampledSolutions ?? 0} solutions of the plan; a real model's BPE tokenizer differs (typically about 4 characters per token of English)`,
@@ -318,6 +339,9 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
       );
     }
   }
+  assumptions.push(
+    `database size: bytes per row as measured on PostgreSQL (docs/benchmarks/storage.md): ${config.rolloutText === "full" ? `each rollout row with its text of ${Math.round(meanRolloutTokens)} generated tokens on average (compressed once a row passes about 2 kB)` : "each rollout row without its text (rolloutText answer-only)"}, a chunk value per prefix 0..k and a label per chunk and rule (${config.labelRules.length}) of every solution of the plan, and its per-solution rows; indexes included, WAL, backups and bloat after deletes not`,
+  );
   if (withoutReference > 0) assumptions.push(`${withoutReference} solutions have no reference answer: their units fail before any request and cost nothing`);
 
   return {
@@ -333,6 +357,19 @@ export async function planAnnotateRun(db: Db, rawConfig: unknown, options: Annot
       ? { adaptiveBatch: config.adaptiveBatch, targetConfidence: config.targetConfidence, maxRollouts: config.maxRollouts, tokenBudget: config.tokenBudget ?? null, simulation }
       : null,
     throughput: { tokensPerSecond: options.tokensPerSecond, prefillTokensPerSecond: options.prefillTokensPerSecond ?? null },
+    storage: {
+      rolloutText: config.rolloutText,
+      rolloutBytes: Math.round(storage.rolloutBytes),
+      otherBytes: Math.round(storage.otherBytes),
+      totalBytes: Math.round(storage.totalBytes),
+      totalGB: gigabytes(storage.totalBytes),
+      byPolicy: Object.fromEntries(
+        ROLLOUT_TEXT_POLICIES.map((policy) => {
+          const total = storageOf(policy).totalBytes;
+          return [policy, { totalBytes: Math.round(total), totalGB: gigabytes(total) }];
+        }),
+      ) as Record<RolloutTextPolicy, { totalBytes: number; totalGB: number }>,
+    },
     qValues: { source, runId: sourceRun?.id ?? null, sourceRollouts: sourceRun?.rollouts ?? null, solutionsFromRun: fromRun, solutionsAssumed: assumed, assumedPassRate: roundSignificant(passRate, 4) },
     assumptions,
   };

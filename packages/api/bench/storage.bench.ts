@@ -1,0 +1,226 @@
+import { readFileSync, chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
+import { approximateTokenCount, createRng, PAPER_ANNOTATION_VOLUME, projectAnnotationStorage, ROLLOUT_STORAGE_MODEL, storedRolloutText, type RolloutTextPolicy } from "@stepwiser/core";
+import { createDb, type Db } from "@stepwiser/db";
+import { startEmbeddedPostgres } from "@stepwiser/db/local";
+import { applyMigrations, applyStorageSettings } from "@stepwiser/db/migrations";
+import { seedLargeDataset } from "@stepwiser/db/seed";
+
+/**
+ * What an annotate run costs on disk, measured on real rows in PostgreSQL: bytes
+ * per solution, chunk, chunk value, label and rollout (heap, TOAST and index),
+ * rollouts at realistic lengths (500–1,500 tokens of ProcessBench MATH steps)
+ * under each rolloutText policy and under the layout rollouts had before (a
+ * surrogate cuid key beside the unique index); then the projection of those
+ * bytes to the paper's annotation volume, and a check that the model the
+ * capacity plan uses (`ROLLOUT_STORAGE_MODEL`) still matches what was measured.
+ */
+const SOLUTIONS = Number(process.env.STEPWISER_BENCH_STORAGE_SOLUTIONS ?? 20_000);
+const ROLLOUT_PREFIXES = Number(process.env.STEPWISER_BENCH_STORAGE_PREFIXES ?? 4_000);
+const M = 16;
+const MIN_TOKENS = 500;
+const MAX_TOKENS = 1_500;
+/** How far the plan's model may be from the measurement before the bench fails. */
+const MODEL_TOLERANCE = 0.1;
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+const mathSteps = (JSON.parse(readFileSync(path.join(repoRoot, "packages/db/seed/processbench/math.json"), "utf8")) as Array<{ steps: string[] }>).map((r) => r.steps);
+
+/** A continuation of about `tokens` tokens (the approximate tokenizer): MATH solution steps, in order, from random solutions, ending in a boxed answer. */
+function rolloutText(rng: ReturnType<typeof createRng>, tokens: number, answer: string): string {
+  const parts: string[] = [];
+  let count = 0;
+  while (count < tokens) {
+    const steps = mathSteps[rng.nextInt(mathSteps.length)]!;
+    for (const step of steps) {
+      parts.push(step);
+      count += approximateTokenCount(step);
+      if (count >= tokens) break;
+    }
+  }
+  parts.push(`So the final answer is $\\boxed{${answer}}$.`);
+  return parts.join("\n\n");
+}
+
+interface TableSize {
+  rows: number;
+  heap: number;
+  toast: number;
+  indexes: number;
+  total: number;
+}
+
+async function tableSize(db: Db, table: string): Promise<TableSize> {
+  await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
+  const [row] = await db.$queryRawUnsafe<Array<{ rows: bigint; heap: bigint; toast: bigint; indexes: bigint; total: bigint }>>(
+    `SELECT (SELECT count(*) FROM "${table}") AS rows,
+       pg_relation_size(c.oid) + pg_relation_size(c.oid, 'fsm') + pg_relation_size(c.oid, 'vm') AS heap,
+       coalesce(pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0) AS toast,
+       pg_indexes_size(c.oid) AS indexes,
+       pg_total_relation_size(c.oid) AS total
+     FROM pg_class c WHERE c.oid = to_regclass($1)`,
+    `"${table}"`,
+  );
+  return { rows: Number(row!.rows), heap: Number(row!.heap), toast: Number(row!.toast), indexes: Number(row!.indexes), total: Number(row!.total) };
+}
+
+const perRow = (size: TableSize, rows = size.rows) => ({ heap: size.heap / rows, toast: size.toast / rows, indexes: size.indexes / rows, total: size.total / rows });
+const bytes = (value: number) => `${Math.round(value).toLocaleString("en")} B`;
+const gb = (value: number) => `${(value / 1e9).toFixed(1)} GB`;
+const breakdown = (p: ReturnType<typeof perRow>) => `${bytes(p.total)} (heap ${bytes(p.heap)}, TOAST ${bytes(p.toast)}, index ${bytes(p.indexes)})`;
+
+async function main() {
+  const wallStarted = performance.now();
+  const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-storage-bench-"));
+  chmodSync(scratch, 0o755);
+  const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true });
+  const url = server.url("postgres");
+  const db = createDb(url);
+  const rows: BenchmarkRow[] = [];
+  try {
+    await applyMigrations(url);
+    const compression = (await applyStorageSettings(url)).rolloutTextCompression;
+    const seeded = await seedLargeDataset(url, { trajectories: SOLUTIONS, seed: 5 });
+    console.error(`seeded ${seeded.trajectories} solutions, ${seeded.chunks} chunks`);
+
+    // The dataset and the annotate run's own rows, per entity.
+    const sizes = Object.fromEntries(
+      await Promise.all(
+        ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "TrajectoryLabelConfidence", "TrajectoryRunStat", "RunUnit", "JudgeSample"].map(async (t) => [t, await tableSize(db, t)] as const),
+      ),
+    ) as Record<string, TableSize>;
+    const [textStats] = await db.$queryRawUnsafe<Array<{ chunk_chars: number; solution_chars: number }>>(
+      `SELECT (SELECT avg(octet_length(text)) FROM "Chunk")::float8 AS chunk_chars, (SELECT avg(octet_length(text)) FROM "Trajectory")::float8 AS solution_chars`,
+    );
+    const solution = (sizes.Problem!.total + sizes.Trajectory!.total + sizes.Segmentation!.total) / SOLUTIONS;
+    const chunk = perRow(sizes.Chunk!);
+    const chunkValue = perRow(sizes.ChunkValue!);
+    const label = perRow(sizes.ChunkLabel!);
+    // Per solution of the annotate run: its stats row, its unit, its lowest confidence per rule (the judge runs' rows are left out).
+    const annotateRuns = 1;
+    const judgeRuns = 2;
+    const runStat = sizes.TrajectoryRunStat!.total / (SOLUTIONS * (annotateRuns + judgeRuns));
+    const runUnit = sizes.RunUnit!.total / sizes.RunUnit!.rows;
+    const confidence = sizes.TrajectoryLabelConfidence!.total / SOLUTIONS;
+
+    // Rollouts at realistic lengths under each policy, and the previous layout, on the same rows.
+    const segmentations = await db.segmentation.findMany({ where: { trajectory: { datasetId: seeded.datasetId } }, select: { id: true }, take: Math.ceil(ROLLOUT_PREFIXES / 4) });
+    const rng = createRng(17);
+    const drawn = Array.from({ length: ROLLOUT_PREFIXES * M }, (_, i) => {
+      const tokens = MIN_TOKENS + rng.nextInt(MAX_TOKENS - MIN_TOKENS + 1);
+      const answer = String(1 + rng.nextInt(999));
+      return { segmentationId: segmentations[Math.floor(i / M / 4)]!.id, prefixLength: Math.floor(i / M) % 4, sampleIndex: i % M, tokens, answer, correct: rng.nextInt(2) === 1, textSeed: rng.nextUint32() };
+    });
+    const meanTokens = drawn.reduce((sum, r) => sum + r.tokens, 0) / drawn.length;
+    let textChars = 0;
+    const writeRollouts = async (policy: RolloutTextPolicy) => {
+      await db.$executeRawUnsafe(`TRUNCATE "Rollout"`);
+      textChars = 0;
+      for (let start = 0; start < drawn.length; start += 1_000) {
+        const batch = drawn.slice(start, start + 1_000).map((r) => {
+          const text = rolloutText(createRng(r.textSeed), r.tokens, r.answer);
+          textChars += text.length;
+          return {
+            runId: seeded.annotateRunId,
+            segmentationId: r.segmentationId,
+            prefixLength: r.prefixLength,
+            sampleIndex: r.sampleIndex,
+            seed: r.textSeed % 1_000_000_000,
+            text: storedRolloutText(policy, text),
+            extractedAnswer: r.answer,
+            correct: r.correct,
+            completionTokens: r.tokens,
+          };
+        });
+        await db.rollout.createMany({ data: batch });
+      }
+      return tableSize(db, "Rollout");
+    };
+    const full = await writeRollouts("full");
+    const meanChars = textChars / drawn.length;
+    const answerOnly = await writeRollouts("answer-only");
+    // The same texts stored without compression: what compression saves.
+    await db.$executeRawUnsafe(`ALTER TABLE "Rollout" ALTER COLUMN "text" SET STORAGE EXTERNAL`);
+    const uncompressed = await writeRollouts("full");
+    await db.$executeRawUnsafe(`ALTER TABLE "Rollout" ALTER COLUMN "text" SET STORAGE EXTENDED`);
+    // The previous layout: a cuid primary key and a unique index on the place (answer-only rows).
+    await db.$executeRawUnsafe(`CREATE TABLE "RolloutBefore" (LIKE "Rollout" INCLUDING DEFAULTS)`);
+    await db.$executeRawUnsafe(`ALTER TABLE "RolloutBefore" ADD COLUMN id text NOT NULL`);
+    await db.$executeRawUnsafe(
+      `INSERT INTO "RolloutBefore" SELECT r.*, 'c' || substr(md5(r."segmentationId" || r."prefixLength" || ':' || r."sampleIndex"), 1, 24) FROM "Rollout" r ORDER BY 1, 2, 3, 4`,
+    );
+    await db.$executeRawUnsafe(`UPDATE "RolloutBefore" SET text = NULL`);
+    await db.$executeRawUnsafe(`VACUUM FULL "RolloutBefore"`);
+    await db.$executeRawUnsafe(`ALTER TABLE "RolloutBefore" ADD PRIMARY KEY (id)`);
+    await db.$executeRawUnsafe(`CREATE UNIQUE INDEX ON "RolloutBefore" ("runId", "segmentationId", "prefixLength", "sampleIndex")`);
+    const before = await tableSize(db, "RolloutBefore");
+
+    const fullRow = perRow(full);
+    const answerRow = perRow(answerOnly);
+    const plainRow = perRow(uncompressed);
+    const beforeRow = perRow(before);
+    const textBytesPerToken = (fullRow.total - answerRow.total) / meanTokens;
+
+    // The model the capacity plan uses, against this measurement.
+    const model = ROLLOUT_STORAGE_MODEL;
+    const within = (modelled: number, measured: number) => Math.abs(modelled - measured) <= MODEL_TOLERANCE * measured;
+    const modelChecks: Array<[string, number, number]> = [
+      ["answer-only rollout row", model.rolloutRowBytes, answerRow.total],
+      ["full rollout text per generated token", model.rolloutTextBytesPerToken, textBytesPerToken],
+      ["chunk value row", model.chunkValueBytes, chunkValue.total],
+      ["chunk label row", model.chunkLabelBytes, label.total],
+      ["per-solution rows of the run (stats, unit, lowest confidence per rule)", model.perSolutionBytes, runStat + runUnit + confidence],
+    ];
+
+    const volume = PAPER_ANNOTATION_VOLUME;
+    const projection = (policy: RolloutTextPolicy) => projectAnnotationStorage({ ...volume, rolloutText: policy });
+    const projected = { full: projection("full"), "answer-only": projection("answer-only") };
+    const datasetBytes = volume.solutions * solution + volume.chunks * chunk.total;
+
+    rows.push(
+      { metric: "measured on", value: `${SOLUTIONS.toLocaleString("en")} seeded solutions (${seeded.chunks.toLocaleString("en")} chunks, mean ${Math.round(textStats!.chunk_chars)} B of text per chunk); ${drawn.length.toLocaleString("en")} rollouts (${ROLLOUT_PREFIXES.toLocaleString("en")} prefixes × ${M}) of ${MIN_TOKENS}–${MAX_TOKENS} tokens (mean ${Math.round(meanTokens)} tokens, ${Math.round(meanChars).toLocaleString("en")} characters) of ProcessBench MATH steps; rollout text compression: ${compression === "lz4" ? "lz4" : "pglz (this server has no lz4)"}` },
+      { metric: "solution (problem share, trajectory text, segmentation)", value: bytes(solution) },
+      { metric: "chunk", value: breakdown(chunk) },
+      { metric: "chunk value (one per prefix)", value: breakdown(chunkValue) },
+      { metric: "chunk label (one per chunk and rule)", value: breakdown(label) },
+      { metric: "per solution of the run: stats row, unit, lowest confidence per rule", value: bytes(runStat + runUnit + confidence) },
+      { metric: "judge sample (2 per chunk and judge run; rationale of the seed's length)", value: breakdown(perRow(sizes.JudgeSample!)) },
+      { metric: "rollout, rolloutText full", value: breakdown(fullRow) },
+      { metric: "rollout, rolloutText full, text stored uncompressed", value: `${breakdown(plainRow)}: compression keeps ${((fullRow.total - answerRow.total) / (plainRow.total - answerRow.total) * 100).toFixed(0)} % of the text bytes` },
+      { metric: "rollout, rolloutText answer-only", value: breakdown(answerRow) },
+      { metric: "rollout, answer-only, previous layout (cuid key + unique index)", value: `${breakdown(beforeRow)}: the composite key saves ${bytes(beforeRow.total - answerRow.total)} per row` },
+      { metric: "full rollout text, stored bytes per generated token", value: `${textBytesPerToken.toFixed(2)} B` },
+      ...modelChecks.map(([what, modelled, measured]) => ({
+        metric: `plan model: ${what}`,
+        value: `${bytes(modelled)} modelled, ${bytes(measured)} measured`,
+        target: `within ${MODEL_TOLERANCE * 100} %`,
+        met: within(modelled, measured),
+      })),
+      {
+        metric: `projection, the paper's volume (${volume.solutions.toLocaleString("en")} solutions, ${volume.chunks.toLocaleString("en")} chunks, ${volume.rollouts.toLocaleString("en")} rollouts of ${volume.meanRolloutTokens} tokens, ${volume.labelRules} rules): the dataset`,
+        value: gb(datasetBytes),
+      },
+      { metric: "projection, annotate run, rolloutText full", value: `${gb(projected.full.totalBytes)} (rollouts ${gb(projected.full.rolloutBytes)})` },
+      { metric: "projection, annotate run, rolloutText answer-only", value: `${gb(projected["answer-only"].totalBytes)} (rollouts ${gb(projected["answer-only"].rolloutBytes)})` },
+      { metric: "benchmark wall time", value: `${((performance.now() - wallStarted) / 1000).toFixed(0)} s` },
+    );
+
+    writeBenchmarkReport({
+      name: "storage",
+      title: "Storage: bytes per row and the paper's annotation volume",
+      method: `Rows written into an embedded PostgreSQL ${compression === "lz4" ? "(rollout texts lz4)" : "(built without lz4, so rollout texts use the default pglz)"} and measured with pg_relation_size / pg_indexes_size after VACUUM ANALYZE, divided by their count. Solutions, chunks, values, labels, stats and units come from the large-dataset seeder (${SOLUTIONS.toLocaleString("en")} solutions, an annotate run under 3 rules and 2 judge runs); rollouts are written through the Rollout model with texts built from ProcessBench MATH solution steps (packages/db/seed/processbench/math.json) to ${MIN_TOKENS}–${MAX_TOKENS} tokens of the approximate tokenizer, under each rolloutText policy, once without compression, and once in the previous layout. The projection multiplies the measured model (ROLLOUT_STORAGE_MODEL in @stepwiser/core, which \`stepwiser plan annotate\` uses) by the paper's volume: about 40k prompts × 16 solutions, ${volume.chunks.toLocaleString("en")} chunks, M = 16.`,
+      limits:
+        "Bytes per row depend on text lengths: seeded chunks are shorter than real ones (the dataset row uses the seed's texts), and the rollout texts are real MATH steps stitched together, so their compressibility is that of real math solutions but not of any one model's style (a model that repeats itself compresses better). Ids are cuids as Prisma writes them. Indexes are measured freshly built in key order; after months of interleaved writes B-trees are typically 10–30 % larger. WAL, backups and free space after deletes are not counted. lz4 (on servers built with it) compresses model text a little less than pglz and decompresses several times faster; it was not measured here.",
+      rows,
+      bench: "storage",
+    });
+  } finally {
+    await db.$disconnect();
+    await server.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();
