@@ -20,11 +20,11 @@ export const ROLLOUT_STORAGE_MODEL = {
   /** PostgreSQL compresses a row's long values once the row passes about 2 kB (TOAST_TUPLE_THRESHOLD); shorter texts are stored as they are. */
   compressionThresholdBytes: 2032,
   /** A chunk value (one per prefix 0..k of an annotated solution). */
-  chunkValueBytes: 312,
+  chunkValueBytes: 262,
   /** A chunk label (one per chunk and label rule). */
-  chunkLabelBytes: 374,
+  chunkLabelBytes: 311,
   /** Per annotated solution: its stats row, its run unit and its lowest label confidence per rule (three rules). */
-  perSolutionBytes: 2_622,
+  perSolutionBytes: 2_591,
 } as const;
 
 /** The paper's annotation volume: about 40k prompts × 16 solutions, ≈ 6.25 chunks each, M = 16 rollouts per prefix. */
