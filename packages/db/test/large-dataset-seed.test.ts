@@ -203,6 +203,36 @@ describe("seedLargeDataset", () => {
     }
   });
 
+  it("judgeSamples 1 writes one sample per chunk and run whose verdict the stats read; rolloutSolutions limits the rollouts to the first solutions", async () => {
+    const { db } = database;
+    const small = await seedLargeDataset(db, { trajectories: 16, seed: 4, batchSize: 8, judgeSamples: 1, rolloutsPerPrefix: 16, rolloutSolutions: 5, rolloutText: "answer-only" });
+    const ordered = await db.trajectory.findMany({
+      where: { datasetId: small.datasetId },
+      orderBy: { externalId: "asc" },
+      select: { id: true, externalId: true, segmentations: { select: { id: true, chunks: { orderBy: { index: "asc" }, select: { id: true } } } } },
+    });
+    for (const runId of small.judgeRunIds) {
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      expect((run.config as { samples: number }).samples).toBe(1);
+      const samples = await db.judgeSample.findMany({ where: { runId }, select: { chunkId: true, sampleIndex: true, verdict: true, rationale: true } });
+      expect(samples).toHaveLength(small.chunks);
+      expect(samples.every((s) => s.sampleIndex === 0 && parseVerdict(s.rationale).verdict === s.verdict)).toBe(true);
+      const verdictOf = new Map(samples.map((s) => [s.chunkId, s.verdict]));
+      const stats = new Map((await db.trajectoryRunStat.findMany({ where: { runId } })).map((s) => [s.trajectoryId, s]));
+      for (const t of ordered) {
+        const votes = t.segmentations[0]!.chunks.map((c) => verdictOf.get(c.id)!);
+        expect(stats.get(t.id)).toMatchObject({ firstNegative: votes.indexOf("Negative"), negativeCount: votes.filter((v) => v === "Negative").length });
+      }
+    }
+    const bySolution = await db.rollout.groupBy({ by: ["segmentationId"], where: { runId: small.annotateRunId }, _count: { _all: true } });
+    const withRollouts = new Set(bySolution.map((r) => r.segmentationId));
+    // seed-<n> for n = 0..15: the first five are seed-0..seed-4
+    const first = ordered.filter((t) => Number(t.externalId.slice(5)) < 5).map((t) => t.segmentations[0]!.id);
+    expect([...withRollouts].sort()).toEqual([...first].sort());
+    const firstChunks = ordered.filter((t) => Number(t.externalId.slice(5)) < 5).reduce((n, t) => n + t.segmentations[0]!.chunks.length, 0);
+    expect(small.rollouts).toBe(firstChunks * 16);
+  });
+
   it("fills the generated search vectors: a topic word finds the solutions of its problems", async () => {
     const { db } = database;
     const topics = solutions.map((s) => (s.problem.metadata as { topic: string }).topic);

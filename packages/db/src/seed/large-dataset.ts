@@ -51,6 +51,10 @@ export interface LargeDatasetOptions {
   rolloutsPerPrefix?: 0 | 16;
   /** What the rollout rows keep (the annotate run's `rolloutText`): full (default) or answer-only (text null). */
   rolloutText?: "full" | "answer-only";
+  /** Rollout rows only for the first this many solutions (default: all), so a large tier fits a disk. */
+  rolloutSolutions?: number;
+  /** Judge samples per chunk and judge run (K): 2 (default) or 1. With 1 each chunk's verdict is its one sample. */
+  judgeSamples?: 1 | 2;
   /** Called after each committed batch (`phase` "rollouts" once the solutions are all written). */
   onProgress?: (progress: { phase: "solutions" | "rollouts"; trajectories: number; total: number; elapsedMs: number }) => void;
 }
@@ -247,6 +251,8 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
   const concurrency = assertInt("concurrency", options.concurrency ?? 2, 1, 16);
   const batchSize = Math.max(4, Math.floor(assertInt("batchSize", options.batchSize ?? 10_000, 1, 1_000_000) / 4) * 4);
   const rolloutsPerPrefix = options.rolloutsPerPrefix ?? 0;
+  const judgeSamples = options.judgeSamples ?? 2;
+  if (judgeSamples !== 1 && judgeSamples !== 2) throw new RangeError(`judgeSamples must be 1 or 2, got ${String(judgeSamples)}`);
   if (rolloutsPerPrefix !== 0 && rolloutsPerPrefix !== SEED_ROLLOUTS_PER_PREFIX) {
     throw new RangeError(`rolloutsPerPrefix must be 0 or ${SEED_ROLLOUTS_PER_PREFIX} (the seeded Q-values are counts out of ${SEED_ROLLOUTS_PER_PREFIX} rollouts), got ${rolloutsPerPrefix}`);
   }
@@ -273,7 +279,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     datasetId: "",
     segmentationMethod: SEED_SEGMENTATION_METHOD,
     judgeEndpoint,
-    samples: 2,
+    samples: judgeSamples,
     temperature: 0.7,
     maxTokens: 2048,
     seed: seedValue,
@@ -303,6 +309,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
   const ctx: BatchContext = {
     skipForeignKeyChecks: !(options.foreignKeyChecks ?? false) && role?.superuser === true,
     rolloutText: (options.rolloutText ?? "full") === "full",
+    judgeSamples,
     seed: seedValue,
     minChunks,
     maxChunks,
@@ -358,9 +365,12 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
       const rolloutsStarted = Date.now();
       let rolloutNext = 0;
       let rolloutsWritten = 0;
+      // The first `rolloutSolutions` solutions only, when given.
+      const limit = options.rolloutSolutions ?? total;
+      const rolloutBatches = batches.filter(([lo]) => lo < limit).map(([lo, hi]) => [lo, Math.min(hi, limit - 1)] as const);
       const rolloutWorker = async () => {
-        while (!failed && rolloutNext < batches.length) {
-          const [lo, hi] = batches[rolloutNext++]!;
+        while (!failed && rolloutNext < rolloutBatches.length) {
+          const [lo, hi] = rolloutBatches[rolloutNext++]!;
           try {
             await db.$transaction((tx) => writeRollouts(tx, ctx, lo, hi, rolloutTotals), { maxWait: 60_000, timeout: 60 * 60_000 });
           } catch (error) {
@@ -371,7 +381,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
           options.onProgress?.({ phase: "rollouts", trajectories: rolloutsWritten, total, elapsedMs: Date.now() - started });
         }
       };
-      await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, rolloutWorker));
+      await Promise.all(Array.from({ length: Math.min(concurrency, rolloutBatches.length) }, rolloutWorker));
       rolloutsMs = Date.now() - rolloutsStarted;
     }
   } catch (error) {
@@ -438,6 +448,7 @@ interface BatchContext {
   skipForeignKeyChecks: boolean;
   /** Rollout rows keep their text (rolloutText full). */
   rolloutText: boolean;
+  judgeSamples: 1 | 2;
   seed: number;
   minChunks: number;
   maxChunks: number;
@@ -593,9 +604,9 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
       CASE WHEN prev <= ${eps} THEN q > ${eps} ELSE q / prev > ${float(ctx.gamma)} + ${eps} END AS ratio_pos,
       q + ${float(ctx.alpha)} * (${bestOf("q")} - ${bestOf("prev")}) > ${eps} AS eff_pos,
       CASE WHEN g0 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[0]} THEN abs_pos ELSE NOT abs_pos END AS v00,
-      CASE WHEN g1 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[0]} THEN abs_pos ELSE NOT abs_pos END AS v01,
+      CASE WHEN ${ctx.judgeSamples === 1 ? "g0" : "g1"} % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[0]} THEN abs_pos ELSE NOT abs_pos END AS v01,
       CASE WHEN g2 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[1]} THEN abs_pos ELSE NOT abs_pos END AS v10,
-      CASE WHEN g3 % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[1]} THEN abs_pos ELSE NOT abs_pos END AS v11,
+      CASE WHEN ${ctx.judgeSamples === 1 ? "g2" : "g3"} % 1000 < ${JUDGE_AGREEMENT_PER_MILLE[1]} THEN abs_pos ELSE NOT abs_pos END AS v11,
       g0 >> 10 AS r0, g1 >> 10 AS r1, g2 >> 10 AS r2, g3 >> 10 AS r3,
       ${idExpr(ctx, `n::bigint * ${MAX_CHUNKS} + idx`)} AS chunk_id
     FROM prevs`);
@@ -677,7 +688,7 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
          (c.problem_len + c.end_offset + ${JUDGE_PROMPT_OVERHEAD_CHARS}) / 4 AS prompt_tokens
        FROM _seed_c c
        CROSS JOIN (VALUES (0, $1::text), (1, $2::text)) r(run_no, run_id)
-       CROSS JOIN (VALUES (0), (1)) s(s)
+       CROSS JOIN generate_series(0, ${ctx.judgeSamples - 1}) s(s)
      ),
      drafts AS MATERIALIZED (
        SELECT *, ${rationale("pos", "bits")} AS rationale FROM samples
