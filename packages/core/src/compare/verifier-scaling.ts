@@ -1,9 +1,9 @@
-import { predictFirstError, type UnparseableChunkPolicy } from "../judge/solution";
+import type { UnparseableChunkPolicy } from "../judge/solution";
 import type { Verdict } from "../judge/verdict";
-import { majorityVerdict, type TiePolicy } from "../judge/voting";
+import type { TiePolicy } from "../judge/voting";
 import { f1FromAccuracies, type ProcessBenchGold } from "../processbench/metrics";
 import { subsetFromId } from "../processbench/record";
-import { createRng, sampleWithoutReplacement, type Seed } from "../stats/random";
+import { createRng, type Seed } from "../stats/random";
 
 /**
  * Maj@K scaling of one judge run from the samples it already stored: how the
@@ -118,6 +118,7 @@ export function verifierScalingReplay(options: VerifierScalingOptions & { maxK: 
   const tokens = ks.map(() => 0);
   const seen = new Set<string>();
   let count = 0;
+  let pool = new Int32Array(16);
 
   const add = (solutions: readonly ScalingSolution[]) => {
     for (const solution of solutions) {
@@ -135,20 +136,38 @@ export function verifierScalingReplay(options: VerifierScalingOptions & { maxK: 
           let prediction: number | null | undefined; // undefined: never judged, no prediction (scored as wrong)
           if (judged) {
             const rng = rngs[kIndex]![draw]!;
-            const votes: Verdict[] = [];
+            prediction = -1;
+            let decided = false;
             for (let c = 0; c < solution.chunks.length; c++) {
               const stored = solution.chunks[c]!.samples;
-              if (stored.length === 0) {
-                votes.push("Positive"); // not judged by the run: see the note above
-                continue;
+              if (stored.length === 0) continue; // not judged by the run: reads as Positive, see the note above
+              // `sampleWithoutReplacement(stored, k, rng)` on positions: the same draws and the same K samples, nothing copied.
+              const m = stored.length;
+              if (pool.length < m) pool = new Int32Array(m * 2);
+              for (let i = 0; i < m; i++) pool[i] = i;
+              let positive = 0;
+              let negative = 0;
+              let completion = 0;
+              for (let i = 0; i < k; i++) {
+                const j = i + rng.nextInt(m - i);
+                const picked = pool[j]!;
+                pool[j] = pool[i]!;
+                pool[i] = picked;
+                const x = stored[picked]!;
+                if (x.verdict === "Positive") positive += 1;
+                else if (x.verdict === "Negative") negative += 1;
+                completion += x.completionTokens;
               }
-              const drawn = sampleWithoutReplacement(stored, k, rng);
-              tokens[kIndex]! += promptTokens[c]! + drawn.reduce((sum, x) => sum + x.completionTokens, 0);
-              const vote = majorityVerdict(drawn.map((x) => x.verdict), options.tiePolicy).verdict;
-              votes.push(vote);
+              tokens[kIndex]! += promptTokens[c]! + completion;
+              // `majorityVerdict`, then `predictFirstError`'s reading of it: the first Negative, or an unparseable vote the policy calls invalid.
+              const vote: Verdict = positive === 0 && negative === 0 ? "unparseable" : positive === negative ? options.tiePolicy : positive > negative ? "Positive" : "Negative";
+              const read = vote === "unparseable" ? options.unparseableChunk : vote;
+              if (!decided && (read === "Negative" || read === "invalid")) {
+                prediction = read === "Negative" ? c : null;
+                decided = true;
+              }
               if (vote === "Negative" && options.stopAtFirstNegative) break;
             }
-            prediction = predictFirstError(votes, options.unparseableChunk);
           }
           const hit = prediction !== undefined && prediction !== null && prediction === solution.label;
           if (solution.label === -1) {
