@@ -181,7 +181,7 @@ export function jointOutcomes(codes: ReadonlyArray<ArrayLike<number>>): { joint:
   let width = 1;
   for (const own of codes) for (let i = 0; i < n; i++) width = Math.max(width, own[i]! + 1);
   // Fold the runs in one at a time: (tuple so far, next run's code) → a new tuple number, so keys stay below n × width.
-  let current = Int32Array.from({ length: n }, (_, i) => codes[0]![i]!);
+  const current = Int32Array.from({ length: n }, (_, i) => codes[0]![i]!);
   let members: Int32Array[] = [];
   {
     const index = new Map<number, number>();

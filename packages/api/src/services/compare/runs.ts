@@ -96,37 +96,6 @@ export async function loadJudgeSampleRun(db: Db, id: string): Promise<Comparable
   return run!;
 }
 
-const PAGE = 5000;
-
-/** Solution-level predictions keyed by trajectory id: benchmark → SolutionPrediction, judge → TrajectoryRunStat.firstNegative. */
-export async function loadRunPredictions(db: Db, run: ComparableRun): Promise<Map<string, FirstErrorPrediction>> {
-  const predictions = new Map<string, FirstErrorPrediction>();
-  let cursor: string | undefined;
-  for (;;) {
-    const page =
-      run.kind === "benchmark"
-        ? (
-            await db.solutionPrediction.findMany({
-              where: { runId: run.id, ...(cursor ? { trajectoryId: { gt: cursor } } : {}) },
-              orderBy: { trajectoryId: "asc" },
-              take: PAGE,
-              select: { trajectoryId: true, predictedFirstError: true },
-            })
-          ).map((p) => [p.trajectoryId, p.predictedFirstError] as const)
-        : (
-            await db.trajectoryRunStat.findMany({
-              where: { runId: run.id, ...(cursor ? { trajectoryId: { gt: cursor } } : {}) },
-              orderBy: { trajectoryId: "asc" },
-              take: PAGE,
-              select: { trajectoryId: true, firstNegative: true },
-            })
-          ).map((s) => [s.trajectoryId, s.firstNegative] as const);
-    for (const [trajectoryId, prediction] of page) predictions.set(trajectoryId, prediction);
-    if (page.length < PAGE) return predictions;
-    cursor = page[page.length - 1]![0];
-  }
-}
-
 export interface GoldSolution extends ProcessBenchGold {
   /** The solution's external id (ProcessBench `id`). */
   id: string;
