@@ -1,6 +1,6 @@
 import { DISAGREEMENT_KINDS, InputError, type DisagreementKind, type FirstErrorPrediction } from "@stepwiser/core";
 import type { ServiceArgs } from "../args";
-import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, UNPARSEABLE_PREDICTION } from "./runs";
+import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, UNPARSEABLE_PREDICTION, wholeDatasetQuery } from "./runs";
 
 interface DisagreementRow {
   trajectoryId: string;
@@ -42,7 +42,8 @@ export async function compareDisagreements({ db, input }: ServiceArgs<{ runA: st
   else if (goldFilter === "error") filters.push("label >= 0");
   else if (goldFilter !== undefined) filters.push(`label = ${next(goldFilter)}`);
   const kindFilter = input.kind ? `kind = ${next(input.kind)}` : "true";
-  const [result] = await db.$queryRawUnsafe<Array<{ gold: number; subsets: string[] | null; counts: Record<string, number> | null; total: number; items: DisagreementRow[] | null }>>(
+  const [result] = await wholeDatasetQuery<Array<{ gold: number; subsets: string[] | null; counts: Record<string, number> | null; total: number; items: DisagreementRow[] | null }>>(
+    db,
     `WITH gold AS MATERIALIZED (${sql}),
           differing AS (
             SELECT id, "externalId", "resolvedSubset", label, "createdAt", p0, p1,

@@ -2,7 +2,7 @@ import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, po
 import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
 import { tryReadRunConfig } from "@stepwiser/jobs";
 import { z } from "zod";
-import { loadJudgeSampleRun, type ComparableRun } from "./runs";
+import { loadJudgeSampleRun, wholeDatasetQuery, type ComparableRun } from "./runs";
 
 /**
  * The three chunk-level readings the agreement and calibration views compare:
@@ -157,7 +157,8 @@ export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels
            count(*) FILTER (WHERE verdict = 'unparseable')::int AS unp
       FROM "JudgeSample" WHERE "runId" = $1 GROUP BY "chunkId"`;
   const rows = labels
-    ? await db.$queryRawUnsafe<Array<{ pos: number | null; neg: number | null; unp: number | null; label: Label | null; chunks: number }>>(
+    ? await wholeDatasetQuery<Array<{ pos: number | null; neg: number | null; unp: number | null; label: Label | null; chunks: number }>>(
+        db,
         `WITH j AS (${votes}),
               m AS (SELECT "chunkId", label::text AS label FROM "ChunkLabel" WHERE "runId" = $2 AND rule = $3::"LabelRule" AND "paramsKey" = $4)
          SELECT j.pos, j.neg, j.unp, m.label, count(*)::int AS chunks
@@ -168,7 +169,8 @@ export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels
         labels.rule.rule,
         labels.rule.paramsKey,
       )
-    : await db.$queryRawUnsafe<Array<{ pos: number; neg: number; unp: number; label: null; chunks: number }>>(
+    : await wholeDatasetQuery<Array<{ pos: number; neg: number; unp: number; label: null; chunks: number }>>(
+        db,
         `SELECT pos, neg, unp, NULL AS label, count(*)::int AS chunks FROM (${votes}) j GROUP BY 1, 2, 3`,
         judgeRun.id,
       );

@@ -122,7 +122,8 @@ export interface CommonGold {
 export async function loadCommonGold(db: Db, runs: readonly ComparableRun[]): Promise<CommonGold> {
   const { sql, params } = commonGoldQuery(runs);
   // One statement; each run's prediction arrives as one integer (see `commonGoldQuery`), so 100k rows stay narrow.
-  const rows = await db.$queryRawUnsafe<Array<Record<string, number> & { id: string; externalId: string; subset: string | null; label: number }>>(
+  const rows = await wholeDatasetQuery<Array<Record<string, number> & { id: string; externalId: string; subset: string | null; label: number }>>(
+    db,
     `SELECT id, "externalId", subset, label, ${runs.map((_, i) => `p${i}`).join(", ")} FROM (${sql}) gold ORDER BY "createdAt", id`,
     ...params,
   );
@@ -137,6 +138,21 @@ export async function loadCommonGold(db: Db, runs: readonly ComparableRun[]): Pr
     }
   });
   return { gold, predictions };
+}
+
+/**
+ * A read over a whole dataset with room to sort and hash in memory (the
+ * default work_mem spills 100k-row sorts and million-chunk aggregates to disk):
+ * the setting holds for this one transaction.
+ */
+export async function wholeDatasetQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<T> {
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL work_mem = '64MB'");
+      return tx.$queryRawUnsafe<T>(sql, ...params);
+    },
+    { timeout: 300_000 },
+  );
 }
 
 /** How `commonGoldQuery` codes a run's prediction: a first-error index (≥ -1), unparseable, or none stored. */
