@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
-import { createRng, quantileSorted } from "@stepwiser/core";
+import { createRng, quantileSorted, THREE_WAY_PATTERNS } from "@stepwiser/core";
 import { createDb } from "@stepwiser/db";
 import { startEmbeddedPostgres } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
@@ -15,8 +15,10 @@ import { appRouter, authPool, createAuth, createUserWithPassword, handleTrpcRequ
 /**
  * Server time of the web app's heaviest requests on a 100k-solution /
  * 1M-chunk / 16M-rollout dataset: the inspector and the rollouts behind a
- * Q-value, filtered list pages, the compare page over the two judge runs, and
- * the annotation queue's next item / submit with 20 annotators at once. Each
+ * Q-value, filtered list pages, the compare page over the two judge runs (the
+ * solution-level metrics and disagreements, and once the annotators have rated
+ * chunks, the chunk-level three-way agreement, calibration and Maj@K scaling),
+ * and the annotation queue's next item / submit with 20 annotators at once. Each
  * request goes through the real tRPC fetch handler with a real session cookie
  * (session lookup, validation, queries, serialisation), against an embedded
  * PostgreSQL holding the seeded data.
@@ -25,6 +27,10 @@ const TRAJECTORIES = Number(process.env.STEPWISER_BENCH_TRAJECTORIES ?? 100_000)
 const REQUESTS = Number(process.env.STEPWISER_BENCH_REQUESTS ?? 300);
 /** Requests per whole-dataset compare procedure (metrics, disagreements, candidates: each reads all 100k solutions). */
 const COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_COMPARE_REQUESTS ?? 8);
+/** Requests per chunk-level compare procedure (three-way, calibration: each reads every chunk's judge votes; scaling replays every solution). */
+const CHUNK_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_CHUNK_COMPARE_REQUESTS ?? 5);
+/** Random K-subsets per K in the scaling rows (the page's default). */
+const SCALING_DRAWS = 20;
 const ANNOTATORS = Number(process.env.STEPWISER_BENCH_ANNOTATORS ?? 20);
 /** How long the annotators work, and their mean time on an item between receiving it and submitting (uniform ½–1½ × this). */
 const ANNOTATION_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_SECONDS ?? 30);
@@ -146,7 +152,7 @@ async function main() {
     const compareCandidates = await measure("compare candidates", () => timedQuery("compare.candidates", { datasetId }), COMPARE_REQUESTS, 1);
     const compareMetrics = await measure(
       "compare metrics",
-      () => timedQuery("compare.checkpoints", { runIds: rng.nextInt(2) ? [strong, weak] : [weak, strong], baselineRunId: rng.nextInt(2) ? strong : weak }),
+      () => timedQuery("compare.checkpoints", { runIds: rng.nextInt(2) ? [strong, weak] : [weak, strong], baselineRunId: rng.nextInt(2) ? strong : weak, seed: rng.nextInt(1_000_000) }),
       COMPARE_REQUESTS,
       1,
     );
@@ -233,11 +239,38 @@ async function main() {
     const saturated = await annotate(SATURATION_SECONDS, 0);
     const humanLabels = await db.humanLabel.count({ where: { queueId } });
 
+    // The chunk-level compare views, now that the queue holds human labels: every request with other inputs (run, queue, pattern, seed), none cached.
+    const threeWay = await measure(
+      "compare three-way",
+      () =>
+        timedQuery("compare.threeWay", {
+          judgeRunId: pick([strong, weak]),
+          annotateRunId,
+          queueId: rng.nextInt(2) ? queueId : undefined,
+          pattern: pick([undefined, ...THREE_WAY_PATTERNS]),
+          cursor: 0,
+          limit: 200,
+        }),
+      CHUNK_COMPARE_REQUESTS,
+      1,
+    );
+    const calibration = await measure(
+      "compare calibration",
+      () =>
+        timedQuery(
+          "compare.calibration",
+          rng.nextInt(2) ? { judgeRunId: pick([strong, weak]), reference: "mc", annotateRunId, bins: 5 + rng.nextInt(10) } : { judgeRunId: pick([strong, weak]), reference: "human", queueId, bins: 5 + rng.nextInt(10) },
+        ),
+      CHUNK_COMPARE_REQUESTS,
+      1,
+    );
+    const scaling = await measure("compare scaling", () => timedQuery("compare.scaling", { runIds: [pick([strong, weak])], draws: SCALING_DRAWS, seed: rng.nextInt(1_000_000) }), CHUNK_COMPARE_REQUESTS, 1);
+
     const wallSeconds = (performance.now() - wallStarted) / 1000;
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     const p50p95 = (t: Timings) => `${ms(t.p50)} / ${ms(t.p95)}`;
     const n = (value: number) => value.toLocaleString("en");
-    const compareP95 = Math.max(compareMetrics.p95, compareDisagreements.p95);
+    const compareP95 = Math.max(compareMetrics.p95, compareDisagreements.p95, threeWay.p95, calibration.p95, scaling.p95);
     const rows: BenchmarkRow[] = [
       {
         metric: "seeded",
@@ -253,8 +286,15 @@ async function main() {
       { metric: "unfiltered list, random page of 2,000, p95", value: ms(deepPage.p95) },
       { metric: "next/previous from a solution of a filtered, sorted list (trajectory.neighbors) p95", value: ms(neighbors.p95) },
       { metric: "compare: runs to pick (compare.candidates) p50 / p95", value: p50p95(compareCandidates) },
-      { metric: `compare: metrics tab, 2 judge runs on ${n(seeded.trajectories)} gold solutions (compare.checkpoints) p50 / p95`, value: p50p95(compareMetrics) },
-      { metric: "compare: disagreements tab page (compare.disagreements) p50 / p95", value: p50p95(compareDisagreements) },
+      {
+        metric: `compare: metrics tab, 2 judge runs on ${n(seeded.trajectories)} gold solutions, 1,000 resamples (compare.checkpoints) p95`,
+        value: ms(compareMetrics.p95),
+        target: "< 500 ms",
+        met: compareMetrics.p95 < 500,
+      },
+      { metric: "compare.checkpoints p50 / max", value: `${ms(compareMetrics.p50)} / ${ms(compareMetrics.max)}` },
+      { metric: "compare: disagreements tab page (compare.disagreements) p95", value: ms(compareDisagreements.p95), target: "< 300 ms", met: compareDisagreements.p95 < 300 },
+      { metric: "compare.disagreements p50 / max", value: `${ms(compareDisagreements.p50)} / ${ms(compareDisagreements.max)}` },
       { metric: "compare: one solution side by side (compare.item) p50 / p95", value: p50p95(compareItem) },
       { metric: `annotation queue creation (${n(queueItems)} items, random sample of the annotate run)`, value: ms(queueCreation.ms) },
       {
@@ -270,6 +310,22 @@ async function main() {
         metric: `saturated, no time on an item (${ANNOTATORS} requests always in flight): next p50 / p95, submit p50 / p95, items/s`,
         value: `${p50p95(saturated.next)}, ${p50p95(saturated.submit)}, ${saturated.perSecond.toFixed(1)}/s`,
       },
+      {
+        metric: `compare: judge × Monte-Carlo × human on ${n(seeded.chunks)} chunks (compare.threeWay) p95`,
+        value: ms(threeWay.p95),
+        target: "< 1000 ms",
+        met: threeWay.p95 < 1000,
+      },
+      { metric: "compare.threeWay p50 / max", value: `${ms(threeWay.p50)} / ${ms(threeWay.max)}` },
+      { metric: "compare: judge calibration against Monte-Carlo labels or human ratings (compare.calibration) p95", value: ms(calibration.p95), target: "< 1000 ms", met: calibration.p95 < 1000 },
+      { metric: "compare.calibration p50 / max", value: `${ms(calibration.p50)} / ${ms(calibration.max)}` },
+      {
+        metric: `compare: Maj@K scaling of one judge run, K = 1, 2, ${SCALING_DRAWS} draws (compare.scaling) p95`,
+        value: ms(scaling.p95),
+        target: "< 1000 ms",
+        met: scaling.p95 < 1000,
+      },
+      { metric: "compare.scaling p50 / max", value: `${ms(scaling.p50)} / ${ms(scaling.max)}` },
       { metric: "benchmark wall time (seed and measurements)", value: `${wallSeconds.toFixed(0)} s` },
     ];
     writeBenchmarkReport({
@@ -280,7 +336,8 @@ async function main() {
         `${n(seeded.trajectories)} solutions, ${n(seeded.chunks)} chunks and ${n(seeded.rollouts)} rollouts seeded into an embedded PostgreSQL: one annotate run with 16 rollouts per chunk prefix (their correct counts are the stored Q-values), Q-values and three labels per chunk; two judge runs with two samples per chunk.`,
         `Each request goes through the tRPC fetch handler with a signed-in session and is timed until its whole response body is read.`,
         `Inspector, rollout and list rows: ${REQUESTS} requests each after 20 warm-up requests, one at a time; filtered lists draw from eight views (correctness and generator; lowest-Q range sorted by Q; rule disagreement; judge vs. Monte-Carlo first error; judge verdict with source label; text search; text search sorted by Q; subset and correctness by id) at pages 1–3 of 50.`,
-        `Compare rows: the page over the two judge runs, all 100,000 solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each whole-dataset procedure after 1 warm-up, 100 for the side-by-side item. The requirement sets no target for them, so none is checked.`,
+        `Compare rows: the page over the two judge runs, all ${n(seeded.trajectories)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples with a new seed per request; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, 100 for the side-by-side item.`,
+        `The chunk-level rows run after the annotation phase, so the queue's human labels are there: three-way agreement of a random judge run with the annotate run's first rule (human labels of the queue or of the whole dataset, a random pattern filter), calibration of a random judge run against Monte-Carlo labels or the queue's human ratings, Maj@K scaling of a random judge run with ${SCALING_DRAWS} draws and a new seed; ${CHUNK_COMPARE_REQUESTS} requests each after 1 warm-up. Nothing is cached: every request computes from the stored rows.`,
         `Annotation: a researcher creates a queue (random sample of 5,000 solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once for ${ANNOTATION_SECONDS} s, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item.`,
         `People need tens of seconds to rate a solution of 4–16 chunks, so this is several times the load of ${ANNOTATORS} real annotators; the saturated row repeats the loop for ${SATURATION_SECONDS} s with no time on an item, so ${ANNOTATORS} requests are always waiting on the one Node.js process and the 2-core machine.`,
       ].join(" "),

@@ -1,4 +1,4 @@
-import { PUBLISHED_PROCESSBENCH_SOURCE, type Verdict } from "@stepwiser/core";
+import { judgeCalibration, majorityVerdict, positiveShare, PUBLISHED_PROCESSBENCH_SOURCE, ratingToLabel, resolveHumanLabel, threeWayAgreement, verifierScaling, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
@@ -212,6 +212,85 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     expect(result.published.every((p) => p.source === PUBLISHED_PROCESSBENCH_SOURCE)).toBe(true);
     const differing = await caller.compare.disagreements({ runA: partial.id, runB: judgeRunId });
     expect(differing.items).toMatchObject([{ externalId: "t-0", gold: -1, a: -1, b: 1, kind: "a_right" }]);
+  });
+
+  it("counts in the database exactly what core's threeWayAgreement and judgeCalibration give over every chunk's readings", async () => {
+    // Every chunk's three readings read row by row, as a small dataset allows, then handed to core.
+    const { db } = database;
+    const chunks = await db.chunk.findMany({
+      where: { segmentation: { trajectory: { datasetId } } },
+      select: { id: true, index: true, segmentation: { select: { trajectoryId: true, trajectory: { select: { externalId: true } } } } },
+    });
+    const samples = await db.judgeSample.findMany({ where: { runId: judgeRunId }, select: { chunkId: true, verdict: true } });
+    const labels = await db.chunkLabel.findMany({ where: { runId: annotateRunId }, select: { chunkId: true, label: true } });
+    for (const queue of [undefined, queueId]) {
+      const humans = await db.humanLabel.findMany({ where: queue ? { queueId: queue } : {}, select: { chunkId: true, authorId: true, rating: true, source: true, createdAt: true } });
+      const readings: ThreeWayChunk[] = chunks
+        .map((c) => {
+          const votes = samples.filter((s) => s.chunkId === c.id).map((s) => s.verdict);
+          const own = humans.filter((h) => h.chunkId === c.id);
+          const final = own.length ? resolveHumanLabel(own) : null;
+          return {
+            chunkId: c.id,
+            trajectoryId: c.segmentation.trajectoryId,
+            externalId: c.segmentation.trajectory.externalId,
+            index: c.index,
+            judge: votes.length ? majorityVerdict(votes, "Negative").verdict : null,
+            judgeShare: votes.length ? positiveShare(votes) : null,
+            mc: labels.find((l) => l.chunkId === c.id)?.label ?? null,
+            human: final && (final.status === "agreed" || final.status === "adjudicated") ? final.rating : null,
+          };
+        })
+        .filter((c) => c.judge !== null || c.mc !== null || c.human !== null)
+        .sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.index - b.index);
+      const expected = threeWayAgreement(readings);
+      const result = await caller.compare.threeWay({ judgeRunId, annotateRunId, ...(queue ? { queueId: queue } : {}) });
+      expect(result.judgeVsMc).toEqual(expected.judgeVsMc);
+      expect(result.judgeVsHuman).toEqual(expected.judgeVsHuman);
+      expect(result.mcVsHuman).toEqual(expected.mcVsHuman);
+      expect({ complete: result.complete, unanimous: result.unanimous, patterns: result.patterns }).toEqual({ complete: expected.complete, unanimous: expected.unanimous, patterns: expected.patterns });
+      expect(result.chunks).toBe(readings.length);
+      expect(result.humanRated).toBe(readings.filter((c) => c.human !== null).length);
+      expect(result.list.items).toEqual(expected.disagreements);
+
+      const judged = readings.filter((c) => c.judge !== null);
+      const human = await caller.compare.calibration({ judgeRunId, reference: "human", bins: 4, ...(queue ? { queueId: queue } : {}) });
+      const expectedHuman = judgeCalibration(judged.map((c) => ({ judgeShare: c.judgeShare, reference: c.human === null ? null : ratingToLabel(c.human) })), { bins: 4 });
+      expect({ bins: human.bins, ece: human.expectedCalibrationError, total: human.total, skipped: human.skipped }).toEqual({
+        bins: expectedHuman.bins,
+        ece: expectedHuman.expectedCalibrationError,
+        total: expectedHuman.total,
+        skipped: expectedHuman.skipped,
+      });
+    }
+    const judged = await caller.compare.calibration({ judgeRunId, reference: "mc", annotateRunId, bins: 4 });
+    const all = chunks.map((c) => {
+      const votes = samples.filter((s) => s.chunkId === c.id).map((s) => s.verdict);
+      return { votes, mc: labels.find((l) => l.chunkId === c.id)?.label ?? null };
+    });
+    const expectedMc = judgeCalibration(all.filter((c) => c.votes.length).map((c) => ({ judgeShare: positiveShare(c.votes), reference: c.mc })), { bins: 4 });
+    expect(judged.bins).toEqual(expectedMc.bins);
+    expect(judged.expectedCalibrationError).toBeCloseTo(expectedMc.expectedCalibrationError, 15);
+    expect([judged.total, judged.skipped]).toEqual([expectedMc.total, expectedMc.skipped]);
+  });
+
+  it("replays Maj@K page by page as verifierScaling does over every solution at once", async () => {
+    const { db } = database;
+    const trajectories = await db.trajectory.findMany({
+      where: { datasetId },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { externalId: true, subset: true, sourceFirstErrorIndex: true, segmentations: { select: { chunks: { orderBy: { index: "asc" }, select: { id: true } } } } },
+    });
+    const samples = await db.judgeSample.findMany({ where: { runId: judgeRunId }, orderBy: { id: "asc" }, select: { chunkId: true, verdict: true, promptTokens: true, completionTokens: true } });
+    const solutions = trajectories.map((t) => ({
+      id: t.externalId,
+      label: t.sourceFirstErrorIndex!,
+      subset: t.subset!,
+      chunks: t.segmentations[0]!.chunks.map((c) => ({ samples: samples.filter((s) => s.chunkId === c.id).map(({ verdict, promptTokens, completionTokens }) => ({ verdict, promptTokens, completionTokens })) })),
+    }));
+    const expected = verifierScaling(solutions, { draws: 50, seed: 3, tiePolicy: "Negative", stopAtFirstNegative: false, unparseableChunk: "Positive" });
+    const result = await caller.compare.scaling({ runIds: [judgeRunId], draws: 50, seed: 3 });
+    expect({ maxK: result.runs[0]!.maxK, solutions: result.runs[0]!.solutions, points: result.runs[0]!.points }).toEqual(expected);
   });
 
   it("shows one solution's chunks with each run's samples lined up, and its prediction", async () => {

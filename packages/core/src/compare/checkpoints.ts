@@ -136,30 +136,32 @@ interface ScopeReplicates {
  * `nextInt(n)` per resample), so one stream of draws serves every run, metric,
  * interval and paired difference: the replicates are exactly theirs, computed
  * from outcome counts instead of a resampled array per run and metric.
+ *
+ * Each item is reduced to its joint outcome, the tuple of every run's code:
+ * a resample tallies how often each distinct tuple was drawn in the same pass
+ * that draws it (`Rng.tallyInts`), and each run's counts are then summed over
+ * the few distinct tuples (at most 4^runs × subsets), not over the items.
  */
 function bootstrapScope(
-  codes: ReadonlyArray<Uint8Array | Uint16Array | Uint32Array>,
+  codes: ReadonlyArray<ArrayLike<number>>,
   subsetCount: number,
   statistic: (counts: Int32Array) => Record<CheckpointMetric, number>,
   resamples: number,
   seed: Seed,
 ): ScopeReplicates {
-  const n = codes[0]!.length;
+  const { joint, tuples } = jointOutcomes(codes);
+  const distinct = tuples[0]!.length;
   const rng = createRng(seed);
   const values = codes.map(() => ({ f1: new Float64Array(resamples), acc_err: new Float64Array(resamples), acc_cor: new Float64Array(resamples) }));
-  const counts = codes.map(() => new Int32Array(subsetCount * 4));
-  const drawn = new Int32Array(n);
-  // How often each item was drawn: one pass over the draws, then one sequential pass per run.
-  const weight = new Int32Array(n);
+  const tally = new Int32Array(subsetCount * 4);
+  const drawnTuples = new Int32Array(distinct);
   for (let r = 0; r < resamples; r++) {
-    rng.fillInts(drawn, n);
-    weight.fill(0);
-    for (let j = 0; j < n; j++) weight[drawn[j]!]! += 1;
+    drawnTuples.fill(0);
+    rng.tallyInts(joint, drawnTuples);
     for (let run = 0; run < codes.length; run++) {
-      const own = codes[run]!;
-      const tally = counts[run]!;
+      const own = tuples[run]!;
       tally.fill(0);
-      for (let i = 0; i < n; i++) tally[own[i]!]! += weight[i]!;
+      for (let d = 0; d < distinct; d++) tally[own[d]!]! += drawnTuples[d]!;
       const metrics = statistic(tally);
       const target = values[run]!;
       target.f1[r] = metrics.f1;
@@ -168,6 +170,56 @@ function bootstrapScope(
     }
   }
   return { values };
+}
+
+/**
+ * Items numbered by their distinct tuple of run codes (in order of first
+ * appearance): `joint[i]` is item i's tuple, `tuples[run][d]` the run's code in tuple d.
+ */
+export function jointOutcomes(codes: ReadonlyArray<ArrayLike<number>>): { joint: Uint8Array | Uint16Array | Uint32Array; tuples: Int32Array[] } {
+  const n = codes[0]!.length;
+  let width = 1;
+  for (const own of codes) for (let i = 0; i < n; i++) width = Math.max(width, own[i]! + 1);
+  // Fold the runs in one at a time: (tuple so far, next run's code) → a new tuple number, so keys stay below n × width.
+  const current = Int32Array.from({ length: n }, (_, i) => codes[0]![i]!);
+  let members: Int32Array[] = [];
+  {
+    const index = new Map<number, number>();
+    const first: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = current[i]!;
+      let d = index.get(key);
+      if (d === undefined) {
+        d = index.size;
+        index.set(key, d);
+        first.push(key);
+      }
+      current[i] = d;
+    }
+    members = [Int32Array.from(first)];
+  }
+  for (let run = 1; run < codes.length; run++) {
+    const own = codes[run]!;
+    const index = new Map<number, number>();
+    const previous: number[] = [];
+    const code: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = current[i]! * width + own[i]!;
+      let d = index.get(key);
+      if (d === undefined) {
+        d = index.size;
+        index.set(key, d);
+        previous.push(current[i]!);
+        code.push(own[i]!);
+      }
+      current[i] = d;
+    }
+    members = [...members.map((m) => Int32Array.from(previous, (p) => m[p]!)), Int32Array.from(code)];
+  }
+  const distinct = members[0]!.length;
+  const joint = distinct <= 256 ? new Uint8Array(n) : distinct <= 65_536 ? new Uint16Array(n) : new Uint32Array(n);
+  joint.set(current);
+  return { joint, tuples: members };
 }
 
 /** `bootstrapCI`'s percentile interval (type-7 quantiles) of the replicates. */

@@ -68,6 +68,40 @@ export function readingAgreement(pairs: readonly LabeledPrediction[]): ReadingAg
   return { matrix: confusionMatrix(pairs), kappa: kappa.kappa, observedAgreement: kappa.observedAgreement };
 }
 
+/**
+ * `readingAgreement` from the confusion matrix alone, with the same integer
+ * arithmetic as `cohensKappa` (the reference as the first rater): for pairs
+ * counted in the database instead of listed one by one.
+ */
+export function readingAgreementFromMatrix(matrix: ConfusionMatrix): ReadingAgreement {
+  const n = matrix.total;
+  if (n === 0) return { matrix, kappa: null, observedAgreement: null };
+  const { Positive, Negative } = matrix.counts;
+  const agreements = Positive.Positive + Negative.Negative;
+  // Σ over categories of (reference count) × (reading count); an unparseable reading has no reference counterpart.
+  const chanceProducts =
+    (Positive.Positive + Positive.Negative + Positive.unparseable) * (Positive.Positive + Negative.Positive) +
+    (Negative.Positive + Negative.Negative + Negative.unparseable) * (Positive.Negative + Negative.Negative);
+  const observedAgreement = agreements / n;
+  const kappa = chanceProducts === n * n ? (observedAgreement === 1 ? 1 : 0) : (n * agreements - chanceProducts) / (n * n - chanceProducts);
+  return { matrix, kappa, observedAgreement };
+}
+
+/**
+ * Judge × Monte-Carlo agreement from chunks counted by reading (as the
+ * database groups them): the same matrix and κ as `readingAgreement` over the
+ * chunks having both readings, whatever their number.
+ */
+export function judgeMcAgreementOfGroups(groups: ReadonlyArray<{ judge: Verdict | null; mc: Label | null; chunks: number }>): ReadingAgreement {
+  const matrix = confusionMatrix([]);
+  for (const group of groups) {
+    if (group.judge === null || group.mc === null) continue;
+    matrix.counts[group.mc][group.judge] += group.chunks;
+    matrix.total += group.chunks;
+  }
+  return readingAgreementFromMatrix(matrix);
+}
+
 /** The pattern of a chunk with all three readings, or null when they agree. */
 export function threeWayPattern(judge: Verdict, mc: Label, human: HumanRating): ThreeWayPattern | null {
   const humanLabel = ratingToLabel(human);
@@ -114,6 +148,8 @@ export interface JudgeCalibrationItem {
   judgeShare: number | null;
   /** The reference label (Monte-Carlo or binarised human). */
   reference: Label | null;
+  /** Chunks this item stands for (default 1): readings grouped and counted in the database. */
+  count?: number;
 }
 
 /**
@@ -121,10 +157,11 @@ export interface JudgeCalibrationItem {
  * calls the chunk Positive; chunks lacking either value are left out (and counted).
  */
 export function judgeCalibration(items: readonly JudgeCalibrationItem[], options: { bins?: number } = {}): CalibrationReport & { skipped: number } {
-  const usable = items.filter((i): i is { judgeShare: number; reference: Label } => i.judgeShare !== null && i.reference !== null);
+  const usable = items.filter((i): i is { judgeShare: number; reference: Label; count?: number } => i.judgeShare !== null && i.reference !== null);
   const report = calibrationReport(
-    usable.map((i) => ({ probability: i.judgeShare, outcome: i.reference === "Positive" })),
+    usable.map((i) => ({ probability: i.judgeShare, outcome: i.reference === "Positive", ...(i.count === undefined ? {} : { count: i.count }) })),
     options,
   );
-  return { ...report, skipped: items.length - usable.length };
+  const chunks = (list: readonly JudgeCalibrationItem[]) => list.reduce((sum, i) => sum + (i.count ?? 1), 0);
+  return { ...report, skipped: chunks(items) - chunks(usable) };
 }

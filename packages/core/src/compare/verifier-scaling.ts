@@ -1,8 +1,9 @@
-import { predictFirstError, type UnparseableChunkPolicy } from "../judge/solution";
+import type { UnparseableChunkPolicy } from "../judge/solution";
 import type { Verdict } from "../judge/verdict";
-import { majorityVerdict, type TiePolicy } from "../judge/voting";
-import { scoreProcessBench, type ProcessBenchGold } from "../processbench/metrics";
-import { createRng, sampleWithoutReplacement, type Seed } from "../stats/random";
+import type { TiePolicy } from "../judge/voting";
+import { f1FromAccuracies, type ProcessBenchGold } from "../processbench/metrics";
+import { subsetFromId } from "../processbench/record";
+import { createRng, type Seed } from "../stats/random";
 
 /**
  * Maj@K scaling of one judge run from the samples it already stored: how the
@@ -71,52 +72,141 @@ export function scalingKs(maxK: number): number[] {
   return ks;
 }
 
-export function verifierScaling(solutions: readonly ScalingSolution[], options: VerifierScalingOptions): VerifierScaling {
-  if (!Number.isInteger(options.draws) || options.draws < 1) throw new RangeError(`draws must be a positive integer, got ${options.draws}`);
+/** The fewest samples stored on any judged chunk (Infinity when none was judged). */
+function fewestSamples(solutions: readonly ScalingSolution[]): number {
   let maxK = Infinity;
   for (const solution of solutions) for (const chunk of solution.chunks) if (chunk.samples.length > 0) maxK = Math.min(maxK, chunk.samples.length);
-  if (maxK === Infinity) return { maxK: 0, solutions: solutions.length, points: [] };
+  return maxK;
+}
 
-  const gold: ProcessBenchGold[] = solutions.map(({ id, label, subset }) => ({ id, label, ...(subset === undefined ? {} : { subset }) }));
-  const promptTokens = solutions.map((s) => s.chunks.map((c) => c.samples.reduce((most, x) => Math.max(most, x.promptTokens), 0)));
-  const judged = solutions.map((s) => s.chunks.some((c) => c.samples.length > 0));
+export function verifierScaling(solutions: readonly ScalingSolution[], options: VerifierScalingOptions): VerifierScaling {
+  const maxK = fewestSamples(solutions);
+  const replay = verifierScalingReplay({ ...options, maxK: maxK === Infinity ? 0 : maxK });
+  replay.add(solutions);
+  return replay.finish();
+}
 
-  const points = scalingKs(maxK).map((k): VerifierScalingPoint => {
-    const averages: number[] = [];
-    const bySubset = new Map<string, number>();
-    let tokens = 0;
-    for (let draw = 0; draw < options.draws; draw++) {
-      // One stream per (K, draw): a point does not depend on which other Ks were asked for.
-      const rng = createRng(`verifier-scaling:${options.seed}:${k}:${draw}`);
-      const predictions = new Map<string, number | null>();
-      solutions.forEach((solution, s) => {
-        if (!judged[s]) return; // never judged: no prediction, scored as wrong
-        const votes: Verdict[] = [];
-        for (let c = 0; c < solution.chunks.length; c++) {
-          const stored = solution.chunks[c]!.samples;
-          if (stored.length === 0) {
-            votes.push("Positive"); // not judged by the run: see the note above
-            continue;
+export interface VerifierScalingReplay {
+  /** The next solutions in order (each once); their chunks' samples may be dropped afterwards. */
+  add(solutions: readonly ScalingSolution[]): void;
+  finish(): VerifierScaling;
+}
+
+interface ReplayTally {
+  nError: number;
+  nCorrect: number;
+  hitsError: number;
+  hitsCorrect: number;
+}
+
+/**
+ * `verifierScaling` fed a page of solutions at a time, so a whole dataset's
+ * samples never sit in memory at once: each (K, draw) keeps its own generator
+ * and its ProcessBench tallies per subset across pages, which is all
+ * `scoreProcessBench` reads of its predictions. The caller gives `maxK`, the
+ * fewest samples stored on any judged chunk of all the solutions it will add
+ * (0 when none was judged). Adding the same solutions in the same order in one
+ * page or many gives the same curve as `verifierScaling`.
+ */
+export function verifierScalingReplay(options: VerifierScalingOptions & { maxK: number }): VerifierScalingReplay {
+  if (!Number.isInteger(options.draws) || options.draws < 1) throw new RangeError(`draws must be a positive integer, got ${options.draws}`);
+  if (!Number.isInteger(options.maxK) || options.maxK < 0) throw new RangeError(`maxK must be a non-negative integer, got ${options.maxK}`);
+  const ks = options.maxK > 0 ? scalingKs(options.maxK) : [];
+  // One stream per (K, draw): a point does not depend on which other Ks were asked for.
+  const rngs = ks.map((k) => Array.from({ length: options.draws }, (_, draw) => createRng(`verifier-scaling:${options.seed}:${k}:${draw}`)));
+  const tallies = ks.map(() => Array.from({ length: options.draws }, () => new Map<string, ReplayTally>()));
+  const tokens = ks.map(() => 0);
+  const seen = new Set<string>();
+  let count = 0;
+  let pool = new Int32Array(16);
+
+  const add = (solutions: readonly ScalingSolution[]) => {
+    for (const solution of solutions) {
+      if (seen.has(solution.id)) throw new Error(`gold id ${solution.id} appears twice`);
+      seen.add(solution.id);
+      count += 1;
+      const subset = solution.subset ?? subsetFromId(solution.id);
+      const judged = solution.chunks.some((c) => c.samples.length > 0);
+      const promptTokens = solution.chunks.map((c) => c.samples.reduce((most, x) => Math.max(most, x.promptTokens), 0));
+      ks.forEach((k, kIndex) => {
+        for (let draw = 0; draw < options.draws; draw++) {
+          const bySubset = tallies[kIndex]![draw]!;
+          const tally = bySubset.get(subset) ?? { nError: 0, nCorrect: 0, hitsError: 0, hitsCorrect: 0 };
+          bySubset.set(subset, tally);
+          let prediction: number | null | undefined; // undefined: never judged, no prediction (scored as wrong)
+          if (judged) {
+            const rng = rngs[kIndex]![draw]!;
+            prediction = -1;
+            let decided = false;
+            for (let c = 0; c < solution.chunks.length; c++) {
+              const stored = solution.chunks[c]!.samples;
+              if (stored.length === 0) continue; // not judged by the run: reads as Positive, see the note above
+              // `sampleWithoutReplacement(stored, k, rng)` on positions: the same draws and the same K samples, nothing copied.
+              const m = stored.length;
+              if (pool.length < m) pool = new Int32Array(m * 2);
+              for (let i = 0; i < m; i++) pool[i] = i;
+              let positive = 0;
+              let negative = 0;
+              let completion = 0;
+              for (let i = 0; i < k; i++) {
+                const j = i + rng.nextInt(m - i);
+                const picked = pool[j]!;
+                pool[j] = pool[i]!;
+                pool[i] = picked;
+                const x = stored[picked]!;
+                if (x.verdict === "Positive") positive += 1;
+                else if (x.verdict === "Negative") negative += 1;
+                completion += x.completionTokens;
+              }
+              tokens[kIndex]! += promptTokens[c]! + completion;
+              // `majorityVerdict`, then `predictFirstError`'s reading of it: the first Negative, or an unparseable vote the policy calls invalid.
+              const vote: Verdict = positive === 0 && negative === 0 ? "unparseable" : positive === negative ? options.tiePolicy : positive > negative ? "Positive" : "Negative";
+              const read = vote === "unparseable" ? options.unparseableChunk : vote;
+              if (!decided && (read === "Negative" || read === "invalid")) {
+                prediction = read === "Negative" ? c : null;
+                decided = true;
+              }
+              if (vote === "Negative" && options.stopAtFirstNegative) break;
+            }
           }
-          const drawn = sampleWithoutReplacement(stored, k, rng);
-          tokens += promptTokens[s]![c]! + drawn.reduce((sum, x) => sum + x.completionTokens, 0);
-          const vote = majorityVerdict(drawn.map((x) => x.verdict), options.tiePolicy).verdict;
-          votes.push(vote);
-          if (vote === "Negative" && options.stopAtFirstNegative) break;
+          const hit = prediction !== undefined && prediction !== null && prediction === solution.label;
+          if (solution.label === -1) {
+            tally.nCorrect += 1;
+            if (hit) tally.hitsCorrect += 1;
+          } else {
+            tally.nError += 1;
+            if (hit) tally.hitsError += 1;
+          }
         }
-        predictions.set(solution.id, predictFirstError(votes, options.unparseableChunk));
       });
-      const score = scoreProcessBench(gold, predictions);
-      averages.push(score.average_f1);
-      for (const [subset, value] of Object.entries(score.subsets)) bySubset.set(subset, (bySubset.get(subset) ?? 0) + value.f1);
     }
-    return {
-      k,
-      f1: averages.reduce((sum, x) => sum + x, 0) / averages.length,
-      f1Range: { min: Math.min(...averages), max: Math.max(...averages) },
-      f1BySubset: Object.fromEntries([...bySubset].map(([subset, sum]) => [subset, sum / options.draws])),
-      tokensPerSolution: solutions.length ? tokens / options.draws / solutions.length : 0,
-    };
-  });
-  return { maxK, solutions: solutions.length, points };
+  };
+
+  const finish = (): VerifierScaling => {
+    const points = ks.map((k, kIndex): VerifierScalingPoint => {
+      const averages: number[] = [];
+      const bySubset = new Map<string, number>();
+      for (let draw = 0; draw < options.draws; draw++) {
+        // `scoreProcessBench`'s arithmetic: subsets in name order, the average of their F1s summed in that order.
+        const f1s: Array<[string, number]> = [...tallies[kIndex]![draw]!]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([subset, t]) => {
+            const accErr = t.nError ? t.hitsError / t.nError : 0;
+            const accCor = t.nCorrect ? t.hitsCorrect / t.nCorrect : 0;
+            return [subset, f1FromAccuracies(accErr, accCor)];
+          });
+        averages.push(f1s.length ? f1s.reduce((sum, [, f]) => sum + f, 0) / f1s.length : 0);
+        for (const [subset, value] of f1s) bySubset.set(subset, (bySubset.get(subset) ?? 0) + value);
+      }
+      return {
+        k,
+        f1: averages.reduce((sum, x) => sum + x, 0) / averages.length,
+        f1Range: { min: Math.min(...averages), max: Math.max(...averages) },
+        f1BySubset: Object.fromEntries([...bySubset].map(([subset, sum]) => [subset, sum / options.draws])),
+        tokensPerSolution: count ? tokens[kIndex]! / options.draws / count : 0,
+      };
+    });
+    return { maxK: options.maxK, solutions: count, points };
+  };
+  return { add, finish };
 }

@@ -17,6 +17,8 @@ export interface CalibrationItem {
   probability: number;
   /** Whether the outcome happened (1/0 accepted for data exported from Python). */
   outcome: boolean | 0 | 1;
+  /** Items with this probability and outcome that this one stands for (a positive integer, default 1). */
+  count?: number;
 }
 
 export interface ReliabilityBin {
@@ -43,19 +45,23 @@ export function calibrationReport(items: readonly CalibrationItem[], options: { 
   const count = new Array<number>(binCount).fill(0);
   const predictedSum = new Array<number>(binCount).fill(0);
   const outcomeSum = new Array<number>(binCount).fill(0);
-  items.forEach(({ probability, outcome }, i) => {
+  let total = 0;
+  items.forEach(({ probability, outcome, count: weight = 1 }, i) => {
     if (!(probability >= 0 && probability <= 1)) {
       throw new InputError(`probability must be in [0, 1], got ${probability}`, { record: i, field: "probability" });
     }
     if (outcome !== true && outcome !== false && outcome !== 0 && outcome !== 1) {
       throw new InputError(`outcome must be a boolean, 0 or 1, got ${JSON.stringify(outcome)}`, { record: i, field: "outcome" });
     }
+    if (!(Number.isInteger(weight) && weight >= 1)) {
+      throw new InputError(`count must be a positive integer, got ${weight}`, { record: i, field: "count" });
+    }
     const b = Math.min(Math.floor(probability * binCount), binCount - 1);
-    count[b]! += 1;
-    predictedSum[b]! += probability;
-    outcomeSum[b]! += outcome === true || outcome === 1 ? 1 : 0;
+    count[b]! += weight;
+    predictedSum[b]! += weight === 1 ? probability : probability * weight;
+    outcomeSum[b]! += outcome === true || outcome === 1 ? weight : 0;
+    total += weight;
   });
-  const total = items.length;
   let ece = 0;
   const bins = count.map((n, b): ReliabilityBin => {
     const lower = b / binCount;

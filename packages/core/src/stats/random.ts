@@ -24,6 +24,13 @@ export interface Rng {
    * times faster: for resampling loops that draw millions of indices.
    */
   fillInts(target: Int32Array | Uint32Array, maxExclusive: number): void;
+  /**
+   * Draws `codes.length` successive `nextInt(codes.length)` (the same numbers,
+   * the generator left where those calls leave it) and adds one to
+   * `counts[codes[drawn]]` for each, without storing the draws: one bootstrap
+   * resample of items tallied by a code per item.
+   */
+  tallyInts(codes: ArrayLike<number>, counts: Int32Array): void;
 }
 
 const MASK_64 = (1n << 64n) - 1n;
@@ -153,6 +160,37 @@ class Xoshiro128StarStar implements Rng {
       } while (x >= limit);
       // x % maxExclusive without a floating-point remainder (exact: x < 2^32, so x / maxExclusive is never rounded up to the next integer).
       target[i] = x - Math.floor(x / maxExclusive) * maxExclusive;
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+
+  tallyInts(codes: ArrayLike<number>, counts: Int32Array): void {
+    const n = codes.length;
+    if (n === 0) return;
+    if (n > 2 ** 32) throw new RangeError(`nextInt bound must be an integer in [1, 2^32], got ${n}`);
+    const limit = 2 ** 32 - (2 ** 32 % n);
+    // x % n by a multiplication with 1/n, corrected by one step when rounding lands on a neighbouring quotient (exact: every product stays below 2^53).
+    const inverse = 1 / n;
+    let { s0, s1, s2, s3 } = this;
+    for (let i = 0; i < n; i++) {
+      let x: number;
+      do {
+        x = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+        const t = s1 << 9;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = rotl(s3, 11);
+      } while (x >= limit);
+      let r = x - Math.floor(x * inverse) * n;
+      if (r < 0) r += n;
+      else if (r >= n) r -= n;
+      counts[codes[r]!]! += 1;
     }
     this.s0 = s0;
     this.s1 = s1;

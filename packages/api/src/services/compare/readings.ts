@@ -2,7 +2,7 @@ import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, po
 import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
 import { tryReadRunConfig } from "@stepwiser/jobs";
 import { z } from "zod";
-import { loadJudgeSampleRun, type ComparableRun } from "./runs";
+import { loadJudgeSampleRun, wholeDatasetQuery, type ComparableRun } from "./runs";
 
 /**
  * The three chunk-level readings the agreement and calibration views compare:
@@ -117,11 +117,8 @@ export interface ChunkReadingsRequest {
   queueId?: string;
 }
 
-/**
- * Every chunk with at least one reading, judged by the judge run or labelled
- * by the annotate run or rated by a human, with all three readings it has.
- */
-export async function loadChunkReadings(db: Db, request: ChunkReadingsRequest) {
+/** The judge run, annotate run, rule and queue a chunk-level view reads, checked against each other. */
+export async function resolveReadingsScope(db: Db, request: ChunkReadingsRequest) {
   const judgeRun = await loadJudgeSampleRun(db, request.judgeRunId);
   const annotateRun = request.annotateRunId ? await loadAnnotateRun(db, request.annotateRunId, judgeRun.datasetId) : null;
   const queue = request.queueId ? await loadQueue(db, request.queueId, judgeRun.datasetId) : null;
@@ -130,20 +127,106 @@ export async function loadChunkReadings(db: Db, request: ChunkReadingsRequest) {
   if (annotateRun && request.rule && !availableRules.some((r) => r.rule === request.rule!.rule && r.paramsKey === request.rule!.paramsKey)) {
     throw new InputError(`annotate run ${annotateRun.id} stored no labels under ${ruleName(request.rule)}`);
   }
-  const [judge, mc, human] = await Promise.all([
-    loadJudgeReadings(db, judgeRun),
-    annotateRun && rule ? loadMonteCarloLabels(db, annotateRun.id, rule) : Promise.resolve(new Map<string, Label>()),
-    loadHumanReadings(db, judgeRun.datasetId, queue?.id),
-  ]);
-  const chunkIds = [...new Set([...judge.keys(), ...mc.keys(), ...human.ratings.keys()])];
-  const places = await loadChunkPlaces(db, chunkIds);
-  const chunks: ThreeWayChunk[] = chunkIds
-    .map((chunkId) => {
-      const place = places.get(chunkId)!;
-      const j = judge.get(chunkId);
-      return { chunkId, ...place, judge: j?.verdict ?? null, judgeShare: j?.share ?? null, mc: mc.get(chunkId) ?? null, human: human.ratings.get(chunkId) ?? null };
-    })
-    // Solution by solution, chunks in order: a stable list to page through.
-    .sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.trajectoryId.localeCompare(b.trajectoryId) || a.index - b.index);
-  return { judgeRun, annotateRun, queue, rule, availableRules, chunks, disputed: human.disputed };
+  return { judgeRun, annotateRun, queue, rule, availableRules };
+}
+
+/** The judge's reading of a chunk from its vote counts: `majorityVerdict` and `positiveShare` without listing the votes. */
+export function judgeReadingOfCounts(positive: number, negative: number, unparseable: number, tiePolicy: ComparableRun["tiePolicy"]): JudgeReading {
+  const votes: Verdict[] = [...Array<Verdict>(positive).fill("Positive"), ...Array<Verdict>(negative).fill("Negative"), ...Array<Verdict>(unparseable).fill("unparseable")];
+  return { verdict: majorityVerdict(votes, tiePolicy).verdict, share: positiveShare(votes) };
+}
+
+export interface ReadingGroup {
+  /** The judge's reading shared by the group's chunks; null: not judged by the run. */
+  judge: JudgeReading | null;
+  /** The Monte-Carlo label; null: none under the rule (or no annotate run asked). */
+  mc: Label | null;
+  /** Chunks in the group. */
+  chunks: number;
+}
+
+/**
+ * Every chunk the judge run judged or the annotate run labelled under the
+ * rule, counted by (Positive, Negative, unparseable votes, Monte-Carlo label)
+ * in the database: a few dozen rows whatever the dataset's size.
+ */
+export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels: { annotateRunId: string; rule: StoredRule } | null): Promise<ReadingGroup[]> {
+  const votes = `SELECT "chunkId",
+           count(*) FILTER (WHERE verdict = 'Positive')::int AS pos,
+           count(*) FILTER (WHERE verdict = 'Negative')::int AS neg,
+           count(*) FILTER (WHERE verdict = 'unparseable')::int AS unp
+      FROM "JudgeSample" WHERE "runId" = $1 GROUP BY "chunkId"`;
+  const rows = labels
+    ? await wholeDatasetQuery<Array<{ pos: number | null; neg: number | null; unp: number | null; label: Label | null; chunks: number }>>(
+        db,
+        `WITH j AS (${votes}),
+              m AS (SELECT "chunkId", label::text AS label FROM "ChunkLabel" WHERE "runId" = $2 AND rule = $3::"LabelRule" AND "paramsKey" = $4)
+         SELECT j.pos, j.neg, j.unp, m.label, count(*)::int AS chunks
+           FROM j FULL JOIN m ON m."chunkId" = j."chunkId"
+          GROUP BY 1, 2, 3, 4`,
+        judgeRun.id,
+        labels.annotateRunId,
+        labels.rule.rule,
+        labels.rule.paramsKey,
+      )
+    : await wholeDatasetQuery<Array<{ pos: number; neg: number; unp: number; label: null; chunks: number }>>(
+        db,
+        `SELECT pos, neg, unp, NULL AS label, count(*)::int AS chunks FROM (${votes}) j GROUP BY 1, 2, 3`,
+        judgeRun.id,
+      );
+  return rows.map((row) => ({
+    judge: row.pos === null ? null : judgeReadingOfCounts(row.pos, row.neg!, row.unp!, judgeRun.tiePolicy),
+    mc: row.label,
+    chunks: row.chunks,
+  }));
+}
+
+/**
+ * The given chunks (the human-rated ones: as many as people rated) with all
+ * three readings and their place, read in one statement per page of ids,
+ * solution by solution and in order (externalId with numeric collation, then
+ * solution id, then index).
+ */
+export async function loadChunksWithReadings(
+  db: Db,
+  chunkIds: readonly string[],
+  judgeRun: ComparableRun,
+  labels: { annotateRunId: string; rule: StoredRule } | null,
+  human: ReadonlyMap<string, HumanRating>,
+): Promise<ThreeWayChunk[]> {
+  const chunks: ThreeWayChunk[] = [];
+  for (let start = 0; start < chunkIds.length; start += CHUNK_PAGE) {
+    const rows = await db.$queryRawUnsafe<Array<{ chunkId: string; index: number; trajectoryId: string; externalId: string; pos: number; neg: number; unp: number; label: Label | null }>>(
+      `SELECT c.id AS "chunkId", c.index, s."trajectoryId", t."externalId", j.pos, j.neg, j.unp, ${labels ? "m.label::text AS label" : "NULL AS label"}
+         FROM unnest($1::text[]) AS wanted(id)
+         JOIN "Chunk" c ON c.id = wanted.id
+         JOIN "Segmentation" s ON s.id = c."segmentationId"
+         JOIN "Trajectory" t ON t.id = s."trajectoryId"
+         CROSS JOIN LATERAL (
+           SELECT count(*) FILTER (WHERE verdict = 'Positive')::int AS pos,
+                  count(*) FILTER (WHERE verdict = 'Negative')::int AS neg,
+                  count(*) FILTER (WHERE verdict = 'unparseable')::int AS unp
+             FROM "JudgeSample" js WHERE js."runId" = $2 AND js."chunkId" = c.id) j
+         ${labels ? `LEFT JOIN "ChunkLabel" m ON m."chunkId" = c.id AND m."runId" = $3 AND m.rule = $4::"LabelRule" AND m."paramsKey" = $5` : ""}`,
+      chunkIds.slice(start, start + CHUNK_PAGE),
+      judgeRun.id,
+      ...(labels ? [labels.annotateRunId, labels.rule.rule, labels.rule.paramsKey] : []),
+    );
+    for (const row of rows) {
+      const judged = row.pos + row.neg + row.unp > 0;
+      const reading = judged ? judgeReadingOfCounts(row.pos, row.neg, row.unp, judgeRun.tiePolicy) : null;
+      chunks.push({
+        chunkId: row.chunkId,
+        trajectoryId: row.trajectoryId,
+        externalId: row.externalId,
+        index: row.index,
+        judge: reading?.verdict ?? null,
+        judgeShare: reading?.share ?? null,
+        mc: row.label,
+        human: human.get(row.chunkId) ?? null,
+      });
+    }
+  }
+  // Solution by solution, chunks in order: a stable list to page through.
+  return chunks.sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.trajectoryId.localeCompare(b.trajectoryId) || a.index - b.index);
 }

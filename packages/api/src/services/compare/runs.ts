@@ -96,37 +96,6 @@ export async function loadJudgeSampleRun(db: Db, id: string): Promise<Comparable
   return run!;
 }
 
-const PAGE = 5000;
-
-/** Solution-level predictions keyed by trajectory id: benchmark → SolutionPrediction, judge → TrajectoryRunStat.firstNegative. */
-export async function loadRunPredictions(db: Db, run: ComparableRun): Promise<Map<string, FirstErrorPrediction>> {
-  const predictions = new Map<string, FirstErrorPrediction>();
-  let cursor: string | undefined;
-  for (;;) {
-    const page =
-      run.kind === "benchmark"
-        ? (
-            await db.solutionPrediction.findMany({
-              where: { runId: run.id, ...(cursor ? { trajectoryId: { gt: cursor } } : {}) },
-              orderBy: { trajectoryId: "asc" },
-              take: PAGE,
-              select: { trajectoryId: true, predictedFirstError: true },
-            })
-          ).map((p) => [p.trajectoryId, p.predictedFirstError] as const)
-        : (
-            await db.trajectoryRunStat.findMany({
-              where: { runId: run.id, ...(cursor ? { trajectoryId: { gt: cursor } } : {}) },
-              orderBy: { trajectoryId: "asc" },
-              take: PAGE,
-              select: { trajectoryId: true, firstNegative: true },
-            })
-          ).map((s) => [s.trajectoryId, s.firstNegative] as const);
-    for (const [trajectoryId, prediction] of page) predictions.set(trajectoryId, prediction);
-    if (page.length < PAGE) return predictions;
-    cursor = page[page.length - 1]![0];
-  }
-}
-
 export interface GoldSolution extends ProcessBenchGold {
   /** The solution's external id (ProcessBench `id`). */
   id: string;
@@ -151,31 +120,78 @@ export interface CommonGold {
  * wrong, as in the summary.
  */
 export async function loadCommonGold(db: Db, runs: readonly ComparableRun[]): Promise<CommonGold> {
-  const datasetId = runs[0]!.datasetId;
-  const labelled = await db.trajectory.findMany({
-    where: { datasetId, sourceFirstErrorIndex: { not: null } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, externalId: true, subset: true, sourceFirstErrorIndex: true },
+  const { sql, params } = commonGoldQuery(runs);
+  // One statement; each run's prediction arrives as one integer (see `commonGoldQuery`), so 100k rows stay narrow.
+  const rows = await wholeDatasetQuery<Array<Record<string, number> & { id: string; externalId: string; subset: string | null; label: number }>>(
+    db,
+    `SELECT id, "externalId", subset, label, ${runs.map((_, i) => `p${i}`).join(", ")} FROM (${sql}) gold ORDER BY "createdAt", id`,
+    ...params,
+  );
+  const gold: GoldSolution[] = new Array(rows.length);
+  const predictions = new Map<string, Map<string, FirstErrorPrediction>>(runs.map((run) => [run.id, new Map()]));
+  const own = runs.map((run) => predictions.get(run.id)!);
+  rows.forEach((row, r) => {
+    gold[r] = { id: row.externalId, label: row.label, subset: row.subset ?? subsetFromId(row.externalId), trajectoryId: row.id };
+    for (let i = 0; i < runs.length; i++) {
+      const code = row[`p${i}`]!;
+      if (code !== NO_PREDICTION) own[i]!.set(row.externalId, code === UNPARSEABLE_PREDICTION ? null : code);
+    }
   });
-  const segmented = new Map<string, Set<string>>();
-  for (const method of new Set(runs.filter((r) => !r.partial).map((r) => r.segmentationMethod))) {
-    const rows = await db.segmentation.findMany({ where: { method, trajectory: { datasetId } }, select: { trajectoryId: true } });
-    segmented.set(method, new Set(rows.map((r) => r.trajectoryId)));
-  }
-  const byTrajectory = new Map<string, Map<string, FirstErrorPrediction>>();
-  for (const run of runs) byTrajectory.set(run.id, await loadRunPredictions(db, run));
-
-  const inScope = (run: ComparableRun, trajectoryId: string) =>
-    run.partial ? byTrajectory.get(run.id)!.has(trajectoryId) : segmented.get(run.segmentationMethod)!.has(trajectoryId);
-  const gold: GoldSolution[] = labelled
-    .filter((t) => runs.every((run) => inScope(run, t.id)))
-    .map((t) => ({ id: t.externalId, label: t.sourceFirstErrorIndex!, subset: t.subset ?? subsetFromId(t.externalId), trajectoryId: t.id }));
-  const predictions = new Map<string, Map<string, FirstErrorPrediction>>();
-  for (const run of runs) {
-    const own = byTrajectory.get(run.id)!;
-    const byExternal = new Map<string, FirstErrorPrediction>();
-    for (const g of gold) if (own.has(g.trajectoryId)) byExternal.set(g.id, own.get(g.trajectoryId)!);
-    predictions.set(run.id, byExternal);
-  }
   return { gold, predictions };
+}
+
+/**
+ * A read over a whole dataset with room to sort and hash in memory (the
+ * default work_mem spills 100k-row sorts and million-chunk aggregates to disk):
+ * the setting holds for this one transaction.
+ */
+export async function wholeDatasetQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<T> {
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL work_mem = '64MB'");
+      return tx.$queryRawUnsafe<T>(sql, ...params);
+    },
+    { timeout: 300_000 },
+  );
+}
+
+/** How `commonGoldQuery` codes a run's prediction: a first-error index (≥ -1), unparseable, or none stored. */
+export const UNPARSEABLE_PREDICTION = -2;
+export const NO_PREDICTION = -3;
+
+/** `subsetFromId` in SQL: "<subset>-<number>" → subset, any other id → itself (`.` as JavaScript reads it, no line terminator). */
+const SUBSET_OF_ID = `CASE WHEN t."externalId" ~ '^[^\n\r\u2028\u2029]+-[0-9]+$' THEN substring(t."externalId" from '^([^\n\r\u2028\u2029]+)-[0-9]+$') ELSE t."externalId" END`;
+
+/**
+ * The common gold of `loadCommonGold` as a SELECT (unordered; order by
+ * "createdAt", id for file order): id, externalId, subset (stored, null when
+ * the id names it), resolvedSubset (as `goldSubset` resolves it), label,
+ * createdAt, and per run i a column p<i>: the prediction, UNPARSEABLE_PREDICTION
+ * or NO_PREDICTION. Each run's prediction table is joined through its
+ * (runId, trajectoryId) key; $1 is the dataset.
+ */
+export function commonGoldQuery(runs: readonly ComparableRun[], firstParam = 1): { sql: string; params: unknown[] } {
+  const params: unknown[] = [runs[0]!.datasetId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${firstParam + params.length - 1}`;
+  };
+  const joins: string[] = [];
+  const columns: string[] = [];
+  const scope: string[] = [];
+  runs.forEach((run, i) => {
+    const runParam = param(run.id);
+    const [table, column] = run.kind === "benchmark" ? ["SolutionPrediction", "predictedFirstError"] : ["TrajectoryRunStat", "firstNegative"];
+    joins.push(`LEFT JOIN "${table}" p${i} ON p${i}."runId" = ${runParam} AND p${i}."trajectoryId" = t.id`);
+    columns.push(`CASE WHEN p${i}."trajectoryId" IS NULL THEN ${NO_PREDICTION} ELSE coalesce(p${i}."${column}", ${UNPARSEABLE_PREDICTION}) END AS p${i}`);
+    scope.push(
+      run.partial
+        ? `p${i}."trajectoryId" IS NOT NULL`
+        : `EXISTS (SELECT 1 FROM "Segmentation" s WHERE s."trajectoryId" = t.id AND s.method = ${param(run.segmentationMethod)})`,
+    );
+  });
+  const sql = `SELECT t.id, t."externalId", t.subset, coalesce(t.subset, ${SUBSET_OF_ID}) AS "resolvedSubset", t."sourceFirstErrorIndex" AS label, t."createdAt", ${columns.join(", ")}
+       FROM "Trajectory" t ${joins.join(" ")}
+      WHERE t."datasetId" = $${firstParam} AND t."sourceFirstErrorIndex" IS NOT NULL AND ${scope.join(" AND ")}`;
+  return { sql, params };
 }

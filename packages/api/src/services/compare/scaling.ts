@@ -1,53 +1,73 @@
-import { verifierScaling, type ScalingSolution, type StoredJudgeSample } from "@stepwiser/core";
+import { verifierScalingReplay, type ScalingSolution, type StoredJudgeSample, type Verdict } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { loadCommonGold, loadJudgeSampleRun, type ComparableRun } from "./runs";
+import { loadCommonGold, loadJudgeSampleRun, type ComparableRun, type GoldSolution } from "./runs";
 
-const PAGE = 20_000;
+/** Solutions read and replayed at a time: the samples of one page are all that is held. */
+const SOLUTION_PAGE = 2000;
 
-/** The run's stored samples per chunk id (verdict and token counts only). */
-async function loadSamples(db: Db, runId: string): Promise<Map<string, StoredJudgeSample[]>> {
-  const byChunk = new Map<string, StoredJudgeSample[]>();
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await db.judgeSample.findMany({
-      where: { runId, ...(cursor ? { id: { gt: cursor } } : {}) },
-      orderBy: { id: "asc" },
-      take: PAGE,
-      select: { id: true, chunkId: true, verdict: true, promptTokens: true, completionTokens: true },
-    });
-    for (const s of page) byChunk.set(s.chunkId, [...(byChunk.get(s.chunkId) ?? []), { verdict: s.verdict, promptTokens: s.promptTokens, completionTokens: s.completionTokens }]);
-    if (page.length < PAGE) return byChunk;
-    cursor = page[page.length - 1]!.id;
+/** The fewest samples the run stored on any chunk of these solutions' segmentation (0 when it judged none). */
+async function fewestStoredSamples(db: Db, run: ComparableRun, trajectoryIds: readonly string[]): Promise<number> {
+  const [row] = await db.$queryRawUnsafe<Array<{ fewest: number | null }>>(
+    `SELECT min(n)::int AS fewest FROM (
+       SELECT count(*) AS n FROM "JudgeSample" js
+         JOIN "Chunk" c ON c.id = js."chunkId"
+         JOIN "Segmentation" s ON s.id = c."segmentationId"
+        WHERE js."runId" = $1 AND s.method = $2 AND s."trajectoryId" = ANY($3::text[])
+        GROUP BY js."chunkId") per_chunk`,
+    run.id,
+    run.segmentationMethod,
+    trajectoryIds,
+  );
+  return row?.fewest ?? 0;
+}
+
+/** One page of gold solutions with every chunk of the run's segmentation in order and the samples stored on it (in the order they were stored). */
+async function loadPage(db: Db, run: ComparableRun, page: readonly GoldSolution[]): Promise<ScalingSolution[]> {
+  const rows = await db.$queryRawUnsafe<Array<{ trajectoryId: string; verdicts: Verdict[]; promptTokens: number[]; completionTokens: number[] }>>(
+    `SELECT s."trajectoryId",
+            coalesce(array_agg(js.verdict::text ORDER BY js.id) FILTER (WHERE js.id IS NOT NULL), '{}') AS verdicts,
+            coalesce(array_agg(js."promptTokens" ORDER BY js.id) FILTER (WHERE js.id IS NOT NULL), '{}') AS "promptTokens",
+            coalesce(array_agg(js."completionTokens" ORDER BY js.id) FILTER (WHERE js.id IS NOT NULL), '{}') AS "completionTokens"
+       FROM "Segmentation" s
+       JOIN "Chunk" c ON c."segmentationId" = s.id
+       LEFT JOIN "JudgeSample" js ON js."chunkId" = c.id AND js."runId" = $1
+      WHERE s.method = $2 AND s."trajectoryId" = ANY($3::text[])
+      GROUP BY s."trajectoryId", c.index
+      ORDER BY s."trajectoryId", c.index`,
+    run.id,
+    run.segmentationMethod,
+    page.map((g) => g.trajectoryId),
+  );
+  const chunksOf = new Map<string, Array<{ samples: StoredJudgeSample[] }>>();
+  for (const row of rows) {
+    const list = chunksOf.get(row.trajectoryId) ?? [];
+    chunksOf.set(row.trajectoryId, list);
+    list.push({ samples: row.verdicts.map((verdict, i) => ({ verdict, promptTokens: row.promptTokens[i]!, completionTokens: row.completionTokens[i]! })) });
   }
+  return page.map((g) => ({ id: g.id, label: g.label, subset: g.subset, chunks: chunksOf.get(g.trajectoryId) ?? [] }));
 }
 
 async function runScaling(db: Db, run: ComparableRun, draws: number, seed: number) {
   const { gold } = await loadCommonGold(db, [run]);
-  const [samples, segmentations] = await Promise.all([
-    loadSamples(db, run.id),
-    db.segmentation.findMany({
-      where: { method: run.segmentationMethod, trajectoryId: { in: gold.map((g) => g.trajectoryId) } },
-      select: { trajectoryId: true, chunks: { orderBy: { index: "asc" }, select: { id: true } } },
-    }),
-  ]);
-  const chunksOf = new Map(segmentations.map((s) => [s.trajectoryId, s.chunks]));
-  const solutions: ScalingSolution[] = gold.map((g) => ({
-    id: g.id,
-    label: g.label,
-    subset: g.subset,
-    chunks: (chunksOf.get(g.trajectoryId) ?? []).map((c) => ({ samples: samples.get(c.id) ?? [] })),
-  }));
+  const maxK = await fewestStoredSamples(db, run, gold.map((g) => g.trajectoryId));
   // Read votes as the run did: a benchmark's unparseable vote makes the prediction unparseable; a judge run's stat skips it.
-  const scaling = verifierScaling(solutions, { draws, seed, tiePolicy: run.tiePolicy, stopAtFirstNegative: run.stopAtFirstNegative, unparseableChunk: run.kind === "benchmark" ? "invalid" : "Positive" });
-  return { run, ...scaling };
+  const replay = verifierScalingReplay({ maxK, draws, seed, tiePolicy: run.tiePolicy, stopAtFirstNegative: run.stopAtFirstNegative, unparseableChunk: run.kind === "benchmark" ? "invalid" : "Positive" });
+  for (let start = 0; start < gold.length; start += SOLUTION_PAGE) {
+    const page = gold.slice(start, start + SOLUTION_PAGE);
+    // Without any K to replay, only the solution count matters: no samples are read.
+    replay.add(maxK > 0 ? await loadPage(db, run, page) : page.map((g) => ({ id: g.id, label: g.label, subset: g.subset, chunks: [] })));
+  }
+  return { run, ...replay.finish() };
 }
 
 /**
  * Maj@K curves from the samples the runs stored (no new model requests): for
  * K = 1, 2, 4, … up to the fewest samples stored on a chunk, the ProcessBench
  * F1 and the judge tokens per solution, each the mean over `draws` random
- * K-subsets. See `verifierScaling` for how unjudged chunks and prompt tokens are read.
+ * K-subsets. See `verifierScaling` for how unjudged chunks and prompt tokens
+ * are read. The solutions are replayed a page at a time (`verifierScalingReplay`),
+ * so memory holds one page's samples, not the run's.
  */
 export async function compareScaling({ db, input }: ServiceArgs<{ runIds: string[]; draws: number; seed: number }>) {
   const runs = [];
