@@ -80,25 +80,44 @@ export async function gradedRolloutRows(
   }));
 }
 
+/** A solution's stored rollout outcomes in one run: prefix length → sample index → correct. */
+export type StoredOutcomes = Map<number, Map<number, boolean>>;
+
+/**
+ * What a run has already stored for one solution, read in one query when its
+ * unit starts (rather than one per prefix): a unit redone after a crash, or a
+ * run whose requests were answered offline, finds its rollouts here.
+ */
+export async function storedRolloutOutcomes(db: RunContext<AnnotateConfig>["db"], runId: string, segmentationId: string): Promise<StoredOutcomes> {
+  const rows = await db.rollout.findMany({ where: { runId, segmentationId }, select: { prefixLength: true, sampleIndex: true, correct: true } });
+  const outcomes: StoredOutcomes = new Map();
+  for (const row of rows) {
+    let prefix = outcomes.get(row.prefixLength);
+    if (!prefix) outcomes.set(row.prefixLength, (prefix = new Map()));
+    prefix.set(row.sampleIndex, row.correct);
+  }
+  return outcomes;
+}
+
 /**
  * Outcomes of the rollouts with the given sample indices from one prefix. Stored
  * rollouts are reused (a unit redone after a crash, or a run whose requests were
  * answered offline, never samples twice); missing ones are requested together,
  * each contiguous range as one request with n and a seed, so the replica's prefix
- * cache serves the shared prompt.
+ * cache serves the shared prompt. `stored` is the solution's outcomes read when
+ * its unit started; the outcomes of new rollouts are added to it, so a later
+ * round of the same unit reuses them too.
  */
 export async function rolloutOutcomes(
   ctx: RunContext<AnnotateConfig>,
   solution: SolutionUnderAnnotation,
   prefixLength: number,
   sampleIndices: readonly number[],
+  stored: StoredOutcomes,
 ): Promise<boolean[]> {
   const { db, config, runId } = ctx;
-  const stored = await db.rollout.findMany({
-    where: { runId, segmentationId: solution.segmentationId, prefixLength, sampleIndex: { in: [...sampleIndices] } },
-    select: { sampleIndex: true, correct: true },
-  });
-  const outcome = new Map(stored.map((r) => [r.sampleIndex, r.correct]));
+  let outcome = stored.get(prefixLength);
+  if (!outcome) stored.set(prefixLength, (outcome = new Map()));
   const missing = sampleIndices.filter((i) => !outcome.has(i)).sort((a, b) => a - b);
   if (missing.length > 0) {
     const { client } = ctx.endpoints.get(config.policy!);
