@@ -80,6 +80,26 @@ export async function gradedRolloutRows(
   }));
 }
 
+/**
+ * Writes Rollout rows in one statement, the columns as arrays, skipping rows a
+ * unit redone elsewhere already wrote (as createMany's skipDuplicates does).
+ * Prisma's createMany builds and interprets a query plan per call that costs
+ * the worker more CPU than the rows themselves; this is the annotate hot path.
+ * Ids are cuid-shaped (c + 24 lowercase hex digits), as Prisma would make them.
+ */
+export async function insertRolloutRows(db: Pick<Prisma.TransactionClient, "$executeRaw">, rows: readonly Prisma.RolloutCreateManyInput[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  return db.$executeRaw`
+    INSERT INTO "Rollout" (id, "runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens", "createdAt")
+    SELECT 'c' || substr(md5(random()::text || clock_timestamp()::text || v.segmentation || v.prefix || ':' || v.sample), 1, 24),
+           v.run, v.segmentation, v.prefix, v.sample, v.seed, v.text, v.answer, v.correct, v.tokens, now() AT TIME ZONE 'UTC'
+      FROM unnest(${rows.map((r) => r.runId)}::text[], ${rows.map((r) => r.segmentationId)}::text[], ${rows.map((r) => r.prefixLength)}::int[],
+                  ${rows.map((r) => r.sampleIndex)}::int[], ${rows.map((r) => r.seed)}::int[], ${rows.map((r) => r.text)}::text[],
+                  ${rows.map((r) => r.extractedAnswer ?? null)}::text[], ${rows.map((r) => r.correct)}::boolean[], ${rows.map((r) => r.completionTokens ?? 0)}::int[])
+           AS v(run, segmentation, prefix, sample, seed, text, answer, correct, tokens)
+    ON CONFLICT ("runId", "segmentationId", "prefixLength", "sampleIndex") DO NOTHING`;
+}
+
 /** A solution's stored rollout outcomes in one run: prefix length → sample index → correct. */
 export type StoredOutcomes = Map<number, Map<number, boolean>>;
 
@@ -125,7 +145,7 @@ export async function rolloutOutcomes(
       const result = await client.generate({ ...rolloutRequest(config, solution, prefixLength, range[0]!, range.length), signal: ctx.signal });
       ctx.recordUsage(result.usage);
       const rows = await gradedRolloutRows(runId, solution, prefixLength, config.seed, range, result.samples.map((sample) => sample.text), result.usage.completionTokens);
-      await db.rollout.createMany({ data: rows, skipDuplicates: true });
+      await insertRolloutRows(db, rows);
       for (const row of rows) outcome.set(row.sampleIndex, row.correct);
     }
   }
