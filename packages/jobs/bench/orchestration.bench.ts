@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { processCpuSeconds, processTreeCpuSeconds, repoRoot, startSimClusterProcess, stopProcess, type ClusterProcess } from "@stepwiser/config/bench/processes";
@@ -117,6 +117,8 @@ interface CeilingMeasurement {
   waits: Map<string, number>;
   waitSamples: number;
   lockWaits: number;
+  /** The machine's 1-minute load average when the window began and ended: above its cores, other work shared them. */
+  load: [number, number];
 }
 
 async function measureCeilingRun(clusterProcess: ClusterProcess, datasetId: string, workers: number, seed: number, jobQueue: JobQueue): Promise<CeilingMeasurement> {
@@ -146,6 +148,7 @@ async function measureWhileRunning(clusterProcess: ClusterProcess, datasetId: st
   const cpuBefore = children.map((c) => processCpuSeconds(c.pid!));
   const dbBefore = processTreeCpuSeconds(server.pid);
   const clusterBefore = processCpuSeconds(clusterProcess.pid);
+  const loadBefore = loadavg()[0]!;
   const started = performance.now();
   const runningSequences: number[] = [];
   const waits = new Map<string, number>();
@@ -186,6 +189,7 @@ async function measureWhileRunning(clusterProcess: ClusterProcess, datasetId: st
     waits,
     waitSamples,
     lockWaits,
+    load: [loadBefore, loadavg()[0]!],
   };
 }
 
@@ -242,6 +246,7 @@ async function measureCeiling(jobQueue: JobQueue): Promise<{ rows: BenchmarkRow[
       },
       { metric: `${label}: database sessions per sample, by what they wait on (top 5)`, value: waitsText || "none active" },
       { metric: `${label}: lock requests waiting (mean per sample, pg_locks not granted)`, value: (m.lockWaits / m.waitSamples).toFixed(2) },
+      { metric: `${label}: machine load average (1 min) at the window's start · end`, value: `${m.load[0].toFixed(2)} · ${m.load[1].toFixed(2)} on ${availableParallelism()} cores` },
     );
   }
   const one = measured.find((m) => m.workers === 1)!;
