@@ -95,7 +95,7 @@ const CEILING_MAX_CONCURRENCY = CEILING_SEQUENCES_PER_REPLICA / M;
 /** Solutions at once per executor. */
 const CEILING_RUN_CONCURRENCY = 256;
 const CEILING_PROBLEMS = 3_000;
-const CEILING_WARM_UP_MS = 8_000;
+const CEILING_WARM_UP_MS = 15_000;
 const CEILING_WINDOW_MS = 20_000;
 const CEILING_WORKER_COUNTS = [1, 4];
 /** Targets: one worker stores this many rollouts per second at ≤ 1 core; four store ≥ 3× one's. */
@@ -230,7 +230,10 @@ async function measureCeiling(jobQueue: JobQueue): Promise<{ rows: BenchmarkRow[
     out.push(
       { metric: `${label}: rollouts stored/s (Rollout rows over the window)`, value: `${rolloutsPerSecond.toFixed(0)}`, ...(m.workers === 1 ? { target: `≥ ${ROLLOUTS_PER_SECOND_TARGET.toLocaleString("en")}`, met: rolloutsPerSecond >= ROLLOUTS_PER_SECOND_TARGET } : {}) },
       { metric: `${label}: generated tokens/s (mean tokens per rollout)`, value: `${(m.tokens / m.seconds).toFixed(0)} (${(m.tokens / Math.max(1, m.rollouts)).toFixed(0)})` },
-      { metric: `${label}: requests/s (n = ${M} each)`, value: (m.requests / m.seconds).toFixed(0) },
+      {
+        metric: `${label}: requests/s (n = ${M} each) and the rollouts they sampled/s`,
+        value: `${(m.requests / m.seconds).toFixed(0)} (${((m.requests * M) / m.seconds).toFixed(0)}${m.requests * M > m.rollouts * 1.1 ? "; more than stored: answered, not yet graded and written" : ""})`,
+      },
       {
         metric: `${label}: CPU per worker process`,
         value: `${m.workerCores.map((c) => c.toFixed(2)).join(" · ")} cores (${((workerTotal * 1000) / rolloutsPerSecond).toFixed(3)} ms per rollout)`,
@@ -253,8 +256,10 @@ async function measureCeiling(jobQueue: JobQueue): Promise<{ rows: BenchmarkRow[
   const four = measured.find((m) => m.workers === 4)!;
   const r1 = one.rollouts / one.seconds;
   const r4 = four.rollouts / four.seconds;
-  // Orchestrator CPU (workers + PostgreSQL) per stored rollout, as measured with four workers (the cluster would run elsewhere).
-  const orchestratorMsPerRollout = ((four.workerCores.reduce((a, b) => a + b, 0) + four.dbCores) * 1000) / r4;
+  // Orchestrator CPU (workers + PostgreSQL) per stored rollout, the lower of the two measurements (one worker's: least
+  // contended; four workers' includes answers sampled but not yet stored). The cluster would run elsewhere.
+  const msPerRollout = (m: CeilingMeasurement) => ((m.workerCores.reduce((a, b) => a + b, 0) + m.dbCores) * 1000) / (m.rollouts / m.seconds);
+  const orchestratorMsPerRollout = Math.min(msPerRollout(one), msPerRollout(four));
   const coresForTarget = (SCALE_TARGET * r1 * orchestratorMsPerRollout) / 1000;
   const machineCores = availableParallelism();
   const busyCores = four.workerCores.reduce((a, b) => a + b, 0) + four.dbCores + four.clusterCores;
@@ -269,9 +274,11 @@ async function measureCeiling(jobQueue: JobQueue): Promise<{ rows: BenchmarkRow[
     `(capacity ${CEILING_CAPACITY.toLocaleString("en")} generated tokens/s, ${slots.toLocaleString("en")} sequence slots), in its own process; the endpoint allows ${CEILING_MAX_CONCURRENCY} requests of n = ${M} per replica (all its slots), and each executor annotates ${CEILING_RUN_CONCURRENCY} solutions at once. ` +
     `A dataset of ${CEILING_PROBLEMS.toLocaleString("en")} simulated-world solutions is annotated (strategy fixed, M = ${M}) by 1, then 4 worker processes. After ${CEILING_WARM_UP_MS / 1000} s of warm-up, over a ${CEILING_WINDOW_MS / 1000} s window: Rollout rows counted in the database at both ends, requests from the run's counters, generated tokens from the replicas' counters, ` +
     `CPU from /proc for each worker, for PostgreSQL (the postmaster's own, reaped and live children's time: every backend) and for the cluster's process; every second the cluster's running sequences, the run's database sessions by wait event (\`pg_stat_activity\`, active or idle in transaction; "on CPU" = no wait event) and the lock requests not granted (\`pg_locks\`). ` +
-    `The last row projects the 3 × target: the CPU workers and PostgreSQL spend per stored rollout (measured with four workers) times 3 × one worker's rate.`;
+    `The last row projects the 3 × target: the CPU workers and PostgreSQL spend per stored rollout (the lower of the one- and four-worker measurements) times 3 × one worker's rate.`;
   const limits =
     `Everything runs on one machine of ${machineCores} cores: workers, PostgreSQL and the simulated cluster share them, so once one worker keeps them busy more workers cannot store more; the scale-up row says how many cores the 3 × target would need rather than showing it. ` +
+    `A load average above the core count means runnable work queued for the CPU: this benchmark's own processes and threads (workers, their grading threads, backends, the cluster) and anything else running on the machine at the time. ` +
+    `With four workers the database sessions also wait on advisory locks: every worker renews and rebalances its endpoint slots every STEPWISER_CAPACITY_REBALANCE_MS (250 ms here) in one transaction that holds the per-replica locks for about a dozen round trips (\`packages/jobs/src/inference/shared-capacity.ts\`); when the workers' event loops are slow to answer (four busy workers on two cores), the others queue behind the holder. It did not starve the cluster here (it ran far below its slots), but it is the first lock contention to watch with more workers; fewer round trips per rebalance or a longer interval would shorten it. ` +
     `The simulated cluster knows the truth and answers from it: its per-request cost (parse the prompt, continue the arithmetic world, render JSON) is not vLLM's, and its completions are short arithmetic continuations (the mean tokens per rollout row), not the 500–1,500-token reasoning of a real policy. ` +
     `The worker's cost per rollout is mostly per sample (grading the answer, building and writing the row, JSON of the response), so it is about the same for longer rollouts apart from parsing and storing more text; a real cluster's HTTP/JSON handling and network add latency the worker hides with concurrency, not CPU on the worker. ` +
     `At 1,000 tokens per rollout, R rollouts/s is R × 1,000 generated tokens/s; a GPU serving a 7B-class policy with a few hundred sequences batched decodes on the order of 2,000–5,000 tokens/s (an assumption, not measured here), so 2,000 rollouts/s is the output of roughly 400–1,000 such GPUs.`;
