@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -59,3 +59,42 @@ export function processCpuSeconds(pid: number): number {
 
 /** sysconf(_SC_CLK_TCK): 100 on every Linux Node.js runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null; // exited meanwhile
+  }
+}
+
+/**
+ * CPU seconds of a process and every child it has or had (Linux /proc): its own
+ * user + system time, the time of children it has reaped (cutime + cstime), and
+ * that of its live children. PostgreSQL's backends are children of the
+ * postmaster, so for its pid this is the whole server's CPU; a backend that
+ * exits moves its time from the live sum into the postmaster's reaped sum, so
+ * the difference of two readings is the time used between them.
+ */
+export function processTreeCpuSeconds(pid: number): number {
+  const own = statFields(pid);
+  if (!own) return 0;
+  const total = (fields: string[]) => Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  let ticks = total(own);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    // Field 4 (ppid) is index 1 after the command name.
+    if (fields && Number(fields[1]) === pid) ticks += total(fields);
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Peak resident set size of a process so far (VmHWM in /proc/<pid>/status), in bytes. */
+export function peakResidentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
+  if (!match) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return Number(match[1]) * 1024;
+}

@@ -22,7 +22,7 @@ import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
 import { fitConfidencePriorFromRun } from "./confidence-prior";
 import { labellingsOf, readStoredSolution, storedSolution, writeLabels, type Labelling } from "./labels";
 import type { RunContext } from "../../runs/run-kind";
-import { rolloutOutcomes, type SolutionUnderAnnotation } from "./rollouts";
+import { rolloutOutcomes, storedRolloutOutcomes, type SolutionUnderAnnotation } from "./rollouts";
 
 /** One planned solution as a unit annotates it, with whether its own final answer is right. */
 export async function loadSolutionForAnnotation(db: Db | Prisma.TransactionClient, segmentationId: string) {
@@ -131,7 +131,8 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     const { solution, chunkIds, finalCorrect, trajectoryId, datasetId } = await loadSolutionForAnnotation(db, segmentationId);
     const k = solution.chunks.length;
     const settings = { rollouts: config.rollouts, batch: config.earlyStopBatch, evidence: samplingEvidence(config), adaptive: adaptiveSettings(ctx) };
-    const result = await runAnnotationStrategy(config.strategy, k, finalCorrect, settings, (prefixLength, samples) => rolloutOutcomes(ctx, solution, prefixLength, samples));
+    const stored = await storedRolloutOutcomes(db, runId, segmentationId);
+    const result = await runAnnotationStrategy(config.strategy, k, finalCorrect, settings, (prefixLength, samples) => rolloutOutcomes(ctx, solution, prefixLength, samples, stored));
     const values = result.estimates.map((e) => ({
       runId,
       segmentationId,
@@ -142,12 +143,12 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
     }));
     // Prefix k is the finished solution: its value is its own outcome, no rollout needed.
     values.push({ runId, segmentationId, prefixLength: k, qValue: finalCorrect ? 1 : 0, rolloutCount: 0, correctCount: finalCorrect ? 1 : 0 });
-    const stored = storedSolution(values, k);
-    const labellings = labellingsOf(stored, config.labelRules, config.labelConfidence);
+    const storedValues = storedSolution(values, k);
+    const labellings = labellingsOf(storedValues, config.labelRules, config.labelConfidence);
     await db.$transaction(async (tx) => {
       await tx.chunkValue.createMany({ data: values, skipDuplicates: true });
       await writeLabels(tx, runId, trajectoryId, chunkIds, labellings);
-      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(stored.values, labellings), monotonicity: result.monotonicity });
+      await writeTrajectoryRunStat(tx, { runId, trajectoryId, datasetId, ...annotationStats(storedValues.values, labellings), monotonicity: result.monotonicity });
     });
   },
 

@@ -81,24 +81,62 @@ export async function gradedRolloutRows(
 }
 
 /**
+ * Writes Rollout rows in one statement, the columns as arrays, skipping rows a
+ * unit redone elsewhere already wrote (as createMany's skipDuplicates does).
+ * Prisma's createMany builds and interprets a query plan per call that costs
+ * the worker more CPU than the rows themselves; this is the annotate hot path.
+ * A rollout's key is its place, so no id is made.
+ */
+export async function insertRolloutRows(db: Pick<Prisma.TransactionClient, "$executeRaw">, rows: readonly Prisma.RolloutCreateManyInput[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  return db.$executeRaw`
+    INSERT INTO "Rollout" ("runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens", "createdAt")
+    SELECT v.run, v.segmentation, v.prefix, v.sample, v.seed, v.text, v.answer, v.correct, v.tokens, now() AT TIME ZONE 'UTC'
+      FROM unnest(${rows.map((r) => r.runId)}::text[], ${rows.map((r) => r.segmentationId)}::text[], ${rows.map((r) => r.prefixLength)}::int[],
+                  ${rows.map((r) => r.sampleIndex)}::int[], ${rows.map((r) => r.seed)}::int[], ${rows.map((r) => r.text ?? null)}::text[],
+                  ${rows.map((r) => r.extractedAnswer ?? null)}::text[], ${rows.map((r) => r.correct)}::boolean[], ${rows.map((r) => r.completionTokens ?? 0)}::int[])
+           AS v(run, segmentation, prefix, sample, seed, text, answer, correct, tokens)
+    ON CONFLICT ("runId", "segmentationId", "prefixLength", "sampleIndex") DO NOTHING`;
+}
+
+/** A solution's stored rollout outcomes in one run: prefix length → sample index → correct. */
+export type StoredOutcomes = Map<number, Map<number, boolean>>;
+
+/**
+ * What a run has already stored for one solution, read in one query when its
+ * unit starts (rather than one per prefix): a unit redone after a crash, or a
+ * run whose requests were answered offline, finds its rollouts here.
+ */
+export async function storedRolloutOutcomes(db: RunContext<AnnotateConfig>["db"], runId: string, segmentationId: string): Promise<StoredOutcomes> {
+  const rows = await db.rollout.findMany({ where: { runId, segmentationId }, select: { prefixLength: true, sampleIndex: true, correct: true } });
+  const outcomes: StoredOutcomes = new Map();
+  for (const row of rows) {
+    let prefix = outcomes.get(row.prefixLength);
+    if (!prefix) outcomes.set(row.prefixLength, (prefix = new Map()));
+    prefix.set(row.sampleIndex, row.correct);
+  }
+  return outcomes;
+}
+
+/**
  * Outcomes of the rollouts with the given sample indices from one prefix. Stored
  * rollouts are reused (a unit redone after a crash, or a run whose requests were
  * answered offline, never samples twice); missing ones are requested together,
  * each contiguous range as one request with n and a seed, so the replica's prefix
- * cache serves the shared prompt.
+ * cache serves the shared prompt. `stored` is the solution's outcomes read when
+ * its unit started; the outcomes of new rollouts are added to it, so a later
+ * round of the same unit reuses them too.
  */
 export async function rolloutOutcomes(
   ctx: RunContext<AnnotateConfig>,
   solution: SolutionUnderAnnotation,
   prefixLength: number,
   sampleIndices: readonly number[],
+  stored: StoredOutcomes,
 ): Promise<boolean[]> {
   const { db, config, runId } = ctx;
-  const stored = await db.rollout.findMany({
-    where: { runId, segmentationId: solution.segmentationId, prefixLength, sampleIndex: { in: [...sampleIndices] } },
-    select: { sampleIndex: true, correct: true },
-  });
-  const outcome = new Map(stored.map((r) => [r.sampleIndex, r.correct]));
+  let outcome = stored.get(prefixLength);
+  if (!outcome) stored.set(prefixLength, (outcome = new Map()));
   const missing = sampleIndices.filter((i) => !outcome.has(i)).sort((a, b) => a - b);
   if (missing.length > 0) {
     const { client } = ctx.endpoints.get(config.policy!);
@@ -106,7 +144,7 @@ export async function rolloutOutcomes(
       const result = await client.generate({ ...rolloutRequest(config, solution, prefixLength, range[0]!, range.length), signal: ctx.signal });
       ctx.recordUsage(result.usage);
       const rows = await gradedRolloutRows(runId, solution, prefixLength, config, range, result.samples.map((sample) => sample.text), result.usage.completionTokens);
-      await db.rollout.createMany({ data: rows, skipDuplicates: true });
+      await insertRolloutRows(db, rows);
       for (const row of rows) outcome.set(row.sampleIndex, row.correct);
     }
   }
