@@ -6,7 +6,9 @@ import { approximateTokenCount, createRng, PAPER_ANNOTATION_VOLUME, projectAnnot
 import { createDb, type Db } from "@stepwiser/db";
 import { startEmbeddedPostgres } from "@stepwiser/db/local";
 import { applyMigrations, applyStorageSettings } from "@stepwiser/db/migrations";
-import { seedLargeDataset } from "@stepwiser/db/seed";
+import { SEED_SUBSETS, seedLargeDataset } from "@stepwiser/db/seed";
+import { authPool } from "../src";
+import { measure, openBenchSession, seededListViews, type Timings } from "./web-session";
 
 /**
  * What an annotate run costs on disk, measured on real rows in PostgreSQL: bytes
@@ -24,6 +26,15 @@ const MIN_TOKENS = 500;
 const MAX_TOKENS = 1_500;
 /** How far the plan's model may be from the measurement before the bench fails. */
 const MODEL_TOLERANCE = 0.1;
+/**
+ * The measured tier: one dataset of this many solutions (≈ 10 chunks each) with the annotate run's rollouts at the
+ * chosen policy (answer-only) for the first TIER_ROLLOUT_SOLUTIONS of them, and two judge runs of one sample per chunk.
+ * All of it (every prefix's 16 rollouts and two samples per chunk) would be about 90 GB, more than this machine's disk.
+ */
+const TIER_SOLUTIONS = Number(process.env.STEPWISER_BENCH_TIER_SOLUTIONS ?? 1_000_000);
+const TIER_ROLLOUT_SOLUTIONS = Number(process.env.STEPWISER_BENCH_TIER_ROLLOUT_SOLUTIONS ?? Math.min(TIER_SOLUTIONS, 100_000));
+const TIER_REQUESTS = Number(process.env.STEPWISER_BENCH_TIER_REQUESTS ?? 300);
+const TIER_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_TIER_COMPARE_REQUESTS ?? 3);
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const mathSteps = (JSON.parse(readFileSync(path.join(repoRoot, "packages/db/seed/processbench/math.json"), "utf8")) as Array<{ steps: string[] }>).map((r) => r.steps);
@@ -70,6 +81,73 @@ const perRow = (size: TableSize, rows = size.rows) => ({ heap: size.heap / rows,
 const bytes = (value: number) => `${Math.round(value).toLocaleString("en")} B`;
 const gb = (value: number) => `${(value / 1e9).toFixed(1)} GB`;
 const breakdown = (p: ReturnType<typeof perRow>) => `${bytes(p.total)} (heap ${bytes(p.heap)}, TOAST ${bytes(p.toast)}, index ${bytes(p.indexes)})`;
+
+/**
+ * The tier: a dataset of TIER_SOLUTIONS seeded next to the byte measurements, then the inspector, the rollouts behind
+ * a Q-value, filtered list pages and the compare views timed through the tRPC handler as the web benchmark times them.
+ */
+async function measureTier(db: Db, url: string): Promise<BenchmarkRow[]> {
+  const started = performance.now();
+  const seeded = await seedLargeDataset(url, {
+    trajectories: TIER_SOLUTIONS,
+    seed: 13,
+    judgeSamples: 1,
+    rolloutsPerPrefix: 16,
+    rolloutText: "answer-only",
+    rolloutSolutions: TIER_ROLLOUT_SOLUTIONS,
+    onProgress: (p) => {
+      if (p.trajectories % 100_000 === 0 || p.trajectories === p.total) console.error(`tier ${p.phase}: ${p.trajectories} of ${p.total} in ${(p.elapsedMs / 1000).toFixed(0)} s`);
+    },
+  });
+  const seedSeconds = (performance.now() - started) / 1000;
+  const [{ size }] = (await db.$queryRawUnsafe<Array<{ size: bigint }>>(`SELECT pg_database_size(current_database()) AS size`)) as [{ size: bigint }];
+  const pool = authPool(url);
+  try {
+    const { timedQuery } = await openBenchSession(db, url, pool);
+    const rng = createRng(23);
+    const pick = <T>(items: readonly T[]): T => items[rng.nextInt(items.length)]!;
+    const { datasetId, annotateRunId, judgeRunIds } = seeded;
+    const [strong, weak] = judgeRunIds;
+    const ids = (await db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM "Trajectory" TABLESAMPLE SYSTEM (1) REPEATABLE (5) WHERE "datasetId" = $1 LIMIT 5000`, datasetId)).map((r) => r.id);
+    const views = seededListViews(rng, seeded);
+    const inspector = await measure("tier inspector", () => timedQuery("trajectory.inspect", { id: pick(ids) }), TIER_REQUESTS);
+    const list = await measure("tier filtered list", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }), TIER_REQUESTS);
+    const prefixes = await db.$queryRawUnsafe<Array<{ segmentationId: string; prefixLength: number }>>(
+      `SELECT DISTINCT "segmentationId", "prefixLength" FROM "Rollout" TABLESAMPLE SYSTEM (0.1) REPEATABLE (7) WHERE "runId" = $1 LIMIT 2000`,
+      annotateRunId,
+    );
+    const rollouts = await measure("tier rollouts of a prefix", () => timedQuery("rollout.list", { runId: annotateRunId, ...pick(prefixes) }), TIER_REQUESTS);
+    const compare = (label: string, run: () => Promise<number>) => measure(label, run, TIER_COMPARE_REQUESTS, 1);
+    const checkpoints = await compare("tier compare.checkpoints", () => timedQuery("compare.checkpoints", { runIds: [strong, weak], baselineRunId: pick([strong, weak]), seed: rng.nextInt(1_000_000) }));
+    const disagreements = await compare("tier compare.disagreements", () =>
+      timedQuery("compare.disagreements", { runA: strong, runB: weak, subset: rng.nextInt(2) ? pick(SEED_SUBSETS) : undefined, cursor: 50 * rng.nextInt(3), limit: 50 }),
+    );
+    const threeWay = await compare("tier compare.threeWay", () => timedQuery("compare.threeWay", { judgeRunId: pick([strong, weak]), annotateRunId, cursor: 0, limit: 200 }));
+    const calibration = await compare("tier compare.calibration", () => timedQuery("compare.calibration", { judgeRunId: pick([strong, weak]), reference: "mc", annotateRunId, bins: 10 }));
+    const scaling = await compare("tier compare.scaling", () => timedQuery("compare.scaling", { runIds: [pick([strong, weak])], draws: 20, seed: rng.nextInt(1_000_000) }));
+
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
+    const n = (value: number) => value.toLocaleString("en");
+    const timed = (metric: string, t: Timings, target?: number): BenchmarkRow =>
+      target === undefined ? { metric, value: `${ms(t.p50)} / ${ms(t.p95)} (p50 / p95)` } : { metric, value: `${ms(t.p95)} (p50 ${ms(t.p50)})`, target: `< ${target} ms`, met: t.p95 < target };
+    return [
+      {
+        metric: "tier: seeded",
+        value: `${n(seeded.trajectories)} solutions, ${n(seeded.chunks)} chunks, ${n(seeded.chunks + seeded.trajectories)} chunk values, ${n(seeded.chunks * 3)} labels, ${n(seeded.chunks * 2)} judge samples (2 runs × 1 per chunk), ${n(seeded.rollouts)} answer-only rollouts (every prefix of the first ${n(TIER_ROLLOUT_SOLUTIONS)} solutions × 16) in ${seedSeconds.toFixed(0)} s; database ${gb(Number(size))}`,
+      },
+      timed("tier: inspector (trajectory.inspect) p95", inspector, 150),
+      timed("tier: filtered list page (trajectory.list) p95", list, 100),
+      timed("tier: rollouts of one prefix (rollout.list)", rollouts),
+      timed(`tier: compare.checkpoints, 2 judge runs on ${n(seeded.trajectories)} gold solutions, 1,000 resamples, p95`, checkpoints, 500),
+      timed("tier: compare.disagreements page p95", disagreements, 300),
+      timed(`tier: compare.threeWay (judge × Monte-Carlo on ${n(seeded.chunks)} chunks) p95`, threeWay, 1000),
+      timed("tier: compare.calibration against Monte-Carlo labels p95", calibration, 1000),
+      timed("tier: compare.scaling (K = 1, 20 draws) p95", scaling, 1000),
+    ];
+  } finally {
+    await pool.end();
+  }
+}
 
 async function main() {
   const wallStarted = performance.now();
@@ -208,15 +286,15 @@ async function main() {
       },
       { metric: "projection, annotate run, rolloutText full", value: `${gb(projected.full.totalBytes)} (rollouts ${gb(projected.full.rolloutBytes)})` },
       { metric: "projection, annotate run, rolloutText answer-only", value: `${gb(projected["answer-only"].totalBytes)} (rollouts ${gb(projected["answer-only"].rolloutBytes)})` },
-      { metric: "benchmark wall time", value: `${((performance.now() - wallStarted) / 1000).toFixed(0)} s` },
     );
+    if (TIER_SOLUTIONS > 0) rows.push(...(await measureTier(db, url)));
+    rows.push({ metric: "benchmark wall time", value: `${((performance.now() - wallStarted) / 1000).toFixed(0)} s` });
 
     writeBenchmarkReport({
       name: "storage",
       title: "Storage: bytes per row and the paper's annotation volume",
-      method: `Rows written into an embedded PostgreSQL ${compression === "lz4" ? "(rollout texts lz4)" : "(built without lz4, so rollout texts use the default pglz)"} and measured with pg_relation_size / pg_indexes_size after VACUUM ANALYZE, divided by their count. Solutions, chunks, values, labels, stats and units come from the large-dataset seeder (${SOLUTIONS.toLocaleString("en")} solutions, an annotate run under 3 rules and 2 judge runs); rollouts are written through the Rollout model with texts built from ProcessBench MATH solution steps (packages/db/seed/processbench/math.json) to ${MIN_TOKENS}–${MAX_TOKENS} tokens of the approximate tokenizer, under each rolloutText policy, once without compression, and once in the previous layout. The projection multiplies the measured model (ROLLOUT_STORAGE_MODEL in @stepwiser/core, which \`stepwiser plan annotate\` uses) by the paper's volume: about 40k prompts × 16 solutions, ${volume.chunks.toLocaleString("en")} chunks, M = 16.`,
-      limits:
-        "Bytes per row depend on text lengths: seeded chunks are shorter than real ones (the dataset row uses the seed's texts), and the rollout texts are real MATH steps stitched together, so their compressibility is that of real math solutions but not of any one model's style (a model that repeats itself compresses better). Ids are cuids as Prisma writes them. Rows are written in key order, one batch at a time, so index sizes repeat from run to run; writers interleaving their batches split more index pages (a run of this benchmark with two seeding batches at once on a busy machine measured chunk-value indexes 40 % larger: 178 B against 127 B per row), and after months of mixed writes B-trees are typically 10–30 % larger than freshly filled ones. WAL, backups and free space after deletes are not counted. lz4 (on servers built with it) compresses model text a little less than pglz and decompresses several times faster; it was not measured here.",
+      method: `Rows written into an embedded PostgreSQL ${compression === "lz4" ? "(rollout texts lz4)" : "(built without lz4, so rollout texts use the default pglz)"} and measured with pg_relation_size / pg_indexes_size after VACUUM ANALYZE, divided by their count. Solutions, chunks, values, labels, stats and units come from the large-dataset seeder (${SOLUTIONS.toLocaleString("en")} solutions, an annotate run under 3 rules and 2 judge runs); rollouts are written through the Rollout model with texts built from ProcessBench MATH solution steps (packages/db/seed/processbench/math.json) to ${MIN_TOKENS}–${MAX_TOKENS} tokens of the approximate tokenizer, under each rolloutText policy, once without compression, and once in the previous layout. The projection multiplies the measured model (ROLLOUT_STORAGE_MODEL in @stepwiser/core, which \`stepwiser plan annotate\` uses) by the paper's volume: about 40k prompts × 16 solutions, ${volume.chunks.toLocaleString("en")} chunks, M = 16.${TIER_SOLUTIONS > 0 ? ` The tier rows seed one dataset of ${TIER_SOLUTIONS.toLocaleString("en")} solutions into the same server (annotate run under 3 rules, its rollouts answer-only, two judge runs) and time requests through the tRPC fetch handler with a signed-in session, as the web benchmark does: ${TIER_REQUESTS} inspector, list (the web benchmark's eight views, pages 1–3 of 50) and rollout-panel requests after 20 warm-ups, ${TIER_COMPARE_REQUESTS} of each compare procedure after 1 warm-up, each with other inputs and nothing cached.` : ""}`,
+      limits: `Bytes per row depend on text lengths: seeded chunks are shorter than real ones (the dataset row uses the seed's texts), and the rollout texts are real MATH steps stitched together, so their compressibility is that of real math solutions but not of any one model's style (a model that repeats itself compresses better). Ids are cuids as Prisma writes them. Rows are written in key order, one batch at a time, so index sizes repeat from run to run; writers interleaving their batches split more index pages (a run of this benchmark with two seeding batches at once on a busy machine measured chunk-value indexes 40 % larger: 178 B against 127 B per row), and after months of mixed writes B-trees are typically 10–30 % larger than freshly filled ones. WAL, backups and free space after deletes are not counted. The tier holds every solution, chunk, value, label and per-solution row of the paper's scale and more, but rollouts only for every prefix of its first ${TIER_ROLLOUT_SOLUTIONS.toLocaleString("en")} solutions and one judge sample per chunk: all of them (160M answer-only rollouts, two samples per chunk) would need about 90 GB by the bytes above, more than this machine's disk. Reads of rollouts walk one run's range of the primary key, whose depth grows by about one level per 100× rows, so a table ten times larger adds at most one page read per request. lz4 (on servers built with it) compresses model text a little less than pglz and decompresses several times faster; it was not measured here.`,
       rows,
       bench: "storage",
     });

@@ -1,16 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
-import { createRng, quantileSorted, THREE_WAY_PATTERNS } from "@stepwiser/core";
+import { createRng, THREE_WAY_PATTERNS } from "@stepwiser/core";
 import { createDb } from "@stepwiser/db";
 import { startEmbeddedPostgres } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
-import { SEED_GENERATORS, SEED_ROLLOUTS_PER_PREFIX, SEED_SUBSETS, SEED_TOPIC_WORDS, seedLargeDataset } from "@stepwiser/db/seed";
-import superjson from "superjson";
-import { appRouter, authPool, createAuth, createUserWithPassword, handleTrpcRequest, type AssignmentView, type RouterInputs } from "../src";
+import { SEED_ROLLOUTS_PER_PREFIX, SEED_SUBSETS, seedLargeDataset } from "@stepwiser/db/seed";
+import { authPool, type AssignmentView } from "../src";
+import { measure as measureRequests, openBenchSession, seededListViews, summarise, type Timings } from "./web-session";
 
 /**
  * Server time of the web app's heaviest requests on a 100k-solution /
@@ -37,17 +36,6 @@ const ANNOTATION_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_SECONDS
 const THINK_MS = Number(process.env.STEPWISER_BENCH_THINK_MS ?? 4000);
 /** The same annotators with no time on an item: 20 requests always in flight, the server saturated. */
 const SATURATION_SECONDS = Number(process.env.STEPWISER_BENCH_SATURATION_SECONDS ?? 8);
-const BASE_URL = "http://localhost:3998";
-const PASSWORD = "bench-password-123";
-
-type ListInput = RouterInputs["trajectory"]["list"];
-type Timings = { p50: number; p95: number; max: number; n: number };
-
-function summarise(times: number[]): Timings {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { p50: quantileSorted(sorted, 0.5), p95: quantileSorted(sorted, 0.95), max: sorted.at(-1)!, n: sorted.length };
-}
-
 async function main() {
   const wallStarted = performance.now();
   const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-web-bench-"));
@@ -68,65 +56,16 @@ async function main() {
     );
 
     // 1 viewer, 1 researcher (creates the queue), 20 annotators: every one signs in through better-auth.
-    const auth = createAuth({ databaseUrl: url, baseUrl: BASE_URL, secret: randomBytes(32).toString("hex"), signInAttemptsPerMinute: 1000 }, pool);
-    const signIn = async (email: string, role: "viewer" | "researcher" | "annotator") => {
-      const user = await createUserWithPassword(db, { email, name: email.split("@")[0]!, role, password: PASSWORD });
-      const response = await auth.handler(
-        new Request(`${BASE_URL}/api/auth/sign-in/email`, {
-          method: "POST",
-          headers: { "content-type": "application/json", origin: BASE_URL },
-          body: JSON.stringify({ email, password: PASSWORD }),
-        }),
-      );
-      if (response.status !== 200) throw new Error(`bench sign-in of ${email} failed: ${response.status}`);
-      return { id: user.id, cookie: response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
-    };
-    const viewer = await signIn("bench@example.test", "viewer");
+    const { signIn, call, timedQuery, caller } = await openBenchSession(db, url, pool);
     const researcher = await signIn("researcher@example.test", "researcher");
-    const deps = { db, auth, getQueue: () => Promise.reject(new Error("no queue in this benchmark")) };
-
-    /** One request through the tRPC handler (a query as a GET, a mutation as a POST); the time includes reading the whole response body. */
-    const call = async <T = unknown>(procedure: string, input: unknown, cookie: string, method: "GET" | "POST"): Promise<{ ms: number; data: T }> => {
-      const serialized = JSON.stringify(superjson.serialize(input));
-      const request =
-        method === "GET"
-          ? new Request(`${BASE_URL}/api/trpc/${procedure}?input=${encodeURIComponent(serialized)}`, { headers: { cookie } })
-          : new Request(`${BASE_URL}/api/trpc/${procedure}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: serialized });
-      const started = performance.now();
-      const response = await handleTrpcRequest(request, deps);
-      const body = await response.text();
-      const ms = performance.now() - started;
-      if (response.status !== 200) throw new Error(`${procedure} answered ${response.status}: ${body.slice(0, 300)}`);
-      const parsed = JSON.parse(body) as { result: { data: Parameters<typeof superjson.deserialize>[0] } };
-      return { ms, data: superjson.deserialize<T>(parsed.result.data) };
-    };
-    const timedQuery = async (procedure: string, input: unknown): Promise<number> => (await call(procedure, input, viewer.cookie, "GET")).ms;
 
     const rng = createRng(11);
-    const caller = appRouter.createCaller({ db, getQueue: deps.getQueue, user: { id: viewer.id, email: "bench@example.test", name: "bench", role: "viewer" } });
     const ids = (await db.trajectory.findMany({ where: { datasetId: seeded.datasetId }, select: { id: true } })).map((t) => t.id);
     const pick = <T>(items: readonly T[]): T => items[rng.nextInt(items.length)]!;
     const { datasetId, annotateRunId, judgeRunIds } = seeded;
     // The views a researcher builds: each a filter plus a sort, at a random early page.
-    const views: Array<() => Omit<ListInput, "datasetId">> = [
-      () => ({ correct: false, generator: pick(SEED_GENERATORS) }),
-      () => ({ annotateRunId, qMin: 0, qMax: 0.3, sort: "qMin" }),
-      () => ({ annotateRunId, disagreement: "rules", sort: "annotateFirstNegative", order: "desc" }),
-      () => ({ annotateRunId, judgeRunId: judgeRunIds[1], disagreement: "judge" }),
-      () => ({ judgeRunId: judgeRunIds[0], judgeVerdict: "flagged", hasError: false, sort: "judgeFirstNegative" }),
-      () => ({ search: pick(SEED_TOPIC_WORDS) }),
-      () => ({ search: pick(SEED_TOPIC_WORDS), annotateRunId, sort: "qMin" }),
-      () => ({ subset: "math", correct: true, sort: "externalId", order: "desc" }),
-    ];
-
-    const measure = async (label: string, run: () => Promise<number>, requests = REQUESTS, warmUp = 20): Promise<Timings> => {
-      for (let i = 0; i < warmUp; i++) await run(); // warm caches and the plan cache
-      const times: number[] = [];
-      for (let i = 0; i < requests; i++) times.push(await run());
-      const result = summarise(times);
-      console.error(`${label}: p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms`);
-      return result;
-    };
+    const views = seededListViews(rng, seeded);
+    const measure = (label: string, run: () => Promise<number>, requests = REQUESTS, warmUp = 20): Promise<Timings> => measureRequests(label, run, requests, warmUp);
 
     const inspector = await measure("inspector", () => timedQuery("trajectory.inspect", { id: pick(ids) }));
     const list = await measure("filtered list", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }));
