@@ -392,3 +392,40 @@ export function checkpointReplicates(input: { gold: readonly ProcessBenchGold[];
   });
   return { n: input.gold.length, subsets, resamples, seed: input.seed, average: average.values[0]!, bySubset };
 }
+
+/** The replicates as one Float64 little-endian block: the average's f1, acc_err, acc_cor, then each subset's, `resamples` values each. */
+export function packReplicates(replicates: RunReplicates): Uint8Array<ArrayBuffer> {
+  const scopes = [replicates.average, ...replicates.bySubset];
+  const out = new Float64Array(scopes.length * CHECKPOINT_METRICS.length * replicates.resamples);
+  let offset = 0;
+  for (const scope of scopes) {
+    for (const metric of CHECKPOINT_METRICS) {
+      out.set(scope[metric], offset);
+      offset += replicates.resamples;
+    }
+  }
+  // Float64Array is in the platform's byte order; every platform Node.js runs on is little-endian, and this checks it.
+  if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f) throw new Error("packed replicates assume a little-endian platform");
+  return new Uint8Array(out.buffer as ArrayBuffer);
+}
+
+/** `packReplicates` read back; refuses a block of the wrong size for its subsets and resamples. */
+export function unpackReplicates(bytes: Uint8Array, meta: Omit<RunReplicates, "average" | "bySubset">): RunReplicates {
+  const blocks = (1 + meta.subsets.length) * CHECKPOINT_METRICS.length;
+  if (bytes.byteLength !== blocks * meta.resamples * 8) {
+    throw new RangeError(`stored replicates hold ${bytes.byteLength} bytes, not the ${blocks * meta.resamples * 8} of ${meta.subsets.length} subsets × ${meta.resamples} resamples`);
+  }
+  const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  let offset = 0;
+  const scope = () =>
+    Object.fromEntries(
+      CHECKPOINT_METRICS.map((metric) => {
+        const block = values.slice(offset, offset + meta.resamples);
+        offset += meta.resamples;
+        return [metric, block];
+      }),
+    ) as Record<CheckpointMetric, Float64Array>;
+  const average = scope();
+  const bySubset = meta.subsets.map(() => scope());
+  return { ...meta, average, bySubset };
+}

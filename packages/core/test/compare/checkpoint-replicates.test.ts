@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkpointReplicates, compareCheckpoints } from "../../src/compare/checkpoints";
+import { checkpointReplicates, compareCheckpoints, packReplicates, unpackReplicates } from "../../src/compare/checkpoints";
 import type { FirstErrorPrediction, ProcessBenchGold } from "../../src/processbench/metrics";
 import { createRng } from "../../src/stats/random";
 
@@ -38,5 +38,15 @@ describe("stored checkpoint replicates", () => {
     expect(() => compareCheckpoints({ gold, runs, baselineId: "b", resamples: 100, seed: 2, replicates })).toThrow(/run a/);
     expect(() => compareCheckpoints({ gold, runs, baselineId: "b", resamples: 200, seed: 1, replicates })).toThrow(/run a/);
     expect(() => compareCheckpoints({ gold: gold.slice(1), runs, baselineId: "b", resamples: 100, seed: 1, replicates })).toThrow(/another gold set/);
+  });
+
+  it("pack into bytes and read back exactly; a block of the wrong size is refused", () => {
+    const { gold, runs } = world(500, 9);
+    const replicates = checkpointReplicates({ gold, predictions: runs[0]!.predictions, resamples: 120, seed: 4 });
+    const bytes = packReplicates(replicates);
+    expect(bytes.byteLength).toBe(5 * 3 * 120 * 8);
+    const meta = { n: replicates.n, subsets: replicates.subsets, resamples: 120, seed: 4 };
+    expect(unpackReplicates(bytes, meta)).toEqual(replicates);
+    expect(() => unpackReplicates(bytes.subarray(8), meta)).toThrow(/bytes/);
   });
 });
