@@ -6,10 +6,14 @@ import { loadCommonGold, loadComparableRuns, type ComparableRun, type CommonGold
 
 const FINISHED = new Set(["completed", "completed_with_failures"]);
 
-/** The gold set's identity: its items in order, with their labels and subsets. */
-function goldKey(gold: CommonGold["gold"]): string {
+/**
+ * What a run's replicates are drawn from: the gold items in order (external id, first-error label, subset) and
+ * the run's prediction on each. Anything that changes them (new gold, relabelled items, a resumed run that
+ * judged more) gives another key, so a stored row never answers for data it was not drawn from.
+ */
+function replicatesKey(gold: CommonGold["gold"], predictions: ReadonlyMap<string, number | null>): string {
   const hash = createHash("sha256");
-  for (const item of gold) hash.update(`${item.id}\t${item.label}\t${goldSubset(item)}\n`);
+  for (const item of gold) hash.update(`${item.id}\t${item.label}\t${goldSubset(item)}\t${predictions.get(item.id) ?? "none"}\n`);
   return hash.digest("hex");
 }
 
@@ -19,13 +23,16 @@ function goldKey(gold: CommonGold["gold"]): string {
  * may still change) are left to the comparison, which draws them.
  */
 async function finishedRunReplicates(db: Db, runs: readonly ComparableRun[], { gold, predictions }: CommonGold, resamples: number, seed: number): Promise<Map<string, RunReplicates>> {
-  const key = goldKey(gold);
   const finished = runs.filter((run) => FINISHED.has(run.status));
-  const rows = await db.bootstrapReplicates.findMany({ where: { runId: { in: finished.map((r) => r.id) }, goldKey: key, resamples, seed: String(seed) } });
+  const keys = new Map(finished.map((run) => [run.id, replicatesKey(gold, predictions.get(run.id)!)]));
+  const rows = finished.length === 0 ? [] : await db.bootstrapReplicates.findMany({
+    where: { OR: finished.map((run) => ({ runId: run.id, goldKey: keys.get(run.id)! })), resamples, seed: String(seed) },
+  });
   const replicates = new Map<string, RunReplicates>();
   for (const row of rows) replicates.set(row.runId, unpackReplicates(row.values, { n: gold.length, subsets: row.subsets, resamples, seed }));
   for (const run of finished) {
     if (replicates.has(run.id)) continue;
+    const key = keys.get(run.id)!;
     const drawn = checkpointReplicates({ gold, predictions: predictions.get(run.id)!, resamples, seed });
     await db.bootstrapReplicates.createMany({
       data: [{ runId: run.id, goldKey: key, resamples, seed: String(seed), subsets: drawn.subsets, values: packReplicates(drawn) }],
