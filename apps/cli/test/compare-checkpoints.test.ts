@@ -118,6 +118,10 @@ describe("checkpoint comparison on the shipped ProcessBench subsets", () => {
     const result = await caller().compare.checkpoints({ runIds: [strong, weak], baselineRunId: weak });
     timings.push(`compare.checkpoints (${RESAMPLES} resamples): ${Date.now() - started} ms`);
     expect(result).toMatchObject({ subsets: SUBSETS, gold: 1400, baselineRunId: weak, resamples: RESAMPLES });
+    // Both runs are finished: their replicates were drawn once and stored, and the same comparison read back from them is the same.
+    expect(await database.db.bootstrapReplicates.count({ where: { runId: { in: [strong, weak] } } })).toBe(2);
+    expect(await caller().compare.checkpoints({ runIds: [weak, strong], baselineRunId: weak })).toEqual({ ...result, runs: [...result.runs].reverse() });
+    expect(await database.db.bootstrapReplicates.count({ where: { runId: { in: [strong, weak] } } })).toBe(2);
 
     for (const judge of JUDGES) {
       const row = result.runs.find((r) => r.id === runIds.get(judge))!;

@@ -77,6 +77,25 @@ export interface CompareCheckpointsInput {
   resamples?: number;
   seed: Seed;
   confidence?: number;
+  /**
+   * Replicates already computed for some runs by `checkpointReplicates` on this
+   * same gold (same items in the same order) with the same resamples and seed:
+   * used instead of drawing again. A paired difference is the difference of the
+   * two runs' replicates on the same draws, so the result is the same either way.
+   */
+  replicates?: ReadonlyMap<string, RunReplicates>;
+}
+
+/** One run's bootstrap replicates on one gold set: per metric, the statistic on each resample, for the average and per subset. */
+export interface RunReplicates {
+  /** Gold items, subsets (sorted), resamples and seed they were drawn for. */
+  n: number;
+  subsets: string[];
+  resamples: number;
+  seed: Seed;
+  average: Record<CheckpointMetric, Float64Array>;
+  /** In the order of `subsets`. */
+  bySubset: Array<Record<CheckpointMetric, Float64Array>>;
 }
 
 /** A gold item with the subset resolved, so every consumer groups it the same way. */
@@ -275,16 +294,33 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
   });
   const subsetPositions = subsets.map((_, s) => goldSubsets.flatMap((own, i) => (own === s ? [i] : [])));
 
-  const average = bootstrapScope(allCodes, subsets.length, (counts) => averageFromCounts(counts, subsets.length), resamples, seed);
-  const bySubset = subsetPositions.map((positions) =>
-    bootstrapScope(
-      allCodes.map((codes) => Uint8Array.from(positions, (i) => codes[i]! & 3)),
-      1,
-      (counts) => metricsFromCounts(counts, 0),
-      resamples,
-      seed,
-    ),
+  // Runs with usable stored replicates are not drawn again; the others are drawn together (one stream per scope).
+  const given = runs.map((run) => {
+    const stored = input.replicates?.get(run.id);
+    if (!stored) return null;
+    if (stored.n !== gold.length || stored.resamples !== resamples || String(stored.seed) !== String(seed) || stored.subsets.join("\u0000") !== subsets.join("\u0000")) {
+      throw new RangeError(`the stored replicates of run ${run.id} were drawn for another gold set, number of resamples or seed`);
+    }
+    return stored;
+  });
+  const drawn = runs.flatMap((_, r) => (given[r] ? [] : [r]));
+  const drawnAverage = drawn.length ? bootstrapScope(drawn.map((r) => allCodes[r]!), subsets.length, (counts) => averageFromCounts(counts, subsets.length), resamples, seed) : null;
+  const drawnBySubset = subsetPositions.map((positions) =>
+    drawn.length
+      ? bootstrapScope(
+          drawn.map((r) => Uint8Array.from(positions, (i) => allCodes[r]![i]! & 3)),
+          1,
+          (counts) => metricsFromCounts(counts, 0),
+          resamples,
+          seed,
+        )
+      : null,
   );
+  const scopeOf = (pick: (stored: RunReplicates) => Record<CheckpointMetric, Float64Array>, drawnScope: ScopeReplicates | null): ScopeReplicates => ({
+    values: runs.map((_, r) => (given[r] ? pick(given[r]!) : drawnScope!.values[drawn.indexOf(r)]!)),
+  });
+  const average = scopeOf((stored) => stored.average, drawnAverage);
+  const bySubset = subsetPositions.map((_, s) => scopeOf((stored) => stored.bySubset[s]!, drawnBySubset[s]!));
 
   const subsetScores = items.map((all) => subsets.map((_, s) => scorePredictedSolutions(subsetPositions[s]!.map((i) => all[i]!))));
   const averageScore = (run: number) => {
@@ -334,4 +370,62 @@ function averageStatistic(scores: readonly SubsetAccuracies[], metric: Checkpoin
   let sum = 0;
   for (const score of scores) sum += score[metric];
   return scores.length ? sum / scores.length : 0;
+}
+
+/**
+ * One run's replicates on `gold` (in its order), exactly those `compareCheckpoints`
+ * draws for it with the same resamples and seed: stored once, they let any later
+ * comparison on the same gold skip the run's draws.
+ */
+export function checkpointReplicates(input: { gold: readonly ProcessBenchGold[]; predictions: CheckpointPredictions; resamples?: number; seed: Seed }): RunReplicates {
+  const resamples = input.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
+  if (input.gold.length === 0) throw new RangeError("no gold solutions to draw on");
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  const subsets = [...new Set(input.gold.map(goldSubset))].sort((a, b) => a.localeCompare(b));
+  const subsetIndex = new Map(subsets.map((s, i) => [s, i]));
+  const goldSubsets = input.gold.map((g) => subsetIndex.get(goldSubset(g))!);
+  const codes = input.gold.map((g, i) => goldSubsets[i]! * 4 + outcomeClass(g.label, input.predictions.get(g.id)));
+  const average = bootstrapScope([codes], subsets.length, (counts) => averageFromCounts(counts, subsets.length), resamples, input.seed);
+  const bySubset = subsets.map((_, s) => {
+    const own = codes.flatMap((code, i) => (goldSubsets[i] === s ? [code & 3] : []));
+    return bootstrapScope([own], 1, (counts) => metricsFromCounts(counts, 0), resamples, input.seed).values[0]!;
+  });
+  return { n: input.gold.length, subsets, resamples, seed: input.seed, average: average.values[0]!, bySubset };
+}
+
+/** The replicates as one Float64 little-endian block: the average's f1, acc_err, acc_cor, then each subset's, `resamples` values each. */
+export function packReplicates(replicates: RunReplicates): Uint8Array<ArrayBuffer> {
+  const scopes = [replicates.average, ...replicates.bySubset];
+  const out = new Float64Array(scopes.length * CHECKPOINT_METRICS.length * replicates.resamples);
+  let offset = 0;
+  for (const scope of scopes) {
+    for (const metric of CHECKPOINT_METRICS) {
+      out.set(scope[metric], offset);
+      offset += replicates.resamples;
+    }
+  }
+  // Float64Array is in the platform's byte order; every platform Node.js runs on is little-endian, and this checks it.
+  if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f) throw new Error("packed replicates assume a little-endian platform");
+  return new Uint8Array(out.buffer as ArrayBuffer);
+}
+
+/** `packReplicates` read back; refuses a block of the wrong size for its subsets and resamples. */
+export function unpackReplicates(bytes: Uint8Array, meta: Omit<RunReplicates, "average" | "bySubset">): RunReplicates {
+  const blocks = (1 + meta.subsets.length) * CHECKPOINT_METRICS.length;
+  if (bytes.byteLength !== blocks * meta.resamples * 8) {
+    throw new RangeError(`stored replicates hold ${bytes.byteLength} bytes, not the ${blocks * meta.resamples * 8} of ${meta.subsets.length} subsets × ${meta.resamples} resamples`);
+  }
+  const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  let offset = 0;
+  const scope = () =>
+    Object.fromEntries(
+      CHECKPOINT_METRICS.map((metric) => {
+        const block = values.slice(offset, offset + meta.resamples);
+        offset += meta.resamples;
+        return [metric, block];
+      }),
+    ) as Record<CheckpointMetric, Float64Array>;
+  const average = scope();
+  const bySubset = meta.subsets.map(() => scope());
+  return { ...meta, average, bySubset };
 }
