@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { splitSqlScript } from "./sql-script";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
 import pg from "pg";
 
@@ -63,12 +64,37 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+type ScriptRunner = { executeScript(script: string): Promise<void> };
+/** What the adapter keeps inside: its pool and its error mapping (the same calls its own executeScript makes). */
+type AdapterInternals = { client: { query(sql: string): Promise<unknown> }; onError(error: unknown): never };
+
+/**
+ * The adapter with `executeScript` running each statement `splitSqlScript`
+ * finds, so a function body's semicolons stay inside its statement; a failing
+ * statement stops the script with the adapter's own error.
+ */
+function withWholeStatements<T extends ScriptRunner>(adapter: T): T {
+  const internals = adapter as unknown as AdapterInternals;
+  adapter.executeScript = async (script: string) => {
+    for (const sql of splitSqlScript(script)) {
+      try {
+        await internals.client.query(sql);
+      } catch (error) {
+        internals.onError(error);
+      }
+    }
+  };
+  return adapter;
+}
+
 /**
  * PrismaPg's own shadow-database hook connects back to the main database when
  * built from a URL, so the shadow database is created, connected and dropped here.
  */
 function adapterWithOwnShadowDatabase(databaseUrl: string): PrismaPg {
   const adapter = new PrismaPg({ connectionString: databaseUrl });
+  const connect = adapter.connect.bind(adapter);
+  adapter.connect = async () => withWholeStatements(await connect());
   const shadowHook = adapter as unknown as { connectToShadowDb(): Promise<{ dispose(): Promise<void> }> };
   shadowHook.connectToShadowDb = async () => {
     const name = `prisma_shadow_${randomBytes(6).toString("hex")}`;
@@ -79,7 +105,7 @@ function adapterWithOwnShadowDatabase(databaseUrl: string): PrismaPg {
     } finally {
       await admin.end();
     }
-    const shadow = await new PrismaPg({ connectionString: withDatabase(databaseUrl, name) }).connect();
+    const shadow = withWholeStatements(await new PrismaPg({ connectionString: withDatabase(databaseUrl, name) }).connect());
     const dispose = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await dispose();
