@@ -281,16 +281,38 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { externalId: true, subset: true, sourceFirstErrorIndex: true, segmentations: { select: { chunks: { orderBy: { index: "asc" }, select: { id: true } } } } },
     });
-    const samples = await db.judgeSample.findMany({ where: { runId: judgeRunId }, orderBy: { id: "asc" }, select: { chunkId: true, verdict: true, promptTokens: true, completionTokens: true } });
-    const solutions = trajectories.map((t) => ({
-      id: t.externalId,
-      label: t.sourceFirstErrorIndex!,
-      subset: t.subset!,
-      chunks: t.segmentations[0]!.chunks.map((c) => ({ samples: samples.filter((s) => s.chunkId === c.id).map(({ verdict, promptTokens, completionTokens }) => ({ verdict, promptTokens, completionTokens })) })),
-    }));
-    const expected = verifierScaling(solutions, { draws: 50, seed: 3, tiePolicy: "Negative", stopAtFirstNegative: false, unparseableChunk: "Positive" });
-    const result = await caller.compare.scaling({ runIds: [judgeRunId], draws: 50, seed: 3 });
-    expect({ maxK: result.runs[0]!.maxK, solutions: result.runs[0]!.solutions, points: result.runs[0]!.points }).toEqual(expected);
+    const expected = async () => {
+      const samples = await db.judgeSample.findMany({ where: { runId: judgeRunId }, orderBy: { sampleIndex: "asc" }, select: { chunkId: true, verdict: true, promptTokens: true, completionTokens: true } });
+      const solutions = trajectories.map((t) => ({
+        id: t.externalId,
+        label: t.sourceFirstErrorIndex!,
+        subset: t.subset!,
+        chunks: t.segmentations[0]!.chunks.map((c) => ({ samples: samples.filter((s) => s.chunkId === c.id).map(({ verdict, promptTokens, completionTokens }) => ({ verdict, promptTokens, completionTokens })) })),
+      }));
+      return verifierScaling(solutions, { draws: 50, seed: 3, tiePolicy: "Negative", stopAtFirstNegative: false, unparseableChunk: "Positive" });
+    };
+    const curveOf = async () => {
+      const result = await caller.compare.scaling({ runIds: [judgeRunId], draws: 50, seed: 3 });
+      return { maxK: result.runs[0]!.maxK, solutions: result.runs[0]!.solutions, points: result.runs[0]!.points };
+    };
+    expect(await curveOf()).toEqual(await expected());
+
+    // Once the run has finished, its curve is stored the first time and read back after: the same numbers.
+    await db.run.update({ where: { id: judgeRunId }, data: { finishedAt: new Date("2026-01-01T00:00:00Z") } });
+    const first = await curveOf();
+    expect(await db.scalingCurve.count({ where: { runId: judgeRunId } })).toBe(1);
+    expect(await curveOf()).toEqual(first);
+    expect(first).toEqual(await expected());
+    // A run resumed and finished again (more or other samples) is replayed anew, not read from the stored curve.
+    const changed = await db.judgeSample.findFirstOrThrow({ where: { runId: judgeRunId }, orderBy: { id: "asc" } });
+    await db.judgeSample.update({ where: { id: changed.id }, data: { completionTokens: changed.completionTokens + 300 } });
+    await db.run.update({ where: { id: judgeRunId }, data: { finishedAt: new Date("2026-01-02T00:00:00Z") } });
+    const again = await curveOf();
+    expect(again).toEqual(await expected());
+    expect(again).not.toEqual(first);
+    expect(await db.scalingCurve.count({ where: { runId: judgeRunId } })).toBe(2);
+    await db.judgeSample.update({ where: { id: changed.id }, data: { completionTokens: changed.completionTokens } });
+    await db.run.update({ where: { id: judgeRunId }, data: { finishedAt: null } });
   });
 
   it("shows one solution's chunks with each run's samples lined up, and its prediction", async () => {

@@ -28,9 +28,11 @@ export function splitSqlScript(script: string): string[] {
       let depth = 1;
       i += 2;
       while (i < n && depth > 0) {
-        if (script[i] === "/" && script[i + 1] === "*") (depth += 1), (i += 2);
-        else if (script[i] === "*" && script[i + 1] === "/") (depth -= 1), (i += 2);
-        else i += 1;
+        const pair = script.slice(i, i + 2);
+        if (pair === "/*" || pair === "*/") {
+          depth += pair === "/*" ? 1 : -1;
+          i += 2;
+        } else i += 1;
       }
       if (depth > 0) throw new Error(`unterminated block comment in the migration script`);
     } else if (c === "'" || c === '"') {

@@ -1,20 +1,16 @@
-import { createHash } from "node:crypto";
-import { checkpointReplicates, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type RunReplicates } from "@stepwiser/core";
+import { checkpointReplicates, compareCheckpoints, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type RunReplicates } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { loadCommonGold, loadComparableRuns, type ComparableRun, type CommonGold } from "./runs";
+import { FINISHED_STATUSES, goldDigest, loadCommonGold, loadComparableRuns, type ComparableRun, type CommonGold } from "./runs";
 
-const FINISHED = new Set(["completed", "completed_with_failures"]);
 
 /**
- * What a run's replicates are drawn from: the gold items in order (external id, first-error label, subset) and
- * the run's prediction on each. Anything that changes them (new gold, relabelled items, a resumed run that
- * judged more) gives another key, so a stored row never answers for data it was not drawn from.
+ * What a run's replicates are drawn from: the gold items and the run's prediction on each. Anything that changes
+ * them (new gold, relabelled items, a resumed run that judged more) gives another key, so a stored row never
+ * answers for data it was not drawn from.
  */
 function replicatesKey(gold: CommonGold["gold"], predictions: ReadonlyMap<string, number | null>): string {
-  const hash = createHash("sha256");
-  for (const item of gold) hash.update(`${item.id}\t${item.label}\t${goldSubset(item)}\t${predictions.get(item.id) ?? "none"}\n`);
-  return hash.digest("hex");
+  return goldDigest(gold, (item) => String(predictions.get(item.id) ?? "none"));
 }
 
 /**
@@ -23,7 +19,7 @@ function replicatesKey(gold: CommonGold["gold"], predictions: ReadonlyMap<string
  * may still change) are left to the comparison, which draws them.
  */
 async function finishedRunReplicates(db: Db, runs: readonly ComparableRun[], { gold, predictions }: CommonGold, resamples: number, seed: number): Promise<Map<string, RunReplicates>> {
-  const finished = runs.filter((run) => FINISHED.has(run.status));
+  const finished = runs.filter((run) => FINISHED_STATUSES.has(run.status));
   const keys = new Map(finished.map((run) => [run.id, replicatesKey(gold, predictions.get(run.id)!)]));
   const rows = finished.length === 0 ? [] : await db.bootstrapReplicates.findMany({
     where: { OR: finished.map((run) => ({ runId: run.id, goldKey: keys.get(run.id)! })), resamples, seed: String(seed) },

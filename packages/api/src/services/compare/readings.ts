@@ -16,7 +16,18 @@ export type StoredRule = z.infer<typeof storedRuleSchema>;
 /** Rules with stored labels in an annotate run, the run's configured order first. */
 export async function availableLabelRules(db: Db, annotateRunId: string): Promise<StoredRule[]> {
   const [stored, run] = await Promise.all([
-    db.chunkLabel.groupBy({ by: ["rule", "paramsKey"], where: { runId: annotateRunId }, orderBy: [{ rule: "asc" }, { paramsKey: "asc" }] }),
+    // The distinct (rule, paramsKey) of the run, one index probe each (a loose index scan), not a pass over its millions of labels.
+    db.$queryRawUnsafe<Array<{ rule: StoredRule["rule"]; paramsKey: string }>>(
+      `WITH RECURSIVE rules AS (
+         (SELECT rule, "paramsKey" FROM "ChunkLabel" WHERE "runId" = $1 ORDER BY rule, "paramsKey" LIMIT 1)
+         UNION ALL
+         SELECT next.rule, next."paramsKey" FROM rules CROSS JOIN LATERAL (
+           SELECT rule, "paramsKey" FROM "ChunkLabel"
+            WHERE "runId" = $1 AND (rule, "paramsKey") > (rules.rule, rules."paramsKey")
+            ORDER BY rule, "paramsKey" LIMIT 1) next)
+       SELECT rule::text AS rule, "paramsKey" FROM rules`,
+      annotateRunId,
+    ),
     db.run.findUnique({ where: { id: annotateRunId }, select: { id: true, kind: true, config: true } }),
   ]);
   const config = run?.kind === "annotate" ? tryReadRunConfig({ ...run, kind: run.kind }) : null;
@@ -55,14 +66,8 @@ export interface JudgeReading {
 
 /** Majority verdict (the run's tie policy) and Positive share per chunk, from vote counts: no rationale is read. */
 export async function loadJudgeReadings(db: Db, run: ComparableRun): Promise<Map<string, JudgeReading>> {
-  const counts = await db.judgeSample.groupBy({ by: ["chunkId", "verdict"], where: { runId: run.id }, _count: { _all: true } });
-  const verdicts = new Map<string, Verdict[]>();
-  for (const row of counts) {
-    const list = verdicts.get(row.chunkId) ?? [];
-    for (let i = 0; i < row._count._all; i++) list.push(row.verdict);
-    verdicts.set(row.chunkId, list);
-  }
-  return new Map([...verdicts].map(([chunkId, list]) => [chunkId, { verdict: majorityVerdict(list, run.tiePolicy).verdict, share: positiveShare(list) }]));
+  const counts = await db.chunkVotes.findMany({ where: { runId: run.id }, select: { chunkId: true, positive: true, negative: true, unparseable: true } });
+  return new Map(counts.map((row) => [row.chunkId, judgeReadingOfCounts(row.positive, row.negative, row.unparseable, run.tiePolicy)]));
 }
 
 export async function loadMonteCarloLabels(db: Db, annotateRunId: string, rule: StoredRule): Promise<Map<string, Label>> {
@@ -148,14 +153,12 @@ export interface ReadingGroup {
 /**
  * Every chunk the judge run judged or the annotate run labelled under the
  * rule, counted by (Positive, Negative, unparseable votes, Monte-Carlo label)
- * in the database: a few dozen rows whatever the dataset's size.
+ * in the database from the runs' ChunkVotes and the rule's labels (both read in
+ * chunk order from their indexes): a few dozen rows whatever the dataset's size.
  */
 export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels: { annotateRunId: string; rule: StoredRule } | null): Promise<ReadingGroup[]> {
-  const votes = `SELECT "chunkId",
-           count(*) FILTER (WHERE verdict = 'Positive')::int AS pos,
-           count(*) FILTER (WHERE verdict = 'Negative')::int AS neg,
-           count(*) FILTER (WHERE verdict = 'unparseable')::int AS unp
-      FROM "JudgeSample" WHERE "runId" = $1 GROUP BY "chunkId"`;
+  // ChunkVotes holds each chunk's tally (kept by triggers on JudgeSample): one narrow row per chunk, not K wide samples.
+  const votes = `SELECT "chunkId", positive AS pos, negative AS neg, unparseable AS unp FROM "ChunkVotes" WHERE "runId" = $1`;
   const rows = labels
     ? await wholeDatasetQuery<Array<{ pos: number | null; neg: number | null; unp: number | null; label: Label | null; chunks: number }>>(
         db,
@@ -197,16 +200,12 @@ export async function loadChunksWithReadings(
   const chunks: ThreeWayChunk[] = [];
   for (let start = 0; start < chunkIds.length; start += CHUNK_PAGE) {
     const rows = await db.$queryRawUnsafe<Array<{ chunkId: string; index: number; trajectoryId: string; externalId: string; pos: number; neg: number; unp: number; label: Label | null }>>(
-      `SELECT c.id AS "chunkId", c.index, s."trajectoryId", t."externalId", j.pos, j.neg, j.unp, ${labels ? "m.label::text AS label" : "NULL AS label"}
+      `SELECT c.id AS "chunkId", c.index, s."trajectoryId", t."externalId", coalesce(v.positive, 0) AS pos, coalesce(v.negative, 0) AS neg, coalesce(v.unparseable, 0) AS unp, ${labels ? "m.label::text AS label" : "NULL AS label"}
          FROM unnest($1::text[]) AS wanted(id)
          JOIN "Chunk" c ON c.id = wanted.id
          JOIN "Segmentation" s ON s.id = c."segmentationId"
          JOIN "Trajectory" t ON t.id = s."trajectoryId"
-         CROSS JOIN LATERAL (
-           SELECT count(*) FILTER (WHERE verdict = 'Positive')::int AS pos,
-                  count(*) FILTER (WHERE verdict = 'Negative')::int AS neg,
-                  count(*) FILTER (WHERE verdict = 'unparseable')::int AS unp
-             FROM "JudgeSample" js WHERE js."runId" = $2 AND js."chunkId" = c.id) j
+         LEFT JOIN "ChunkVotes" v ON v."runId" = $2 AND v."chunkId" = c.id
          ${labels ? `LEFT JOIN "ChunkLabel" m ON m."chunkId" = c.id AND m."runId" = $3 AND m.rule = $4::"LabelRule" AND m."paramsKey" = $5` : ""}`,
       chunkIds.slice(start, start + CHUNK_PAGE),
       judgeRun.id,

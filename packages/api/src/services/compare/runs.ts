@@ -1,4 +1,5 @@
-import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
+import { createHash } from "node:crypto";
+import { goldSubset, InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
 import type { Db, RunKind, RunStatus } from "@stepwiser/db";
 import { describeRun, readRunConfig, runName } from "@stepwiser/jobs";
 
@@ -153,6 +154,20 @@ export async function wholeDatasetQuery<T>(db: Db, sql: string, ...params: unkno
     },
     { timeout: 300_000 },
   );
+}
+
+/** Run statuses after which a run's stored rows no longer change (resuming one finishes it again, at a later time). */
+export const FINISHED_STATUSES: ReadonlySet<string> = new Set(["completed", "completed_with_failures"]);
+
+/**
+ * SHA-256 over the gold items in order (external id, first-error label, subset), with `perItem`'s text for each
+ * and a `tail`: the identity of what a stored result was computed from, so that other data never reads it.
+ */
+export function goldDigest(gold: readonly GoldSolution[], perItem: (item: GoldSolution) => string = () => "", tail = ""): string {
+  const hash = createHash("sha256");
+  for (const item of gold) hash.update(`${item.id}\t${item.label}\t${goldSubset(item)}\t${perItem(item)}\n`);
+  hash.update(tail);
+  return hash.digest("hex");
 }
 
 /** How `commonGoldQuery` codes a run's prediction: a first-error index (≥ -1), unparseable, or none stored. */

@@ -1,7 +1,8 @@
-import { verifierScalingReplay, type ScalingSolution, type StoredJudgeSample, type Verdict } from "@stepwiser/core";
-import type { Db } from "@stepwiser/db";
+import { isDeepStrictEqual } from "node:util";
+import { verifierScalingReplay, type ScalingSolution, type StoredJudgeSample, type Verdict, type VerifierScaling } from "@stepwiser/core";
+import type { Db, Prisma } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { loadCommonGold, loadJudgeSampleRun, type ComparableRun, type GoldSolution } from "./runs";
+import { FINISHED_STATUSES, goldDigest, loadCommonGold, loadJudgeSampleRun, type ComparableRun, type GoldSolution } from "./runs";
 
 /** Solutions read and replayed at a time: the samples of one page are all that is held. */
 const SOLUTION_PAGE = 2000;
@@ -9,12 +10,11 @@ const SOLUTION_PAGE = 2000;
 /** The fewest samples the run stored on any chunk of these solutions' segmentation (0 when it judged none). */
 async function fewestStoredSamples(db: Db, run: ComparableRun, trajectoryIds: readonly string[]): Promise<number> {
   const [row] = await db.$queryRawUnsafe<Array<{ fewest: number | null }>>(
-    `SELECT min(n)::int AS fewest FROM (
-       SELECT count(*) AS n FROM "JudgeSample" js
-         JOIN "Chunk" c ON c.id = js."chunkId"
-         JOIN "Segmentation" s ON s.id = c."segmentationId"
-        WHERE js."runId" = $1 AND s.method = $2 AND s."trajectoryId" = ANY($3::text[])
-        GROUP BY js."chunkId") per_chunk`,
+    `SELECT min(cardinality(v."sampleIndexes"))::int AS fewest
+       FROM "ChunkVotes" v
+       JOIN "Chunk" c ON c.id = v."chunkId"
+       JOIN "Segmentation" s ON s.id = c."segmentationId"
+      WHERE v."runId" = $1 AND s.method = $2 AND s."trajectoryId" = ANY($3::text[])`,
     run.id,
     run.segmentationMethod,
     trajectoryIds,
@@ -22,18 +22,17 @@ async function fewestStoredSamples(db: Db, run: ComparableRun, trajectoryIds: re
   return row?.fewest ?? 0;
 }
 
-/** One page of gold solutions with every chunk of the run's segmentation in order and the samples stored on it (in the order they were stored). */
+/** One page of gold solutions with every chunk of the run's segmentation in order and the samples stored on it (in sampleIndex order, from ChunkVotes). */
 async function loadPage(db: Db, run: ComparableRun, page: readonly GoldSolution[]): Promise<ScalingSolution[]> {
   const rows = await db.$queryRawUnsafe<Array<{ trajectoryId: string; verdicts: Verdict[]; promptTokens: number[]; completionTokens: number[] }>>(
     `SELECT s."trajectoryId",
-            coalesce(array_agg(js.verdict::text ORDER BY js.id) FILTER (WHERE js.id IS NOT NULL), '{}') AS verdicts,
-            coalesce(array_agg(js."promptTokens" ORDER BY js.id) FILTER (WHERE js.id IS NOT NULL), '{}') AS "promptTokens",
-            coalesce(array_agg(js."completionTokens" ORDER BY js.id) FILTER (WHERE js.id IS NOT NULL), '{}') AS "completionTokens"
+            coalesce(v.verdicts::text[], '{}') AS verdicts,
+            coalesce(v."promptTokens", '{}') AS "promptTokens",
+            coalesce(v."completionTokens", '{}') AS "completionTokens"
        FROM "Segmentation" s
        JOIN "Chunk" c ON c."segmentationId" = s.id
-       LEFT JOIN "JudgeSample" js ON js."chunkId" = c.id AND js."runId" = $1
+       LEFT JOIN "ChunkVotes" v ON v."runId" = $1 AND v."chunkId" = c.id
       WHERE s.method = $2 AND s."trajectoryId" = ANY($3::text[])
-      GROUP BY s."trajectoryId", c.index
       ORDER BY s."trajectoryId", c.index`,
     run.id,
     run.segmentationMethod,
@@ -50,6 +49,22 @@ async function loadPage(db: Db, run: ComparableRun, page: readonly GoldSolution[
 
 async function runScaling(db: Db, run: ComparableRun, draws: number, seed: number) {
   const { gold } = await loadCommonGold(db, [run]);
+  // A finished run's samples no longer change (resuming it finishes it again, at another time): its curve is read back.
+  const finished = FINISHED_STATUSES.has(run.status) ? await db.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } }) : null;
+  const key = finished?.finishedAt ? goldDigest(gold, undefined, `finished ${finished.finishedAt.toISOString()}`) : null;
+  if (key) {
+    const stored = await db.scalingCurve.findUnique({ where: { runId_goldKey_draws_seed: { runId: run.id, goldKey: key, draws, seed: String(seed) } } });
+    if (stored) return { run, ...(stored.curve as unknown as VerifierScaling) };
+  }
+  const curve = await replayScaling(db, run, gold, draws, seed);
+  // Stored only when JSON gives back the same numbers (a NaN would come back null).
+  if (key && isDeepStrictEqual(JSON.parse(JSON.stringify(curve)), curve)) {
+    await db.scalingCurve.createMany({ data: [{ runId: run.id, goldKey: key, draws, seed: String(seed), curve: curve as unknown as Prisma.InputJsonValue }], skipDuplicates: true });
+  }
+  return { run, ...curve };
+}
+
+async function replayScaling(db: Db, run: ComparableRun, gold: readonly GoldSolution[], draws: number, seed: number): Promise<VerifierScaling> {
   const maxK = await fewestStoredSamples(db, run, gold.map((g) => g.trajectoryId));
   // Read votes as the run did: a benchmark's unparseable vote makes the prediction unparseable; a judge run's stat skips it.
   const replay = verifierScalingReplay({ maxK, draws, seed, tiePolicy: run.tiePolicy, stopAtFirstNegative: run.stopAtFirstNegative, unparseableChunk: run.kind === "benchmark" ? "invalid" : "Positive" });
@@ -58,7 +73,7 @@ async function runScaling(db: Db, run: ComparableRun, draws: number, seed: numbe
     // Without any K to replay, only the solution count matters: no samples are read.
     replay.add(maxK > 0 ? await loadPage(db, run, page) : page.map((g) => ({ id: g.id, label: g.label, subset: g.subset, chunks: [] })));
   }
-  return { run, ...replay.finish() };
+  return replay.finish();
 }
 
 /**
@@ -67,7 +82,8 @@ async function runScaling(db: Db, run: ComparableRun, draws: number, seed: numbe
  * F1 and the judge tokens per solution, each the mean over `draws` random
  * K-subsets. See `verifierScaling` for how unjudged chunks and prompt tokens
  * are read. The solutions are replayed a page at a time (`verifierScalingReplay`),
- * so memory holds one page's samples, not the run's.
+ * so memory holds one page's samples, not the run's. A finished run's curve is
+ * stored the first time (ScalingCurve) and read back after.
  */
 export async function compareScaling({ db, input }: ServiceArgs<{ runIds: string[]; draws: number; seed: number }>) {
   const runs = [];
