@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../src/migrations/migrate";
+import { databaseBefore } from "./migration-database";
 
 /**
  * The migration that makes Abs-Q labels name their evidence, applied to a
@@ -12,28 +11,10 @@ import { applyMigrations } from "../src/migrations/migrate";
 const MIGRATION = "20261126090000_abs_q_evidence";
 
 describe(`migration ${MIGRATION}`, () => {
-  let url: string;
-  let client: pg.Client;
-  const adminUrl = () => inject("postgresAdminUrl");
-
-  beforeAll(async () => {
-    const parsed = new URL(adminUrl());
-    parsed.pathname = `/migration_${randomBytes(5).toString("hex")}`;
-    url = parsed.toString();
-    await applyMigrations(url, { before: MIGRATION });
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.end();
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
-    await admin.end();
-  });
+  const db = databaseBefore(MIGRATION);
 
   it("stored labels, run configs, exports and queues of earlier runs read as later-prefixes afterwards; imported hard labels as own-prefix", async () => {
-    const q = (text: string, values: unknown[] = []) => client.query(text, values);
+    const q = (text: string, values: unknown[] = []) => db.client.query(text, values);
     await q(`INSERT INTO "Dataset" (id, name, source) VALUES ('d1', 'old', 'sim-world')`);
     await q(`INSERT INTO "Problem" (id, "datasetId", "textHash", text) VALUES ('p1', 'd1', 'h', 'problem')`);
     await q(`INSERT INTO "Trajectory" (id, "datasetId", "problemId", "externalId", generator, text) VALUES ('t1', 'd1', 'p1', 'x1', 'sim-policy', 'a b')`);
@@ -65,7 +46,7 @@ describe(`migration ${MIGRATION}`, () => {
     ]);
     await q(`INSERT INTO "TrajectoryRunStat" ("runId", "trajectoryId", "datasetId", "chunkCount", "firstNegative", "negativeCount", "updatedAt") VALUES ('annotate1', 't1', 'd1', 2, 1, 1, now())`);
 
-    expect(await applyMigrations(url)).toContain(MIGRATION);
+    expect(await applyMigrations(db.url)).toContain(MIGRATION);
 
     const labels = (await q(`SELECT id, rule, "paramsKey", label FROM "ChunkLabel" ORDER BY id`)).rows;
     expect(labels).toEqual([

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../src/migrations/migrate";
+import { databaseBefore } from "./migration-database";
 
 /**
  * ChunkVotes, the per-chunk tally of a run's judge samples, kept by triggers
@@ -27,31 +28,14 @@ const STORED = `
     FROM "ChunkVotes" ORDER BY 1, 2`;
 
 describe(`migration ${MIGRATION}`, () => {
-  let url: string;
-  let client: pg.Client;
-  const adminUrl = () => inject("postgresAdminUrl");
-  const q = (text: string, values: unknown[] = []) => client.query(text, values);
+  const db = databaseBefore(MIGRATION);
+  const q = (text: string, values: unknown[] = []) => db.client.query(text, values);
   const sample = (run: string, chunk: string, index: number, verdict: string, tokens = index + 1) =>
     `('${run}-${chunk}-${index}-${randomBytes(3).toString("hex")}', '${run}', '${chunk}', ${index}, 'tpl', 'why', '${verdict}', ${10 * tokens}, ${tokens})`;
   const insert = (rows: string[]) =>
     `INSERT INTO "JudgeSample" (id, "runId", "chunkId", "sampleIndex", "promptTemplateId", rationale, verdict, "promptTokens", "completionTokens") VALUES ${rows.join(", ")}`;
   const expectTrue = async () => expect((await q(STORED)).rows).toEqual((await q(RECOUNT)).rows);
 
-  beforeAll(async () => {
-    const parsed = new URL(adminUrl());
-    parsed.pathname = `/migration_${randomBytes(5).toString("hex")}`;
-    url = parsed.toString();
-    await applyMigrations(url, { before: MIGRATION });
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.end();
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
-    await admin.end();
-  });
 
   it("counts the samples stored before it, then stays equal to a recount through inserts, updates, deletes and concurrent writers", async () => {
     await q(`INSERT INTO "Dataset" (id, name, source) VALUES ('d1', 'old', 'sim-world')`);
@@ -62,7 +46,7 @@ describe(`migration ${MIGRATION}`, () => {
     await q(`INSERT INTO "Run" (id, kind, status, config, "datasetId") VALUES ('j1', 'judge', 'completed', '{}', 'd1'), ('j2', 'judge', 'running', '{}', 'd1')`);
     await q(insert([sample("j1", "c0", 1, "Negative"), sample("j1", "c0", 0, "Positive"), sample("j1", "c1", 0, "unparseable"), sample("j2", "c0", 0, "Negative")]));
 
-    await applyMigrations(url);
+    await applyMigrations(db.url);
     expect((await q(STORED)).rows).toEqual([
       { runId: "j1", chunkId: "c0", positive: 1, negative: 1, unparseable: 0, sampleIndexes: [0, 1], verdicts: ["Positive", "Negative"], promptTokens: [10, 20], completionTokens: [1, 2] },
       { runId: "j1", chunkId: "c1", positive: 0, negative: 0, unparseable: 1, sampleIndexes: [0], verdicts: ["unparseable"], promptTokens: [10], completionTokens: [1] },
@@ -86,7 +70,7 @@ describe(`migration ${MIGRATION}`, () => {
     expect((await q(`SELECT count(*)::int AS n FROM "ChunkVotes" WHERE "chunkId" = 'c2'`)).rows[0].n).toBe(0);
 
     // Two transactions write samples of the same chunks at once; the second waits on the first's rows and adds to them.
-    const other = new pg.Client({ connectionString: url });
+    const other = new pg.Client({ connectionString: db.url });
     await other.connect();
     try {
       await q("BEGIN");

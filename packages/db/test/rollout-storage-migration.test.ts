@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyMigrations, applyStorageSettings } from "../src/migrations/migrate";
+import { databaseBefore } from "./migration-database";
 
 /**
  * The migration that keys rollouts by where they were drawn and lets a run
@@ -13,28 +12,10 @@ import { applyMigrations, applyStorageSettings } from "../src/migrations/migrate
 const MIGRATION = "20261126205723_rollout_storage";
 
 describe(`migration ${MIGRATION}`, () => {
-  let url: string;
-  let client: pg.Client;
-  const adminUrl = () => inject("postgresAdminUrl");
-
-  beforeAll(async () => {
-    const parsed = new URL(adminUrl());
-    parsed.pathname = `/migration_${randomBytes(5).toString("hex")}`;
-    url = parsed.toString();
-    await applyMigrations(url, { before: MIGRATION });
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.end();
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
-    await admin.end();
-  });
+  const db = databaseBefore(MIGRATION);
 
   it("keeps stored rollouts, drops the surrogate id and its index, refuses duplicates by key, allows answer-only rows and compresses texts (lz4 where the server has it)", async () => {
-    const q = (text: string, values: unknown[] = []) => client.query(text, values);
+    const q = (text: string, values: unknown[] = []) => db.client.query(text, values);
     await q(`INSERT INTO "Dataset" (id, name, source) VALUES ('d1', 'old', 'sim-world')`);
     await q(`INSERT INTO "Problem" (id, "datasetId", "textHash", text) VALUES ('p1', 'd1', 'h', 'problem')`);
     await q(`INSERT INTO "Trajectory" (id, "datasetId", "problemId", "externalId", generator, text) VALUES ('t1', 'd1', 'p1', 'x1', 'sim-policy', 'a b')`);
@@ -47,7 +28,7 @@ describe(`migration ${MIGRATION}`, () => {
       [long],
     );
 
-    await applyMigrations(url);
+    await applyMigrations(db.url);
 
     const rows = await q(`SELECT "runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens" FROM "Rollout" ORDER BY "prefixLength", "sampleIndex"`);
     expect(rows.rows).toEqual([
@@ -71,7 +52,7 @@ describe(`migration ${MIGRATION}`, () => {
     );
     const compression = await q(`SELECT attcompression::text AS c FROM pg_attribute WHERE attrelid = '"Rollout"'::regclass AND attname = 'text'`);
     expect(compression.rows[0].c).toBe(hasLz4 ? "l" : "");
-    expect(await applyStorageSettings(url)).toEqual({ rolloutTextCompression: hasLz4 ? "lz4" : "default" });
+    expect(await applyStorageSettings(db.url)).toEqual({ rolloutTextCompression: hasLz4 ? "lz4" : "default" });
     // A long text written now is stored compressed (the 200 repeats compress far below a quarter).
     await q(`INSERT INTO "Rollout" ("runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, correct) VALUES ('r1', 's1', 2, 0, 15, $1, true)`, [long]);
     const method = await q(`SELECT pg_column_compression(text) AS m, pg_column_size(text) AS size, octet_length(text) AS length FROM "Rollout" WHERE "prefixLength" = 2`);
