@@ -139,8 +139,8 @@ try {
       `**What holds memory.** The plan streams segmentation ids page by page (500) into RunUnit rows; executors claim 25 units at a time; a unit holds one solution (its chunks, its stored rollout outcomes, the rows of one request at a time); progress is two counts and one UPDATE per second, a sample at most once per second; the summary is COUNT and SUM aggregates in PostgreSQL. None of them reads the run's trajectories, chunk values or rollouts into the worker, so its memory does not grow with the dataset.`,
     limits:
       `The simulated policy's continuations are short arithmetic texts (a few dozen tokens, not the 500–1,500 of a real reasoning model), so the rows are smaller than a real run's and PostgreSQL writes less text; the counts, the units, requests and rows per request are those of a real run. ` +
-      `The cluster answers from the simulated world's truth at negligible cost; a real cluster would be the limit long before the worker (see orchestration.md). ` +
-      `Measured on one machine of ${availableParallelism()} cores shared by the worker, PostgreSQL and the simulated cluster.`,
+      `The cluster answers from the simulated world's truth without a model, but serving its HTTP requests and sampling its answers still takes CPU, about as much as the worker's (in an earlier partial run of this benchmark, 16 CPU-minutes against the worker's 13). ` +
+      `Measured on one machine of ${availableParallelism()} cores shared by the worker, PostgreSQL and the simulated cluster, so the wall time and rollouts/s are those of the three together on ${availableParallelism()} cores, not the worker's ceiling (orchestration.md measures that, with the cluster's share reported); a real cluster runs elsewhere and would be the limit long before the worker.`,
     rows,
   });
 } finally {
