@@ -179,7 +179,7 @@ async function main() {
     // The dataset and the annotate run's own rows, per entity.
     const sizes = Object.fromEntries(
       await Promise.all(
-        ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "TrajectoryLabelConfidence", "TrajectoryRunStat", "RunUnit", "JudgeSample"].map(async (t) => [t, await tableSize(db, t)] as const),
+        ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "TrajectoryLabelConfidence", "TrajectoryRunStat", "RunUnit", "JudgeSample", "ChunkVotes"].map(async (t) => [t, await tableSize(db, t)] as const),
       ),
     ) as Record<string, TableSize>;
     const [textStats] = await db.$queryRawUnsafe<Array<{ chunk_chars: number; solution_chars: number }>>(
@@ -281,6 +281,7 @@ async function main() {
       { metric: "chunk label (one per chunk and rule)", value: breakdown(label) },
       { metric: "per solution of the run: stats row, unit, lowest confidence per rule", value: bytes(runStat + runUnit + confidence) },
       { metric: "judge sample (2 per chunk and judge run; rationale of the seed's length)", value: breakdown(perRow(sizes.JudgeSample!)) },
+      { metric: "chunk votes (one per chunk and judge run, kept by triggers; 2 samples each)", value: breakdown(perRow(sizes.ChunkVotes!)) },
       { metric: "rollout, rolloutText full", value: breakdown(fullRow) },
       { metric: "rollout, rolloutText full, text stored uncompressed", value: `${breakdown(plainRow)}: compression keeps ${((fullRow.total - answerRow.total) / (plainRow.total - answerRow.total) * 100).toFixed(0)} % of the text bytes` },
       { metric: "rollout, rolloutText answer-only", value: breakdown(answerRow) },
