@@ -60,4 +60,30 @@ describe("PrefixCache", () => {
     expect(cache.size).toBe(4);
     expect(cache.admit(first, 49)).toBe(32);
   });
+
+  it("hits exactly what a plain least-recently-used list of blocks holds, through many evictions and re-admissions", () => {
+    const capacityBlocks = 40;
+    const cache = new PrefixCache(capacityBlocks * 16);
+    const reference: number[] = []; // least recent first
+    let state = 7;
+    const random = (n: number) => ((state = (state * 1103515245 + 12345) % 2147483648), state % n);
+    for (let step = 0; step < 5000; step++) {
+      // Prompts of 1–6 blocks from a small vocabulary of chains, so blocks are shared, re-admitted and evicted.
+      const hashes = Array.from({ length: 1 + random(6) }, (_, i) => 1000 * random(30) + i);
+      const promptTokens = hashes.length * 16 + 1;
+      let expected = 0;
+      while (expected < hashes.length && reference.includes(hashes[expected]!)) expected++;
+      expect(cache.admit(hashes, promptTokens)).toBe(expected * 16);
+      for (let i = hashes.length - 1; i >= 0; i--) {
+        const at = reference.indexOf(hashes[i]!);
+        if (at >= 0) reference.splice(at, 1);
+        reference.push(hashes[i]!);
+      }
+      while (reference.length > capacityBlocks) reference.shift();
+      expect(cache.size).toBe(reference.length);
+    }
+    cache.clear();
+    expect(cache.admit([1, 2], 33)).toBe(0);
+    expect(cache.admit([1, 2], 33)).toBe(32);
+  });
 });

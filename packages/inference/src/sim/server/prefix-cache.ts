@@ -41,6 +41,13 @@ export function promptBlockHashes(salt: string, tokens: readonly string[]): numb
 export class PrefixCache {
   /** Map order is recency order: the first key is the least recently used block. */
   private readonly blocks = new Map<number, true>();
+  /**
+   * Where eviction goes on: a live iterator over `blocks`, which sees keys re-set after it (they move to the
+   * end) and skips deleted ones. Asking a fresh iterator for the first key would walk past every hole the
+   * deletions left since the table was last rebuilt — per eviction, so a full cache took milliseconds per
+   * admitted sequence; this one walks each hole once.
+   */
+  private lru: IterableIterator<number> = this.blocks.keys();
   private readonly capacityBlocks: number;
 
   constructor(capacityTokens: number) {
@@ -70,8 +77,13 @@ export class PrefixCache {
       this.blocks.set(key, true);
     }
     while (this.blocks.size > this.capacityBlocks) {
-      const oldest = this.blocks.keys().next();
-      if (oldest.done) break;
+      let oldest = this.lru.next();
+      // Every live key lies ahead of the iterator (the ones behind it were evicted), so it ends only on an empty map.
+      if (oldest.done) {
+        this.lru = this.blocks.keys();
+        oldest = this.lru.next();
+        if (oldest.done) break;
+      }
       this.blocks.delete(oldest.value);
     }
     return hits * PREFIX_BLOCK_TOKENS;
@@ -79,5 +91,6 @@ export class PrefixCache {
 
   clear(): void {
     this.blocks.clear();
+    this.lru = this.blocks.keys();
   }
 }
