@@ -60,6 +60,14 @@ describe(`migration ${MIGRATION}`, () => {
     await expectTrue();
     expect((await q(`SELECT verdicts::text[] AS v FROM "ChunkVotes" WHERE "runId" = 'j1' AND "chunkId" = 'c0'`)).rows[0].v).toEqual(["Positive", "Negative", "unparseable", "Positive"]);
 
+    // A bulk loader that skips foreign-key checks (session_replication_role = replica) still has its samples counted.
+    await q("BEGIN");
+    await q("SET LOCAL session_replication_role = replica");
+    await q(insert([sample("j1", "c2", 1, "Negative")]));
+    await q("COMMIT");
+    await expectTrue();
+    expect((await q(`SELECT "sampleIndexes" FROM "ChunkVotes" WHERE "runId" = 'j1' AND "chunkId" = 'c2'`)).rows[0].sampleIndexes).toEqual([0, 1]);
+
     // A verdict changed, a sample moved to another chunk, samples deleted down to none on a chunk.
     await q(`UPDATE "JudgeSample" SET verdict = 'Positive', "completionTokens" = 99 WHERE "runId" = 'j1' AND "chunkId" = 'c0' AND "sampleIndex" = 1`);
     await expectTrue();

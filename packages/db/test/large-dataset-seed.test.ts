@@ -175,6 +175,14 @@ describe("seedLargeDataset", () => {
       const byChunk = new Map<string, typeof samples>();
       for (const s of samples) byChunk.set(s.chunkId, [...(byChunk.get(s.chunkId) ?? []), s]);
       expect(byChunk.size).toBe(seeded.chunks);
+      // The seeder skips foreign-key checks; the tally triggers still count every sample it wrote.
+      const votes = await db.chunkVotes.findMany({ where: { runId } });
+      expect(votes).toHaveLength(seeded.chunks);
+      for (const v of votes) {
+        const own = byChunk.get(v.chunkId)!;
+        expect(v.verdicts).toEqual(own.map((s) => s.verdict));
+        expect([v.positive, v.negative, v.unparseable]).toEqual(["Positive", "Negative", "unparseable"].map((verdict) => own.filter((s) => s.verdict === verdict).length));
+      }
       let agree = 0;
       for (const s of samples) {
         expect(parseVerdict(s.rationale).verdict).toBe(s.verdict);

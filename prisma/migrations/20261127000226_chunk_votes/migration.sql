@@ -87,6 +87,13 @@ CREATE TRIGGER "JudgeSample_chunk_votes_update" AFTER UPDATE ON "JudgeSample" RE
 CREATE TRIGGER "JudgeSample_chunk_votes_delete" AFTER DELETE ON "JudgeSample" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION "chunk_votes_after_judge_samples"();
 
+-- Fired under session_replication_role = replica too: bulk loaders take that role to skip foreign-key checks, and
+-- their samples must still be counted. (A logical-replication subscriber that also receives ChunkVotes rows would
+-- set these back to ENABLE TRIGGER, the default, so as not to count them twice.)
+ALTER TABLE "JudgeSample" ENABLE ALWAYS TRIGGER "JudgeSample_chunk_votes_insert";
+ALTER TABLE "JudgeSample" ENABLE ALWAYS TRIGGER "JudgeSample_chunk_votes_update";
+ALTER TABLE "JudgeSample" ENABLE ALWAYS TRIGGER "JudgeSample_chunk_votes_delete";
+
 -- The samples stored before: every run's votes on every chunk it judged.
 INSERT INTO "ChunkVotes" ("runId", "chunkId", "positive", "negative", "unparseable", "sampleIndexes", "verdicts", "promptTokens", "completionTokens")
 SELECT "runId", "chunkId",
