@@ -172,6 +172,29 @@ describe("checkpoint comparison on the shipped ProcessBench subsets", () => {
     return pairedBootstrapCI(side(a), side(b), (sample) => resampledMetric(sample[0]!.predictions, subset, metric)(sample.map((s) => s.gold)), { resamples: RESAMPLES, seed: SEED });
   }
 
+  it("stored replicates answer only for the predictions they were drawn from: a changed prediction draws again, as if none were stored", async () => {
+    const strong = runIds.get("sim-judge-strong")!;
+    const weak = runIds.get("sim-judge-weak")!;
+    const { db } = database;
+    const compare = () => caller().compare.checkpoints({ runIds: [strong, weak], baselineRunId: weak });
+    const before = await compare();
+    const stored = await db.bootstrapReplicates.count({ where: { runId: strong } });
+    // A wrong prediction made right: the run's scores change.
+    const candidates = await db.solutionPrediction.findMany({ where: { runId: strong }, orderBy: { trajectoryId: "asc" }, select: { id: true, predictedFirstError: true, trajectory: { select: { sourceFirstErrorIndex: true } } } });
+    const changed = candidates.find((p) => p.trajectory.sourceFirstErrorIndex !== null && p.predictedFirstError !== p.trajectory.sourceFirstErrorIndex)!;
+    await db.solutionPrediction.update({ where: { id: changed.id }, data: { predictedFirstError: changed.trajectory.sourceFirstErrorIndex } });
+    try {
+      const after = await compare();
+      expect(await db.bootstrapReplicates.count({ where: { runId: strong } })).toBe(stored + 1);
+      expect(after.runs.find((r) => r.id === strong)!.average.f1).not.toBe(before.runs.find((r) => r.id === strong)!.average.f1);
+      await db.bootstrapReplicates.deleteMany({ where: { runId: { in: [strong, weak] } } });
+      expect(await compare()).toEqual(after);
+    } finally {
+      await db.solutionPrediction.update({ where: { id: changed.id }, data: { predictedFirstError: changed.predictedFirstError } });
+    }
+    expect(await compare()).toEqual(before);
+  });
+
   it("disagreements list exactly the solutions whose exported predictions differ, across all pages", async () => {
     const strong = runIds.get("sim-judge-strong")!;
     const weak = runIds.get("sim-judge-weak")!;
