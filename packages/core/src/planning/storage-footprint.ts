@@ -21,8 +21,8 @@ export const ROLLOUT_STORAGE_MODEL = {
   compressionThresholdBytes: 2032,
   /** A chunk value (one per prefix 0..k of an annotated solution). */
   chunkValueBytes: 262,
-  /** A chunk label (one per chunk and label rule). */
-  chunkLabelBytes: 311,
+  /** A chunk label (one per chunk and label rule), with the covering (run, rule, params, chunk, label) index the compare views read. */
+  chunkLabelBytes: 475,
   /** Per annotated solution: its stats row, its run unit and its lowest label confidence per rule (three rules). */
   perSolutionBytes: 2_591,
 } as const;
