@@ -1,8 +1,10 @@
-import { judgeCalibration, majorityVerdict, positiveShare, PUBLISHED_PROCESSBENCH_SOURCE, ratingToLabel, resolveHumanLabel, threeWayAgreement, verifierScaling, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
+import { checkpointOutcomeCounts, goldSubset, judgeCalibration, majorityVerdict, positiveShare, PUBLISHED_PROCESSBENCH_SOURCE, ratingToLabel, resolveHumanLabel, threeWayAgreement, verifierScaling, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { appRouter } from "../src";
+import { replicatesKey } from "../src/services/compare/checkpoints";
+import { loadCommonGold, loadCommonGoldOutcomes, loadComparableRuns } from "../src/services/compare/runs";
 
 /**
  * Three-way agreement, calibration and Maj@K scaling on a hand-built dataset
@@ -214,6 +216,43 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     expect(differing.items).toMatchObject([{ externalId: "t-0", gold: -1, a: -1, b: 1, kind: "a_right" }]);
   });
 
+  it("counts outcomes and keys replicates in the database as the loaded gold does, and reads the stored replicates back to the same comparison", async () => {
+    const { db } = database;
+    const [t0, t2] = await Promise.all(["t-0", "t-2"].map((externalId) => db.trajectory.findFirstOrThrow({ where: { datasetId, externalId } })));
+    // t-0 unparseable, t-1 missing, t-2 right (no error).
+    const third = await db.run.create({ data: { kind: "benchmark", status: "completed", datasetId, config: { datasetId, judgeEndpoint: "judge-c", segmentationMethod: "processbench-paragraphs" } } });
+    await db.solutionPrediction.createMany({
+      data: [
+        { runId: third.id, trajectoryId: t0!.id, predictedFirstError: null },
+        { runId: third.id, trajectoryId: t2!.id, predictedFirstError: -1 },
+      ],
+    });
+    const runs = await loadComparableRuns(db, [third.id, judgeRunId]);
+    const outcomes = await loadCommonGoldOutcomes(db, runs);
+    const { gold, predictions } = await loadCommonGold(db, runs);
+    const subsets = [...new Set(gold.map(goldSubset))].sort((a, b) => a.localeCompare(b));
+    expect(outcomes).toMatchObject({ gold: 3, subsets });
+    runs.forEach((run, i) => {
+      const own = predictions.get(run.id)!;
+      expect(outcomes.runs[i]!.replicatesKey, run.id).toBe(replicatesKey(gold, own));
+      expect(outcomes.runs[i]!.counts, run.id).toEqual(checkpointOutcomeCounts(gold, gold.map((g) => subsets.indexOf(goldSubset(g))), subsets.length, own));
+    });
+    expect(outcomes.runs[0]!.counts).toMatchObject({ missing: 1, unparseable: 1 });
+    expect(outcomes.runs[0]!.replicatesKey).not.toBe(outcomes.runs[1]!.replicatesKey);
+
+    await db.bootstrapReplicates.deleteMany({ where: { runId: { in: [third.id, judgeRunId] } } });
+    const drawn = await caller.compare.checkpoints({ runIds: [third.id, judgeRunId], baselineRunId: judgeRunId, resamples: 200 });
+    expect(await db.bootstrapReplicates.count({ where: { runId: { in: [third.id, judgeRunId] }, resamples: 200 } })).toBe(2);
+    const counted = await caller.compare.checkpoints({ runIds: [third.id, judgeRunId], baselineRunId: judgeRunId, resamples: 200 });
+    expect(JSON.stringify(counted)).toBe(JSON.stringify(drawn));
+    expect(counted.runs[0]).toMatchObject({ missing: 1, unparseable: 1 });
+    // A changed prediction changes the key: nothing stored answers for it, the gold is read and the run drawn again.
+    await db.solutionPrediction.updateMany({ where: { runId: third.id, trajectoryId: t0!.id }, data: { predictedFirstError: -1 } });
+    const changed = await caller.compare.checkpoints({ runIds: [third.id, judgeRunId], baselineRunId: judgeRunId, resamples: 200 });
+    expect(changed.runs[0]).toMatchObject({ missing: 1, unparseable: 0 });
+    expect(await db.bootstrapReplicates.count({ where: { runId: third.id, resamples: 200 } })).toBe(2);
+  });
+
   it("counts in the database exactly what core's threeWayAgreement and judgeCalibration give over every chunk's readings", async () => {
     // Every chunk's three readings read row by row, as a small dataset allows, then handed to core.
     const { db } = database;
@@ -313,6 +352,55 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     expect(await db.scalingCurve.count({ where: { runId: judgeRunId } })).toBe(2);
     await db.judgeSample.update({ where: { id: changed.id }, data: { completionTokens: changed.completionTokens } });
     await db.run.update({ where: { id: judgeRunId }, data: { finishedAt: null } });
+  });
+
+  it("stores finished runs' judge × Monte-Carlo counts and gold outcomes, and counts again once their rows or the dataset's solutions change", async () => {
+    const { db } = database;
+    const views = async () => ({
+      threeWay: await caller.compare.threeWay({ judgeRunId, annotateRunId }),
+      calibration: await caller.compare.calibration({ judgeRunId, reference: "mc", annotateRunId, bins: 2 }),
+      human: await caller.compare.calibration({ judgeRunId, reference: "human", bins: 2 }),
+    });
+    const unfinished = await views();
+    expect(await db.readingGroupCounts.count()).toBe(0);
+    await db.run.updateMany({ where: { id: { in: [judgeRunId, annotateRunId] } }, data: { finishedAt: new Date("2026-01-01T00:00:00Z") } });
+    expect(await views()).toEqual(unfinished);
+    // Counted once per (judge run, labels): with the rule's labels and without.
+    expect(await db.readingGroupCounts.count({ where: { judgeRunId } })).toBe(2);
+    await db.readingGroupCounts.updateMany({ where: { judgeRunId }, data: { createdAt: new Date("2000-01-01T00:00:00Z") } });
+    expect(await views()).toEqual(unfinished);
+    expect(await db.readingGroupCounts.count({ where: { judgeRunId, createdAt: { gt: new Date("2001-01-01T00:00:00Z") } } })).toBe(0);
+
+    // A label of the finished annotate run changed: counted again, the same as counting with nothing stored.
+    const label = await db.chunkLabel.findFirstOrThrow({ where: { runId: annotateRunId, label: "Positive" }, orderBy: { id: "asc" } });
+    await db.chunkLabel.update({ where: { id: label.id }, data: { label: "Negative" } });
+    const relabelled = await views();
+    expect(relabelled.threeWay.judgeVsMc).not.toEqual(unfinished.threeWay.judgeVsMc);
+    await db.readingGroupCounts.deleteMany({});
+    expect(await views()).toEqual(relabelled);
+    await db.chunkLabel.update({ where: { id: label.id }, data: { label: "Positive" } });
+    expect(await views()).toEqual(unfinished);
+
+    // Gold outcomes of two finished runs: stored, read back, and counted again after a prediction or a gold label changes.
+    const [t0] = await Promise.all(["t-0"].map((externalId) => db.trajectory.findFirstOrThrow({ where: { datasetId, externalId } })));
+    const other = await db.run.create({ data: { kind: "judge", status: "completed", datasetId, finishedAt: new Date("2026-01-01T00:00:00Z"), config: { datasetId, judgeEndpoint: "judge-d", segmentationMethod: "processbench-paragraphs" } } });
+    await db.trajectoryRunStat.create({ data: { runId: other.id, trajectoryId: t0!.id, datasetId, chunkCount: 3, firstNegative: -1, negativeCount: 0 } });
+    const compare = () => caller.compare.checkpoints({ runIds: [other.id, judgeRunId], baselineRunId: judgeRunId, resamples: 100 });
+    const first = await compare();
+    expect(await db.goldOutcomeCounts.count()).toBe(1);
+    expect(await compare()).toEqual(first);
+    await db.trajectoryRunStat.update({ where: { runId_trajectoryId: { runId: other.id, trajectoryId: t0!.id } }, data: { firstNegative: 0 } });
+    const wrong = await compare();
+    expect(wrong.runs[0]!.bySubset.t).toMatchObject({ acc_cor: 0 });
+    expect(first.runs[0]!.bySubset.t).toMatchObject({ acc_cor: 1 / 2 });
+    await db.trajectory.update({ where: { id: t0!.id }, data: { sourceFirstErrorIndex: 0 } });
+    const relabelledGold = await compare();
+    expect(relabelledGold.runs[0]!.bySubset.t).toMatchObject({ n_error: 2, n_correct: 1 });
+    await db.goldOutcomeCounts.deleteMany({});
+    expect(await compare()).toEqual(relabelledGold);
+    await db.trajectory.update({ where: { id: t0!.id }, data: { sourceFirstErrorIndex: -1 } });
+    await db.run.delete({ where: { id: other.id } });
+    await db.run.updateMany({ where: { id: { in: [judgeRunId, annotateRunId] } }, data: { finishedAt: null } });
   });
 
   it("shows one solution's chunks with each run's samples lined up, and its prediction", async () => {

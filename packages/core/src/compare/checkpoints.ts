@@ -1,5 +1,5 @@
 import { subsetFromId } from "../processbench/record";
-import { f1FromAccuracies, scorePredictedSolutions, type FirstErrorPrediction, type ProcessBenchGold, type SubsetAccuracies } from "../processbench/metrics";
+import { f1FromAccuracies, type FirstErrorPrediction, type ProcessBenchGold, type SubsetAccuracies } from "../processbench/metrics";
 import { DEFAULT_BOOTSTRAP_CONFIDENCE, DEFAULT_BOOTSTRAP_RESAMPLES, quantileSorted } from "../stats/bootstrap";
 import { createRng, type Seed } from "../stats/random";
 
@@ -263,15 +263,60 @@ function pairedDelta(a: Float64Array, b: Float64Array, estimate: number, confide
   return { estimate, ...percentileInterval(deltas, confidence), pValue };
 }
 
+/**
+ * One run's outcomes on a gold set, all its scores need: per subset (in the
+ * comparison's sorted subset order) how many items fall in each class, at
+ * `subset × 4 +` 0 erroneous and located, 1 erroneous and missed, 2 error-free
+ * and hit, 3 error-free and missed; and how many items it has no prediction
+ * for, or an unparseable one (both among the misses).
+ */
+export interface CheckpointOutcomeCounts {
+  classes: Int32Array;
+  missing: number;
+  unparseable: number;
+}
+
+/** A run's `CheckpointOutcomeCounts` from its predictions on the gold items (`subsetOf[i]` is item i's subset index). */
+export function checkpointOutcomeCounts(gold: readonly ProcessBenchGold[], subsetOf: ArrayLike<number>, subsetCount: number, predictions: CheckpointPredictions): CheckpointOutcomeCounts {
+  const classes = new Int32Array(subsetCount * 4);
+  let missing = 0;
+  let unparseable = 0;
+  gold.forEach((item, i) => {
+    const prediction = predictions.get(item.id);
+    if (prediction === undefined) missing += 1;
+    else if (prediction === null) unparseable += 1;
+    classes[subsetOf[i]! * 4 + outcomeClass(item.label, prediction)]! += 1;
+  });
+  return { classes, missing, unparseable };
+}
+
+/** `scorePredictedSolutions` of the items behind one subset's class counts, with its arithmetic. */
+function scoreOfCounts(classes: Int32Array, offset: number): SubsetAccuracies {
+  const nError = classes[offset + ERROR_HIT]! + classes[offset + ERROR_MISS]!;
+  const nCorrect = classes[offset + CORRECT_HIT]! + classes[offset + CORRECT_MISS]!;
+  const { f1, acc_err, acc_cor } = metricsFromCounts(classes, offset);
+  return { n: nError + nCorrect, n_error: nError, n_correct: nCorrect, acc_err, acc_cor, f1 };
+}
+
+function validateComparison(runIds: readonly string[], baselineId: string, resamples: number, confidence: number): void {
+  if (!runIds.includes(baselineId)) throw new RangeError(`the baseline ${baselineId} is not one of the compared runs`);
+  if (new Set(runIds).size !== runIds.length) throw new RangeError("a run appears twice");
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+}
+
+function checkStoredReplicates(runId: string, stored: RunReplicates, n: number, subsets: readonly string[], resamples: number, seed: Seed): void {
+  if (stored.n !== n || stored.resamples !== resamples || String(stored.seed) !== String(seed) || stored.subsets.join("\u0000") !== subsets.join("\u0000")) {
+    throw new RangeError(`the stored replicates of run ${runId} were drawn for another gold set, number of resamples or seed`);
+  }
+}
+
 export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointComparison {
   const { gold, runs, baselineId, seed } = input;
   const resamples = input.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
   const confidence = input.confidence ?? DEFAULT_BOOTSTRAP_CONFIDENCE;
   if (gold.length === 0) throw new RangeError("no gold solutions to compare on");
-  if (!runs.some((r) => r.id === baselineId)) throw new RangeError(`the baseline ${baselineId} is not one of the compared runs`);
-  if (new Set(runs.map((r) => r.id)).size !== runs.length) throw new RangeError("a run appears twice");
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+  validateComparison(runs.map((r) => r.id), baselineId, resamples, confidence);
   const seen = new Set<string>();
   for (const item of gold) {
     if (seen.has(item.id)) throw new RangeError(`gold id ${item.id} appears twice`);
@@ -280,16 +325,13 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
   const subsets = [...new Set(gold.map(goldSubset))].sort((a, b) => a.localeCompare(b));
   const subsetIndex = new Map(subsets.map((s, i) => [s, i]));
   const goldSubsets = gold.map((g) => subsetIndex.get(goldSubset(g))!);
-  const baselineIndex = runs.findIndex((r) => r.id === baselineId);
 
-  const tagged = (predictions: CheckpointPredictions) => gold.map((g, i) => ({ label: g.label, prediction: predictions.get(g.id), subset: subsets[goldSubsets[i]!]! }));
-  const items = runs.map((run) => tagged(run.predictions));
   // Outcome codes per run over all items (subset × 4 + class), and per subset over its items in gold order (class only).
   // The narrowest array that holds subsets × 4 codes (less memory to stream through per resample).
   const codeArray = (length: number) => (subsets.length <= 64 ? new Uint8Array(length) : subsets.length <= 16_384 ? new Uint16Array(length) : new Uint32Array(length));
-  const allCodes = items.map((all) => {
-    const codes = codeArray(all.length);
-    all.forEach((item, i) => (codes[i] = goldSubsets[i]! * 4 + outcomeClass(item.label, item.prediction)));
+  const allCodes = runs.map((run) => {
+    const codes = codeArray(gold.length);
+    gold.forEach((item, i) => (codes[i] = goldSubsets[i]! * 4 + outcomeClass(item.label, run.predictions.get(item.id))));
     return codes;
   });
   const subsetPositions = subsets.map((_, s) => goldSubsets.flatMap((own, i) => (own === s ? [i] : [])));
@@ -297,11 +339,8 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
   // Runs with usable stored replicates are not drawn again; the others are drawn together (one stream per scope).
   const given = runs.map((run) => {
     const stored = input.replicates?.get(run.id);
-    if (!stored) return null;
-    if (stored.n !== gold.length || stored.resamples !== resamples || String(stored.seed) !== String(seed) || stored.subsets.join("\u0000") !== subsets.join("\u0000")) {
-      throw new RangeError(`the stored replicates of run ${run.id} were drawn for another gold set, number of resamples or seed`);
-    }
-    return stored;
+    if (stored) checkStoredReplicates(run.id, stored, gold.length, subsets, resamples, seed);
+    return stored ?? null;
   });
   const drawn = runs.flatMap((_, r) => (given[r] ? [] : [r]));
   const drawnAverage = drawn.length ? bootstrapScope(drawn.map((r) => allCodes[r]!), subsets.length, (counts) => averageFromCounts(counts, subsets.length), resamples, seed) : null;
@@ -316,18 +355,80 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
         )
       : null,
   );
-  const scopeOf = (pick: (stored: RunReplicates) => Record<CheckpointMetric, Float64Array>, drawnScope: ScopeReplicates | null): ScopeReplicates => ({
-    values: runs.map((_, r) => (given[r] ? pick(given[r]!) : drawnScope!.values[drawn.indexOf(r)]!)),
+  const replicates = new Map<string, RunReplicates>(
+    runs.map((run, r) => {
+      const own = drawn.indexOf(r);
+      const values: RunReplicates = given[r] ?? {
+        n: gold.length,
+        subsets,
+        resamples,
+        seed,
+        average: drawnAverage!.values[own]!,
+        bySubset: drawnBySubset.map((scope) => scope!.values[own]!),
+      };
+      return [run.id, values];
+    }),
+  );
+  return compareCheckpointCounts({
+    subsets,
+    gold: gold.length,
+    runs: runs.map((run) => ({ id: run.id, counts: checkpointOutcomeCounts(gold, goldSubsets, subsets.length, run.predictions) })),
+    baselineId,
+    resamples,
+    confidence,
+    seed,
+    replicates,
   });
-  const average = scopeOf((stored) => stored.average, drawnAverage);
-  const bySubset = subsetPositions.map((_, s) => scopeOf((stored) => stored.bySubset[s]!, drawnBySubset[s]!));
+}
 
-  const subsetScores = items.map((all) => subsets.map((_, s) => scorePredictedSolutions(subsetPositions[s]!.map((i) => all[i]!))));
+export interface CompareCheckpointCountsInput {
+  /** Sorted as `compareCheckpoints` sorts them (`localeCompare`). */
+  subsets: string[];
+  /** Gold items compared on. */
+  gold: number;
+  runs: ReadonlyArray<{ id: string; counts: CheckpointOutcomeCounts }>;
+  baselineId: string;
+  resamples?: number;
+  seed: Seed;
+  confidence?: number;
+  /** Every run's replicates on this gold with these resamples and seed (`checkpointReplicates`). */
+  replicates: ReadonlyMap<string, RunReplicates>;
+}
+
+/**
+ * `compareCheckpoints` from what is left of the gold once every run's
+ * replicates are stored: each run's outcome counts per subset. The point
+ * estimates are functions of the counts and the intervals and paired
+ * differences of the replicates, so the result is the same, number for number,
+ * without reading the gold items.
+ */
+export function compareCheckpointCounts(input: CompareCheckpointCountsInput): CheckpointComparison {
+  const { subsets, runs, baselineId, seed } = input;
+  const resamples = input.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
+  const confidence = input.confidence ?? DEFAULT_BOOTSTRAP_CONFIDENCE;
+  if (input.gold === 0) throw new RangeError("no gold solutions to compare on");
+  validateComparison(runs.map((r) => r.id), baselineId, resamples, confidence);
+  for (const run of runs) {
+    const stored = input.replicates.get(run.id);
+    if (!stored) throw new RangeError(`run ${run.id} has no replicates`);
+    checkStoredReplicates(run.id, stored, input.gold, subsets, resamples, seed);
+    let total = 0;
+    for (const count of run.counts.classes) total += count;
+    if (run.counts.classes.length !== subsets.length * 4 || total !== input.gold) {
+      throw new RangeError(`the outcome counts of run ${run.id} do not cover the ${input.gold} gold items of ${subsets.length} subsets`);
+    }
+  }
+  const baselineIndex = runs.findIndex((r) => r.id === baselineId);
+  const replicatesOf = (r: number) => input.replicates.get(runs[r]!.id)!;
+  const average: ScopeReplicates = { values: runs.map((_, r) => replicatesOf(r).average) };
+  const bySubset: ScopeReplicates[] = subsets.map((_, s) => ({ values: runs.map((_, r) => replicatesOf(r).bySubset[s]!) }));
+
+  const subsetScores = runs.map((run) => subsets.map((_, s) => scoreOfCounts(run.counts.classes, s * 4)));
   const averageScore = (run: number) => {
     const scores = subsetScores[run]!;
     const mean = (metric: CheckpointMetric) => scores.reduce((sum, score) => sum + score[metric], 0) / scores.length;
-    const counts = scorePredictedSolutions(items[run]!);
-    return { n: counts.n, n_error: counts.n_error, n_correct: counts.n_correct, f1: mean("f1"), acc_err: mean("acc_err"), acc_cor: mean("acc_cor") };
+    const counts = scores.reduce((sum, score) => ({ n: sum.n + score.n, n_error: sum.n_error + score.n_error, n_correct: sum.n_correct + score.n_correct }), { n: 0, n_error: 0, n_correct: 0 });
+    return { ...counts, f1: mean("f1"), acc_err: mean("acc_err"), acc_cor: mean("acc_cor") };
   };
   const intervals = (scope: ScopeReplicates, run: number) =>
     Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, percentileInterval(scope.values[run]![m], confidence)])) as CheckpointScore["ci"];
@@ -335,21 +436,19 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
     Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, pairedDelta(scope.values[run]![m], scope.values[baselineIndex]![m], estimate(m), confidence)])) as CheckpointDelta;
 
   return {
-    subsets,
-    gold: gold.length,
+    subsets: [...subsets],
+    gold: input.gold,
     baselineId,
     resamples,
     confidence,
     seed,
     runs: runs.map((run, r) => {
-      const all = items[r]!;
       const isBaseline = r === baselineIndex;
-      const ownAverage = averageScore(r);
       return {
         id: run.id,
         isBaseline,
         bySubset: Object.fromEntries(subsets.map((s, i) => [s, { ...subsetScores[r]![i]!, ci: intervals(bySubset[i]!, r) }])),
-        average: { ...ownAverage, ci: intervals(average, r) },
+        average: { ...averageScore(r), ci: intervals(average, r) },
         delta: isBaseline
           ? null
           : {
@@ -358,8 +457,8 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
               ),
               average: deltas(average, r, (m) => averageStatistic(subsetScores[r]!, m) - averageStatistic(subsetScores[baselineIndex]!, m)),
             },
-        missing: all.filter((item) => item.prediction === undefined).length,
-        unparseable: all.filter((item) => item.prediction === null).length,
+        missing: run.counts.missing,
+        unparseable: run.counts.unparseable,
       };
     }),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkpointReplicates, compareCheckpoints, packReplicates, unpackReplicates } from "../../src/compare/checkpoints";
+import { checkpointOutcomeCounts, checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, packReplicates, unpackReplicates } from "../../src/compare/checkpoints";
 import type { FirstErrorPrediction, ProcessBenchGold } from "../../src/processbench/metrics";
 import { createRng } from "../../src/stats/random";
 
@@ -30,6 +30,25 @@ describe("stored checkpoint replicates", () => {
     // Only some runs stored: the rest are drawn, still the same numbers.
     expect(compareCheckpoints({ gold, runs, baselineId: "b", ...options, replicates: new Map([["a", stored.get("a")!]]) })).toEqual(fresh);
     expect(compareCheckpoints({ gold, runs, baselineId: "b", ...options, replicates: new Map([["b", stored.get("b")!], ["c", stored.get("c")!]]) })).toEqual(fresh);
+  });
+
+  it("with every run's outcome counts give the comparison without the gold items, number for number", () => {
+    const { gold, runs } = world(3_000, 11);
+    const options = { resamples: 250, seed: 17 };
+    const fresh = compareCheckpoints({ gold, runs, baselineId: "c", ...options });
+    const subsets = [...new Set(gold.map(goldSubset))].sort((a, b) => a.localeCompare(b));
+    const subsetOf = gold.map((g) => subsets.indexOf(goldSubset(g)));
+    const replicates = new Map(runs.map((run) => [run.id, checkpointReplicates({ gold, predictions: run.predictions, ...options })]));
+    const counted = runs.map((run) => ({ id: run.id, counts: checkpointOutcomeCounts(gold, subsetOf, subsets.length, run.predictions) }));
+    expect(counted[0]!.counts.missing).toBeGreaterThan(0);
+    expect(counted[0]!.counts.unparseable).toBeGreaterThan(0);
+    const fromCounts = compareCheckpointCounts({ subsets, gold: gold.length, runs: counted, baselineId: "c", ...options, replicates });
+    expect(fromCounts).toEqual(fresh);
+    // Bit for bit, not within toEqual's tolerance of -0/+0 and key order: the serialised results are identical.
+    expect(JSON.stringify(fromCounts)).toBe(JSON.stringify(fresh));
+    // Counts that do not cover the gold, or a run without replicates, are refused.
+    expect(() => compareCheckpointCounts({ subsets, gold: gold.length + 1, runs: counted, baselineId: "c", ...options, replicates })).toThrow(/another gold set|do not cover/);
+    expect(() => compareCheckpointCounts({ subsets, gold: gold.length, runs: counted, baselineId: "c", ...options, replicates: new Map([["a", replicates.get("a")!]]) })).toThrow(/run b has no replicates/);
   });
 
   it("are refused when drawn for another gold set, number of resamples or seed", () => {

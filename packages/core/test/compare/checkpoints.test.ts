@@ -164,14 +164,13 @@ describe("checkpoint comparison at scale", () => {
     }
   });
 
-  it("compares 100,000 gold solutions in seconds", () => {
+  it("compares 100,000 gold solutions (how fast: docs/benchmarks/web.md)", () => {
     const rng = createRng("large");
     const subsets = ["gsm8k", "math", "olympiadbench", "omnimath"];
     const gold: ProcessBenchGold[] = Array.from({ length: 100_000 }, (_, i) => ({ id: `s-${i}`, subset: subsets[i % 4]!, label: rng.nextInt(2) ? -1 : rng.nextInt(10) }));
     const run = (accuracy: number) => new Map(gold.map((g) => [g.id, rng.nextFloat() < accuracy ? g.label : rng.nextInt(11) - 1] as const));
-    const started = performance.now();
     const result = compareCheckpoints({ gold, runs: [{ id: "a", predictions: run(0.8) }, { id: "b", predictions: run(0.6) }], baselineId: "b", seed: 0 });
-    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(result.gold).toBe(100_000);
     expect(result.runs[0]!.delta!.average.f1.pValue).toBe(0);
   });
 });

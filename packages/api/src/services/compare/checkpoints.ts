@@ -1,42 +1,71 @@
-import { checkpointReplicates, compareCheckpoints, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type RunReplicates } from "@stepwiser/core";
+import { checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
+import { createHash } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { FINISHED_STATUSES, goldDigest, loadCommonGold, loadComparableRuns, type ComparableRun, type CommonGold } from "./runs";
-
+import { FINISHED_STATUSES, loadCommonGold, loadCommonGoldOutcomes, loadComparableRuns, type ComparableRun, type CommonGold } from "./runs";
 
 /**
- * What a run's replicates are drawn from: the gold items and the run's prediction on each. Anything that changes
- * them (new gold, relabelled items, a resumed run that judged more) gives another key, so a stored row never
- * answers for data it was not drawn from.
+ * `loadCommonGoldOutcomes`' replicatesKey computed from loaded gold: the same
+ * SHA-256 over the same text (items in order, one line each, no newline after
+ * the last), so replicates drawn from the loaded rows are stored under the key
+ * of exactly those rows.
  */
-function replicatesKey(gold: CommonGold["gold"], predictions: ReadonlyMap<string, number | null>): string {
-  return goldDigest(gold, (item) => String(predictions.get(item.id) ?? "none"));
+export function replicatesKey(gold: CommonGold["gold"], predictions: ReadonlyMap<string, number | null>): string {
+  const hash = createHash("sha256");
+  gold.forEach((item, i) => {
+    const prediction = predictions.get(item.id);
+    hash.update(`${i ? "\n" : ""}${item.trajectoryId}\t${item.id}\t${item.label}\t${goldSubset(item)}\t${prediction === undefined || prediction === null ? "none" : prediction}`);
+  });
+  return hash.digest("hex");
+}
+
+/** Stored replicates of the finished runs under their keys, for these resamples and seed. */
+async function storedReplicates(db: Db, runs: readonly ComparableRun[], keys: readonly string[], meta: { n: number; resamples: number; seed: number }): Promise<Map<string, RunReplicates>> {
+  const finished = runs.flatMap((run, i) => (FINISHED_STATUSES.has(run.status) ? [{ runId: run.id, goldKey: keys[i]! }] : []));
+  const rows = finished.length === 0 ? [] : await db.bootstrapReplicates.findMany({ where: { OR: finished, resamples: meta.resamples, seed: String(meta.seed) } });
+  return new Map(rows.map((row) => [row.runId, unpackReplicates(row.values, { n: meta.n, subsets: row.subsets, resamples: meta.resamples, seed: meta.seed })]));
 }
 
 /**
- * Stored replicates of the finished runs on this gold, resamples and seed; a finished run without them has its
- * replicates drawn now and stored, so every later comparison skips its draws. Unfinished runs (whose predictions
- * may still change) are left to the comparison, which draws them.
+ * The comparison when some run has no stored replicates: the gold solutions
+ * with every run's prediction are read, the finished runs' missing replicates
+ * drawn and stored under the key of the rows just read (so a row written
+ * meanwhile never gets replicates it was not drawn from), and unfinished runs,
+ * whose predictions may still change, drawn by the comparison alone.
  */
-async function finishedRunReplicates(db: Db, runs: readonly ComparableRun[], { gold, predictions }: CommonGold, resamples: number, seed: number): Promise<Map<string, RunReplicates>> {
-  const finished = runs.filter((run) => FINISHED_STATUSES.has(run.status));
-  const keys = new Map(finished.map((run) => [run.id, replicatesKey(gold, predictions.get(run.id)!)]));
-  const rows = finished.length === 0 ? [] : await db.bootstrapReplicates.findMany({
-    where: { OR: finished.map((run) => ({ runId: run.id, goldKey: keys.get(run.id)! })), resamples, seed: String(seed) },
-  });
+async function compareFromGold(
+  db: Db,
+  runs: readonly ComparableRun[],
+  stored: { keys: readonly string[]; replicates: Map<string, RunReplicates> },
+  input: { baselineRunId: string; resamples: number; seed: number },
+): Promise<CheckpointComparison> {
+  const { gold, predictions } = await loadCommonGold(db, runs);
+  if (gold.length === 0) throw new InputError("these runs share no solution with a gold first error: nothing to compare on");
   const replicates = new Map<string, RunReplicates>();
-  for (const row of rows) replicates.set(row.runId, unpackReplicates(row.values, { n: gold.length, subsets: row.subsets, resamples, seed }));
-  for (const run of finished) {
-    if (replicates.has(run.id)) continue;
-    const key = keys.get(run.id)!;
-    const drawn = checkpointReplicates({ gold, predictions: predictions.get(run.id)!, resamples, seed });
+  for (const [i, run] of runs.entries()) {
+    const own = predictions.get(run.id)!;
+    const key = replicatesKey(gold, own);
+    const kept = stored.replicates.get(run.id);
+    if (kept && key === stored.keys[i]) {
+      replicates.set(run.id, kept);
+      continue;
+    }
+    if (!FINISHED_STATUSES.has(run.status)) continue;
+    const drawn = checkpointReplicates({ gold, predictions: own, resamples: input.resamples, seed: input.seed });
     await db.bootstrapReplicates.createMany({
-      data: [{ runId: run.id, goldKey: key, resamples, seed: String(seed), subsets: drawn.subsets, values: packReplicates(drawn) }],
+      data: [{ runId: run.id, goldKey: key, resamples: input.resamples, seed: String(input.seed), subsets: drawn.subsets, values: packReplicates(drawn) }],
       skipDuplicates: true,
     });
     replicates.set(run.id, drawn);
   }
-  return replicates;
+  return compareCheckpoints({
+    gold,
+    runs: runs.map((run) => ({ id: run.id, predictions: predictions.get(run.id)! })),
+    baselineId: input.baselineRunId,
+    resamples: input.resamples,
+    seed: input.seed,
+    replicates,
+  });
 }
 
 /**
@@ -52,19 +81,27 @@ export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds:
     throw new InputError(`the baseline ${input.baselineRunId} must be one of the compared runs`);
   }
   const runs = await loadComparableRuns(db, input.runIds);
-  const { gold, predictions } = await loadCommonGold(db, runs);
-  if (gold.length === 0) {
+  // Counted in the database: each run's outcomes per subset and the key of its replicates. When every run's
+  // replicates are stored (finished runs after their first comparison on this gold), that is all the comparison
+  // needs; otherwise the gold solutions are read and the missing replicates drawn.
+  const outcomes = await loadCommonGoldOutcomes(db, runs);
+  if (outcomes.gold === 0) {
     throw new InputError("these runs share no solution with a gold first error: nothing to compare on");
   }
-  const replicates = await finishedRunReplicates(db, runs, { gold, predictions }, input.resamples, input.seed);
-  const comparison = compareCheckpoints({
-    gold,
-    runs: runs.map((run) => ({ id: run.id, predictions: predictions.get(run.id)! })),
-    baselineId: input.baselineRunId,
-    resamples: input.resamples,
-    seed: input.seed,
-    replicates,
-  });
+  const meta = { n: outcomes.gold, resamples: input.resamples, seed: input.seed };
+  const keys = outcomes.runs.map((r) => r.replicatesKey);
+  const stored = await storedReplicates(db, runs, keys, meta);
+  const comparison = runs.every((run) => stored.has(run.id))
+    ? compareCheckpointCounts({
+        subsets: outcomes.subsets,
+        gold: outcomes.gold,
+        runs: runs.map((run, i) => ({ id: run.id, counts: outcomes.runs[i]!.counts })),
+        baselineId: input.baselineRunId,
+        resamples: input.resamples,
+        seed: input.seed,
+        replicates: stored,
+      })
+    : await compareFromGold(db, runs, { keys, replicates: stored }, input);
   const dataset = await db.dataset.findUnique({ where: { id: runs[0]!.datasetId }, select: { id: true, name: true } });
   return {
     dataset,

@@ -1,8 +1,8 @@
 import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
-import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
+import type { Db, LabelRule as DbLabelRule, Prisma } from "@stepwiser/db";
 import { tryReadRunConfig } from "@stepwiser/jobs";
 import { z } from "zod";
-import { loadJudgeSampleRun, wholeDatasetQuery, type ComparableRun } from "./runs";
+import { loadJudgeSampleRun, rowsVersion, wholeDatasetQuery, type ComparableRun } from "./runs";
 
 /**
  * The three chunk-level readings the agreement and calibration views compare:
@@ -150,38 +150,69 @@ export interface ReadingGroup {
   chunks: number;
 }
 
+/** A row of `countReadingGroups`' count: vote counts (null: not judged), Monte-Carlo label (null: none), chunks. */
+interface ReadingGroupRow {
+  pos: number | null;
+  neg: number | null;
+  unp: number | null;
+  label: Label | null;
+  chunks: number;
+}
+
 /**
  * Every chunk the judge run judged or the annotate run labelled under the
  * rule, counted by (Positive, Negative, unparseable votes, Monte-Carlo label)
  * in the database from the runs' ChunkVotes and the rule's labels (both read in
- * chunk order from their indexes): a few dozen rows whatever the dataset's size.
+ * chunk order from their covering indexes): a few dozen rows whatever the
+ * dataset's size, in a fixed order. When the runs have finished the count is
+ * stored (ReadingGroupCounts) under the version of their rows (`rowsVersion`)
+ * and read back while that version stands, so only the first view after a
+ * change joins every vote row with every label.
  */
 export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels: { annotateRunId: string; rule: StoredRule } | null): Promise<ReadingGroup[]> {
-  // ChunkVotes holds each chunk's tally (kept by triggers on JudgeSample): one narrow row per chunk, not K wide samples.
-  const votes = `SELECT "chunkId", positive AS pos, negative AS neg, unparseable AS unp FROM "ChunkVotes" WHERE "runId" = $1`;
-  const rows = labels
-    ? await wholeDatasetQuery<Array<{ pos: number | null; neg: number | null; unp: number | null; label: Label | null; chunks: number }>>(
-        db,
-        `WITH j AS (${votes}),
-              m AS (SELECT "chunkId", label::text AS label FROM "ChunkLabel" WHERE "runId" = $2 AND rule = $3::"LabelRule" AND "paramsKey" = $4)
-         SELECT j.pos, j.neg, j.unp, m.label, count(*)::int AS chunks
-           FROM j FULL JOIN m ON m."chunkId" = j."chunkId"
-          GROUP BY 1, 2, 3, 4`,
-        judgeRun.id,
-        labels.annotateRunId,
-        labels.rule.rule,
-        labels.rule.paramsKey,
-      )
-    : await wholeDatasetQuery<Array<{ pos: number; neg: number; unp: number; label: null; chunks: number }>>(
-        db,
-        `SELECT pos, neg, unp, NULL AS label, count(*)::int AS chunks FROM (${votes}) j GROUP BY 1, 2, 3`,
-        judgeRun.id,
-      );
+  const labelsKey = labels ? `${labels.annotateRunId}|${labels.rule.rule}|${labels.rule.paramsKey}` : "";
+  const version = await rowsVersion(db, { runIds: labels ? [judgeRun.id, labels.annotateRunId] : [judgeRun.id] });
+  const stored = version ? await db.readingGroupCounts.findUnique({ where: { judgeRunId_labelsKey: { judgeRunId: judgeRun.id, labelsKey } } }) : null;
+  let rows: ReadingGroupRow[];
+  if (stored && stored.version === version) {
+    rows = stored.groups as unknown as ReadingGroupRow[];
+  } else {
+    rows = await countReadingGroupRows(db, judgeRun, labels);
+    if (version) {
+      const data = { version, groups: rows as unknown as Prisma.InputJsonValue };
+      await db.readingGroupCounts.upsert({ where: { judgeRunId_labelsKey: { judgeRunId: judgeRun.id, labelsKey } }, create: { judgeRunId: judgeRun.id, labelsKey, ...data }, update: data });
+    }
+  }
   return rows.map((row) => ({
     judge: row.pos === null ? null : judgeReadingOfCounts(row.pos, row.neg!, row.unp!, judgeRun.tiePolicy),
     mc: row.label,
     chunks: row.chunks,
   }));
+}
+
+async function countReadingGroupRows(db: Db, judgeRun: ComparableRun, labels: { annotateRunId: string; rule: StoredRule } | null): Promise<ReadingGroupRow[]> {
+  // ChunkVotes holds each chunk's tally (kept by triggers on JudgeSample): one narrow row per chunk, not K wide samples.
+  const votes = `SELECT "chunkId", positive AS pos, negative AS neg, unparseable AS unp FROM "ChunkVotes" WHERE "runId" = $1`;
+  // Ordered, so that a stored count and a fresh one are summed in the same order downstream.
+  return labels
+    ? await wholeDatasetQuery<ReadingGroupRow[]>(
+        db,
+        `WITH j AS (${votes}),
+              m AS (SELECT "chunkId", label::text AS label FROM "ChunkLabel" WHERE "runId" = $2 AND rule = $3::"LabelRule" AND "paramsKey" = $4)
+         SELECT j.pos, j.neg, j.unp, m.label, count(*)::int AS chunks
+           FROM j FULL JOIN m ON m."chunkId" = j."chunkId"
+          GROUP BY 1, 2, 3, 4
+          ORDER BY 1, 2, 3, 4`,
+        judgeRun.id,
+        labels.annotateRunId,
+        labels.rule.rule,
+        labels.rule.paramsKey,
+      )
+    : await wholeDatasetQuery<ReadingGroupRow[]>(
+        db,
+        `SELECT pos, neg, unp, NULL AS label, count(*)::int AS chunks FROM (${votes}) j GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        judgeRun.id,
+      );
 }
 
 /**

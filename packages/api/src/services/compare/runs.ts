@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { goldSubset, InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
-import type { Db, RunKind, RunStatus } from "@stepwiser/db";
+import { goldSubset, InputError, NotFoundError, subsetFromId, type CheckpointOutcomeCounts, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
+import type { Db, Prisma, RunKind, RunStatus } from "@stepwiser/db";
 import { describeRun, readRunConfig, runName } from "@stepwiser/jobs";
 
 /**
@@ -211,4 +211,137 @@ export function commonGoldQuery(runs: readonly ComparableRun[], firstParam = 1):
        FROM "Trajectory" t ${joins.join(" ")}
       WHERE t."datasetId" = $${firstParam} AND t."sourceFirstErrorIndex" IS NOT NULL AND ${scope.join(" AND ")}`;
   return { sql, params };
+}
+
+/** Each run's outcome counts on the common gold and the key of what its bootstrap replicates are drawn from. */
+export interface CommonGoldOutcomes {
+  /** Gold solutions compared on. */
+  gold: number;
+  /** Subsets as `compareCheckpoints` orders them. */
+  subsets: string[];
+  /** Per run, in the order given. */
+  runs: Array<{ counts: CheckpointOutcomeCounts; replicatesKey: string }>;
+}
+
+/**
+ * What `compareCheckpointCounts` needs of the common gold, counted in the
+ * database without sending the solutions: per run and subset the four outcome
+ * classes, its missing and unparseable predictions, and `replicatesKey`, a
+ * SHA-256 over the gold items in file order (solution id, external id,
+ * first-error label, subset) each with the run's prediction ("none" for a
+ * missing or unparseable one, which score alike): anything that changes what
+ * the run's replicates are drawn from (new gold, relabelled items, a replaced
+ * solution, a resumed run that predicted more) changes it. (External ids are
+ * unique per dataset, so no gold id repeats, as `compareCheckpoints` requires.)
+ */
+export async function loadCommonGoldOutcomes(db: Db, runs: readonly ComparableRun[]): Promise<CommonGoldOutcomes> {
+  // Finished runs: counted once per set of runs and stored under the version of their rows and the dataset's.
+  const version = await rowsVersion(db, { runIds: runs.map((r) => r.id), datasetIds: [runs[0]!.datasetId] });
+  const runIds = runs.map((r) => r.id).sort().join(",");
+  const stored = version ? await db.goldOutcomeCounts.findUnique({ where: { runIds } }) : null;
+  if (stored && stored.version === version) return readStoredOutcomes(stored.outcomes as unknown as StoredOutcomes, runs);
+  const outcomes = await countCommonGoldOutcomes(db, runs);
+  if (version) {
+    const data = { version, outcomes: storedOutcomes(outcomes, runs) as unknown as Prisma.InputJsonValue };
+    await db.goldOutcomeCounts.upsert({ where: { runIds }, create: { runIds, ...data }, update: data });
+  }
+  return outcomes;
+}
+
+/** `CommonGoldOutcomes` as JSON, each run's entry under its id (the order of the runs asked for may differ). */
+interface StoredOutcomes {
+  gold: number;
+  subsets: string[];
+  runs: Record<string, { classes: number[]; missing: number; unparseable: number; replicatesKey: string }>;
+}
+
+function storedOutcomes(outcomes: CommonGoldOutcomes, runs: readonly ComparableRun[]): StoredOutcomes {
+  return {
+    gold: outcomes.gold,
+    subsets: outcomes.subsets,
+    runs: Object.fromEntries(runs.map((run, i) => {
+      const { counts, replicatesKey } = outcomes.runs[i]!;
+      return [run.id, { classes: Array.from(counts.classes), missing: counts.missing, unparseable: counts.unparseable, replicatesKey }];
+    })),
+  };
+}
+
+function readStoredOutcomes(stored: StoredOutcomes, runs: readonly ComparableRun[]): CommonGoldOutcomes {
+  return {
+    gold: stored.gold,
+    subsets: stored.subsets,
+    runs: runs.map((run) => {
+      const own = stored.runs[run.id]!;
+      return { counts: { classes: Int32Array.from(own.classes), missing: own.missing, unparseable: own.unparseable }, replicatesKey: own.replicatesKey };
+    }),
+  };
+}
+
+async function countCommonGoldOutcomes(db: Db, runs: readonly ComparableRun[]): Promise<CommonGoldOutcomes> {
+  const { sql, params } = commonGoldQuery(runs);
+  // A hit is a parsed prediction equal to the label (codes below -1 never are); label -1 is an error-free solution.
+  const classes = runs.map((_, i) => {
+    const hit = `p${i} >= -1 AND p${i} = label`;
+    return `json_build_array(
+        count(*) FILTER (WHERE label <> -1 AND ${hit}), count(*) FILTER (WHERE label <> -1 AND NOT (${hit})),
+        count(*) FILTER (WHERE label = -1 AND ${hit}), count(*) FILTER (WHERE label = -1 AND NOT (${hit})),
+        count(*) FILTER (WHERE p${i} = ${NO_PREDICTION}), count(*) FILTER (WHERE p${i} = ${UNPARSEABLE_PREDICTION}))`;
+  });
+  // One ordered pass serves every key: the aggregates share their ORDER BY, so the rows are sorted once.
+  const keys = runs.map(
+    (_, i) =>
+      `encode(sha256(convert_to(string_agg(id || E'\\t' || "externalId" || E'\\t' || label::text || E'\\t' || "resolvedSubset" || E'\\t' || CASE WHEN p${i} < -1 THEN 'none' ELSE p${i}::text END, E'\\n' ORDER BY "createdAt", id), 'UTF8')), 'hex') AS key${i}`,
+  );
+  const [row] = await wholeDatasetQuery<Array<Record<string, string> & { gold: number; bySubset: Array<{ subset: string; runs: number[][] }> | null }>>(
+    db,
+    `WITH gold AS MATERIALIZED (${sql})
+     SELECT count(*)::int AS gold, ${keys.join(", ")},
+            (SELECT json_agg(json_build_object('subset', subset, 'runs', runs)) FROM (
+               SELECT "resolvedSubset" AS subset, json_build_array(${classes.join(", ")}) AS runs FROM gold GROUP BY 1) s) AS "bySubset"
+       FROM gold`,
+    ...params,
+  );
+  const bySubset = (row!.bySubset ?? []).sort((a, b) => a.subset.localeCompare(b.subset));
+  return {
+    gold: row!.gold,
+    subsets: bySubset.map((s) => s.subset),
+    runs: runs.map((_, i) => {
+      const classes = new Int32Array(bySubset.length * 4);
+      let missing = 0;
+      let unparseable = 0;
+      bySubset.forEach((s, k) => {
+        const own = s.runs[i]!;
+        classes.set(own.slice(0, 4), k * 4);
+        missing += own[4]!;
+        unparseable += own[5]!;
+      });
+      return { counts: { classes, missing, unparseable }, replicatesKey: row![`key${i}`]! };
+    }),
+  };
+}
+
+/**
+ * The version of the stored rows of finished runs (and of the solutions of
+ * datasets) that a stored compare result is computed from: each run's
+ * finishedAt and each scope's count of RowsChange rows, which triggers append
+ * for every statement that changes those rows once a run has finished. Null
+ * when a run has not finished (its rows may still change, so nothing is
+ * stored for it) or does not exist.
+ */
+export async function rowsVersion(db: Db, scopes: { runIds: readonly string[]; datasetIds?: readonly string[] }): Promise<string | null> {
+  const runs = await db.$queryRawUnsafe<Array<{ id: string; finishedAt: Date | null; changes: number }>>(
+    `SELECT r.id, r."finishedAt", (SELECT count(*)::int FROM "RowsChange" c WHERE c."scopeId" = r.id) AS changes FROM "Run" r WHERE r.id = ANY($1::text[])`,
+    [...scopes.runIds],
+  );
+  const parts: string[] = [];
+  for (const id of scopes.runIds) {
+    const run = runs.find((r) => r.id === id);
+    if (!run?.finishedAt) return null;
+    parts.push(`run ${id} finished ${run.finishedAt.toISOString()} changed ${run.changes}`);
+  }
+  for (const id of scopes.datasetIds ?? []) {
+    const [row] = await db.$queryRawUnsafe<Array<{ changes: number }>>(`SELECT count(*)::int AS changes FROM "RowsChange" WHERE "scopeId" = $1`, id);
+    parts.push(`dataset ${id} changed ${row!.changes}`);
+  }
+  return parts.join("; ");
 }
