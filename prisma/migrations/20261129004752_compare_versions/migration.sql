@@ -137,3 +137,7 @@ ALTER TABLE "Segmentation" ENABLE ALWAYS TRIGGER "Segmentation_rows_change_delet
 -- loadCommonGoldOutcomes); rows under the earlier key would never be read again, so they are dropped and
 -- drawn anew on the next comparison.
 DELETE FROM "BootstrapReplicates";
+
+-- Stored Maj@K curves are now keyed by the version of the run's rows and its dataset's solutions (RowsChange);
+-- curves under the earlier key would never be read again.
+DELETE FROM "ScalingCurve";

@@ -53,7 +53,7 @@ export async function compareDisagreements({ db, input }: ServiceArgs<{ runA: st
           matching AS (SELECT * FROM differing WHERE ${kindFilter}),
           page AS (SELECT * FROM matching ORDER BY "createdAt", id OFFSET ${next(input.cursor)} LIMIT ${next(input.limit)})
      SELECT (SELECT count(*)::int FROM gold) AS gold,
-            (SELECT array_agg(DISTINCT "resolvedSubset") FROM gold) AS subsets,
+            (SELECT array_agg(subset) FROM (SELECT DISTINCT "resolvedSubset" AS subset FROM gold) d) AS subsets,
             (SELECT json_object_agg(kind, n) FROM (SELECT kind, count(*)::int AS n FROM differing GROUP BY kind) k) AS counts,
             (SELECT count(*)::int FROM matching) AS total,
             (SELECT json_agg(json_build_object('trajectoryId', id, 'externalId', "externalId", 'subset', "resolvedSubset", 'gold', label, 'a', p0, 'b', p1, 'kind', kind) ORDER BY "createdAt", id) FROM page) AS items`,

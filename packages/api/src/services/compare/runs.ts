@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { goldSubset, InputError, NotFoundError, subsetFromId, type CheckpointOutcomeCounts, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
+import { InputError, NotFoundError, subsetFromId, type CheckpointOutcomeCounts, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
 import type { Db, Prisma, RunKind, RunStatus } from "@stepwiser/db";
 import { describeRun, readRunConfig, runName } from "@stepwiser/jobs";
 
@@ -158,19 +157,6 @@ export async function wholeDatasetQuery<T>(db: Db, sql: string, ...params: unkno
 
 /** Run statuses after which a run's stored rows no longer change (resuming one finishes it again, at a later time). */
 export const FINISHED_STATUSES: ReadonlySet<string> = new Set(["completed", "completed_with_failures"]);
-
-/**
- * SHA-256 over the gold items in order (solution id, external id, first-error label, subset), with `perItem`'s
- * text for each and a `tail`: the identity of what a stored result was computed from, so that other data never
- * reads it. The solution id is in it because an import that replaces a solution keeps its external id but not
- * its id, and the runs' rows on the old one are gone with it.
- */
-export function goldDigest(gold: readonly GoldSolution[], perItem: (item: GoldSolution) => string = () => "", tail = ""): string {
-  const hash = createHash("sha256");
-  for (const item of gold) hash.update(`${item.trajectoryId}\t${item.id}\t${item.label}\t${goldSubset(item)}\t${perItem(item)}\n`);
-  hash.update(tail);
-  return hash.digest("hex");
-}
 
 /** How `commonGoldQuery` codes a run's prediction: a first-error index (≥ -1), unparseable, or none stored. */
 export const UNPARSEABLE_PREDICTION = -2;

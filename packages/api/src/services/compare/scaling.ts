@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { verifierScalingReplay, type ScalingSolution, type StoredJudgeSample, type Verdict, type VerifierScaling } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { FINISHED_STATUSES, goldDigest, loadCommonGold, loadJudgeSampleRun, type ComparableRun, type GoldSolution } from "./runs";
+import { FINISHED_STATUSES, loadCommonGold, loadJudgeSampleRun, rowsVersion, type ComparableRun, type GoldSolution } from "./runs";
 
 /** Solutions read and replayed at a time: the samples of one page are all that is held. */
 const SOLUTION_PAGE = 2000;
@@ -48,14 +49,15 @@ async function loadPage(db: Db, run: ComparableRun, page: readonly GoldSolution[
 }
 
 async function runScaling(db: Db, run: ComparableRun, draws: number, seed: number) {
-  const { gold } = await loadCommonGold(db, [run]);
-  // A finished run's samples no longer change (resuming it finishes it again, at another time): its curve is read back.
-  const finished = FINISHED_STATUSES.has(run.status) ? await db.run.findUnique({ where: { id: run.id }, select: { finishedAt: true } }) : null;
-  const key = finished?.finishedAt ? goldDigest(gold, undefined, `finished ${finished.finishedAt.toISOString()}`) : null;
+  // A finished run's curve is stored under the version of its rows and its dataset's solutions (`rowsVersion`),
+  // and read back while that version stands, without reading the gold solutions.
+  const version = FINISHED_STATUSES.has(run.status) ? await rowsVersion(db, { runIds: [run.id], datasetIds: [run.datasetId] }) : null;
+  const key = version ? createHash("sha256").update(version).digest("hex") : null;
   if (key) {
     const stored = await db.scalingCurve.findUnique({ where: { runId_goldKey_draws_seed: { runId: run.id, goldKey: key, draws, seed: String(seed) } } });
     if (stored) return { run, ...(stored.curve as unknown as VerifierScaling) };
   }
+  const { gold } = await loadCommonGold(db, [run]);
   const curve = await replayScaling(db, run, gold, draws, seed);
   // Stored only when JSON gives back the same numbers (a NaN would come back null).
   if (key && isDeepStrictEqual(JSON.parse(JSON.stringify(curve)), curve)) {
@@ -83,7 +85,8 @@ async function replayScaling(db: Db, run: ComparableRun, gold: readonly GoldSolu
  * K-subsets. See `verifierScaling` for how unjudged chunks and prompt tokens
  * are read. The solutions are replayed a page at a time (`verifierScalingReplay`),
  * so memory holds one page's samples, not the run's. A finished run's curve is
- * stored the first time (ScalingCurve) and read back after.
+ * stored the first time (ScalingCurve) and read back while its rows and its
+ * dataset's solutions stay as they were.
  */
 export async function compareScaling({ db, input }: ServiceArgs<{ runIds: string[]; draws: number; seed: number }>) {
   const runs = [];
