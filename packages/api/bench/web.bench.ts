@@ -96,6 +96,16 @@ async function main() {
     const compareMetricsFirst = await measure("compare metrics, first view", () => checkpointsQuery(undefined), 1, 0);
     const compareMetrics = await measure("compare metrics, later views", () => checkpointsQuery(undefined), COMPARE_REQUESTS, 1);
     const compareMetricsNewSeed = await measure("compare metrics, new seed", () => checkpointsQuery(1 + rng.nextInt(1_000_000)), COMPARE_REQUESTS, 1);
+    // As after a change to the runs' rows or the dataset's solutions: the gold outcomes are counted again in SQL (the replicates stay stored).
+    const compareMetricsRecount = await measure(
+      "compare metrics, outcomes counted anew",
+      async () => {
+        await db.goldOutcomeCounts.deleteMany({});
+        return checkpointsQuery(undefined);
+      },
+      COMPARE_REQUESTS,
+      0,
+    );
     const goldFilters = [undefined, "none", "error", 0, 1, 2, 3] as const;
     const kinds = [undefined, "a_right", "b_right", "both_wrong"] as const;
     const compareDisagreements = await measure(
@@ -179,7 +189,12 @@ async function main() {
     const saturated = await annotate(SATURATION_SECONDS, 0);
     const humanLabels = await db.humanLabel.count({ where: { queueId } });
 
-    // The chunk-level compare views, now that the queue holds human labels: every request with other inputs (run, queue, pattern, seed), none cached.
+    // The chunk-level compare views, now that the queue holds human labels, every request with other inputs (run, queue, pattern, seed).
+    // The first view of a finished judge run (with or without the annotate run's labels) counts its chunks by votes and
+    // label and stores the count (ReadingGroupCounts); later views read it back and compute only the human side.
+    const threeWayFirst = await measure("compare three-way, first view", () => timedQuery("compare.threeWay", { judgeRunId: strong, annotateRunId, cursor: 0, limit: 200 }), 1, 0);
+    await timedQuery("compare.threeWay", { judgeRunId: weak, annotateRunId, cursor: 0, limit: 200 });
+    for (const judgeRunId of [strong, weak]) await timedQuery("compare.calibration", { judgeRunId, reference: "human", queueId, bins: 10 });
     const threeWay = await measure(
       "compare three-way",
       () =>
@@ -203,6 +218,16 @@ async function main() {
         ),
       CHUNK_COMPARE_REQUESTS,
       1,
+    );
+    // As after a change to either run's rows: judge × Monte-Carlo counted again from every vote row and label.
+    const threeWayRecount = await measure(
+      "compare three-way, counted anew",
+      async () => {
+        await db.readingGroupCounts.deleteMany({});
+        return timedQuery("compare.threeWay", { judgeRunId: pick([strong, weak]), annotateRunId, queueId: rng.nextInt(2) ? queueId : undefined, cursor: 0, limit: 200 });
+      },
+      CHUNK_COMPARE_REQUESTS,
+      0,
     );
     // Scaling likewise: the page's default seed replays a finished run once and stores its curve; a new seed replays again.
     const scalingQuery = (run: string, seed: number | undefined) => timedQuery("compare.scaling", { runIds: [run], draws: SCALING_DRAWS, ...(seed === undefined ? {} : { seed }) });
@@ -238,7 +263,8 @@ async function main() {
         met: compareMetrics.p95 < 500,
       },
       { metric: "compare.checkpoints p50 / max", value: `${ms(compareMetrics.p50)} / ${ms(compareMetrics.max)}` },
-      { metric: "compare.checkpoints, first view of the pair (draws and stores both runs' replicates)", value: ms(compareMetricsFirst.max) },
+      { metric: "compare.checkpoints, first view of the pair (counts the gold outcomes in SQL, draws both runs' replicates, stores both)", value: ms(compareMetricsFirst.max) },
+      { metric: "compare.checkpoints with the gold outcomes counted anew in SQL (as after a change to the runs' rows or the dataset's solutions; replicates stored) p50 / p95", value: p50p95(compareMetricsRecount) },
       { metric: "compare.checkpoints with a new seed each request (draws both runs again) p50 / p95", value: p50p95(compareMetricsNewSeed) },
       { metric: "compare: disagreements tab page (compare.disagreements) p95", value: ms(compareDisagreements.p95), target: "< 300 ms", met: compareDisagreements.p95 < 300 },
       { metric: "compare.disagreements p50 / max", value: `${ms(compareDisagreements.p50)} / ${ms(compareDisagreements.max)}` },
@@ -264,6 +290,8 @@ async function main() {
         met: threeWay.p95 < 1000,
       },
       { metric: "compare.threeWay p50 / max", value: `${ms(threeWay.p50)} / ${ms(threeWay.max)}` },
+      { metric: "compare.threeWay, first view of a judge run (counts every chunk by votes and Monte-Carlo label, stores the count)", value: ms(threeWayFirst.max) },
+      { metric: "compare.threeWay with judge × Monte-Carlo counted anew (as after a change to either run's rows) p50 / p95", value: p50p95(threeWayRecount) },
       { metric: "compare: judge calibration against Monte-Carlo labels or human ratings (compare.calibration) p95", value: ms(calibration.p95), target: "< 1000 ms", met: calibration.p95 < 1000 },
       { metric: "compare.calibration p50 / max", value: `${ms(calibration.p50)} / ${ms(calibration.max)}` },
       {
@@ -283,10 +311,10 @@ async function main() {
       title: "Web app server time at scale",
       method: [
         `${n(seeded.trajectories)} solutions, ${n(seeded.chunks)} chunks and ${n(seeded.rollouts)} rollouts seeded into an embedded PostgreSQL: one annotate run with 16 rollouts per chunk prefix (their correct counts are the stored Q-values), Q-values and three labels per chunk; two judge runs with two samples per chunk.`,
-        `Each request goes through the tRPC fetch handler with a signed-in session and is timed until its whole response body is read.`,
+        `The seeded tables are vacuumed and analysed once written, as autovacuum leaves them. Each request goes through the tRPC fetch handler with a signed-in session and is timed until its whole response body is read.`,
         `Inspector, rollout and list rows: ${REQUESTS} requests each after 20 warm-up requests, one at a time; filtered lists draw from eight views (correctness and generator; lowest-Q range sorted by Q; rule disagreement; judge vs. Monte-Carlo first error; judge verdict with source label; text search; text search sorted by Q; subset and correctness by id) at pages 1–3 of 50.`,
-        `Compare rows: the page over the two judge runs, all ${n(seeded.trajectories)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples, seed 0; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, 100 for the side-by-side item. The metrics tab's first view of the pair is timed on its own: it draws both finished runs' bootstrap replicates and stores them (BootstrapReplicates), which later views, in either run order and with either baseline, read back; the new-seed row asks with a fresh seed each time, so every request draws both runs again.`,
-        `The chunk-level rows run after the annotation phase, so the queue's human labels are there: three-way agreement of a random judge run with the annotate run's first rule (human labels of the queue or of the whole dataset, a random pattern filter), calibration of a random judge run against Monte-Carlo labels or the queue's human ratings, Maj@K scaling of a random judge run with ${SCALING_DRAWS} draws at the page's default seed; ${CHUNK_COMPARE_REQUESTS} requests each after 1 warm-up. Three-way and calibration compute every request from the stored rows, reading the judge's votes from ChunkVotes (one narrow row per judged chunk, kept by triggers on JudgeSample). Scaling's first view of each run replays every stored sample and stores the curve (ScalingCurve), which later views with the same draws and seed read back; the new-seed row (${CHUNK_COMPARE_REQUESTS} requests, no warm-up) replays every time.`,
+        `Compare rows: the page over the two judge runs, all ${n(seeded.trajectories)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples, seed 0; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, 100 for the side-by-side item. The metrics tab's first view of the pair is timed on its own: it counts each run's outcomes per subset on the common gold in SQL (GoldOutcomeCounts) and draws both finished runs' bootstrap replicates (BootstrapReplicates), and stores both, which later views, in either run order and with either baseline, read back while the rows they were computed from stand (RowsChange); the new-seed row asks with a fresh seed each time, so every request draws both runs again; the counted-anew row drops the stored outcomes before each request, as a change to the runs' rows or the dataset's solutions would.`,
+        `The chunk-level rows run after the annotation phase, so the queue's human labels are there: three-way agreement of a random judge run with the annotate run's first rule (human labels of the queue or of the whole dataset, a random pattern filter), calibration of a random judge run against Monte-Carlo labels or the queue's human ratings, Maj@K scaling of a random judge run with ${SCALING_DRAWS} draws at the page's default seed; ${CHUNK_COMPARE_REQUESTS} requests each after 1 warm-up. Three-way and calibration count every chunk by the judge's votes (ChunkVotes, kept by triggers on JudgeSample, read from a covering index) and its Monte-Carlo label on the first view of a finished judge run and store the count (ReadingGroupCounts); that first view is timed on its own, the other combinations of run and labels are viewed once untimed, and the later views read the count back and compute the human side from the rows; the counted-anew row drops the stored counts before each request, as a change to either run's rows would. Scaling's first view of each run replays every stored sample and stores the curve (ScalingCurve), which later views with the same draws and seed read back; the new-seed row (${CHUNK_COMPARE_REQUESTS} requests, no warm-up) replays every time.`,
         `Annotation: a researcher creates a queue (random sample of 5,000 solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once for ${ANNOTATION_SECONDS} s, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item.`,
         `People need tens of seconds to rate a solution of 4–16 chunks, so this is several times the load of ${ANNOTATORS} real annotators; the saturated row repeats the loop for ${SATURATION_SECONDS} s with no time on an item, so ${ANNOTATORS} requests are always waiting on the one Node.js process and the 2-core machine.`,
       ].join(" "),

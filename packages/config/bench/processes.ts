@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -97,4 +97,19 @@ export function peakResidentBytes(pid: number): number {
   const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
   if (!match) throw new Error(`no VmHWM in /proc/${pid}/status`);
   return Number(match[1]) * 1024;
+}
+
+/**
+ * Waits until the machine's 1-minute load average has fallen below `below` (other work on the machine, such as
+ * another benchmark, would otherwise be timed with the requests), for at most `timeoutMs`; returns the load
+ * average when timing starts and how long it waited.
+ */
+export async function waitForQuietMachine(below: number, timeoutMs: number): Promise<{ load: number; waitedMs: number }> {
+  const started = performance.now();
+  for (;;) {
+    const [load] = loadavg();
+    const waitedMs = performance.now() - started;
+    if (load! < below || waitedMs > timeoutMs) return { load: load!, waitedMs };
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+  }
 }
