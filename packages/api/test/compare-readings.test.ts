@@ -386,6 +386,19 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     const other = await db.run.create({ data: { kind: "judge", status: "completed", datasetId, finishedAt: new Date("2026-01-01T00:00:00Z"), config: { datasetId, judgeEndpoint: "judge-d", segmentationMethod: "processbench-paragraphs" } } });
     await db.trajectoryRunStat.create({ data: { runId: other.id, trajectoryId: t0!.id, datasetId, chunkCount: 3, firstNegative: -1, negativeCount: 0 } });
     const compare = () => caller.compare.checkpoints({ runIds: [other.id, judgeRunId], baselineRunId: judgeRunId, resamples: 100 });
+    // Disagreements of finished runs are cut from a stored list: every filter, page and side gives what the one-statement page gives.
+    const filters = [{}, { kind: "a_right" as const }, { kind: "b_right" as const }, { goldFirstError: "none" as const }, { goldFirstError: "error" as const }, { goldFirstError: 1 }, { subset: "t" }, { subset: "u" }, { cursor: 1, limit: 1 }];
+    const pages = async () => {
+      const out = [];
+      for (const filter of filters) for (const [runA, runB] of [[other.id, judgeRunId], [judgeRunId, other.id]]) out.push(await caller.compare.disagreements({ runA: runA!, runB: runB!, ...filter }));
+      return out;
+    };
+    const stored = await pages();
+    expect(await db.disagreementList.count()).toBe(1);
+    expect(stored[0]!.items.length).toBeGreaterThan(0);
+    await db.run.update({ where: { id: other.id }, data: { finishedAt: null } });
+    expect(JSON.stringify(await pages())).toBe(JSON.stringify(stored));
+    await db.run.update({ where: { id: other.id }, data: { finishedAt: new Date("2026-01-01T00:00:00Z") } });
     const first = await compare();
     expect(await db.goldOutcomeCounts.count()).toBe(1);
     expect(await compare()).toEqual(first);

@@ -23,6 +23,16 @@ CREATE TABLE "GoldOutcomeCounts" (
 );
 
 -- CreateTable
+CREATE TABLE "DisagreementList" (
+    "runIds" TEXT NOT NULL,
+    "version" TEXT NOT NULL,
+    "list" JSONB NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "DisagreementList_pkey" PRIMARY KEY ("runIds")
+);
+
+-- CreateTable
 CREATE TABLE "RowsChange" (
     "seq" BIGSERIAL NOT NULL,
     "scopeId" TEXT NOT NULL,
