@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { peakResidentBytes, processCpuSeconds, processTreeCpuSeconds, repoRoot, startSimClusterProcess, stopProcess } from "@stepwiser/config/bench/processes";
@@ -65,8 +65,11 @@ try {
   let peak = peakResidentBytes(worker.pid!);
   /** The peak once 5 % of the solutions are done: what the worker needs with its pools, caches and a full set of units in flight. */
   let earlyPeak: number | null = null;
+  /** The machine's 1-minute load average at every poll: other work on the machine lengthens the wall time. */
+  const loads: number[] = [];
   for (;;) {
     await new Promise((r) => setTimeout(r, POLL_MS));
+    loads.push(loadavg()[0]!);
     if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
     peak = Math.max(peak, peakResidentBytes(worker.pid!));
     const state = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, unitsDone: true, unitsTotal: true } });
@@ -116,6 +119,7 @@ try {
     { metric: "chunks per solution (mean)", value: (chunks / solutions).toFixed(2) },
     { metric: "dataset written in", value: minutes(datasetMs) },
     { metric: "run wall time (submitted → finished)", value: minutes(wallMs) },
+    { metric: "machine load average (1 min) during the run: mean · highest", value: `${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(2)} · ${Math.max(...loads).toFixed(2)} on ${availableParallelism()} cores` },
     { metric: "rollouts stored/s over the whole run", value: (rollouts / (wallMs / 1000)).toFixed(0) },
     { metric: "worker CPU over the run", value: `${(workerCpu / (wallMs / 1000)).toFixed(2)} cores (${((workerCpu * 1000) / rollouts).toFixed(3)} ms per rollout)` },
     { metric: "PostgreSQL CPU over the run", value: `${(dbCpu / (wallMs / 1000)).toFixed(2)} cores (${((dbCpu * 1000) / rollouts).toFixed(3)} ms per rollout)` },
@@ -134,7 +138,7 @@ try {
     method:
       `A simulated-world dataset of ${SOLUTIONS.toLocaleString("en")} solutions (\`createSimWorldDataset\`, one per problem) in an embedded PostgreSQL, annotated by one annotate run (strategy fixed, M = ${M}, one request of n = ${M} per prefix, ${RUN_CONCURRENCY} solutions at once) ` +
       `executed by one worker process (\`apps/worker\`, the production entry point) to the end, against ${REPLICAS} simulated replicas in their own process (${SEQUENCES_PER_REPLICA.toLocaleString("en")} sequences each at time scale ${TIME_SCALE}: faster than the worker, see the ceiling rows of orchestration.md). ` +
-      `Before the run, \`planAnnotateRun\` (what \`stepwiser run annotate --plan\` prints) computes its solutions, chunks, requests and rollouts; afterwards every count the run stored is compared with it exactly (a count off fails the benchmark). ` +
+      `Before the run, \`planAnnotateRun\` (what \`stepwiser plan annotate\` prints) computes its solutions, chunks, requests and rollouts; afterwards every count the run stored is compared with it exactly (a count off fails the benchmark). ` +
       `The worker's peak resident memory is VmHWM from /proc/<pid>/status, read every ${POLL_MS / 1000} s and at the end; CPU from /proc for the worker and for PostgreSQL (postmaster and backends).\n\n` +
       `**What holds memory.** The plan streams segmentation ids page by page (500) into RunUnit rows; executors claim 25 units at a time; a unit holds one solution (its chunks, its stored rollout outcomes, the rows of one request at a time); progress is two counts and one UPDATE per second, a sample at most once per second; the summary is COUNT and SUM aggregates in PostgreSQL. None of them reads the run's trajectories, chunk values or rollouts into the worker, so its memory does not grow with the dataset.`,
     limits:
