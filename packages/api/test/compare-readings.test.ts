@@ -402,6 +402,12 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     const first = await compare();
     expect(await db.goldOutcomeCounts.count()).toBe(1);
     expect(await compare()).toEqual(first);
+    // Either side first: one stored count, read back (not counted again).
+    const { version } = await db.goldOutcomeCounts.findFirstOrThrow();
+    const swapped = await caller.compare.checkpoints({ runIds: [judgeRunId, other.id], baselineRunId: judgeRunId, resamples: 100 });
+    expect(swapped).toEqual({ ...first, runs: [...first.runs].reverse() });
+    expect((await db.goldOutcomeCounts.findFirstOrThrow()).version).toBe(version);
+    expect(await db.goldOutcomeCounts.count()).toBe(1);
     await db.trajectoryRunStat.update({ where: { runId_trajectoryId: { runId: other.id, trajectoryId: t0!.id } }, data: { firstNegative: 0 } });
     const wrong = await compare();
     expect(wrong.runs[0]!.bySubset.t).toMatchObject({ acc_cor: 0 });

@@ -2,7 +2,7 @@ import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, po
 import type { Db, LabelRule as DbLabelRule, Prisma } from "@stepwiser/db";
 import { tryReadRunConfig } from "@stepwiser/jobs";
 import { z } from "zod";
-import { loadJudgeSampleRun, rowsVersion, wholeDatasetQuery, type ComparableRun } from "./runs";
+import { loadJudgeSampleRun, rowsVersion, wholeDatasetQuery, wholeDatasetQueryWith, type ComparableRun } from "./runs";
 
 /**
  * The three chunk-level readings the agreement and calibration views compare:
@@ -195,8 +195,9 @@ async function countReadingGroupRows(db: Db, judgeRun: ComparableRun, labels: { 
   const votes = `SELECT "chunkId", positive AS pos, negative AS neg, unparseable AS unp FROM "ChunkVotes" WHERE "runId" = $1`;
   // Ordered, so that a stored count and a fresh one are summed in the same order downstream.
   return labels
-    ? await wholeDatasetQuery<ReadingGroupRow[]>(
+    ? await wholeDatasetQueryWith<ReadingGroupRow[]>(
         db,
+        { parallel: false },
         `WITH j AS (${votes}),
               m AS (SELECT "chunkId", label::text AS label FROM "ChunkLabel" WHERE "runId" = $2 AND rule = $3::"LabelRule" AND "paramsKey" = $4)
          SELECT j.pos, j.neg, j.unp, m.label, count(*)::int AS chunks

@@ -146,9 +146,19 @@ export async function loadCommonGold(db: Db, runs: readonly ComparableRun[]): Pr
  * the setting holds for this one transaction.
  */
 export async function wholeDatasetQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<T> {
+  return wholeDatasetQueryWith<T>(db, { parallel: true }, sql, ...params);
+}
+
+/**
+ * `wholeDatasetQuery`, optionally without parallel workers: for a full join of two index-ordered scans (chunk
+ * votes with chunk labels), a merge join in one process was twice as fast on two cores as a parallel hash join
+ * whose workers share out the index pages one at a time (web benchmark, DECISIONS).
+ */
+export async function wholeDatasetQueryWith<T>(db: Db, options: { parallel: boolean }, sql: string, ...params: unknown[]): Promise<T> {
   return db.$transaction(
     async (tx) => {
       await tx.$executeRawUnsafe("SET LOCAL work_mem = '64MB'");
+      if (!options.parallel) await tx.$executeRawUnsafe("SET LOCAL max_parallel_workers_per_gather = 0");
       return tx.$queryRawUnsafe<T>(sql, ...params);
     },
     { timeout: 300_000 },
@@ -312,20 +322,21 @@ async function countCommonGoldOutcomes(db: Db, runs: readonly ComparableRun[]): 
  * finishedAt and each scope's count of RowsChange rows, which triggers append
  * for every statement that changes those rows once a run has finished. Null
  * when a run has not finished (its rows may still change, so nothing is
- * stored for it) or does not exist.
+ * stored for it) or does not exist. The same scopes in any order give the same version.
  */
 export async function rowsVersion(db: Db, scopes: { runIds: readonly string[]; datasetIds?: readonly string[] }): Promise<string | null> {
   const runs = await db.$queryRawUnsafe<Array<{ id: string; finishedAt: Date | null; changes: number }>>(
     `SELECT r.id, r."finishedAt", (SELECT count(*)::int FROM "RowsChange" c WHERE c."scopeId" = r.id) AS changes FROM "Run" r WHERE r.id = ANY($1::text[])`,
     [...scopes.runIds],
   );
+  // In id order, so that the same runs asked for in another order (the compare page's either side) have one version.
   const parts: string[] = [];
-  for (const id of scopes.runIds) {
+  for (const id of [...scopes.runIds].sort()) {
     const run = runs.find((r) => r.id === id);
     if (!run?.finishedAt) return null;
     parts.push(`run ${id} finished ${run.finishedAt.toISOString()} changed ${run.changes}`);
   }
-  for (const id of scopes.datasetIds ?? []) {
+  for (const id of [...(scopes.datasetIds ?? [])].sort()) {
     const [row] = await db.$queryRawUnsafe<Array<{ changes: number }>>(`SELECT count(*)::int AS changes FROM "RowsChange" WHERE "scopeId" = $1`, id);
     parts.push(`dataset ${id} changed ${row!.changes}`);
   }

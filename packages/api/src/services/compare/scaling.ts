@@ -23,17 +23,21 @@ async function fewestStoredSamples(db: Db, run: ComparableRun, trajectoryIds: re
   return row?.fewest ?? 0;
 }
 
-/** One page of gold solutions with every chunk of the run's segmentation in order and the samples stored on it (in sampleIndex order, from ChunkVotes). */
+/**
+ * One page of gold solutions with every chunk of the run's segmentation in order and the samples stored on it (in
+ * sampleIndex order, from ChunkVotes). The page's ids drive the join, so each solution's segmentation is found
+ * through its (trajectoryId, method) key rather than by filtering every segmentation of the dataset per page.
+ */
 async function loadPage(db: Db, run: ComparableRun, page: readonly GoldSolution[]): Promise<ScalingSolution[]> {
   const rows = await db.$queryRawUnsafe<Array<{ trajectoryId: string; verdicts: Verdict[]; promptTokens: number[]; completionTokens: number[] }>>(
     `SELECT s."trajectoryId",
             coalesce(v.verdicts::text[], '{}') AS verdicts,
             coalesce(v."promptTokens", '{}') AS "promptTokens",
             coalesce(v."completionTokens", '{}') AS "completionTokens"
-       FROM "Segmentation" s
+       FROM unnest($3::text[]) AS page("trajectoryId")
+       JOIN "Segmentation" s ON s."trajectoryId" = page."trajectoryId" AND s.method = $2
        JOIN "Chunk" c ON c."segmentationId" = s.id
        LEFT JOIN "ChunkVotes" v ON v."runId" = $1 AND v."chunkId" = c.id
-      WHERE s.method = $2 AND s."trajectoryId" = ANY($3::text[])
       ORDER BY s."trajectoryId", c.index`,
     run.id,
     run.segmentationMethod,
