@@ -1,7 +1,7 @@
 import { DISAGREEMENT_KINDS, InputError, type DisagreementKind, type FirstErrorPrediction } from "@stepwiser/core";
-import type { Db, Prisma } from "@stepwiser/db";
+import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, rowsVersion, UNPARSEABLE_PREDICTION, wholeDatasetQuery, type ComparableRun } from "./runs";
+import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, rowsVersion, storedUnderVersion, UNPARSEABLE_PREDICTION, wholeDatasetQuery, type ComparableRun } from "./runs";
 
 interface DisagreementRow {
   trajectoryId: string;
@@ -144,14 +144,17 @@ export async function compareDisagreements({ db, input }: ServiceArgs<Disagreeme
   if (version) {
     const sorted = [...runs].sort((x, y) => (x.id < y.id ? -1 : 1));
     const runIds = sorted.map((r) => r.id).join(",");
-    const stored = await db.disagreementList.findUnique({ where: { runIds } });
-    let list: StoredDisagreements;
-    if (stored && stored.version === version) list = stored.list as unknown as StoredDisagreements;
-    else {
-      list = await listDisagreements(db, sorted);
-      const data = { version, list: list as unknown as Prisma.InputJsonValue };
-      await db.disagreementList.upsert({ where: { runIds }, create: { runIds, ...data }, update: data });
-    }
+    const list = await storedUnderVersion(
+      version,
+      {
+        read: async () => {
+          const row = await db.disagreementList.findUnique({ where: { runIds } });
+          return row && { version: row.version, value: row.list };
+        },
+        write: (version, list) => db.disagreementList.upsert({ where: { runIds }, create: { runIds, version, list }, update: { version, list } }),
+      },
+      () => listDisagreements(db, sorted),
+    );
     page = pageStoredDisagreements(list, sorted[0]!.id !== runs[0]!.id, input);
   } else {
     page = await pageDisagreements(db, runs, input);

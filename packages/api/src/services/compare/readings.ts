@@ -1,8 +1,8 @@
 import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
-import type { Db, LabelRule as DbLabelRule, Prisma } from "@stepwiser/db";
+import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
 import { tryReadRunConfig } from "@stepwiser/jobs";
 import { z } from "zod";
-import { loadJudgeSampleRun, rowsVersion, wholeDatasetQuery, wholeDatasetQueryWith, type ComparableRun } from "./runs";
+import { loadJudgeSampleRun, rowsVersion, storedUnderVersion, wholeDatasetQuery, wholeDatasetQueryWith, type ComparableRun } from "./runs";
 
 /**
  * The three chunk-level readings the agreement and calibration views compare:
@@ -172,17 +172,18 @@ interface ReadingGroupRow {
 export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels: { annotateRunId: string; rule: StoredRule } | null): Promise<ReadingGroup[]> {
   const labelsKey = labels ? `${labels.annotateRunId}|${labels.rule.rule}|${labels.rule.paramsKey}` : "";
   const version = await rowsVersion(db, { runIds: labels ? [judgeRun.id, labels.annotateRunId] : [judgeRun.id] });
-  const stored = version ? await db.readingGroupCounts.findUnique({ where: { judgeRunId_labelsKey: { judgeRunId: judgeRun.id, labelsKey } } }) : null;
-  let rows: ReadingGroupRow[];
-  if (stored && stored.version === version) {
-    rows = stored.groups as unknown as ReadingGroupRow[];
-  } else {
-    rows = await countReadingGroupRows(db, judgeRun, labels);
-    if (version) {
-      const data = { version, groups: rows as unknown as Prisma.InputJsonValue };
-      await db.readingGroupCounts.upsert({ where: { judgeRunId_labelsKey: { judgeRunId: judgeRun.id, labelsKey } }, create: { judgeRunId: judgeRun.id, labelsKey, ...data }, update: data });
-    }
-  }
+  const where = { judgeRunId_labelsKey: { judgeRunId: judgeRun.id, labelsKey } };
+  const rows = await storedUnderVersion(
+    version,
+    {
+      read: async () => {
+        const row = await db.readingGroupCounts.findUnique({ where });
+        return row && { version: row.version, value: row.groups };
+      },
+      write: (version, groups) => db.readingGroupCounts.upsert({ where, create: { judgeRunId: judgeRun.id, labelsKey, version, groups }, update: { version, groups } }),
+    },
+    () => countReadingGroupRows(db, judgeRun, labels),
+  );
   return rows.map((row) => ({
     judge: row.pos === null ? null : judgeReadingOfCounts(row.pos, row.neg!, row.unp!, judgeRun.tiePolicy),
     mc: row.label,

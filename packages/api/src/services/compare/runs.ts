@@ -234,14 +234,18 @@ export async function loadCommonGoldOutcomes(db: Db, runs: readonly ComparableRu
   // Finished runs: counted once per set of runs and stored under the version of their rows and the dataset's.
   const version = await rowsVersion(db, { runIds: runs.map((r) => r.id), datasetIds: [runs[0]!.datasetId] });
   const runIds = runs.map((r) => r.id).sort().join(",");
-  const stored = version ? await db.goldOutcomeCounts.findUnique({ where: { runIds } }) : null;
-  if (stored && stored.version === version) return readStoredOutcomes(stored.outcomes as unknown as StoredOutcomes, runs);
-  const outcomes = await countCommonGoldOutcomes(db, runs);
-  if (version) {
-    const data = { version, outcomes: storedOutcomes(outcomes, runs) as unknown as Prisma.InputJsonValue };
-    await db.goldOutcomeCounts.upsert({ where: { runIds }, create: { runIds, ...data }, update: data });
-  }
-  return outcomes;
+  const stored = await storedUnderVersion(
+    version,
+    {
+      read: async () => {
+        const row = await db.goldOutcomeCounts.findUnique({ where: { runIds } });
+        return row && { version: row.version, value: row.outcomes };
+      },
+      write: (version, outcomes) => db.goldOutcomeCounts.upsert({ where: { runIds }, create: { runIds, version, outcomes }, update: { version, outcomes } }),
+    },
+    async () => storedOutcomes(await countCommonGoldOutcomes(db, runs), runs),
+  );
+  return readStoredOutcomes(stored, runs);
 }
 
 /** `CommonGoldOutcomes` as JSON, each run's entry under its id (the order of the runs asked for may differ). */
@@ -341,4 +345,24 @@ export async function rowsVersion(db: Db, scopes: { runIds: readonly string[]; d
     parts.push(`dataset ${id} changed ${row!.changes}`);
   }
   return parts.join("; ");
+}
+
+/** Where one stored compare result lives: its row's version and JSON, and how to write both. */
+export interface VersionedStore {
+  read(): Promise<{ version: string; value: Prisma.JsonValue } | null>;
+  write(version: string, value: Prisma.InputJsonValue): Promise<unknown>;
+}
+
+/**
+ * A compare result read from its store while `version` (see `rowsVersion`)
+ * stands, else counted anew and stored under it; nothing is read or stored
+ * when `version` is null (a run not finished). `count` returns the stored form.
+ */
+export async function storedUnderVersion<T>(version: string | null, store: VersionedStore, count: () => Promise<T>): Promise<T> {
+  if (!version) return count();
+  const stored = await store.read();
+  if (stored && stored.version === version) return stored.value as unknown as T;
+  const value = await count();
+  await store.write(version, value as unknown as Prisma.InputJsonValue);
+  return value;
 }
