@@ -38,16 +38,21 @@ export function promptBlockHashes(salt: string, tokens: readonly string[]): numb
   return hashes;
 }
 
+/**
+ * A least-recently-used list of block hashes in slots: `slotOf` finds a block's
+ * slot, `prev`/`next` link the slots from least (`head`) to most (`tail`)
+ * recently used, and an evicted block's slot is reused at once. Every step is
+ * O(1) whatever the cache's size (a Map kept in recency order by delete and
+ * set, evicted through a live iterator, cost most of a busy replica's CPU once
+ * it held a few hundred thousand blocks).
+ */
 export class PrefixCache {
-  /** Map order is recency order: the first key is the least recently used block. */
-  private readonly blocks = new Map<number, true>();
-  /**
-   * Where eviction goes on: a live iterator over `blocks`, which sees keys re-set after it (they move to the
-   * end) and skips deleted ones. Asking a fresh iterator for the first key would walk past every hole the
-   * deletions left since the table was last rebuilt — per eviction, so a full cache took milliseconds per
-   * admitted sequence; this one walks each hole once.
-   */
-  private lru: IterableIterator<number> = this.blocks.keys();
+  private readonly slotOf = new Map<number, number>();
+  private keys = new Float64Array(0);
+  private prev = new Int32Array(0);
+  private next = new Int32Array(0);
+  private head = NONE;
+  private tail = NONE;
   private readonly capacityBlocks: number;
 
   constructor(capacityTokens: number) {
@@ -55,7 +60,7 @@ export class PrefixCache {
   }
 
   get size(): number {
-    return this.blocks.size;
+    return this.slotOf.size;
   }
 
   /**
@@ -68,29 +73,66 @@ export class PrefixCache {
     if (this.capacityBlocks === 0) return 0;
     const hitLimit = Math.min(hashes.length, Math.floor((promptTokenCount - 1) / PREFIX_BLOCK_TOKENS));
     let hits = 0;
-    while (hits < hitLimit && this.blocks.has(hashes[hits]!)) hits++;
+    while (hits < hitLimit && this.slotOf.has(hashes[hits]!)) hits++;
     // Touched last block first, so the chain's head is the most recent and eviction
     // takes tails first (vLLM frees a sequence's blocks in reverse order for the same reason).
-    for (let i = hashes.length - 1; i >= 0; i--) {
-      const key = hashes[i]!;
-      this.blocks.delete(key);
-      this.blocks.set(key, true);
-    }
-    while (this.blocks.size > this.capacityBlocks) {
-      let oldest = this.lru.next();
-      // Every live key lies ahead of the iterator (the ones behind it were evicted), so it ends only on an empty map.
-      if (oldest.done) {
-        this.lru = this.blocks.keys();
-        oldest = this.lru.next();
-        if (oldest.done) break;
-      }
-      this.blocks.delete(oldest.value);
-    }
+    for (let i = hashes.length - 1; i >= 0; i--) this.touch(hashes[i]!);
     return hits * PREFIX_BLOCK_TOKENS;
   }
 
   clear(): void {
-    this.blocks.clear();
-    this.lru = this.blocks.keys();
+    this.slotOf.clear();
+    this.head = NONE;
+    this.tail = NONE;
+  }
+
+  /** Makes `key` the most recently used block, evicting the least recently used one when the cache is full. */
+  private touch(key: number): void {
+    let slot = this.slotOf.get(key);
+    if (slot !== undefined) {
+      if (slot === this.tail) return;
+      this.unlink(slot);
+    } else if (this.slotOf.size >= this.capacityBlocks) {
+      slot = this.head;
+      this.unlink(slot);
+      this.slotOf.delete(this.keys[slot]!);
+      this.slotOf.set(key, slot);
+      this.keys[slot] = key;
+    } else {
+      slot = this.slotOf.size;
+      if (slot >= this.keys.length) this.grow();
+      this.slotOf.set(key, slot);
+      this.keys[slot] = key;
+    }
+    this.prev[slot] = this.tail;
+    this.next[slot] = NONE;
+    if (this.tail === NONE) this.head = slot;
+    else this.next[this.tail] = slot;
+    this.tail = slot;
+  }
+
+  private unlink(slot: number): void {
+    const before = this.prev[slot]!;
+    const after = this.next[slot]!;
+    if (before === NONE) this.head = after;
+    else this.next[before] = after;
+    if (after === NONE) this.tail = before;
+    else this.prev[after] = before;
+  }
+
+  /** Slots are allocated as blocks arrive (doubling up to the capacity), so a large budget costs nothing until used. */
+  private grow(): void {
+    const length = Math.min(this.capacityBlocks, Math.max(1024, this.keys.length * 2));
+    const keys = new Float64Array(length);
+    const prev = new Int32Array(length);
+    const next = new Int32Array(length);
+    keys.set(this.keys);
+    prev.set(this.prev);
+    next.set(this.next);
+    this.keys = keys;
+    this.prev = prev;
+    this.next = next;
   }
 }
+
+const NONE = -1;
