@@ -61,15 +61,18 @@ describe("PrefixCache", () => {
     expect(cache.admit(first, 49)).toBe(32);
   });
 
-  it("hits exactly what a plain least-recently-used list of blocks holds, through many evictions and re-admissions", () => {
-    const capacityBlocks = 40;
+  // 1,500 blocks: past the first allocation of slots (1,024), so the cache grows while it fills.
+  it.each([
+    { capacityBlocks: 40, chains: 30, steps: 5000 },
+    { capacityBlocks: 1500, chains: 700, steps: 8000 },
+  ])("hits exactly what a plain least-recently-used list of $capacityBlocks blocks holds, through many evictions and re-admissions", ({ capacityBlocks, chains, steps }) => {
     const cache = new PrefixCache(capacityBlocks * 16);
     const reference: number[] = []; // least recent first
     let state = 7;
     const random = (n: number) => ((state = (state * 1103515245 + 12345) % 2147483648), state % n);
-    for (let step = 0; step < 5000; step++) {
+    for (let step = 0; step < steps; step++) {
       // Prompts of 1–6 blocks from a small vocabulary of chains, so blocks are shared, re-admitted and evicted.
-      const hashes = Array.from({ length: 1 + random(6) }, (_, i) => 1000 * random(30) + i);
+      const hashes = Array.from({ length: 1 + random(6) }, (_, i) => 1000 * random(chains) + i);
       const promptTokens = hashes.length * 16 + 1;
       let expected = 0;
       while (expected < hashes.length && reference.includes(hashes[expected]!)) expected++;
