@@ -68,8 +68,14 @@ describe("PrefixCache", () => {
   ])("hits exactly what a plain least-recently-used list of $capacityBlocks blocks holds, through many evictions and re-admissions", ({ capacityBlocks, chains, steps }) => {
     const cache = new PrefixCache(capacityBlocks * 16);
     const reference: number[] = []; // least recent first
+    // mulberry32: every residue is reached (the low bits of a power-of-two LCG repeat too soon to fill 1,500 blocks).
     let state = 7;
-    const random = (n: number) => ((state = (state * 1103515245 + 12345) % 2147483648), state % n);
+    const random = (n: number) => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
     for (let step = 0; step < steps; step++) {
       // Prompts of 1–6 blocks from a small vocabulary of chains, so blocks are shared, re-admitted and evicted.
       const hashes = Array.from({ length: 1 + random(6) }, (_, i) => 1000 * random(chains) + i);
@@ -85,6 +91,7 @@ describe("PrefixCache", () => {
       while (reference.length > capacityBlocks) reference.shift();
       expect(cache.size).toBe(reference.length);
     }
+    expect(cache.size).toBe(capacityBlocks); // filled, so later admissions evicted
     cache.clear();
     expect(cache.admit([1, 2], 33)).toBe(0);
     expect(cache.admit([1, 2], 33)).toBe(32);
