@@ -25,6 +25,20 @@ describe("grading pool", () => {
     expect(results[0]!.pred).toMatchObject({ extracted: "0.5", rule: "boxed" });
   });
 
+  it("is ready once every thread is up: two stuck pairs then run side by side, and replaced threads count again", async () => {
+    const limit = 400;
+    pool = new GradingPool({ threads: 2, timeLimitMs: limit, cooperativeShare: 100 });
+    await pool.ready();
+    const started = performance.now();
+    const stuck = await Promise.all([0, 1].map(() => pool!.grade("5", "\\boxed{\\sum_{k=1}^{10^9} k}").then((result) => ({ result, ms: performance.now() - started }))));
+    expect(stuck.map(({ result }) => result.reason)).toEqual(["timeout", "timeout"]);
+    // One after the other would take two limits; on two threads both end at the first.
+    for (const { ms } of stuck) expect(ms).toBeLessThan(2 * limit);
+    // Both threads were killed and replaced; the pool is ready again once the new ones are up.
+    await pool.ready();
+    await expect(Promise.all([pool.grade("3", "\\boxed{3}"), pool.grade("4", "\\boxed{4}")])).resolves.toMatchObject([{ equivalent: true }, { equivalent: true }]);
+  });
+
   it("kills a pair that outruns the hard limit, reports a timeout, and keeps grading", async () => {
     // The grader's own deadline is pushed far past the hard limit, so only the
     // watchdog can stop this sum of a billion terms.

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gradeAnswer, warmUpCas } from "@stepwiser/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeRunGrading, gradeRolloutAnswer, gradeSolutionFinalAnswer, gradingSettingsFromEnv, holdRunGrading, runGradingSettings } from "../src";
+import { closeRunGrading, gradeRolloutAnswer, gradeSolutionFinalAnswer, gradingSettingsFromEnv, holdRunGrading, runGradingReady, runGradingSettings } from "../src";
 import { PATHOLOGICAL_ANSWER } from "./pathological-answer";
 
 /** Gaps between the ticks of a main-thread interval, while `body` runs. */
@@ -46,7 +46,9 @@ describe("grading of model outputs during runs", () => {
     const hardLimitMs = 500;
     const release = holdRunGrading({ gradingThreads: 2, gradingTimeLimitMs: hardLimitMs });
     try {
-      // Threads start (load the grader, build the CAS) before the measurement.
+      // Both threads start (load the grader, build the CAS) before the measurement: on a loaded
+      // machine the second may come up long after the first has answered.
+      await runGradingReady();
       await expect(gradeRolloutAnswer("1", String.raw`\boxed{1}`)).resolves.toMatchObject({ equivalent: true });
       expect(runGradingSettings()).toEqual({ gradingThreads: 2, gradingTimeLimitMs: hardLimitMs });
 

@@ -59,6 +59,7 @@ const DEFAULT_COOPERATIVE_SHARE = 0.8;
 export class GradingPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
+  private readyWaiters: Array<() => void> = [];
   private readonly timeLimitMs: number;
   private readonly gradeOptions: GradeOptions;
   private nextId = 0;
@@ -85,8 +86,19 @@ export class GradingPool {
     });
   }
 
+  /**
+   * Resolves once every thread has loaded the grader and built its CAS (a replaced
+   * thread counts again), so a caller that measures or starts a burst of work can
+   * wait for the whole pool rather than for whichever thread came up first.
+   */
+  ready(): Promise<void> {
+    if (this.closed || this.slots.every((slot) => slot.ready)) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.wakeReadyWaiters();
     for (const task of this.queue.splice(0)) task.reject(new Error("the grading pool was closed"));
     await Promise.all(this.slots.map((slot) => this.retire(slot)));
   }
@@ -98,6 +110,7 @@ export class GradingPool {
       if ("ready" in message) {
         slot.ready = true;
         this.dispatch();
+        if (this.slots.every((each) => each.ready)) this.wakeReadyWaiters();
         return;
       }
       this.finish(slot, message);
@@ -171,6 +184,10 @@ export class GradingPool {
     if (index === -1) return;
     void this.retire(slot);
     this.slots[index] = this.spawn();
+  }
+
+  private wakeReadyWaiters(): void {
+    for (const wake of this.readyWaiters.splice(0)) wake();
   }
 
   private clear(slot: Slot): void {

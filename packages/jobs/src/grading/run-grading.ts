@@ -128,6 +128,11 @@ export async function closeRunGrading(): Promise<void> {
   await Promise.all([...retiring]);
 }
 
+/** Resolves once every thread of the pool gradings go to now is up (starting the pool if none is). */
+export function runGradingReady(): Promise<void> {
+  return currentPool().pool.ready();
+}
+
 /** The settings of the pool gradings go to now, or null before the first grading. */
 export function runGradingSettings(): GradingSettings | null {
   return shared ? { ...shared.settings } : null;
