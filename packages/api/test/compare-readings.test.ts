@@ -396,6 +396,8 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     const stored = await pages();
     expect(await db.disagreementList.count()).toBe(1);
     expect(stored[0]!.items.length).toBeGreaterThan(0);
+    // Listed once, as one row per differing solution.
+    expect(await db.disagreementItem.count()).toBe(stored[0]!.total);
     await db.run.update({ where: { id: other.id }, data: { finishedAt: null } });
     expect(JSON.stringify(await pages())).toBe(JSON.stringify(stored));
     await db.run.update({ where: { id: other.id }, data: { finishedAt: new Date("2026-01-01T00:00:00Z") } });
@@ -412,6 +414,14 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     const wrong = await compare();
     expect(wrong.runs[0]!.bySubset.t).toMatchObject({ acc_cor: 0 });
     expect(first.runs[0]!.bySubset.t).toMatchObject({ acc_cor: 1 / 2 });
+    // The pair's disagreements are listed anew under the new version: the old items replaced, every page as the one-statement page gives.
+    const relisted = await pages();
+    expect(JSON.stringify(relisted)).not.toBe(JSON.stringify(stored));
+    expect(await db.disagreementList.count()).toBe(1);
+    expect(await db.disagreementItem.count()).toBe(relisted[0]!.total);
+    await db.run.update({ where: { id: other.id }, data: { finishedAt: null } });
+    expect(JSON.stringify(await pages())).toBe(JSON.stringify(relisted));
+    await db.run.update({ where: { id: other.id }, data: { finishedAt: new Date("2026-01-01T00:00:00Z") } });
     await db.trajectory.update({ where: { id: t0!.id }, data: { sourceFirstErrorIndex: 0 } });
     const relabelledGold = await compare();
     expect(relabelledGold.runs[0]!.bySubset.t).toMatchObject({ n_error: 2, n_correct: 1 });

@@ -1,7 +1,7 @@
 import { DISAGREEMENT_KINDS, InputError, type DisagreementKind, type FirstErrorPrediction } from "@stepwiser/core";
-import type { Db } from "@stepwiser/db";
+import type { Db, Prisma } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, rowsVersion, storedUnderVersion, UNPARSEABLE_PREDICTION, wholeDatasetQuery, type ComparableRun } from "./runs";
+import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, rowsVersion, UNPARSEABLE_PREDICTION, wholeDatasetQuery, type ComparableRun } from "./runs";
 
 interface DisagreementRow {
   trajectoryId: string;
@@ -69,72 +69,135 @@ interface DisagreementsInput {
   limit: number;
 }
 
-/** Every solution two runs predict differently, in file order, as columns; the first run is side a. */
+/** A stored list's items counted by subset, gold first error and kind (side a is the first of the sorted runs). */
+interface DisagreementGroup {
+  subset: string;
+  label: number;
+  aRight: number;
+  bRight: number;
+  bothWrong: number;
+}
+
+/** What DisagreementList keeps beside its items: enough to count any filter's page without reading them. */
 interface StoredDisagreements {
   gold: number;
   subsets: string[];
-  trajectoryId: string[];
-  externalId: string[];
-  subset: string[];
-  label: number[];
-  a: number[];
-  b: number[];
+  groups: DisagreementGroup[];
 }
 
-async function listDisagreements(db: Db, runs: readonly ComparableRun[]): Promise<StoredDisagreements> {
-  const { sql, params } = commonGoldQuery(runs);
-  const [row] = await wholeDatasetQuery<Array<StoredDisagreements & { subsets: string[] | null }>>(
-    db,
-    `WITH gold AS MATERIALIZED (${sql}),
-          differing AS (SELECT * FROM gold WHERE (CASE WHEN p0 < -1 THEN NULL ELSE p0 END) IS DISTINCT FROM (CASE WHEN p1 < -1 THEN NULL ELSE p1 END))
-     SELECT (SELECT count(*)::int FROM gold) AS gold,
-            (SELECT array_agg(subset) FROM (SELECT DISTINCT "resolvedSubset" AS subset FROM gold) d) AS subsets,
-            coalesce(array_agg(id ORDER BY "createdAt", id), '{}') AS "trajectoryId",
-            coalesce(array_agg("externalId" ORDER BY "createdAt", id), '{}') AS "externalId",
-            coalesce(array_agg("resolvedSubset" ORDER BY "createdAt", id), '{}') AS subset,
-            coalesce(array_agg(label ORDER BY "createdAt", id), '{}') AS label,
-            coalesce(array_agg(p0 ORDER BY "createdAt", id), '{}') AS a,
-            coalesce(array_agg(p1 ORDER BY "createdAt", id), '{}') AS b
-       FROM differing`,
-    ...params,
+/**
+ * Two finished runs' disagreements under `version`: read while it stands, else listed anew in one
+ * statement (every differing solution written as a DisagreementItem at its file-order position, and
+ * counted by group) and stored under it. A lock per pair lets one request list while others wait and
+ * then read what it stored; the old items go in the same transaction, so a page never mixes lists.
+ */
+async function storedDisagreements(db: Db, sorted: readonly ComparableRun[], version: string): Promise<StoredDisagreements> {
+  const runIds = sorted.map((r) => r.id).join(",");
+  const read = async (reader: Pick<Db, "disagreementList">) => {
+    const row = await reader.disagreementList.findUnique({ where: { runIds }, select: { version: true, list: true } });
+    return row?.version === version ? (row.list as unknown as StoredDisagreements) : null;
+  };
+  const current = await read(db);
+  if (current) return current;
+  return db.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, `disagreements ${runIds}`);
+      const listed = await read(tx);
+      if (listed) return listed;
+      await tx.disagreementList.deleteMany({ where: { runIds } });
+      await tx.disagreementList.create({ data: { runIds, version: "listing", list: {} } });
+      await tx.$executeRawUnsafe("SET LOCAL work_mem = '64MB'");
+      const { sql, params } = commonGoldQuery(sorted);
+      params.push(runIds);
+      const [row] = await tx.$queryRawUnsafe<Array<{ gold: number; subsets: string[] | null; groups: DisagreementGroup[] | null }>>(
+        `WITH gold AS MATERIALIZED (${sql}),
+              differing AS (SELECT * FROM gold WHERE (CASE WHEN p0 < -1 THEN NULL ELSE p0 END) IS DISTINCT FROM (CASE WHEN p1 < -1 THEN NULL ELSE p1 END)),
+              written AS (
+                INSERT INTO "DisagreementItem" ("runIds", "position", "trajectoryId", "externalId", "subset", "label", "a", "b")
+                SELECT $${params.length}, (row_number() OVER (ORDER BY "createdAt", id) - 1)::int, id, "externalId", "resolvedSubset", label, p0, p1 FROM differing
+                RETURNING 1)
+         SELECT (SELECT count(*)::int FROM gold) AS gold,
+                (SELECT array_agg(subset) FROM (SELECT DISTINCT "resolvedSubset" AS subset FROM gold) d) AS subsets,
+                (SELECT json_agg(g) FROM (
+                   SELECT "resolvedSubset" AS subset, label,
+                          count(*) FILTER (WHERE p0 = label)::int AS "aRight",
+                          count(*) FILTER (WHERE p1 = label)::int AS "bRight",
+                          count(*) FILTER (WHERE p0 <> label AND p1 <> label)::int AS "bothWrong"
+                     FROM differing GROUP BY "resolvedSubset", label) g) AS groups,
+                (SELECT count(*) FROM written) AS written`,
+        ...params,
+      );
+      const list: StoredDisagreements = { gold: row!.gold, subsets: (row!.subsets ?? []).sort((a, b) => a.localeCompare(b)), groups: row!.groups ?? [] };
+      await tx.disagreementList.update({ where: { runIds }, data: { version, list: list as unknown as Prisma.InputJsonValue } });
+      return list;
+    },
+    { timeout: 300_000 },
   );
-  return { ...row!, subsets: (row!.subsets ?? []).sort((a, b) => a.localeCompare(b)) };
 }
 
-/** `pageDisagreements`' answer from the stored list: the same filters, counts, order and page. */
-function pageStoredDisagreements(list: StoredDisagreements, swapped: boolean, input: DisagreementsInput) {
-  const [sideA, sideB] = swapped ? [list.b, list.a] : [list.a, list.b];
+/** Whether a gold first error passes the page's gold-position filter. */
+function goldPasses(label: number, goldFilter: DisagreementsInput["goldFirstError"]): boolean {
+  return goldFilter === undefined || (goldFilter === "none" ? label === -1 : goldFilter === "error" ? label >= 0 : label === goldFilter);
+}
+
+/**
+ * `pageDisagreements`' answer from a stored list: counts from its groups, the page from its items in
+ * file order (an index range of the pair, filtered as it is walked), the same filters, counts and order.
+ * A coded prediction equals the gold only when usable (the gold is ≥ -1, unusable codes below), so a
+ * side is right exactly when its code is the gold.
+ */
+async function pageStoredDisagreements(db: Db, sorted: readonly ComparableRun[], version: string, list: StoredDisagreements, swapped: boolean, input: DisagreementsInput) {
   const counts = Object.fromEntries(DISAGREEMENT_KINDS.map((k) => [k, 0])) as Record<DisagreementKind, number>;
-  const matching: number[] = [];
-  const goldFilter = input.goldFirstError;
-  const kindOf = (i: number): DisagreementKind => (usable(sideA[i]!) === list.label[i] ? "a_right" : usable(sideB[i]!) === list.label[i] ? "b_right" : "both_wrong");
-  for (let i = 0; i < list.trajectoryId.length; i++) {
-    if (input.subset !== undefined && list.subset[i] !== input.subset) continue;
-    const label = list.label[i]!;
-    if (goldFilter === "none" ? label !== -1 : goldFilter === "error" ? label < 0 : goldFilter !== undefined && label !== goldFilter) continue;
-    const kind = kindOf(i);
-    counts[kind] += 1;
-    if (!input.kind || kind === input.kind) matching.push(i);
+  for (const group of list.groups) {
+    if ((input.subset !== undefined && group.subset !== input.subset) || !goldPasses(group.label, input.goldFirstError)) continue;
+    counts.a_right += swapped ? group.bRight : group.aRight;
+    counts.b_right += swapped ? group.aRight : group.bRight;
+    counts.both_wrong += group.bothWrong;
   }
-  const items = matching.slice(input.cursor, input.cursor + input.limit).map((i) => ({
-    trajectoryId: list.trajectoryId[i]!,
-    externalId: list.externalId[i]!,
-    subset: list.subset[i]!,
-    gold: list.label[i]!,
-    a: usable(sideA[i]!),
-    b: usable(sideB[i]!),
-    kind: kindOf(i),
-  }));
-  return { gold: list.gold, subsets: list.subsets, counts, total: matching.length, items };
+  const total = input.kind ? counts[input.kind] : DISAGREEMENT_KINDS.reduce((sum, k) => sum + counts[k], 0);
+  const params: unknown[] = [sorted.map((r) => r.id).join(","), version];
+  const next = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const filters: string[] = [];
+  if (input.subset !== undefined) filters.push(`subset = ${next(input.subset)}`);
+  const goldFilter = input.goldFirstError;
+  if (goldFilter === "none") filters.push("label = -1");
+  else if (goldFilter === "error") filters.push("label >= 0");
+  else if (goldFilter !== undefined) filters.push(`label = ${next(goldFilter)}`);
+  // The kind asked for, as the stored sides read it.
+  const storedKind = input.kind && swapped ? ({ a_right: "b_right", b_right: "a_right", both_wrong: "both_wrong" } as const)[input.kind] : input.kind;
+  if (storedKind === "a_right") filters.push("a = label");
+  else if (storedKind === "b_right") filters.push("b = label");
+  else if (storedKind === "both_wrong") filters.push("a <> label AND b <> label");
+  const rows =
+    input.cursor < total
+      ? await db.$queryRawUnsafe<Array<{ trajectoryId: string; externalId: string; subset: string; label: number; a: number; b: number }>>(
+          `SELECT "trajectoryId", "externalId", subset, label, a, b FROM "DisagreementItem"
+            WHERE "runIds" = $1 ${filters.map((f) => `AND ${f}`).join(" ")}
+              -- the list the counts came from, not one stored since under a newer version
+              AND EXISTS (SELECT 1 FROM "DisagreementList" l WHERE l."runIds" = $1 AND l.version = $2)
+            ORDER BY position OFFSET ${next(input.cursor)} LIMIT ${next(input.limit)}`,
+          ...params,
+        )
+      : [];
+  const items = rows.map((row) => {
+    const [sideA, sideB] = swapped ? [row.b, row.a] : [row.a, row.b];
+    const kind: DisagreementKind = sideA === row.label ? "a_right" : sideB === row.label ? "b_right" : "both_wrong";
+    return { trajectoryId: row.trajectoryId, externalId: row.externalId, subset: row.subset, gold: row.label, a: usable(sideA), b: usable(sideB), kind };
+  });
+  return { gold: list.gold, subsets: list.subsets, counts, total, items };
 }
 
 /**
  * Solutions two runs predict differently (on the gold they are compared on in
  * `checkpoints`), in file order, with who was right; `counts` splits the
  * subset / gold-position filtered list by kind before the kind filter applies.
- * Two finished runs' list is computed once and stored (DisagreementList) under
- * the version of their rows and the dataset's solutions, and each page is cut
- * from it; otherwise one statement filters, counts and cuts the page.
+ * Two finished runs' list is computed once and stored (DisagreementList with
+ * its DisagreementItem rows) under the version of their rows and the dataset's
+ * solutions, and each page is read from it; otherwise one statement filters,
+ * counts and cuts the page.
  */
 export async function compareDisagreements({ db, input }: ServiceArgs<DisagreementsInput>) {
   if (input.runA === input.runB) throw new InputError("pick two different runs");
@@ -143,19 +206,8 @@ export async function compareDisagreements({ db, input }: ServiceArgs<Disagreeme
   let page: Awaited<ReturnType<typeof pageDisagreements>>;
   if (version) {
     const sorted = [...runs].sort((x, y) => (x.id < y.id ? -1 : 1));
-    const runIds = sorted.map((r) => r.id).join(",");
-    const list = await storedUnderVersion(
-      version,
-      {
-        read: async () => {
-          const row = await db.disagreementList.findUnique({ where: { runIds } });
-          return row && { version: row.version, value: row.list };
-        },
-        write: (version, list) => db.disagreementList.upsert({ where: { runIds }, create: { runIds, version, list }, update: { version, list } }),
-      },
-      () => listDisagreements(db, sorted),
-    );
-    page = pageStoredDisagreements(list, sorted[0]!.id !== runs[0]!.id, input);
+    const list = await storedDisagreements(db, sorted, version);
+    page = await pageStoredDisagreements(db, sorted, version, list, sorted[0]!.id !== runs[0]!.id, input);
   } else {
     page = await pageDisagreements(db, runs, input);
   }
