@@ -107,6 +107,20 @@ describe("trajectory lists", () => {
     expect(found.length).toBeGreaterThan(0);
     expect((await listAll({ search: all[5]!.externalId })).map((t) => t.id)).toContain(all[5]!.id);
     expect(await listAll({ search: "zzqqxx" })).toEqual([]);
+    // With a search the runs' stats are read per match: the same rows, columns and order as the list without it, cut to the matches.
+    const matches = new Set(expected.map((t) => t.id));
+    for (const filter of [
+      { annotateRunId, judgeRunId, sort: "qMin", order: "asc" },
+      { annotateRunId, judgeRunId, disagreement: "judge", sort: "judgeFirstNegative", order: "desc" },
+      { judgeRunId, judgeVerdict: "flagged", sort: "chunkCount" },
+    ] as const) {
+      const searched = await listAll({ search: prefix, ...filter });
+      expect(searched).toEqual((await listAll(filter)).filter((t) => matches.has(t.id)));
+      if (searched.length > 1) {
+        const around = await caller.trajectory.neighbors({ datasetId, search: prefix, ...filter, id: searched[1]!.id });
+        expect([around.previous?.id, around.next?.id ?? null]).toEqual([searched[0]!.id, searched[2]?.id ?? null]);
+      }
+    }
   });
 
   it("sorts with nulls last and pages; next/previous walk the same order in both directions", async () => {

@@ -129,6 +129,9 @@ async function storedDisagreements(db: Db, sorted: readonly ComparableRun[], ver
       );
       const list: StoredDisagreements = { gold: row!.gold, subsets: (row!.subsets ?? []).sort((a, b) => a.localeCompare(b)), groups: row!.groups ?? [] };
       await tx.disagreementList.update({ where: { runIds }, data: { version, list: list as unknown as Prisma.InputJsonValue } });
+      // Fresh statistics, so a page walks the pair's key range in order and stops once it is full, rather than
+      // fetching the whole list by bitmap and sorting it (the plan the estimates of a table just written give).
+      await tx.$executeRawUnsafe(`ANALYZE "DisagreementItem"`);
       return list;
     },
     { timeout: 300_000 },

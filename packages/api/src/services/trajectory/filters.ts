@@ -129,12 +129,19 @@ export function listOrdering(filter: TrajectoryFilter): ListOrdering {
  * run as `lc`: LEFT JOINs on primary keys, so a solution a run has not reached
  * yet still lists, with empty columns.
  */
-export function statJoins(filter: Pick<TrajectoryFilter, "annotateRunId" | "judgeRunId" | "confidenceRule">): Prisma.Sql {
+export function statJoins(filter: Pick<TrajectoryFilter, "annotateRunId" | "judgeRunId" | "confidenceRule" | "search">): Prisma.Sql {
+  // A text search keeps the matching solutions only, typically a few in a thousand: each one's stats are then
+  // probed by primary key. Left to a plain join, the planner hashes the matches against a scan of every stat
+  // row of the run, whose cost grows with the dataset rather than with the matches (DECISIONS).
+  const statJoin = (alias: "a" | "j", runId: string) =>
+    filter.search
+      ? Prisma.sql`LEFT JOIN LATERAL (SELECT * FROM "TrajectoryRunStat" rs WHERE rs."runId" = ${runId} AND rs."trajectoryId" = t.id LIMIT 1) ${Prisma.raw(alias)} ON true`
+      : Prisma.sql`LEFT JOIN "TrajectoryRunStat" ${Prisma.raw(alias)} ON ${Prisma.raw(alias)}."runId" = ${runId} AND ${Prisma.raw(alias)}."trajectoryId" = t.id`;
   const annotateJoin = filter.annotateRunId
-    ? Prisma.sql`LEFT JOIN "TrajectoryRunStat" a ON a."runId" = ${filter.annotateRunId} AND a."trajectoryId" = t.id`
+    ? statJoin("a", filter.annotateRunId)
     : Prisma.sql`LEFT JOIN (SELECT NULL::float8 AS "qMin", NULL::int AS "firstNegative", NULL::boolean AS "labelsDisagree", NULL::int AS "chunkCount") a ON false`;
   const judgeJoin = filter.judgeRunId
-    ? Prisma.sql`LEFT JOIN "TrajectoryRunStat" j ON j."runId" = ${filter.judgeRunId} AND j."trajectoryId" = t.id`
+    ? statJoin("j", filter.judgeRunId)
     : Prisma.sql`LEFT JOIN (SELECT NULL::int AS "firstNegative", NULL::int AS "chunkCount") j ON false`;
   const rule = filter.confidenceRule;
   const confidenceJoin =
