@@ -15,5 +15,5 @@ CREATE TABLE "DisagreementItem" (
 -- AddForeignKey
 ALTER TABLE "DisagreementItem" ADD CONSTRAINT "DisagreementItem_runIds_fkey" FOREIGN KEY ("runIds") REFERENCES "DisagreementList"("runIds") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Lists stored before their items were rows hold their items in `list`; they would never be read again.
+-- Lists stored before their items were rows hold their items in `list`, where they would never be read again.
 DELETE FROM "DisagreementList";
