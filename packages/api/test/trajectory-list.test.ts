@@ -102,10 +102,20 @@ describe("trajectory lists", () => {
     const prefix = word.slice(0, 4).toLowerCase();
     const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     const expected = all.filter((t) => [...words(t.problem.text), ...words(t.text)].some((w) => w.startsWith(prefix)));
+    // A twin dataset with the same problems, solutions and ids: its matches must not leak into this dataset's list.
+    await createSimWorldDataset(database.db, { name: "lists-twin", problems: 12, seed: 31, errorRate: 0.5 });
     const found = await listAll({ search: prefix });
     expect(found.map((t) => t.id).sort()).toEqual(expected.map((t) => t.id).sort());
     expect(found.length).toBeGreaterThan(0);
-    expect((await listAll({ search: all[5]!.externalId })).map((t) => t.id)).toContain(all[5]!.id);
+    expect((await listAll({ search: all[5]!.externalId })).map((t) => t.id)).toEqual([all[5]!.id]);
+    // A word in nearly every solution: the list is the whole dataset in file order, whichever plan finds it.
+    const common = [...new Set(all.flatMap((t) => words(t.text)))]
+      .map((w) => [w, all.filter((t) => [...words(t.problem.text), ...words(t.text)].some((x) => x.startsWith(w))).length] as const)
+      .sort((x, y) => y[1] - x[1])[0]!;
+    expect(common[1]).toBeGreaterThan(all.length / 2);
+    expect((await listAll({ search: common[0] })).map((t) => t.id)).toEqual(
+      all.filter((t) => [...words(t.problem.text), ...words(t.text)].some((x) => x.startsWith(common[0]))).map((t) => t.id),
+    );
     expect(await listAll({ search: "zzqqxx" })).toEqual([]);
     // With a search the runs' stats are read per match: the same rows, columns and order as the list without it, cut to the matches.
     const matches = new Set(expected.map((t) => t.id));

@@ -162,16 +162,16 @@ export function filteredSolutionsFrom(filter: TrajectoryFilter): Prisma.Sql {
   if (filter.hasError === false) conditions.push(Prisma.sql`t."sourceFirstErrorIndex" = -1`);
   const tsQuery = filter.search ? toPrefixTsQuery(filter.search) : null;
   if (filter.search) {
-    // Two indexed lookups joined by UNION: an OR across the two tables would scan every solution.
-    const byWords = tsQuery
-      ? Prisma.sql`
-          SELECT s.id FROM "Trajectory" s WHERE s."datasetId" = ${filter.datasetId} AND s."searchVector" @@ to_tsquery('simple', ${tsQuery})
-          UNION
-          SELECT s.id FROM "Trajectory" s JOIN "Problem" p ON p.id = s."problemId"
-            WHERE p."datasetId" = ${filter.datasetId} AND p."searchVector" @@ to_tsquery('simple', ${tsQuery})
-          UNION`
-      : Prisma.empty;
-    conditions.push(Prisma.sql`t.id IN (${byWords} SELECT s.id FROM "Trajectory" s WHERE s."datasetId" = ${filter.datasetId} AND s."externalId" = ${filter.search})`);
+    // One scan of the solutions: each arm of the OR has its own index (words, problem, external id) and their
+    // bitmaps are OR-ed, so every matching solution's page is read once and no match is looked up again by id.
+    const arms: Prisma.Sql[] = [];
+    if (tsQuery) {
+      arms.push(Prisma.sql`t."searchVector" @@ to_tsquery('simple', ${tsQuery})`);
+      arms.push(Prisma.sql`t."problemId" = ANY (ARRAY(
+        SELECT p.id FROM "Problem" p WHERE p."datasetId" = ${filter.datasetId} AND p."searchVector" @@ to_tsquery('simple', ${tsQuery})))`);
+    }
+    arms.push(Prisma.sql`t."externalId" = ${filter.search}`);
+    conditions.push(Prisma.sql`(${Prisma.join(arms, " OR ")})`);
   }
   if (filter.annotateRunId) {
     if (filter.qMin !== undefined) conditions.push(Prisma.sql`a."qMin" >= ${filter.qMin}`);
