@@ -3,7 +3,8 @@ import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/in
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter } from "../src";
-import type { TrajectoryFilter } from "../src/services/trajectory/filters";
+import { Prisma } from "@stepwiser/db";
+import { filteredSolutionsFrom, listOrder, textSearchPlan, trajectoryFilterSchema, type TrajectoryFilter } from "../src/services/trajectory/filters";
 
 describe("trajectory lists", () => {
   let database: TestDatabase;
@@ -117,6 +118,22 @@ describe("trajectory lists", () => {
       all.filter((t) => [...words(t.problem.text), ...words(t.text)].some((x) => x.startsWith(common[0]))).map((t) => t.id),
     );
     expect(await listAll({ search: "zzqqxx" })).toEqual([]);
+    // Both ways of finding a search's solutions list the same rows in the same order: reading the matches (any
+    // search this small) and walking the list's order (a search matching more than SEARCH_MATCHES_CAP solutions).
+    for (const filter of [
+      { search: prefix },
+      { search: common[0], annotateRunId, sort: "qMin", order: "desc" },
+      { search: prefix, judgeRunId, judgeVerdict: "flagged", sort: "judgeFirstNegative" },
+      { search: all[5]!.externalId, correct: all[5]!.finalAnswerCorrect ?? undefined },
+    ] as const) {
+      const parsed = trajectoryFilterSchema.parse({ datasetId, ...filter });
+      expect(await textSearchPlan(database.db, parsed)).toBe("matches");
+      const ids = async (plan: "matches" | "walk") =>
+        (await database.db.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT t.id ${filteredSolutionsFrom(parsed, plan)} ${listOrder(parsed)}`)).map((r) => r.id);
+      const matched = await ids("matches");
+      expect(matched.length).toBeGreaterThan(0);
+      expect(await ids("walk")).toEqual(matched);
+    }
     // With a search the runs' stats are read per match: the same rows, columns and order as the list without it, cut to the matches.
     const matches = new Set(expected.map((t) => t.id));
     for (const filter of [

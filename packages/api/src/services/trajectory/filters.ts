@@ -1,5 +1,5 @@
 import { STORED_LABEL_RULE_VALUES } from "@stepwiser/core";
-import { Prisma } from "@stepwiser/db";
+import { Prisma, type Db } from "@stepwiser/db";
 import { z } from "zod";
 
 export const TRAJECTORY_SORTS = ["position", "externalId", "generator", "sourceFirstError", "qMin", "annotateFirstNegative", "judgeFirstNegative", "chunkCount", "lowestConfidence"] as const;
@@ -152,27 +152,65 @@ export function statJoins(filter: Pick<TrajectoryFilter, "annotateRunId" | "judg
   return Prisma.sql`${annotateJoin} ${judgeJoin} ${confidenceJoin}`;
 }
 
-/** FROM and WHERE of the filtered list: solutions `t` with the stats of `statJoins`. */
-export function filteredSolutionsFrom(filter: TrajectoryFilter): Prisma.Sql {
+/** The OR of a text search over solutions `alias`: its words, its problem's words (prefix match), its exact id. */
+function searchCondition(alias: "s" | "t", datasetId: string, search: string): Prisma.Sql {
+  const at = (column: string) => Prisma.raw(`${alias}."${column}"`);
+  const tsQuery = toPrefixTsQuery(search);
+  const arms: Prisma.Sql[] = [];
+  if (tsQuery) {
+    arms.push(Prisma.sql`${at("searchVector")} @@ to_tsquery('simple', ${tsQuery})`);
+    arms.push(Prisma.sql`${at("problemId")} = ANY (ARRAY(
+      SELECT p.id FROM "Problem" p WHERE p."datasetId" = ${datasetId} AND p."searchVector" @@ to_tsquery('simple', ${tsQuery})))`);
+  }
+  arms.push(Prisma.sql`${at("externalId")} = ${search}`);
+  return Prisma.sql`(${Prisma.join(arms, " OR ")})`;
+}
+
+/**
+ * Every solution of the dataset a text search matches, as a subquery. Each arm
+ * of the OR has its own index (words, problem, external id), so PostgreSQL ORs
+ * the three bitmaps and reads each matching solution's page once. `OFFSET 0`
+ * keeps the planner from walking the list's order instead and testing every
+ * solution on the way: it costs that walk as cheap, but each test unpacks the
+ * solution's stored word list, so for a word in a few solutions per thousand
+ * the walk is many times slower than reading the matches.
+ */
+function searchMatches(datasetId: string, search: string): Prisma.Sql {
+  return Prisma.sql`(SELECT * FROM "Trajectory" s WHERE s."datasetId" = ${datasetId} AND ${searchCondition("s", datasetId, search)} OFFSET 0)`;
+}
+
+/** Past this many matches a search walks the list's order (see `TextSearchPlan`). */
+export const SEARCH_MATCHES_CAP = 10_000;
+
+/**
+ * How a filtered list finds the solutions its text search matches. `matches`:
+ * read every match, then filter, order and page them; its cost grows with the
+ * matches. `walk`: walk the list's order and test each solution until the page
+ * is full; its cost grows with the page divided by the share of solutions that
+ * match. A search matching at most `SEARCH_MATCHES_CAP` solutions reads its
+ * matches; one matching more (a common word) walks (DECISIONS).
+ */
+export type TextSearchPlan = "matches" | "walk";
+
+/** The plan for the filter's text search (null without one), from a count of its matches capped past `SEARCH_MATCHES_CAP`. */
+export async function textSearchPlan(db: Db, filter: Pick<TrajectoryFilter, "datasetId" | "search">): Promise<TextSearchPlan | null> {
+  if (!filter.search) return null;
+  const rows = await db.$queryRaw<{ n: number }[]>(
+    Prisma.sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${searchMatches(filter.datasetId, filter.search)} m LIMIT ${SEARCH_MATCHES_CAP + 1}) capped`,
+  );
+  return (rows[0]?.n ?? 0) > SEARCH_MATCHES_CAP ? "walk" : "matches";
+}
+
+/** FROM and WHERE of the filtered list: solutions `t` with the stats of `statJoins`; a text search is found as `plan` says (`textSearchPlan`). */
+export function filteredSolutionsFrom(filter: TrajectoryFilter, plan: TextSearchPlan | null): Prisma.Sql {
   const conditions: Prisma.Sql[] = [Prisma.sql`t."datasetId" = ${filter.datasetId}`];
   if (filter.subset) conditions.push(Prisma.sql`t."subset" = ${filter.subset}`);
   if (filter.generator) conditions.push(Prisma.sql`t."generator" = ${filter.generator}`);
   if (filter.correct !== undefined) conditions.push(Prisma.sql`t."finalAnswerCorrect" = ${filter.correct}`);
   if (filter.hasError === true) conditions.push(Prisma.sql`t."sourceFirstErrorIndex" >= 0`);
   if (filter.hasError === false) conditions.push(Prisma.sql`t."sourceFirstErrorIndex" = -1`);
-  const tsQuery = filter.search ? toPrefixTsQuery(filter.search) : null;
-  if (filter.search) {
-    // One scan of the solutions: each arm of the OR has its own index (words, problem, external id) and their
-    // bitmaps are OR-ed, so every matching solution's page is read once and no match is looked up again by id.
-    const arms: Prisma.Sql[] = [];
-    if (tsQuery) {
-      arms.push(Prisma.sql`t."searchVector" @@ to_tsquery('simple', ${tsQuery})`);
-      arms.push(Prisma.sql`t."problemId" = ANY (ARRAY(
-        SELECT p.id FROM "Problem" p WHERE p."datasetId" = ${filter.datasetId} AND p."searchVector" @@ to_tsquery('simple', ${tsQuery})))`);
-    }
-    arms.push(Prisma.sql`t."externalId" = ${filter.search}`);
-    conditions.push(Prisma.sql`(${Prisma.join(arms, " OR ")})`);
-  }
+  const solutions = filter.search && plan !== "walk" ? searchMatches(filter.datasetId, filter.search) : Prisma.sql`"Trajectory"`;
+  if (filter.search && plan === "walk") conditions.push(searchCondition("t", filter.datasetId, filter.search));
   if (filter.annotateRunId) {
     if (filter.qMin !== undefined) conditions.push(Prisma.sql`a."qMin" >= ${filter.qMin}`);
     if (filter.qMax !== undefined) conditions.push(Prisma.sql`a."qMin" <= ${filter.qMax}`);
@@ -188,7 +226,7 @@ export function filteredSolutionsFrom(filter: TrajectoryFilter): Prisma.Sql {
   }
   const { condition } = listOrdering(filter);
   if (condition) conditions.push(condition);
-  return Prisma.sql`FROM "Trajectory" t ${statJoins(filter)} WHERE ${Prisma.join(conditions, " AND ")}`;
+  return Prisma.sql`FROM ${solutions} t ${statJoins(filter)} WHERE ${Prisma.join(conditions, " AND ")}`;
 }
 
 function direction(ascending: boolean): Prisma.Sql {
