@@ -16,6 +16,17 @@ interface DisagreementRow {
 /** A coded prediction of `commonGoldQuery` as `predictionDisagreements` reads it: no usable prediction is null. */
 const usable = (code: number): FirstErrorPrediction => (code === NO_PREDICTION || code === UNPARSEABLE_PREDICTION ? null : code);
 
+/** SQL conditions of the page's subset and gold-position filters over `subsetColumn` and `label`; `next` binds a value. */
+function subsetAndGoldFilters(subsetColumn: string, input: Pick<DisagreementsInput, "subset" | "goldFirstError">, next: (value: unknown) => string): string[] {
+  const filters: string[] = [];
+  if (input.subset !== undefined) filters.push(`${subsetColumn} = ${next(input.subset)}`);
+  const goldFilter = input.goldFirstError;
+  if (goldFilter === "none") filters.push("label = -1");
+  else if (goldFilter === "error") filters.push("label >= 0");
+  else if (goldFilter !== undefined) filters.push(`label = ${next(goldFilter)}`);
+  return filters;
+}
+
 /**
  * One statement does what `predictionDisagreements` does over the common gold
  * (a missing and an unparseable prediction are both "no usable prediction"),
@@ -30,12 +41,7 @@ async function pageDisagreements(db: Db, runs: ComparableRun[], input: Disagreem
   // No usable prediction (none stored, or unparseable) reads as NULL, so two of them never disagree.
   const usableA = `CASE WHEN p0 < -1 THEN NULL ELSE p0 END`;
   const usableB = `CASE WHEN p1 < -1 THEN NULL ELSE p1 END`;
-  const filters: string[] = [];
-  if (input.subset !== undefined) filters.push(`"resolvedSubset" = ${next(input.subset)}`);
-  const goldFilter = input.goldFirstError;
-  if (goldFilter === "none") filters.push("label = -1");
-  else if (goldFilter === "error") filters.push("label >= 0");
-  else if (goldFilter !== undefined) filters.push(`label = ${next(goldFilter)}`);
+  const filters = subsetAndGoldFilters(`"resolvedSubset"`, input, next);
   const kindFilter = input.kind ? `kind = ${next(input.kind)}` : "true";
   const [result] = await wholeDatasetQuery<Array<{ gold: number; subsets: string[] | null; counts: Record<string, number> | null; total: number; items: DisagreementRow[] | null }>>(
     db,
@@ -163,12 +169,7 @@ async function pageStoredDisagreements(db: Db, sorted: readonly ComparableRun[],
     params.push(value);
     return `$${params.length}`;
   };
-  const filters: string[] = [];
-  if (input.subset !== undefined) filters.push(`subset = ${next(input.subset)}`);
-  const goldFilter = input.goldFirstError;
-  if (goldFilter === "none") filters.push("label = -1");
-  else if (goldFilter === "error") filters.push("label >= 0");
-  else if (goldFilter !== undefined) filters.push(`label = ${next(goldFilter)}`);
+  const filters = subsetAndGoldFilters("subset", input, next);
   // The kind asked for, as the stored sides read it.
   const storedKind = input.kind && swapped ? ({ a_right: "b_right", b_right: "a_right", both_wrong: "both_wrong" } as const)[input.kind] : input.kind;
   if (storedKind === "a_right") filters.push("a = label");
