@@ -32,7 +32,9 @@ const CHUNK_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_CHUNK_COMPARE_
 const SCALING_DRAWS = 20;
 const ANNOTATORS = Number(process.env.STEPWISER_BENCH_ANNOTATORS ?? 20);
 /** How long the annotators work, and their mean time on an item between receiving it and submitting (uniform ½–1½ × this). */
-const ANNOTATION_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_SECONDS ?? 30);
+const ANNOTATION_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_SECONDS ?? 60);
+/** The same loop before the timed window, reported on its own row: the first use of the claim and submit paths. */
+const ANNOTATION_WARMUP_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_WARMUP_SECONDS ?? 10);
 const THINK_MS = Number(process.env.STEPWISER_BENCH_THINK_MS ?? 4000);
 /** The same annotators with no time on an item: 20 requests always in flight, the server saturated. */
 const SATURATION_SECONDS = Number(process.env.STEPWISER_BENCH_SATURATION_SECONDS ?? 8);
@@ -188,6 +190,7 @@ async function main() {
       );
       return result;
     };
+    const annotationWarmUp = await annotate(ANNOTATION_WARMUP_SECONDS, THINK_MS);
     const paced = await annotate(ANNOTATION_SECONDS, THINK_MS);
     const saturated = await annotate(SATURATION_SECONDS, 0);
     const humanLabels = await db.humanLabel.count({ where: { queueId } });
@@ -280,6 +283,10 @@ async function main() {
         met: paced.next.p95 < 50,
       },
       { metric: "annotation next item p50 / max", value: `${ms(paced.next.p50)} / ${ms(paced.next.max)}` },
+      {
+        metric: `annotation next item in the annotators' first ${ANNOTATION_WARMUP_SECONDS} s (the warm-up before the timed window: first use of the claim and submit paths) p50 / p95 / max`,
+        value: `${ms(annotationWarmUp.next.p50)} / ${ms(annotationWarmUp.next.p95)} / ${ms(annotationWarmUp.next.max)} (${n(annotationWarmUp.next.n)} calls)`,
+      },
       { metric: "annotation submit (annotationQueue.submit) p50 / p95", value: p50p95(paced.submit) },
       { metric: `annotation items labelled in ${ANNOTATION_SECONDS} s`, value: `${n(paced.labelled)} (${paced.perSecond.toFixed(1)}/s, ${n(paced.next.n)} next calls)` },
       {
@@ -318,7 +325,7 @@ async function main() {
         `Inspector, rollout and list rows: ${REQUESTS} requests each after 20 warm-up requests, one at a time; filtered lists draw from eight views (correctness and generator; lowest-Q range sorted by Q; rule disagreement; judge vs. Monte-Carlo first error; judge verdict with source label; text search; text search sorted by Q; subset and correctness by id) at pages 1–3 of 50.`,
         `Compare rows: the page over the two judge runs, all ${n(seeded.trajectories)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples, seed 0; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, 100 for the side-by-side item. The metrics tab's first view of the pair is timed on its own: it counts each run's outcomes per subset on the common gold in SQL (GoldOutcomeCounts) and draws both finished runs' bootstrap replicates (BootstrapReplicates), and stores both, which later views, in either run order and with either baseline, read back while the rows they were computed from stand (RowsChange); the new-seed row asks with a fresh seed each time, so every request draws both runs again; the counted-anew row drops the stored outcomes before each request, as a change to the runs' rows or the dataset's solutions would.`,
         `The chunk-level rows run after the annotation phase, so the queue's human labels are there: three-way agreement of a random judge run with the annotate run's first rule (human labels of the queue or of the whole dataset, a random pattern filter), calibration of a random judge run against Monte-Carlo labels or the queue's human ratings, Maj@K scaling of a random judge run with ${SCALING_DRAWS} draws at the page's default seed; ${CHUNK_COMPARE_REQUESTS} requests each after 1 warm-up. Three-way and calibration count every chunk by the judge's votes (ChunkVotes, kept by triggers on JudgeSample, read from a covering index) and its Monte-Carlo label on the first view of a finished judge run and store the count (ReadingGroupCounts); that first view is timed on its own, the other combinations of run and labels are viewed once untimed, and the later views read the count back and compute the human side from the rows; the counted-anew row drops the stored counts before each request, as a change to either run's rows would. Scaling's first view of each run replays every stored sample and stores the curve (ScalingCurve), which later views with the same draws and seed read back; the new-seed row (${CHUNK_COMPARE_REQUESTS} requests, no warm-up) replays every time.`,
-        `Annotation: a researcher creates a queue (random sample of 5,000 solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once for ${ANNOTATION_SECONDS} s, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item.`,
+        `Annotation: a researcher creates a queue (random sample of 5,000 solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item; first for ${ANNOTATION_WARMUP_SECONDS} s as a warm-up (reported on its own row: the first claims and submits after the server starts are the first use of their code paths), then for ${ANNOTATION_SECONDS} s timed.`,
         `People need tens of seconds to rate a solution of 4–16 chunks, so this is several times the load of ${ANNOTATORS} real annotators; the saturated row repeats the loop for ${SATURATION_SECONDS} s with no time on an item, so ${ANNOTATORS} requests are always waiting on the one Node.js process and the 2-core machine.`,
       ].join(" "),
       rows,

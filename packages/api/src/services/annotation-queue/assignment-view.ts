@@ -1,7 +1,7 @@
 import { majorityVerdict, type HumanRating, type Label, type Verdict } from "@stepwiser/core";
 import { Prisma, type AnnotationScheme, type AssignmentStatus, type Db } from "@stepwiser/db";
 import type { StoredRun } from "@stepwiser/jobs";
-import { remainingForAnnotator } from "./leases";
+import { queueSizeAndRemaining } from "./leases";
 import { assignmentNotFound, notYours } from "./membership";
 import { judgeTiePolicy, parseStoredLabelRule } from "./queue-runs";
 
@@ -70,7 +70,6 @@ interface AssignmentRow {
   /** The judge run's kind and configuration snapshot (its tie policy). */
   judgeKind: "judge" | "benchmark" | null;
   judgeConfig: unknown;
-  items: number;
   chunks: Array<{ id: string; index: number; text: string }> | null;
 }
 
@@ -80,7 +79,7 @@ interface AssignmentRow {
  * carries it, so it cannot leak through the network tab.
  */
 export async function loadAssignmentView(db: Db, assignmentId: string, viewerId: string): Promise<AssignmentView> {
-  // One round trip for the assignment, its item, solution, problem, queue (with its size) and chunks:
+  // One round trip for the assignment, its item, solution, problem, queue and chunks:
   // annotators wait on this after every claim and every submit.
   const [assignment] = await db.$queryRaw<AssignmentRow[]>(Prisma.sql`
     SELECT a.id, a."annotatorId", a.status::text AS status, a."expiresAt", a."submittedAt", a."firstErrorIndex",
@@ -88,7 +87,6 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
       t.id AS "trajectoryId", t."externalId", t."finalAnswer", p.text AS "problemText",
       q.id AS "queueId", q.name AS "queueName", q.instructions, q.scheme::text AS scheme, q.blind, q."annotatorsPerItem", q."leaseSeconds",
       q."annotateRunId", q."labelRule", q."judgeRunId", jr.kind::text AS "judgeKind", jr.config AS "judgeConfig",
-      (SELECT count(*)::int FROM "AnnotationItem" qi WHERE qi."queueId" = q.id) AS items,
       (SELECT json_agg(json_build_object('id', c.id, 'index', c.index, 'text', c.text) ORDER BY c.index)
          FROM "Chunk" c WHERE c."segmentationId" = i."segmentationId") AS chunks
     FROM "AnnotationAssignment" a
@@ -112,7 +110,7 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
   const chunkIds = chunks.map((c) => c.id);
   const modelHidden = assignment.blind && assignment.status !== "submitted";
 
-  const [evidence, myRows, remaining] = await Promise.all([
+  const [evidence, myRows, counts] = await Promise.all([
     modelHidden ? null : modelEvidence(db, queue, assignment.segmentationId, chunkIds),
     db.humanLabel.findMany({
       // queueId first: the (queueId, itemId, createdAt) index finds the item's labels directly.
@@ -120,7 +118,7 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { chunkId: true, rating: true, flagged: true, note: true },
     }),
-    remainingForAnnotator(db, queue, viewerId, new Date()),
+    queueSizeAndRemaining(db, queue, viewerId, new Date()),
   ]);
   const myLatest = new Map(myRows.map((row) => [row.chunkId, row]));
 
@@ -139,9 +137,9 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
       blind: assignment.blind,
       annotatorsPerItem: assignment.annotatorsPerItem,
       leaseSeconds: assignment.leaseSeconds,
-      items: assignment.items,
+      items: counts.items,
     },
-    remainingForMe: remaining,
+    remainingForMe: counts.remaining,
     trajectory: { id: assignment.trajectoryId, externalId: assignment.externalId, finalAnswer: assignment.finalAnswer, problemText: assignment.problemText },
     chunks: chunks.map((chunk) => ({
       ...chunk,

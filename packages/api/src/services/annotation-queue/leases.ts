@@ -9,6 +9,11 @@ type Tx = Prisma.TransactionClient;
  */
 export const SLOT_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
 
+/** The advisory lock key of a queue's slots, for a queue id given as SQL (a parameter or a column). */
+function queueSlotsLockKey(queueId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`hashtextextended('annotation_queue:' || ${queueId}, 0)`;
+}
+
 /**
  * Serializes every change to a queue's slots (claim, late submit, undo) for
  * the rest of the transaction. Without it two `next` calls could both count a
@@ -16,7 +21,29 @@ export const SLOT_TRANSACTION = { maxWait: 10_000, timeout: 20_000 } as const;
  * counted is the absence of a row.
  */
 export async function lockQueueSlots(tx: Tx, queueId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`annotation_queue:${queueId}`}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${queueSlotsLockKey(Prisma.sql`${queueId}`)})`;
+}
+
+export interface ClaimQueue {
+  id: string;
+  annotatorsPerItem: number;
+  leaseSeconds: number;
+  archivedAt: Date | null;
+}
+
+/**
+ * A claim's first statement: the queue's settings, with its slots locked
+ * (`lockQueueSlots`) for the rest of the transaction; null when the queue
+ * does not exist. One round trip instead of a read and then the lock.
+ */
+export async function lockQueueForClaim(tx: Tx, queueId: string): Promise<ClaimQueue | null> {
+  const [queue] = await tx.$queryRaw<Array<ClaimQueue & { unlocked: boolean }>>(Prisma.sql`
+    SELECT q.id, q."annotatorsPerItem", q."leaseSeconds", q."archivedAt",
+      pg_advisory_xact_lock(${queueSlotsLockKey(Prisma.sql`q.id`)}) IS NULL AS unlocked
+    FROM "AnnotationQueue" q WHERE q.id = ${queueId}`);
+  if (!queue) return null;
+  const { unlocked: _unlocked, ...settings } = queue;
+  return settings;
 }
 
 /**
@@ -28,11 +55,12 @@ export function utcTimestamp(date: Date): Prisma.Sql {
   return Prisma.sql`(${date.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 }
 
-/** Slots of an item held by others: their submissions and their unexpired leases. */
-export function slotsTakenByOthers(tx: Tx | Db, itemId: string, annotatorId: string, now: Date): Promise<number> {
-  return tx.annotationAssignment.count({
-    where: { itemId, annotatorId: { not: annotatorId }, OR: [{ status: "submitted" }, { status: "leased", expiresAt: { gt: now } }] },
-  });
+/** SQL count of an item's slots held by others: their submissions and their unexpired leases. */
+export function slotsTakenByOthersSql(itemId: string, annotatorId: string, now: Date): Prisma.Sql {
+  return Prisma.sql`
+    SELECT count(*) FROM "AnnotationAssignment" o
+    WHERE o."itemId" = ${itemId} AND o."annotatorId" <> ${annotatorId}
+      AND (o.status = 'submitted' OR (o.status = 'leased' AND o."expiresAt" > ${utcTimestamp(now)}))`;
 }
 
 /** SQL condition on item `i`: the annotator may still be given it (never submitted or skipped it, a slot is free or theirs). */
@@ -58,45 +86,65 @@ function heldByOthers(annotatorId: string, now: Date): Prisma.Sql {
 }
 
 /**
- * The item to lease next: open to the annotator, preferring items nobody else
- * holds right now (so parallel annotators spread over the queue instead of
- * stacking on the first item's k slots), then the lowest position.
+ * What a claim leases, read in one statement under the queue's lock: the
+ * annotator's own unexpired lease in the queue (`held`: a reload resumes it),
+ * else the item to lease next (`itemId`): open to the annotator, preferring
+ * items nobody else holds right now (so parallel annotators spread over the
+ * queue instead of stacking on the first item's k slots), then the lowest
+ * position; both null when nothing is left for them.
  *
- * Two queries, each walking the queue in position order (index on queueId,
- * position) and stopping at the first item that qualifies, instead of one
- * ordered by "held by others" first: that ordering has no index, so it
- * checked every item of the queue on every claim, under the queue's lock.
+ * Each candidate search walks the queue in position order (index on queueId,
+ * position) and stops at the first item that qualifies, instead of one search
+ * ordered by "held by others" first: that ordering has no index, so it would
+ * check every item of the queue on every claim, under the queue's lock. The
+ * searches are uncorrelated subqueries, which PostgreSQL runs only when
+ * COALESCE and CASE reach them: the second only when every open item is held.
  */
-export async function nextClaimableItemId(tx: Tx, queue: { id: string; annotatorsPerItem: number }, annotatorId: string, now: Date): Promise<string | null> {
-  const first = async (condition: Prisma.Sql) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
-      SELECT i.id FROM "AnnotationItem" i
-      WHERE i."queueId" = ${queue.id} AND ${openToAnnotator(annotatorId, queue.annotatorsPerItem, now)} AND ${condition}
-      ORDER BY i.position, i.id
-      LIMIT 1`);
-    return rows[0]?.id ?? null;
-  };
-  return (await first(Prisma.sql`NOT ${heldByOthers(annotatorId, now)}`)) ?? (await first(Prisma.sql`TRUE`));
+export async function heldOrNextItem(tx: Tx, queue: { id: string; annotatorsPerItem: number }, annotatorId: string, now: Date): Promise<{ held: string | null; itemId: string | null }> {
+  const first = (condition: Prisma.Sql) => Prisma.sql`
+    SELECT i.id FROM "AnnotationItem" i
+    WHERE i."queueId" = ${queue.id} AND ${openToAnnotator(annotatorId, queue.annotatorsPerItem, now)} AND ${condition}
+    ORDER BY i.position, i.id
+    LIMIT 1`;
+  const [row] = await tx.$queryRaw<Array<{ held: string | null; itemId: string | null }>>(Prisma.sql`
+    WITH held AS (
+      SELECT a.id FROM "AnnotationAssignment" a JOIN "AnnotationItem" i ON i.id = a."itemId"
+      WHERE a."annotatorId" = ${annotatorId} AND a.status = 'leased' AND a."expiresAt" > ${utcTimestamp(now)} AND i."queueId" = ${queue.id}
+      ORDER BY a."leasedAt" DESC, a.id
+      LIMIT 1)
+    SELECT (SELECT id FROM held) AS held,
+      CASE WHEN EXISTS (SELECT 1 FROM held) THEN NULL
+           ELSE coalesce((${first(Prisma.sql`NOT ${heldByOthers(annotatorId, now)}`)}), (${first(Prisma.sql`TRUE`)}))
+      END AS "itemId"`);
+  return { held: row?.held ?? null, itemId: row?.itemId ?? null };
 }
 
 /**
- * Items the annotator has not finished and could still be given, the one they hold included:
- * `openToAnnotator` counted over the queue, with the queue's assignments aggregated once per
- * item (one pass) rather than looked up item by item.
+ * The queue's size, and the items the annotator has not finished and could
+ * still be given, the one they hold included: `openToAnnotator` counted over
+ * the queue. The queue's items are read once (a materialized scan) for both
+ * counts and for finding their assignments, which are aggregated once per
+ * item rather than looked up item by item.
  */
-export async function remainingForAnnotator(db: Db | Tx, queue: { id: string; annotatorsPerItem: number }, annotatorId: string, now: Date): Promise<number> {
+export async function queueSizeAndRemaining(
+  db: Db | Tx,
+  queue: { id: string; annotatorsPerItem: number },
+  annotatorId: string,
+  now: Date,
+): Promise<{ items: number; remaining: number }> {
   const at = utcTimestamp(now);
-  const rows = await db.$queryRaw<{ remaining: number }[]>(Prisma.sql`
-    SELECT count(*)::int AS remaining
-    FROM "AnnotationItem" i
-    LEFT JOIN (
+  const rows = await db.$queryRaw<{ items: number; remaining: number }[]>(Prisma.sql`
+    WITH qi AS MATERIALIZED (
+      SELECT id, "adjudicatedAt" FROM "AnnotationItem" WHERE "queueId" = ${queue.id}
+    ), s AS (
       SELECT a."itemId",
         count(*) FILTER (WHERE a."annotatorId" <> ${annotatorId} AND (a.status = 'submitted' OR (a.status = 'leased' AND a."expiresAt" > ${at}))) AS taken,
         bool_or(a."annotatorId" = ${annotatorId} AND a.status IN ('submitted', 'skipped')) AS finished
-      FROM "AnnotationAssignment" a JOIN "AnnotationItem" ai ON ai.id = a."itemId"
-      WHERE ai."queueId" = ${queue.id}
+      FROM "AnnotationAssignment" a JOIN qi ON qi.id = a."itemId"
       GROUP BY a."itemId"
-    ) s ON s."itemId" = i.id
-    WHERE i."queueId" = ${queue.id} AND i."adjudicatedAt" IS NULL AND s.finished IS NOT TRUE AND coalesce(s.taken, 0) < ${queue.annotatorsPerItem}::int`);
-  return rows[0]?.remaining ?? 0;
+    )
+    SELECT count(*)::int AS items,
+      (count(*) FILTER (WHERE qi."adjudicatedAt" IS NULL AND s.finished IS NOT TRUE AND coalesce(s.taken, 0) < ${queue.annotatorsPerItem}::int))::int AS remaining
+    FROM qi LEFT JOIN s ON s."itemId" = qi.id`);
+  return rows[0] ?? { items: 0, remaining: 0 };
 }

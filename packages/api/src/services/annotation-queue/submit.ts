@@ -2,7 +2,7 @@ import { ConflictError, submissionToStore, type SubmittedChunkLabel } from "@ste
 import { Prisma, type AnnotationScheme } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { loadAssignmentView, type AssignmentView } from "./assignment-view";
-import { lockQueueSlots, SLOT_TRANSACTION, slotsTakenByOthers } from "./leases";
+import { lockQueueSlots, SLOT_TRANSACTION, slotsTakenByOthersSql, utcTimestamp } from "./leases";
 import { assignmentNotFound, notYours } from "./membership";
 
 export interface SubmitInput {
@@ -32,18 +32,26 @@ export async function submitAssignment({ db, user, input }: ServiceArgs<SubmitIn
       WHERE a.id = ${input.assignmentId}`);
     if (!row) throw assignmentNotFound(input.assignmentId);
     if (row.annotatorId !== me) throw notYours();
-    await lockQueueSlots(tx, row.queueId);
-    // Read under the lock: a concurrent submit, skip or undo of the same assignment has finished by now.
-    const current = await tx.annotationAssignment.findUniqueOrThrow({ where: { id: input.assignmentId }, select: { status: true, expiresAt: true } });
-    if (current.status !== "leased") {
-      throw new ConflictError(`this assignment was already ${current.status}${current.status === "submitted" ? "; undo it to change the labels" : ""}`);
-    }
-    const now = new Date();
-    if (current.expiresAt <= now && (await slotsTakenByOthers(tx, row.itemId, me, now)) >= row.annotatorsPerItem) {
-      throw new ConflictError("lease expired and another annotator took this item's slot; your labels were not saved. Ask for the next item.");
-    }
+    // The labels are checked against the solution's chunks before the queue's lock is taken: a bad submission waits on nobody.
     const chunks = await tx.chunk.findMany({ where: { segmentationId: row.segmentationId }, orderBy: { index: "asc" }, select: { id: true, index: true } });
     const stored = submissionToStore(row.scheme, chunks, input.labels, input.firstErrorIndex);
+    await lockQueueSlots(tx, row.queueId);
+    const now = new Date();
+    const at = utcTimestamp(now);
+    // Under the lock, in one statement: still leased (a concurrent submit, skip or undo of it has finished by now), and
+    // its slot still its own (unexpired, or expired with nobody having taken the slot meanwhile).
+    const marked = await tx.$executeRaw(Prisma.sql`
+      UPDATE "AnnotationAssignment" a
+      SET status = 'submitted', "submittedAt" = ${at}, "firstErrorIndex" = ${stored.firstErrorIndex}
+      WHERE a.id = ${input.assignmentId} AND a.status = 'leased'
+        AND (a."expiresAt" > ${at} OR (${slotsTakenByOthersSql(row.itemId, me, now)}) < ${row.annotatorsPerItem}::int)`);
+    if (marked === 0) {
+      const current = await tx.annotationAssignment.findUniqueOrThrow({ where: { id: input.assignmentId }, select: { status: true } });
+      if (current.status !== "leased") {
+        throw new ConflictError(`this assignment was already ${current.status}${current.status === "submitted" ? "; undo it to change the labels" : ""}`);
+      }
+      throw new ConflictError("lease expired and another annotator took this item's slot; your labels were not saved. Ask for the next item.");
+    }
     await tx.humanLabel.createMany({
       data: stored.labels.map((label) => ({
         chunkId: label.chunkId,
@@ -58,10 +66,6 @@ export async function submitAssignment({ db, user, input }: ServiceArgs<SubmitIn
         // One time for the whole submission: its rows form one batch in the history and the export.
         createdAt: now,
       })),
-    });
-    await tx.annotationAssignment.update({
-      where: { id: input.assignmentId },
-      data: { status: "submitted", submittedAt: now, firstErrorIndex: stored.firstErrorIndex },
     });
   }, SLOT_TRANSACTION);
   return { assignment: await loadAssignmentView(db, input.assignmentId, me) };
