@@ -1,7 +1,7 @@
 import { sampleSolutionIds, stratifiedSample, type TiePolicy } from "@stepwiser/core";
 import { Prisma, type Db } from "@stepwiser/db";
 import { z } from "zod";
-import { checkTrajectoryFilter, filteredSolutionsFrom, listOrder, textSearchPlan, trajectoryFilterFields } from "../trajectory/filters";
+import { checkTrajectoryFilter, listOrder, plannedSolutionsFrom, trajectoryFilterFields } from "../trajectory/filters";
 import { queueLabelRuleSchema, type QueueLabelRule } from "./queue-runs";
 
 export const MAX_QUEUE_ITEMS = 5_000;
@@ -64,9 +64,9 @@ async function selectedTrajectoryIds(db: Db, selection: QueueSelection, context:
   switch (selection.kind) {
     case "filter": {
       const filter = { ...selection.filter, datasetId: context.datasetId };
-      const plan = await textSearchPlan(db, filter);
+      const from = await plannedSolutionsFrom(db, filter);
       const rows = await db.$queryRaw<{ id: string }[]>(Prisma.sql`
-        SELECT t.id ${filteredSolutionsFrom(filter, plan)} AND ${hasSegmentation(context.segmentationMethod)}
+        SELECT t.id ${from} AND ${hasSegmentation(context.segmentationMethod)}
         ${listOrder(filter)}
         LIMIT ${selection.limit}`);
       return rows.map((r) => r.id);

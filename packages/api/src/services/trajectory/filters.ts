@@ -201,6 +201,11 @@ export async function textSearchPlan(db: Db, filter: Pick<TrajectoryFilter, "dat
   return (rows[0]?.n ?? 0) > SEARCH_MATCHES_CAP ? "walk" : "matches";
 }
 
+/** FROM and WHERE of the filtered list with its text search planned (`textSearchPlan`, one capped count when it searches). */
+export async function plannedSolutionsFrom(db: Db, filter: TrajectoryFilter): Promise<Prisma.Sql> {
+  return filteredSolutionsFrom(filter, await textSearchPlan(db, filter));
+}
+
 /** FROM and WHERE of the filtered list: solutions `t` with the stats of `statJoins`; a text search is found as `plan` says (`textSearchPlan`). */
 export function filteredSolutionsFrom(filter: TrajectoryFilter, plan: TextSearchPlan | null): Prisma.Sql {
   const conditions: Prisma.Sql[] = [Prisma.sql`t."datasetId" = ${filter.datasetId}`];

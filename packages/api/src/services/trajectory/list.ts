@@ -1,7 +1,7 @@
 import { NotFoundError } from "@stepwiser/core";
 import { Prisma } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { filteredSolutionsFrom, listOrder, textSearchPlan, type TrajectoryFilter } from "./filters";
+import { listOrder, plannedSolutionsFrom, type TrajectoryFilter } from "./filters";
 
 /**
  * Counting stops here: past it a list says "1,000+" and pages on by "is there
@@ -44,7 +44,7 @@ const FIRST_SEGMENTATION_CHUNK_COUNT = Prisma.sql`(
  * problem previews are fetched for its rows alone.
  */
 export async function listTrajectories({ db, input }: ServiceArgs<TrajectoryFilter & { page: number; pageSize: number }>) {
-  const from = filteredSolutionsFrom(input, await textSearchPlan(db, input));
+  const from = await plannedSolutionsFrom(db, input);
   // A run's stats count its own segmentation's chunks; without a run, the solution's own segmentation tells.
   const chunkCount = input.annotateRunId || input.judgeRunId ? Prisma.sql`COALESCE(a."chunkCount", j."chunkCount")` : FIRST_SEGMENTATION_CHUNK_COUNT;
   const [counted, rows] = await Promise.all([

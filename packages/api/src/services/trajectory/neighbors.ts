@@ -1,7 +1,7 @@
 import { NotFoundError } from "@stepwiser/core";
 import { Prisma } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { filteredSolutionsFrom, keysetCondition, listOrder, sortValuesSelect, textSearchPlan, type TrajectoryFilter } from "./filters";
+import { keysetCondition, listOrder, plannedSolutionsFrom, sortValuesSelect, type TrajectoryFilter } from "./filters";
 
 /**
  * The solutions just before and after one in a filtered, sorted list: keyset
@@ -10,7 +10,7 @@ import { filteredSolutionsFrom, keysetCondition, listOrder, sortValuesSelect, te
  * list (filtered out, or not annotated in a list sorted by Q) has no neighbours.
  */
 export async function trajectoryNeighbors({ db, input }: ServiceArgs<TrajectoryFilter & { id: string }>) {
-  const from = filteredSolutionsFrom(input, await textSearchPlan(db, input));
+  const from = await plannedSolutionsFrom(db, input);
   // Values travel as text and are cast back, so no timestamp or float is reinterpreted on the way.
   const current = await db.$queryRaw<{ sortValues: string[] }[]>(Prisma.sql`SELECT ${sortValuesSelect(input)} ${from} AND t.id = ${input.id}`);
   const here = current[0];
