@@ -13,6 +13,8 @@ export default defineConfig([
   globalIgnores([
     "**/node_modules/",
     "**/dist/",
+    "**/.tsbuild/",
+    ".cache/",
     "**/.next/",
     "**/.turbo/",
     "**/coverage/",

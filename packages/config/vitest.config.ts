@@ -1,13 +1,44 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
+// Every `test/**/*.test.ts` of a package or an app, relative to the root.
+function findTestFiles(): string[] {
+  const files: string[] = [];
+  for (const group of ["packages", "apps"]) {
+    for (const name of readdirSync(path.join(root, group))) {
+      const testDir = path.join(root, group, name, "test");
+      if (!existsSync(testDir)) continue;
+      for (const file of readdirSync(testDir, { recursive: true, encoding: "utf8" })) {
+        if (file.endsWith(".test.ts") && !file.split(path.sep).includes("node_modules")) files.push(path.posix.join(group, name, "test", file.split(path.sep).join("/")));
+      }
+    }
+  }
+  return files.sort();
+}
+
 /**
- * One Vitest run for the whole monorepo: unit tests and integration tests on a
- * real PostgreSQL (one embedded server per run, started by the global setup;
- * each test file gets a fresh database cloned from a migrated template).
+ * A test file uses the test PostgreSQL when it asks for the server (`postgresAdminUrl`)
+ * or a database made from it, directly or through the harnesses that do.
+ * One that uses it without saying so fails at once: outside the integration project
+ * `createTestDatabase` has no server and says which project the file belongs to.
+ */
+const USES_DATABASE = /postgresAdminUrl|createTestDatabase|createWorldDatabase|route-harness|migration-database/;
+const testFiles = findTestFiles();
+const integrationFiles = testFiles.filter((file) => USES_DATABASE.test(readFileSync(path.join(root, file), "utf8")));
+const unitFiles = testFiles.filter((file) => !integrationFiles.includes(file));
+
+/**
+ * One Vitest run for the whole monorepo, in two projects:
+ * - `unit`: every test file that needs no database (pure logic, the simulated
+ *   cluster over HTTP, subprocesses), started at once;
+ * - `integration`: the test files on a real PostgreSQL (one embedded server per
+ *   run, started by the global setup; each test file gets a fresh database cloned
+ *   from a migrated template, or from the finished simulated world).
+ * `--project unit` runs the fast tier alone.
  */
 export default defineConfig({
   root,
@@ -20,12 +51,22 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
-    globalSetup: [path.join(root, "packages/db/src/testing/vitest-global-setup.ts")],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: process.env.CI ? ["default"] : ["default"],
+    reporters: ["default", path.join(root, "packages/config/vitest-timing-reporter.ts")],
+    globalSetup: [path.join(root, "packages/config/vitest-cli-build.ts")],
+    projects: [
+      { extends: true, test: { name: "unit", include: unitFiles } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: integrationFiles,
+          globalSetup: [path.join(root, "packages/db/src/testing/vitest-global-setup.ts")],
+        },
+      },
+    ],
   },
 });

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { runCommandLine } from "../src/cli";
 import type { CliResult } from "./run-cli";
 
@@ -21,17 +22,23 @@ function capture(stream: NodeJS.WriteStream, sink: { text: string }): () => void
  * process, capturing stdout and stderr: the same dispatch and error handling as
  * the executable, without a Node start-up per case. Calls must not overlap.
  */
-export async function runCliInProcess(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export async function runCliInProcess(args: string[], env: Record<string, string> = {}, options: { stdin?: string } = {}): Promise<CliResult> {
   const stdout = { text: "" };
   const stderr = { text: "" };
   const previousEnv = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
   const restoreOut = capture(process.stdout, stdout);
   const restoreErr = capture(process.stderr, stderr);
+  // `--file -` reads process.stdin: give it the text, as a pipe would, for this call only.
+  const stdinProperty = Object.getOwnPropertyDescriptor(process, "stdin");
+  if (options.stdin !== undefined) {
+    Object.defineProperty(process, "stdin", { value: Readable.from([Buffer.from(options.stdin)]), configurable: true, writable: true });
+  }
   try {
     const code = await runCommandLine(args);
     return { code, stdout: stdout.text, stderr: stderr.text };
   } finally {
+    if (options.stdin !== undefined && stdinProperty) Object.defineProperty(process, "stdin", stdinProperty);
     restoreOut();
     restoreErr();
     for (const [key, value] of Object.entries(previousEnv)) {

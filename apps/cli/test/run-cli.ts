@@ -10,10 +10,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the `stepwiser` command line in a child process, as a user would. */
+/**
+ * Runs the `stepwiser` executable (bin/stepwiser, the built command line) in a child
+ * process, as a user would: for exit codes, streams and the real binary. Command logic
+ * is tested in process (runCliInProcess); the Vitest setup builds the binary first.
+ */
 export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/cli/src/main.ts"), ...args], {
+    const child = spawn(process.execPath, [path.join(repoRoot, "bin/stepwiser"), ...args], {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

@@ -5,9 +5,12 @@ import { fileURLToPath } from "node:url";
 
 /**
  * `npm test`: every test, in the order that fails fastest. Lint (ESLint with
- * typescript-eslint, React hooks and Next's rules; no warnings allowed), type checks, then
- * unit + Postgres integration tests (Vitest), then the production build and the
- * browser tests against it (Playwright + Debian's Chromium).
+ * typescript-eslint, React hooks and Next's rules; no warnings allowed), the type
+ * check (`tsc -b` over the workspace's project references), the unit and
+ * integration tests (one Vitest run of both projects, which ends with the slowest
+ * files), the production build, the launcher's smoke check on the machine's own
+ * Node, then the browser tests against the build (Playwright + Debian's Chromium).
+ * Each stage's time is printed as it ends and again in the summary.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -22,9 +25,10 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 const stages: Stage[] = [
   { name: "lint", command: bin("eslint"), args: [".", "--max-warnings=0"] },
-  { name: "type check", command: bin("turbo"), args: ["run", "typecheck", "--output-logs=errors-only"] },
+  { name: "type check", command: bin("tsc"), args: ["-b", "--pretty"] },
   { name: "unit and integration tests", command: bin("vitest"), args: ["run", "--config", "packages/config/vitest.config.ts"] },
   { name: "production build", command: bin("turbo"), args: ["run", "build", "--output-logs=errors-only"] },
+  { name: "launcher smoke (npm start on the machine's Node)", command: process.execPath, args: ["--import", "tsx", "apps/launcher/smoke/start-smoke.ts"] },
   { name: "browser tests", command: bin("playwright"), args: ["test", "--config", "e2e/playwright.config.ts"] },
 ];
 
@@ -42,11 +46,14 @@ for (const stage of selected) {
   const started = Date.now();
   const result = spawnSync(stage.command, stage.args, { cwd: root, stdio: "inherit", env: process.env });
   const ok = result.status === 0;
-  results.push({ name: stage.name, ok, seconds: (Date.now() - started) / 1000 });
+  const seconds = (Date.now() - started) / 1000;
+  results.push({ name: stage.name, ok, seconds });
+  console.error(`━━ ${stage.name}: ${ok ? "passed" : "FAILED"} in ${seconds.toFixed(1)} s`);
   if (!ok) break;
 }
 
 console.error("\n━━ summary");
 for (const r of results) console.error(`${r.ok ? "✔" : "✖"} ${r.name} (${r.seconds.toFixed(1)} s)`);
+console.error(`  all stages: ${results.reduce((sum, r) => sum + r.seconds, 0).toFixed(1)} s`);
 const failed = results.some((r) => !r.ok) || results.length < selected.length;
 process.exit(failed ? 1 : 0);

@@ -182,8 +182,13 @@ describe("deploy/: the image and the Compose file", () => {
     }
     expect(external.length).toBeGreaterThan(0);
     expect(external.map((image) => [image, unpinned(image)]).filter(([, why]) => why)).toEqual([]);
-    for (const image of external.filter((ref) => ref.startsWith("node:"))) {
-      expect(image).toMatch(/^node:24\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})?$/);
+    // Node 24 at the exact version every other runtime of the studio uses (/.node-version: the launcher's, CI's).
+    const nodeVersion = readFileSync(path.join(repoRoot, ".node-version"), "utf8").trim();
+    expect(nodeVersion).toMatch(/^24\.\d+\.\d+$/);
+    const nodeImages = external.filter((ref) => ref.startsWith("node:"));
+    expect(nodeImages.length).toBeGreaterThan(0);
+    for (const image of nodeImages) {
+      expect(image).toMatch(new RegExp(`^node:${nodeVersion.replaceAll(".", "\\.")}-bookworm-slim(@sha256:[0-9a-f]{64})?$`));
     }
   });
 

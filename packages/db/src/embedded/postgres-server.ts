@@ -22,6 +22,14 @@ export interface EmbeddedPostgresOptions {
   port?: number;
   /** Delete the data directory on stop (tests). */
   ephemeral?: boolean;
+  /**
+   * false runs the server without fsync and full-page writes (the test suite's
+   * server): its data then survives a crash or kill of the server, since every
+   * commit still reaches the kernel before it returns, but not one of the
+   * operating system. Default true; benchmarks keep it, to measure what a
+   * deployment does.
+   */
+  fsync?: boolean;
   log?: (line: string) => void;
 }
 
@@ -242,7 +250,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       "-c", "listen_addresses=127.0.0.1",
       "-c", "unix_socket_directories=",
       "-c", "max_connections=200",
-      "-c", "fsync=on",
+      ...(options.fsync === false ? ["-c", "fsync=off", "-c", "full_page_writes=off"] : ["-c", "fsync=on"]),
     ],
     // Own process group: Ctrl-C reaches the launcher, which stops Postgres last.
     { ...owner, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LC_ALL: "C" } },

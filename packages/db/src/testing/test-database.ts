@@ -20,6 +20,9 @@ function withDatabase(url: string, database: string): string {
 
 /** A fresh, fully migrated database on the test run's server (see the Vitest global setup). */
 export async function createTestDatabase(adminUrl: string): Promise<TestDatabase> {
+  if (!adminUrl) {
+    throw new Error("no test PostgreSQL in this project: a file that uses the database runs in the `integration` project (packages/config/vitest.config.ts finds it by the names it uses)");
+  }
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -24,7 +24,7 @@ async function sealTemplate(adminUrl: string) {
 export default async function setup(project: TestProject) {
   const scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-test-"));
   await chmod(scratch, 0o755); // the postgres OS user must be able to enter it
-  const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true });
+  const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true, fsync: false });
   try {
     await applyMigrations(server.url(TEMPLATE_DATABASE));
     await sealTemplate(server.url("postgres"));

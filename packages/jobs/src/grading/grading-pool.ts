@@ -2,6 +2,12 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { extractAnswer, type GradeOptions, type GradeResult, type GradedSide } from "@stepwiser/core";
 
+/**
+ * In the command line's build (apps/cli/scripts/build.mjs), the built thread entry, relative to this
+ * file; when running from source it is not defined and threads load the TypeScript body through tsx.
+ */
+declare const STEPWISER_BUILT_GRADING_THREAD: string | undefined;
+
 export interface GradeRequest {
   id: number;
   gold: string;
@@ -104,7 +110,7 @@ export class GradingPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL("./grading-thread.mjs", import.meta.url));
+    const worker = new Worker(new URL(typeof STEPWISER_BUILT_GRADING_THREAD === "string" ? STEPWISER_BUILT_GRADING_THREAD : "./grading-thread.mjs", import.meta.url));
     const slot: Slot = { worker, ready: false, task: null, timer: null, startedAt: 0 };
     worker.on("message", (message: GradeResponse | { ready: true }) => {
       if ("ready" in message) {

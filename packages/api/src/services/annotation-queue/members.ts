@@ -56,6 +56,6 @@ export async function removeQueueMember({ db, user, input }: ServiceArgs<{ queue
 }
 
 /** Accounts a queue can be given to: everyone holding the annotator role, for the members picker. */
-export function listAnnotatorCandidates({ db }: ServiceContext) {
+export async function listAnnotatorCandidates({ db }: ServiceContext) {
   return db.user.findMany({ where: { role: "annotator" }, orderBy: [{ name: "asc" }, { email: "asc" }], select: { id: true, name: true, email: true } });
 }

@@ -2,7 +2,7 @@ import { RUN_HANDLERS } from "@stepwiser/jobs";
 import { z } from "zod";
 import { LAUNCHABLE_RUN_KINDS, type LaunchableRunKind } from "./launch";
 
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; [key: string]: unknown };
+export type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; [key: string]: unknown };
 
 /** Properties the launch fills in itself: endpoint snapshots (found by their replica URLs). */
 function isSnapshot(property: JsonSchema): boolean {

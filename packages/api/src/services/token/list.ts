@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../args";
 
 /** The caller's tokens, revoked ones included, newest first; the hash never leaves the server. */
-export function listOwnTokens({ db, user }: ServiceContext) {
+export async function listOwnTokens({ db, user }: ServiceContext) {
   return db.apiToken.findMany({
     where: { userId: user.id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
