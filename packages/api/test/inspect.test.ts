@@ -1,37 +1,32 @@
-import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
-import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
+import { createWorldDatabase, type SimulatedWorld } from "@stepwiser/jobs/testing/simulated-world";
 import { DEFAULT_LABEL_CONFIDENCE_OPTIONS, DEFAULT_LABEL_RULES, labelConfidences, labelsFromStoredValues, storedLabelRule, storedPrefixEvidence, storedSolutionValues } from "@stepwiser/core";
+import type { TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
+/** On the finished simulated world: an annotate run (M = 4) and judge runs of K = 2, 3 and 1 samples. */
 describe("trajectory inspector data", () => {
   let database: TestDatabase;
-  let cluster: SimCluster;
-  let endpoints: EndpointClients;
+  let world: SimulatedWorld;
   beforeAll(async () => {
-    database = await createTestDatabase(inject("postgresAdminUrl"));
-    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 1000 });
-    for (const [name, role] of [["sim-policy", "policy"], ["sim-judge-strong", "judge"], ["sim-judge-weak", "judge"]] as const) {
-      await database.db.endpoint.create({ data: { name, model: name, role, baseUrls: [...cluster.urls], maxConcurrency: 32 } });
-    }
-    endpoints = new EndpointClients();
+    ({ world, ...database } = await createWorldDatabase(inject("postgresAdminUrl")));
   });
   afterAll(async () => {
-    await endpoints?.close();
-    await cluster?.stop();
     await database?.drop();
   });
 
   it("returns chunks with every annotate run's Q-values and every judge's samples, and the rollouts behind a value", async () => {
     const { db } = database;
-    const { datasetId } = await createSimWorldDataset(db, { name: "inspect", problems: 2, seed: 4 });
-    const launch = async (kind: "annotate" | "judge", config: object) => (await createAndExecuteRun(db, { kind, config: { datasetId, ...config } }, { endpoints })).id;
-    const annotateRun = await launch("annotate", { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
-    await launch("judge", { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 });
-    await launch("judge", { datasetId, judgeEndpoint: "sim-judge-weak", samples: 2, temperature: 1 });
+    const { datasetId } = world;
+    const annotateRun = world.runs.annotate;
+    // Samples per chunk of each judge run; the benchmark run's judge stops at its first Negative, so it is counted apart.
+    const samplesPerChunk = new Map([
+      [world.runs.judgeStrong, 2],
+      [world.runs.judgeWeak, 3],
+      [world.runs.judgeMedium, 1],
+    ]);
 
-    const trajectory = await db.trajectory.findFirstOrThrow({ where: { datasetId }, select: { id: true, segmentations: { select: { id: true, _count: { select: { chunks: true } } } } } });
+    const trajectory = await db.trajectory.findFirstOrThrow({ where: { datasetId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, segmentations: { select: { id: true, _count: { select: { chunks: true } } } } } });
     const k = trajectory.segmentations[0]!._count.chunks;
     const caller = createCallerFactory(appRouter)({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
     const view = await caller.trajectory.inspect({ id: trajectory.id });
@@ -39,8 +34,12 @@ describe("trajectory inspector data", () => {
     expect(view.annotations).toHaveLength(1);
     expect(view.annotations[0]).toMatchObject({ runId: annotateRun, kind: "annotate", strategy: "fixed", rollouts: 4 });
     expect(view.annotations[0]!.values.map((v) => v.prefixLength)).toEqual(Array.from({ length: k + 1 }, (_, i) => i));
-    expect(view.judgements.map((j) => j.judgeModel).sort()).toEqual(["sim-judge-strong", "sim-judge-weak"]);
-    for (const judgement of view.judgements) expect(judgement.samples).toHaveLength(k * 2);
+    expect(view.judgements.map((j) => j.runId).sort()).toEqual([...samplesPerChunk.keys(), world.runs.benchmark].sort());
+    for (const judgement of view.judgements) {
+      const stored = await db.judgeSample.count({ where: { runId: judgement.runId, chunk: { segmentation: { trajectoryId: trajectory.id } } } });
+      expect(judgement.samples).toHaveLength(stored);
+      if (judgement.runId !== world.runs.benchmark) expect(stored).toBe(k * samplesPerChunk.get(judgement.runId)!);
+    }
     expect(view.judgements[0]!.samples[0]!.rationale).toContain("Final Judgment");
 
     // The run's stored labels with their confidence, per rule, and the counts and options the browser recomputes them from.

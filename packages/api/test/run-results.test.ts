@@ -1,6 +1,7 @@
-import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
+import type { TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { bytesOf, connectJobQueue, createAndExecuteRun, createSimWorldDataset, EndpointClients, runExport, runImport, storeFile } from "@stepwiser/jobs";
+import { createWorldDatabase, type SimulatedWorld } from "@stepwiser/jobs/testing/simulated-world";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
@@ -39,12 +40,12 @@ describe("run results on runs of the simulated cluster", () => {
   let database: TestDatabase;
   let cluster: SimCluster;
   let endpoints: EndpointClients;
+  let world: SimulatedWorld;
+  // The finished simulated world's runs are read; the kinds it lacks are run here, on a live cluster.
   beforeAll(async () => {
-    database = await createTestDatabase(inject("postgresAdminUrl"));
+    ({ world, ...database } = await createWorldDatabase(inject("postgresAdminUrl")));
     cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 1000 });
-    for (const [name, role] of [["sim-policy", "policy"], ["sim-judge-weak", "judge"]] as const) {
-      await database.db.endpoint.create({ data: { name, model: name, role, baseUrls: [...cluster.urls], maxConcurrency: 32 } });
-    }
+    await database.db.endpoint.updateMany({ data: { baseUrls: [...cluster.urls] } });
     endpoints = new EndpointClients();
   });
   afterAll(async () => {
@@ -55,11 +56,12 @@ describe("run results on runs of the simulated cluster", () => {
 
   it("give an annotate run's labels, Q-values and plan, a judge run's agreement and a benchmark run's intervals, recomputed here from the stored rows", async () => {
     const { db } = database;
-    const { datasetId } = await createSimWorldDataset(db, { name: "results", problems: 6, seed: 11 });
-    const launch = async (kind: "annotate" | "judge" | "benchmark", config: object) => (await createAndExecuteRun(db, { kind, config: { datasetId, ...config } }, { endpoints })).id;
-    const annotateRun = await launch("annotate", { policyEndpoint: "sim-policy", rollouts: 4, seed: 2 });
-    const judgeRun = await launch("judge", { judgeEndpoint: "sim-judge-weak", samples: 3, temperature: 1 });
-    const benchmarkRun = await launch("benchmark", { judgeEndpoint: "sim-judge-weak", samples: 1, temperature: 1, segmentationMethod: "self-segmented", bootstrap: { resamples: 200, seed: 1 } });
+    // The world's runs: annotate (sim-policy, M = 4, seed 2), judge (sim-judge-weak, K = 3 at temperature 1) and
+    // benchmark (sim-judge-weak, one sample at temperature 1, self-segmented chunks, 200 resamples, seed 1).
+    const { datasetId } = world;
+    const annotateRun = world.runs.annotate;
+    const judgeRun = world.runs.judgeWeak;
+    const benchmarkRun = world.runs.benchmark;
     const caller = createCallerFactory(appRouter)({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
     const chunks = await db.chunk.findMany({ where: { segmentation: { trajectory: { datasetId } } }, select: { id: true, index: true, segmentation: { select: { trajectory: { select: { id: true, sourceFirstErrorIndex: true } } } } } });
 

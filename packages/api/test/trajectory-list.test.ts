@@ -1,6 +1,6 @@
-import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
-import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
+import type { TestDatabase } from "@stepwiser/db/testing";
+import { createSimWorldDataset } from "@stepwiser/jobs";
+import { createWorldDatabase } from "@stepwiser/jobs/testing/simulated-world";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter } from "../src";
 import { Prisma } from "@stepwiser/db";
@@ -8,30 +8,22 @@ import { filteredSolutionsFrom, listOrder, textSearchPlan, trajectoryFilterSchem
 
 describe("trajectory lists", () => {
   let database: TestDatabase;
-  let cluster: SimCluster;
-  let endpoints: EndpointClients;
   let datasetId: string;
   let annotateRunId: string;
   let judgeRunId: string;
   let caller: ReturnType<typeof appRouter.createCaller>;
 
+  // The finished simulated world: 12 problems (error rate 0.5, seed 31), an annotate run (M = 4) and,
+  // among its judge runs, sim-judge-medium with one greedy sample.
   beforeAll(async () => {
-    database = await createTestDatabase(inject("postgresAdminUrl"));
-    const { db } = database;
-    cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 1000 });
-    for (const [name, role] of [["sim-policy", "policy"], ["sim-judge-medium", "judge"]] as const) {
-      await db.endpoint.create({ data: { name, model: name, role, baseUrls: [...cluster.urls], maxConcurrency: 32 } });
-    }
-    endpoints = new EndpointClients();
-    ({ datasetId } = await createSimWorldDataset(db, { name: "lists", problems: 12, seed: 31, errorRate: 0.5 }));
-    const launch = async (kind: "annotate" | "judge", config: object) => (await createAndExecuteRun(db, { kind, config: { datasetId, ...config } }, { endpoints })).id;
-    annotateRunId = await launch("annotate", { datasetId, policyEndpoint: "sim-policy", rollouts: 4 });
-    judgeRunId = await launch("judge", { datasetId, judgeEndpoint: "sim-judge-medium", samples: 1 });
-    caller = appRouter.createCaller({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
+    const { world, ...made } = await createWorldDatabase(inject("postgresAdminUrl"));
+    database = made;
+    ({ datasetId } = world);
+    annotateRunId = world.runs.annotate;
+    judgeRunId = world.runs.judgeMedium;
+    caller = appRouter.createCaller({ db: database.db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
   });
   afterAll(async () => {
-    await endpoints?.close();
-    await cluster?.stop();
     await database?.drop();
   });
 
