@@ -112,7 +112,8 @@ const SIM_ENDPOINTS: readonly { model: string; role: "policy" | "judge" | "segme
  */
 async function startSimCluster(children: ChildProcess[], env: NodeJS.ProcessEnv): Promise<string[]> {
   const replicas = process.env.STEPWISER_SIM_REPLICAS ?? "2";
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "sim-cluster", "--replicas", replicas], {
+  // The built command line (bin/stepwiser) starts in a fraction of the time the sources take through tsx.
+  const child = spawn(process.execPath, [path.join(root, "bin", "stepwiser"), "sim-cluster", "--replicas", replicas], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
