@@ -1,4 +1,5 @@
 import { PgBoss, type StopOptions } from "pg-boss";
+import { beginPgBoss10Move } from "./pgboss-10-schema";
 
 /** Every queue the worker serves; one per pipeline. */
 export const QUEUES = {
@@ -72,10 +73,7 @@ export async function startJobQueue(databaseUrl: string, settings = queueSetting
     monitorIntervalSeconds: settings.maintenanceIntervalSeconds,
   });
   boss.on("error", (error: Error) => console.error(`[queue] ${error.message}`));
-  await boss.start();
-  await declareQueues(boss, settings);
-  // Workers own the queue policy: apply the current settings to queues declared earlier.
-  for (const name of Object.values(QUEUES)) await boss.updateQueue(name, queuePolicy(settings));
+  await startQueues(boss, databaseUrl, settings, true);
   return boss;
 }
 
@@ -90,9 +88,24 @@ function queuePolicy(settings: QueueSettings) {
 export async function connectJobQueue(databaseUrl: string, settings = queueSettingsFromEnv()): Promise<JobQueue> {
   const boss = new JobQueue({ connectionString: databaseUrl, max: 2, supervise: false, schedule: false });
   boss.on("error", (error: Error) => console.error(`[queue] ${error.message}`));
-  await boss.start();
-  await declareQueues(boss, settings);
+  await startQueues(boss, databaseUrl, settings, false);
   return boss;
+}
+
+/** Starts pg-boss and declares the queues; on a database pg-boss 10 served, its pending jobs come along first. */
+async function startQueues(boss: JobQueue, databaseUrl: string, settings: QueueSettings, ownPolicy: boolean): Promise<void> {
+  const move = await beginPgBoss10Move(databaseUrl);
+  try {
+    await boss.start();
+    await declareQueues(boss, settings);
+    // Workers own the queue policy: apply the current settings to queues declared earlier.
+    if (ownPolicy) for (const name of Object.values(QUEUES)) await boss.updateQueue(name, queuePolicy(settings));
+    // After the policy: a job takes its queue's retry and expiry settings when it is sent.
+    const moved = await move?.finish(boss, Object.values(QUEUES));
+    if (moved !== undefined) console.log(`[queue] moved ${moved} pending job(s) from pg-boss 10's schema`);
+  } finally {
+    await move?.release();
+  }
 }
 
 /**
