@@ -14,7 +14,7 @@ const SCHEMA = "pgboss";
 const ASIDE = "pgboss_v10";
 const FIRST_PGBOSS_11_SCHEMA = 25;
 /** Taken by the one process moving the jobs; every other one waits on it before it starts pg-boss. */
-const MOVE_LOCK = 4_120_245_917;
+const MOVE_LOCK = "stepwiser:pgboss-10-move";
 const INSERT_BATCH = 500;
 
 export interface PgBoss10Move {
@@ -44,7 +44,7 @@ export async function beginPgBoss10Move(databaseUrl: string): Promise<PgBoss10Mo
   try {
     // Ending the session releases its advisory lock.
     if (!(await moveDue(client))) return void (await client.end());
-    await client.query("SELECT pg_advisory_lock($1)", [MOVE_LOCK]);
+    await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [MOVE_LOCK]);
     // Another process may have moved the jobs while this one waited.
     if (!(await moveDue(client))) return void (await client.end());
     if ((await oldSchemaVersion(client)) !== undefined) await client.query(`ALTER SCHEMA ${SCHEMA} RENAME TO ${ASIDE}`);
