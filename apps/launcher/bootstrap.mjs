@@ -62,9 +62,10 @@ function ensureInstalled() {
 }
 
 const [mode = "start", ...rest] = process.argv.slice(2);
-const major = Number(process.versions.node.split(".")[0]);
-if (major < 20) {
-  process.stderr.write(`StepWiser Studio needs Node.js 20 or newer; this is ${process.version}\n`);
+// pg-boss 12 and Vitest 5 need Node.js 22.12 or newer (package.json engines).
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(`StepWiser Studio needs Node.js 22.12 or newer; this is ${process.version}\n`);
   process.exit(1);
 }
 
