@@ -19,7 +19,7 @@ const fail = (line, code = 1) => {
 // ---- the runtime -------------------------------------------------------------
 // The oldest Node the studio runs on (package.json `engines.node`), and the one it
 // is built, tested and deployed on (/.node-version, the Docker image's too).
-const MINIMUM = [22, 12];
+const MINIMUM = [22, 19];
 const pinned = readFileSync(path.join(root, ".node-version"), "utf8").trim();
 if (!/^\d+\.\d+\.\d+$/.test(pinned)) fail(`.node-version must hold one exact version such as 24.21.0, not "${pinned}"`);
 const [major, minor] = process.versions.node.split(".").map(Number);

@@ -93,7 +93,7 @@ writeBenchmarkReport({
   name: "cli",
   bench: "cli-startup",
   title: "Command line start-up: bin/stepwiser",
-  method: `Each command timed by ${hyperfineVersion.stdout.trim()} (\`--warmup 1 --runs ${RUNS} --shell=none\`), median with the fastest and slowest run in brackets, wall time of the whole process as a shell sees it. \`bin/stepwiser\` runs the command line built to plain JavaScript by esbuild (apps/cli/dist; built before the first timing, as the first run on a fresh checkout does once); on a Node older than 22.12 it starts itself again on the pinned Node ${pinned} the launcher keeps in .cache/. The database command runs against an embedded PostgreSQL on this machine, migrated and empty.`,
+  method: `Each command timed by ${hyperfineVersion.stdout.trim()} (\`--warmup 1 --runs ${RUNS} --shell=none\`), median with the fastest and slowest run in brackets, wall time of the whole process as a shell sees it. \`bin/stepwiser\` runs the command line built to plain JavaScript by esbuild (apps/cli/dist; built before the first timing, as the first run on a fresh checkout does once); on a Node older than 22.19 it starts itself again on the pinned Node ${pinned} the launcher keeps in .cache/. The database command runs against an embedded PostgreSQL on this machine, migrated and empty.`,
   limits: "Start-up only: a command's own work (an import, a run) is measured by its own benchmark. The machine's disk cache is warm after the warm-up run; a first run after a reboot reads the modules from disk and is slower.",
   rows,
 });

@@ -2,10 +2,12 @@ import { createDb } from "@stepwiser/db";
 import { isDatabaseConnectionError, startWorker } from "@stepwiser/jobs";
 
 /**
- * The job queue records a job's end without waiting on it, so a database that
- * goes away at that moment surfaces here rather than where it could be caught.
- * The job is then retried after its expiry; the worker carries on and reconnects.
- * Any other unhandled rejection is a bug and stops the process, as Node would.
+ * A lost database connection that surfaces as an unhandled rejection is survivable.
+ * pg-boss 10 recorded a job's end without waiting on it, so an outage surfaced here;
+ * pg-boss 12 awaits it and reports a failure as an `error` event, and this stays as
+ * the guard for any other query left unawaited. A job whose end was not recorded is
+ * retried after its expiry; the worker carries on and reconnects. Any other
+ * unhandled rejection is a bug and stops the process, as Node would.
  */
 process.on("unhandledRejection", (reason: unknown) => {
   if (isDatabaseConnectionError(reason)) {

@@ -6,8 +6,8 @@ const WORKERS = 6;
 const ROUNDS = 4;
 
 describe("workers starting together on a new database", () => {
-  // Two processes creating two different queues at once take pg-boss's job table and its partitions in
-  // opposite orders, and PostgreSQL ends one of them as a deadlock: a worker must not die of that.
+  // Several processes install pg-boss's schema and create the same queues at once (under pg-boss 10 two of
+  // them could deadlock on its job table's partitions): every one of them must start.
   it(`${WORKERS} at once declare the queues, ${ROUNDS} times over, and every one of them starts`, { timeout: 120_000 }, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const database = await createTestDatabase(inject("postgresAdminUrl"));

@@ -41,6 +41,9 @@ export class ReplicaTransport {
     this.pool = new Pool(this.origin, {
       connections,
       pipelining: 1,
+      // undici 8 speaks HTTP/2 to a TLS server that offers it (docs/best-practices/migrating-from-v7-to-v8.md);
+      // one request per connection is what sizes this pool to the replica's in-flight limit, so HTTP/1.1 stays.
+      allowH2: false,
       keepAliveTimeout: 60_000,
       connect: { timeout: timeouts.connectMs },
       headersTimeout: timeouts.headersMs,

@@ -77,7 +77,8 @@ export async function* runBatch(options: RunBatchOptions): AsyncGenerator<BatchO
   const basePath = base.pathname.replace(/\/+$/, "");
   if (!basePath.endsWith("/v1")) throw new Error(`--url must be the server's OpenAI base URL ending in /v1, got ${options.baseUrl}`);
   const timeoutMs = options.timeoutMs ?? 30 * 60_000;
-  const pool = new Pool(base.origin, { connections: concurrency, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  // One request per connection, over HTTP/1.1 (undici 8 would otherwise negotiate HTTP/2 with a TLS server).
+  const pool = new Pool(base.origin, { connections: concurrency, pipelining: 1, allowH2: false, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const headers = { "content-type": "application/json", accept: "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) };
 
   const post = async (path: string, body: Record<string, unknown>): Promise<{ status: number; json: unknown }> => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@stepwiser/db";
-import type PgBoss from "pg-boss";
+import type { Job } from "pg-boss";
 import { runImport } from "../pipelines/import/handle";
 import { importJobSchema } from "../pipelines/import/submit";
 import { exportJobSchema, runExport } from "../exports/handle";
@@ -63,7 +63,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // Model outputs are graded on worker threads under a hard limit per answer (created at first use).
   const releaseGrading = holdRunGrading(settings);
   const pollingIntervalSeconds = queueSettings.pollingIntervalSeconds;
-  await queue.work(QUEUES.import, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+  await queue.work(QUEUES.import, { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job<unknown>[]) => {
     if (!job) return;
     const { runId } = importJobSchema.parse(job.data);
     log(`[worker] import run ${runId}: started (job ${job.id})`);
@@ -71,7 +71,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     counted(QUEUES.import);
     log(`[worker] import run ${runId}: done`);
   });
-  await queue.work(QUEUES.export, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+  await queue.work(QUEUES.export, { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job<unknown>[]) => {
     if (!job) return;
     const { runId } = exportJobSchema.parse(job.data);
     log(`[worker] export run ${runId}: started (job ${job.id})`);
@@ -107,12 +107,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     );
     return execution;
   };
-  // pg-boss 10 fails a job still active at its expiry and backs its retries off exponentially, up to the
-  // retry limit: a run outliving a few expiries would, after a crash, wait hours or never be resumed. So a
+  // pg-boss fails a job still active at its expiry and backs its retries off exponentially, up to the
+  // retry limit (pg-boss 12 as 10; 12 also aborts the job's signal and holds the worker until the handler
+  // returns): a run outliving a few expiries would, after a crash, wait hours or never be resumed. So a
   // run's job hands the run on to a fresh job before it expires and completes, while the execution goes on;
   // if this process dies, the job it holds expires and is retried, and the run resumes elsewhere.
+  // A job's retryCount counts its claims after the first, as in pg-boss 10; pg-boss 12.38 returns it on
+  // every job, so the run queue's workers no longer fetch the whole row (includeMetadata).
   const relayAfterMs = (queueSettings.expireInSeconds * 1000) / 2;
-  const workRunJob = async ([job]: PgBoss.JobWithMetadata<unknown>[]) => {
+  const workRunJob = async ([job]: Job<unknown>[]) => {
     if (!job) return;
     const data = runJobSchema.parse(job.data);
     const { runId, helper } = data;
@@ -129,7 +132,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
   // Several run jobs at once, so a run queued while another executes starts at once instead of after a hand-over.
   for (let slot = 0; slot < settings.runJobsPerWorker; slot++) {
-    await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, workRunJob);
+    await queue.work(QUEUES.run, { batchSize: 1, pollingIntervalSeconds }, workRunJob);
   }
 
   // Other workers join a run by looking for runs with units nobody holds: at its start, and whenever they are added.
@@ -159,7 +162,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       const stopping = Date.now();
       await joining?.stop();
       await uploadCleanup?.stop();
-      await queue.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await queue.stop({ graceful: true, timeout: 30_000 });
       // Executions handed on to later jobs outlive their first job: they get what is left of the same grace period.
       const grace = Math.max(0, 30_000 - (Date.now() - stopping));
       let timer: NodeJS.Timeout | undefined;
