@@ -1,6 +1,6 @@
+import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { atScale } from "@stepwiser/config/test-scale";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chunkResetHandler, createSimWorldDataset, EndpointClients, executeRun, RUN_HANDLERS } from "../src";
 
