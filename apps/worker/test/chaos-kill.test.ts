@@ -33,6 +33,10 @@ const PROBLEMS = atScale({ default: 6, full: 12 });
 const GENERATE = { samplesPerProblem: 4, temperature: 1, seed: 17 };
 const ROLLOUTS = 4;
 const JUDGE_SAMPLES = 2;
+/** The kills follow each run's stored results, not the clock: the default scale runs the cluster twice as fast. */
+const TIME_SCALE = atScale({ default: 20, full: 10 });
+/** A restarted worker finds the run by the units nobody holds, looking this often. */
+const WORKER_ENV = { ...FAST_RECOVERY_ENV, STEPWISER_RUN_JOIN_SECONDS: "0.5" };
 
 type Kind = "generate" | "annotate" | "judge" | "benchmark";
 
@@ -56,10 +60,9 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
     // The first run's worker loads its code while the cluster and the dataset are made.
-    fleet = new WorkerFleet(database.url, FAST_RECOVERY_ENV);
+    fleet = new WorkerFleet(database.url, WORKER_ENV);
     idle = fleet.start("first");
-    // Slow enough that each run outlives its kills, fast enough for the suite's few minutes.
-    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 10 });
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: TIME_SCALE });
     const baseUrls = [...cluster.urls];
     await database.db.endpoint.createMany({
       data: [
