@@ -1,4 +1,6 @@
+import { atScale } from "@stepwiser/config/test-scale";
 import { buildStepwiserJudgePrompt, parseVerdict } from "@stepwiser/core";
+import type { Run } from "@stepwiser/db";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { EndpointPool, InferenceClient, InferenceError } from "@stepwiser/inference";
 import { createSimModels, startSimCluster, type SimCluster, type SimFaultKind } from "@stepwiser/inference/sim";
@@ -26,6 +28,11 @@ const RESPONSE_TIMEOUT_SECONDS = 2;
 /** The engine's attempts per unit and the inference client's attempts per request (their defaults). */
 const UNIT_ATTEMPTS = 3;
 const REQUEST_ATTEMPTS = 6;
+/**
+ * The clusters' speed: nothing here waits on a slow answer (a hung request waits for the client's
+ * timeout at any speed), so the default scale runs the same requests twice as fast.
+ */
+const TIME_SCALE = atScale({ default: 40, full: 20 });
 
 describe("runs against an inference cluster that fails 10% of requests in every way it can", () => {
   let database: TestDatabase;
@@ -39,13 +46,23 @@ describe("runs against an inference cluster that fails 10% of requests in every 
   let faults: Partial<Record<SimFaultKind, number>> = {};
   let unparseable = 0;
   let failingRunSeconds: number | undefined;
+  /** The run against the always-failing endpoint, with when it was submitted. */
+  let failingRun: Promise<{ run: Run; started: number }> | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
     const rates = Object.fromEntries(FAULT_KINDS.map((kind) => [`${kind}Rate`, RATE_PER_KIND]));
     // One replica: one seeded stream of fault draws, so which kinds occur within the first N requests is fixed.
-    faulty = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 20, faults: { ...rates, seed: FAULT_SEED, retryAfterSeconds: 0 } });
-    broken = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 20, faults: { error5xxRate: 1 } });
+    // The worker loads its code while the clusters and the dataset are made.
+    fleet = new WorkerFleet(database.url, {
+      ...FAST_RECOVERY_ENV,
+      STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS: String(RESPONSE_TIMEOUT_SECONDS),
+      // The four runs and the always-failing one at once.
+      STEPWISER_RUN_JOBS_PER_WORKER: "5",
+    });
+    fleet.start("faults-worker");
+    faulty = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: TIME_SCALE, faults: { ...rates, seed: FAULT_SEED, retryAfterSeconds: 0 } });
+    broken = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: TIME_SCALE, faults: { error5xxRate: 1 } });
     await database.db.endpoint.createMany({
       data: [
         { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...faulty.urls], maxConcurrency: 8 },
@@ -54,8 +71,6 @@ describe("runs against an inference cluster that fails 10% of requests in every 
       ],
     });
     ({ datasetId, trajectories } = await createSimWorldDataset(database.db, { name: "faults", problems: PROBLEMS, solutionsPerProblem: SOLUTIONS_PER_PROBLEM, seed: 31 }));
-    fleet = new WorkerFleet(database.url, { ...FAST_RECOVERY_ENV, STEPWISER_INFERENCE_RESPONSE_TIMEOUT_SECONDS: String(RESPONSE_TIMEOUT_SECONDS) });
-    fleet.start("faults-worker");
   });
 
   afterAll(async () => {
@@ -73,8 +88,27 @@ describe("runs against an inference cluster that fails 10% of requests in every 
     });
   });
 
+  /**
+   * Submits the run against the always-failing endpoint once: the first test starts it beside its own
+   * runs (it spends most of its time in backoff pauses), the second waits for its end.
+   */
+  function submitFailingRun() {
+    failingRun ??= (async () => {
+      const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...FAST_RECOVERY_ENV }));
+      const started = Date.now();
+      const run = await submitRun(database.db, queue, {
+        kind: "benchmark",
+        config: { datasetId, judgeEndpoint: "broken-judge", mode: "critic", segmentationMethod: "self-segmented", limit: 2, concurrency: 2 },
+      });
+      await queue.stop({ graceful: false, wait: true });
+      return { run, started };
+    })();
+    return failingRun;
+  }
+
   it("every run completes with exact counts, verdicts are read and never guessed, and every kind of fault was injected", { timeout: 180_000 }, async () => {
     const { db } = database;
+    await submitFailingRun();
     const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...FAST_RECOVERY_ENV }));
     const generate = await submitRun(db, queue, { kind: "generate", config: { datasetId, policyEndpoint: "policy", samplesPerProblem: 4, seed: 2, concurrency: 8 } });
     const annotate = await submitRun(db, queue, { kind: "annotate", config: { datasetId, policyEndpoint: "policy", rollouts: ROLLOUTS, seed: 3, strategy: "fixed", concurrency: 8 } });
@@ -133,13 +167,7 @@ describe("runs against an inference cluster that fails 10% of requests in every 
 
   it("a run whose endpoint always fails ends failed after the configured attempts, with a bounded number of requests", { timeout: 90_000 }, async () => {
     const { db } = database;
-    const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...FAST_RECOVERY_ENV }));
-    const started = Date.now();
-    const run = await submitRun(db, queue, {
-      kind: "benchmark",
-      config: { datasetId, judgeEndpoint: "broken-judge", mode: "critic", segmentationMethod: "self-segmented", limit: 2, concurrency: 2 },
-    });
-    await queue.stop({ graceful: false, wait: true });
+    const { run, started } = await submitFailingRun();
     const finished = await waitForRunEnd(db, run.id, 80_000);
     expect(finished.status).toBe("failed");
     expect(finished.error).toMatch(/all 2 units failed/);

@@ -1,4 +1,5 @@
 import { buildSelfSegmentingPolicyPrompt, derivedSeed, SegmentationError, solutionFromTaggedOutput } from "@stepwiser/core";
+import { atScale } from "@stepwiser/config/test-scale";
 import type { Db } from "@stepwiser/db";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
@@ -14,6 +15,7 @@ import {
   waitFor,
   waitForRunEnd,
   WorkerFleet,
+  type WorkerProcess,
 } from "./chaos-harness";
 
 /**
@@ -23,13 +25,18 @@ import {
  */
 
 const SEED = chaosSeed(20261125);
-const KILLS_PER_KIND = 5;
+/** One kill at a random point proves a kind's run survives it; the full scale kills five times per run. */
+const KILLS_PER_KIND = atScale({ default: 1, full: 5 });
 /** A kill lands once the run has stored this share of its results (uniform, seeded). */
 const KILL_SHARE = { min: 0.05, max: 0.75 };
-const PROBLEMS = 12;
+const PROBLEMS = atScale({ default: 6, full: 12 });
 const GENERATE = { samplesPerProblem: 4, temperature: 1, seed: 17 };
 const ROLLOUTS = 4;
 const JUDGE_SAMPLES = 2;
+/** The kills follow each run's stored results, not the clock: the default scale runs the cluster twice as fast. */
+const TIME_SCALE = atScale({ default: 20, full: 10 });
+/** A restarted worker finds the run by the units nobody holds, looking this often. */
+const WORKER_ENV = { ...FAST_RECOVERY_ENV, STEPWISER_RUN_JOIN_SECONDS: "0.5" };
 
 type Kind = "generate" | "annotate" | "judge" | "benchmark";
 
@@ -43,11 +50,19 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
   const kills: Record<Kind, number> = { generate: 0, annotate: 0, judge: 0, benchmark: 0 };
   let completed = 0;
   const durations: Partial<Record<Kind, number>> = {};
+  /**
+   * The worker that finished the previous kind's run (or the one started with the suite), left running:
+   * it takes the next run's job at once and is that run's first worker, killed inside it like any other
+   * (one worker start fewer per kind).
+   */
+  let idle: WorkerProcess | undefined;
 
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
-    // Slow enough that each run outlives its kills, fast enough for the suite's few minutes.
-    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 10 });
+    // The first run's worker loads its code while the cluster and the dataset are made.
+    fleet = new WorkerFleet(database.url, WORKER_ENV);
+    idle = fleet.start("first");
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: TIME_SCALE });
     const baseUrls = [...cluster.urls];
     await database.db.endpoint.createMany({
       data: [
@@ -56,7 +71,6 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
       ],
     });
     ({ datasetId, trajectories } = await createSimWorldDataset(database.db, { name: "chaos", problems: PROBLEMS, seed: SEED % 1000 }));
-    fleet = new WorkerFleet(database.url, FAST_RECOVERY_ENV);
   });
 
   afterAll(async () => {
@@ -79,7 +93,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
   /**
    * Starts the run and kills its worker KILLS_PER_KIND times, each once the run's stored results pass a
    * seeded random share of their total (so every kill lands inside the work, wherever the machine's
-   * speed puts it), then lets a last worker finish it.
+   * speed puts it), then lets a last worker finish it; that worker stays for the next kind's run.
    */
   async function runThroughKills(kind: Kind, config: Record<string, unknown>, results: { total: number; stored: (runId: string) => Promise<number> }) {
     const { db } = database;
@@ -91,7 +105,8 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
 
     const thresholds = Array.from({ length: KILLS_PER_KIND }, () => Math.ceil(results.total * (KILL_SHARE.min + random() * (KILL_SHARE.max - KILL_SHARE.min)))).sort((a, b) => a - b);
     for (const [k, threshold] of thresholds.entries()) {
-      const worker = fleet.start(`${kind}-${k}`);
+      const worker = k === 0 && idle ? idle : fleet.start(`${kind}-${k}`);
+      idle = undefined;
       const ended = async () => isTerminal((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status);
       await waitFor(`the ${kind} run to store ${threshold} of ${results.total} results`, async () => (await results.stored(run.id)) >= threshold || (await ended()), 60_000, 50);
       // A kill after the end would prove nothing: the thresholds stay below the total.
@@ -101,8 +116,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
     }
     const last = fleet.start(`${kind}-final`);
     const finished = await waitForRunEnd(db, run.id, 120_000);
-    // An idle worker left running would take the next kind's run before its first kill.
-    await fleet.kill(last);
+    idle = last;
     durations[kind] = Math.round((Date.now() - started) / 1000);
     expect(finished.status, `${kind} run (seed ${SEED}): ${finished.error ?? ""}`).toBe("completed");
     expect(finished.unitsFailed).toBe(0);

@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { authPool, createAuth, createUserWithPassword, DATABASE_UNREACHABLE_MESSAGE, handleTrpcRequest, type ContextDeps } from "@stepwiser/api";
+import { atScale } from "@stepwiser/config/test-scale";
 import { createDb, type Db } from "@stepwiser/db";
 import { startEmbeddedPostgres, type RunningPostgres } from "@stepwiser/db/local";
 import { applyMigrations } from "@stepwiser/db/migrations";
@@ -19,9 +20,11 @@ import { FAST_RECOVERY_ENV, printChaosSummary, recordAnnotateRows, RowLedger, sl
  * without being restarted themselves.
  */
 
-const PROBLEMS = 16;
+/** Enough units that a quarter of the rollouts is reached with most of the run still to do. */
+const PROBLEMS = atScale({ default: 8, full: 16 });
 const ROLLOUTS = 4;
-const OUTAGE_MS = 4_000;
+/** How long the server stays down: the worker's and the web side's queries fail from the stop on, however short. */
+const OUTAGE_MS = atScale({ default: 1_000, full: 4_000 });
 const BASE_URL = "http://localhost:3999";
 
 interface TrpcBody {
@@ -51,6 +54,9 @@ describe("PostgreSQL restarted in the middle of a run", () => {
     server = await startEmbeddedPostgres({ dataDir: dataDir() });
     databaseUrl = server.url("stepwiser");
     await applyMigrations(databaseUrl);
+    // The worker loads its code while the rest is set up; it has nothing to do until the run is submitted.
+    fleet = new WorkerFleet(databaseUrl, FAST_RECOVERY_ENV);
+    fleet.start("restart-worker");
 
     // The web app's server side as apps/web/src/server/deps builds it: one Prisma pool, one auth pool, a queue sender made on first use.
     db = createDb(databaseUrl);
@@ -67,7 +73,6 @@ describe("PostgreSQL restarted in the middle of a run", () => {
     };
     cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 10 });
     await db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 4 } });
-    fleet = new WorkerFleet(databaseUrl, FAST_RECOVERY_ENV);
   });
 
   afterAll(async () => {
@@ -98,7 +103,6 @@ describe("PostgreSQL restarted in the middle of a run", () => {
     const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
     expect((await trpc("health.ping", undefined)).status).toBe(200);
 
-    fleet.start("restart-worker");
     await waitFor("a quarter of the rollouts", async () => (await db.rollout.count({ where: { runId: run.id } })) >= (chunks * ROLLOUTS) / 4, 60_000, 50);
     const port = server.port;
     await server.stop();

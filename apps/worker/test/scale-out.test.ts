@@ -1,13 +1,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { connectJobQueue, createSimWorldDataset, isTerminal, liveWorkerCount, queueSettingsFromEnv, submitRun } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const WORKERS = 3;
+/** Two worker processes already share the run and the endpoint's slots; the full scale starts three. */
+const WORKERS = atScale({ default: 2, full: 3 });
+/** Units: more than the first executor can hold (two batches of 8), so some are left for every worker that joins. */
+const PROBLEMS = atScale({ default: 40, full: 60 });
+/** The run only has to last until every worker has joined it (they look every half second). */
+const TIME_SCALE = atScale({ default: 8, full: 4 });
 const M = 4;
 /** Per replica, for every worker together; each worker alone would use more (8 solutions at once, a request per prefix of each). */
 const MAX_CONCURRENCY = 5;
@@ -32,7 +38,7 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
-    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: 4 });
+    cluster = await startSimCluster({ models: createSimModels(), replicas: 2, timeScale: TIME_SCALE });
     await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: MAX_CONCURRENCY } });
   });
   afterAll(async () => {
@@ -42,9 +48,9 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
     await database?.drop();
   });
 
-  it("annotate: every unit done once, by all three workers, and no replica ever sees more than the endpoint's limit", { timeout: 240_000 }, async () => {
+  it(`annotate: every unit done once, by all ${WORKERS} workers, and no replica ever sees more than the endpoint's limit`, { timeout: 240_000 }, async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "scale-out", problems: 60, seed: 11 });
+    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "scale-out", problems: PROBLEMS, seed: 11 });
     for (let i = 0; i < WORKERS; i++) {
       const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
         cwd: repoRoot,
@@ -74,8 +80,8 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
     const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...workerEnv }));
     const run = await submitRun(db, queue, {
       kind: "annotate",
-      // 8 solutions at once per executor: an executor holds at most two batches of 8 of the 60 units, so units are
-      // left for the workers that join after the first took the run's job.
+      // 8 solutions at once per executor: an executor holds at most two batches of 8 of the PROBLEMS units, so units
+      // are left for the workers that join after the first took the run's job.
       config: { datasetId, policyEndpoint: "policy", rollouts: M, seed: 5, concurrency: 8, strategy: "fixed" },
     });
     await queue.stop({ graceful: false, wait: true });
@@ -100,12 +106,12 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
       expect(await db.chunkLabel.count({ where: { runId: run.id, rule } })).toBe(chunkTotal);
     }
 
-    // The work was shared: units were claimed by executors in each of the three workers.
+    // The work was shared: units were claimed by executors in each of the workers.
     const byWorker = new Set(units.map((u) => u.claimedBy?.split("/")[0]));
-    expect([...byWorker].sort(), `workers' logs:\n${logs.join("\n")}`).toEqual(["worker-0", "worker-1", "worker-2"]);
+    expect([...byWorker].sort(), `workers' logs:\n${logs.join("\n")}`).toEqual(Array.from({ length: WORKERS }, (_, i) => `worker-${i}`));
 
     // The simulated replicas' own counters: one request per prefix (nothing sent twice), and never more
-    // than the endpoint's limit open at once on a replica, although three workers wanted more.
+    // than the endpoint's limit open at once on a replica, although the workers together wanted more.
     const replicaMetrics = cluster.replicas.map((r) => r.metrics());
     expect(replicaMetrics.reduce((sum, m) => sum + m.requests, 0)).toBe(chunkTotal);
     // The run's own counter: each executor adds its requests at its next flush, so the last units'
@@ -122,7 +128,7 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
     // Workers give their slots back when idle, and leave the worker table when stopped.
     for (const child of children) child.kill("SIGTERM");
     await Promise.all(children.map(exited));
-    expect(children.map((c) => c.exitCode)).toEqual([0, 0, 0]);
+    expect(children.map((c) => c.exitCode)).toEqual(Array.from({ length: WORKERS }, () => 0));
     expect(await db.endpointCapacityLease.count()).toBe(0);
     expect(await db.workerProcess.count()).toBe(0);
   });

@@ -1,7 +1,12 @@
+import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chunkResetHandler, createSimWorldDataset, EndpointClients, executeRun, RUN_HANDLERS } from "../src";
+
+/** Problems of the run with the default judge and of the run with each judge protocol (seeded: the same accuracies on every machine). */
+const PROBLEMS = atScale({ default: 10, full: 40 });
+const PROTOCOL_PROBLEMS = atScale({ default: 8, full: 30 });
 
 describe("chunk-reset runs on the simulated world", () => {
   let database: TestDatabase;
@@ -27,14 +32,14 @@ describe("chunk-reset runs on the simulated world", () => {
 
   it("the judge's resets raise accuracy over plain sampling with the same seeds, and the tokens are counted", async () => {
     const { db } = database;
-    const { datasetId } = await createSimWorldDataset(db, { name: "reset", problems: 40, seed: 500 });
+    const { datasetId } = await createSimWorldDataset(db, { name: "reset", problems: PROBLEMS, seed: 500 });
     const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", seed: 2 });
     const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
     await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status).toBe("completed");
     const summary = done.summary as { problems: number; accuracy: { chunkReset: number; plain: number }; tokens: { accepted: number; rejected: number; plain: number }; resetsPerProblem: number };
-    expect(summary.problems).toBe(40);
+    expect(summary.problems).toBe(PROBLEMS);
     expect(summary.accuracy.chunkReset).toBeGreaterThan(summary.accuracy.plain);
     expect(summary.tokens.rejected).toBeGreaterThan(0);
     expect(summary.resetsPerProblem).toBeGreaterThan(0);
@@ -48,14 +53,14 @@ describe("chunk-reset runs on the simulated world", () => {
     { judgeEndpoint: "sim-genprm", protocol: "genprm" },
   ])("$protocol judges the newest chunk: resets raise accuracy over plain sampling", async ({ judgeEndpoint, protocol }) => {
     const { db } = database;
-    const { datasetId } = await createSimWorldDataset(db, { name: `reset-${protocol}`, problems: 30, seed: 501 });
+    const { datasetId } = await createSimWorldDataset(db, { name: `reset-${protocol}`, problems: PROTOCOL_PROBLEMS, seed: 501 });
     const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint, protocol, seed: 2 });
     const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
     await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status, done.error ?? "").toBe("completed");
     const summary = done.summary as { problems: number; accuracy: { chunkReset: number; plain: number }; tokens: { rejected: number }; resetsPerProblem: number };
-    expect(summary.problems).toBe(30);
+    expect(summary.problems).toBe(PROTOCOL_PROBLEMS);
     expect(summary.accuracy.chunkReset).toBeGreaterThan(summary.accuracy.plain);
     expect(summary.tokens.rejected).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MATH_SHEPHERD_QUIRKS } from "@stepwiser/core";
@@ -9,6 +10,16 @@ import { generateMathShepherdFile } from "../src/testing/math-shepherd-file";
 import { HUMAN_COMPLETION_NOTE } from "../src/pipelines/import/write-solutions";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../core/test/fixtures/imports");
+
+/**
+ * The generated Math-Shepherd file's records: 5,000 still make a file of two 1 MiB pieces and ten
+ * batches of the import, with 25 quirky records (every quirk) and 10 broken ones (every breakage);
+ * the full scale imports 100,000.
+ */
+const GENERATED_RECORDS = atScale({ default: 5_000, full: 100_000 });
+const GENERATED_FILE = `math-shepherd-${GENERATED_RECORDS / 1000}k.jsonl`;
+const QUIRKY_SHARE = 0.005;
+const BROKEN_SHARE = 0.002;
 
 describe("released files as imports (real Postgres)", () => {
   let database: TestDatabase;
@@ -81,34 +92,39 @@ describe("released files as imports (real Postgres)", () => {
     expect(rocky.segmentations[0]!.chunks.map((c) => c.labels.map((l) => l.label))).toEqual([["Positive"], ["Negative"]]);
   });
 
-  it("a 100,000-record Math-Shepherd file with 0.5 % quirky and 0.2 % broken records: skip imports the rest with exact counts and lists exactly the broken ones; fail stores nothing", async () => {
-    const generated = generateMathShepherdFile({ records: 100_000, quirkyShare: 0.005, brokenShare: 0.002, stepsPerRecord: 2, seed: 24 });
-    expect(generated.broken).toHaveLength(200);
+  it(`a ${GENERATED_RECORDS.toLocaleString("en")}-record Math-Shepherd file with 0.5 % quirky and 0.2 % broken records: skip imports the rest with exact counts and lists exactly the broken ones; fail stores nothing`, async () => {
+    const generated = generateMathShepherdFile({ records: GENERATED_RECORDS, quirkyShare: QUIRKY_SHARE, brokenShare: BROKEN_SHARE, stepsPerRecord: 2, seed: 24 });
+    const brokenCount = Math.round(GENERATED_RECORDS * BROKEN_SHARE);
+    expect(generated.broken).toHaveLength(brokenCount);
+    // Every quirk and every breakage occurs, and the file spans more than one stored piece.
+    expect(Object.values(generated.quirky).every((n) => n > 0)).toBe(true);
+    expect(new Set(generated.broken.map((b) => b.breakage)).size).toBe(4);
+    expect(generated.bytes.length).toBeGreaterThan(1 << 20);
 
-    const failed = await importBytes("math-shepherd-100k.jsonl", generated.bytes, { format: "math-shepherd", datasetName: "ms 100k fail" });
+    const failed = await importBytes(GENERATED_FILE, generated.bytes, { format: "math-shepherd", datasetName: "ms generated fail" });
     expect(failed.status).toBe("failed");
     const firstBroken = generated.broken.reduce((a, b) => (a.line < b.line ? a : b));
-    expect(failed.error).toMatch(new RegExp(`^math-shepherd-100k\\.jsonl:${firstBroken.line}, record ${firstBroken.record}`));
-    expect(await database.db.dataset.count({ where: { name: "ms 100k fail" } })).toBe(0);
+    expect(failed.error).toMatch(new RegExp(`^${GENERATED_FILE.replaceAll(".", "\\.")}:${firstBroken.line}, record ${firstBroken.record}`));
+    expect(await database.db.dataset.count({ where: { name: "ms generated fail" } })).toBe(0);
     expect(await database.db.importReportEntry.count({ where: { runId: failed.id } })).toBe(0);
 
-    const run = await importBytes("math-shepherd-100k.jsonl", generated.bytes, { format: "math-shepherd", datasetName: "ms 100k skip", onInvalid: "skip" });
+    const run = await importBytes(GENERATED_FILE, generated.bytes, { format: "math-shepherd", datasetName: "ms generated skip", onInvalid: "skip" });
     expect(run.status, run.error ?? "").toBe("completed");
     const summary = run.summary as unknown as ImportSummary;
     expect(summary).toMatchObject({ records: generated.readable, written: generated.readable, chunks: generated.chunks, chunkLabels: generated.chunks });
-    expect(summary.report).toMatchObject({ policy: "skip", maxInvalidShare: 0.05, records: 100_000, readable: 99_800, invalid: 200, ignored: 0 });
+    expect(summary.report).toMatchObject({ policy: "skip", maxInvalidShare: 0.05, records: GENERATED_RECORDS, readable: GENERATED_RECORDS - brokenCount, invalid: brokenCount, ignored: 0 });
     expect(summary.report!.quirks).toEqual({
       [MATH_SHEPHERD_QUIRKS.lowercaseMarker]: generated.quirky["lowercase-marker"],
       [MATH_SHEPHERD_QUIRKS.noMarker]: generated.quirky["no-marker"],
       [MATH_SHEPHERD_QUIRKS.tagInProblem]: generated.quirky["tag-in-problem"],
     });
-    expect(Object.values(summary.report!.invalidByReason).reduce((a, b) => a + b, 0)).toBe(200);
-    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(99_800);
+    expect(Object.values(summary.report!.invalidByReason).reduce((a, b) => a + b, 0)).toBe(brokenCount);
+    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(GENERATED_RECORDS - brokenCount);
 
     const listed: { line: number; record: number | null; kind: string; file: string }[] = [];
     for await (const entry of importReportLines(database.db, run.id)) listed.push(entry);
     expect(listed.map((e) => [e.line, e.record, e.kind, e.file])).toEqual(
-      [...generated.broken].sort((a, b) => a.line - b.line).map((b) => [b.line, b.record, "invalid", "math-shepherd-100k.jsonl"]),
+      [...generated.broken].sort((a, b) => a.line - b.line).map((b) => [b.line, b.record, "invalid", GENERATED_FILE]),
     );
   }, 240_000);
 });

@@ -1,10 +1,19 @@
 import type { Db } from "@stepwiser/db";
+import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, startWorker, submitRun } from "../src";
 import { joinableRuns } from "../src/worker/run-joining";
 import { waitForRun } from "./helpers";
+
+/** Problems of the run a second worker joins: with one unit at a time, the late worker starts with at least six left. */
+const JOIN_PROBLEMS = atScale({ default: 10, full: 16 });
+/**
+ * Problems of each of the two runs queued one after another: three units one at a time already outlast
+ * the second run job's pick-up (half a second) several times over.
+ */
+const SIDE_BY_SIDE_PROBLEMS = atScale({ default: 3, full: 6 });
 
 describe("runs a worker can join", () => {
   let database: TestDatabase;
@@ -76,7 +85,7 @@ describe("workers and the runs going on", () => {
 
   it("a worker started while a run is going joins it by looking for work, and the run ends with every unit done once", { timeout: 120_000 }, async () => {
     const { db } = database;
-    const { datasetId } = await createSimWorldDataset(db, { name: "join", problems: 16, seed: 5 });
+    const { datasetId } = await createSimWorldDataset(db, { name: "join", problems: JOIN_PROBLEMS, seed: 5 });
     // The first worker never looks for work: it runs the run through its own job, alone at the start.
     const early = await startWorker({ databaseUrl: database.url, db, log: () => {}, settings: { workerId: "early", runJoinSeconds: 0 } });
     let late: Awaited<ReturnType<typeof startWorker>> | undefined;
@@ -116,7 +125,7 @@ describe("workers and the runs going on", () => {
   });
   async function startTimes(runJobsPerWorker: number) {
     const { db } = database;
-    const { datasetId } = await createSimWorldDataset(db, { name: `side-by-side-${runJobsPerWorker}`, problems: 6, seed: 8 });
+    const { datasetId } = await createSimWorldDataset(db, { name: `side-by-side-${runJobsPerWorker}`, problems: SIDE_BY_SIDE_PROBLEMS, seed: 8 });
     const worker = await startWorker({ databaseUrl: database.url, db, log: () => {}, settings: { workerId: `slots-${runJobsPerWorker}`, runJobsPerWorker, runJoinSeconds: 0 } });
     try {
       const queue = await connectJobQueue(database.url, queueSettingsFromEnv());

@@ -1,8 +1,16 @@
+import { atScale } from "@stepwiser/config/test-scale";
 import { applyLabelRule, majorityVerdict, type LabelRule } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "../src";
+
+/**
+ * Attempts of each unit of the run with a wrong key: a 401 fails every attempt alike, so by default one
+ * attempt shows it without the pauses (2 s, then 4 s) before the engine's second and third; the full
+ * scale makes the engine's three.
+ */
+const REFUSED_UNIT_ATTEMPTS = atScale({ default: 1, full: 3 });
 
 /** What runs leave beside their results: per-solution stats for lists, progress over time, keys used but never stored. */
 describe("run records", () => {
@@ -24,7 +32,8 @@ describe("run records", () => {
     await database?.drop();
   });
 
-  const launch = (kind: "annotate" | "judge", config: object) => createAndExecuteRun(database.db, { kind, config }, { endpoints, flushIntervalMs: 20 });
+  const launch = (kind: "annotate" | "judge", config: object, maxUnitAttempts?: number) =>
+    createAndExecuteRun(database.db, { kind, config }, { endpoints, flushIntervalMs: 20, maxUnitAttempts });
 
   it("annotate runs store each solution's lowest Q, first Negative under the first rule and whether the rules disagree", async () => {
     const { db } = database;
@@ -94,9 +103,10 @@ describe("run records", () => {
     }
 
     await db.endpoint.update({ where: { name: "judge" }, data: { apiKey: "sk-wrong" } });
-    const refused = await launch("judge", { datasetId, judgeEndpoint: "judge", samples: 1 });
+    const refused = await launch("judge", { datasetId, judgeEndpoint: "judge", samples: 1 }, REFUSED_UNIT_ATTEMPTS);
     expect(refused.status).toBe("failed");
     const unit = await db.runUnit.findFirstOrThrow({ where: { runId: refused.id } });
     expect(unit.error).toMatch(/401/);
+    expect(unit.attempts).toBe(REFUSED_UNIT_ATTEMPTS);
   });
 });

@@ -1,9 +1,19 @@
+import { atScale } from "@stepwiser/config/test-scale";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EndpointPool, InferenceClient } from "../../src/client";
-import type { SimCluster } from "../../src/sim";
+import type { SimCluster, SimFaultKind } from "../../src/sim";
 import { metricSum, policyMessages, startTestCluster } from "./helpers";
 
-describe("10,000 requests through injected faults", () => {
+/** 1,000 requests meet each kind of fault many times (about 20 hangs and 10 malformed bodies); the full scale sends 10,000. */
+const TOTAL = atScale({ default: 1_000, full: 10_000 });
+const FAULT_KINDS: readonly SimFaultKind[] = ["error5xx", "hang", "malformed"];
+/**
+ * How long a replica taken out after consecutive timeouts stays out before it is probed: the test's time
+ * is mostly these waits, so the default scale waits a tenth of the pool's default (5 s, the full scale's).
+ */
+const HEALTH = atScale({ default: { downForMs: 500 }, full: {} });
+
+describe(`${TOTAL.toLocaleString("en")} requests through injected faults`, () => {
   let cluster: SimCluster;
   beforeAll(async () => {
     cluster = await startTestCluster({
@@ -21,10 +31,10 @@ describe("10,000 requests through injected faults", () => {
     const pool = new EndpointPool(
       cluster.urls.map((baseUrl) => ({ baseUrl, maxInFlight: 200 })),
       // A hung request is abandoned after a second and retried elsewhere.
-      { timeouts: { headersMs: 1000, bodyIdleMs: 1000 } },
+      { timeouts: { headersMs: 1000, bodyIdleMs: 1000 }, health: HEALTH },
     );
     const client = new InferenceClient(pool, { retry: { maxAttempts: 12, baseDelayMs: 5, maxDelayMs: 200 } });
-    const total = 10_000;
+    const total = TOTAL;
     const results = new Map<number, string>();
     let duplicates = 0;
     try {
@@ -48,10 +58,12 @@ describe("10,000 requests through injected faults", () => {
     const usage = client.meter.snapshot();
     expect(usage.failedRequests).toBe(0);
     expect(usage.requests).toBe(total);
-    // roughly 13 % of attempts fail, so there were on the order of 1,500 retries
+    // roughly 13 % of attempts fail, so there were on the order of 0.15 retries per request (1,500 for 10,000)
     expect(usage.retries).toBeGreaterThan(total * 0.08);
     // every reply is the model's text, none is a malformed body taken for an answer
     for (const text of results.values()) expect(text.startsWith("<chunk>")).toBe(true);
     await expect.poll(() => metricSum(cluster.urls, "vllm:num_requests_running"), { timeout: 3000 }).toBe(0);
+    // Every kind of fault was met on the way, at this size too.
+    for (const kind of FAULT_KINDS) expect(cluster.replicas.reduce((sum, r) => sum + r.metrics().faults[kind], 0), `${kind} faults injected`).toBeGreaterThan(0);
   }, 120_000);
 });
