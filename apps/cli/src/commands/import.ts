@@ -17,7 +17,6 @@ import {
 } from "@stepwiser/core";
 import { createDb } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
-import { applyMigrations } from "@stepwiser/db/migrations";
 import {
   connectJobQueue,
   DUPLICATE_POLICIES,
@@ -30,6 +29,7 @@ import {
   type ImportSummary,
 } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
+import { migrateOnce } from "../migrate-once";
 import { fromUserCwd, repoRoot } from "../paths";
 import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
@@ -141,7 +141,7 @@ export async function importCommand(args: string[]): Promise<void> {
 
   const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
   try {
-    await applyMigrations(database.url);
+    await migrateOnce(database.url);
     const db = createDb(database.url, { poolSize: 4 });
     const queue = await connectJobQueue(database.url);
     const runs: string[] = [];

@@ -3,9 +3,9 @@ import { parseArgs } from "node:util";
 import { InputError, runAnnotationsSchema, splitTags } from "@stepwiser/core";
 import { createDb, type Db } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
-import { applyMigrations } from "@stepwiser/db/migrations";
 import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
+import { migrateOnce } from "../migrate-once";
 import type { RunKind } from "@stepwiser/db";
 import { readInputJson } from "../input/files";
 import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
@@ -14,19 +14,6 @@ import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-/** Databases already migrated by this process: commands run in one process check them once. */
-const migrated = new Map<string, Promise<unknown>>();
-
-function migrateOnce(url: string): Promise<unknown> {
-  let applied = migrated.get(url);
-  if (!applied) {
-    applied = applyMigrations(url);
-    applied.catch(() => migrated.delete(url));
-    migrated.set(url, applied);
-  }
-  return applied;
-}
 
 export async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>): Promise<T> {
   const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });

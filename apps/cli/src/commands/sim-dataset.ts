@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
 import { createDb } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
-import { applyMigrations } from "@stepwiser/db/migrations";
 import { createSimWorldDataset } from "@stepwiser/jobs";
 import { numberFlag } from "../input/numbers";
+import { migrateOnce } from "../migrate-once";
 import { repoRoot } from "../paths";
 import { UsageError } from "../usage-error";
 
@@ -33,7 +33,7 @@ export async function simDatasetCommand(args: string[]): Promise<void> {
   const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
   const db = createDb(database.url, { poolSize: 2 });
   try {
-    await applyMigrations(database.url);
+    await migrateOnce(database.url);
     const result = await createSimWorldDataset(db, { name: values.name, problems, solutionsPerProblem: solutions, seed: numberFlag("seed", values.seed, 0), errorRate, recoveryRate });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {

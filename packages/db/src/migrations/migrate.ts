@@ -43,14 +43,14 @@ async function readMigrationsList(baseDir = migrationsDir, before?: string): Pro
 
 async function withEngine<T>(databaseUrl: string, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const schema = { path: schemaPath, content: await readFile(schemaPath, "utf8") };
-  const engine = await openSchemaEngine(databaseUrl, schema);
+  const { engine, close } = await openSchemaEngine(databaseUrl, schema);
   try {
     return await work(engine);
   } catch (error) {
     const panic = takeEnginePanic();
     throw panic ? new Error(`schema engine panicked: ${panic}`) : error;
   } finally {
-    engine.free();
+    await close();
   }
 }
 

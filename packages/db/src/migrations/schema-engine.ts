@@ -91,10 +91,14 @@ function withWholeStatements<T extends ScriptRunner>(adapter: T): T {
  * PrismaPg's own shadow-database hook connects back to the main database when
  * built from a URL, so the shadow database is created, connected and dropped here.
  */
-function adapterWithOwnShadowDatabase(databaseUrl: string): PrismaPg {
+function adapterWithOwnShadowDatabase(databaseUrl: string, opened: Array<{ dispose(): Promise<void> }>): PrismaPg {
   const adapter = new PrismaPg({ connectionString: databaseUrl });
   const connect = adapter.connect.bind(adapter);
-  adapter.connect = async () => withWholeStatements(await connect());
+  adapter.connect = async () => {
+    const connection = withWholeStatements(await connect());
+    opened.push(connection);
+    return connection;
+  };
   const shadowHook = adapter as unknown as { connectToShadowDb(): Promise<{ dispose(): Promise<void> }> };
   shadowHook.connectToShadowDb = async () => {
     const name = `prisma_shadow_${randomBytes(6).toString("hex")}`;
@@ -122,13 +126,31 @@ function adapterWithOwnShadowDatabase(databaseUrl: string): PrismaPg {
   return adapter;
 }
 
+export interface OpenedSchemaEngine {
+  engine: SchemaEngine;
+  /**
+   * Frees the engine and closes the connections it opened. Freeing alone leaves
+   * them open, and with them the migration lock (an advisory lock of the session):
+   * the next engine on the database, in this process or another, would wait 10 s for it.
+   */
+  close(): Promise<void>;
+}
+
 export async function openSchemaEngine(
   databaseUrl: string,
   schema: { path: string; content: string },
   log: (message: string) => void = () => {},
-): Promise<SchemaEngine> {
+): Promise<OpenedSchemaEngine> {
   bindingsPromise ??= loadBindings();
   const { SchemaEngine } = await bindingsPromise;
-  const factory = bindMigrationAwareSqlAdapterFactory(adapterWithOwnShadowDatabase(databaseUrl));
-  return SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, factory);
+  const opened: Array<{ dispose(): Promise<void> }> = [];
+  const factory = bindMigrationAwareSqlAdapterFactory(adapterWithOwnShadowDatabase(databaseUrl, opened));
+  const engine = await SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, factory);
+  return {
+    engine,
+    close: async () => {
+      engine.free();
+      await Promise.allSettled(opened.splice(0).map((connection) => connection.dispose()));
+    },
+  };
 }
