@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { atScale } from "@stepwiser/config/test-scale";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { connectJobQueue, isTerminal, queueSettingsFromEnv, submitProcessBenchImport } from "@stepwiser/jobs";
@@ -19,16 +18,12 @@ const queueEnv = {
   STEPWISER_QUEUE_POLL_SECONDS: "0.5",
 };
 
-/** Records per import batch: small for the worker that is killed, so "mid-import" is a wide window. */
-const KILLED_BATCH_SIZE = 10;
-/** The restarted worker's window needs no widening: by default it imports in the import's own batches of 500. */
-const RESTARTED_BATCH_SIZE = atScale({ default: 500, full: KILLED_BATCH_SIZE });
-
-function startWorkerProcess(databaseUrl: string, importBatchSize: number): ChildProcess {
+function startWorkerProcess(databaseUrl: string): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
     cwd: repoRoot,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, ...queueEnv, DATABASE_URL: databaseUrl, STEPWISER_IMPORT_BATCH_SIZE: String(importBatchSize) },
+    // Small batches make "mid-import" a wide window.
+    env: { ...process.env, ...queueEnv, DATABASE_URL: databaseUrl, STEPWISER_IMPORT_BATCH_SIZE: "10" },
   });
 }
 
@@ -55,7 +50,7 @@ describe("worker killed with SIGKILL during an import", () => {
     const run = await submitProcessBenchImport(database.db, queue, { fileName: "math.json", content });
     await queue.stop({ graceful: false, wait: true });
 
-    const first = startWorkerProcess(database.url, KILLED_BATCH_SIZE);
+    const first = startWorkerProcess(database.url);
     children.push(first);
     let doneAtKill = 0;
     for (const deadline = Date.now() + 60_000; ; ) {
@@ -74,7 +69,7 @@ describe("worker killed with SIGKILL during an import", () => {
     expect(interrupted.unitsDone).toBeGreaterThanOrEqual(doneAtKill);
     expect(interrupted.unitsDone).toBeLessThan(records.length);
 
-    const second = startWorkerProcess(database.url, RESTARTED_BATCH_SIZE);
+    const second = startWorkerProcess(database.url);
     children.push(second);
     let finished = interrupted;
     for (const deadline = Date.now() + 90_000; !isTerminal(finished.status); ) {
