@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { batchRequestLines, createAndExecuteRun, createRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
+import { batchRequestLines, createAndExecuteRun, createRun, createSimWorldDataset, EndpointClients, holdRunGrading } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCliInProcess } from "./in-process-cli";
 import { jsonOf, runCli } from "./run-cli";
 
 describe("stepwiser batch: offline execution with vllm run-batch", () => {
@@ -12,8 +13,11 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
   let cluster: SimCluster;
   let scratch: string;
   let datasetId: string;
+  let releaseGrading: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
+    // One grading pool for the file: each in-process command's worker would otherwise start its grading threads, and warm up their CAS, again.
+    releaseGrading = holdRunGrading();
     database = await createTestDatabase(inject("postgresAdminUrl"));
     // Without a prefix cache the cached-token counters do not depend on what the replicas saw before.
     cluster = await startSimCluster({ models: createSimModels(), replicas: 1, timeScale: 500, capacity: { prefixCacheTokens: 0 } });
@@ -22,6 +26,7 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
     scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-batch-"));
   });
   afterAll(async () => {
+    await releaseGrading?.();
     await cluster?.stop();
     await database?.drop();
     await rm(scratch, { recursive: true, force: true });
@@ -43,12 +48,13 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
 
     const configFile = path.join(scratch, "annotate.json");
     await writeFile(configFile, JSON.stringify(config));
-    const created = await runCli(["run", "annotate", "--config", configFile, "--offline"], { env: env() });
+    const created = await runCliInProcess(["run", "annotate", "--config", configFile, "--offline"], env());
     expect(created.code, created.stderr).toBe(0);
     const { runId } = jsonOf(created) as { runId: string };
     expect(jsonOf(created)).toEqual({ runId, name: "annotate · sim-policy · M=4 · fixed", status: "queued", execution: "offline" });
 
     const requests = path.join(scratch, "requests.jsonl");
+    // As the executable: the requests go to the file, the count to stderr.
     const exported = await runCli(["batch", "export", runId, "-o", requests], { env: env() });
     expect(exported.code, exported.stderr).toBe(0);
     const lines = (await readFile(requests, "utf8")).trim().split("\n");
@@ -57,12 +63,12 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ method: "POST", url: "/v1/chat/completions", body: { model: "sim-policy", n: 4 } });
 
     const output = path.join(scratch, "output.jsonl");
-    const answered = await runCli(["sim", "run-batch", "-i", requests, "-o", output, "--url", cluster.urls[0]!, "--concurrency", "8"], { env: env() });
+    const answered = await runCliInProcess(["sim", "run-batch", "-i", requests, "-o", output, "--url", cluster.urls[0]!, "--concurrency", "8"], env());
     expect(answered.code, answered.stderr).toBe(0);
     expect(jsonOf(answered)).toMatchObject({ requests: lines.length, failed: 0 });
 
     const before = serverRequests();
-    const imported = await runCli(["batch", "import", runId, output], { env: env() });
+    const imported = await runCliInProcess(["batch", "import", runId, output], env());
     expect(imported.code, imported.stderr).toBe(0);
     expect(serverRequests()).toBe(before); // everything was answered offline
     expect(imported.stderr).toContain(`imported ${lines.length} requests (${lines.length * 4} samples) from ${output}; 0 lines skipped`);
@@ -94,7 +100,7 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
     });
     const bad = path.join(scratch, "bad-output.jsonl");
     await writeFile(bad, `${JSON.stringify(answer(first!.custom_id))}\n${JSON.stringify(answer(first!.custom_id.replace(run.id, "someotherrun")))}\n`);
-    const result = await runCli(["batch", "import", run.id, bad], { env: env() });
+    const result = await runCliInProcess(["batch", "import", run.id, bad], env());
     expect(result.code).toBe(2);
     // The job reads the uploaded copy, which keeps the file's name.
     expect(result.stderr).toContain(`bad-output.jsonl:2, field "custom_id": the request belongs to run someotherrun, not to run ${run.id}`);

@@ -1,12 +1,16 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCliInProcess } from "./in-process-cli";
 import { jsonOf, repoRoot, runCli } from "./run-cli";
 
 const demoDir = path.join(repoRoot, "packages/db/seed/processbench");
+/** gsm8k solutions each protocol's run judges: enough for every protocol's evidence to show; 24 at full scale. */
+const SOLUTIONS = atScale({ default: 8, full: 24 });
 
 /**
  * A ProcessBench benchmark run per judge protocol, over HTTP against the simulated
@@ -35,8 +39,8 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
     scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-bench-protocols-"));
     const records = JSON.parse(await readFile(path.join(demoDir, "gsm8k.json"), "utf8")) as unknown[];
     slice = path.join(scratch, "gsm8k.json");
-    await writeFile(slice, JSON.stringify(records.slice(0, 24)));
-    const imported = await runCli(["import", "processbench", slice], { env: { DATABASE_URL: database.url } });
+    await writeFile(slice, JSON.stringify(records.slice(0, SOLUTIONS)));
+    const imported = await runCliInProcess(["import", "processbench", slice], { DATABASE_URL: database.url });
     expect(imported.code, imported.stderr).toBe(0);
     datasetId = (jsonOf(imported) as { runs: Array<{ datasetId: string }> }).runs[0]!.datasetId;
   }, 120_000);
@@ -58,30 +62,30 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
     const env = { DATABASE_URL: database.url };
     const config = path.join(scratch, `${protocol}.json`);
     await writeFile(config, JSON.stringify({ datasetId, judgeEndpoint: judge, protocol, bootstrap: { resamples: 200 }, ...extra }));
-    const result = await runCli(["run", "benchmark", "--config", config], { env });
+    const result = await runCliInProcess(["run", "benchmark", "--config", config], env);
     expect(result.code, result.stderr).toBe(0);
     const run = jsonOf(result) as { runId: string; status: string; summary: { protocol: string; subsets: Record<string, { f1: number; acc_err: number; acc_cor: number; n: number }>; unparseable: number } };
     expect(run.status).toBe("completed");
     expect(run.summary.protocol).toBe(`${protocol}@v1`);
-    const exported = await runCli(["run", "predictions", run.runId], { env });
+    const exported = await runCliInProcess(["run", "predictions", run.runId], env);
     expect(exported.code, exported.stderr).toBe(0);
     const lines = exported.stdout.trim().split("\n");
-    expect(lines).toHaveLength(24);
+    expect(lines).toHaveLength(SOLUTIONS);
     const predictions = path.join(scratch, `${protocol}.jsonl`);
     await writeFile(predictions, lines.join("\n"));
-    const scored = await runCli(["processbench", "score", "--data", slice, "--predictions", predictions]);
+    const scored = await runCliInProcess(["processbench", "score", "--data", slice, "--predictions", predictions]);
     expect(scored.code, scored.stderr).toBe(0);
     const cli = jsonOf(scored) as { subsets: typeof run.summary.subsets };
-    expect(cli.subsets.gsm8k).toMatchObject({ n: 24, f1: run.summary.subsets.gsm8k!.f1, acc_err: run.summary.subsets.gsm8k!.acc_err, acc_cor: run.summary.subsets.gsm8k!.acc_cor });
+    expect(cli.subsets.gsm8k).toMatchObject({ n: SOLUTIONS, f1: run.summary.subsets.gsm8k!.f1, acc_err: run.summary.subsets.gsm8k!.acc_err, acc_cor: run.summary.subsets.gsm8k!.acc_cor });
     // Real ProcessBench text is not the simulated world's, so the simulated judges read it by
     // their arithmetic check: the score says nothing of a real checkpoint, but every answer is read.
-    expect(run.summary.unparseable).toBeLessThan(24);
+    expect(run.summary.unparseable).toBeLessThan(SOLUTIONS);
 
     const db = database.db;
     const samples = await db.judgeSample.findMany({ where: { runId: run.runId }, select: { promptTemplateId: true, score: true, verdict: true, rationale: true } });
     const prediction = await db.solutionPrediction.findMany({ where: { runId: run.runId }, select: { score: true, samples: true, output: true } });
     if (protocol === "thinkprm") {
-      expect(samples.length).toBeGreaterThan(24);
+      expect(samples.length).toBeGreaterThan(SOLUTIONS);
       expect(samples.every((s) => s.promptTemplateId === "thinkprm@v1" && /\\boxed\{(in)?correct\}/.test(s.rationale))).toBe(true);
       // The solution's score is P(yes) read from the decision token's log-probabilities.
       expect(prediction.every((p) => p.score !== null && p.score > 0 && p.score < 1)).toBe(true);
@@ -100,6 +104,7 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
   it("refuses a run whose protocol the judge endpoint does not speak, naming the field", async () => {
     const config = path.join(scratch, "refused.json");
     await writeFile(config, JSON.stringify({ datasetId, judgeEndpoint: "sim-math-prm", protocol: "thinkprm" }));
+    // As the executable: the refusal is a failing exit and one message on stderr, as a shell sees it.
     const result = await runCli(["run", "benchmark", "--config", config], { env: { DATABASE_URL: database.url } });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/judgeEndpoint/);
@@ -109,7 +114,7 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
   it("refuses an outcome protocol for a benchmark, naming the field", async () => {
     const config = path.join(scratch, "outcome.json");
     await writeFile(config, JSON.stringify({ datasetId, judgeEndpoint: "sim-judge-strong", protocol: "outcome-pointwise" }));
-    const result = await runCli(["run", "benchmark", "--config", config], { env: { DATABASE_URL: database.url } });
+    const result = await runCliInProcess(["run", "benchmark", "--config", config], { DATABASE_URL: database.url });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/protocol/);
     expect(result.stderr).toMatch(/gives no verdict per step/);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCliInProcess } from "./in-process-cli";
 import { repoRoot, runCli } from "./run-cli";
 
 const fixtures = path.join(repoRoot, "packages/core/test/fixtures/imports");
@@ -15,7 +16,7 @@ describe("stepwiser import <format> and stepwiser export", () => {
   let scratch: string;
   /** The verl export's train.parquet and its row count, once the export test has written it. */
   let verl: { file: string; rows: number } | null = null;
-  const cli = (args: string[]) => runCli(args, { env: { DATABASE_URL: database.url } });
+  const cli = (args: string[]) => runCliInProcess(args, { DATABASE_URL: database.url });
 
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
@@ -56,7 +57,8 @@ describe("stepwiser import <format> and stepwiser export", () => {
     expect(rows[0]!.solution!.steps).toEqual(["0+1", "= 1"]);
     expect(await database.db.trajectory.count()).toBe(before);
 
-    const refused = await cli(["import", "jsonl", file, "--map", "problem=q,stepz=s"]);
+    // As the executable: a bad mapping key exits 2 before any job, as a shell sees it.
+    const refused = await runCli(["import", "jsonl", file, "--map", "problem=q,stepz=s"], { env: { DATABASE_URL: database.url } });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("stepz");
 

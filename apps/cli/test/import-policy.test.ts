@@ -4,6 +4,7 @@ import path from "node:path";
 import type { ImportReportCounts } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCliInProcess } from "./in-process-cli";
 import { runCli } from "./run-cli";
 
 const good = (i: number) => JSON.stringify({ q: `What is ${i} + 2?`, s: [`${i} + 2`, `= ${i + 2}`] });
@@ -12,7 +13,7 @@ describe("stepwiser import --on-invalid fail|skip and stepwiser import report", 
   let database: TestDatabase;
   let scratch: string;
   let file: string;
-  const cli = (args: string[]) => runCli(args, { env: { DATABASE_URL: database.url } });
+  const cli = (args: string[]) => runCliInProcess(args, { DATABASE_URL: database.url });
   const MAP = ["--map", "problem=q,steps=s"];
 
   beforeAll(async () => {
@@ -75,7 +76,8 @@ describe("stepwiser import --on-invalid fail|skip and stepwiser import report", 
     expect(lines[0]!.reason).toBe("expected an array of step strings, got string (mapped to steps)");
     expect(lines[2]!.reason).toMatch(/^not valid JSON/);
 
-    const toStdout = await cli(["import", "report", runId]);
+    // As the executable: without -o the report is the JSON lines on stdout, ready to pipe.
+    const toStdout = await runCli(["import", "report", runId], { env: { DATABASE_URL: database.url } });
     expect(toStdout.code, toStdout.stderr).toBe(0);
     expect(toStdout.stdout.trim().split("\n").map((l) => JSON.parse(l) as unknown)).toEqual(lines);
   });

@@ -10,37 +10,37 @@ import { jsonOf, repoRoot, runCli, type CliResult } from "./run-cli";
 describe("stepwiser label", () => {
   it("applies each rule to the Q-values given on the command line", async () => {
     const q = ["--q0", "0.5", "--q", "0.5,0.75,0.25,0,0.5"];
-    expect(jsonOf(await runCli(["label", "--rule", "abs-q", ...q]))).toEqual({
+    expect(jsonOf(await runCliInProcess(["label", "--rule", "abs-q", ...q]))).toEqual({
       labels: ["Positive", "Positive", "Positive", "Negative", "Positive"],
       first_error: 3,
     });
     // .25/.75 < .7 → Negative at chunk 2
-    expect(jsonOf(await runCli(["label", "--rule", "rel-ratio", "--gamma", "0.7", ...q]))).toEqual({
+    expect(jsonOf(await runCliInProcess(["label", "--rule", "rel-ratio", "--gamma", "0.7", ...q]))).toEqual({
       labels: ["Positive", "Positive", "Negative", "Negative", "Positive"],
       first_error: 2,
     });
     // chunk 2: .25 + .4 × (.68359375 − .99609375) = .125 > 0 → Positive
-    expect(jsonOf(await runCli(["label", "--rule", "rel-effective", "--alpha", "0.4", "--n", "4", ...q]))).toEqual({
+    expect(jsonOf(await runCliInProcess(["label", "--rule", "rel-effective", "--alpha", "0.4", "--n", "4", ...q]))).toEqual({
       labels: ["Positive", "Positive", "Positive", "Negative", "Positive"],
       first_error: 3,
     });
-    expect(jsonOf(await runCli(["label", "--rule", "abs-q", "--q0", "1", "--q", "1,0.5"]))).toEqual({
+    expect(jsonOf(await runCliInProcess(["label", "--rule", "abs-q", "--q0", "1", "--q", "1,0.5"]))).toEqual({
       labels: ["Positive", "Positive"],
       first_error: -1,
     });
   });
 
   it("names the bad flag on bad input", async () => {
-    const notNumber = await runCli(["label", "--rule", "rel-ratio", "--q0", "0.5", "--q", "0.5,x"]);
+    const notNumber = await runCliInProcess(["label", "--rule", "rel-ratio", "--q0", "0.5", "--q", "0.5,x"]);
     expect(notNumber.code).toBe(2);
     expect(notNumber.stderr).toContain('--q: item 2 must be a number, got "x"');
-    const outOfRange = await runCli(["label", "--rule", "abs-q", "--q0", "0.5", "--q", "0.5,1.5"]);
+    const outOfRange = await runCliInProcess(["label", "--rule", "abs-q", "--q0", "0.5", "--q", "0.5,1.5"]);
     expect(outOfRange.code).toBe(2);
     expect(outOfRange.stderr).toContain("Q-value 1 is 1.5");
-    const unknownRule = await runCli(["label", "--rule", "rel-magic", "--q", "1"]);
+    const unknownRule = await runCliInProcess(["label", "--rule", "rel-magic", "--q", "1"]);
     expect(unknownRule.code).toBe(2);
     expect(unknownRule.stderr).toContain('--rule must be abs-q, rel-ratio or rel-effective, got "rel-magic"');
-    const noQ0 = await runCli(["label", "--rule", "rel-ratio", "--q", "1"]);
+    const noQ0 = await runCliInProcess(["label", "--rule", "rel-ratio", "--q", "1"]);
     expect(noQ0.code).toBe(2);
     expect(noQ0.stderr).toContain("--q0 is required");
   });
@@ -65,7 +65,7 @@ function confidentOf(result: CliResult): Confident {
 // function beyond the rule's threshold, brentq for Rel-Effective's threshold), not with core's code.
 describe("stepwiser label --counts (label confidence)", () => {
   it("gives the example: 8/16, 12/16, 9/16 under Rel-Ratio(0.7) are Positive, the second with confidence ≈ 0.6235", async () => {
-    const result = confidentOf(await runCli(["label", "--rule", "rel-ratio", "--gamma", "0.7", "--counts", "8/16,12/16,9/16"]));
+    const result = confidentOf(await runCliInProcess(["label", "--rule", "rel-ratio", "--gamma", "0.7", "--counts", "8/16,12/16,9/16"]));
     expect(result.labels).toEqual(["Positive", "Positive"]);
     expect(result.first_error).toBe(-1);
     expect(result.confidence).toHaveLength(2);
@@ -75,10 +75,8 @@ describe("stepwiser label --counts (label confidence)", () => {
   });
 
   it("labels the estimates s/m exactly as --q0/--q would, and adds nothing to the --q output", async () => {
-    const [fromCounts, fromQ] = await Promise.all([
-      runCli(["label", "--rule", "rel-ratio", "--counts", "4/8,4/8,6/8,2/8,0/8,4/8"]),
-      runCli(["label", "--rule", "rel-ratio", "--q0", "0.5", "--q", "0.5,0.75,0.25,0,0.5"]),
-    ]);
+    const fromCounts = await runCliInProcess(["label", "--rule", "rel-ratio", "--counts", "4/8,4/8,6/8,2/8,0/8,4/8"]);
+    const fromQ = await runCliInProcess(["label", "--rule", "rel-ratio", "--q0", "0.5", "--q", "0.5,0.75,0.25,0,0.5"]);
     const counted = confidentOf(fromCounts);
     expect(jsonOf(fromQ)).toEqual({ labels: counted.labels, first_error: counted.first_error });
     expect(counted.labels).toEqual(["Positive", "Positive", "Negative", "Negative", "Positive"]);
@@ -90,11 +88,9 @@ describe("stepwiser label --counts (label confidence)", () => {
   });
 
   it("Abs-Q: a Negative label on 0/16 has confidence P(Q ≤ ε) = betaCdf(ε, ½, 16½); --epsilon moves it; later-prefixes uses every later prefix", async () => {
-    const [own, wider, later] = await Promise.all([
-      runCli(["label", "--rule", "abs-q", "--counts", "16/16,0/16,0/16"]),
-      runCli(["label", "--rule", "abs-q", "--epsilon", "0.05", "--counts", "16/16,0/16,0/16"]),
-      runCli(["label", "--rule", "abs-q", "--evidence", "later-prefixes", "--counts", "16/16,0/16,0/16,1/16"]),
-    ]);
+    const own = await runCliInProcess(["label", "--rule", "abs-q", "--counts", "16/16,0/16,0/16"]);
+    const wider = await runCliInProcess(["label", "--rule", "abs-q", "--epsilon", "0.05", "--counts", "16/16,0/16,0/16"]);
+    const later = await runCliInProcess(["label", "--rule", "abs-q", "--evidence", "later-prefixes", "--counts", "16/16,0/16,0/16,1/16"]);
     const none = betaCdf(0.01, 0.5, 16.5);
     expect(confidentOf(own)).toEqual({ labels: ["Negative", "Negative"], first_error: 0, confidence: [none, none] });
     expect(none).toBeCloseTo(0.4323786678822837, 12);
@@ -112,7 +108,7 @@ describe("stepwiser label --counts (label confidence)", () => {
   });
 
   it("Rel-Effective(0.8, 4): confidence of each chunk's label from its two prefixes' posteriors", async () => {
-    const result = confidentOf(await runCli(["label", "--rule", "rel-effective", "--counts", "8/16,12/16,9/16,0/16"]));
+    const result = confidentOf(await runCliInProcess(["label", "--rule", "rel-effective", "--counts", "8/16,12/16,9/16,0/16"]));
     expect(result.labels).toEqual(["Positive", "Positive", "Negative"]);
     expect(result.first_error).toBe(2);
     expect(result.confidence[0]).toBeCloseTo(0.999994712444044, 8);
@@ -122,7 +118,7 @@ describe("stepwiser label --counts (label confidence)", () => {
 
   it("--prior mixture with the parameters prior fit prints: a prefix with no success can be a sure Negative", async () => {
     const mixture = { zero: 0.3, one: 0.2, a: 2, b: 3, prefixes: 100, logLikelihood: -1, runId: "r" };
-    const result = await runCli(["label", "--rule", "abs-q", "--prior", "mixture", "--mixture", JSON.stringify(mixture), "--counts", "8/16,12/16,0/16"]);
+    const result = await runCliInProcess(["label", "--rule", "abs-q", "--prior", "mixture", "--mixture", JSON.stringify(mixture), "--counts", "8/16,12/16,0/16"]);
     expect(result.code, result.stderr).toBe(0);
     const out = JSON.parse(result.stdout) as { labels: string[]; confidence: number[] };
     expect(out.labels).toEqual(["Positive", "Negative"]);
@@ -132,11 +128,9 @@ describe("stepwiser label --counts (label confidence)", () => {
   });
 
   it("--prior uniform uses Beta(s+1, m−s+1) and changes the numbers", async () => {
-    const [jeffreys, namedJeffreys, uniform] = await Promise.all([
-      runCli(["label", "--rule", "rel-ratio", "--counts", "8/16,12/16,9/16"]),
-      runCli(["label", "--rule", "rel-ratio", "--prior", "jeffreys", "--counts", "8/16,12/16,9/16"]),
-      runCli(["label", "--rule", "rel-ratio", "--prior", "uniform", "--counts", "8/16,12/16,9/16"]),
-    ]);
+    const jeffreys = await runCliInProcess(["label", "--rule", "rel-ratio", "--counts", "8/16,12/16,9/16"]);
+    const namedJeffreys = await runCliInProcess(["label", "--rule", "rel-ratio", "--prior", "jeffreys", "--counts", "8/16,12/16,9/16"]);
+    const uniform = await runCliInProcess(["label", "--rule", "rel-ratio", "--prior", "uniform", "--counts", "8/16,12/16,9/16"]);
     const byDefault = confidentOf(jeffreys);
     expect(confidentOf(namedJeffreys)).toEqual(byDefault);
     const flat = confidentOf(uniform);
@@ -197,9 +191,10 @@ describe("stepwiser verdict", () => {
   it("parses a judge output file, and stdin with --file -", async () => {
     const file = path.join(scratch, "judge.txt");
     await writeFile(file, "The chunk computes 4 + 4 = 8 correctly.\nFinal Judgment: \\boxed{Positive}\n");
-    expect(jsonOf(await runCli(["verdict", "--file", file]))).toEqual({ verdict: "Positive", boxed: "Positive", problem: null });
+    expect(jsonOf(await runCliInProcess(["verdict", "--file", file]))).toEqual({ verdict: "Positive", boxed: "Positive", problem: null });
+    // Piped into the executable's stdin, as a shell would.
     expect(jsonOf(await runCli(["verdict", "--file", "-"], { stdin: "It is wrong. \\boxed{negative}" }))).toMatchObject({ verdict: "Negative" });
-    expect(jsonOf(await runCli(["verdict", "--file", "-"], { stdin: "I think it is fine." }))).toEqual({ verdict: "unparseable", boxed: null, problem: "no-boxed" });
+    expect(jsonOf(await runCliInProcess(["verdict", "--file", "-"], {}, { stdin: "I think it is fine." }))).toEqual({ verdict: "unparseable", boxed: null, problem: "no-boxed" });
   });
 
   it("runs as `corepack pnpm --silent stepwiser` from the repository root", () => {

@@ -6,6 +6,7 @@ import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/in
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients, type AnnotatePlan } from "@stepwiser/jobs";
 import { fitMixturePrior, projectAnnotationStorage, ROLLOUT_STORAGE_MODEL } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCliInProcess } from "./in-process-cli";
 import { jsonOf, runCli } from "./run-cli";
 
 describe("stepwiser plan annotate", () => {
@@ -40,7 +41,7 @@ describe("stepwiser plan annotate", () => {
   it("prints the plan as one JSON object: dataset statistics, estimate, where q came from, assumptions", async () => {
     const chunks = await database.db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
     const fixed = await configFile("fixed.json", { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 16 });
-    const result = await runCli(["plan", "annotate", "--config", fixed, "--tokens-per-second", "2000", "--prefill-tokens-per-second", "20000"], { env: env() });
+    const result = await runCliInProcess(["plan", "annotate", "--config", fixed, "--tokens-per-second", "2000", "--prefill-tokens-per-second", "20000"], env());
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
     const plan = jsonOf(result) as AnnotatePlan;
@@ -66,7 +67,7 @@ describe("stepwiser plan annotate", () => {
     expect(plan.storage.byPolicy["answer-only"].totalBytes).toBe(Math.round(projected.otherBytes + plan.estimate.rollouts * ROLLOUT_STORAGE_MODEL.rolloutRowBytes));
     expect(plan.assumptions.join("\n")).toMatch(/database size/);
     const answerOnly = await configFile("answer-only.json", { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 16, rolloutText: "answer-only" });
-    const lean = jsonOf(await runCli(["plan", "annotate", "--config", answerOnly, "--tokens-per-second", "2000", "--prefill-tokens-per-second", "20000"], { env: env() })) as AnnotatePlan;
+    const lean = jsonOf(await runCliInProcess(["plan", "annotate", "--config", answerOnly, "--tokens-per-second", "2000", "--prefill-tokens-per-second", "20000"], env())) as AnnotatePlan;
     expect(lean.storage).toMatchObject({ rolloutText: "answer-only", totalBytes: plan.storage.byPolicy["answer-only"].totalBytes });
     expect(lean.estimate).toEqual(plan.estimate);
 
@@ -74,7 +75,7 @@ describe("stepwiser plan annotate", () => {
     const run = await createAndExecuteRun(database.db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 4, labelRules: [{ rule: "abs-q" }] } }, { endpoints });
     expect(run.status).toBe("completed");
     const early = await configFile("early.json", { datasetId, policyEndpoint: "sim-policy", strategy: "early-stop", rollouts: 16, earlyStopBatch: 4, labelRules: [{ rule: "abs-q" }] });
-    const second = await runCli(["plan", "annotate", "--config", early, "--tokens-per-second", "2000"], { env: env() });
+    const second = await runCliInProcess(["plan", "annotate", "--config", early, "--tokens-per-second", "2000"], env());
     expect(second.code, second.stderr).toBe(0);
     const earlyPlan = jsonOf(second) as AnnotatePlan;
     expect(earlyPlan).toMatchObject({ strategy: "early-stop", qValues: { source: `annotate run ${run.id}`, solutionsFromRun: 6 } });
@@ -82,7 +83,7 @@ describe("stepwiser plan annotate", () => {
 
     // Adaptive is simulated (core's annotateAdaptive on Bernoulli(q) outcomes), and the plan says how.
     const adaptive = await configFile("adaptive.json", { datasetId, policyEndpoint: "sim-policy", strategy: "adaptive", adaptiveBatch: 4, maxRollouts: 16, targetConfidence: 0.9 });
-    const third = await runCli(["plan", "annotate", "--config", adaptive, "--tokens-per-second", "2000"], { env: env() });
+    const third = await runCliInProcess(["plan", "annotate", "--config", adaptive, "--tokens-per-second", "2000"], env());
     expect(third.code, third.stderr).toBe(0);
     const adaptivePlan = jsonOf(third) as AnnotatePlan;
     expect(adaptivePlan).toMatchObject({ strategy: "adaptive", qValues: { source: `annotate run ${run.id}` }, adaptive: { adaptiveBatch: 4, maxRollouts: 16, simulation: { solutions: 6, sampledSolutions: 6, replicates: 4 } } });
@@ -93,31 +94,32 @@ describe("stepwiser plan annotate", () => {
 
   it("bad usage and bad input exit 2 with a message naming the flag, file and field, or dataset", async () => {
     const good = await configFile("good.json", { datasetId, policyEndpoint: "sim-policy" });
+    // As the executable: a shell sees exit 2, the message on stderr and nothing on stdout.
     const missingRate = await runCli(["plan", "annotate", "--config", good], { env: env() });
     expect(missingRate.code).toBe(2);
     expect(missingRate.stderr).toContain("--tokens-per-second");
     expect(missingRate.stdout).toBe("");
 
-    const badRate = await runCli(["plan", "annotate", "--config", good, "--tokens-per-second", "fast"], { env: env() });
+    const badRate = await runCliInProcess(["plan", "annotate", "--config", good, "--tokens-per-second", "fast"], env());
     expect(badRate.code).toBe(2);
     expect(badRate.stderr).toContain('--tokens-per-second must be a number, got "fast"');
-    const zeroRate = await runCli(["plan", "annotate", "--config", good, "--tokens-per-second", "0"], { env: env() });
+    const zeroRate = await runCliInProcess(["plan", "annotate", "--config", good, "--tokens-per-second", "0"], env());
     expect(zeroRate.code).toBe(2);
     expect(zeroRate.stderr).toContain("--tokens-per-second must be a positive number");
 
-    const noConfig = await runCli(["plan", "annotate", "--tokens-per-second", "100"], { env: env() });
+    const noConfig = await runCliInProcess(["plan", "annotate", "--tokens-per-second", "100"], env());
     expect(noConfig.code).toBe(2);
     expect(noConfig.stderr).toContain("--config");
-    const otherKind = await runCli(["plan", "judge", "--config", good, "--tokens-per-second", "100"], { env: env() });
+    const otherKind = await runCliInProcess(["plan", "judge", "--config", good, "--tokens-per-second", "100"], env());
     expect(otherKind.code).toBe(2);
 
     const bad = await configFile("bad.json", { datasetId, policyEndpoint: "sim-policy", rollouts: 0 });
-    const badField = await runCli(["plan", "annotate", "--config", bad, "--tokens-per-second", "100"], { env: env() });
+    const badField = await runCliInProcess(["plan", "annotate", "--config", bad, "--tokens-per-second", "100"], env());
     expect(badField.code).toBe(2);
     expect(badField.stderr).toMatch(/bad\.json, field "rollouts"/);
 
     const unknown = await configFile("unknown.json", { datasetId: "no-such-dataset", policyEndpoint: "sim-policy" });
-    const unknownDataset = await runCli(["plan", "annotate", "--config", unknown, "--tokens-per-second", "100"], { env: env() });
+    const unknownDataset = await runCliInProcess(["plan", "annotate", "--config", unknown, "--tokens-per-second", "100"], env());
     expect(unknownDataset.code).toBe(2);
     expect(unknownDataset.stderr).toContain("dataset no-such-dataset does not exist");
   }, 120_000);
@@ -125,15 +127,15 @@ describe("stepwiser plan annotate", () => {
   it("prior fit prints the mixture prior fitted to an annotate run's counts; a wrong run exits 2 naming --run", async () => {
     const run = await createAndExecuteRun(database.db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 4, labelRules: [{ rule: "abs-q" }] } }, { endpoints });
     expect(run.status).toBe("completed");
-    const result = await runCli(["prior", "fit", "--run", run.id], { env: env() });
+    const result = await runCliInProcess(["prior", "fit", "--run", run.id], env());
     expect(result.code, result.stderr).toBe(0);
     const fitted = jsonOf(result) as { zero: number; one: number; a: number; b: number; prefixes: number; runId: string };
     const counts = (await database.db.chunkValue.findMany({ where: { runId: run.id, rolloutCount: { gt: 0 } } })).map((v) => ({ correct: v.correctCount, rollouts: v.rolloutCount }));
     expect(fitted).toEqual(JSON.parse(JSON.stringify({ ...fitMixturePrior(counts), runId: run.id })));
-    const missing = await runCli(["prior", "fit", "--run", "no-such-run"], { env: env() });
+    const missing = await runCliInProcess(["prior", "fit", "--run", "no-such-run"], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('field "--run": run no-such-run does not exist');
-    const usage = await runCli(["prior", "fit"], { env: env() });
+    const usage = await runCliInProcess(["prior", "fit"], env());
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("prior fit needs --run RUN");
   }, 120_000);

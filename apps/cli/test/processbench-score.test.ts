@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCliInProcess } from "./in-process-cli";
 import { jsonOf, repoRoot, runCli } from "./run-cli";
 
 const demoDir = path.join(repoRoot, "packages/db/seed/processbench");
@@ -48,7 +49,7 @@ describe("stepwiser processbench score", () => {
       await writeFile(out, JSON.stringify(records.filter((r) => ids.has(r.id))));
       return out;
     };
-    const result = await runCli(["processbench", "score", "--data", await slice(gsm8k, "gsm8k-slice.json"), await slice(math, "math-slice.json"), "--predictions", predictionsFile]);
+    const result = await runCliInProcess(["processbench", "score", "--data", await slice(gsm8k, "gsm8k-slice.json"), await slice(math, "math-slice.json"), "--predictions", predictionsFile]);
     expect(result.code, result.stderr).toBe(0);
     // gsm8k: erroneous 0,1,2,3 → 2 hits → 0.5; error-free 200,201 → 1 hit → 0.5; F1 0.5
     // math: erroneous 0,1,2 → 2 hits → 2/3; error-free 500,502,503 → 2 hits → 2/3; F1 2/3
@@ -63,7 +64,7 @@ describe("stepwiser processbench score", () => {
   });
 
   it("on the full shipped subsets, ids without a prediction count as wrong and are reported", async () => {
-    const result = await runCli(["processbench", "score", "--data", gsm8k, "--data", math, "--predictions", predictionsFile]);
+    const result = await runCliInProcess(["processbench", "score", "--data", gsm8k, "--data", math, "--predictions", predictionsFile]);
     expect(result.code, result.stderr).toBe(0);
     const score = jsonOf(result) as { subsets: Record<string, Record<string, number>>; average_f1: number };
     // gsm8k: 400 samples, 207 erroneous (spec); the same 2 + 1 hits as above
@@ -80,7 +81,7 @@ describe("stepwiser processbench score", () => {
     ];
     const oracle = path.join(scratch, "oracle.jsonl");
     await writeFile(oracle, records.map((r) => JSON.stringify({ id: r.id, prediction: r.label, note: "extra fields are ignored" })).join("\n"));
-    const result = await runCli(["processbench", "score", "--data", gsm8k, math, "--predictions", oracle]);
+    const result = await runCliInProcess(["processbench", "score", "--data", gsm8k, math, "--predictions", oracle]);
     expect(result.code, result.stderr).toBe(0);
     const score = jsonOf(result) as { subsets: Record<string, { f1: number }>; average_f1: number };
     expect(score.subsets.gsm8k!.f1).toBe(1);
@@ -92,17 +93,18 @@ describe("stepwiser processbench score", () => {
   it("rejects a bad predictions line with file, line and field, printing nothing on stdout", async () => {
     const bad = path.join(scratch, "bad.jsonl");
     await writeFile(bad, '{"id": "gsm8k-0", "prediction": 1}\n\n{"id": "gsm8k-1", "prediction": "two"}\n');
+    // As the executable: a shell sees exit 2, the message on stderr and nothing on stdout.
     const result = await runCli(["processbench", "score", "--data", gsm8k, "--predictions", bad]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad\.jsonl:3, field "prediction"/);
     expect(result.stdout).toBe("");
 
     await writeFile(bad, '{"id": "gsm8k-0", "prediction": 1}\n{"id": "gsm8k-0", "prediction": 2}\n');
-    const duplicate = await runCli(["processbench", "score", "--data", gsm8k, "--predictions", bad]);
+    const duplicate = await runCliInProcess(["processbench", "score", "--data", gsm8k, "--predictions", bad]);
     expect(duplicate.code).toBe(2);
     expect(duplicate.stderr).toMatch(/bad\.jsonl:2, field "id": id gsm8k-0 is already predicted on line 1/);
 
-    const missingFile = await runCli(["processbench", "score", "--data", path.join(scratch, "nope.json"), "--predictions", bad]);
+    const missingFile = await runCliInProcess(["processbench", "score", "--data", path.join(scratch, "nope.json"), "--predictions", bad]);
     expect(missingFile.code).toBe(2);
     expect(missingFile.stderr).toMatch(/cannot read .*nope\.json: no such file/);
   });

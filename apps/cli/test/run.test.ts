@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { createSimWorldDataset } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runCliInProcess } from "./in-process-cli";
 import { jsonOf, runCli } from "./run-cli";
 
 describe("stepwiser run", () => {
@@ -31,6 +32,7 @@ describe("stepwiser run", () => {
   it("launches an annotate run from a config file, follows it, and relabels it without requests", async () => {
     const config = path.join(scratch, "annotate.json");
     await writeFile(config, JSON.stringify({ datasetId, policyEndpoint: "sim-policy", rollouts: 4, seed: 1 }));
+    // As the executable, its stderr a pipe: what a log or CI sees of the progress line.
     const result = await runCli(["run", "annotate", "--config", config], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     const run = jsonOf(result) as { runId: string; status: string; unitsDone: number; requests: number };
@@ -41,7 +43,7 @@ describe("stepwiser run", () => {
     expect(result.stderr).not.toContain("\r");
     expect(result.stderr).toMatch(new RegExp(`run ${run.runId}: completed 6/6 units · [0-9.–]+/s · \\d+ (s|min) .*0 failed · ${run.requests} requests · \\d+ tokens generated\n`));
 
-    const relabel = await runCli(["run", "relabel", run.runId, "--rule", "rel-ratio", "--gamma", "0.9"], { env: env() });
+    const relabel = await runCliInProcess(["run", "relabel", run.runId, "--rule", "rel-ratio", "--gamma", "0.9"], env());
     expect(relabel.code, relabel.stderr).toBe(0);
     expect(jsonOf(relabel)).toMatchObject({ solutions: 6, requests: 0, rules: ["rel-ratio(gamma=0.9)"] });
     const stored = await database.db.run.findUniqueOrThrow({ where: { id: run.runId } });
@@ -52,12 +54,12 @@ describe("stepwiser run", () => {
     const config = path.join(scratch, "bad.json");
     await writeFile(config, JSON.stringify({ datasetId, policyEndpoint: "sim-policy", rollouts: 0 }));
     const before = await database.db.run.count();
-    const result = await runCli(["run", "annotate", "--config", config], { env: env() });
+    const result = await runCliInProcess(["run", "annotate", "--config", config], env());
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad\.json, field "rollouts"/);
     const unknownEndpoint = path.join(scratch, "endpoint.json");
     await writeFile(unknownEndpoint, JSON.stringify({ datasetId, policyEndpoint: "gpt-9" }));
-    const missing = await runCli(["run", "annotate", "--config", unknownEndpoint], { env: env() });
+    const missing = await runCliInProcess(["run", "annotate", "--config", unknownEndpoint], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no endpoint named "gpt-9"');
     expect(await database.db.run.count()).toBe(before);
@@ -67,31 +69,31 @@ describe("stepwiser run", () => {
     const admin = await database.db.user.create({ data: { id: "admin-cli", email: "admin@cli.test", name: "Admin", role: "admin" } });
     const config = path.join(scratch, "named.json");
     await writeFile(config, JSON.stringify({ datasetId, policyEndpoint: "sim-policy", rollouts: 2, seed: 3, limit: 1 }));
-    const launched = await runCli(["run", "annotate", "--config", config, "--detach", "--name", "pilot M=2", "--tag", "pilot", "--tag", "cli, smoke"], { env: env() });
+    const launched = await runCliInProcess(["run", "annotate", "--config", config, "--detach", "--name", "pilot M=2", "--tag", "pilot", "--tag", "cli, smoke"], env());
     expect(launched.code, launched.stderr).toBe(0);
     const { runId, name } = jsonOf(launched) as { runId: string; name: string };
     expect(name).toBe("pilot M=2");
     expect(await database.db.run.findUniqueOrThrow({ where: { id: runId }, select: { name: true, tags: true } })).toEqual({ name: "pilot M=2", tags: ["pilot", "cli", "smoke"] });
-    await runCli(["run", "cancel", runId], { env: env() });
+    await runCliInProcess(["run", "cancel", runId], env());
 
-    const edited = await runCli(["run", "edit", runId, "--name", "pilot, renamed", "--no-tags", "--notes", "Cancelled: *too small*."], { env: env() });
+    const edited = await runCliInProcess(["run", "edit", runId, "--name", "pilot, renamed", "--no-tags", "--notes", "Cancelled: *too small*."], env());
     expect(edited.code, edited.stderr).toBe(0);
     expect(jsonOf(edited)).toEqual({ id: runId, name: "pilot, renamed", notes: "Cancelled: *too small*.", tags: [], changed: ["name", "notes", "tags"] });
     const audit = await database.db.auditLog.findFirstOrThrow({ where: { action: "run.updated", entityId: runId } });
     expect(audit).toMatchObject({ actorId: admin.id, before: { name: "pilot M=2", tags: ["pilot", "cli", "smoke"] }, after: { name: "pilot, renamed", tags: [] } });
 
-    const generated = await runCli(["run", "edit", runId, "--generated-name"], { env: env() });
+    const generated = await runCliInProcess(["run", "edit", runId, "--generated-name"], env());
     expect(jsonOf(generated)).toMatchObject({ name: "annotate · sim-policy · M=2 · fixed" });
 
     // Bad names and tags name the flag; nothing is stored.
     const before = await database.db.run.count();
-    const badTag = await runCli(["run", "annotate", "--config", config, "--detach", "--tag", "ok", "--tag", "#hash"], { env: env() });
+    const badTag = await runCliInProcess(["run", "annotate", "--config", config, "--detach", "--tag", "ok", "--tag", "#hash"], env());
     expect(badTag.code).toBe(2);
     expect(badTag.stderr).toMatch(/--tag: a tag starts with a letter or digit/);
-    const emptyName = await runCli(["run", "edit", runId, "--name", " "], { env: env() });
+    const emptyName = await runCliInProcess(["run", "edit", runId, "--name", " "], env());
     expect(emptyName.code).toBe(2);
     expect(emptyName.stderr).toMatch(/--name: a run name cannot be empty/);
-    const nothing = await runCli(["run", "edit", runId], { env: env() });
+    const nothing = await runCliInProcess(["run", "edit", runId], env());
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain("run edit needs --name");
     expect(await database.db.run.count()).toBe(before);
