@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRng, EXTRACTION_MODES, gradeAnswer, warmUpCas, type ExtractionMode } from "@stepwiser/core";
-import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 
 /**
  * Which extraction mode model rollouts should be graded in. A rollout cut off
@@ -41,7 +41,8 @@ const solutions = pairs.map((pair) => {
   return { gold: pair.gold, correct: record.final_answer_correct, steps: record.steps };
 });
 
-const CUTS_PER_SOLUTION = 4;
+/** Seeded random cuts per solution; the cuts after the gold value and the whole solutions are all graded in both profiles. */
+const CUTS_PER_SOLUTION = atProfile({ full: 4, quick: 1 });
 const rng = createRng(20261126);
 /** Cut-off texts: seeded random cuts, and cuts right after the gold value is written, both before the final paragraph. */
 const random: Array<{ gold: string; text: string }> = [];
@@ -84,7 +85,7 @@ writeBenchmarkReport({
   name: "grading-truncation",
   title: "Grading cut-off rollouts: false equals by extraction mode",
   method:
-    `The 280 real model solutions of the grading corpus (ProcessBench gsm8k and math, ${correctTotal} with a correct final answer by ProcessBench's flag), each paired with its problem's reference answer. ` +
+    `The ${solutions.length} real model solutions of the grading corpus (ProcessBench gsm8k and math, ${correctTotal} with a correct final answer by ProcessBench's flag), each paired with its problem's reference answer. ` +
     `Cut-off rollouts are imitated by cutting each solution before its final paragraph: ${CUTS_PER_SOLUTION} seeded uniform cuts per solution (${random.length} texts), and a cut right after every place the reference value is written (${afterGold.length} texts, the "… = 20" accident). ` +
     "A cut-off text never stated a final answer, so every one graded equivalent is a false equal. The whole solutions, graded in each mode, show what each mode costs on complete output.",
   limits:

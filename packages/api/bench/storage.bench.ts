@@ -1,7 +1,7 @@
 import { readFileSync, chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { waitForQuietMachine } from "@stepwiser/config/bench/processes";
 import { approximateTokenCount, createRng, PAPER_ANNOTATION_VOLUME, projectAnnotationStorage, ROLLOUT_STORAGE_MODEL, storedRolloutText, type RolloutTextPolicy } from "@stepwiser/core";
 import { createDb, type Db } from "@stepwiser/db";
@@ -20,8 +20,8 @@ import { measure, openBenchSession, seededListViews, type Timings } from "./web-
  * bytes to the paper's annotation volume, and a check that the model the
  * capacity plan uses (`ROLLOUT_STORAGE_MODEL`) still matches what was measured.
  */
-const SOLUTIONS = Number(process.env.STEPWISER_BENCH_STORAGE_SOLUTIONS ?? 20_000);
-const ROLLOUT_PREFIXES = Number(process.env.STEPWISER_BENCH_STORAGE_PREFIXES ?? 4_000);
+const SOLUTIONS = Number(process.env.STEPWISER_BENCH_STORAGE_SOLUTIONS ?? atProfile({ full: 20_000, quick: 2_000 }));
+const ROLLOUT_PREFIXES = Number(process.env.STEPWISER_BENCH_STORAGE_PREFIXES ?? atProfile({ full: 4_000, quick: 400 }));
 const M = 16;
 const MIN_TOKENS = 500;
 const MAX_TOKENS = 1_500;
@@ -31,11 +31,22 @@ const MODEL_TOLERANCE = 0.1;
  * The measured tier: one dataset of this many solutions (≈ 10 chunks each) with the annotate run's rollouts at the
  * chosen policy (answer-only) for the first TIER_ROLLOUT_SOLUTIONS of them, and two judge runs of one sample per chunk.
  * All of it (every prefix's 16 rollouts and two samples per chunk) would be about 90 GB, more than this machine's disk.
+ * The quick tier is far below the paper's scale: it checks that every tier request still runs, not how they scale.
  */
-const TIER_SOLUTIONS = Number(process.env.STEPWISER_BENCH_TIER_SOLUTIONS ?? 1_000_000);
-const TIER_ROLLOUT_SOLUTIONS = Number(process.env.STEPWISER_BENCH_TIER_ROLLOUT_SOLUTIONS ?? Math.min(TIER_SOLUTIONS, 100_000));
-const TIER_REQUESTS = Number(process.env.STEPWISER_BENCH_TIER_REQUESTS ?? 300);
-const TIER_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_TIER_COMPARE_REQUESTS ?? 3);
+const TIER_SOLUTIONS = Number(process.env.STEPWISER_BENCH_TIER_SOLUTIONS ?? atProfile({ full: 1_000_000, quick: 4_000 }));
+const TIER_ROLLOUT_SOLUTIONS = Number(process.env.STEPWISER_BENCH_TIER_ROLLOUT_SOLUTIONS ?? Math.min(TIER_SOLUTIONS, atProfile({ full: 100_000, quick: 500 })));
+const TIER_REQUESTS = Number(process.env.STEPWISER_BENCH_TIER_REQUESTS ?? atProfile({ full: 300, quick: 30 }));
+/** Untimed requests before each inspector, list and rollout-panel row's timed ones. */
+const TIER_WARM_UP_REQUESTS = atProfile({ full: 20, quick: 5 });
+const TIER_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_TIER_COMPARE_REQUESTS ?? atProfile({ full: 3, quick: 2 }));
+/**
+ * How long the tier waits for the machine to quieten before timing. Quick runs compare a change with the code
+ * before it on the same machine at the same time, so they start at once and report the load they met.
+ */
+const QUIET_WAIT_MINUTES = Number(process.env.STEPWISER_BENCH_QUIET_WAIT_MINUTES ?? atProfile({ full: 90, quick: 0 }));
+/** Shares of the tier's Trajectory and Rollout pages sampled for request inputs: enough pages to draw from at either size. */
+const TIER_SOLUTION_SAMPLE_PERCENT = atProfile({ full: 1, quick: 10 });
+const TIER_ROLLOUT_SAMPLE_PERCENT = atProfile({ full: 0.1, quick: 2 });
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const mathSteps = (JSON.parse(readFileSync(path.join(repoRoot, "packages/db/seed/processbench/math.json"), "utf8")) as Array<{ steps: string[] }>).map((r) => r.steps);
@@ -103,7 +114,7 @@ async function measureTier(db: Db, url: string): Promise<BenchmarkRow[]> {
   const seedSeconds = (performance.now() - started) / 1000;
   await db.$executeRawUnsafe("CHECKPOINT"); // what the seed's vacuum dirtied, written out before timing (see web.bench)
   // Timing starts once nothing else keeps the machine's cores busy (the seeding's own autovacuum, another benchmark).
-  const quiet = await waitForQuietMachine(availableParallelism() * 0.6, Number(process.env.STEPWISER_BENCH_QUIET_WAIT_MINUTES ?? 90) * 60_000);
+  const quiet = await waitForQuietMachine(availableParallelism() * 0.6, QUIET_WAIT_MINUTES * 60_000);
   console.error(`tier timing starts at load average ${quiet.load.toFixed(2)} after ${(quiet.waitedMs / 1000).toFixed(0)} s of waiting`);
   const [{ size }] = (await db.$queryRawUnsafe<Array<{ size: bigint }>>(`SELECT pg_database_size(current_database()) AS size`)) as [{ size: bigint }];
   const pool = authPool(url);
@@ -113,15 +124,15 @@ async function measureTier(db: Db, url: string): Promise<BenchmarkRow[]> {
     const pick = <T>(items: readonly T[]): T => items[rng.nextInt(items.length)]!;
     const { datasetId, annotateRunId, judgeRunIds } = seeded;
     const [strong, weak] = judgeRunIds;
-    const ids = (await db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM "Trajectory" TABLESAMPLE SYSTEM (1) REPEATABLE (5) WHERE "datasetId" = $1 LIMIT 5000`, datasetId)).map((r) => r.id);
+    const ids = (await db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM "Trajectory" TABLESAMPLE SYSTEM (${TIER_SOLUTION_SAMPLE_PERCENT}) REPEATABLE (5) WHERE "datasetId" = $1 LIMIT 5000`, datasetId)).map((r) => r.id);
     const views = seededListViews(rng, seeded);
-    const inspector = await measure("tier inspector", () => timedQuery("trajectory.inspect", { id: pick(ids) }), TIER_REQUESTS);
-    const list = await measure("tier filtered list", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }), TIER_REQUESTS);
+    const inspector = await measure("tier inspector", () => timedQuery("trajectory.inspect", { id: pick(ids) }), TIER_REQUESTS, TIER_WARM_UP_REQUESTS);
+    const list = await measure("tier filtered list", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }), TIER_REQUESTS, TIER_WARM_UP_REQUESTS);
     const prefixes = await db.$queryRawUnsafe<Array<{ segmentationId: string; prefixLength: number }>>(
-      `SELECT DISTINCT "segmentationId", "prefixLength" FROM "Rollout" TABLESAMPLE SYSTEM (0.1) REPEATABLE (7) WHERE "runId" = $1 LIMIT 2000`,
+      `SELECT DISTINCT "segmentationId", "prefixLength" FROM "Rollout" TABLESAMPLE SYSTEM (${TIER_ROLLOUT_SAMPLE_PERCENT}) REPEATABLE (7) WHERE "runId" = $1 LIMIT 2000`,
       annotateRunId,
     );
-    const rollouts = await measure("tier rollouts of a prefix", () => timedQuery("rollout.list", { runId: annotateRunId, ...pick(prefixes) }), TIER_REQUESTS);
+    const rollouts = await measure("tier rollouts of a prefix", () => timedQuery("rollout.list", { runId: annotateRunId, ...pick(prefixes) }), TIER_REQUESTS, TIER_WARM_UP_REQUESTS);
     const compare = (label: string, run: () => Promise<number>) => measure(label, run, TIER_COMPARE_REQUESTS, 1);
     // As the page asks: its default seed, so the first view of the pair draws and stores both runs' replicates and later views read them; a new seed draws again.
     const checkpointsQuery = (seed?: number) => timedQuery("compare.checkpoints", { runIds: [strong, weak], baselineRunId: pick([strong, weak]), ...(seed === undefined ? {} : { seed }) });
@@ -315,11 +326,19 @@ async function main() {
     if (TIER_SOLUTIONS > 0) rows.push(...(await measureTier(db, url)));
     rows.push({ metric: "benchmark wall time", value: `${((performance.now() - wallStarted) / 1000).toFixed(0)} s` });
 
+    // A tier below the paper's scale (the quick profile's) fits in memory: its limits say what it can show instead.
+    const paperScale = TIER_SOLUTIONS >= volume.solutions;
+    const tierScale = paperScale
+      ? `The tier holds every solution, chunk, value, label and per-solution row of the paper's scale and more, but rollouts only for every prefix of its first ${TIER_ROLLOUT_SOLUTIONS.toLocaleString("en")} solutions and one judge sample per chunk: all of them (160M answer-only rollouts, two samples per chunk) would need about 90 GB by the bytes above, more than this machine's disk.`
+      : `The tier holds ${TIER_SOLUTIONS.toLocaleString("en")} solutions, far below the paper's ${volume.solutions.toLocaleString("en")}, with rollouts for every prefix of its first ${TIER_ROLLOUT_SOLUTIONS.toLocaleString("en")} solutions and one judge sample per chunk; its database fits in the machine's memory, so its request times show that every request runs and what it costs at this size, not how it scales.`;
+    const tierSearch = paperScale
+      ? ": at the tier a seeded topic word matches about 0.5 % of the solutions, and with the database several times the machine's memory most of those pages come from disk on a word's first search, so the search views set the list's p95 here"
+      : "";
     writeBenchmarkReport({
       name: "storage",
       title: "Storage: bytes per row and the paper's annotation volume",
-      method: `Rows written into an embedded PostgreSQL ${compression === "lz4" ? "(rollout texts lz4)" : "(built without lz4, so rollout texts use the default pglz)"} and measured with pg_relation_size / pg_indexes_size after VACUUM ANALYZE, divided by their count. Solutions, chunks, values, labels, stats and units come from the large-dataset seeder (${SOLUTIONS.toLocaleString("en")} solutions, an annotate run under 3 rules and 2 judge runs); rollouts are written through the Rollout model with texts built from ProcessBench MATH solution steps (packages/db/seed/processbench/math.json) to ${MIN_TOKENS}–${MAX_TOKENS} tokens of the approximate tokenizer, under each rolloutText policy, once without compression, and once in the previous layout. The projection multiplies the measured model (ROLLOUT_STORAGE_MODEL in @stepwiser/core, which \`stepwiser plan annotate\` uses) by the paper's volume: about 40k prompts × 16 solutions, ${volume.chunks.toLocaleString("en")} chunks, M = 16.${TIER_SOLUTIONS > 0 ? ` The tier rows seed one dataset of ${TIER_SOLUTIONS.toLocaleString("en")} solutions into the same server (annotate run under 3 rules, its rollouts answer-only, two judge runs) and time requests through the tRPC fetch handler with a signed-in session, as the web benchmark does: ${TIER_REQUESTS} inspector, list (the web benchmark's eight views, pages 1–3 of 50) and rollout-panel requests after 20 warm-ups, ${TIER_COMPARE_REQUESTS} of each compare procedure after 1 warm-up, each with other inputs. Timing starts once the machine's load average has fallen below ${(availableParallelism() * 0.6).toFixed(1)} (the row says what it was). The metrics, three-way and scaling tabs ask with the page's default seed: their first view is timed on its own (it counts the gold outcomes and draws the finished runs' bootstrap replicates, counts every chunk by judge votes and Monte-Carlo label, or replays the run's samples, and stores what it computed) and the later views read what it stored while the runs' rows and the dataset's solutions stand (RowsChange); calibration against Monte-Carlo labels reads the same stored count; the new-seed rows pay the draws or the replay on every request. Disagreements compute every request from the stored rows.` : ""}`,
-      limits: `Bytes per row depend on text lengths: seeded chunks are shorter than real ones (the dataset row uses the seed's texts), and the rollout texts are real MATH steps stitched together, so their compressibility is that of real math solutions but not of any one model's style (a model that repeats itself compresses better). Ids are cuids as Prisma writes them. Rows are written in key order, one batch at a time, so index sizes repeat from run to run; writers interleaving their batches split more index pages (a run of this benchmark with two seeding batches at once on a busy machine measured chunk-value indexes 40 % larger: 178 B against 127 B per row), and after months of mixed writes B-trees are typically 10–30 % larger than freshly filled ones. WAL, backups and free space after deletes are not counted. The tier holds every solution, chunk, value, label and per-solution row of the paper's scale and more, but rollouts only for every prefix of its first ${TIER_ROLLOUT_SOLUTIONS.toLocaleString("en")} solutions and one judge sample per chunk: all of them (160M answer-only rollouts, two samples per chunk) would need about 90 GB by the bytes above, more than this machine's disk. Reads of rollouts walk one run's range of the primary key, whose depth grows by about one level per 100× rows, so a table ten times larger adds at most one page read per request. lz4 (on servers built with it) compresses model text a little less than pglz and decompresses several times faster; it was not measured here. A filtered list that searches text finds every solution its words match before it orders them (up to 10,000 matches; past that it walks the list's order), reading each match's page once along with the matching problems' pages: at the tier a seeded topic word matches about 0.5 % of the solutions, and with the database several times the machine's memory most of those pages come from disk on a word's first search, so the search views set the list's p95 here (real words may match far fewer or far more solutions).`,
+      method: `Rows written into an embedded PostgreSQL ${compression === "lz4" ? "(rollout texts lz4)" : "(built without lz4, so rollout texts use the default pglz)"} and measured with pg_relation_size / pg_indexes_size after VACUUM ANALYZE, divided by their count. Solutions, chunks, values, labels, stats and units come from the large-dataset seeder (${SOLUTIONS.toLocaleString("en")} solutions, an annotate run under 3 rules and 2 judge runs); rollouts are written through the Rollout model with texts built from ProcessBench MATH solution steps (packages/db/seed/processbench/math.json) to ${MIN_TOKENS}–${MAX_TOKENS} tokens of the approximate tokenizer, under each rolloutText policy, once without compression, and once in the previous layout. The projection multiplies the measured model (ROLLOUT_STORAGE_MODEL in @stepwiser/core, which \`stepwiser plan annotate\` uses) by the paper's volume: about 40k prompts × 16 solutions, ${volume.chunks.toLocaleString("en")} chunks, M = 16.${TIER_SOLUTIONS > 0 ? ` The tier rows seed one dataset of ${TIER_SOLUTIONS.toLocaleString("en")} solutions into the same server (annotate run under 3 rules, its rollouts answer-only, two judge runs) and time requests through the tRPC fetch handler with a signed-in session, as the web benchmark does: ${TIER_REQUESTS} inspector, list (the web benchmark's eight views, pages 1–3 of 50) and rollout-panel requests after ${TIER_WARM_UP_REQUESTS} warm-ups, ${TIER_COMPARE_REQUESTS} of each compare procedure after 1 warm-up, each with other inputs. ${QUIET_WAIT_MINUTES > 0 ? `Timing starts once the machine's load average has fallen below ${(availableParallelism() * 0.6).toFixed(1)} (the row says what it was).` : "Timing starts at once, whatever the machine's load (the row says what it was)."} The metrics, three-way and scaling tabs ask with the page's default seed: their first view is timed on its own (it counts the gold outcomes and draws the finished runs' bootstrap replicates, counts every chunk by judge votes and Monte-Carlo label, or replays the run's samples, and stores what it computed) and the later views read what it stored while the runs' rows and the dataset's solutions stand (RowsChange); calibration against Monte-Carlo labels reads the same stored count; the new-seed rows pay the draws or the replay on every request. Disagreements compute every request from the stored rows.` : ""}`,
+      limits: `Bytes per row depend on text lengths: seeded chunks are shorter than real ones (the dataset row uses the seed's texts), and the rollout texts are real MATH steps stitched together, so their compressibility is that of real math solutions but not of any one model's style (a model that repeats itself compresses better). Ids are cuids as Prisma writes them. Rows are written in key order, one batch at a time, so index sizes repeat from run to run; writers interleaving their batches split more index pages (a run of this benchmark with two seeding batches at once on a busy machine measured chunk-value indexes 40 % larger: 178 B against 127 B per row), and after months of mixed writes B-trees are typically 10–30 % larger than freshly filled ones. WAL, backups and free space after deletes are not counted. ${tierScale} Reads of rollouts walk one run's range of the primary key, whose depth grows by about one level per 100× rows, so a table ten times larger adds at most one page read per request. lz4 (on servers built with it) compresses model text a little less than pglz and decompresses several times faster; it was not measured here. A filtered list that searches text finds every solution its words match before it orders them (up to 10,000 matches; past that it walks the list's order), reading each match's page once along with the matching problems' pages${tierSearch} (real words may match far fewer or far more solutions).`,
       rows,
       bench: "storage",
     });

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { createRng, THREE_WAY_PATTERNS } from "@stepwiser/core";
 import { createDb } from "@stepwiser/db";
 import { startEmbeddedPostgres } from "@stepwiser/db/local";
@@ -13,31 +13,40 @@ import { measure as measureRequests, openBenchSession, seededListViews, summaris
 
 /**
  * Server time of the web app's heaviest requests on a 100k-solution /
- * 1M-chunk / 16M-rollout dataset: the inspector and the rollouts behind a
- * Q-value, filtered list pages, the compare page over the two judge runs (the
- * solution-level metrics and disagreements, and once the annotators have rated
- * chunks, the chunk-level three-way agreement, calibration and Maj@K scaling),
- * and the annotation queue's next item / submit with 20 annotators at once. Each
- * request goes through the real tRPC fetch handler with a real session cookie
- * (session lookup, validation, queries, serialisation), against an embedded
- * PostgreSQL holding the seeded data.
+ * 1M-chunk / 16M-rollout dataset (the full profile; the quick one seeds 1k
+ * solutions): the inspector and the rollouts behind a Q-value, filtered list
+ * pages, the compare page over the two judge runs (the solution-level metrics
+ * and disagreements, and once the annotators have rated chunks, the chunk-level
+ * three-way agreement, calibration and Maj@K scaling), and the annotation
+ * queue's next item / submit with 20 annotators at once. Each request goes
+ * through the real tRPC fetch handler with a real session cookie (session
+ * lookup, validation, queries, serialisation), against an embedded PostgreSQL
+ * holding the seeded data.
  */
-const TRAJECTORIES = Number(process.env.STEPWISER_BENCH_TRAJECTORIES ?? 100_000);
-const REQUESTS = Number(process.env.STEPWISER_BENCH_REQUESTS ?? 300);
-/** Requests per whole-dataset compare procedure (metrics, disagreements, candidates: each reads all 100k solutions). */
-const COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_COMPARE_REQUESTS ?? 8);
+const TRAJECTORIES = Number(process.env.STEPWISER_BENCH_TRAJECTORIES ?? atProfile({ full: 100_000, quick: 1_000 }));
+/** Pages of 50 of the unfiltered list the deep-page row draws from: the first 2,000, or all a smaller dataset has. */
+const LIST_PAGES = Math.min(2_000, Math.ceil(TRAJECTORIES / 50));
+const REQUESTS = Number(process.env.STEPWISER_BENCH_REQUESTS ?? atProfile({ full: 300, quick: 30 }));
+/** Untimed requests before each inspector, rollout and list row's timed ones (warm caches and the plan cache). */
+const WARM_UP_REQUESTS = atProfile({ full: 20, quick: 5 });
+/** Requests per whole-dataset compare procedure (metrics, disagreements, candidates: each reads all the dataset's solutions). */
+const COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_COMPARE_REQUESTS ?? atProfile({ full: 8, quick: 2 }));
+/** Requests for one solution side by side (compare.item), after the warm-up requests. */
+const COMPARE_ITEM_REQUESTS = atProfile({ full: 100, quick: 10 });
 /** Requests per chunk-level compare procedure (three-way, calibration: each reads every chunk's judge votes; scaling replays every solution). */
-const CHUNK_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_CHUNK_COMPARE_REQUESTS ?? 5);
+const CHUNK_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_CHUNK_COMPARE_REQUESTS ?? atProfile({ full: 5, quick: 2 }));
 /** Random K-subsets per K in the scaling rows (the page's default). */
 const SCALING_DRAWS = 20;
 const ANNOTATORS = Number(process.env.STEPWISER_BENCH_ANNOTATORS ?? 20);
 /** How long the annotators work, and their mean time on an item between receiving it and submitting (uniform ½–1½ × this). */
-const ANNOTATION_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_SECONDS ?? 60);
+const ANNOTATION_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_SECONDS ?? atProfile({ full: 60, quick: 10 }));
 /** The same loop before the timed window, reported on its own row: the first use of the claim and submit paths. */
-const ANNOTATION_WARMUP_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_WARMUP_SECONDS ?? 10);
+const ANNOTATION_WARMUP_SECONDS = Number(process.env.STEPWISER_BENCH_ANNOTATION_WARMUP_SECONDS ?? atProfile({ full: 10, quick: 3 }));
 const THINK_MS = Number(process.env.STEPWISER_BENCH_THINK_MS ?? 4000);
 /** The same annotators with no time on an item: 20 requests always in flight, the server saturated. */
-const SATURATION_SECONDS = Number(process.env.STEPWISER_BENCH_SATURATION_SECONDS ?? 8);
+const SATURATION_SECONDS = Number(process.env.STEPWISER_BENCH_SATURATION_SECONDS ?? atProfile({ full: 8, quick: 3 }));
+/** Share of ChunkValue's pages sampled for the rollout row's prefixes: enough pages to draw from at either size. */
+const PREFIX_SAMPLE_PERCENT = atProfile({ full: 1, quick: 20 });
 async function main() {
   const wallStarted = performance.now();
   const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-web-bench-"));
@@ -70,11 +79,11 @@ async function main() {
     const { datasetId, annotateRunId, judgeRunIds } = seeded;
     // The views a researcher builds: each a filter plus a sort, at a random early page.
     const views = seededListViews(rng, seeded);
-    const measure = (label: string, run: () => Promise<number>, requests = REQUESTS, warmUp = 20): Promise<Timings> => measureRequests(label, run, requests, warmUp);
+    const measure = (label: string, run: () => Promise<number>, requests = REQUESTS, warmUp = WARM_UP_REQUESTS): Promise<Timings> => measureRequests(label, run, requests, warmUp);
 
     const inspector = await measure("inspector", () => timedQuery("trajectory.inspect", { id: pick(ids) }));
     const list = await measure("filtered list", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }));
-    const deepPage = await measure("unfiltered list, page 1–2000", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(2000), pageSize: 50 }));
+    const deepPage = await measure(`unfiltered list, page 1–${LIST_PAGES}`, () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(LIST_PAGES), pageSize: 50 }));
     // n/p is pressed on a solution opened from its list: pick one from a page of that list.
     const neighborViews = views.map((view) => view());
     const neighbors = await measure("next/previous", async () => {
@@ -86,12 +95,12 @@ async function main() {
 
     // The inspector's rollouts panel: the 16 rollouts behind one Q-value, read through the unique (run, segmentation, prefix, sample) index.
     const prefixes = await db.$queryRawUnsafe<Array<{ segmentationId: string; prefixLength: number }>>(
-      `SELECT "segmentationId", "prefixLength" FROM "ChunkValue" TABLESAMPLE SYSTEM (1) REPEATABLE (11) WHERE "runId" = $1 AND "rolloutCount" > 0 LIMIT 2000`,
+      `SELECT "segmentationId", "prefixLength" FROM "ChunkValue" TABLESAMPLE SYSTEM (${PREFIX_SAMPLE_PERCENT}) REPEATABLE (11) WHERE "runId" = $1 AND "rolloutCount" > 0 LIMIT 2000`,
       annotateRunId,
     );
     const rollouts = await measure("rollouts of a prefix", () => timedQuery("rollout.list", { runId: annotateRunId, ...pick(prefixes) }));
 
-    // Compare page over the two judge runs (every seeded solution has a gold first error, so 100k are compared).
+    // Compare page over the two judge runs (every seeded solution has a gold first error, so all of them are compared).
     const [strong, weak] = judgeRunIds;
     const compareCandidates = await measure("compare candidates", () => timedQuery("compare.candidates", { datasetId }), COMPARE_REQUESTS, 1);
     // The metrics tab asks with the page's default seed: the first view of the pair draws and stores both finished runs'
@@ -128,7 +137,7 @@ async function main() {
       COMPARE_REQUESTS,
       1,
     );
-    const compareItem = await measure("compare item", () => timedQuery("compare.item", { trajectoryId: pick(ids), runIds: [strong, weak] }), 100);
+    const compareItem = await measure("compare item", () => timedQuery("compare.item", { trajectoryId: pick(ids), runIds: [strong, weak] }), COMPARE_ITEM_REQUESTS);
 
     // Annotation: a queue of the largest size the app allows, 3 annotators per item, with the Monte-Carlo labels and judge votes shown;
     // its annotators are members, as outside annotators must be to see it.
@@ -246,6 +255,8 @@ async function main() {
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     const p50p95 = (t: Timings) => `${ms(t.p50)} / ${ms(t.p95)}`;
     const n = (value: number) => value.toLocaleString("en");
+    /** 16M, 320k: a row count as the row names it. */
+    const compact = (value: number) => (value >= 1e6 ? `${Math.round(value / 1e6)}M` : value >= 1e3 ? `${Math.round(value / 1e3)}k` : String(value));
     const compareP95 = Math.max(compareMetrics.p95, compareDisagreements.p95, threeWay.p95, calibration.p95, scaling.p95); // the rows with targets
     const rows: BenchmarkRow[] = [
       {
@@ -256,10 +267,10 @@ async function main() {
       { metric: `seed time: ${n(seeded.rollouts)} rollouts`, value: `${rolloutsSeconds.toFixed(0)} s` },
       { metric: "inspector (trajectory.inspect) p95", value: ms(inspector.p95), target: "< 150 ms", met: inspector.p95 < 150 },
       { metric: "inspector p50 / max", value: `${ms(inspector.p50)} / ${ms(inspector.max)}` },
-      { metric: "rollouts of one prefix in the inspector (rollout.list, 16 of 16M rows) p50 / p95", value: p50p95(rollouts) },
+      { metric: `rollouts of one prefix in the inspector (rollout.list, 16 of ${compact(seeded.rollouts)} rows) p50 / p95`, value: p50p95(rollouts) },
       { metric: "filtered list page (trajectory.list) p95", value: ms(list.p95), target: "< 100 ms", met: list.p95 < 100 },
       { metric: "filtered list page p50 / max", value: `${ms(list.p50)} / ${ms(list.max)}` },
-      { metric: "unfiltered list, random page of 2,000, p95", value: ms(deepPage.p95) },
+      { metric: `unfiltered list, random page of ${n(LIST_PAGES)}, p95`, value: ms(deepPage.p95) },
       { metric: "next/previous from a solution of a filtered, sorted list (trajectory.neighbors) p95", value: ms(neighbors.p95) },
       { metric: "compare: runs to pick (compare.candidates) p50 / p95", value: p50p95(compareCandidates) },
       {
@@ -322,10 +333,10 @@ async function main() {
       method: [
         `${n(seeded.trajectories)} solutions, ${n(seeded.chunks)} chunks and ${n(seeded.rollouts)} rollouts seeded into an embedded PostgreSQL: one annotate run with 16 rollouts per chunk prefix (their correct counts are the stored Q-values), Q-values and three labels per chunk; two judge runs with two samples per chunk.`,
         `The seeded tables are vacuumed and analysed once written, as autovacuum leaves them, and a checkpoint flushes what that wrote before anything is timed. Each request goes through the tRPC fetch handler with a signed-in session and is timed until its whole response body is read.`,
-        `Inspector, rollout and list rows: ${REQUESTS} requests each after 20 warm-up requests, one at a time; filtered lists draw from eight views (correctness and generator; lowest-Q range sorted by Q; rule disagreement; judge vs. Monte-Carlo first error; judge verdict with source label; text search; text search sorted by Q; subset and correctness by id) at pages 1–3 of 50.`,
-        `Compare rows: the page over the two judge runs, all ${n(seeded.trajectories)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples, seed 0; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, 100 for the side-by-side item. The metrics tab's first view of the pair is timed on its own: it counts each run's outcomes per subset on the common gold in SQL (GoldOutcomeCounts) and draws both finished runs' bootstrap replicates (BootstrapReplicates), and stores both, which later views, in either run order and with either baseline, read back while the rows they were computed from stand (RowsChange); the new-seed row asks with a fresh seed each time, so every request draws both runs again; the counted-anew row drops the stored outcomes before each request, as a change to the runs' rows or the dataset's solutions would.`,
+        `Inspector, rollout and list rows: ${REQUESTS} requests each after ${WARM_UP_REQUESTS} warm-up requests, one at a time; filtered lists draw from eight views (correctness and generator; lowest-Q range sorted by Q; rule disagreement; judge vs. Monte-Carlo first error; judge verdict with source label; text search; text search sorted by Q; subset and correctness by id) at pages 1–3 of 50.`,
+        `Compare rows: the page over the two judge runs, all ${n(seeded.trajectories)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples, seed 0; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, ${COMPARE_ITEM_REQUESTS} for the side-by-side item. The metrics tab's first view of the pair is timed on its own: it counts each run's outcomes per subset on the common gold in SQL (GoldOutcomeCounts) and draws both finished runs' bootstrap replicates (BootstrapReplicates), and stores both, which later views, in either run order and with either baseline, read back while the rows they were computed from stand (RowsChange); the new-seed row asks with a fresh seed each time, so every request draws both runs again; the counted-anew row drops the stored outcomes before each request, as a change to the runs' rows or the dataset's solutions would.`,
         `The chunk-level rows run after the annotation phase, so the queue's human labels are there: three-way agreement of a random judge run with the annotate run's first rule (human labels of the queue or of the whole dataset, a random pattern filter), calibration of a random judge run against Monte-Carlo labels or the queue's human ratings, Maj@K scaling of a random judge run with ${SCALING_DRAWS} draws at the page's default seed; ${CHUNK_COMPARE_REQUESTS} requests each after 1 warm-up. Three-way and calibration count every chunk by the judge's votes (ChunkVotes, kept by triggers on JudgeSample, read from a covering index) and its Monte-Carlo label on the first view of a finished judge run and store the count (ReadingGroupCounts); that first view is timed on its own, the other combinations of run and labels are viewed once untimed, and the later views read the count back and compute the human side from the rows; the counted-anew row drops the stored counts before each request, as a change to either run's rows would. Scaling's first view of each run replays every stored sample and stores the curve (ScalingCurve), which later views with the same draws and seed read back; the new-seed row (${CHUNK_COMPARE_REQUESTS} requests, no warm-up) replays every time.`,
-        `Annotation: a researcher creates a queue (random sample of 5,000 solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item; first for ${ANNOTATION_WARMUP_SECONDS} s as a warm-up (reported on its own row: the first claims and submits after the server starts are the first use of their code paths), then for ${ANNOTATION_SECONDS} s timed.`,
+        `Annotation: a researcher creates a queue (random sample of ${n(queueItems)} solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item; first for ${ANNOTATION_WARMUP_SECONDS} s as a warm-up (reported on its own row: the first claims and submits after the server starts are the first use of their code paths), then for ${ANNOTATION_SECONDS} s timed.`,
         `People need tens of seconds to rate a solution of 4–16 chunks, so this is several times the load of ${ANNOTATORS} real annotators; the saturated row repeats the loop for ${SATURATION_SECONDS} s with no time on an item, so ${ANNOTATORS} requests are always waiting on the one Node.js process and the 2-core machine.`,
       ].join(" "),
       rows,

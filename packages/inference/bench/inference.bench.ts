@@ -1,5 +1,5 @@
 import { buildSelfSegmentingPolicyPrompt } from "@stepwiser/core";
-import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import { startSimClusterProcess } from "@stepwiser/config/bench/processes";
 import { EndpointPool, InferenceClient, sumServerMetric } from "../src/client";
 import { generateProblem } from "../src/sim";
@@ -13,8 +13,10 @@ const REPLICAS = 4;
 const SEQUENCES_PER_REPLICA = 256;
 const DECODE_TOKENS_PER_SECOND = 10;
 const TIME_SCALE = 2;
-const WARM_UP_MS = 8_000;
-const WINDOW_MS = 25_000;
+// The requests outnumber the sequence slots from the start, so the slots fill at once and a short warm-up and
+// window still see the steady state (the quick window takes 4 samples of the running sequences).
+const WARM_UP_MS = atProfile({ full: 8_000, quick: 3_000 });
+const WINDOW_MS = atProfile({ full: 25_000, quick: 8_000 });
 const capacityTokensPerSecond = REPLICAS * SEQUENCES_PER_REPLICA * DECODE_TOKENS_PER_SECOND * TIME_SCALE;
 
 const cluster = await startSimClusterProcess({

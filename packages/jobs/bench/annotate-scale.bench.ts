@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { peakResidentBytes, processCpuSeconds, processTreeCpuSeconds, repoRoot, startSimClusterProcess, stopProcess } from "@stepwiser/config/bench/processes";
 import { createDb } from "@stepwiser/db";
 import { startEmbeddedPostgres } from "@stepwiser/db/local";
@@ -10,20 +10,22 @@ import { applyMigrations } from "@stepwiser/db/migrations";
 import { connectJobQueue, createSimWorldDataset, isTerminal, liveWorkerCount, planAnnotateRun, readRunConfig, submitRun } from "../src";
 
 /**
- * A 100,000-solution annotate run (strategy fixed, M = 16) executed to the end
- * by one worker process (the production entry point) against a simulated
- * cluster faster than the worker, on one embedded PostgreSQL: every count the
- * run stores is checked exactly against its plan, and the worker's peak
- * resident memory shows whether anything holds the whole run.
+ * An annotate run of 100,000 solutions (300 in the quick profile; strategy
+ * fixed, M = 16) executed to the end by one worker process (the production
+ * entry point) against a simulated cluster faster than the worker, on one
+ * embedded PostgreSQL: every count the run stores is checked exactly against
+ * its plan, and the worker's peak resident memory shows whether anything holds
+ * the whole run.
  */
-/** STEPWISER_BENCH_SOLUTIONS shrinks the run for a quick check; the report is the 100,000-solution run. */
-const SOLUTIONS = Number(process.env.STEPWISER_BENCH_SOLUTIONS ?? 100_000);
+/** STEPWISER_BENCH_SOLUTIONS sets the run's size in either profile; the release report is the 100,000-solution run. */
+const SOLUTIONS = Number(process.env.STEPWISER_BENCH_SOLUTIONS ?? atProfile({ full: 100_000, quick: 300 }));
 const M = 16;
 const RUN_CONCURRENCY = 256;
 const REPLICAS = 4;
 const SEQUENCES_PER_REPLICA = 4096;
 const TIME_SCALE = 100;
-const POLL_MS = 5_000;
+/** How often the run's progress and peak memory are read: a quick run lasts under a minute, so every second, to see the 5 % mark near 5 %. */
+const POLL_MS = atProfile({ full: 5_000, quick: 1_000 });
 const workerEnv = { STEPWISER_WORKER_HEARTBEAT_SECONDS: "1", STEPWISER_CAPACITY_REBALANCE_MS: "250", STEPWISER_QUEUE_POLL_SECONDS: "0.5" };
 
 const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-annotate-scale-bench-"));

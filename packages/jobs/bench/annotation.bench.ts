@@ -1,5 +1,5 @@
 import { ABS_Q_EVIDENCE, labelRuleKey, paperLabelRuleGrid, storedLabelRule, type AbsQEvidence, type LabelRule } from "@stepwiser/core";
-import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import type { Db } from "@stepwiser/db";
 import { parseProblem, truthOfSolution } from "@stepwiser/inference/sim";
 import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
@@ -12,7 +12,7 @@ import { startBenchEnvironment } from "./bench-environment";
  * Abs-Q evidences; (2) what the cheaper sampling strategies cost against `fixed`
  * under the paper's per-prefix Abs-Q, and how often they agree with it.
  */
-const PROBLEMS = 200;
+const PROBLEMS = atProfile({ full: 200, quick: 50 });
 const M = 16;
 const ERROR_RATE = 0.15;
 const RECOVERY_RATE = 0.1;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
 import { connectJobQueue, runImport, storeFile, submitImport, submitProcessBenchImport } from "../src";
 import { generateMathShepherdFile } from "../src/testing/math-shepherd-file";
@@ -13,7 +13,7 @@ import { startBenchEnvironment } from "./bench-environment";
  * upload read back part by part, streamed through the reader, written in one
  * transaction.
  */
-const JSONL_RECORDS = 40_000;
+const JSONL_RECORDS = atProfile({ full: 40_000, quick: 2_000 });
 const STEPS_PER_RECORD = 10;
 
 /** Every this many records one is unreadable (its steps a string) in the skip-mode case: 1 %. */
@@ -35,7 +35,7 @@ function generatedJsonl(withLabels: boolean, invalidEvery: number | null = null)
 }
 
 /** The Math-Shepherd case: as many records as the acceptance file, each with a few steps like the release's. */
-const SHEPHERD_RECORDS = 100_000;
+const SHEPHERD_RECORDS = atProfile({ full: 100_000, quick: 5_000 });
 const SHEPHERD_STEPS = 4;
 
 const env = await startBenchEnvironment();

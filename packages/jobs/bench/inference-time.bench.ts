@@ -1,4 +1,4 @@
-import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import { startBenchEnvironment } from "./bench-environment";
 import { bestOfNHandler, chunkResetHandler, createSimWorldDataset, executeRun, RUN_HANDLERS } from "../src";
 
@@ -8,6 +8,10 @@ const JUDGES = ["arith-checker", "sim-judge-weak", "sim-judge-medium", "sim-judg
 const VOTED = ["sim-judge-medium", "sim-judge-correlated"];
 const VOTES = 5;
 const voted = (judge: string) => `${judge}, ${VOTES} votes at temperature 1`;
+/** World problems decoded with chunk-reset; problems and candidates per problem of best-of-N. */
+const RESET_PROBLEMS = atProfile({ full: 300, quick: 30 });
+const BON_PROBLEMS = atProfile({ full: 200, quick: 16 });
+const BON_CANDIDATES = 8;
 
 /** What the simulated judges know and how their errors arise; shared by both pages. */
 const JUDGES_LIMITS =
@@ -42,7 +46,7 @@ try {
   for (const model of ["sim-policy", ...JUDGES]) {
     await db.endpoint.create({ data: { name: model, model, role: model === "sim-policy" ? "policy" : "judge", baseUrls: [...cluster.urls], maxConcurrency: 256 } });
   }
-  const problems = await createSimWorldDataset(db, { name: "reset", problems: 300, seed: 7000, errorRate: 0.25 });
+  const problems = await createSimWorldDataset(db, { name: "reset", problems: RESET_PROBLEMS, seed: 7000, errorRate: 0.25 });
   const resetRows = await perJudge(
     async (judge, votes) =>
       (await run("chunk_reset", { datasetId: problems.datasetId, policyEndpoint: "sim-policy", judgeEndpoint: judge, judgeSamples: votes, seed: 1, concurrency: 64 })) as {
@@ -57,12 +61,12 @@ try {
     name: "chunk-reset",
     bench: "inference-time",
     title: "Chunk-reset decoding on the simulated world",
-    method: `300 world problems; sim-policy with a 25 % step error rate writes chunk by chunk (stop \`</chunk>\`); the judge checks each chunk (one greedy verdict, or ${VOTES} samples at temperature 1 where the row says votes, kept when more than half accept it) and a rejected one is regenerated from the same prefix, up to 5 attempts (keep the last). Plain sampling uses the same first-attempt seeds without a judge. Accuracy is the share of final answers equal to the reference.`,
+    method: `${RESET_PROBLEMS} world problems; sim-policy with a 25 % step error rate writes chunk by chunk (stop \`</chunk>\`); the judge checks each chunk (one greedy verdict, or ${VOTES} samples at temperature 1 where the row says votes, kept when more than half accept it) and a rejected one is regenerated from the same prefix, up to 5 attempts (keep the last). Plain sampling uses the same first-attempt seeds without a judge. Accuracy is the share of final answers equal to the reference.`,
     limits: `${JUDGES_LIMITS} So the gap between sim-judge-medium and sim-judge-correlated (same accuracy on every other chunk) is what two systematic blind spots cost chunk-reset here, and the voted rows show what votes can and cannot repair. The numbers show how this decoding turns a judge's per-chunk errors into final accuracy when those errors are of the kinds simulated; they do not predict the gain with a real judge or policy, whose errors are correlated with one another in ways no setting here models (a real judge that misses the mistake a policy makes most often misses it on every retry).`,
     rows: resetRows,
   });
 
-  const candidates = await createSimWorldDataset(db, { name: "bon", problems: 200, solutionsPerProblem: 8, seed: 9000, errorRate: 0.25 });
+  const candidates = await createSimWorldDataset(db, { name: "bon", problems: BON_PROBLEMS, solutionsPerProblem: BON_CANDIDATES, seed: 9000, errorRate: 0.25 });
   const bonRows = await perJudge(
     async (judge, votes) =>
       (await run("best_of_n", { datasetId: candidates.datasetId, judgeEndpoint: judge, samples: votes, temperature: votes > 1 ? 1 : 0, seed: 1, concurrency: 64 })) as { accuracy: Record<string, number> },
@@ -72,8 +76,8 @@ try {
     name: "best-of-n",
     bench: "inference-time",
     title: "Best-of-N selection on the simulated world",
-    method: `200 world problems × 8 sim-policy solutions (25 % step error rate). The judge scores every chunk (one greedy verdict, or the share of Positive among ${VOTES} samples at temperature 1 where the row says votes); a solution's score aggregates its chunk scores (mean, min or last) and the best-scored solution is picked. Compared with majority vote over the final answers, a seeded random pick, and the oracle (any solution correct); these three do not use the judge.`,
-    limits: `${JUDGES_LIMITS} The 8 candidates of a problem are independent samples of that policy, so a judge's systematic error hurts only the candidates that contain the kind of chunk it misjudges (here: a recheck, or steps after an uncaught mistake). The gap between sim-judge-medium and sim-judge-correlated is what those blind spots cost the selection here, and the voted rows show what votes can and cannot repair. The numbers cannot say how a real judge ranks real solutions, whose errors share causes with the policy's (the same misreading of a problem in several candidates) and with one another in ways not modelled here.`,
+    method: `${BON_PROBLEMS} world problems × ${BON_CANDIDATES} sim-policy solutions (25 % step error rate). The judge scores every chunk (one greedy verdict, or the share of Positive among ${VOTES} samples at temperature 1 where the row says votes); a solution's score aggregates its chunk scores (mean, min or last) and the best-scored solution is picked. Compared with majority vote over the final answers, a seeded random pick, and the oracle (any solution correct); these three do not use the judge.`,
+    limits: `${JUDGES_LIMITS} The ${BON_CANDIDATES} candidates of a problem are independent samples of that policy, so a judge's systematic error hurts only the candidates that contain the kind of chunk it misjudges (here: a recheck, or steps after an uncaught mistake). The gap between sim-judge-medium and sim-judge-correlated is what those blind spots cost the selection here, and the voted rows show what votes can and cannot repair. The numbers cannot say how a real judge ranks real solutions, whose errors share causes with the policy's (the same misreading of a problem in several candidates) and with one another in ways not modelled here.`,
     rows: bonRows,
   });
 } finally {

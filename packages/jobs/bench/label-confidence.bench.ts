@@ -22,7 +22,7 @@ import {
   type Rng,
   type StrategySettings,
 } from "@stepwiser/core";
-import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { continueSolution, generateProblem, parseProblem, sampleSolutionChunks, simTokenCount, trueQValues, type ArithProblem, type PolicyRates } from "@stepwiser/inference/sim";
 import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
 import { annotateHandler, createAndExecuteRun, createSimWorldDataset, executeRun, RUN_HANDLERS } from "../src";
@@ -53,17 +53,17 @@ const RULE_NAMES = new Map<LabelRule, string>([
 const ruleName = (rule: LabelRule) => RULE_NAMES.get(rule)!;
 
 /** Part 1: solutions annotated through the pipeline (one setting). */
-const PIPELINE_PROBLEMS = 200;
+const PIPELINE_PROBLEMS = atProfile({ full: 200, quick: 40 });
 const PIPELINE_RATES: PolicyRates = { errorRate: 0.15, recoveryRate: 0.1 };
 /** Part 2: solutions per setting of the world, in-process. */
-const IN_PROCESS_SOLUTIONS = 2000;
+const IN_PROCESS_SOLUTIONS = atProfile({ full: 2000, quick: 300 });
 const SETTINGS: PolicyRates[] = [PIPELINE_RATES, { errorRate: 0.3, recoveryRate: 0.3 }];
 /** The option's pilot: solutions per setting (other problems, other seeds) whose fixed M = 16 counts the mixture prior is fitted to. */
-const PILOT_SOLUTIONS = 300;
+const PILOT_SOLUTIONS = atProfile({ full: 300, quick: 60 });
 /** The pipeline's pilot run: world problems of another dataset (other seed), annotated fixed M = 16. */
-const PIPELINE_PILOT_PROBLEMS = 100;
+const PIPELINE_PILOT_PROBLEMS = atProfile({ full: 100, quick: 20 });
 /** Control: solutions whose prefixes' Q-values are drawn from the Jeffreys prior itself. */
-const CONTROL_SOLUTIONS = 3000;
+const CONTROL_SOLUTIONS = atProfile({ full: 3000, quick: 500 });
 /** Calibration: M of the fixed counts the labels and confidences come from; the largest fixed M compared. */
 const CALIBRATION_M = 16;
 const LARGE_M = 32;

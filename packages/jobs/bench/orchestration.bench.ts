@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { processCpuSeconds, processTreeCpuSeconds, repoRoot, startSimClusterProcess, stopProcess, type ClusterProcess } from "@stepwiser/config/bench/processes";
 import { createDb } from "@stepwiser/db";
 import { startEmbeddedPostgres } from "@stepwiser/db/local";
@@ -25,8 +25,10 @@ const CAPACITY = REPLICAS * SEQUENCES_PER_REPLICA * DECODE_TOKENS_PER_SECOND * T
 const M = 16;
 /** Requests (of n = M sequences each) per replica, for all workers together: 1.5 × the replica's sequence slots. */
 const MAX_CONCURRENCY = Math.round((SEQUENCES_PER_REPLICA / M) * 1.5);
-const WARM_UP_MS = 8_000;
-const WINDOW_MS = 20_000;
+const WARM_UP_MS = atProfile({ full: 8_000, quick: 3_000 });
+const WINDOW_MS = atProfile({ full: 20_000, quick: 6_000 });
+/** The capacity runs' dataset: the cluster is the limit, so no run gets near its end within the window. */
+const PROBLEMS = atProfile({ full: 500, quick: 200 });
 const WORKER_COUNTS = [1, 2, 4];
 const workerEnv = { STEPWISER_WORKER_HEARTBEAT_SECONDS: "1", STEPWISER_CAPACITY_REBALANCE_MS: "250", STEPWISER_QUEUE_POLL_SECONDS: "0.5" };
 
@@ -94,9 +96,18 @@ const CEILING_CAPACITY = CEILING_REPLICAS * CEILING_SEQUENCES_PER_REPLICA * CEIL
 const CEILING_MAX_CONCURRENCY = CEILING_SEQUENCES_PER_REPLICA / M;
 /** Solutions at once per executor. */
 const CEILING_RUN_CONCURRENCY = 256;
-const CEILING_PROBLEMS = 3_000;
+/**
+ * Enough solutions that neither ceiling run ends before its window does (the bench fails if one does), and more
+ * than four executors hold at once (4 × CEILING_RUN_CONCURRENCY), so every worker keeps claiming units.
+ */
+const CEILING_PROBLEMS = atProfile({ full: 3_000, quick: 2_000 });
+/**
+ * The same warm-up in both profiles: a freshly started worker stores its first rollouts only after 10–20 s on a
+ * busy machine (loading its modules and grading threads, claiming and starting its first units), and a window
+ * opened before that measures nothing.
+ */
 const CEILING_WARM_UP_MS = 15_000;
-const CEILING_WINDOW_MS = 20_000;
+const CEILING_WINDOW_MS = atProfile({ full: 20_000, quick: 8_000 });
 const CEILING_WORKER_COUNTS = [1, 4];
 /** Targets: one worker stores this many rollouts per second at ≤ 1 core; four store ≥ 3× one's. */
 const ROLLOUTS_PER_SECOND_TARGET = 2_000;
@@ -288,7 +299,7 @@ async function measureCeiling(jobQueue: JobQueue): Promise<{ rows: BenchmarkRow[
 
 try {
   await db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: cluster.urls, maxConcurrency: MAX_CONCURRENCY } });
-  const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "orchestration", problems: 500, seed: 3 });
+  const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "orchestration", problems: PROBLEMS, seed: 3 });
   console.error(`dataset: ${trajectories} solutions`);
 
   for (const [index, workers] of WORKER_COUNTS.entries()) {
@@ -349,13 +360,20 @@ try {
   rows.push(...ceiling.rows);
   summary.push(...ceiling.summary);
 
+  // A helper joins a run some seconds after it starts and a unit (one solution, every prefix at the cluster's pace)
+  // takes several seconds more, so a run of a few seconds can end before a helper has finished any.
+  const runSeconds = (WARM_UP_MS + WINDOW_MS) / 1000;
+  const unitsNote =
+    runSeconds < 20
+      ? ` Runs this short (${runSeconds} s from submission to cancellation) can end before a worker that joined late has finished a unit, so the rows of workers that finished units may miss without a fault.`
+      : "";
   writeBenchmarkReport({
     name: "orchestration",
     title: "Orchestration: annotate runs on 1, 2 and 4 worker processes, and the orchestrator's own ceiling",
     method:
       `**Capacity rows.** ${REPLICAS} simulated replicas in a separate process, each ${SEQUENCES_PER_REPLICA} concurrent sequences × ${DECODE_TOKENS_PER_SECOND} tokens/s at time scale ${TIME_SCALE}: capacity ${CAPACITY.toLocaleString("en")} generated tokens/s. ` +
       `For each worker count, that many worker processes (\`apps/worker\`, the production entry point) share one embedded PostgreSQL; an annotate run (strategy fixed, M = ${M}, one request of n = ${M} per prefix, 64 solutions at once per executor) is submitted to the job queue, its primary executor asks the other live workers to help, and every executor claims units from the database. ` +
-      `The endpoint allows ${MAX_CONCURRENCY} requests per replica (${MAX_CONCURRENCY * M} sequences, 1.5 × the replica's slots) for all workers together, held by the shared limiter. After ${WARM_UP_MS / 1000} s of warm-up, generated tokens are read from the replicas' \`vllm:generation_tokens_total\` over a ${WINDOW_MS / 1000} s window, running sequences from \`vllm:num_requests_running\` every 2 s, and each worker's CPU time from /proc; then the run is cancelled and the workers stopped.\n\n` +
+      `The endpoint allows ${MAX_CONCURRENCY} requests per replica (${MAX_CONCURRENCY * M} sequences, 1.5 × the replica's slots) for all workers together, held by the shared limiter. After ${WARM_UP_MS / 1000} s of warm-up, generated tokens are read from the replicas' \`vllm:generation_tokens_total\` over a ${WINDOW_MS / 1000} s window, running sequences from \`vllm:num_requests_running\` every 2 s, and each worker's CPU time from /proc; then the run is cancelled and the workers stopped.${unitsNote}\n\n` +
       ceiling.method,
     limits: ceiling.limits,
     rows,

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeBenchmarkReport } from "@stepwiser/config/bench";
+import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import { startBenchEnvironment } from "./bench-environment";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
 import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
@@ -21,15 +21,33 @@ const JUDGES: ReadonlyArray<{ model: string; protocol: string }> = [
   { model: "sim-genprm", protocol: "genprm" },
   { model: "sim-math-prm", protocol: "discriminative-prm" },
 ];
+/** Solutions judged of each shipped subset (about; 1 in every ⌈size ÷ this⌉ in file order); null: all of them. */
+const SOLUTIONS_PER_SUBSET = atProfile<number | null>({ full: null, quick: 50 });
 const env = await startBenchEnvironment();
 const { db, cluster, endpoints } = env;
 const url = env.url;
+// The shipped files list their solutions grouped by label (erroneous first), so a smaller sample takes
+// every n-th one to keep the mix of erroneous and correct solutions that acc_err and acc_cor are computed on.
+const subsets = DEMO_PROCESSBENCH_FILES.map((file) => {
+  const records = JSON.parse(readFileSync(file, "utf8")) as unknown[];
+  const every = SOLUTIONS_PER_SUBSET === null ? 1 : Math.ceil(records.length / SOLUTIONS_PER_SUBSET);
+  return { file, name: path.basename(file, ".json"), total: records.length, every, sample: records.filter((_, i) => i % every === 0) };
+});
+/** The files imported and scored: the shipped ones, or their samples under the same names (the name gives the subset). */
+const files = subsets.map(({ file, every, sample }) => {
+  if (every === 1) return file;
+  const copy = path.join(env.scratch, path.basename(file));
+  writeFileSync(copy, JSON.stringify(sample));
+  return copy;
+});
+const n = (value: number) => value.toLocaleString("en");
+const subsetSizes = subsets.map((s) => (s.every === 1 ? `${s.name} ${n(s.total)}` : `${s.name} ${n(s.sample.length)} of ${n(s.total)} (1 in ${s.every})`)).join(", ");
 
 try {
   for (const { model, protocol } of JUDGES) await db.endpoint.create({ data: { name: model, model, role: "judge", baseUrls: [...cluster.urls], maxConcurrency: 256, protocols: [protocol] } });
   const queue = await connectJobQueue(url);
   const datasets: string[] = [];
-  for (const file of DEMO_PROCESSBENCH_FILES) {
+  for (const file of files) {
     const run = await submitProcessBenchImport(db, queue, { fileName: path.basename(file), content: readFileSync(file) });
     await runImport(db, run.id);
     datasets.push((await db.run.findUniqueOrThrow({ where: { id: run.id } })).datasetId!);
@@ -54,7 +72,7 @@ try {
     }
     const predictions = path.join(env.scratch, `${judge}.jsonl`);
     writeFileSync(predictions, lines.join("\n"));
-    const cli = spawnSync("corepack", ["pnpm", "--silent", "stepwiser", "processbench", "score", "--data", ...DEMO_PROCESSBENCH_FILES, "--predictions", predictions], { cwd: root, encoding: "utf8" });
+    const cli = spawnSync("corepack", ["pnpm", "--silent", "stepwiser", "processbench", "score", "--data", ...files, "--predictions", predictions], { cwd: root, encoding: "utf8" });
     if (cli.status !== 0) throw new Error(`processbench score failed: ${cli.stderr}`);
     const scored = JSON.parse(cli.stdout) as { subsets: typeof stored; average_f1: number };
     const equal = Object.keys(scored.subsets).every((s) => scored.subsets[s]!.f1 === stored[s]!.f1 && scored.subsets[s]!.acc_err === stored[s]!.acc_err && scored.subsets[s]!.acc_cor === stored[s]!.acc_cor);
@@ -67,7 +85,7 @@ try {
     bench: "processbench",
     title: "ProcessBench with the built-in judges",
     method:
-      "The shipped ProcessBench subsets (gsm8k 400, math 1,000) imported, then a benchmark run per judge, each speaking its protocol with one sample at temperature 0: the StepWiser chunk judges (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative), sim-thinkprm (one verification chain per solution and the decision token's log-probabilities), sim-genprm (each paragraph analysed and verified in GenPRM's conversation, code not executed) and sim-math-prm (one request to vLLM's pooling API per solution, threshold 0.5). Each run's stored per-subset scores are compared with the command line's `processbench score` on the run's exported predictions.",
+      `The shipped ProcessBench subsets (${subsetSizes}) imported, then a benchmark run per judge, each speaking its protocol with one sample at temperature 0: the StepWiser chunk judges (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative), sim-thinkprm (one verification chain per solution and the decision token's log-probabilities), sim-genprm (each paragraph analysed and verified in GenPRM's conversation, code not executed) and sim-math-prm (one request to vLLM's pooling API per solution, threshold 0.5). Each run's stored per-subset scores are compared with the command line's \`processbench score\` on the run's exported predictions.`,
     limits:
       "ProcessBench text is not the simulated world's, so no simulated judge knows its truth: each sees only the arithmetic check of the paragraph (every equation between numbers it can read, recomputed). The arith-checker answers that check as it is; sim-judge-medium and -strong answer it with independent noise (each prompt its own draw, fixed at temperature 0), turning right paragraphs Negative and wrong ones Positive at their error rates; sim-judge-correlated has medium's noise and, of its systematic errors, only the one that can be read from the text here: it calls every paragraph worded as a recheck (\"Wait\", \"let me recheck\") whose arithmetic is right Negative. Its noise comes from its own random stream (seeded by its name), so on paragraphs that are not rechecks it differs from medium by chance alone. Its blindness to steps built on an earlier wrong value cannot show on ProcessBench at all: such steps come after the first error, and only the first error is scored. Mistakes of reasoning, of reading the problem, or of algebra without an equation between numbers are invisible to every one of them, so acc_err stays low whatever the noise. The numbers check that the pipeline scores what the judges said (the equal rows); they are baselines, not estimates of any real judge's F1, and a real judge's errors, correlated across paragraphs and solutions, would move them in ways these judges cannot. The protocol models (sim-thinkprm, sim-genprm, sim-math-prm) read the paragraphs the same way, by the arithmetic check with noise at their configured accuracy (0.85), and answer in their family's format: their rows show that each protocol's requests, parsing and scoring run end to end over HTTP and score exactly as `processbench score` does, not how ThinkPRM, GenPRM or Qwen2.5-Math-PRM checkpoints would do (their published averages, 75.2 for GenPRM-7B and 73.5 for Qwen2.5-Math-PRM-7B, come from models that read the reasoning, which these cannot).",
     rows,
