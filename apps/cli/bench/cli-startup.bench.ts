@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,7 +77,9 @@ try {
   await db.$disconnect();
   const env = { ...process.env, DATABASE_URL: url };
   const list = hyperfine(`${process.execPath} ${bin} endpoint list`, env);
-  const connect = hyperfine(`${process.execPath} --input-type=module -e ${JSON.stringify(`import pg from ${JSON.stringify(path.join(root, "packages/db/node_modules/pg/lib/index.js"))}; const c = new pg.Client({ connectionString: process.env.DATABASE_URL }); await c.connect(); await c.query("SELECT 1"); await c.end();`)}`, env);
+  const connectScript = path.join(scratch, "connect.mjs");
+  writeFileSync(connectScript, `import pg from ${JSON.stringify(path.join(root, "packages/db/node_modules/pg/lib/index.js"))};\nconst c = new pg.Client({ connectionString: process.env.DATABASE_URL });\nawait c.connect();\nawait c.query("SELECT 1");\nawait c.end();\n`);
+  const connect = hyperfine(`${process.execPath} ${connectScript}`, env);
   rows.push({ metric: "bin/stepwiser endpoint list (embedded PostgreSQL running) on the pinned Node", value: seconds(list) });
   rows.push({ metric: "a bare Node process that connects with pg and runs SELECT 1, for comparison", value: seconds(connect) });
 } finally {
