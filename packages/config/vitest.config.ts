@@ -1,24 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { findTestFiles } from "./test-files";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-// Every `test/**/*.test.ts` of a package or an app, relative to the root.
-function findTestFiles(): string[] {
-  const files: string[] = [];
-  for (const group of ["packages", "apps"]) {
-    for (const name of readdirSync(path.join(root, group))) {
-      const testDir = path.join(root, group, name, "test");
-      if (!existsSync(testDir)) continue;
-      for (const file of readdirSync(testDir, { recursive: true, encoding: "utf8" })) {
-        if (file.endsWith(".test.ts") && !file.split(path.sep).includes("node_modules")) files.push(path.posix.join(group, name, "test", file.split(path.sep).join("/")));
-      }
-    }
-  }
-  return files.sort();
-}
 
 /**
  * A test file uses the test PostgreSQL when it asks for the server (`postgresAdminUrl`)
@@ -27,7 +13,7 @@ function findTestFiles(): string[] {
  * `createTestDatabase` has no server and says which project the file belongs to.
  */
 const USES_DATABASE = /postgresAdminUrl|createTestDatabase|createWorldDatabase|route-harness|migration-database/;
-const testFiles = findTestFiles();
+const testFiles = findTestFiles(root);
 const integrationFiles = testFiles.filter((file) => USES_DATABASE.test(readFileSync(path.join(root, file), "utf8")));
 const unitFiles = testFiles.filter((file) => !integrationFiles.includes(file));
 

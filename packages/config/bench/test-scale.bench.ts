@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { findTestFiles } from "../test-files";
 import { benchProfile, writeBenchmarkReport, type BenchmarkRow } from "./report";
 
 /**
@@ -16,19 +17,7 @@ import { benchProfile, writeBenchmarkReport, type BenchmarkRow } from "./report"
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const scale = benchProfile() === "quick" ? "default" : "full";
 
-const files: string[] = [];
-for (const group of ["packages", "apps"]) {
-  for (const name of readdirSync(path.join(root, group))) {
-    const testDir = path.join(root, group, name, "test");
-    if (!existsSync(testDir)) continue;
-    for (const file of readdirSync(testDir, { recursive: true, encoding: "utf8" })) {
-      if (!file.endsWith(".test.ts")) continue;
-      const relative = path.posix.join(group, name, "test", file.split(path.sep).join("/"));
-      if (/\batScale\(/.test(readFileSync(path.join(root, relative), "utf8"))) files.push(relative);
-    }
-  }
-}
-files.sort();
+const files = findTestFiles(root).filter((file) => /\batScale\(/.test(readFileSync(path.join(root, file), "utf8")));
 
 const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-test-scale-"));
 const report = path.join(scratch, "vitest.json");
