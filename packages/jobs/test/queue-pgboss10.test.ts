@@ -52,7 +52,9 @@ describe("a database last served by pg-boss 10", () => {
     await createPgBoss10Schema(database);
     const settings = queueSettingsFromEnv({});
     // A worker and the web app starting at the same moment.
-    queues.push(...(await Promise.all([startJobQueue(database.url, settings), connectJobQueue(database.url, settings)])));
+    const started = await Promise.allSettled([startJobQueue(database.url, settings), connectJobQueue(database.url, settings)]);
+    for (const result of started) if (result.status === "fulfilled") queues.push(result.value);
+    for (const result of started) if (result.status === "rejected") throw result.reason;
     const [worker] = queues;
 
     const aside = await database.db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM pg_namespace WHERE nspname = 'pgboss_v10'`;

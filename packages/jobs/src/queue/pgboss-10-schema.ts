@@ -63,10 +63,18 @@ async function moveDue(client: pg.Client): Promise<boolean> {
   return (await oldSchemaVersion(client)) !== undefined || (await isAside(client));
 }
 
+/** Postgres's codes for a table or schema that does not exist. */
+const ABSENT_CODES = new Set(["42P01", "3F000"]);
+
 async function oldSchemaVersion(client: pg.Client): Promise<number | undefined> {
-  const { rows } = await client.query<{ present: boolean }>(`SELECT to_regclass('${SCHEMA}.version') IS NOT NULL AS present`);
-  if (!rows[0]?.present) return undefined;
-  const version = (await client.query<{ version: number }>(`SELECT version FROM ${SCHEMA}.version`)).rows[0]?.version;
+  // One statement, not a look-up and then a read: another process may rename the schema between two.
+  let version: number | undefined;
+  try {
+    version = (await client.query<{ version: number }>(`SELECT version FROM ${SCHEMA}.version`)).rows[0]?.version;
+  } catch (error) {
+    if (ABSENT_CODES.has(String((error as { code?: unknown }).code))) return undefined;
+    throw error;
+  }
   return version !== undefined && version < FIRST_PGBOSS_11_SCHEMA ? version : undefined;
 }
 
