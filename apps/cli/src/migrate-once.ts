@@ -1,9 +1,9 @@
 import { applyMigrations } from "@stepwiser/db/migrations";
 
 /**
- * Databases already migrated by this process: commands run in one process (the
- * tests' in-process command line) check each database once rather than start
- * the schema engine, about a second, for every command.
+ * Databases already checked by this process: commands run in one process (the
+ * tests' in-process command line) check each database once. The check itself
+ * is two reads when nothing is pending (see migrationsUpToDate).
  */
 const migrated = new Map<string, Promise<unknown>>();
 

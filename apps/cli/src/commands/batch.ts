@@ -7,7 +7,8 @@ import { connectJobQueue, isTerminal, MAX_IMPORT_FILE_BYTES, readStoredFile, sta
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { closeLineOutput, lineOutput, readableFile, writeBytes } from "../input/line-files";
 import { UsageError } from "../usage-error";
-import { follow, withDatabase } from "./run";
+import { withDatabase } from "../database";
+import { follow } from "./run";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

@@ -66,7 +66,7 @@ export async function endpointCommand(args: string[]): Promise<void> {
   const fields = z.object(services.endpointFields);
   const input = action === "add" || action === "update" ? fieldInput(values as FieldValues) : {};
 
-  const { withDatabase } = await import("./run");
+  const { withDatabase } = await import("../database");
   await withDatabase(async (db) => {
     const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
     if (action === "list") return print(await services.listEndpoints({ db, user: await actingUser(db) }));

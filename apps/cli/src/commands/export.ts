@@ -11,7 +11,7 @@ import { fromUserCwd } from "../paths";
 import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
-import { withDatabase } from "./run";
+import { withDatabase } from "../database";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 export const EXPORT_KINDS = ["training-set", "labels", "predictions"] as const;

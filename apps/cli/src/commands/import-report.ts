@@ -3,7 +3,7 @@ import { InputError } from "@stepwiser/core";
 import { importReportLines } from "@stepwiser/jobs";
 import { closeLineOutput, lineOutput, writeLine } from "../input/line-files";
 import { UsageError } from "../usage-error";
-import { withDatabase } from "./run";
+import { withDatabase } from "../database";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

@@ -35,7 +35,7 @@ export async function planCommand(args: string[]): Promise<void> {
 
   const config = await readInputJson(values.config);
   // Loaded once the flags are known good: a usage error does not pay for the database client's start-up.
-  const [{ parseAnnotatePlanConfig, planAnnotateRun }, { withDatabase }] = await Promise.all([import("@stepwiser/jobs"), import("./run")]);
+  const [{ parseAnnotatePlanConfig, planAnnotateRun }, { withDatabase }] = await Promise.all([import("@stepwiser/jobs"), import("../database")]);
   const source = path.basename(values.config);
   parseAnnotatePlanConfig(config, source); // a bad field is reported before the database is opened
   await withDatabase(async (db) => {

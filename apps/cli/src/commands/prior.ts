@@ -18,7 +18,7 @@ export async function priorCommand(args: string[]): Promise<void> {
   if (positionals.length > 0) throw new UsageError(`prior fit: unexpected argument "${positionals[0]}"\nusage: stepwiser ${USAGE}`);
   if (!values.run) throw new UsageError(`prior fit needs --run RUN (an annotate run with rollout counts)\nusage: stepwiser ${USAGE}`);
   const runId = values.run;
-  const [{ fitConfidencePriorFromRun }, { withDatabase }] = await Promise.all([import("@stepwiser/jobs"), import("./run")]);
+  const [{ fitConfidencePriorFromRun }, { withDatabase }] = await Promise.all([import("@stepwiser/jobs"), import("../database")]);
   await withDatabase(async (db) => {
     process.stdout.write(`${JSON.stringify(await fitConfidencePriorFromRun(db, runId, "--run"))}\n`);
   });

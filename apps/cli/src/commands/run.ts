@@ -1,31 +1,17 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { InputError, runAnnotationsSchema, splitTags } from "@stepwiser/core";
-import { createDb, type Db } from "@stepwiser/db";
-import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
+import type { Db } from "@stepwiser/db";
 import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
-import { migrateOnce } from "../migrate-once";
+import { withDatabase } from "../database";
 import type { RunKind } from "@stepwiser/db";
 import { readInputJson } from "../input/files";
 import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
-import { repoRoot } from "../paths";
 import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-export async function withDatabase<T>(work: (db: Db, url: string) => Promise<T>): Promise<T> {
-  const database = await openLocalDatabase({ dataDir: resolveDataDir(repoRoot), log: () => {} });
-  const db = createDb(database.url, { poolSize: 8 });
-  try {
-    await migrateOnce(database.url);
-    return await work(db, database.url);
-  } finally {
-    await db.$disconnect();
-    await database.release();
-  }
-}
 
 /** Prints progress until the run ends, working the queue here too unless told not to. */
 export async function follow(db: Db, url: string, runId: string, workHere: boolean): Promise<void> {

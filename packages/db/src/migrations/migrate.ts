@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -79,6 +80,7 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
  * release left it, for migration tests).
  */
 export async function applyMigrations(databaseUrl: string, options: { before?: string } = {}): Promise<string[]> {
+  if (options.before === undefined && (await migrationsUpToDate(databaseUrl))) return [];
   await ensureDatabaseExists(databaseUrl);
   const migrationsList = await readMigrationsList(migrationsDir, options.before);
   const applied = await withEngine(databaseUrl, async (engine) => {
@@ -87,6 +89,57 @@ export async function applyMigrations(databaseUrl: string, options: { before?: s
   });
   await applyStorageSettings(databaseUrl);
   return applied;
+}
+
+/**
+ * Whether the database already holds every shipped migration, finished, with
+ * the checksum the schema engine recorded (the SHA-256 of its migration.sql),
+ * no migration failed or under way, and the storage settings applied: one
+ * connection and two reads, where starting the schema engine takes about a
+ * second. Anything else, including a database that does not exist yet, or one
+ * with migrations this release does not ship, is left to the engine.
+ */
+export async function migrationsUpToDate(databaseUrl: string): Promise<boolean> {
+  const shipped = await shippedMigrations();
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+  } catch {
+    return false;
+  }
+  try {
+    const { rows } = await client.query<{ name: string; checksum: string; done: boolean }>(
+      `SELECT migration_name AS name, checksum, finished_at IS NOT NULL AND rolled_back_at IS NULL AS done
+         FROM _prisma_migrations WHERE rolled_back_at IS NULL`,
+    );
+    if (rows.length !== shipped.size || rows.some((row) => !row.done || shipped.get(row.name) !== row.checksum)) return false;
+    // The rollout texts are lz4 already, or the server was built without it (then lz4 is not among the setting's values).
+    const storage = await client.query<{ done: boolean }>(
+      `SELECT coalesce((SELECT attcompression = 'l' FROM pg_attribute WHERE attrelid = to_regclass('"Rollout"') AND attname = 'text'), false)
+           OR NOT EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)) AS done`,
+    );
+    return storage.rows[0]?.done === true;
+  } catch {
+    // No _prisma_migrations table: a database never migrated.
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Each shipped migration's name and checksum, read once per process. */
+let shippedCache: Promise<Map<string, string>> | undefined;
+function shippedMigrations(): Promise<Map<string, string>> {
+  shippedCache ??= (async () => {
+    const list = await readMigrationsList();
+    const checksums = new Map<string, string>();
+    for (const dir of list.migrationDirectories) {
+      const content = dir.migrationFile.content;
+      checksums.set(dir.path, content.tag === "ok" ? createHash("sha256").update(content.value).digest("hex") : "(missing)");
+    }
+    return checksums;
+  })();
+  return shippedCache;
 }
 
 /**
