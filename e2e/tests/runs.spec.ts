@@ -16,7 +16,8 @@ async function openDemoDataset(page: Page) {
 test("a researcher launches a small annotate run from the form and watches it reach 100%", async ({ page }) => {
   test.setTimeout(180_000);
   await openDemoDataset(page);
-  await launchFromForm(page, "annotate", { policyEndpoint: "sim-policy", rollouts: "4", limit: "6", concurrency: "6" });
+  // Two at a time, so the run goes on long enough for its charts to have samples to draw.
+  await launchFromForm(page, "annotate", { policyEndpoint: "sim-policy", rollouts: "4", limit: "6", concurrency: "2" });
   // The form's dataset is the one the launch came from.
   await page.getByText("Configuration snapshot").click();
   await expect(page.locator("pre").filter({ hasText: '"policyEndpoint": "sim-policy"' })).toContainText('"rollouts": 4');

@@ -112,8 +112,11 @@ const SIM_ENDPOINTS: readonly { model: string; role: "policy" | "judge" | "segme
  */
 async function startSimCluster(children: ChildProcess[], env: NodeJS.ProcessEnv): Promise<string[]> {
   const replicas = process.env.STEPWISER_SIM_REPLICAS ?? "2";
+  // Simulated seconds per real second; the browser tests shorten the runs they wait for.
+  const timeScale = process.env.STEPWISER_SIM_TIME_SCALE;
+  const args = ["sim-cluster", "--replicas", replicas, ...(timeScale ? ["--time-scale", timeScale] : [])];
   // The built command line (bin/stepwiser) starts in a fraction of the time the sources take through tsx.
-  const child = spawn(process.execPath, [path.join(root, "bin", "stepwiser"), "sim-cluster", "--replicas", replicas], {
+  const child = spawn(process.execPath, [path.join(root, "bin", "stepwiser"), ...args], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
