@@ -14,7 +14,7 @@ import { benchProfile, writeBenchmarkReport, type BenchmarkRow } from "./report"
  * time and the summary line each reliability suite prints. The quick profile runs the
  * same files at their default (npm test) sizes.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const scale = benchProfile() === "quick" ? "default" : "full";
 
 const files = findTestFiles(root).filter((file) => /\batScale\(/.test(readFileSync(path.join(root, file), "utf8")));
