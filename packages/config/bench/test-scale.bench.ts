@@ -52,7 +52,9 @@ for (const file of files) {
   });
 }
 // Each reliability suite's own summary line, as it printed it.
-const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`;
+// Vitest colours its output even into a pipe: the escape codes are taken out before the lines are matched.
+// eslint-disable-next-line no-control-regex -- the escape character is what is matched
+const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`.replace(/\x1b\[[0-9;]*m/g, "");
 const summaries = [...new Set(output.split("\n").map((line) => line.trim()).filter((line) => /^(chaos [a-z ]+|bad input \([^)]+\)|role matrix|csrf|imports released|scale-out|crash recovery)[^:]*:/.test(line)))];
 for (const line of summaries) {
   const colon = line.indexOf(":");
