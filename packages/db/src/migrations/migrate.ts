@@ -91,6 +91,9 @@ export async function applyMigrations(databaseUrl: string, options: { before?: s
   return applied;
 }
 
+/** The rollout text column's compression ("l" for lz4); no row before the table exists. */
+const ROLLOUT_TEXT_COMPRESSION = `SELECT attcompression::text AS compression FROM pg_attribute WHERE attrelid = to_regclass('"Rollout"') AND attname = 'text'`;
+
 /**
  * Whether the database already holds every shipped migration, finished, with
  * the checksum the schema engine recorded (the SHA-256 of its migration.sql),
@@ -109,13 +112,12 @@ export async function migrationsUpToDate(databaseUrl: string): Promise<boolean> 
   }
   try {
     const { rows } = await client.query<{ name: string; checksum: string; done: boolean }>(
-      `SELECT migration_name AS name, checksum, finished_at IS NOT NULL AND rolled_back_at IS NULL AS done
-         FROM _prisma_migrations WHERE rolled_back_at IS NULL`,
+      `SELECT migration_name AS name, checksum, finished_at IS NOT NULL AS done FROM _prisma_migrations WHERE rolled_back_at IS NULL`,
     );
     if (rows.length !== shipped.size || rows.some((row) => !row.done || shipped.get(row.name) !== row.checksum)) return false;
     // The rollout texts are lz4 already, or the server was built without it (then lz4 is not among the setting's values).
     const storage = await client.query<{ done: boolean }>(
-      `SELECT coalesce((SELECT attcompression = 'l' FROM pg_attribute WHERE attrelid = to_regclass('"Rollout"') AND attname = 'text'), false)
+      `SELECT coalesce((SELECT compression = 'l' FROM (${ROLLOUT_TEXT_COMPRESSION}) AS rollout_text), false)
            OR NOT EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)) AS done`,
     );
     return storage.rows[0]?.done === true;
@@ -153,9 +155,7 @@ export async function applyStorageSettings(databaseUrl: string): Promise<{ rollo
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const current = await client.query<{ compression: string }>(
-      `SELECT attcompression::text AS compression FROM pg_attribute WHERE attrelid = to_regclass('"Rollout"') AND attname = 'text'`,
-    );
+    const current = await client.query<{ compression: string }>(ROLLOUT_TEXT_COMPRESSION);
     if (current.rows.length === 0) return { rolloutTextCompression: "default" };
     if (current.rows[0]!.compression === "l") return { rolloutTextCompression: "lz4" };
     try {
