@@ -42,7 +42,7 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
   await expect(page.locator(`[data-testid="delta-cell"][data-run="${weakId}"]`)).toHaveCount(0);
   const strongF1 = Number(await f1.getAttribute("data-value"));
   // The leaderboard: both runs ranked by average F1 with the protocol they spoke, and apart below them the
-  // published references (average only, not measured here).
+  // published references (per subset and their four-subset average, each from its own table; not measured here).
   const leaderboard = page.getByTestId("leaderboard-row");
   await expect(leaderboard).toHaveCount(2);
   for (const row of await leaderboard.all()) await expect(row.getByTestId("leaderboard-protocol")).toHaveText("StepWiser chunk judge stepwiser-chunk@v1");
@@ -51,10 +51,18 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
   await expect(page.locator(`[data-testid="run-protocol"][data-protocol="stepwiser-chunk@v1"]`).first()).toBeVisible();
   const reference = page.getByTestId("published-reference");
   await expect(reference.getByRole("heading", { name: "Published (reference) — not measured here" })).toBeVisible();
-  await expect(reference.getByTestId("published-row")).toHaveCount(8);
-  await expect(reference.locator('[data-testid="published-row"][data-model="StepWiser Rel-Effective"]')).toContainText("61.9 (64.1 with Maj@8)");
-  await expect(reference.getByTestId("published-caveat")).toContainText("Only the average F1 over ProcessBench's four subsets");
-  await expect(reference.getByTestId("published-caveat")).toContainText("Source: StepWiser paper (Meta FAIR, 2025), ProcessBench average over its four subsets.");
+  await expect(reference.getByTestId("published-row")).toHaveCount(19);
+  const relEffective = reference.locator('[data-testid="published-row"][data-model="StepWiser Rel-Effective (Qwen2.5-7B-chunk)"]');
+  await expect(relEffective.getByTestId("published-average")).toHaveText("61.9 (64.1 with Maj@8)");
+  await expect(relEffective.getByTestId("published-subset")).toHaveText(["72.4", "68.3", "54.4", "52.4"]);
+  await expect(relEffective.getByTestId("published-source")).toHaveText("StepWiser paper (Xiong et al., arXiv 2508.19229v2), Table 5");
+  // The demo's one subset is not ProcessBench's: its average is a partial one, headed so, apart from the published averages.
+  await expect(page.getByTestId("leaderboard-average-heading")).toHaveText("Partial average F1 (1 subset: sim; 0 of ProcessBench's 4) (95 % CI)");
+  await expect(page.getByTestId("leaderboard-partial")).toHaveCount(2);
+  await expect(page.getByTestId("metrics-average-label")).toHaveText("partial average (1 subset: sim; 0 of ProcessBench's 4)");
+  await expect(reference.getByTestId("published-caveat")).toContainText("The published figures are F1 per subset where the source gives them and the source's average over ProcessBench's four subsets");
+  await expect(reference.getByTestId("published-caveat")).toContainText("is not comparable with the published averages");
+  await expect(reference.getByTestId("published-caveat")).toContainText("Sources: StepWiser paper (Xiong et al., arXiv 2508.19229v2), Table 5; GenPRM paper (Zhao et al., arXiv 2504.00891), Table 1.");
   await page.screenshot({ path: screenshot("compare.png"), fullPage: true });
 
   // The URL carries the view: opened afresh it shows the same numbers.

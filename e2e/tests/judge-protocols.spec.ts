@@ -39,7 +39,7 @@ test("endpoints declare the judge protocols they speak, and the launch form offe
   const protocol = launch.getByRole("combobox", { name: "Protocol", exact: true });
   await expect(protocol).toHaveValue("stepwiser-chunk");
   await expect(protocol.locator("option")).toHaveCount(4);
-  await expect(protocol.locator("option", { hasText: "ThinkPRM (thinkprm@v1)" })).toHaveCount(1);
+  await expect(protocol.locator("option", { hasText: "ThinkPRM (thinkprm@v2)" })).toHaveCount(1);
   await launch.locator("#run-field-judgeEndpoint").selectOption("sim-judge-strong");
   const warning = launch.getByRole("alert");
   await expect(warning).toHaveCount(0);
@@ -66,8 +66,8 @@ test("endpoints declare the judge protocols they speak, and the launch form offe
   await launch.getByLabel("Run kind").selectOption("chunk_reset");
   await expect(protocol.locator("option")).toHaveText([
     "StepWiser chunk judge (stepwiser-chunk@v1)",
-    "ThinkPRM (thinkprm@v1)",
-    "GenPRM (genprm@v1)",
+    "ThinkPRM (thinkprm@v2)",
+    "GenPRM (genprm@v2)",
     "Discriminative PRM (discriminative-prm@v1)",
   ]);
   await launch.getByLabel("Run kind").selectOption("benchmark");

@@ -19,9 +19,9 @@ test("the comparison page ranks benchmark runs of three judge protocols with int
   const datasets = await query<Array<{ id: string; name: string }>>(request, "dataset.list", undefined);
   const datasetId = datasets.find((d) => d.name === "Simulated world (demo)")!.id;
   const protocols = [
-    { protocol: "thinkprm", judgeEndpoint: "sim-thinkprm", label: "ThinkPRM" },
-    { protocol: "genprm", judgeEndpoint: "sim-genprm", label: "GenPRM" },
-    { protocol: "discriminative-prm", judgeEndpoint: "sim-math-prm", label: "Discriminative PRM" },
+    { protocol: "thinkprm", judgeEndpoint: "sim-thinkprm", label: "ThinkPRM", ref: "thinkprm@v2" },
+    { protocol: "genprm", judgeEndpoint: "sim-genprm", label: "GenPRM", ref: "genprm@v2" },
+    { protocol: "discriminative-prm", judgeEndpoint: "sim-math-prm", label: "Discriminative PRM", ref: "discriminative-prm@v1" },
   ];
   const runIds: string[] = [];
   for (const { protocol, judgeEndpoint, label } of protocols) {
@@ -37,9 +37,9 @@ test("the comparison page ranks benchmark runs of three judge protocols with int
   await page.goto(`/compare?dataset=${datasetId}&runs=${runIds.join(",")}&baseline=${runIds[0]}&tab=metrics`);
   const rows = page.getByTestId("leaderboard-row");
   await expect(rows).toHaveCount(3, { timeout: 30_000 });
-  for (const [i, { protocol, label }] of protocols.entries()) {
+  for (const [i, { ref, label }] of protocols.entries()) {
     const row = page.locator(`[data-testid="leaderboard-row"][data-run="${runIds[i]}"]`);
-    await expect(row.getByTestId("leaderboard-protocol")).toHaveAttribute("data-protocol", `${protocol}@v1`);
+    await expect(row.getByTestId("leaderboard-protocol")).toHaveAttribute("data-protocol", ref);
     await expect(row.getByTestId("leaderboard-protocol")).toContainText(label);
     // Each measured row has its bootstrap interval.
     await expect(row).toContainText(/\[\d+(\.\d+)?, \d+(\.\d+)?\]/);
@@ -54,6 +54,7 @@ test("the comparison page ranks benchmark runs of three judge protocols with int
   await expect(reference.getByRole("heading", { name: "Published (reference) — not measured here" })).toBeVisible();
   await expect(reference.locator('[data-testid="published-row"][data-model="GenPRM-7B"]')).toContainText("75.2");
   await expect(reference.locator('[data-testid="published-row"][data-model="Qwen2.5-Math-PRM-7B"]')).toContainText("73.5");
-  await expect(reference.getByTestId("published-caveat")).toContainText("Source: StepWiser paper (Meta FAIR, 2025)");
+  await expect(reference.locator('[data-testid="published-row"][data-model="GenPRM-7B"]').getByTestId("published-source")).toHaveText("GenPRM paper (Zhao et al., arXiv 2504.00891), Table 1");
+  await expect(reference.getByTestId("published-caveat")).toContainText("Sources: StepWiser paper (Xiong et al., arXiv 2508.19229v2), Table 5; GenPRM paper (Zhao et al., arXiv 2504.00891), Table 1.");
   await page.screenshot({ path: path.join(repoRoot, "e2e/screenshots", "leaderboard-protocols.png"), fullPage: true });
 });

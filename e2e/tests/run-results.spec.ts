@@ -167,11 +167,14 @@ test("a benchmark run's results on a small ProcessBench import: per-subset F1 an
   await expect(row.getByRole("cell").nth(1)).toHaveText("14");
   await expect(row.getByRole("cell").nth(2)).toHaveText("8");
   await expect(row.getByRole("cell").nth(3)).toHaveText("6");
-  // F1 with its bootstrap interval; the accuracies with Wilson intervals and their counts.
+  // F1 and the accuracies with their bootstrap intervals over the subset's solutions, the accuracies with their counts.
   await expect(row.getByRole("cell").nth(4)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\]$/);
   await expect(row.getByRole("cell").nth(5)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\] \(\d\/8\)$/);
   await expect(row.getByRole("cell").nth(6)).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\] \(\d\/6\)$/);
-  await expect(fact(scores, "Average F1")).toHaveText(PERCENT);
+  // One subset of four: a partial average, named so, with its interval.
+  await expect(fact(scores, "Partial average F1")).toHaveText(/^[\d.]+ % \[\d+\.\d, \d+\.\d\]$/);
+  await expect(scores.getByText(/^partial average \(1 of 4 subsets: gsm8k\), unweighted/)).toBeVisible();
+  await expect(fact(scores, "Average F1")).toHaveCount(0);
   // The protocol the judge spoke, with its id@vN and the judge model beside it.
   await expect(fact(scores, "Protocol")).toHaveText("StepWiser chunk judge");
   await expect(scores.getByText("stepwiser-chunk@v1 · sim-judge-strong")).toBeVisible();

@@ -38,8 +38,9 @@ commands:
       Extract and compare final answers; one JSON object per pair, in input order, naming
       the extraction rule that found the prediction's answer. --mode boxed reads only boxes and
       answer phrases (output asked to box its answer); lenient (default) also prose and numbers.
-  processbench score --data <file.json>... --predictions FILE
-      ProcessBench acc_err / acc_cor / F1 per subset and their average.
+  processbench score --data <file.json>... --predictions FILE [--resamples N] [--seed S]
+      ProcessBench acc_err / acc_cor / F1 per subset and their average (partial unless over the
+      four subsets), each with its 95 % bootstrap interval over solutions.
   label --rule abs-q|rel-ratio|rel-effective [--gamma x] [--alpha x] [--n k] [--evidence E] --q0 x --q x1,x2,...
   label --rule R [rule parameters] [--epsilon e] [--prior jeffreys|uniform] --counts s0/m0,s1/m1,...
       Chunk labels from Q-values, and the first error they imply; with rollout counts also
@@ -50,10 +51,11 @@ commands:
       Check that a <chunk>-tagged segmentation reproduces the original text.
   verdict --file F
       Parse a judge output: Positive, Negative or unparseable.
-  run <kind> --config FILE.json [--detach | --offline] [--name N] [--tag T …] [--notes TEXT]
+  run <kind> --config FILE.json [--dry-run] [--preset paper-1.5b|paper-7b] [--detach | --offline] [--name N] [--tag T …] [--notes TEXT]
       Launch a run (annotate, …) and follow its progress; works the queue here too
       unless --detach. --offline (annotate, judge) only creates the run, for batch
-      export/import. run cancel|resume|status|predictions <runId>;
+      export/import. --dry-run checks the config and prints it with every default
+      applied, storing nothing. run cancel|resume|status|predictions <runId>;
       run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values);
       run edit <runId> [--name N] [--tag T …] [--notes TEXT] (rename, retag).
   plan annotate --config FILE.json --tokens-per-second N [--prefill-tokens-per-second N]
@@ -207,10 +209,12 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     example: "stepwiser export predictions --run RUN --out -",
   },
   "processbench score": {
-    summary: "ProcessBench acc_err / acc_cor / F1 per subset and their average.",
+    summary: "ProcessBench acc_err / acc_cor / F1 per subset and their average (with subsets_in_average and average_is_partial), each with its 95 % percentile-bootstrap interval over solutions (the average's stratified by subset).",
     flags: [
       ["--data FILE...", "ProcessBench JSON files (the gold labels)"],
       ["--predictions FILE", 'JSON lines {"id", "prediction"}, e.g. from `run predictions`'],
+      ["--resamples N", "bootstrap resamples (100 to 100,000; default 1000, a benchmark run's)"],
+      ["--seed S", "bootstrap seed (default 0, a benchmark run's)"],
     ],
     example: "stepwiser processbench score --data gsm8k.json math.json --predictions predictions.jsonl",
   },
@@ -265,6 +269,8 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       ["--config FILE.json", "the run's configuration"],
       ["--detach", "only queue the run; do not follow it or work the queue here"],
       ["--offline", "annotate, judge: only create the run, for batch export/import"],
+      ["--dry-run", "check the configuration as a submission would (exit 2 with the located error) and print {\"kind\", \"config\"} with every default applied; stores and queues nothing"],
+      ["--preset ID", "annotate: the paper's label settings, paper-1.5b (γ 0.8, α 0.4) or paper-7b (γ 0.7, α 0.8), as the run's labelRules"],
       ["--name NAME", "what to call the run (default: kind, model and key parameters, e.g. \"judge · sim-judge-strong · K=3\")"],
       ["--tag TAG", "a tag; repeat the flag or separate tags with commas"],
       ["--notes TEXT", "Markdown notes on the run"],

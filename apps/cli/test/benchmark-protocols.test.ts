@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { atScale } from "@stepwiser/config/test-scale";
+import { judgeProtocolRef, type JudgeProtocolId } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -54,7 +55,8 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
     { protocol: "thinkprm", judge: "sim-thinkprm", extra: { temperature: 0 } },
     { protocol: "genprm", judge: "sim-genprm", extra: { temperature: 0.6, maxTokens: 2048 } },
     { protocol: "discriminative-prm", judge: "sim-math-prm", extra: { protocolOptions: { threshold: 0.5 } } },
-    { protocol: "processbench-critic", judge: "sim-judge-strong", extra: {} },
+    // The critic votes over K = 4 samples at temperature 1, as ProcessBench's --use_voting does with 8.
+    { protocol: "processbench-critic", judge: "sim-judge-strong", extra: { samples: 4, temperature: 1 } },
     { protocol: "stepwiser-chunk", judge: "sim-judge-strong", extra: {} },
   ];
 
@@ -66,7 +68,7 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
     expect(result.code, result.stderr).toBe(0);
     const run = jsonOf(result) as { runId: string; status: string; summary: { protocol: string; subsets: Record<string, { f1: number; acc_err: number; acc_cor: number; n: number }>; unparseable: number } };
     expect(run.status).toBe("completed");
-    expect(run.summary.protocol).toBe(`${protocol}@v1`);
+    expect(run.summary.protocol).toBe(judgeProtocolRef(protocol as JudgeProtocolId));
     const exported = await runCliInProcess(["run", "predictions", run.runId], env);
     expect(exported.code, exported.stderr).toBe(0);
     const lines = exported.stdout.trim().split("\n");
@@ -86,7 +88,7 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
     const prediction = await db.solutionPrediction.findMany({ where: { runId: run.runId }, select: { score: true, samples: true, output: true } });
     if (protocol === "thinkprm") {
       expect(samples.length).toBeGreaterThan(SOLUTIONS);
-      expect(samples.every((s) => s.promptTemplateId === "thinkprm@v1" && /\\boxed\{(in)?correct\}/.test(s.rationale))).toBe(true);
+      expect(samples.every((s) => s.promptTemplateId === "thinkprm@v2" && /\\boxed\{(in)?correct\}/.test(s.rationale))).toBe(true);
       // The solution's score is P(yes) read from the decision token's log-probabilities.
       expect(prediction.every((p) => p.score !== null && p.score > 0 && p.score < 1)).toBe(true);
       expect(prediction.every((p) => Array.isArray(p.samples))).toBe(true);
@@ -98,7 +100,17 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
     if (protocol === "discriminative-prm") {
       expect(samples.every((s) => s.score !== null && (s.verdict === "Positive") === s.score >= 0.5)).toBe(true);
     }
-    if (protocol === "processbench-critic") expect(prediction.every((p) => p.output !== null)).toBe(true);
+    if (protocol === "processbench-critic") {
+      expect(prediction.every((p) => p.output !== null && Array.isArray(p.samples) && p.samples.length === 4)).toBe(true);
+      // Each `run predictions` line carries the sample's votes: the parsed index, or null.
+      for (const line of lines.map((l) => JSON.parse(l) as { prediction: number | null; votes: Array<number | null> })) {
+        expect(line.votes).toHaveLength(4);
+        expect(line.votes.every((vote) => vote === null || Number.isInteger(vote))).toBe(true);
+        if (line.prediction !== null) expect(line.votes).toContain(line.prediction);
+      }
+    } else {
+      for (const line of lines) expect(JSON.parse(line)).not.toHaveProperty("votes");
+    }
   }, 180_000);
 
   it("refuses a run whose protocol the judge endpoint does not speak, naming the field", async () => {
@@ -108,7 +120,7 @@ describe("benchmark runs speak every stepwise judge protocol", () => {
     const result = await runCli(["run", "benchmark", "--config", config], { env: { DATABASE_URL: database.url } });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/judgeEndpoint/);
-    expect(result.stderr).toMatch(/does not speak thinkprm@v1; it declares discriminative-prm/);
+    expect(result.stderr).toMatch(/does not speak thinkprm@v2; it declares discriminative-prm/);
   });
 
   it("refuses an outcome protocol for a benchmark, naming the field", async () => {

@@ -143,13 +143,14 @@ describe("inspector chunk rows", () => {
       {
         runId: "run-a",
         name: "qwen-judge",
+        template: null,
         samples: [
-          { sampleIndex: 0, verdict: "Negative", rationale: "run-a on c1 #0: \\boxed{Negative}" },
-          { sampleIndex: 1, verdict: "Negative", rationale: "run-a on c1 #1: \\boxed{Negative}" },
+          { sampleIndex: 0, verdict: "Negative", rationale: "run-a on c1 #0: \\boxed{Negative}", truncated: false },
+          { sampleIndex: 1, verdict: "Negative", rationale: "run-a on c1 #1: \\boxed{Negative}", truncated: false },
         ],
       },
       // A run that names no judge model goes by its id; a verdict that is not a label reads as unparseable.
-      { runId: "run-b", name: "run-b", samples: [{ sampleIndex: 0, verdict: "unparseable", rationale: "run-b on c1 #0: \\boxed{maybe}" }] },
+      { runId: "run-b", name: "run-b", template: null, samples: [{ sampleIndex: 0, verdict: "unparseable", rationale: "run-b on c1 #0: \\boxed{maybe}", truncated: false }] },
     ]);
     expect(rows[0]!.judges.map((j) => j.samples.map((s) => s.verdict))).toEqual([["Positive"], []]);
     expect(rows[2]!.judges.map((j) => j.samples.length)).toEqual([0, 0]);

@@ -22,7 +22,8 @@ describe("run launch form", () => {
     expect(byName.labelRules?.control.kind).toBe("json");
     expect(byName.trajectoryIds?.control.kind).toBe("lines");
     expect(byName.limit).toMatchObject({ initial: "", required: false, control: { kind: "number", min: 1, max: undefined } });
-    expect(byName.promptTemplateId).toBeUndefined(); // a constant: nothing to choose
+    // The policy prompt: the paper's (v2) by default, the studio's first wording on request.
+    expect(byName.promptTemplateId).toMatchObject({ initial: "self-segmenting-policy@v2", control: { kind: "enum", options: ["self-segmenting-policy@v1", "self-segmenting-policy@v2"] } });
 
     const config = configFromValues(fields, { datasetId: "ds1", policyEndpoint: "sim-policy" });
     expect(config).not.toHaveProperty("limit");
@@ -61,8 +62,11 @@ describe("run launch form", () => {
       expect(parsed.success, `${kind}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
     }
     const judge = formFields(launchSchema("judge"));
-    const parsed = RUN_HANDLERS.get("judge")!.configSchema.safeParse(configFromValues(judge, { datasetId: "ds1", judgeEndpoint: "j", samples: "8" }));
+    const parsed = RUN_HANDLERS.get("judge")!.configSchema.safeParse(configFromValues(judge, { datasetId: "ds1", judgeEndpoint: "j", samples: "8", temperature: "0" }));
     expect(parsed.error?.issues[0]).toMatchObject({ path: ["samples"], message: expect.stringContaining("samples is 8 but temperature is 0") });
+    // Left empty, the temperature and generation budget are the protocol's own defaults.
+    expect(formFields(launchSchema("judge")).find((f) => f.name === "temperature")).toMatchObject({ initial: "", required: false });
+    expect(RUN_HANDLERS.get("judge")!.configSchema.parse(configFromValues(judge, { datasetId: "ds1", judgeEndpoint: "j", samples: "8" }))).toMatchObject({ temperature: 1, maxTokens: 3096 });
     // Chunk-reset's judge temperature starts empty: the server picks 1 for votes, 0 for one verdict.
     expect(formFields(launchSchema("chunk_reset")).find((f) => f.name === "judgeTemperature")).toMatchObject({ initial: "", required: false });
   });

@@ -25,7 +25,7 @@ describe("judge protocol in the launch form", () => {
     expect(protocolChoices("best_of_n")).toEqual(["stepwiser-chunk", "thinkprm", "genprm", "discriminative-prm", "outcome-pointwise", "outcome-pairwise"]);
     expect(protocolChoices("chunk_reset")).toEqual(["stepwiser-chunk", "thinkprm", "genprm", "discriminative-prm"]);
     expect(protocolChoices("annotate")).toEqual([]);
-    expect(protocolOptions("chunk_reset")[1]).toEqual(["thinkprm", "ThinkPRM (thinkprm@v1)"]);
+    expect(protocolOptions("chunk_reset")[1]).toEqual(["thinkprm", "ThinkPRM (thinkprm@v2)"]);
   });
 
   it("hides the generic protocol fields, and the critic's template unless the critic is chosen", () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "../src/app/(app)/runs/[id]/results/format";
 import {
   agreementView,
+  benchmarkFacts,
+  benchmarkIntervalsNote,
   benchmarkProtocol,
   benchmarkProtocolFact,
   benchmarkRows,
@@ -159,20 +161,50 @@ describe("result views", () => {
     expect(verdictRows({ ...judge, summary: null })).toEqual([]);
   });
 
-  it("benchmark: F1 with the bootstrap interval, accuracies with Wilson intervals and their counts", () => {
-    const benchmark: ResultsOf<"benchmark"> = {
-      runId: "b1",
-      status: "completed",
-      kind: "benchmark",
-      datasetId: "ds",
-      summary: { protocol: null, mode: "chunk-judge", judge: "sim-judge", promptTemplateId: null, averageF1: 0.5, unparseable: 0, missing: 0 },
-      subsets: [
-        { subset: "gsm8k", n: 12, nError: 10, nCorrect: 2, f1: { estimate: 0.5, lower: 0.2, upper: 0.8 }, accErr: { estimate: 0.5, lower: 0.2366, upper: 0.7634, successes: 5, trials: 10 }, accCor: null },
-      ],
-    };
-    expect(benchmarkRows(benchmark)).toEqual([
-      { subset: "gsm8k", solutions: "12", withError: "10", withoutError: "2", f1: "50.0 % [20.0, 80.0]", accErr: "50.0 % [23.7, 76.3] (5/10)", accCor: "—", f1Value: 0.5 },
+  const benchmark = (summary: Partial<NonNullable<ResultsOf<"benchmark">["summary"]>> = {}): ResultsOf<"benchmark"> => ({
+    runId: "b1",
+    status: "completed",
+    kind: "benchmark",
+    datasetId: "ds",
+    summary: {
+      protocol: null,
+      mode: "chunk-judge",
+      judge: "sim-judge",
+      promptTemplateId: null,
+      averageF1: { estimate: 0.5, lower: 0.3, upper: 0.7 },
+      subsetsInAverage: ["gsm8k"],
+      averageIsPartial: true,
+      intervals: "summary",
+      unparseable: 2,
+      missing: 0,
+      ...summary,
+    },
+    subsets: [
+      { subset: "gsm8k", n: 12, nError: 10, nCorrect: 2, f1: { estimate: 0.5, lower: 0.2, upper: 0.8 }, accErr: { estimate: 0.5, lower: 0.2366, upper: 0.7634, hits: 5, of: 10 }, accCor: { estimate: 0, lower: 0, upper: 0, hits: 0, of: 2 } },
+      { subset: "math", n: 3, nError: 3, nCorrect: 0, f1: { estimate: 0, lower: 0, upper: 0 }, accErr: { estimate: 1, lower: 1, upper: 1, hits: 3, of: 3 }, accCor: null },
+    ],
+  });
+
+  it("benchmark: every number with its bootstrap interval, the accuracies with their counts, a class without solutions as —", () => {
+    expect(benchmarkRows(benchmark())).toEqual([
+      { subset: "gsm8k", solutions: "12", withError: "10", withoutError: "2", f1: "50.0 % [20.0, 80.0]", accErr: "50.0 % [23.7, 76.3] (5/10)", accCor: "0 % [0.0, 0.0] (0/2)", f1Value: 0.5 },
+      { subset: "math", solutions: "3", withError: "3", withoutError: "0", f1: "0 % [0.0, 0.0]", accErr: "100 % [100.0, 100.0] (3/3)", accCor: "—", f1Value: 0 },
     ]);
+    expect(benchmarkIntervalsNote(benchmark())).toMatch(/^Per subset, in %, with 95 % percentile-bootstrap intervals over the subset's solutions, the same method for F1, acc_err and acc_cor/);
+    expect(benchmarkIntervalsNote(benchmark({ intervals: "recomputed" }))).toMatch(/predates the accuracy and average intervals, so they are recomputed from its stored predictions$/);
+  });
+
+  it("benchmark: the average named partial unless over ProcessBench's four subsets, with its interval", () => {
+    const [average, protocol, unparseable, missing] = benchmarkFacts(benchmark());
+    expect(average).toEqual({ label: "Partial average F1", value: "50.0 % [30.0, 70.0]", note: "partial average (1 of 4 subsets: gsm8k), unweighted; its interval resamples each subset within itself" });
+    expect(protocol).toEqual({ label: "Protocol", value: "StepWiser chunk judge", note: "stepwiser-chunk@v1 · sim-judge" });
+    expect([unparseable, missing]).toEqual([
+      { label: "Unparseable predictions", value: "2", note: "scored as wrong" },
+      { label: "Solutions without a prediction", value: "0", note: "scored as wrong" },
+    ]);
+    const full = benchmarkFacts(benchmark({ subsetsInAverage: ["gsm8k", "math", "olympiadbench", "omnimath"], averageIsPartial: false }))[0];
+    expect(full).toEqual({ label: "Average F1", value: "50.0 % [30.0, 70.0]", note: "average (4 of 4 subsets), unweighted; its interval resamples each subset within itself" });
+    expect(benchmarkFacts({ ...benchmark(), summary: null })).toEqual([]);
   });
 
   it("benchmark: the protocol from the summary's id@vN, or from the mode of a summary written before protocols", () => {

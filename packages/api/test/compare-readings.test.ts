@@ -1,4 +1,4 @@
-import { checkpointOutcomeCounts, goldSubset, judgeCalibration, majorityVerdict, positiveShare, PUBLISHED_PROCESSBENCH_SOURCE, ratingToLabel, resolveHumanLabel, threeWayAgreement, verifierScaling, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
+import { checkpointOutcomeCounts, goldSubset, judgeCalibration, majorityVerdict, positiveShare, PUBLISHED_PROCESSBENCH_F1, ratingToLabel, resolveHumanLabel, threeWayAgreement, verifierScaling, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
@@ -208,10 +208,10 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     // The whole-dataset run on t-0 (predicts 1: wrong) and t-1 (right) only.
     expect(a!.bySubset.t).toMatchObject({ n: 2, acc_err: 1, acc_cor: 0, f1: 0 });
     expect(b!.delta!.bySubset.t!.f1.estimate).toBe(1);
-    // A run stored before protocols speaks the StepWiser chunk judge; the published references come along, average F1 only.
+    // A run stored before protocols speaks the StepWiser chunk judge; the published references come along, each citing its own table.
     expect(b!.protocol).toEqual({ id: "stepwiser-chunk", version: 1, label: "StepWiser chunk judge", ref: "stepwiser-chunk@v1" });
-    expect(result.published.map((p) => [p.model, p.averageF1])).toContainEqual(["StepWiser Rel-Effective", 61.9]);
-    expect(result.published.every((p) => p.source === PUBLISHED_PROCESSBENCH_SOURCE)).toBe(true);
+    expect(result.published.map((p) => [p.model, p.averageF1, p.source])).toContainEqual(["StepWiser Rel-Effective (Qwen2.5-7B-chunk)", 61.9, "StepWiser paper (Xiong et al., arXiv 2508.19229v2), Table 5"]);
+    expect(result.published).toEqual(PUBLISHED_PROCESSBENCH_F1);
     const differing = await caller.compare.disagreements({ runA: partial.id, runB: judgeRunId });
     expect(differing.items).toMatchObject([{ externalId: "t-0", gold: -1, a: -1, b: 1, kind: "a_right" }]);
   });

@@ -2,6 +2,7 @@ import type { TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { bytesOf, connectJobQueue, createAndExecuteRun, createSimWorldDataset, EndpointClients, runExport, runImport, storeFile } from "@stepwiser/jobs";
 import { createWorldDatabase, type SimulatedWorld } from "@stepwiser/jobs/testing/simulated-world";
+import { bootstrapCI } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
@@ -133,23 +134,36 @@ describe("run results on runs of the simulated cluster", () => {
     // ── benchmark ──
     const benchmark = await caller.run.results({ id: benchmarkRun });
     if (benchmark.kind !== "benchmark") throw new Error(`expected a benchmark result, got ${benchmark.kind}`);
-    const predictions = await db.solutionPrediction.findMany({ where: { runId: benchmarkRun }, select: { predictedFirstError: true, trajectory: { select: { sourceFirstErrorIndex: true } } } });
-    const errors = predictions.filter((p) => p.trajectory.sourceFirstErrorIndex! >= 0);
-    const hits = errors.filter((p) => p.predictedFirstError === p.trajectory.sourceFirstErrorIndex).length;
+    // The gold in file order with the run's predictions, read here from the rows.
+    const goldRows = await db.trajectory.findMany({
+      where: { datasetId, sourceFirstErrorIndex: { not: null }, segmentations: { some: { method: "self-segmented" } } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true, sourceFirstErrorIndex: true },
+    });
+    const predicted = new Map((await db.solutionPrediction.findMany({ where: { runId: benchmarkRun }, select: { trajectoryId: true, predictedFirstError: true } })).map((p) => [p.trajectoryId, p.predictedFirstError]));
+    const solutions = goldRows.map((t) => ({ label: t.sourceFirstErrorIndex!, prediction: predicted.has(t.id) ? predicted.get(t.id)! : undefined }));
+    const errors = solutions.filter((s) => s.label >= 0);
+    const hits = errors.filter((s) => s.prediction === s.label).length;
     const [sim] = benchmark.subsets;
     expect(benchmark.subsets.map((s) => s.subset)).toEqual(["sim"]);
     expect(sim!.nError).toBe(errors.length);
-    expect(sim!.accErr!.successes).toBe(hits);
-    // Wilson at 95 %, written out.
-    const z = 1.959963984540054;
-    const p = hits / errors.length;
-    const centre = (p + (z * z) / (2 * errors.length)) / (1 + (z * z) / errors.length);
-    const half = (z / (1 + (z * z) / errors.length)) * Math.sqrt((p * (1 - p)) / errors.length + (z * z) / (4 * errors.length ** 2));
-    if (hits > 0) expect(sim!.accErr!.lower).toBeCloseTo(centre - half, 12);
-    if (hits < errors.length) expect(sim!.accErr!.upper).toBeCloseTo(centre + half, 12);
-    expect(sim!.f1.lower).not.toBeNull();
-    expect(sim!.f1.lower!).toBeLessThanOrEqual(sim!.f1.estimate);
-    expect(sim!.f1.upper!).toBeGreaterThanOrEqual(sim!.f1.estimate);
+    expect(sim!.accErr).toMatchObject({ hits, of: errors.length, estimate: hits / errors.length });
+    // Every number's interval: the percentile bootstrap over the subset's solutions, 200 resamples, seed 1 (the run's), written out here.
+    const options = { resamples: 200, seed: 1 };
+    const accuracy = (sample: readonly { label: number; prediction: number | null | undefined }[], errorClass: boolean) => {
+      const own = sample.filter((s) => (s.label >= 0) === errorClass);
+      return own.length ? own.filter((s) => s.prediction === s.label).length / own.length : 0;
+    };
+    const f1 = (sample: readonly { label: number; prediction: number | null | undefined }[]) => {
+      const [e, c] = [accuracy(sample, true), accuracy(sample, false)];
+      return e + c === 0 ? 0 : (2 * e * c) / (e + c);
+    };
+    const bounds = ({ lower, upper }: { lower: number; upper: number }) => ({ lower, upper });
+    expect(bounds(sim!.accErr as { lower: number; upper: number })).toEqual(bounds(bootstrapCI(solutions, (sample) => accuracy(sample, true), options)));
+    expect(bounds(sim!.accCor as { lower: number; upper: number })).toEqual(bounds(bootstrapCI(solutions, (sample) => accuracy(sample, false), options)));
+    expect(bounds(sim!.f1 as { lower: number; upper: number })).toEqual(bounds(bootstrapCI(solutions, f1, options)));
+    // One subset: the stratified average's resamples are that subset's, so its interval is the subset's F1 interval.
+    expect(benchmark.summary).toMatchObject({ subsetsInAverage: ["sim"], averageIsPartial: true, intervals: "summary", averageF1: { estimate: sim!.f1.estimate, lower: sim!.f1.lower, upper: sim!.f1.upper } });
 
     await expect(caller.run.results({ id: "no-such-run" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   }, 120_000);

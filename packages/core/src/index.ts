@@ -5,6 +5,8 @@ export * from "./text/diff";
 export * from "./processbench/record";
 export * from "./processbench/parse-file";
 export * from "./processbench/metrics";
+export * from "./processbench/average";
+export * from "./processbench/intervals";
 export * from "./processbench/critic-output";
 export * from "./processbench/published";
 export * from "./labels";

@@ -140,6 +140,9 @@ try {
     bench: "annotation",
     title: "Annotation cost: fixed vs early-stop vs first-error",
     method:
+      "Changed (checked with the label-confidence page's fixes: the confidence's zero conventions, per-setting calibration, solution-level intervals): nothing here needed them. " +
+      "Every row is a count, or a ratio of whole-run totals, over one world setting; the page has no interval that treats a solution's chunks as independent and no pooled calibration table, and its strategies and rule (Abs-Q, fixed / early-stop / first-error) do not use label confidence, so the new conventions change none of its numbers. Re-measured with the current code. " +
+      "Its runs go through the pipeline, whose rollout seeds derive from the solutions' external ids, which contain database ids: counts, agreements and token ratios differ from one run of the bench to the next, enough to move first-error's agreement across its ≥ 98 % target (at 200 solutions one solution is 0.5 points).\n\n" +
       `The same ${total} solutions (written by the sim-policy endpoint through a generate run; ${chunkCount} chunks, ${wrongFinal} with a wrong final answer) and seeds, M = ${M}, earlyStopBatch 4, annotated three ways on a 4-replica simulated cluster under the paper's Abs-Q (own-prefix: each chunk from its own prefix's rollouts). ` +
       "fixed draws M rollouts from every prefix 0..k-1; early-stop draws every prefix 1..k-1 in seed order, a batch at a time, until its own first success; first-error binary-searches the first prefix without a success, samples the prefix after it to confirm, and samples every prefix when it sees a success after a failure (a solution with a right final answer is taken as all Positive and flagged). " +
       "Generated tokens are the run's completion-token counter (from the server's usage); rollouts are stored rows. Agreement is counted over all solutions. " +

@@ -1,5 +1,5 @@
 import {
-  applyLabelRule,
+  clusterBootstrapMeanCI,
   confidenceBin,
   CONFIDENCE_BINS,
   createRng,
@@ -12,6 +12,8 @@ import {
   serializeChunkTags,
   storedLabelRule,
   storedPrefixEvidence,
+  trueRuleLabels,
+  type ClusterTotal,
   type FittedMixturePrior,
   type Label,
   type LabelConfidenceOptions,
@@ -71,6 +73,10 @@ const MIN_DECILE_LABELS = 100;
 const GAP_TARGET = 0.05;
 const ACCURACY_TOLERANCE = 0.005;
 const TOKEN_SHARE_TARGET = 0.7;
+/** The paired differences' intervals: a percentile bootstrap resampling solutions (all chunks of a drawn solution together). */
+const BOOTSTRAP_RESAMPLES = 2000;
+/** The deciles' agreement intervals, resampling solutions the same way. */
+const DECILE_BOOTSTRAP_RESAMPLES = 1000;
 
 /** The adaptive run's settings, as the annotate config fills them in: batch 4, target 0.95, max 32, Jeffreys prior. */
 const adaptiveConfig = annotateHandler.configSchema.parse({ datasetId: "-", policyEndpoint: "policy", strategy: "adaptive", labelRules: ADAPTIVE_RULES });
@@ -102,10 +108,13 @@ interface Truth {
   q: number[];
 }
 
-/** The rule applied to the true Q-values; Abs-Q's truth is the confidence's own: Q_i > ε. */
+/**
+ * The rule applied to the true Q-values as the confidence defines it (core's trueRuleLabels): every value at or
+ * below ε read as the estimate's 0 (Abs-Q: Q_i > ε; the relative rules: Q_{i−1} ≤ ε takes the zero-previous
+ * convention, Q_i ≤ ε is Negative).
+ */
 function trueLabels(rule: LabelRule, truth: Truth): Label[] {
-  if (rule.rule === "abs-q") return truth.q.map((q) => (q > ABS_Q_EPSILON ? "Positive" : "Negative"));
-  return applyLabelRule(rule, truth.q0, truth.q);
+  return trueRuleLabels(rule, truth.q0, truth.q, ABS_Q_EPSILON);
 }
 
 /** Evidence of prefixes 0..k: the sampled counts, then the finished solution's known outcome. */
@@ -119,21 +128,38 @@ function estimatedLabels(rule: LabelRule, counts: readonly { correct: number; ro
   return labelsFromStoredValues(rule, values)!;
 }
 
+/**
+ * A reliability table: per confidence decile, labels, summed confidence and agreements; and per decile and solution
+ * the same counts, for the agreement's interval (a percentile bootstrap resampling solutions, core's
+ * clusterBootstrapMeanCI: a solution's labels share its prefixes' rollouts and Q-values).
+ */
 class Reliability {
   readonly labels = new Array<number>(CONFIDENCE_BINS).fill(0);
   readonly confidence = new Array<number>(CONFIDENCE_BINS).fill(0);
   readonly agree = new Array<number>(CONFIDENCE_BINS).fill(0);
-  add(confidence: number, agrees: boolean): void {
+  /** Per decile: solution → its labels there and how many agree. */
+  readonly bySolution = Array.from({ length: CONFIDENCE_BINS }, () => new Map<string, ClusterTotal>());
+  constructor(readonly seed: string) {}
+  /** One label of `solution` (unique across every table that may be merged with this one). */
+  add(solution: string, confidence: number, agrees: boolean): void {
     const bin = confidenceBin(confidence);
     this.labels[bin]! += 1;
     this.confidence[bin]! += confidence;
     if (agrees) this.agree[bin]! += 1;
+    const totals = this.bySolution[bin]!.get(solution) ?? { sum: 0, count: 0 };
+    totals.sum += Number(agrees);
+    totals.count += 1;
+    this.bySolution[bin]!.set(solution, totals);
   }
   merge(other: Reliability): this {
     for (let b = 0; b < CONFIDENCE_BINS; b++) {
       this.labels[b]! += other.labels[b]!;
       this.confidence[b]! += other.confidence[b]!;
       this.agree[b]! += other.agree[b]!;
+      for (const [solution, totals] of other.bySolution[b]!) {
+        if (this.bySolution[b]!.has(solution)) throw new Error(`solution ${solution} is in both tables`);
+        this.bySolution[b]!.set(solution, { ...totals });
+      }
     }
     return this;
   }
@@ -144,10 +170,16 @@ class Reliability {
   gap(bin: number): number {
     return (this.confidence[bin]! - this.agree[bin]!) / this.labels[bin]!;
   }
-  /** 95 % binomial half-width of a bin's agreement. */
-  halfWidth(bin: number): number {
-    const share = this.agree[bin]! / this.labels[bin]!;
-    return 1.96 * Math.sqrt((share * (1 - share)) / this.labels[bin]!);
+  /** 95 % interval of a bin's agreement, resampling the solutions with labels in it (seeded; cached). */
+  private intervals = new Map<number, { lower: number; upper: number }>();
+  agreementInterval(bin: number): { lower: number; upper: number } {
+    let known = this.intervals.get(bin);
+    if (!known) {
+      const ci = clusterBootstrapMeanCI([...this.bySolution[bin]!.values()], { seed: `${this.seed}|decile ${bin}`, resamples: DECILE_BOOTSTRAP_RESAMPLES });
+      known = { lower: ci.lower, upper: ci.upper };
+      this.intervals.set(bin, known);
+    }
+    return known;
   }
   /** Label-weighted mean |gap| over the bins (expected calibration error). */
   get ece(): number {
@@ -166,32 +198,36 @@ class Reliability {
   }
 }
 
-/** Per chunk: whether each strategy's label equals the true-Q label; summed, with the paired differences. */
+/**
+ * Per chunk: whether each strategy's label equals the true-Q label; summed, and per solution for the paired
+ * differences' intervals (a solution's chunks share its prefixes' rollouts and its Q-values, so they are not
+ * independent: the interval resamples solutions, each with all its chunks).
+ */
 class Accuracy {
   chunks = 0;
   readonly correct = { f16: 0, f32: 0, adaptive: 0 };
-  /** Sums of d and d² for d = adaptive − f32 and adaptive − f16 per chunk (d ∈ {−1, 0, 1}). */
-  readonly versus = { f32: [0, 0], f16: [0, 0] };
-  add(f16: boolean, f32: boolean, adaptive: boolean): void {
+  /** Per solution, the sums of d = adaptive − f32 and adaptive − f16 over its chunks (d ∈ {−1, 0, 1}) and its chunk count. */
+  readonly solutions = new Map<string, { f32: number; f16: number; chunks: number }>();
+  constructor(private readonly seed: string) {}
+  add(solution: string, f16: boolean, f32: boolean, adaptive: boolean): void {
     this.chunks += 1;
     this.correct.f16 += Number(f16);
     this.correct.f32 += Number(f32);
     this.correct.adaptive += Number(adaptive);
-    for (const [key, other] of [["f32", f32], ["f16", f16]] as const) {
-      const d = Number(adaptive) - Number(other);
-      this.versus[key][0]! += d;
-      this.versus[key][1]! += d * d;
-    }
+    const totals = this.solutions.get(solution) ?? { f32: 0, f16: 0, chunks: 0 };
+    totals.f32 += Number(adaptive) - Number(f32);
+    totals.f16 += Number(adaptive) - Number(f16);
+    totals.chunks += 1;
+    this.solutions.set(solution, totals);
   }
   share(key: keyof Accuracy["correct"]): number {
     return this.correct[key] / this.chunks;
   }
-  /** Mean paired difference and its 95 % half-width. */
-  difference(key: keyof Accuracy["versus"]): { mean: number; halfWidth: number } {
-    const [sum, squares] = this.versus[key];
-    const mean = sum! / this.chunks;
-    const variance = (squares! / this.chunks - mean * mean) * (this.chunks / Math.max(1, this.chunks - 1));
-    return { mean, halfWidth: 1.96 * Math.sqrt(variance / this.chunks) };
+  /** Mean paired difference per chunk and its 95 % percentile interval from core's cluster bootstrap over solutions (seeded). */
+  difference(key: "f32" | "f16"): { mean: number; lower: number; upper: number } {
+    const clusters: ClusterTotal[] = [...this.solutions.values()].map((t) => ({ sum: t[key], count: t.chunks }));
+    const ci = clusterBootstrapMeanCI(clusters, { seed: `${this.seed}|${key}`, resamples: BOOTSTRAP_RESAMPLES });
+    return { mean: ci.estimate, lower: ci.lower, upper: ci.upper };
   }
 }
 
@@ -199,9 +235,16 @@ const pct = (x: number, digits = 1) => `${(100 * x).toFixed(digits)} %`;
 const pts = (x: number, digits = 1) => `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(digits)} pt`;
 const decile = (bin: number) => `${(bin / CONFIDENCE_BINS).toFixed(1)}–${((bin + 1) / CONFIDENCE_BINS).toFixed(1)}`;
 const millions = (n: number) => `${(n / 1e6).toFixed(2)} M`;
+const intervalText = ({ lower, upper }: { lower: number; upper: number }) => `${(100 * lower).toFixed(1)}–${(100 * upper).toFixed(1)}`;
+/** A paired difference with its solution-bootstrap interval. */
+const differenceText = (d: { mean: number; lower: number; upper: number }) => `${pts(d.mean, 2)} (95 % interval ${pts(d.lower, 2)} to ${pts(d.upper, 2)}, paired, resampling solutions)`;
 
-/** The rows of one reliability table: a summary, then one row per decile with labels. */
-function reliabilityRows(prefix: string, table: Reliability): BenchmarkRow[] {
+/**
+ * The rows of one reliability table: a summary, then one row per decile with labels. A setting's table carries the
+ * target on every decile with enough labels; the pooled table (both settings' labels together) carries none: two
+ * populations mixed can meet a decile's target while each misses it (their gaps of opposite sign cancel).
+ */
+function reliabilityRows(prefix: string, table: Reliability, { pooled = false }: { pooled?: boolean } = {}): BenchmarkRow[] {
   const confidence = table.confidence.reduce((a, b) => a + b, 0) / table.total;
   const agree = table.agree.reduce((a, b) => a + b, 0) / table.total;
   const rows: BenchmarkRow[] = [
@@ -211,9 +254,12 @@ function reliabilityRows(prefix: string, table: Reliability): BenchmarkRow[] {
     const n = table.labels[b]!;
     if (n === 0) continue;
     const gap = table.gap(b);
-    const value = `${n} labels · mean confidence ${pct(table.confidence[b]! / n)} · agreement ${pct(table.agree[b]! / n)} (± ${(100 * table.halfWidth(b)).toFixed(1)}) · gap ${pts(gap)}`;
+    const { lower, upper } = table.agreementInterval(b);
+    const value = `${n} labels · mean confidence ${pct(table.confidence[b]! / n)} · agreement ${pct(table.agree[b]! / n)} (95 % ${(100 * lower).toFixed(1)}–${(100 * upper).toFixed(1)}) · gap ${pts(gap)}`;
     rows.push(
-      n >= MIN_DECILE_LABELS
+      pooled
+        ? { metric: `${prefix} · confidence ${decile(b)}`, value: `${value} (pooled: no target; targets are per setting)` }
+        : n >= MIN_DECILE_LABELS
         ? { metric: `${prefix} · confidence ${decile(b)}`, value, target: `gap within ±${100 * GAP_TARGET} pt`, met: Math.abs(gap) <= GAP_TARGET }
         : { metric: `${prefix} · confidence ${decile(b)}`, value: `${value} (fewer than ${MIN_DECILE_LABELS}: no target)` },
     );
@@ -309,6 +355,10 @@ interface InProcessResult {
   /** Adaptive labels (both rules) whose final confidence is still below the target. */
   adaptiveUnsure: number;
   adaptiveLabels: number;
+  /** Of those unsure labels, the ones resting on two sampled prefixes without a success (0 of m → 0 of m). */
+  adaptiveUnsureNoSuccess: number;
+  /** The relative rules' fixed M = 16 labels resting on 0 of 16 → 0 of 16 (both prefixes sampled): count, summed confidence, agreements. */
+  noSuccessPairs: Map<LabelRule, { labels: number; confidence: number; agree: number }>;
   /** The option (mixture prior fitted on the setting's pilot): calibration of the fixed M = 16 labels, adaptive's accuracy (f16 / f32 the same fixed labels), its unsure labels. */
   mixture: {
     calibration: Map<LabelRule, Reliability>;
@@ -321,11 +371,11 @@ interface InProcessResult {
 async function inProcess(rates: PolicyRates, prior: FittedMixturePrior): Promise<InProcessResult> {
   const tag = settingName(rates);
   const mixture = mixtureOptions(prior);
-  const calibration = new Map(CALIBRATION_RULES.map((rule) => [rule, new Reliability()]));
-  const accuracy = new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy()]));
+  const calibration = new Map(CALIBRATION_RULES.map((rule) => [rule, new Reliability(`label-confidence|bootstrap|A|${tag}|${labelRuleKey(rule)}`)]));
+  const accuracy = new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy(`label-confidence|bootstrap|in-process|${tag}|jeffreys|${labelRuleKey(rule)}`)]));
   const option = {
-    calibration: new Map(CALIBRATION_RULES.map((rule) => [rule, new Reliability()])),
-    accuracy: new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy()])),
+    calibration: new Map(CALIBRATION_RULES.map((rule) => [rule, new Reliability(`label-confidence|bootstrap|A′|${tag}|${labelRuleKey(rule)}`)])),
+    accuracy: new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy(`label-confidence|bootstrap|in-process|${tag}|mixture|${labelRuleKey(rule)}`)])),
     adaptiveUnsure: 0,
     adaptiveLabels: 0,
   };
@@ -336,6 +386,10 @@ async function inProcess(rates: PolicyRates, prior: FittedMixturePrior): Promise
   let qSum = 0;
   let adaptiveUnsure = 0;
   let adaptiveLabels = 0;
+  let adaptiveUnsureNoSuccess = 0;
+  const noSuccessPairs = new Map(ADAPTIVE_RULES.map((rule) => [rule, { labels: 0, confidence: 0, agree: 0 }]));
+  /** Chunk i+1 (0-based label i) rests on prefixes i and i+1; both sampled and without a success. */
+  const restsOnNoSuccess = (estimates: readonly PrefixEstimate[], i: number, k: number) => i + 1 < k && estimates[i]!.correct === 0 && estimates[i + 1]!.correct === 0;
   for (let s = 0; s < IN_PROCESS_SOLUTIONS; s++) {
     const problem: ArithProblem = generateProblem(`label-confidence|${s}`);
     const chunks = sampleSolutionChunks(problem, rates, createRng(`label-confidence|solution|${tag}|${s}`));
@@ -380,34 +434,43 @@ async function inProcess(rates: PolicyRates, prior: FittedMixturePrior): Promise
       const truthLabels = trueLabels(rule, truth);
       const labels = estimatedLabels(rule, f16, finalCorrect);
       const confidences = labelConfidences(rule, labels, evidenceOf(f16, finalCorrect), adaptiveConfig.labelConfidence);
-      labels.forEach((label, i) => calibration.get(rule)!.add(confidences[i]!, label === truthLabels[i]));
+      labels.forEach((label, i) => calibration.get(rule)!.add(`${tag}|${s}`, confidences[i]!, label === truthLabels[i]));
       if (rule.rule === "abs-q") continue;
+      const pairs = noSuccessPairs.get(rule)!;
+      labels.forEach((label, i) => {
+        if (!restsOnNoSuccess(f16, i, k)) return;
+        pairs.labels += 1;
+        pairs.confidence += confidences[i]!;
+        pairs.agree += Number(label === truthLabels[i]);
+      });
       const large = estimatedLabels(rule, f32, finalCorrect);
       const adaptiveEvidence = evidenceOf(adaptive, finalCorrect);
       const adaptiveLabelsOfRule = estimatedLabels(rule, adaptive, finalCorrect);
-      labels.forEach((label, i) => accuracy.get(rule)!.add(label === truthLabels[i], large[i] === truthLabels[i], adaptiveLabelsOfRule[i] === truthLabels[i]));
-      for (const c of labelConfidences(rule, adaptiveLabelsOfRule, adaptiveEvidence, adaptiveConfig.labelConfidence)) {
+      labels.forEach((label, i) => accuracy.get(rule)!.add(`${s}`, label === truthLabels[i], large[i] === truthLabels[i], adaptiveLabelsOfRule[i] === truthLabels[i]));
+      labelConfidences(rule, adaptiveLabelsOfRule, adaptiveEvidence, adaptiveConfig.labelConfidence).forEach((c, i) => {
         adaptiveLabels += 1;
-        if (c! < adaptiveConfig.targetConfidence) adaptiveUnsure += 1;
-      }
+        if (c! >= adaptiveConfig.targetConfidence) return;
+        adaptiveUnsure += 1;
+        if (restsOnNoSuccess(adaptive, i, k)) adaptiveUnsureNoSuccess += 1;
+      });
     }
     // The option: the same fixed M = 16 labels with the fitted mixture's confidences, and adaptive run with it.
     for (const rule of CALIBRATION_RULES) {
       const truthLabels = trueLabels(rule, truth);
       const labels = estimatedLabels(rule, f16, finalCorrect);
       const confidences = labelConfidences(rule, labels, evidenceOf(f16, finalCorrect), mixture);
-      labels.forEach((label, i) => option.calibration.get(rule)!.add(confidences[i]!, label === truthLabels[i]));
+      labels.forEach((label, i) => option.calibration.get(rule)!.add(`${tag}|${s}`, confidences[i]!, label === truthLabels[i]));
       if (rule.rule === "abs-q") continue;
       const large = estimatedLabels(rule, f32, finalCorrect);
       const adaptiveLabelsOfRule = estimatedLabels(rule, adaptiveMixture, finalCorrect);
-      labels.forEach((label, i) => option.accuracy.get(rule)!.add(label === truthLabels[i], large[i] === truthLabels[i], adaptiveLabelsOfRule[i] === truthLabels[i]));
+      labels.forEach((label, i) => option.accuracy.get(rule)!.add(`${s}`, label === truthLabels[i], large[i] === truthLabels[i], adaptiveLabelsOfRule[i] === truthLabels[i]));
       for (const c of labelConfidences(rule, adaptiveLabelsOfRule, evidenceOf(adaptiveMixture, finalCorrect), mixture)) {
         option.adaptiveLabels += 1;
         if (c! < adaptiveConfig.targetConfidence) option.adaptiveUnsure += 1;
       }
     }
   }
-  return { rates, solutions: IN_PROCESS_SOLUTIONS, chunks: chunkCount, calibration, accuracy, cost, successShare: successes / draws, meanTrueQ: qSum / draws, adaptiveUnsure, adaptiveLabels, mixture: option };
+  return { rates, solutions: IN_PROCESS_SOLUTIONS, chunks: chunkCount, calibration, accuracy, cost, successShare: successes / draws, meanTrueQ: qSum / draws, adaptiveUnsure, adaptiveLabels, adaptiveUnsureNoSuccess, noSuccessPairs, mixture: option };
 }
 
 /**
@@ -426,7 +489,7 @@ function control(
 ): Map<LabelRule, Reliability> {
   const rng = createRng(seed);
   const jeffreys = () => drawQ(rng);
-  const tables = new Map(CALIBRATION_RULES.map((rule) => [rule, new Reliability()]));
+  const tables = new Map(CALIBRATION_RULES.map((rule) => [rule, new Reliability(`${seed}|bootstrap|${labelRuleKey(rule)}`)]));
   for (let s = 0; s < CONTROL_SOLUTIONS; s++) {
     const k = 4 + rng.nextInt(4); // the world's 3–6 steps and the answer
     const q = Array.from({ length: k }, jeffreys);
@@ -441,7 +504,7 @@ function control(
       const truthLabels = trueLabels(rule, truth);
       const labels = estimatedLabels(rule, counts, finalCorrect);
       const confidences = labelConfidences(rule, labels, evidenceOf(counts, finalCorrect), options);
-      labels.forEach((label, i) => tables.get(rule)!.add(confidences[i]!, label === truthLabels[i]));
+      labels.forEach((label, i) => tables.get(rule)!.add(`${s}`, confidences[i]!, label === truthLabels[i]));
     }
   }
   return tables;
@@ -562,8 +625,8 @@ async function throughPipeline(): Promise<PipelineResult> {
     };
     const sameSeedEqual = sameSeed(adaptiveRollouts);
 
-    const accuracy = new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy()]));
-    const optionAccuracy = new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy()]));
+    const accuracy = new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy(`label-confidence|bootstrap|pipeline|jeffreys|${labelRuleKey(rule)}`)]));
+    const optionAccuracy = new Map(ADAPTIVE_RULES.map((rule) => [rule, new Accuracy(`label-confidence|bootstrap|pipeline|mixture|${labelRuleKey(rule)}`)]));
     const optionStored = { checked: 0, equal: 0 };
     const f16 = { rollouts: 0, tokens: 0 };
     let storedChecked = 0;
@@ -645,9 +708,9 @@ async function throughPipeline(): Promise<PipelineResult> {
         const labels = estimatedLabels(rule, small, large.knownFinal); // the run's own grade of the solution, as the stored labels use
         const largeLabels = large.labelsByRule.get(labelRuleKey(rule))!;
         const adaptiveOfRule = adaptiveLabels.get(labelRuleKey(rule))!;
-        labels.forEach((label, i) => accuracy.get(rule)!.add(label === truthLabels[i], largeLabels[i] === truthLabels[i], adaptiveOfRule[i] === truthLabels[i]));
+        labels.forEach((label, i) => accuracy.get(rule)!.add(solution.id, label === truthLabels[i], largeLabels[i] === truthLabels[i], adaptiveOfRule[i] === truthLabels[i]));
         const optionOfRule = optionLabels.get(labelRuleKey(rule))!;
-        labels.forEach((label, i) => optionAccuracy.get(rule)!.add(label === truthLabels[i], largeLabels[i] === truthLabels[i], optionOfRule[i] === truthLabels[i]));
+        labels.forEach((label, i) => optionAccuracy.get(rule)!.add(solution.id, label === truthLabels[i], largeLabels[i] === truthLabels[i], optionOfRule[i] === truthLabels[i]));
       }
       for (let j = 0; j < k; j++) {
         const qj = j === 0 ? truth.q0 : truth.q[j - 1]!;
@@ -688,6 +751,16 @@ async function throughPipeline(): Promise<PipelineResult> {
   }
 }
 
+/** A relative rule's Negative on 0 of m → 0 of m (both sampled; the outcome after them wrong), its confidence. */
+function noSuccessConfidence(rule: LabelRule, m: number): number {
+  return labelConfidences(rule, ["Negative"], [{ correct: 0, rollouts: m }, { correct: 0, rollouts: m }], adaptiveConfig.labelConfidence)[0]!;
+}
+/** The smallest m (a multiple of adaptive's batch) at which that Negative reaches the target confidence. */
+function noSuccessSureAt(rule: LabelRule): number {
+  for (let m = adaptiveConfig.adaptiveBatch; m <= 100_000; m += adaptiveConfig.adaptiveBatch) if (noSuccessConfidence(rule, m) >= adaptiveConfig.targetConfidence) return m;
+  throw new Error(`${ruleName(rule)}: 0 of m → 0 of m never reaches ${adaptiveConfig.targetConfidence}`);
+}
+
 // ---------- run and report ----------
 
 const pipeline = await throughPipeline();
@@ -712,15 +785,27 @@ const rows: BenchmarkRow[] = [];
 // A. Calibration: each setting, then pooled, per rule.
 for (const rule of CALIBRATION_RULES) {
   for (const world of worlds) rows.push(...reliabilityRows(`A · ${ruleName(rule)} · world ${settingName(world.rates)}`, world.calibration.get(rule)!));
-  const pooled = worlds.reduce((table, world) => table.merge(world.calibration.get(rule)!), new Reliability());
-  rows.push(...reliabilityRows(`A · ${ruleName(rule)} · pooled`, pooled));
+  const pooled = worlds.reduce((table, world) => table.merge(world.calibration.get(rule)!), new Reliability(`label-confidence|bootstrap|A|pooled|${labelRuleKey(rule)}`));
+  rows.push(...reliabilityRows(`A · ${ruleName(rule)} · pooled over both settings`, pooled, { pooled: true }));
+}
+// The relative rules' Negatives on 0 of 16 → 0 of 16, the case the zero convention settles with more rollouts.
+for (const rule of ADAPTIVE_RULES) {
+  for (const world of worlds) {
+    const pairs = world.noSuccessPairs.get(rule)!;
+    rows.push({
+      metric: `A · ${ruleName(rule)} · world ${settingName(world.rates)} · labels on 0 of ${CALIBRATION_M} → 0 of ${CALIBRATION_M} (both prefixes sampled; Negative)`,
+      value:
+        (pairs.labels === 0 ? "no such labels" : `${pairs.labels} labels · confidence ${(pairs.confidence / pairs.labels).toFixed(3)} · agreement ${pct(pairs.agree / pairs.labels)}`) +
+        ` (the confidence of such a label: ${noSuccessConfidence(rule, CALIBRATION_M).toFixed(3)} at M = ${CALIBRATION_M}, ${noSuccessConfidence(rule, LARGE_M).toFixed(3)} at M = ${LARGE_M}, ${adaptiveConfig.targetConfidence} from M = ${noSuccessSureAt(rule)})`,
+    });
+  }
 }
 for (const rule of CALIBRATION_RULES) {
   const table = controlTables.get(rule)!;
   const worst = table.worst();
   rows.push({
     metric: `A control (Q drawn from the Jeffreys prior) · ${ruleName(rule)}`,
-    value: `${table.total} labels · ECE ${(100 * table.ece).toFixed(1)} pt · largest gap (absolute) in a decile with ≥ ${MIN_DECILE_LABELS} labels ${worst ? `${pts(worst.gap)} (${decile(worst.bin)}, ${table.labels[worst.bin]} labels, agreement ± ${(100 * table.halfWidth(worst.bin)).toFixed(1)})` : "—"}`,
+    value: `${table.total} labels · ECE ${(100 * table.ece).toFixed(1)} pt · largest gap (absolute) in a decile with ≥ ${MIN_DECILE_LABELS} labels ${worst ? `${pts(worst.gap)} (${decile(worst.bin)}, ${table.labels[worst.bin]} labels, agreement 95 % ${intervalText(table.agreementInterval(worst.bin))})` : "—"}`,
   });
 }
 // A′. The option, mixture prior fitted on each setting's pilot: its parameters, then the same tables.
@@ -737,8 +822,8 @@ for (const p of pilots) {
 }
 for (const rule of CALIBRATION_RULES) {
   for (const world of worlds) rows.push(...reliabilityRows(`A′ ${OPTION} · ${ruleName(rule)} · world ${settingName(world.rates)}`, world.mixture.calibration.get(rule)!));
-  const pooled = worlds.reduce((table, world) => table.merge(world.mixture.calibration.get(rule)!), new Reliability());
-  rows.push(...reliabilityRows(`A′ ${OPTION} · ${ruleName(rule)} · pooled`, pooled));
+  const pooled = worlds.reduce((table, world) => table.merge(world.mixture.calibration.get(rule)!), new Reliability(`label-confidence|bootstrap|A′|pooled|${labelRuleKey(rule)}`));
+  rows.push(...reliabilityRows(`A′ ${OPTION} · ${ruleName(rule)} · pooled over both settings`, pooled, { pooled: true }));
 }
 for (const rule of CALIBRATION_RULES) {
   pilots.forEach((p, index) => {
@@ -746,7 +831,7 @@ for (const rule of CALIBRATION_RULES) {
     const worst = table.worst();
     rows.push({
       metric: `A′ control (Q drawn independently from the mixture fitted on the ${settingName(p.rates)} pilot) · ${ruleName(rule)}`,
-      value: `${table.total} labels · ECE ${(100 * table.ece).toFixed(1)} pt · largest gap (absolute) in a decile with ≥ ${MIN_DECILE_LABELS} labels ${worst ? `${pts(worst.gap)} (${decile(worst.bin)}, ${table.labels[worst.bin]} labels, agreement ± ${(100 * table.halfWidth(worst.bin)).toFixed(1)})` : "—"}`,
+      value: `${table.total} labels · ECE ${(100 * table.ece).toFixed(1)} pt · largest gap (absolute) in a decile with ≥ ${MIN_DECILE_LABELS} labels ${worst ? `${pts(worst.gap)} (${decile(worst.bin)}, ${table.labels[worst.bin]} labels, agreement 95 % ${intervalText(table.agreementInterval(worst.bin))})` : "—"}`,
     });
   });
 }
@@ -769,11 +854,14 @@ for (const world of worlds) {
     const acc = world.accuracy.get(rule)!;
     rows.push({ metric: `${name} · ${ruleName(rule)} · accuracy against the true-Q labels: fixed M = 16 · fixed M = 32 · adaptive`, value: `${pct(acc.share("f16"), 2)} · ${pct(acc.share("f32"), 2)} · ${pct(acc.share("adaptive"), 2)} (${acc.chunks} chunks)` });
     const vs32 = acc.difference("f32");
-    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 32`, value: `${pts(vs32.mean, 2)} ± ${(100 * vs32.halfWidth).toFixed(2)} (95 %, paired)`, target: `≥ −${100 * ACCURACY_TOLERANCE} pt`, met: vs32.mean >= -ACCURACY_TOLERANCE });
+    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 32`, value: differenceText(vs32), target: `≥ −${100 * ACCURACY_TOLERANCE} pt`, met: vs32.mean >= -ACCURACY_TOLERANCE });
     const vs16 = acc.difference("f16");
-    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 16`, value: `${pts(vs16.mean, 2)} ± ${(100 * vs16.halfWidth).toFixed(2)} (95 %, paired)`, target: "> 0", met: vs16.mean > 0 });
+    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 16`, value: differenceText(vs16), target: "> 0", met: vs16.mean > 0 });
   }
-  rows.push({ metric: `${name} · adaptive labels still below confidence ${adaptiveConfig.targetConfidence} when it stopped (a prefix at ${adaptiveConfig.maxRollouts})`, value: `${world.adaptiveUnsure} of ${world.adaptiveLabels} (${pct(world.adaptiveUnsure / world.adaptiveLabels)})` });
+  rows.push({
+    metric: `${name} · adaptive labels still below confidence ${adaptiveConfig.targetConfidence} when it stopped (a prefix at ${adaptiveConfig.maxRollouts}); of them resting on two prefixes without a success`,
+    value: `${world.adaptiveUnsure} of ${world.adaptiveLabels} (${pct(world.adaptiveUnsure / world.adaptiveLabels)}); ${world.adaptiveUnsureNoSuccess} (${pct(world.adaptiveUnsureNoSuccess / world.adaptiveUnsure)} of the unsure)`,
+  });
   rows.push({ metric: `${name} · rollouts: success share vs mean true Q of their prefixes`, value: `${pct(world.successShare, 2)} vs ${pct(world.meanTrueQ, 2)} (${world.cost.f32.rollouts} rollouts)` });
 }
 // B′. The option: adaptive with the setting's fitted mixture prior against the same fixed M = 16 / 32 labels.
@@ -795,9 +883,9 @@ for (const world of worlds) {
     const acc = world.mixture.accuracy.get(rule)!;
     rows.push({ metric: `${name} · ${ruleName(rule)} · accuracy against the true-Q labels: fixed M = 16 · fixed M = 32 · adaptive`, value: `${pct(acc.share("f16"), 2)} · ${pct(acc.share("f32"), 2)} · ${pct(acc.share("adaptive"), 2)} (${acc.chunks} chunks)` });
     const vs32 = acc.difference("f32");
-    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 32`, value: `${pts(vs32.mean, 2)} ± ${(100 * vs32.halfWidth).toFixed(2)} (95 %, paired)`, target: `≥ −${100 * ACCURACY_TOLERANCE} pt`, met: vs32.mean >= -ACCURACY_TOLERANCE });
+    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 32`, value: differenceText(vs32), target: `≥ −${100 * ACCURACY_TOLERANCE} pt`, met: vs32.mean >= -ACCURACY_TOLERANCE });
     const vs16 = acc.difference("f16");
-    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 16`, value: `${pts(vs16.mean, 2)} ± ${(100 * vs16.halfWidth).toFixed(2)} (95 %, paired)`, target: "> 0", met: vs16.mean > 0 });
+    rows.push({ metric: `${name} · ${ruleName(rule)} · adaptive − fixed M = 16`, value: differenceText(vs16), target: "> 0", met: vs16.mean > 0 });
   }
   rows.push({
     metric: `${name} · adaptive labels still below confidence ${adaptiveConfig.targetConfidence} (under the option) when it stopped (a prefix at ${adaptiveConfig.maxRollouts})`,
@@ -819,7 +907,7 @@ for (const world of worlds) {
     const vs32 = acc.difference("f32");
     rows.push({
       metric: `${name} · ${ruleName(rule)} · accuracy: fixed M = 16 · fixed M = 32 · adaptive`,
-      value: `${pct(acc.share("f16"), 2)} · ${pct(acc.share("f32"), 2)} · ${pct(acc.share("adaptive"), 2)} (adaptive − M = 32: ${pts(vs32.mean, 2)} ± ${(100 * vs32.halfWidth).toFixed(2)})`,
+      value: `${pct(acc.share("f16"), 2)} · ${pct(acc.share("f32"), 2)} · ${pct(acc.share("adaptive"), 2)} (adaptive − M = 32: ${differenceText(vs32)})`,
     });
   }
   rows.push({ metric: `${name} · stored labels and confidences equal to core's recomputation from the stored counts (both runs, every rule)`, value: `${pipeline.storedEqual} of ${pipeline.storedChecked}`, target: "all", met: pipeline.storedEqual === pipeline.storedChecked });
@@ -855,7 +943,7 @@ for (const world of worlds) {
     const vs32 = acc.difference("f32");
     rows.push({
       metric: `${name} · ${ruleName(rule)} · accuracy: fixed M = 16 · fixed M = 32 · adaptive (option)`,
-      value: `${pct(acc.share("f16"), 2)} · ${pct(acc.share("f32"), 2)} · ${pct(acc.share("adaptive"), 2)} (adaptive − M = 32: ${pts(vs32.mean, 2)} ± ${(100 * vs32.halfWidth).toFixed(2)})`,
+      value: `${pct(acc.share("f16"), 2)} · ${pct(acc.share("f32"), 2)} · ${pct(acc.share("adaptive"), 2)} (adaptive − M = 32: ${differenceText(vs32)})`,
     });
   }
   rows.push({ metric: `${name} · stored labels and confidences equal to core's recomputation from the stored counts with the snapshot's prior`, value: `${option.storedEqual} of ${option.storedChecked}`, target: "all", met: option.storedEqual === option.storedChecked });
@@ -888,25 +976,37 @@ writeBenchmarkReport({
   name: "label-confidence",
   title: "Label confidence: calibration against the true Q-values, and the adaptive strategy's cost",
   method: [
-    `Truth: the world's true Q-value of every prefix (trueQValues; the last chunk's value is the solution's known outcome, 0 or 1); a rule's true label is the rule applied to those values (Abs-Q: Positive iff Q_i > ε = ${ABS_Q_EPSILON}, the confidence's own definition). ` +
+    "Changed: (1) the confidence's true rule now keeps the estimate rule's zero conventions, reading a true Q at or below ε as the estimate's 0 of m: for Rel-Ratio and Rel-Effective a previous value Q_{i−1} ≤ ε takes the zero-previous branch (true Positive iff Q_i > ε) and Q_i ≤ ε is Negative; before, the true rule was Q_i > γ·Q_{i−1} on any values, so a Negative resting on 0 of m → 0 of m had confidence ≈ 0.44 however many rollouts it had, and now it rises with m (0.55 at 16, 0.64 at 32, 0.95 at about 190). The truth below is that same rule on the world's true values. " +
+      "(2) Calibration is judged per world setting: the pooled table is kept for reference, named pooled in every row, with no target (one setting's gap can cancel the other's in a pooled decile). " +
+      "(3) Every interval resamples solutions (a percentile bootstrap over solutions, each bringing all its chunks, seeded: core's clusterBootstrapMeanCI) instead of treating the chunks of one solution as independent (the normal interval of the paired differences and the binomial one of the deciles' agreement).",
+    `Truth: the world's true Q-value of every prefix (trueQValues; the last chunk's value is the solution's known outcome, 0 or 1); a rule's true label is the rule applied to those values with every value at or below ε = ${ABS_Q_EPSILON} read as 0 (core's trueRuleLabels, the confidence's own definition: Abs-Q Positive iff Q_i > ε; Rel-Ratio and Rel-Effective take the zero-previous branch when Q_{i−1} ≤ ε and are Negative when Q_i ≤ ε). ` +
       "A label's confidence is core's labelConfidences: Jeffreys Beta(s+½, m−s+½) per prefix (the default), independent, the finished solution known. A′ and B′ compute it with the named, non-default option prior mixture instead.",
     `In-process part (the targets are judged on it): ${IN_PROCESS_SOLUTIONS} solutions per setting of the world (${settingsText}; ${totalChunks} chunks in all), each written by the world's policy. ` +
       `Every prefix 0..k−1 gets ${LARGE_M} seeded rollouts, each the sim policy's own continuation of the prefix's text (continueSolution, the code the cluster's policy model runs, without HTTP) graded by its boxed answer: an exact draw from the prefix's true Q, its tokens counted with the simulated tokenizer (the usage the cluster reports). ` +
       `Core's runAnnotationStrategy runs fixed M = ${CALIBRATION_M}, fixed M = ${LARGE_M} and adaptive (rules Rel-Ratio(0.7) and Rel-Effective(0.8, 4); the annotate config's defaults: batch ${adaptiveConfig.adaptiveBatch}, target ${adaptiveConfig.targetConfidence}, max ${adaptiveConfig.maxRollouts}) on those rollouts, sample i of a prefix being the same rollout for all three.`,
-    `A (calibration): labels and confidences from the fixed M = ${CALIBRATION_M} counts, binned by confidence decile; agreement is the share of labels equal to the true-Q label (± its 95 % binomial half-width); gap = mean confidence − agreement. ` +
-      `The target applies to every decile with at least ${MIN_DECILE_LABELS} labels of every table (each setting and pooled); ECE is the label-weighted mean absolute gap. ` +
+    `A (calibration): labels and confidences from the fixed M = ${CALIBRATION_M} counts, binned by confidence decile; agreement is the share of labels equal to the true-Q label (with its 95 % interval: a percentile bootstrap of ${DECILE_BOOTSTRAP_RESAMPLES} resamples over the solutions with labels in the decile, each bringing all its labels there, seeded); gap = mean confidence − agreement. ` +
+      `The target applies to every decile with at least ${MIN_DECILE_LABELS} labels of each world setting's table, and "met" is decided per setting only; the pooled table (both settings' labels together) is shown for reference, labelled pooled in every row, without a target of its own, since two populations mixed can meet a decile's target while each misses it. ECE is the label-weighted mean absolute gap. ` +
       `The control draws each prefix's Q from the Jeffreys prior itself (${CONTROL_SOLUTIONS} solutions of 4–7 chunks, M = ${CALIBRATION_M} Bernoulli rollouts, the outcome Bernoulli(Q_{k−1})), where the posterior is exact: it tells the computation apart from the prior's fit to the world.`,
-    "B (cost): accuracy of each strategy's labels against the true-Q labels over all chunks; adaptive − fixed is the paired difference per chunk with its 95 % normal interval; tokens are the drawn rollouts' tokens, rollouts the drawn rollouts.",
+    `B (cost): accuracy of each strategy's labels against the true-Q labels over all chunks; adaptive − fixed is the mean paired difference per chunk (adaptive's label right minus fixed's) with its 95 % interval from a percentile bootstrap of ${BOOTSTRAP_RESAMPLES} resamples over solutions (each drawn solution brings all its chunks, since a solution's chunks share its rollouts and Q-values; seeded; core's clusterBootstrapMeanCI); tokens are the drawn rollouts' tokens, rollouts the drawn rollouts.`,
     `A′ and B′ (the option, labelled "${OPTION}"): labelConfidence {prior: "mixture", mixture: {zero, one, a, b}} — point masses at Q = 0 and Q = 1 plus a Beta(a, b) part — fitted per setting by core's fitMixturePrior (maximum marginal likelihood) on a pilot disjoint from the evaluated solutions: ${PILOT_SOLUTIONS} other solutions of the same setting (other problems, other seeds), every prefix 0..k−1 with M = ${CALIBRATION_M} of the world policy's rollouts, as a small fixed run before the real one would give; the finished solutions' known outcomes are not rollout counts and are left out of the fit, as fitConfidencePriorFromRun leaves them out of a run's. ` +
-      `A′ is A with the same fixed M = ${CALIBRATION_M} labels and their confidences under the setting's fitted prior (the pooled table holds both settings' labels, each under its own setting's prior); B′ is B with adaptive's confidence setting the fitted prior (otherwise the same defaults), against the same fixed M = ${CALIBRATION_M} / ${LARGE_M} labels; the pilot's rollouts are not counted in adaptive's tokens (its row gives them). ` +
+      `A′ is A with the same fixed M = ${CALIBRATION_M} labels and their confidences under the setting's fitted prior (the pooled table, without target, holds both settings' labels, each under its own setting's prior); B′ is B with adaptive's confidence setting the fitted prior (otherwise the same defaults), against the same fixed M = ${CALIBRATION_M} / ${LARGE_M} labels; the pilot's rollouts are not counted in adaptive's tokens (its row gives them). ` +
       `The option's control draws each prefix's Q independently from a setting's fitted mixture (${CONTROL_SOLUTIONS} solutions each, shaped as the Jeffreys control) and computes the confidences under that mixture. The option's targets are the default's, and like every row with a target they count toward the bench's exit status.`,
     `Pipeline part (no targets, checks): ${PIPELINE_PROBLEMS} world problems (errorRate ${PIPELINE_RATES.errorRate} / recoveryRate ${PIPELINE_RATES.recoveryRate}) whose solutions the sim-policy endpoint wrote through a generate run, annotated on a 4-replica simulated cluster by a fixed M = ${LARGE_M} run (Abs-Q, Rel-Ratio, Rel-Effective) and an adaptive run (the two relative rules, defaults) with the same seed. ` +
       `Fixed M = ${CALIBRATION_M} is the M = ${LARGE_M} run's rollout rows with sampleIndex < ${CALIBRATION_M} (the same rollouts a fixed M = ${CALIBRATION_M} run draws, by seed), labelled with core; its tokens are those rows' completionTokens (the server reports usage per request, spread evenly over its samples); the two runs' tokens are their completion-token counters. Both runs' stored labels and confidences are checked against core's recomputation from their stored counts. ` +
       `The option through the pipeline, after those runs: a fixed M = ${CALIBRATION_M} pilot run on ${PIPELINE_PILOT_PROBLEMS} other problems of the setting (another dataset, generated by the same policy), then an adaptive run on the evaluated solutions (same seed, defaults) whose config names the pilot run in confidencePriorFromRun, so its snapshot holds prior mixture fitted to the pilot run's counts; its stored confidences are checked against core's under that snapshot. ` +
       "The pipeline's rollout seeds derive from the solutions' external ids, which contain database ids, so its counts and accuracies differ a little from one run of the bench to the next (the in-process part is the same to the last digit).",
-    "Reading: the top decile holds most labels and is calibrated in every table. The misses sit in the lower and middle deciles, where the control is calibrated within its sampling noise: they are the model's misfit to this world, not the computation: the Jeffreys prior gives this world's exact 0s and 1s almost no mass, and the definition treats consecutive prefixes as independent while here they are tied (a step usually moves Q little, so a drop from 10 to 6 of 16 is mostly sampling noise on a truly Positive step), which no choice of prior per prefix can repair. " +
-      `An Abs-Q Negative from 0 of ${CALIBRATION_M} always has confidence P(Q ≤ ε) ≈ 0.43 under the Jeffreys posterior, but in this world most such prefixes are the step before a wrong answer, whose Q is exactly 0, so those labels are right far more often than 43 %. ` +
-      "Adaptive stops early on sure prefixes, but labels near a rule's threshold stay unsure up to the maximum, and the prefixes it keeps sampling lie earlier than the average prefix, so their rollouts are longer: its tokens per rollout exceed fixed's, and its token share is above its rollout share.",
+    "Reading: the top decile holds most labels and is calibrated in every setting's table. The misses sit in the lower and middle deciles, where the control is calibrated within its sampling noise: they are the model's misfit to this world, not the computation: the Jeffreys prior gives this world's exact 0s and 1s almost no mass, and the definition treats consecutive prefixes as independent while here they are tied (a step usually moves Q little, so a drop from 10 to 6 of 16 is mostly sampling noise on a truly Positive step), which no choice of prior per prefix can repair. " +
+      `An Abs-Q Negative from 0 of ${CALIBRATION_M} always has confidence P(Q ≤ ε) = ${negativeFromNone(adaptiveConfig.labelConfidence).toFixed(2)} under the Jeffreys posterior, but in this world most such prefixes are the step before a wrong answer, whose Q is exactly 0, so those labels are right far more often than that. ` +
+      `The relative rules' Negatives on 0 of ${CALIBRATION_M} → 0 of ${CALIBRATION_M} are the same case on two prefixes: their confidence is ${ADAPTIVE_RULES.map((rule) => `${noSuccessConfidence(rule, CALIBRATION_M).toFixed(3)} (${ruleName(rule)})`).join(" and ")}, in the ${ADAPTIVE_RULES.map((rule) => decile(confidenceBin(noSuccessConfidence(rule, CALIBRATION_M)))).filter((d, i, all) => all.indexOf(d) === i).join(" and ")} decile, and in this world they are ${worlds
+        .map((w) => {
+          const counts = ADAPTIVE_RULES.map((rule) => w.noSuccessPairs.get(rule)!);
+          return counts[0]!.labels === 0
+            ? `absent from ${settingName(w.rates)} (a wrong state recovers there too often for two prefixes in a row to have no success)`
+            : `right in ${counts.map((c) => pct(c.agree / c.labels, 0)).join(" and ")} of cases in ${settingName(w.rates)} (${counts[0]!.labels} labels)`;
+        })
+        .join(" and ")}: under-confident where they occur, as Abs-Q's are, for the same reason; unlike before the zero convention (≈ 0.44 at every M), more rollouts settle them. ` +
+      `Adaptive stops early on sure prefixes, but labels near a rule's threshold stay unsure up to the maximum, and so do labels on two prefixes without a success (${each((w) => pct(w.adaptiveUnsureNoSuccess / w.adaptiveUnsure))} of the labels still unsure when it stopped): at M = ${adaptiveConfig.maxRollouts} their confidence is ${ADAPTIVE_RULES.map((rule) => noSuccessConfidence(rule, adaptiveConfig.maxRollouts).toFixed(2)).join(" and ")}, and ${adaptiveConfig.targetConfidence} needs about ${Math.max(...ADAPTIVE_RULES.map(noSuccessSureAt))} rollouts of each prefix, beyond the default maximum. ` +
+      "The prefixes it keeps sampling lie earlier than the average prefix, so their rollouts are longer: its tokens per rollout exceed fixed's, and its token share is above its rollout share.",
     `Reading, the option: prior mixture is a named option, not the default (an annotate config's labelConfidence {prior: "mixture", mixture} or confidencePriorFromRun: RUN; adaptive's confidence setting takes the same options). ` +
       "It is sound when the pilot comes from the same policy and the same data as the run it serves: the fitted prior then describes the population of Q-values the labels come from, which is what a Bayesian confidence needs to be calibrated; a pilot of another policy, another problem mix or another segmentation describes another population. " +
       `Fitted here: ${pilots.map((p) => `${settingName(p.rates)} ${priorText(p.prior)} (pilot prefixes with true Q exactly 0 and 1: ${pct(p.trueZero / p.prior.prefixes)} and ${pct(p.trueOne / p.prior.prefixes)})`).join("; ")} — the point masses come close to the shares of this world's exact zeros and ones. ` +

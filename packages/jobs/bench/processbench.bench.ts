@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
+import { averageLabel } from "@stepwiser/core";
 import { startBenchEnvironment } from "./bench-environment";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
 import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
@@ -41,6 +42,8 @@ const files = subsets.map(({ file, every, sample }) => {
   return copy;
 });
 const n = (value: number) => value.toLocaleString("en");
+type Interval = { lower: number; upper: number };
+const INTERVALS = ["f1_ci95", "acc_err_ci95", "acc_cor_ci95"] as const;
 const subsetSizes = subsets.map((s) => (s.every === 1 ? `${s.name} ${n(s.total)}` : `${s.name} ${n(s.sample.length)} of ${n(s.total)} (1 in ${s.every})`)).join(", ");
 
 try {
@@ -57,6 +60,8 @@ try {
   const rows = [];
   for (const { model: judge, protocol } of JUDGES) {
     const stored: Record<string, { f1: number; acc_err: number; acc_cor: number }> = {};
+    /** Each run's stored 95 % intervals (percentile bootstrap over the subset's solutions), per metric and subset. */
+    const storedIntervals: Record<"f1_ci95" | "acc_err_ci95" | "acc_cor_ci95", Record<string, Interval>> = { f1_ci95: {}, acc_err_ci95: {}, acc_cor_ci95: {} };
     const lines: string[] = [];
     let intervals = "";
     for (const datasetId of datasets) {
@@ -65,8 +70,9 @@ try {
       await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
       const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
       if (done.status !== "completed") throw new Error(`benchmark with ${judge} ended ${done.status}: ${done.error}`);
-      const summary = done.summary as { subsets: typeof stored; f1_ci95: Record<string, { lower: number; upper: number }> };
+      const summary = done.summary as { subsets: typeof stored } & typeof storedIntervals;
       Object.assign(stored, summary.subsets);
+      for (const key of INTERVALS) Object.assign(storedIntervals[key], summary[key]);
       for (const [subset, ci] of Object.entries(summary.f1_ci95)) intervals += ` ${subset} [${ci.lower.toFixed(3)}, ${ci.upper.toFixed(3)}]`;
       for await (const p of runPredictions(db, run.id)) lines.push(JSON.stringify(p));
     }
@@ -74,20 +80,30 @@ try {
     writeFileSync(predictions, lines.join("\n"));
     const cli = spawnSync("corepack", ["pnpm", "--silent", "stepwiser", "processbench", "score", "--data", ...files, "--predictions", predictions], { cwd: root, encoding: "utf8" });
     if (cli.status !== 0) throw new Error(`processbench score failed: ${cli.stderr}`);
-    const scored = JSON.parse(cli.stdout) as { subsets: typeof stored; average_f1: number };
-    const equal = Object.keys(scored.subsets).every((s) => scored.subsets[s]!.f1 === stored[s]!.f1 && scored.subsets[s]!.acc_err === stored[s]!.acc_err && scored.subsets[s]!.acc_cor === stored[s]!.acc_cor);
+    const scored = JSON.parse(cli.stdout) as { subsets: typeof stored; average_f1: number; subsets_in_average: string[]; average_f1_ci95: Interval | null } & typeof storedIntervals;
+    // The same scores, and the same intervals: each subset's solutions in file order, the same resamples and seed (the defaults of both).
+    const sameInterval = (a: Interval | undefined, b: Interval | undefined) => a !== undefined && b !== undefined && a.lower === b.lower && a.upper === b.upper;
+    const equal = Object.keys(scored.subsets).every(
+      (s) =>
+        scored.subsets[s]!.f1 === stored[s]!.f1 &&
+        scored.subsets[s]!.acc_err === stored[s]!.acc_err &&
+        scored.subsets[s]!.acc_cor === stored[s]!.acc_cor &&
+        INTERVALS.every((key) => sameInterval(scored[key][s], storedIntervals[key][s])),
+    );
+    // One run per subset, so the average over both subsets is the command line's, over the subsets it names: a partial average unless ProcessBench's four.
+    const average = `${averageLabel(scored.subsets_in_average)} ${scored.average_f1.toFixed(3)}${scored.average_f1_ci95 ? ` [${scored.average_f1_ci95.lower.toFixed(3)}, ${scored.average_f1_ci95.upper.toFixed(3)}]` : ""}`;
     const f1s = Object.entries(stored).map(([s, v]) => `${s} F1 ${v.f1.toFixed(3)} (acc_err ${v.acc_err.toFixed(3)}, acc_cor ${v.acc_cor.toFixed(3)})`).join(" · ");
-    rows.push({ metric: `${judge} (${protocol})`, value: `${f1s} · average ${scored.average_f1.toFixed(3)} · 95 % CI${intervals}` });
-    rows.push({ metric: `${judge}: run scores = \`processbench score\` on its exported predictions`, value: equal ? "equal" : "different", target: "equal", met: equal });
+    rows.push({ metric: `${judge} (${protocol})`, value: `${f1s} · ${average} · 95 % CI of F1${intervals}` });
+    rows.push({ metric: `${judge}: run scores and intervals = \`processbench score\` on its exported predictions`, value: equal ? "equal" : "different", target: "equal", met: equal });
   }
   writeBenchmarkReport({
     name: "processbench-judges",
     bench: "processbench",
     title: "ProcessBench with the built-in judges",
     method:
-      `The shipped ProcessBench subsets (${subsetSizes}) imported, then a benchmark run per judge, each speaking its protocol with one sample at temperature 0: the StepWiser chunk judges (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative), sim-thinkprm (one verification chain per solution and the decision token's log-probabilities), sim-genprm (each paragraph analysed and verified in GenPRM's conversation, code not executed) and sim-math-prm (one request to vLLM's pooling API per solution, threshold 0.5). Each run's stored per-subset scores are compared with the command line's \`processbench score\` on the run's exported predictions.`,
+      `The shipped ProcessBench subsets (${subsetSizes}) imported, then a benchmark run per judge, each speaking its protocol with one sample at temperature 0: the StepWiser chunk judges (each paragraph judged with the StepWiser prompt and its history, stop at the first Negative), sim-thinkprm (one verification chain per solution and the decision token's log-probabilities), sim-genprm (each paragraph analysed and verified in GenPRM's conversation, code not executed) and sim-math-prm (one request to vLLM's pooling API per solution, threshold 0.5). Each run's stored per-subset scores and their 95 % intervals (F1, acc_err and acc_cor, each a percentile bootstrap over the subset's solutions, 1,000 resamples, seed 0) are compared with the command line's \`processbench score\` on the run's exported predictions; the average is the command line's over both subsets, a partial average (two of ProcessBench's four subsets), with its interval stratified by subset.`,
     limits:
-      "ProcessBench text is not the simulated world's, so no simulated judge knows its truth: each sees only the arithmetic check of the paragraph (every equation between numbers it can read, recomputed). The arith-checker answers that check as it is; sim-judge-medium and -strong answer it with independent noise (each prompt its own draw, fixed at temperature 0), turning right paragraphs Negative and wrong ones Positive at their error rates; sim-judge-correlated has medium's noise and, of its systematic errors, only the one that can be read from the text here: it calls every paragraph worded as a recheck (\"Wait\", \"let me recheck\") whose arithmetic is right Negative. Its noise comes from its own random stream (seeded by its name), so on paragraphs that are not rechecks it differs from medium by chance alone. Its blindness to steps built on an earlier wrong value cannot show on ProcessBench at all: such steps come after the first error, and only the first error is scored. Mistakes of reasoning, of reading the problem, or of algebra without an equation between numbers are invisible to every one of them, so acc_err stays low whatever the noise. The numbers check that the pipeline scores what the judges said (the equal rows); they are baselines, not estimates of any real judge's F1, and a real judge's errors, correlated across paragraphs and solutions, would move them in ways these judges cannot. The protocol models (sim-thinkprm, sim-genprm, sim-math-prm) read the paragraphs the same way, by the arithmetic check with noise at their configured accuracy (0.85), and answer in their family's format: their rows show that each protocol's requests, parsing and scoring run end to end over HTTP and score exactly as `processbench score` does, not how ThinkPRM, GenPRM or Qwen2.5-Math-PRM checkpoints would do (their published averages, 75.2 for GenPRM-7B and 73.5 for Qwen2.5-Math-PRM-7B, come from models that read the reasoning, which these cannot).",
+      "ProcessBench text is not the simulated world's, so no simulated judge knows its truth: each sees only the arithmetic check of the paragraph (every equation between numbers it can read, recomputed). The arith-checker answers that check as it is; sim-judge-medium and -strong answer it with independent noise (each prompt its own draw, fixed at temperature 0), turning right paragraphs Negative and wrong ones Positive at their error rates; sim-judge-correlated has medium's noise and, of its systematic errors, only the one that can be read from the text here: it calls every paragraph worded as a recheck (\"Wait\", \"let me recheck\") whose arithmetic is right Negative. Its noise comes from its own random stream (seeded by its name), so on paragraphs that are not rechecks it differs from medium by chance alone. Its blindness to steps built on an earlier wrong value cannot show on ProcessBench at all: such steps come after the first error, and only the first error is scored. Mistakes of reasoning, of reading the problem, or of algebra without an equation between numbers are invisible to every one of them, so acc_err stays low whatever the noise. The numbers check that the pipeline scores what the judges said (the equal rows); they are baselines, not estimates of any real judge's F1, and a real judge's errors, correlated across paragraphs and solutions, would move them in ways these judges cannot. The protocol models (sim-thinkprm, sim-genprm, sim-math-prm) read the paragraphs the same way, by the arithmetic check with noise at their configured accuracy (0.85), and answer in their family's format: their rows show that each protocol's requests, parsing and scoring run end to end over HTTP and score exactly as `processbench score` does, not how ThinkPRM, GenPRM or Qwen2.5-Math-PRM checkpoints would do (their published four-subset averages, 75.2 for GenPRM-7B and 73.5 for Qwen2.5-Math-PRM-7B in the GenPRM paper's Table 1, come from models that read the reasoning, which these cannot; and the averages here are over two subsets, not comparable with them).",
     rows,
   });
 } finally {

@@ -51,3 +51,4 @@ export * from "./runs/describe-run";
 export * from "./runs/run-spend";
 export * from "./sandbox/limits";
 export * from "./sandbox/python-sandbox";
+export * from "./pipelines/judge/output-counts";

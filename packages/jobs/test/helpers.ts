@@ -40,3 +40,41 @@ export async function dataRowCounts(db: Db) {
   ]);
   return { datasets, problems, trajectories, segmentations, chunks, humanLabels, chunkLabels, chunkValues };
 }
+
+/** The JSON body of every completion request a recording proxy forwarded, in arrival order. */
+export interface RecordingProxy {
+  url: string;
+  bodies: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP proxy in front of one server that records each POST body before forwarding it:
+ * what a test reads to check the request shape a run sends (n, top_p, max_tokens, messages).
+ */
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const { createServer } = await import("node:http");
+  const bodies: Array<Record<string, unknown>> = [];
+  const server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on("data", (part: Buffer) => parts.push(part));
+    request.on("end", () => {
+      const body = Buffer.concat(parts);
+      if (request.method === "POST" && body.length > 0) bodies.push(JSON.parse(body.toString("utf8")) as Record<string, unknown>);
+      const headers = { ...request.headers };
+      delete headers.host;
+      fetch(new URL(request.url ?? "/", target), { method: request.method, headers: headers as Record<string, string>, body: request.method === "POST" ? body : undefined })
+        .then(async (answer) => {
+          response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+          response.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch((error: unknown) => {
+          response.writeHead(502);
+          response.end(String(error));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

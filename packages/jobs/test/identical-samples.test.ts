@@ -32,12 +32,19 @@ describe("K > 1 samples at temperature 0 are refused by every run kind", () => {
   });
 
   it("names ProcessBench's voting temperature for judge votes", () => {
-    expect(issues(benchmarkConfigSchema, { ...judged, samples: 8 })[0]?.message).toBe(
+    expect(issues(benchmarkConfigSchema, { ...judged, samples: 8, temperature: 0 })[0]?.message).toBe(
       "samples is 8 but temperature is 0: the 8 samples would be identical; set temperature > 0 (ProcessBench voting: 1.0) or samples 1",
     );
   });
 
-  it("chunk-reset without a judge temperature keeps the stored rule: votes at 1, one verdict greedy", () => {
+  it("gives K > 1 votes without a temperature the protocol's voting temperature, never 0", () => {
+    expect(benchmarkConfigSchema.parse({ ...judged, samples: 8 }).temperature).toBe(1);
+    expect(benchmarkConfigSchema.parse({ ...judged, samples: 8, protocol: "processbench-critic" })).toMatchObject({ temperature: 1, topP: 0.9 });
+    expect(judgeConfigSchema.parse({ ...judged, samples: 4, protocol: "thinkprm" }).temperature).toBe(0.7);
+    expect(judgeConfigSchema.parse({ ...judged, samples: 4, protocol: "genprm" })).toMatchObject({ temperature: 0.6, topP: 0.95 });
+  });
+
+  it("chunk-reset without a judge temperature samples StepWiser votes at 1, one verdict greedy", () => {
     const base = { ...judged, policyEndpoint: "p" };
     expect(chunkResetConfigSchema.parse(base).judgeTemperature).toBe(0);
     expect(chunkResetConfigSchema.parse({ ...base, judgeSamples: 4 }).judgeTemperature).toBe(1);

@@ -1,4 +1,4 @@
-import { majorityVerdict, type Verdict } from "@stepwiser/core";
+import { judgeProtocolRef, majorityVerdict, type JudgeProtocolId, type Verdict } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -85,7 +85,7 @@ describe("judge runs", () => {
     expect(done.status, done.error ?? "").toBe("completed");
     const samples = await db.judgeSample.findMany({ where: { runId: run.id }, select: { promptTemplateId: true, verdict: true, score: true, rationale: true } });
     expect(samples.length).toBeGreaterThan(12);
-    expect(samples.every((s) => s.promptTemplateId.startsWith(`${protocol}@v1`))).toBe(true);
+    expect(samples.every((s) => s.promptTemplateId.startsWith(judgeProtocolRef(protocol as JudgeProtocolId)))).toBe(true);
     if (protocol !== "thinkprm") expect(samples.filter((s) => s.verdict !== "unparseable").every((s) => s.score !== null && s.score >= 0 && s.score <= 1)).toBe(true);
     if (protocol === "thinkprm") expect(await db.solutionPrediction.count({ where: { runId: run.id, score: { not: null } } })).toBe(12);
     if (protocol === "genprm") {

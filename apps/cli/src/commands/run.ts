@@ -1,8 +1,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { InputError, runAnnotationsSchema, splitTags } from "@stepwiser/core";
+import { InputError, isPaperPresetId, PAPER_PRESET_IDS, paperPresetLabelRules, runAnnotationsSchema, splitTags, withAverageCoverage } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
+import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, prepareRun, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { withDatabase } from "../database";
 import type { RunKind } from "@stepwiser/db";
@@ -28,7 +28,7 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
       else progress.update(line, `${run.status} ${run.unitsDone}/${run.unitsTotal} ${counts}`);
       if (ended) {
         process.stdout.write(
-          `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: Number(run.promptTokens), completionTokens: Number(run.completionTokens), cachedTokens: Number(run.cachedTokens), error: run.error, summary: run.summary })}\n`,
+          `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: Number(run.promptTokens), completionTokens: Number(run.completionTokens), cachedTokens: Number(run.cachedTokens), error: run.error, summary: run.kind === "benchmark" ? withAverageCoverage(run.summary) : run.summary })}\n`,
         );
         if (run.status !== "completed") process.exitCode = 1;
         return;
@@ -160,14 +160,27 @@ async function editRun(args: string[]): Promise<void> {
 async function launch(kind: RunKind, args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { config: { type: "string" }, detach: { type: "boolean", default: false }, offline: { type: "boolean", default: false }, ...ANNOTATION_FLAGS },
+    options: {
+      config: { type: "string" },
+      detach: { type: "boolean", default: false },
+      offline: { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+      preset: { type: "string" },
+      ...ANNOTATION_FLAGS,
+    },
   });
   const annotations = readAnnotationFlags(values);
   if (!values.config) throw new UsageError(`run ${kind} needs --config file.json`);
   if (values.offline && values.detach) throw new UsageError("--offline and --detach exclude each other: an offline run is never queued");
+  if (values["dry-run"] && (values.offline || values.detach)) throw new UsageError(`--dry-run stores nothing, so it excludes --${values.offline ? "offline" : "detach"}`);
   if (values.offline && !(BATCH_RUN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--offline: batch execution supports annotate and judge runs, not ${kind}`);
-  const config = await readInputJson(values.config);
+  const config = withPreset(kind, await readInputJson(values.config), values.preset, path.basename(values.config));
   await withDatabase(async (db, url) => {
+    if (values["dry-run"]) {
+      const prepared = await prepareRun(db, { kind, config, source: path.basename(values.config!), ...annotations });
+      process.stdout.write(`${JSON.stringify({ kind: prepared.kind, config: prepared.config })}\n`);
+      return;
+    }
     if (values.offline) {
       // Never sent to the queue, so no worker picks it up: `batch import` executes it once its requests are answered.
       const run = await createRun(db, { kind, config, source: path.basename(values.config!), ...annotations });
@@ -190,4 +203,18 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
     }
     await follow(db, url, run.id, true);
   });
+}
+
+/**
+ * `--preset paper-1.5b|paper-7b`: the paper's label settings for an annotate run, written as
+ * the config's labelRules. A config that gives its own labelRules, an unknown preset and a
+ * kind without label rules are refused.
+ */
+export function withPreset(kind: RunKind, config: unknown, preset: string | undefined, file: string): unknown {
+  if (preset === undefined) return config;
+  if (!isPaperPresetId(preset)) throw new UsageError(`--preset: unknown preset "${preset}" (known: ${PAPER_PRESET_IDS.join(", ")})`);
+  if (kind !== "annotate") throw new UsageError(`--preset sets an annotate run's label rules (γ, α); a ${kind} run has none`);
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return config; // the config's own check reports it
+  if ("labelRules" in config) throw new InputError(`--preset ${preset} sets labelRules, and the config gives its own; drop one of them`, { file, field: "labelRules" });
+  return { ...config, labelRules: paperPresetLabelRules(preset) };
 }

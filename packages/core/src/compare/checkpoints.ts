@@ -1,5 +1,6 @@
 import { subsetFromId } from "../processbench/record";
 import { f1FromAccuracies, type FirstErrorPrediction, type ProcessBenchGold, type SubsetAccuracies } from "../processbench/metrics";
+import { PROCESSBENCH_INTERVAL_METRICS, type MetricInterval, type ProcessBenchIntervalMetric } from "../processbench/intervals";
 import { DEFAULT_BOOTSTRAP_CONFIDENCE, DEFAULT_BOOTSTRAP_RESAMPLES, quantileSorted } from "../stats/bootstrap";
 import { createRng, type Seed } from "../stats/random";
 
@@ -8,27 +9,23 @@ import { createRng, type Seed } from "../stats/random";
  * gold solutions, with percentile-bootstrap intervals per metric and paired
  * bootstrap differences against a baseline (spec §4 for the scores).
  *
- * Intervals are exactly what `bootstrapCI` gives over a subset's gold items in
- * the order given, with the statistic `scorePredictedSolutions(·).<metric>`:
- * the same function and stream the benchmark run summary's `f1_ci95` uses, so
- * a benchmark run whose gold is the whole dataset shows the same F1 interval
- * here as in its summary. The resample stream depends on the order of the
- * items, so callers pass gold in a fixed order (file order).
+ * Per subset, intervals are exactly what `bootstrapCI` gives over the subset's
+ * gold items in the order given, with the statistic
+ * `scorePredictedSolutions(·).<metric>`; on average, what
+ * `stratifiedBootstrapCI` gives over the subsets' gold items (subsets in sorted
+ * order, each resampled within itself) with the mean of the subset metrics as
+ * the statistic. Both are `processBenchIntervals`' streams, the benchmark run
+ * summary's, so a benchmark run whose gold is the whole dataset shows the same
+ * intervals here as in its summary and on its results page. The resample
+ * stream depends on the order of the items, so callers pass gold in a fixed
+ * order (file order).
  */
 
 /** Keyed by gold id; a gold id without an entry has no prediction (scored as wrong). */
 export type CheckpointPredictions = ReadonlyMap<string, FirstErrorPrediction>;
 
-export const CHECKPOINT_METRICS = ["f1", "acc_err", "acc_cor"] as const;
-export type CheckpointMetric = (typeof CHECKPOINT_METRICS)[number];
-
-export interface MetricInterval {
-  lower: number;
-  upper: number;
-}
-
 export interface CheckpointScore extends SubsetAccuracies {
-  ci: Record<CheckpointMetric, MetricInterval>;
+  ci: Record<ProcessBenchIntervalMetric, MetricInterval>;
 }
 
 export interface MetricDelta {
@@ -40,7 +37,7 @@ export interface MetricDelta {
   pValue: number;
 }
 
-export type CheckpointDelta = Record<CheckpointMetric, MetricDelta>;
+export type CheckpointDelta = Record<ProcessBenchIntervalMetric, MetricDelta>;
 
 export interface CheckpointRunScores {
   id: string;
@@ -48,8 +45,10 @@ export interface CheckpointRunScores {
   /** Per subset, in the order of `CheckpointComparison.subsets`. */
   bySubset: Record<string, CheckpointScore>;
   /**
-   * Unweighted means over the subsets (the paper's "average"); the interval
-   * resamples all gold items at once with that mean as the statistic.
+   * Unweighted means over the subsets (ProcessBench's "average" when they are
+   * its four; a partial average otherwise, see `averageCoverage`); the interval
+   * resamples each subset's gold items within the subset (stratified), with
+   * that mean as the statistic.
    */
   average: CheckpointScore;
   /** Against the baseline; null for the baseline itself. */
@@ -93,9 +92,9 @@ export interface RunReplicates {
   subsets: string[];
   resamples: number;
   seed: Seed;
-  average: Record<CheckpointMetric, Float64Array>;
+  average: Record<ProcessBenchIntervalMetric, Float64Array>;
   /** In the order of `subsets`. */
-  bySubset: Array<Record<CheckpointMetric, Float64Array>>;
+  bySubset: Array<Record<ProcessBenchIntervalMetric, Float64Array>>;
 }
 
 /** A gold item with the subset resolved, so every consumer groups it the same way. */
@@ -119,7 +118,7 @@ function outcomeClass(label: number, prediction: FirstErrorPrediction | undefine
 }
 
 /** The three metrics of one subset from its class counts at `offset`, with `scorePredictedSolutions`' arithmetic. */
-function metricsFromCounts(counts: Int32Array, offset: number): Record<CheckpointMetric, number> {
+function metricsFromCounts(counts: Int32Array, offset: number): Record<ProcessBenchIntervalMetric, number> {
   const hitsError = counts[offset + ERROR_HIT]!;
   const nError = hitsError + counts[offset + ERROR_MISS]!;
   const hitsCorrect = counts[offset + CORRECT_HIT]!;
@@ -129,14 +128,18 @@ function metricsFromCounts(counts: Int32Array, offset: number): Record<Checkpoin
   return { f1: f1FromAccuracies(accErr, accCor), acc_err: accErr, acc_cor: accCor };
 }
 
-/** `averageOf`'s value from per-subset counts: a subset absent from the sample scores 0. */
-function averageFromCounts(counts: Int32Array, subsetCount: number): Record<CheckpointMetric, number> {
+/**
+ * The unweighted mean of the subsets' metrics from per-subset counts, summed in
+ * subset order (`meanOverStrata`'s arithmetic). A stratified resample holds
+ * every subset at its size; a subset without counts would score 0.
+ */
+function averageFromCounts(counts: Int32Array, subsetCount: number): Record<ProcessBenchIntervalMetric, number> {
   const sums = { f1: 0, acc_err: 0, acc_cor: 0 };
   for (let s = 0; s < subsetCount; s++) {
     const offset = s * 4;
     const present = counts[offset]! + counts[offset + 1]! + counts[offset + 2]! + counts[offset + 3]! > 0;
     const metrics = present ? metricsFromCounts(counts, offset) : null;
-    for (const m of CHECKPOINT_METRICS) sums[m] += metrics ? metrics[m] : 0;
+    for (const m of PROCESSBENCH_INTERVAL_METRICS) sums[m] += metrics ? metrics[m] : 0;
   }
   const mean = (sum: number) => (subsetCount ? sum / subsetCount : 0);
   return { f1: mean(sums.f1), acc_err: mean(sums.acc_err), acc_cor: mean(sums.acc_cor) };
@@ -145,7 +148,7 @@ function averageFromCounts(counts: Int32Array, subsetCount: number): Record<Chec
 /** Replicates of every run's metrics over one scope (a subset's items, or all items). */
 interface ScopeReplicates {
   /** [run][metric] → the statistic on each resample. */
-  values: Array<Record<CheckpointMetric, Float64Array>>;
+  values: Array<Record<ProcessBenchIntervalMetric, Float64Array>>;
 }
 
 /**
@@ -164,7 +167,7 @@ interface ScopeReplicates {
 function bootstrapScope(
   codes: ReadonlyArray<ArrayLike<number>>,
   subsetCount: number,
-  statistic: (counts: Int32Array) => Record<CheckpointMetric, number>,
+  statistic: (counts: Int32Array) => Record<ProcessBenchIntervalMetric, number>,
   resamples: number,
   seed: Seed,
 ): ScopeReplicates {
@@ -182,6 +185,46 @@ function bootstrapScope(
       tally.fill(0);
       for (let d = 0; d < distinct; d++) tally[own[d]!]! += drawnTuples[d]!;
       const metrics = statistic(tally);
+      const target = values[run]!;
+      target.f1[r] = metrics.f1;
+      target.acc_err[r] = metrics.acc_err;
+      target.acc_cor[r] = metrics.acc_cor;
+    }
+  }
+  return { values };
+}
+
+/**
+ * The stratified bootstrap of the average for every run at once: the stream of
+ * `stratifiedBootstrapCI` over the subsets' items (one generator from the seed;
+ * per resample, subset by subset in order, n_s draws of `nextInt(n_s)`), each
+ * subset reduced to its joint outcomes as in `bootstrapScope`, so the
+ * replicates are exactly `stratifiedBootstrapCI`'s and
+ * `pairedStratifiedBootstrapTest`'s with the mean of the subset metrics as the
+ * statistic. `codes[s][run]` is the run's outcome class (0–3) on subset s's
+ * items, in gold order.
+ */
+function bootstrapStrata(codes: ReadonlyArray<ReadonlyArray<ArrayLike<number>>>, resamples: number, seed: Seed): ScopeReplicates {
+  const subsetCount = codes.length;
+  const runCount = codes[0]!.length;
+  const strata = codes.map((own) => jointOutcomes(own));
+  const drawnTuples = strata.map((stratum) => new Int32Array(stratum.tuples[0]!.length));
+  const rng = createRng(seed);
+  const values = Array.from({ length: runCount }, () => ({ f1: new Float64Array(resamples), acc_err: new Float64Array(resamples), acc_cor: new Float64Array(resamples) }));
+  const tally = new Int32Array(subsetCount * 4);
+  for (let r = 0; r < resamples; r++) {
+    for (let s = 0; s < subsetCount; s++) {
+      drawnTuples[s]!.fill(0);
+      rng.tallyInts(strata[s]!.joint, drawnTuples[s]!);
+    }
+    for (let run = 0; run < runCount; run++) {
+      tally.fill(0);
+      for (let s = 0; s < subsetCount; s++) {
+        const own = strata[s]!.tuples[run]!;
+        const drawn = drawnTuples[s]!;
+        for (let d = 0; d < drawn.length; d++) tally[s * 4 + own[d]!]! += drawn[d]!;
+      }
+      const metrics = averageFromCounts(tally, subsetCount);
       const target = values[run]!;
       target.f1[r] = metrics.f1;
       target.acc_err[r] = metrics.acc_err;
@@ -343,18 +386,10 @@ export function compareCheckpoints(input: CompareCheckpointsInput): CheckpointCo
     return stored ?? null;
   });
   const drawn = runs.flatMap((_, r) => (given[r] ? [] : [r]));
-  const drawnAverage = drawn.length ? bootstrapScope(drawn.map((r) => allCodes[r]!), subsets.length, (counts) => averageFromCounts(counts, subsets.length), resamples, seed) : null;
-  const drawnBySubset = subsetPositions.map((positions) =>
-    drawn.length
-      ? bootstrapScope(
-          drawn.map((r) => Uint8Array.from(positions, (i) => allCodes[r]![i]! & 3)),
-          1,
-          (counts) => metricsFromCounts(counts, 0),
-          resamples,
-          seed,
-        )
-      : null,
-  );
+  // Each subset's class codes per drawn run, in gold order: what both the per-subset scopes and the stratified average draw on.
+  const subsetCodes = subsetPositions.map((positions) => drawn.map((r) => Uint8Array.from(positions, (i) => allCodes[r]![i]! & 3)));
+  const drawnAverage = drawn.length ? bootstrapStrata(subsetCodes, resamples, seed) : null;
+  const drawnBySubset = subsetCodes.map((codes) => (drawn.length ? bootstrapScope(codes, 1, (counts) => metricsFromCounts(counts, 0), resamples, seed) : null));
   const replicates = new Map<string, RunReplicates>(
     runs.map((run, r) => {
       const own = drawn.indexOf(r);
@@ -426,14 +461,14 @@ export function compareCheckpointCounts(input: CompareCheckpointCountsInput): Ch
   const subsetScores = runs.map((run) => subsets.map((_, s) => scoreOfCounts(run.counts.classes, s * 4)));
   const averageScore = (run: number) => {
     const scores = subsetScores[run]!;
-    const mean = (metric: CheckpointMetric) => scores.reduce((sum, score) => sum + score[metric], 0) / scores.length;
+    const mean = (metric: ProcessBenchIntervalMetric) => scores.reduce((sum, score) => sum + score[metric], 0) / scores.length;
     const counts = scores.reduce((sum, score) => ({ n: sum.n + score.n, n_error: sum.n_error + score.n_error, n_correct: sum.n_correct + score.n_correct }), { n: 0, n_error: 0, n_correct: 0 });
     return { ...counts, f1: mean("f1"), acc_err: mean("acc_err"), acc_cor: mean("acc_cor") };
   };
   const intervals = (scope: ScopeReplicates, run: number) =>
-    Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, percentileInterval(scope.values[run]![m], confidence)])) as CheckpointScore["ci"];
-  const deltas = (scope: ScopeReplicates, run: number, estimate: (metric: CheckpointMetric) => number) =>
-    Object.fromEntries(CHECKPOINT_METRICS.map((m) => [m, pairedDelta(scope.values[run]![m], scope.values[baselineIndex]![m], estimate(m), confidence)])) as CheckpointDelta;
+    Object.fromEntries(PROCESSBENCH_INTERVAL_METRICS.map((m) => [m, percentileInterval(scope.values[run]![m], confidence)])) as CheckpointScore["ci"];
+  const deltas = (scope: ScopeReplicates, run: number, estimate: (metric: ProcessBenchIntervalMetric) => number) =>
+    Object.fromEntries(PROCESSBENCH_INTERVAL_METRICS.map((m) => [m, pairedDelta(scope.values[run]![m], scope.values[baselineIndex]![m], estimate(m), confidence)])) as CheckpointDelta;
 
   return {
     subsets: [...subsets],
@@ -465,7 +500,7 @@ export function compareCheckpointCounts(input: CompareCheckpointCountsInput): Ch
 }
 
 /** `averageOf` on the original items: every subset is present, so it is the plain mean of the subset metrics, summed in subset order. */
-function averageStatistic(scores: readonly SubsetAccuracies[], metric: CheckpointMetric): number {
+function averageStatistic(scores: readonly SubsetAccuracies[], metric: ProcessBenchIntervalMetric): number {
   let sum = 0;
   for (const score of scores) sum += score[metric];
   return scores.length ? sum / scores.length : 0;
@@ -483,22 +518,20 @@ export function checkpointReplicates(input: { gold: readonly ProcessBenchGold[];
   const subsets = [...new Set(input.gold.map(goldSubset))].sort((a, b) => a.localeCompare(b));
   const subsetIndex = new Map(subsets.map((s, i) => [s, i]));
   const goldSubsets = input.gold.map((g) => subsetIndex.get(goldSubset(g))!);
-  const codes = input.gold.map((g, i) => goldSubsets[i]! * 4 + outcomeClass(g.label, input.predictions.get(g.id)));
-  const average = bootstrapScope([codes], subsets.length, (counts) => averageFromCounts(counts, subsets.length), resamples, input.seed);
-  const bySubset = subsets.map((_, s) => {
-    const own = codes.flatMap((code, i) => (goldSubsets[i] === s ? [code & 3] : []));
-    return bootstrapScope([own], 1, (counts) => metricsFromCounts(counts, 0), resamples, input.seed).values[0]!;
-  });
+  const classes = input.gold.map((g) => outcomeClass(g.label, input.predictions.get(g.id)));
+  const own = subsets.map((_, s) => classes.filter((_, i) => goldSubsets[i] === s));
+  const average = bootstrapStrata(own.map((codes) => [codes]), resamples, input.seed);
+  const bySubset = own.map((codes) => bootstrapScope([codes], 1, (counts) => metricsFromCounts(counts, 0), resamples, input.seed).values[0]!);
   return { n: input.gold.length, subsets, resamples, seed: input.seed, average: average.values[0]!, bySubset };
 }
 
 /** The replicates as one Float64 little-endian block: the average's f1, acc_err, acc_cor, then each subset's, `resamples` values each. */
 export function packReplicates(replicates: RunReplicates): Uint8Array<ArrayBuffer> {
   const scopes = [replicates.average, ...replicates.bySubset];
-  const out = new Float64Array(scopes.length * CHECKPOINT_METRICS.length * replicates.resamples);
+  const out = new Float64Array(scopes.length * PROCESSBENCH_INTERVAL_METRICS.length * replicates.resamples);
   let offset = 0;
   for (const scope of scopes) {
-    for (const metric of CHECKPOINT_METRICS) {
+    for (const metric of PROCESSBENCH_INTERVAL_METRICS) {
       out.set(scope[metric], offset);
       offset += replicates.resamples;
     }
@@ -510,7 +543,7 @@ export function packReplicates(replicates: RunReplicates): Uint8Array<ArrayBuffe
 
 /** `packReplicates` read back; refuses a block of the wrong size for its subsets and resamples. */
 export function unpackReplicates(bytes: Uint8Array, meta: Omit<RunReplicates, "average" | "bySubset">): RunReplicates {
-  const blocks = (1 + meta.subsets.length) * CHECKPOINT_METRICS.length;
+  const blocks = (1 + meta.subsets.length) * PROCESSBENCH_INTERVAL_METRICS.length;
   if (bytes.byteLength !== blocks * meta.resamples * 8) {
     throw new RangeError(`stored replicates hold ${bytes.byteLength} bytes, not the ${blocks * meta.resamples * 8} of ${meta.subsets.length} subsets × ${meta.resamples} resamples`);
   }
@@ -518,12 +551,12 @@ export function unpackReplicates(bytes: Uint8Array, meta: Omit<RunReplicates, "a
   let offset = 0;
   const scope = () =>
     Object.fromEntries(
-      CHECKPOINT_METRICS.map((metric) => {
+      PROCESSBENCH_INTERVAL_METRICS.map((metric) => {
         const block = values.slice(offset, offset + meta.resamples);
         offset += meta.resamples;
         return [metric, block];
       }),
-    ) as Record<CheckpointMetric, Float64Array>;
+    ) as Record<ProcessBenchIntervalMetric, Float64Array>;
   const average = scope();
   const bySubset = meta.subsets.map(() => scope());
   return { ...meta, average, bySubset };

@@ -4,7 +4,7 @@ import { integrate } from "../stats/quadrature";
 import { LABEL_EPSILON, type Label } from "./label";
 import { mixturePosteriorParts, mixturePriorSchema, type MixturePrior } from "./mixture-prior";
 import { bestOfNValue } from "./q-values";
-import type { LabelRule } from "./rules";
+import { applyLabelRule, type LabelRule } from "./rules";
 
 /**
  * Label confidence (beyond the paper; docs/DOMAIN.md "Label confidence"): how
@@ -16,22 +16,38 @@ import type { LabelRule } from "./rules";
  * prefix whose value is known (the finished solution inside a run: its own
  * outcome) is a point mass. A chunk's confidence under a rule is the posterior
  * probability that the rule applied to the true values (Q_{i−1}, Q_i) gives
- * the label the rule gave on the estimates:
- * - Rel-Ratio(γ): true Positive iff Q_i > γ·Q_{i−1};
- * - Rel-Effective(α, n): true Positive iff Q_i + α(μ(Q_i) − μ(Q_{i−1})) > 0, μ(q) = 1 − (1 − q)^n;
- * - Abs-Q: true Positive iff Q_i > ε (ε = 0.01 by default: under a continuous
- *   prior Q_i > 0 is almost sure, so "some rollout can succeed" needs a floor);
- *   with later-prefixes evidence, iff Q_j > ε for some j ≥ i.
- * Both relative rules are a threshold on Q_i that grows with Q_{i−1}, so the
- * probability is one integral over Q_{i−1}'s posterior (adaptive Gauss–Kronrod
- * after p = sin²θ, which removes the density's endpoint singularities; error
- * below 1e-8).
+ * the label the rule gave on the estimates.
+ *
+ * The true rule keeps the estimate rule's conventions about zero. On estimates
+ * "0 of m" is an exact 0 (no rollout succeeded); a true Q is never exactly 0
+ * under a continuous prior, so a true value at or below the floor ε (default
+ * 0.01) is read as that 0 (`trueRuleLabels`: the rule applied to the true
+ * values with every value ≤ ε set to 0):
+ * - Abs-Q: true Positive iff Q_i > ε; with later-prefixes evidence, iff Q_j > ε for some j ≥ i;
+ * - Rel-Ratio(γ): when Q_{i−1} ≤ ε (the estimate's "Q_{i−1} = 0: Positive iff
+ *   Q_i > 0"), true Positive iff Q_i > ε; otherwise iff Q_i > γ·Q_{i−1} and Q_i > ε;
+ * - Rel-Effective(α, n): true Positive iff Q_i > ε and (Q_{i−1} ≤ ε or
+ *   Q_i + α(μ(Q_i) − μ(Q_{i−1})) > 0), μ(q) = 1 − (1 − q)^n;
+ * where the "Q_i > ε" mirrors the estimate's "0 of m is Negative under every
+ * rule". So every rule's confidence rises with evidence: 0 of m → 0 of m is a
+ * Negative whose confidence tends to 1 as m grows, as Abs-Q's does.
+ *
+ * Both relative rules are then a threshold T(Q_{i−1}) on Q_i that never
+ * decreases with Q_{i−1}: T(p) = ε for p ≤ ε, max(ε, τ(p)) above, τ(p) = γ·p or
+ * Rel-Effective's root of t + α·μ(t) = α·μ(p). The probability is the part of
+ * Q_{i−1}'s posterior where T is the floor ε (a product of two CDFs) plus one
+ * integral over the rest (adaptive Gauss–Kronrod after p = sin²θ, which removes
+ * the density's endpoint singularities; error below 1e-8), cut at the points
+ * where T leaves the floor and where it reaches 1, so the integrand is smooth.
  */
 
 export const CONFIDENCE_PRIORS = ["jeffreys", "uniform", "mixture"] as const;
 export type ConfidencePrior = (typeof CONFIDENCE_PRIORS)[number];
 export const DEFAULT_CONFIDENCE_PRIOR: ConfidencePrior = "jeffreys";
-/** Abs-Q's floor ε: a true Q at or below it counts as "no rollout can succeed". */
+/**
+ * The floor ε of every rule's true values: a true Q at or below it counts as 0,
+ * "no rollout can succeed" (Abs-Q's Q > 0, the relative rules' Q_{i−1} = 0 and Q_i = 0).
+ */
 export const DEFAULT_ABS_Q_EPSILON = 0.01;
 
 /** The conjugate priors' pseudo-count added to both successes and failures. */
@@ -44,7 +60,10 @@ export const labelConfidenceOptionsSchema = z
      * 0 and 1 plus a Beta part, with the weights and parameters given in `mixture` (fitted to a pilot run's counts).
      */
     prior: z.enum(CONFIDENCE_PRIORS).default(DEFAULT_CONFIDENCE_PRIOR),
-    /** Abs-Q's ε: true Positive iff Q > ε. */
+    /**
+     * The floor ε: a true Q at or below it is read as 0 by every rule (Abs-Q: true Positive iff Q > ε; the relative
+     * rules: Q_{i−1} ≤ ε is the zero previous value, Q_i ≤ ε is Negative). Named for Abs-Q, where it was first used.
+     */
     absQEpsilon: z.number().gt(0).lt(1).default(DEFAULT_ABS_Q_EPSILON),
     /** The mixture prior's parameters; only with prior "mixture". */
     mixture: mixturePriorSchema.optional(),
@@ -103,8 +122,8 @@ function survival(q: QPosterior, t: number): number {
   return 1 - cdf(q, t);
 }
 
-/** E[h(Q)] under a Beta posterior, integrated in θ with Q = sin²θ. */
-function expectation(q: Extract<SimplePosterior, { kind: "beta" }>, h: (p: number) => number): number {
+/** E[h(Q); from < Q ≤ to] under a Beta posterior, integrated in θ with Q = sin²θ (0 ≤ from < to ≤ 1). */
+function expectation(q: Extract<SimplePosterior, { kind: "beta" }>, h: (p: number) => number, from = 0, to = 1): number {
   const { a, b } = q;
   const logNorm = Math.log(2) - logBeta(a, b);
   const f = (theta: number) => {
@@ -114,7 +133,8 @@ function expectation(q: Extract<SimplePosterior, { kind: "beta" }>, h: (p: numbe
     const logWeight = logNorm + (2 * a - 1) * Math.log(s) + (2 * b - 1) * Math.log(c);
     return Math.exp(logWeight) * h(s * s);
   };
-  return integrate(f, 0, Math.PI / 2, { tolerance: 1e-9, initialPanels: 16, maxPanels: 4000 }).value;
+  const theta = (p: number) => Math.asin(Math.sqrt(p));
+  return integrate(f, theta(from), theta(to), { tolerance: 1e-9, initialPanels: 16, maxPanels: 4000 }).value;
 }
 
 /** Rel-Effective's threshold: the Q_i at which Q_i + α·μ(Q_i) equals α·μ(Q_{i−1}) (0 when α = 0). */
@@ -134,12 +154,28 @@ function relEffectiveThreshold(previous: number, alpha: number, n: number): numb
   return t;
 }
 
+type RelativeRule = Exclude<LabelRule, { rule: "abs-q" }>;
+
+/** The relative rule's own threshold τ(p) on Q_i for Q_{i−1} = p > ε: γ·p (Rel-Ratio) or Rel-Effective's root. */
+function ruleThreshold(rule: RelativeRule, previous: number): number {
+  return rule.rule === "rel-ratio" ? rule.gamma * previous : relEffectiveThreshold(previous, rule.alpha, rule.n);
+}
+
 /**
- * The largest previous value p for which a known current value c is still a
- * true Positive (Rel-Ratio: c > γp; Rel-Effective: c + α(μ(c) − μ(p)) > 0).
- * Infinity when every p qualifies, −Infinity when none does.
+ * The true rule's threshold on Q_i: true Positive iff Q_i > T(Q_{i−1}), with
+ * T(p) = ε for p ≤ ε (the zero previous value) and max(ε, τ(p)) above it.
  */
-function previousCutForKnownCurrent(rule: Exclude<LabelRule, { rule: "abs-q" }>, c: number): number {
+function trueThreshold(rule: RelativeRule, previous: number, epsilon: number): number {
+  return previous <= epsilon ? epsilon : Math.max(epsilon, ruleThreshold(rule, previous));
+}
+
+/**
+ * The largest previous value p for which a current value c still clears the
+ * rule's own threshold (Rel-Ratio: c > γp; Rel-Effective: c + α(μ(c) − μ(p)) > 0),
+ * i.e. τ(p) < c exactly for p below it. Infinity when every p qualifies,
+ * −Infinity when none does.
+ */
+function previousCutForCurrent(rule: RelativeRule, c: number): number {
   if (rule.rule === "rel-ratio") return c <= 0 ? -Infinity : c / rule.gamma;
   const { alpha, n } = rule;
   if (alpha === 0) return c > 0 ? Infinity : -Infinity;
@@ -149,9 +185,14 @@ function previousCutForKnownCurrent(rule: Exclude<LabelRule, { rule: "abs-q" }>,
   return 1 - (1 - y) ** (1 / n);
 }
 
+/** P(Q ≤ x) for a cut that may be ±Infinity. */
+function cdfAt(q: QPosterior, x: number): number {
+  return x === Infinity ? 1 : x === -Infinity ? 0 : cdf(q, x);
+}
+
 /**
  * Both posteriors Beta: one integral, the costly case. Its value depends only
- * on the rule and the four Beta parameters, which are counts plus the prior's
+ * on the rule, ε and the four Beta parameters, which are counts plus the prior's
  * pseudo-count and so repeat endlessly across the prefixes of a run (and across
  * the simulated solutions of `stepwiser plan annotate`'s adaptive estimate):
  * kept in a bounded memo, emptied when full. Pure, so the memo changes no value.
@@ -160,31 +201,35 @@ const RELATIVE_MEMO_LIMIT = 100_000;
 const relativeMemo = new Map<string, number>();
 
 /** Posterior probability that a relative rule's true label is Positive. */
-function relativeTruePositive(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: SimplePosterior, current: SimplePosterior): number {
+function relativeTruePositive(rule: RelativeRule, previous: SimplePosterior, current: SimplePosterior, epsilon: number): number {
   if (previous.kind === "beta" && current.kind === "beta") {
     const parameters = rule.rule === "rel-ratio" ? `${rule.gamma}` : `${rule.alpha},${rule.n}`;
-    const key = `${rule.rule}|${parameters}|${previous.a},${previous.b}|${current.a},${current.b}`;
+    const key = `${rule.rule}|${parameters}|${epsilon}|${previous.a},${previous.b}|${current.a},${current.b}`;
     const known = relativeMemo.get(key);
     if (known !== undefined) return known;
-    const value = relativeTruePositiveUncached(rule, previous, current);
+    const value = relativeTruePositiveUncached(rule, previous, current, epsilon);
     if (relativeMemo.size >= RELATIVE_MEMO_LIMIT) relativeMemo.clear();
     relativeMemo.set(key, value);
     return value;
   }
-  return relativeTruePositiveUncached(rule, previous, current);
+  return relativeTruePositiveUncached(rule, previous, current, epsilon);
 }
 
-function relativeTruePositiveUncached(rule: Exclude<LabelRule, { rule: "abs-q" }>, previous: SimplePosterior, current: SimplePosterior): number {
-  const threshold = (p: number) => (rule.rule === "rel-ratio" ? rule.gamma * p : relEffectiveThreshold(p, rule.alpha, rule.n));
-  if (previous.kind === "known") return survival(current, threshold(previous.value));
+function relativeTruePositiveUncached(rule: RelativeRule, previous: SimplePosterior, current: SimplePosterior, epsilon: number): number {
+  if (previous.kind === "known") return survival(current, trueThreshold(rule, previous.value, epsilon));
   if (current.kind === "known") {
-    const cut = previousCutForKnownCurrent(rule, current.value);
-    return cut === Infinity ? 1 : cut === -Infinity ? 0 : cdf(previous, cut);
+    // c clears T(p) iff c > ε and (p ≤ ε or τ(p) < c): p below max(ε, cut(c)).
+    const c = current.value;
+    if (c <= epsilon) return 0;
+    return cdfAt(previous, Math.max(epsilon, previousCutForCurrent(rule, c)));
   }
-  return expectation(previous, (p) => {
-    const t = threshold(p);
-    return t >= 1 ? 0 : survival(current, t);
-  });
+  // T(p) = ε up to the knee where τ reaches ε (never below ε itself), then τ(p), which reaches 1 at the top (beyond it
+  // no Q_i clears it). Below the knee the two prefixes' events factor; above it one smooth integral.
+  const knee = Math.min(1, Math.max(epsilon, previousCutForCurrent(rule, epsilon)));
+  const top = Math.min(1, previousCutForCurrent(rule, 1));
+  const floorPart = cdf(previous, knee) * survival(current, epsilon);
+  if (!(top > knee)) return floorPart;
+  return floorPart + expectation(previous, (p) => survival(current, ruleThreshold(rule, p)), knee, top);
 }
 
 /**
@@ -207,8 +252,23 @@ export function truePositiveProbability(
   }
   if (!previous) throw new RangeError(`${rule.rule} needs the previous prefix's value`);
   let total = 0;
-  for (const p of partsOf(previous)) for (const c of partsOf(current)) total += p.weight * c.weight * relativeTruePositive(rule, p.q, c.q);
+  for (const p of partsOf(previous)) for (const c of partsOf(current)) total += p.weight * c.weight * relativeTruePositive(rule, p.q, c.q, options.absQEpsilon);
   return Math.min(1, Math.max(0, total));
+}
+
+/**
+ * The true rule itself: the labels the confidence is the probability of, given
+ * the true values (Q_0, then Q_i after each chunk, the last one the solution's
+ * outcome). It is the rule applied to those values with every value at or
+ * below ε read as 0, the estimate's "no rollout succeeded" (Abs-Q: Q_i > ε;
+ * Rel-Ratio and Rel-Effective: Q_{i−1} ≤ ε takes the zero-previous convention,
+ * Q_i ≤ ε is Negative). Where the true values are known (a simulation) this is
+ * the truth a calibration is measured against.
+ */
+export function trueRuleLabels(rule: LabelRule, q0: number, q: readonly number[], epsilon: number = DEFAULT_ABS_Q_EPSILON): Label[] {
+  if (!(epsilon > 0 && epsilon < 1)) throw new RangeError(`epsilon must lie in (0, 1), got ${epsilon}`);
+  const floored = (value: number) => (value <= epsilon ? 0 : value);
+  return applyLabelRule(rule, floored(q0), q.map(floored));
 }
 
 /** The confidence of a label: the posterior probability of its being the true label. */

@@ -5,3 +5,4 @@ export * from "./solution-stats";
 export * from "./stored-values";
 export * from "./confidence";
 export * from "./mixture-prior";
+export * from "./presets";

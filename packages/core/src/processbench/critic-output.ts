@@ -37,6 +37,16 @@ const DECIMAL_DIGIT = /^\p{Nd}$/u;
  * wrong either way. The reading of `processbench-critic@v2` answers.
  */
 export function parseCriticPredictionOfficial(output: string): number | null {
+  const answer = officialCriticAnswer(output);
+  return answer === null ? null : pythonInt(answer);
+}
+
+/**
+ * The official `extract_answer`: the content of the last match of `\\boxed\{([^}]*)\}`,
+ * stripped as Python's `str.strip()` strips; null without a match. The string a critic
+ * vote counts (`run_eval.py` votes over these strings, then takes `int()` of the winner).
+ */
+export function officialCriticAnswer(output: string): string | null {
   // `re.findall` of the pattern, in linear time: a match is a `\boxed{` and the text up to the
   // first `}` after it, the search goes on after that brace, and once no `}` follows there are
   // no more matches. (The regex itself rescans to the end from every unclosed `\boxed{`.)
@@ -50,7 +60,7 @@ export function parseCriticPredictionOfficial(output: string): number | null {
     from = close + 1;
   }
   if (last === undefined) return null;
-  return pythonInt(last); // strip() and int() skip the same whitespace
+  return pythonStrip(last);
 }
 
 /** Python ≥ 3.11 refuses to convert a string of more digits than this (`sys.get_int_max_str_digits()`), leading zeros included. */
@@ -98,3 +108,56 @@ export const CRITIC_PREDICTION_PARSERS: Readonly<Record<ProcessBenchCriticTempla
   [PROCESSBENCH_CRITIC_PROMPT.id]: parseCriticPrediction,
   [PROCESSBENCH_CRITIC_PROMPT_V2.id]: parseCriticPredictionOfficial,
 });
+
+/** One critic sample as a vote reads it: the answer string its template's reading counts, and the index it gives (null: unparseable). */
+export interface CriticSampleReading {
+  /** v2: the official `extract_answer` string; v1: the parsed index as text; null when the sample names none. */
+  answer: string | null;
+  /** The sample's own prediction with its template's parser. */
+  vote: number | null;
+}
+
+export function readCriticSample(output: string, templateId: ProcessBenchCriticTemplateId): CriticSampleReading {
+  if (templateId === PROCESSBENCH_CRITIC_PROMPT_V2.id) {
+    const answer = officialCriticAnswer(output);
+    return { answer, vote: answer === null ? null : pythonInt(answer) };
+  }
+  const vote = parseCriticPrediction(output);
+  return { answer: vote === null ? null : String(vote), vote };
+}
+
+/** How a critic's K samples decided its prediction. */
+export interface CriticVote {
+  prediction: number | null;
+  /** Each sample's own reading, in sample order. */
+  samples: CriticSampleReading[];
+  /** The answer strings with their counts, in order of first appearance. */
+  tally: Array<{ answer: string; count: number }>;
+  /**
+   * `single` (K = 1), `majority` (one answer most common), `tie` (several equally common: the
+   * one first seen won), `no-answer` (no sample named one: unparseable).
+   */
+  decidedBy: "single" | "majority" | "tie" | "no-answer";
+}
+
+/**
+ * ProcessBench's voting (`code/run_eval.py` with `--use_voting`): every sample's answer read
+ * by the template's own parser, samples without one left out, the most common answer taken
+ * (`Counter(preds).most_common(1)`), then the template's `int()` reading of it. Ties go to
+ * the tied answer that appears first in sample order: a Counter keeps first-appearance order
+ * and `most_common(1)` returns the first of the largest counts. The v2 template votes over the
+ * answer strings as `run_eval.py` does, so `\boxed{02}` and `\boxed{2}` are different votes and a
+ * winning string that is not an integer is unparseable; v1 votes over the parsed indices.
+ */
+export function voteCriticSamples(outputs: readonly string[], templateId: ProcessBenchCriticTemplateId): CriticVote {
+  const samples = outputs.map((output) => readCriticSample(output, templateId));
+  const counts = new Map<string, number>();
+  for (const { answer } of samples) if (answer !== null) counts.set(answer, (counts.get(answer) ?? 0) + 1);
+  const tally = [...counts].map(([answer, count]) => ({ answer, count }));
+  if (tally.length === 0) return { prediction: null, samples, tally, decidedBy: "no-answer" };
+  let winner = tally[0]!;
+  for (const entry of tally) if (entry.count > winner.count) winner = entry;
+  const tied = tally.filter((entry) => entry.count === winner.count).length > 1;
+  const prediction = templateId === PROCESSBENCH_CRITIC_PROMPT_V2.id ? pythonInt(winner.answer) : Number(winner.answer);
+  return { prediction, samples, tally, decidedBy: outputs.length === 1 ? "single" : tied ? "tie" : "majority" };
+}

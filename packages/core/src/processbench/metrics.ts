@@ -1,3 +1,4 @@
+import { averageCoverage, type AverageCoverage } from "./average";
 import { subsetFromId } from "./record";
 
 /** One ProcessBench sample as scoring sees it: its id and gold first-error index (-1 = no error). */
@@ -23,9 +24,13 @@ export interface SubsetScore {
   f1: number;
 }
 
-export interface ProcessBenchScore {
+export interface ProcessBenchScore extends AverageCoverage {
   subsets: Record<string, SubsetScore>;
-  /** Unweighted mean of the subset F1s (the paper reports it over the four subsets). */
+  /**
+   * Unweighted mean of the F1s of the subsets present (`subsets_in_average`).
+   * ProcessBench reports it over its four subsets; over fewer, or over another
+   * subset, it is a partial average (`average_is_partial`), labelled so wherever shown.
+   */
   average_f1: number;
   /** Gold ids without a prediction; each was scored as wrong. */
   missing: string[];
@@ -80,7 +85,7 @@ export function scoreProcessBench(
   const f1s = Object.values(subsets).map((s) => s.f1);
   const average = f1s.length ? f1s.reduce((sum, f) => sum + f, 0) / f1s.length : 0;
   const unknown = [...predictions.keys()].filter((id) => !seen.has(id));
-  return { subsets, average_f1: average, missing, unknown, unparseable };
+  return { subsets, average_f1: average, ...averageCoverage(Object.keys(subsets)), missing, unknown, unparseable };
 }
 
 /**

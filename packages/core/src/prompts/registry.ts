@@ -1,15 +1,17 @@
 import { CHUNK_SEGMENTER_PROMPT } from "./chunk-segmenter";
 import { OUTCOME_PAIRWISE_PROMPT, OUTCOME_POINTWISE_PROMPT } from "./outcome";
 import { PROCESSBENCH_CRITIC_PROMPT, PROCESSBENCH_CRITIC_PROMPT_V2 } from "./processbench-critic";
-import { SELF_SEGMENTING_POLICY_PROMPT } from "./self-segmenting-policy";
-import { STEPWISER_JUDGE_PROMPT } from "./stepwiser-judge";
+import { SELF_SEGMENTING_POLICY_PROMPT, SELF_SEGMENTING_POLICY_PROMPT_V2 } from "./self-segmenting-policy";
+import { STEPWISER_JUDGE_PROMPT, STEPWISER_JUDGE_PROMPT_V2 } from "./stepwiser-judge";
 import { PromptError, type PromptTemplate } from "./template";
 
 /** Every template by id, old versions included: ids stored with past runs must stay resolvable. */
 export const PROMPT_TEMPLATES = Object.freeze({
   [SELF_SEGMENTING_POLICY_PROMPT.id]: SELF_SEGMENTING_POLICY_PROMPT,
+  [SELF_SEGMENTING_POLICY_PROMPT_V2.id]: SELF_SEGMENTING_POLICY_PROMPT_V2,
   [CHUNK_SEGMENTER_PROMPT.id]: CHUNK_SEGMENTER_PROMPT,
   [STEPWISER_JUDGE_PROMPT.id]: STEPWISER_JUDGE_PROMPT,
+  [STEPWISER_JUDGE_PROMPT_V2.id]: STEPWISER_JUDGE_PROMPT_V2,
   [PROCESSBENCH_CRITIC_PROMPT.id]: PROCESSBENCH_CRITIC_PROMPT,
   [PROCESSBENCH_CRITIC_PROMPT_V2.id]: PROCESSBENCH_CRITIC_PROMPT_V2,
   [OUTCOME_POINTWISE_PROMPT.id]: OUTCOME_POINTWISE_PROMPT,

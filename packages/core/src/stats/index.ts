@@ -7,3 +7,5 @@ export * from "./beta";
 export * from "./quadrature";
 export * from "./nelder-mead";
 export * from "./wilson";
+export * from "./stratified-bootstrap";
+export * from "./cluster-bootstrap";

@@ -3,6 +3,7 @@ import { compareCheckpoints } from "../../src/compare/checkpoints";
 import { predictionDisagreements } from "../../src/compare/disagreements";
 import { scorePredictedSolutions, scoreProcessBench, type ProcessBenchGold } from "../../src/processbench/metrics";
 import { bootstrapCI, pairedBootstrapCI, pairedBootstrapTest } from "../../src/stats/bootstrap";
+import { meanOverStrata, pairedStratifiedBootstrapTest, stratifiedBootstrapCI } from "../../src/stats/stratified-bootstrap";
 import { createRng } from "../../src/stats/random";
 
 // Subset "a": two erroneous (labels 2, 1) and two error-free; subset "b": one of each.
@@ -95,30 +96,28 @@ describe("checkpoint comparison", () => {
 });
 
 describe("checkpoint comparison at scale", () => {
-  // The comparison as first written: one bootstrapCI / pairedBootstrapTest per run, scope and metric,
-  // each scoring resampled arrays. The counting implementation must give exactly its numbers.
+  // The comparison as first written: one bootstrapCI / pairedBootstrapTest per run, subset and metric, and one
+  // stratifiedBootstrapCI / pairedStratifiedBootstrapTest per run and metric for the average, each scoring
+  // resampled arrays. The counting implementation must give exactly their numbers.
   function reference(gold: readonly ProcessBenchGold[], runs: Array<{ id: string; predictions: Map<string, number | null> }>, baselineId: string, resamples: number, seed: number) {
     type Item = { label: number; prediction: number | null | undefined; subset: string };
     const metrics = ["f1", "acc_err", "acc_cor"] as const;
     const subsets = [...new Set(gold.map((g) => g.subset!))].sort((a, b) => a.localeCompare(b));
     const options = { resamples, seed };
-    const averageOf = (metric: (typeof metrics)[number]) => (sample: readonly Item[]) => {
-      let sum = 0;
-      for (const subset of subsets) {
-        const part = sample.filter((item) => item.subset === subset);
-        sum += part.length ? scorePredictedSolutions(part)[metric] : 0;
-      }
-      return sum / subsets.length;
-    };
     const metricOf = (metric: (typeof metrics)[number]) => (sample: readonly Item[]) => scorePredictedSolutions(sample)[metric];
     const items = new Map(runs.map((run) => [run.id, gold.map((g) => ({ label: g.label, prediction: run.predictions.get(g.id), subset: g.subset! }))]));
     const scope = (runId: string, subset: string | null) => items.get(runId)!.filter((item) => subset === null || item.subset === subset);
+    const strata = (runId: string) => subsets.map((subset) => scope(runId, subset));
+    const bounds = ({ lower, upper }: { lower: number; upper: number }) => ({ lower, upper });
     const ci = (runId: string, subset: string | null) =>
-      Object.fromEntries(metrics.map((m) => [m, (({ lower, upper }) => ({ lower, upper }))(bootstrapCI(scope(runId, subset), subset === null ? averageOf(m) : metricOf(m), options))]));
+      Object.fromEntries(metrics.map((m) => [m, bounds(subset === null ? stratifiedBootstrapCI(strata(runId), meanOverStrata(metricOf(m)), options) : bootstrapCI(scope(runId, subset), metricOf(m), options))]));
     const delta = (runId: string, subset: string | null) =>
       Object.fromEntries(
         metrics.map((m) => {
-          const test = pairedBootstrapTest(scope(runId, subset), scope(baselineId, subset), subset === null ? averageOf(m) : metricOf(m), options);
+          const test =
+            subset === null
+              ? pairedStratifiedBootstrapTest(strata(runId), strata(baselineId), meanOverStrata(metricOf(m)), options)
+              : pairedBootstrapTest(scope(runId, subset), scope(baselineId, subset), metricOf(m), options);
           return [m, { estimate: test.estimate, lower: test.lower, upper: test.upper, pValue: test.pValue }];
         }),
       );
@@ -136,7 +135,7 @@ describe("checkpoint comparison at scale", () => {
 
   it("gives bit for bit the intervals, deltas and p-values of one bootstrap per run, scope and metric", () => {
     const rng = createRng("scale");
-    // Subsets of very different sizes: "tiny" is missing from many resamples of the whole gold, "errors" has no error-free item.
+    // Subsets of very different sizes: "tiny" has two items (so it is kept at two in every stratified resample), "errors" has no error-free item.
     const sizes: Record<string, number> = { big: 180, mid: 60, tiny: 2, errors: 15 };
     const gold: ProcessBenchGold[] = Object.entries(sizes).flatMap(([subset, size]) =>
       Array.from({ length: size }, (_, i) => ({ id: `${subset}-${i}`, subset, label: subset !== "errors" && rng.nextInt(2) === 0 ? -1 : rng.nextInt(8) })),

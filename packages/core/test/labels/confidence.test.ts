@@ -17,11 +17,15 @@ type Beta = Extract<QPosterior, { kind: "beta" }>;
 
 /**
  * Reference by a different route: integrate over the CURRENT prefix's
- * posterior instead of the previous one (P = E[F_prev(cut(Q_i))], where cut(q)
- * is the largest previous value for which q is a true Positive), by composite
- * Simpson with 20,000 panels after q = sin²θ.
+ * posterior instead of the previous one. The true rule is Positive iff
+ * Q_i > ε and (Q_{i−1} ≤ ε or Q_i clears the rule's own threshold), so for a
+ * current value q > ε the qualifying previous values are those below
+ * max(ε, cut(q)), cut(q) the largest previous value whose threshold q still
+ * clears: P = ∫_{q > ε} f_i(q) F_{i−1}(max(ε, cut(q))) dq, by composite Simpson
+ * with 20,000 panels after q = sin²θ, from θ_ε = asin(√ε) (where the integrand
+ * jumps from 0) to π/2.
  */
-function referenceBySwappedIntegral(rule: Rel, previous: Beta, current: Beta): number {
+function referenceBySwappedIntegral(rule: Rel, previous: Beta, current: Beta, epsilon = 0.01): number {
   const cut = (q: number): number => {
     if (rule.rule === "rel-ratio") return q / rule.gamma;
     const y = (q + rule.alpha * bestOfNValue(q, rule.n)) / rule.alpha;
@@ -31,14 +35,16 @@ function referenceBySwappedIntegral(rule: Rel, previous: Beta, current: Beta): n
   const f = (theta: number) => {
     const s = Math.sin(theta);
     const c = Math.cos(theta);
-    if (s <= 0 || c <= 0) return current.a === 0.5 && s <= 0 ? Math.exp(logNorm) * betaCdf(0, previous.a, previous.b) : 0;
     const q = s * s;
-    return Math.exp(logNorm + (2 * current.a - 1) * Math.log(s) + (2 * current.b - 1) * Math.log(c)) * betaCdf(Math.min(1, cut(q)), previous.a, previous.b);
+    // At θ = π/2 the weight cos^(2b−1) θ is 1 when b = ½ and 0 when b > ½.
+    const cosTerm = c <= 0 ? (current.b === 0.5 ? 0 : -Infinity) : (2 * current.b - 1) * Math.log(c);
+    return Math.exp(logNorm + (2 * current.a - 1) * Math.log(s) + cosTerm) * betaCdf(Math.min(1, Math.max(epsilon, cut(q))), previous.a, previous.b);
   };
+  const from = Math.asin(Math.sqrt(epsilon));
   const panels = 20_000;
-  const h = Math.PI / 2 / panels;
-  let sum = f(0) + f(Math.PI / 2);
-  for (let i = 1; i < panels; i++) sum += (i % 2 === 1 ? 4 : 2) * f(i * h);
+  const h = (Math.PI / 2 - from) / panels;
+  let sum = f(from) + f(Math.PI / 2);
+  for (let i = 1; i < panels; i++) sum += (i % 2 === 1 ? 4 : 2) * f(from + i * h);
   return (sum * h) / 3;
 }
 
@@ -73,7 +79,9 @@ describe("label confidence", () => {
     expect(p).toBeLessThan(0.63);
   });
 
-  it("matches the closed form of P(Q_i > Q_{i−1}) (uniform prior, γ = 1) to 1e-6", () => {
+  it("as ε → 0, matches the closed form of P(Q_i > Q_{i−1}) (uniform prior, γ = 1) to 1e-6", () => {
+    // With a vanishing floor the true rule is Q_i > γ·Q_{i−1} alone (Q_{i−1} ≤ ε has probability ≈ (m + 1)·ε).
+    const vanishing = { prior: "uniform", absQEpsilon: 1e-12 } as const;
     for (const [s1, m1, s2, m2] of [
       [3, 10, 5, 10],
       [0, 16, 0, 16],
@@ -84,7 +92,7 @@ describe("label confidence", () => {
     ] as const) {
       const previous = beta(s1, m1, "uniform");
       const current = beta(s2, m2, "uniform");
-      const p = truePositiveProbability({ rule: "rel-ratio", gamma: 1 }, previous, current);
+      const p = truePositiveProbability({ rule: "rel-ratio", gamma: 1 }, previous, current, [], vanishing);
       expect(Math.abs(p - closedFormGreater(current, previous))).toBeLessThan(1e-6);
     }
   });
@@ -108,6 +116,10 @@ describe("label confidence", () => {
       [30, 32, 1, 4],
       [3, 128, 2, 128], // narrow posteriors near 0
       [200, 256, 140, 256], // narrow posteriors, mid
+      [0, 256, 0, 256], // both mostly below ε
+      [1, 64, 0, 64], // previous straddles ε
+      [0, 1024, 3, 1024], // previous almost surely ≤ ε, current just above it
+      [2, 1024, 1, 1024], // both straddle ε, narrow
     ];
     for (const rule of rules) {
       for (const [s1, m1, s2, m2] of pairs) {
@@ -118,6 +130,38 @@ describe("label confidence", () => {
         expect(Math.abs(p - reference), `${JSON.stringify(rule)} ${s1}/${m1} → ${s2}/${m2}: ${p} vs ${reference}`).toBeLessThan(1e-4);
       }
     }
+  });
+
+  it("reads a true Q ≤ ε as the estimate's 0: a zero previous value needs Q_i > ε, and Q_i ≤ ε is Negative", () => {
+    const epsilon = 0.01;
+    const ratio = { rule: "rel-ratio", gamma: 0.7 } as const;
+    const none = beta(0, 16);
+    const below = betaCdf(epsilon, 0.5, 16.5); // P(Q ≤ ε | 0 of 16)
+    // 0/16 → 0/16: both ≤ ε (true Negative), or Q_{i−1} > ε with Q_i ≤ max(ε, γ·Q_{i−1}); so at least P(Q_i ≤ ε).
+    const zeroZero = 1 - truePositiveProbability(ratio, none, none);
+    expect(zeroZero).toBeGreaterThan(below);
+    expect(zeroZero).toBeCloseTo(0.5532, 4);
+    // Without the floor on Q_{i−1} it would be P(Q_i ≤ 0.7·Q_{i−1}) ≈ 0.443 for every m (the ratio of two small
+    // values does not settle); with it, more failures settle the label.
+    expect(1 - truePositiveProbability(ratio, beta(0, 256), beta(0, 256))).toBeGreaterThan(0.97);
+    // A known previous value at or below ε takes the zero-previous branch exactly: P(Q_i > ε).
+    expect(truePositiveProbability(ratio, { kind: "known", value: 0 }, beta(3, 16))).toBeCloseTo(1 - betaCdf(epsilon, 3.5, 13.5), 12);
+    expect(truePositiveProbability(ratio, { kind: "known", value: 0.005 }, beta(3, 16))).toBeCloseTo(1 - betaCdf(epsilon, 3.5, 13.5), 12);
+    // Above ε, the threshold is max(ε, γ·Q_{i−1}): γ·0.012 = 0.0084 < ε, so still P(Q_i > ε); at 0.5 it is 0.35.
+    expect(truePositiveProbability(ratio, { kind: "known", value: 0.012 }, beta(3, 16))).toBeCloseTo(1 - betaCdf(epsilon, 3.5, 13.5), 12);
+    expect(truePositiveProbability(ratio, { kind: "known", value: 0.5 }, beta(3, 16))).toBeCloseTo(1 - betaCdf(0.35, 3.5, 13.5), 12);
+    // A known current value at or below ε is Negative whatever came before; above it, Q_{i−1} below max(ε, c/γ) qualifies.
+    expect(truePositiveProbability(ratio, beta(0, 16), { kind: "known", value: 0.005 })).toBe(0);
+    expect(truePositiveProbability(ratio, beta(0, 16), { kind: "known", value: 0.02 })).toBeCloseTo(betaCdf(0.02 / 0.7, 0.5, 16.5), 12);
+    // With γ = 1.2 and c = 0.011, c/γ < ε: every Q_{i−1} ≤ ε qualifies (the zero branch), and none above it.
+    expect(truePositiveProbability({ rule: "rel-ratio", gamma: 1.2 }, beta(0, 16), { kind: "known", value: 0.011 })).toBeCloseTo(betaCdf(epsilon, 0.5, 16.5), 12);
+    // Rel-Effective with α = 0 is "Q_i > 0" on estimates, Abs-Q's rule: its true rule is Abs-Q's, Q_i > ε.
+    const flat = { rule: "rel-effective", alpha: 0, n: 4 } as const;
+    expect(truePositiveProbability(flat, beta(5, 16), none)).toBeCloseTo(1 - below, 12);
+    expect(truePositiveProbability(flat, none, none)).toBeCloseTo(1 - below, 12);
+    // The floor is the option's ε for every rule.
+    const wide = { prior: "jeffreys", absQEpsilon: 0.05 } as const;
+    expect(1 - truePositiveProbability(ratio, none, none, [], wide)).toBeGreaterThan(zeroZero);
   });
 
   it("Abs-Q: P(Q_i > ε) from the posterior; later-prefixes: some Q_j > ε", () => {

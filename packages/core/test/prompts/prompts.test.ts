@@ -18,6 +18,7 @@ import {
   PROMPT_TEMPLATES,
   PromptError,
   SELF_SEGMENTING_POLICY_PROMPT,
+  SELF_SEGMENTING_POLICY_PROMPT_V2,
   STEPWISER_JUDGE_PROMPT,
   toChatPrompt,
 } from "../../src/prompts";
@@ -30,8 +31,10 @@ describe("prompt templates", () => {
     expect(PROMPT_TEMPLATE_IDS).toMatchInlineSnapshot(`
       [
         "self-segmenting-policy@v1",
+        "self-segmenting-policy@v2",
         "chunk-segmenter@v1",
         "stepwiser-judge@v1",
+        "stepwiser-judge@v2",
         "processbench-critic@v1",
         "processbench-critic@v2",
         "outcome-pointwise@v1",
@@ -62,7 +65,7 @@ describe("prompt templates", () => {
     expect(isPromptTemplateId("stepwiser-judge@v1")).toBe(true);
     expect(isPromptTemplateId("toString")).toBe(false);
     expect(() => getPromptTemplate("stepwiser-judge@v9")).toThrow(
-      'unknown prompt template "stepwiser-judge@v9"; known templates: self-segmenting-policy@v1, chunk-segmenter@v1, stepwiser-judge@v1, processbench-critic@v1, processbench-critic@v2',
+      'unknown prompt template "stepwiser-judge@v9"; known templates: self-segmenting-policy@v1, self-segmenting-policy@v2, chunk-segmenter@v1, stepwiser-judge@v1, stepwiser-judge@v2, processbench-critic@v1, processbench-critic@v2',
     );
     expect(() => getPromptTemplate("constructor")).toThrow(PromptError);
   });
@@ -78,10 +81,12 @@ describe("self-segmenting policy prompt", () => {
   });
 
   it("inserts the problem literally", () => {
-    const prompt = buildSelfSegmentingPolicyPrompt({ problem: TRICKY });
-    expect(prompt.templateId).toBe("self-segmenting-policy@v1");
-    expect(prompt.text.endsWith(`Problem: ${TRICKY}`)).toBe(true);
-    expect(prompt.text).toBe(SELF_SEGMENTING_POLICY_PROMPT.text.replace("{problem}", () => TRICKY));
+    for (const template of [SELF_SEGMENTING_POLICY_PROMPT, SELF_SEGMENTING_POLICY_PROMPT_V2]) {
+      const prompt = buildSelfSegmentingPolicyPrompt({ problem: TRICKY }, template.id);
+      expect(prompt.templateId).toBe(template.id);
+      expect(prompt.text.endsWith(`Problem: ${TRICKY}`)).toBe(true);
+      expect(prompt.text).toBe(template.text.replace("{problem}", () => TRICKY));
+    }
   });
 });
 
@@ -125,16 +130,21 @@ describe("StepWiser judge prompt", () => {
     expect(text.endsWith("Final Judgment: \\boxed{Negative}")).toBe(true);
   });
 
-  it("joins the previous chunks with a blank line and fills every slot literally", () => {
-    const prompt = buildStepwiserJudgePrompt({
-      problem: "Find {x}: $x + 1 = 3$.",
-      previousChunks: ["Subtract 1.", { text: "So $x = 2$ and {chunk} stays." }],
-      chunk: "Check: $2 + 1 = 3$ ✓ {history}",
-    });
-    expect(prompt.templateId).toBe("stepwiser-judge@v1");
-    expect(prompt.text).toContain("Mathematical Problem: Find {x}: $x + 1 = 3$.\n");
-    expect(prompt.text).toContain("Historical Reasoning Path: Subtract 1.\n\nSo $x = 2$ and {chunk} stays.\n");
-    expect(prompt.text).toContain("New Reasoning Chunk: Check: $2 + 1 = 3$ ✓ {history}\n");
+  it("joins the previous chunks with a blank line and fills every slot literally, in either version", () => {
+    for (const templateId of ["stepwiser-judge@v1", "stepwiser-judge@v2"] as const) {
+      const prompt = buildStepwiserJudgePrompt(
+        {
+          problem: "Find {x}: $x + 1 = 3$.",
+          previousChunks: ["Subtract 1.", { text: "So $x = 2$ and {chunk} stays." }],
+          chunk: "Check: $2 + 1 = 3$ ✓ {history}",
+        },
+        templateId,
+      );
+      expect(prompt.templateId).toBe(templateId);
+      expect(prompt.text).toContain("Mathematical Problem: Find {x}: $x + 1 = 3$.\n");
+      expect(prompt.text).toContain("Historical Reasoning Path: Subtract 1.\n\nSo $x = 2$ and {chunk} stays.\n");
+      expect(prompt.text).toContain("New Reasoning Chunk: Check: $2 + 1 = 3$ ✓ {history}\n");
+    }
   });
 
   it("renders an empty history as an explicit placeholder", () => {
@@ -209,7 +219,7 @@ Please put your final answer (i.e., the index) in \\boxed{}.`;
 describe("filling templates", () => {
   it("fills by id as well, and gives a chat form with the same wording", () => {
     const prompt = fillPromptTemplate(getPromptTemplate("self-segmenting-policy@v1"), { problem: "1 + 1?" });
-    expect(prompt).toEqual(buildSelfSegmentingPolicyPrompt({ problem: "1 + 1?" }));
+    expect(prompt).toEqual(buildSelfSegmentingPolicyPrompt({ problem: "1 + 1?" }, "self-segmenting-policy@v1"));
     expect(toChatPrompt(prompt)).toEqual({ templateId: "self-segmenting-policy@v1", messages: [{ role: "user", content: prompt.text }] });
   });
 

@@ -99,6 +99,29 @@ describe("adaptive sampling", () => {
     expect(confidence(close.outcome)[0]!).toBeLessThan(0.95);
   });
 
+  it("settles prefixes whose rollouts all fail: a 0 of m → 0 of m Negative becomes sure, so it stops well before maxRollouts", async () => {
+    // Q_0 and Q_1 both 0 of m, the solution wrong: chunk 1 is Negative under both rules (a zero previous value and
+    // no recovery), chunk 2 (0 of m → the known wrong outcome) is a sure Negative from the start.
+    const maxRollouts = 2048;
+    const w: World = { k: 2, finalCorrect: false, outcomes: [Array(maxRollouts).fill(false), Array(maxRollouts).fill(false)] };
+    const settings = { batch: 4, targetConfidence: 0.95, maxRollouts, rules: RULES };
+    const { outcome, adaptive } = await runAdaptive(w, settings);
+    const [p0, p1] = outcome.estimates as [PrefixEstimate, PrefixEstimate];
+    expect(p0.rollouts).toBe(p1.rollouts);
+    expect(p0.correct + p1.correct).toBe(0);
+    expect(p1.rollouts).toBeLessThan(maxRollouts / 4);
+    expect(unsurePrefixes(w.k, w.finalCorrect, outcome.estimates, adaptive).size).toBe(0);
+    // It stopped at the first round where both rules' Negative reached the target, not later.
+    const lowest = (m: number) =>
+      Math.min(
+        ...RULES.flatMap((rule) => labelConfidences(rule, ["Negative", "Negative"], [{ correct: 0, rollouts: m }, { correct: 0, rollouts: m }, { known: 0 }]) as number[]),
+      );
+    expect(lowest(p1.rollouts)).toBeGreaterThanOrEqual(0.95);
+    expect(lowest(p1.rollouts - settings.batch)).toBeLessThan(0.95);
+    // At the default maxRollouts (32) the same pair is still unsure: 0 of 32 → 0 of 32 leaves "no success possible" in doubt.
+    expect(lowest(32)).toBeLessThan(0.7);
+  });
+
   it("stops adding rounds when told to (a spent token budget), keeping the first batch of every prefix", async () => {
     const w: World = { k: 2, finalCorrect: false, outcomes: [Array(32).fill(false).map((_, i) => i % 2 === 0), Array(32).fill(false).map((_, i) => i % 3 === 0)] };
     const requests: number[] = [];

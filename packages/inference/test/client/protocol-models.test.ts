@@ -96,7 +96,7 @@ describe("protocol models over HTTP through InferenceClient", () => {
       solutions.map(async ({ problem, steps }) => {
         const truth = truthOfSolution(problem, steps);
         const user: ChatMessage = { role: "user", content: thinkPrmUser(problem.text, steps) };
-        const prefix = "Let's verify step by step:";
+        const prefix = "\nLet's verify step by step:";
         const verification = await client.generate({
           model: "sim-thinkprm",
           prompt: { kind: "chat", messages: [user, { role: "assistant", content: prefix }], continueFinalMessage: true },

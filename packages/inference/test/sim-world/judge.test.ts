@@ -1,4 +1,4 @@
-import { createRng, EMPTY_JUDGE_HISTORY, parseVerdict, type Label } from "@stepwiser/core";
+import { buildStepwiserJudgePrompt, createRng, EMPTY_JUDGE_HISTORY, parseVerdict, type Label } from "@stepwiser/core";
 import { describe, expect, it } from "vitest";
 import { SimPromptError, type SimModel } from "../../src/sim/model";
 import { createSimJudge, parseJudgePrompt, probabilityOfPositive, SIM_JUDGE_PRESETS, type SimJudgePresetId } from "../../src/sim/models";
@@ -71,6 +71,14 @@ describe("sim-judge", () => {
     expect(parseJudgePrompt(`<|im_start|>user\n${first}<|im_end|>\n<|im_start|>assistant\n`)?.chunk).toBe(MIA_RIGHT[0]);
     expect(parseJudgePrompt("Is this right?")).toBeNull();
     expect(() => generate(createSimJudge(), chat("Is this right?"))).toThrow(SimPromptError);
+  });
+
+  it("reads both versions of the judge prompt, each slot exactly", () => {
+    for (const templateId of ["stepwiser-judge@v1", "stepwiser-judge@v2"] as const) {
+      const text = buildStepwiserJudgePrompt({ problem: MIA_TEXT, previousChunks: MIA_RIGHT.slice(0, 2), chunk: MIA_RIGHT[2] }, templateId).text;
+      expect(parseJudgePrompt(text)).toEqual({ problem: MIA_TEXT, history: MIA_RIGHT.slice(0, 2), chunk: MIA_RIGHT[2] });
+      expect(parseJudgePrompt(`<|im_start|>user\n${text}<|im_end|>\n<|im_start|>assistant\n`)?.chunk).toBe(MIA_RIGHT[2]);
+    }
   });
 
   it("has sampled chunks of both labels to be judged on", () => {

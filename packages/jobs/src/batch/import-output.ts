@@ -3,7 +3,7 @@ import type { Db, Prisma, RunUnitStatus } from "@stepwiser/db";
 import { z } from "zod";
 import { loadSolutionForAnnotation } from "../pipelines/annotate/handler";
 import { gradedRolloutRows, type SolutionUnderAnnotation } from "../pipelines/annotate/rollouts";
-import { judgeSampleRows } from "../pipelines/judge/judge-chunks";
+import { judgePromptOf, judgeSampleRows } from "../pipelines/judge/judge-chunks";
 import { loadBatchRun, type BatchRun } from "./batch-run";
 import { parseBatchRequestId, type BatchRequestId } from "./custom-id";
 import { recordAudit } from "@stepwiser/db";
@@ -31,6 +31,8 @@ const chatCompletionSchema = z.object({
     z.object({
       index: z.number().int().min(0),
       message: z.object({ content: z.string().nullish() }),
+      /** "length" marks a judge output cut at its generation limit (stored as truncated). */
+      finish_reason: z.string().nullish(),
     }),
   ),
   usage: z
@@ -207,11 +209,13 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
       throw new InputError(`${choices.length} choices, but the request asked for n = ${id.count}`, { ...at, field: "response.body.choices" });
     }
     const texts: string[] = [];
+    const finishReasons: Array<string | null> = [];
     for (const [i, choice] of choices.entries()) {
       if (choice.index >= id.count || texts[choice.index] !== undefined) {
         throw new InputError(`choice index ${choice.index} is ${choice.index >= id.count ? `not below n = ${id.count}` : "repeated"}`, { ...at, field: `response.body.choices.${i}.index` });
       }
       texts[choice.index] = choice.message.content ?? "";
+      finishReasons[choice.index] = choice.finish_reason ?? null;
     }
 
     const sampleIndices = Array.from({ length: id.count }, (_, i) => id.first + i);
@@ -227,7 +231,7 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
     if (batch.kind === "annotate") {
       rollouts.push(...(await gradedRolloutRows(runId, unit.solution!, id.position, batch.config, sampleIndices, texts, reported.completionTokens)));
     } else {
-      judgeSamples.push(...judgeSampleRows(runId, unit.chunkIds![id.position]!, sampleIndices, texts, reported));
+      judgeSamples.push(...judgeSampleRows(runId, unit.chunkIds![id.position]!, sampleIndices, texts.map((text, i) => ({ text, finishReason: finishReasons[i] })), reported, judgePromptOf(batch.config)));
     }
     for (const i of sampleIndices) unit.stored.add(`${id.position}:${i}`);
     result.requests += 1;

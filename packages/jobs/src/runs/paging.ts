@@ -1,3 +1,4 @@
+import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 
 /**
@@ -60,5 +61,59 @@ export function planProblemIds(db: Db, selection: { datasetId: string; limit?: n
         ...page,
       }),
     { limit: selection.limit },
+  );
+}
+
+/** The segmentation methods a dataset's solutions have, with how many solutions each. */
+export async function datasetSegmentationMethods(db: Db, datasetId: string): Promise<Array<{ method: string; solutions: number }>> {
+  const rows = await db.$queryRaw<Array<{ method: string; solutions: bigint }>>`
+    SELECT s.method, count(*) AS solutions FROM "Segmentation" s JOIN "Trajectory" t ON t.id = s."trajectoryId"
+     WHERE t."datasetId" = ${datasetId} GROUP BY s.method ORDER BY s.method`;
+  return rows.map((row) => ({ method: row.method, solutions: Number(row.solutions) }));
+}
+
+/**
+ * Refuses a chunk-level run whose selection holds no segmentation: the error names the
+ * field that selects nothing and, for the method, the methods the dataset has.
+ */
+export async function refuseEmptySegmentationSelection(db: Db, selection: SegmentationSelection): Promise<void> {
+  const first = await planSegmentationIds(db, { ...selection, limit: 1 }).next();
+  if (!first.done) return;
+  const methods = await datasetSegmentationMethods(db, selection.datasetId);
+  const listed = methods.map((m) => `${m.method} (${m.solutions} solution${m.solutions === 1 ? "" : "s"})`).join(", ");
+  if (!methods.some((m) => m.method === selection.segmentationMethod)) {
+    throw new InputError(
+      methods.length === 0
+        ? `no solution of dataset ${selection.datasetId} is segmented yet, so segmentation method "${selection.segmentationMethod}" selects nothing: segment the dataset first`
+        : `no solution of dataset ${selection.datasetId} is segmented by "${selection.segmentationMethod}", so the run would judge nothing; the dataset's segmentation methods: ${listed}`,
+      { field: "segmentationMethod" },
+    );
+  }
+  if (selection.trajectoryIds) {
+    throw new InputError(`none of the ${selection.trajectoryIds.length} trajectoryIds is a solution of dataset ${selection.datasetId} segmented by "${selection.segmentationMethod}"`, { field: "trajectoryIds" });
+  }
+  throw new InputError(
+    `every solution of dataset ${selection.datasetId} segmented by "${selection.segmentationMethod}" was filtered out by its generate run (all samples of its problem agreed), so the run would annotate nothing; set skipFilteredOut false to include them`,
+    { field: "skipFilteredOut" },
+  );
+}
+
+/** Refuses a problem-level run whose dataset has no problem it could plan (with a reference answer, when it needs one). */
+export async function refuseEmptyProblemSelection(
+  db: Db,
+  selection: { datasetId: string; withReference?: boolean; problemIds?: string[]; /** An empty reference counts as none (the generate run's rule). */ nonEmptyReference?: boolean },
+): Promise<void> {
+  const reference = selection.nonEmptyReference ? { NOT: [{ referenceAnswer: null }, { referenceAnswer: "" }] } : { referenceAnswer: { not: null } };
+  const where = {
+    datasetId: selection.datasetId,
+    ...(selection.withReference ? reference : {}),
+    ...(selection.problemIds ? { id: { in: selection.problemIds } } : {}),
+  };
+  if (await db.problem.findFirst({ where, select: { id: true } })) return;
+  if (selection.problemIds) throw new InputError(`none of the ${selection.problemIds.length} problemIds is a problem of dataset ${selection.datasetId}${selection.withReference ? " with a reference answer" : ""}`, { field: "problemIds" });
+  const problems = await db.problem.count({ where: { datasetId: selection.datasetId } });
+  throw new InputError(
+    problems === 0 ? `dataset ${selection.datasetId} has no problems, so the run would do nothing` : `none of the ${problems} problems of dataset ${selection.datasetId} has a reference answer, which the run needs to grade its solutions`,
+    { field: "datasetId" },
   );
 }

@@ -31,6 +31,12 @@ export interface RunKindHandler<Config> {
    * reproduced (endpoint URLs and models, prompt template ids); stored on the Run.
    */
   snapshot(db: Db, config: Config): Promise<Config>;
+  /**
+   * A new submission's check that the run would plan some work: throws an InputError naming
+   * the field that selects nothing (a segmentation method no solution has, a filter that
+   * matches none), so an empty run is refused rather than completed with a score over nothing.
+   */
+  refuseEmptyPlan?(db: Db, config: Config): Promise<void>;
   /** Dataset the run reads, for listing runs by dataset. */
   datasetId?(config: Config): string | undefined;
   /** Unit keys in plan order, streamed so a plan of 100k units never sits in memory. */

@@ -45,11 +45,22 @@ export interface RunRequest {
   tags?: string[];
 }
 
+/** A run as it would be stored: its kind, its configuration with every default applied and what it refers to snapshotted, and its annotations. */
+export interface PreparedRun {
+  kind: RunKind;
+  config: unknown;
+  datasetId: string | null;
+  name: string;
+  notes: string;
+  tags: string[];
+}
+
 /**
- * Validates a run's configuration, snapshots what it refers to (endpoints, prompt
- * template ids) so the run can be reproduced, and stores it as queued.
+ * Validates a run's configuration and snapshots what it refers to (endpoints, prompt
+ * template ids), with every check a submission must pass (including that it would
+ * plan some work), and stores nothing: what `createRun` stores and `--dry-run` prints.
  */
-export async function createRun(db: Db, request: RunRequest): Promise<Run> {
+export async function prepareRun(db: Db, request: RunRequest): Promise<PreparedRun> {
   const handler = RUN_HANDLERS.get(request.kind);
   if (!handler) throw new InputError(`run kind "${request.kind}" is not available (known: ${[...RUN_HANDLERS.keys()].join(", ")})`, { field: "kind" });
   const parsed = validateRunConfig(request.kind, handler.configSchema, request.config, request.source);
@@ -59,20 +70,35 @@ export async function createRun(db: Db, request: RunRequest): Promise<Run> {
     const protocolOptions = (parsed as { protocolOptions?: { executeCode?: boolean } }).protocolOptions;
     if (protocolOptions?.executeCode) await refuseCodeExecutionWithoutSandbox({ executeCode: true }, "protocolOptions.executeCode");
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(error.reason, { ...error.location, file: request.source });
-    throw new InputError(error instanceof Error ? error.message : String(error), { file: request.source });
+    throw locatedInFile(error, request.source);
   }
   const datasetId = handler.datasetId?.(config) ?? null;
   if (datasetId !== null && !(await db.dataset.findUnique({ where: { id: datasetId }, select: { id: true } }))) {
     throw new InputError(`no dataset with id ${JSON.stringify(datasetId)}`, { file: request.source, field: "datasetId" });
   }
+  try {
+    await handler.refuseEmptyPlan?.(db, config);
+  } catch (error) {
+    throw locatedInFile(error, request.source);
+  }
   const annotations = readRunAnnotations(request);
   const name = annotations.name ?? defaultRunName({ kind: request.kind, config });
+  return { kind: request.kind, config, datasetId, name, notes: annotations.notes ?? "", tags: annotations.tags ?? [] };
+}
+
+function locatedInFile(error: unknown, file: string | undefined): InputError {
+  if (error instanceof InputError) return new InputError(error.reason, { ...error.location, file });
+  return new InputError(error instanceof Error ? error.message : String(error), { file });
+}
+
+/** Validates and snapshots a run's configuration (`prepareRun`) and stores it as queued. */
+export async function createRun(db: Db, request: RunRequest): Promise<Run> {
+  const prepared = await prepareRun(db, request);
   const run = await db.$transaction(async (tx) => {
     const created = await tx.run.create({
-      data: { kind: request.kind, name, notes: annotations.notes ?? "", tags: annotations.tags ?? [], config: config as object, datasetId, createdById: request.createdById ?? null },
+      data: { kind: prepared.kind, name: prepared.name, notes: prepared.notes, tags: prepared.tags, config: prepared.config as object, datasetId: prepared.datasetId, createdById: request.createdById ?? null },
     });
-    await recordAudit(tx, request.createdById, { action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: request.kind, name, tags: created.tags } });
+    await recordAudit(tx, request.createdById, { action: "run.submitted", entityType: "Run", entityId: created.id, after: { kind: prepared.kind, name: prepared.name, tags: created.tags } });
     return created;
   });
   return run;

@@ -1,4 +1,4 @@
-import { checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
+import { averageCoverage, checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
 import { createHash } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
@@ -19,9 +19,20 @@ export function replicatesKey(gold: CommonGold["gold"], predictions: ReadonlyMap
   return hash.digest("hex");
 }
 
+/**
+ * The `goldKey` a run's replicates are stored under: how they were drawn, then the
+ * SHA-256 of what they were drawn from. Replicates are drawn with the average's
+ * resamples stratified by subset (`checkpointReplicates`); those stored before,
+ * whose average resampled all gold items at once, sit under the bare SHA-256 and
+ * are never read again.
+ */
+export function storedReplicatesKey(replicatesKey: string): string {
+  return `stratified-average:${replicatesKey}`;
+}
+
 /** Stored replicates of the finished runs under their keys, for these resamples and seed. */
 async function storedReplicates(db: Db, runs: readonly ComparableRun[], keys: readonly string[], meta: { n: number; resamples: number; seed: number }): Promise<Map<string, RunReplicates>> {
-  const finished = runs.flatMap((run, i) => (FINISHED_STATUSES.has(run.status) ? [{ runId: run.id, goldKey: keys[i]! }] : []));
+  const finished = runs.flatMap((run, i) => (FINISHED_STATUSES.has(run.status) ? [{ runId: run.id, goldKey: storedReplicatesKey(keys[i]!) }] : []));
   const rows = finished.length === 0 ? [] : await db.bootstrapReplicates.findMany({ where: { OR: finished, resamples: meta.resamples, seed: String(meta.seed) } });
   return new Map(rows.map((row) => [row.runId, unpackReplicates(row.values, { n: meta.n, subsets: row.subsets, resamples: meta.resamples, seed: meta.seed })]));
 }
@@ -53,7 +64,7 @@ async function compareFromGold(
     if (!FINISHED_STATUSES.has(run.status)) continue;
     const drawn = checkpointReplicates({ gold, predictions: own, resamples: input.resamples, seed: input.seed });
     await db.bootstrapReplicates.createMany({
-      data: [{ runId: run.id, goldKey: key, resamples: input.resamples, seed: String(input.seed), subsets: drawn.subsets, values: packReplicates(drawn) }],
+      data: [{ runId: run.id, goldKey: storedReplicatesKey(key), resamples: input.resamples, seed: String(input.seed), subsets: drawn.subsets, values: packReplicates(drawn) }],
       skipDuplicates: true,
     });
     replicates.set(run.id, drawn);
@@ -71,10 +82,13 @@ async function compareFromGold(
 /**
  * ProcessBench scores of 2–8 runs on the same gold solutions (see
  * `loadCommonGold`), each with 95 % percentile-bootstrap intervals per subset
- * and on average, and each non-baseline run's paired-bootstrap difference from
- * the baseline with its interval and p-value. Each run names the judge protocol it
- * spoke; `published` are the reference F1s published elsewhere (average over the four
- * subsets only, not measured here), for the leaderboard's reference block.
+ * and on average (stratified by subset), and each non-baseline run's
+ * paired-bootstrap difference from the baseline with its interval and p-value.
+ * `average` says which subsets the averages are over and whether that is a
+ * partial average. Each run names the judge protocol it spoke; `published` are
+ * the reference F1s published elsewhere (per subset where the source gives them,
+ * and the source's four-subset average, each row with its table; not measured
+ * here), for the leaderboard's reference block.
  */
 export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds: string[]; baselineRunId: string; resamples: number; seed: number }>) {
   if (!input.runIds.includes(input.baselineRunId)) {
@@ -106,6 +120,7 @@ export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds:
   return {
     dataset,
     subsets: comparison.subsets,
+    average: averageCoverage(comparison.subsets),
     gold: comparison.gold,
     baselineRunId: comparison.baselineId,
     resamples: comparison.resamples,

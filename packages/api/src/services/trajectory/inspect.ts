@@ -20,7 +20,7 @@ export async function inspectTrajectory({ db, input }: ServiceArgs<{ id: string 
   const segmentationIds = trajectory.segmentations.map((s) => s.id);
   const chunkIds = trajectory.segmentations.flatMap((s) => s.chunks.map((c) => c.id));
 
-  const [values, samples, labels] = await Promise.all([
+  const [values, samples, labels, predictions] = await Promise.all([
     db.chunkValue.findMany({
       where: { segmentationId: { in: segmentationIds } },
       orderBy: [{ runId: "asc" }, { prefixLength: "asc" }],
@@ -29,16 +29,22 @@ export async function inspectTrajectory({ db, input }: ServiceArgs<{ id: string 
     db.judgeSample.findMany({
       where: { chunkId: { in: chunkIds } },
       orderBy: [{ runId: "asc" }, { chunkId: "asc" }, { sampleIndex: "asc" }],
-      select: { runId: true, chunkId: true, sampleIndex: true, verdict: true, rationale: true, promptTemplateId: true },
+      select: { runId: true, chunkId: true, sampleIndex: true, verdict: true, rationale: true, promptTemplateId: true, truncated: true },
     }),
     db.chunkLabel.findMany({
       where: { chunkId: { in: chunkIds }, run: { kind: "annotate" } },
       orderBy: [{ runId: "asc" }, { rule: "asc" }, { paramsKey: "asc" }],
       select: { runId: true, chunkId: true, rule: true, paramsKey: true, label: true, confidence: true },
     }),
+    // Judges that answer per solution (the ProcessBench critic, ThinkPRM, outcome models): their samples live with the prediction.
+    db.solutionPrediction.findMany({
+      where: { trajectoryId: trajectory.id },
+      orderBy: { runId: "asc" },
+      select: { runId: true, predictedFirstError: true, score: true, output: true, samples: true },
+    }),
   ]);
   const segmentationOfChunk = new Map(trajectory.segmentations.flatMap((s) => s.chunks.map((c) => [c.id, s.id] as const)));
-  const runIds = [...new Set([...values.map((v) => v.runId), ...samples.map((s) => s.runId)])];
+  const runIds = [...new Set([...values.map((v) => v.runId), ...samples.map((s) => s.runId), ...predictions.map((p) => p.runId)])];
   const runs = await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, kind: true, name: true, createdAt: true, config: true } });
   const describe = (id: string) => {
     const run = runs.find((r) => r.id === id)!;
@@ -54,6 +60,9 @@ export async function inspectTrajectory({ db, input }: ServiceArgs<{ id: string 
       policyModel: config && "policy" in config ? (config.policy?.model ?? null) : null,
       /** How the run computes label confidence (prior, Abs-Q's ε): the browser's live confidences use the same. */
       labelConfidence: config && "labelConfidence" in config ? config.labelConfidence : DEFAULT_LABEL_CONFIDENCE_OPTIONS,
+      /** The judge protocol and the prompt template the run asked with, as its stored config names them. */
+      protocol: config && "protocol" in config ? config.protocol : null,
+      promptTemplateId: judgePromptOfConfig(config),
     };
   };
 
@@ -71,5 +80,45 @@ export async function inspectTrajectory({ db, input }: ServiceArgs<{ id: string 
     ...describe(runId),
     samples: samples.filter((s) => s.runId === runId).map(({ runId: _r, ...s }) => s),
   }));
-  return { ...trajectory, annotations, judgements };
+  const solutionJudgements = predictions.map(({ runId, samples: stored, ...prediction }) => ({
+    ...describe(runId),
+    ...prediction,
+    samples: readSolutionSamples(stored),
+  }));
+  return { ...trajectory, annotations, judgements, solutionJudgements };
+}
+
+/** The template a judge run's prompt came from: the StepWiser judge prompt or the critic template, as stored. */
+function judgePromptOfConfig(config: unknown): string | null {
+  if (typeof config !== "object" || config === null) return null;
+  const c = config as { protocol?: string; judgePromptTemplateId?: string; criticPromptTemplateId?: string };
+  if (c.protocol === "processbench-critic") return c.criticPromptTemplateId ?? null;
+  return c.judgePromptTemplateId ?? null;
+}
+
+/** One sample of a solution-level judgement, as the inspector shows it: its text and what was read from it. */
+export interface SolutionSampleView {
+  index: number;
+  text: string;
+  /** The critic's parsed index, ThinkPRM's chain reading (first error), an outcome model's score; null when unreadable. */
+  reading: number | null;
+  /** The critic's answer string (what its vote counts). */
+  answer: string | null;
+  truncated: boolean;
+}
+
+/** The stored per-sample evidence (shapes differ by protocol), read defensively: a sample without text is left out. */
+function readSolutionSamples(stored: unknown): SolutionSampleView[] {
+  if (!Array.isArray(stored)) return [];
+  const out: SolutionSampleView[] = [];
+  stored.forEach((entry: unknown, index) => {
+    if (typeof entry !== "object" || entry === null) return;
+    const e = entry as Record<string, unknown>;
+    const text = typeof e.output === "string" ? e.output : typeof e.text === "string" ? e.text : null;
+    if (text === null) return;
+    const number = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
+    const reading = "vote" in e ? number(e.vote) : "predictedFirstError" in e ? number(e.predictedFirstError) : number(e.score);
+    out.push({ index, text, reading, answer: typeof e.answer === "string" ? e.answer : null, truncated: e.truncated === true });
+  });
+  return out;
 }

@@ -24,8 +24,6 @@ export const GENPRM_OUTPUT_END = "</output>\n";
 /** Where a code block ends; with execution on, request B pauses here so the block can run. */
 export const GENPRM_CODE_FENCE_END = "\n```\n";
 
-/** GenPRM's sampling (`TEMPERATURE`, `TOP_P`, `TOP_K`, `max_tokens`) and its 20 log-probabilities per token. */
-export const GENPRM_SAMPLING = Object.freeze({ temperature: 0.6, topP: 0.95, topK: 20, maxTokens: 2048, topLogprobs: 20 } as const);
 /** Code rounds per step before falling back to the analysis alone (`time_limit=3`). */
 export const GENPRM_MAX_CODE_ROUNDS = 3;
 /** The fallback request's budget (`left_tokens = 20`). */
@@ -176,4 +174,32 @@ export function genPrmYesProbability(tokens: readonly TokenLogprob[], verdict: V
 
 function withoutSuffix(text: string, suffix: string): string {
   return text.endsWith(suffix) ? text.slice(0, -suffix.length) : text;
+}
+
+/** The reward GenPRM's evaluator gives a sample without a readable decision (genprm_inference.py): neither yes nor no. */
+export const GENPRM_UNDECIDED_REWARD = 0.5;
+/** `aggregation/processbench.py`'s `--reward_threshold` default: a step scoring below it is an error. */
+export const GENPRM_REWARD_THRESHOLD = 0.5;
+
+/**
+ * A step's score as GenPRM's ProcessBench evaluator reads it (`eval_logic/processbench.py`
+ * `step_scores.append(sum(rewards)/len(rewards))`): the mean over the step's samples of each
+ * sample's P(Yes), a sample without one counting 0.5. Null for a step with no samples.
+ */
+export function genPrmStepScore(sampleScores: readonly (number | null)[]): number | null {
+  if (sampleScores.length === 0) return null;
+  return sampleScores.reduce<number>((sum, score) => sum + (score ?? GENPRM_UNDECIDED_REWARD), 0) / sampleScores.length;
+}
+
+/** GenPRM's step verdict: Positive iff its score reaches the threshold (`r >= thr` is a correct step). */
+export function genPrmStepVerdict(score: number): Verdict {
+  return score >= GENPRM_REWARD_THRESHOLD ? "Positive" : "Negative";
+}
+
+/**
+ * GenPRM's first-error reading (`aggregation/processbench.py`): the first step whose score is
+ * below the threshold, -1 when every step reaches it.
+ */
+export function genPrmFirstError(stepScores: readonly number[]): number {
+  return stepScores.findIndex((score) => score < GENPRM_REWARD_THRESHOLD);
 }

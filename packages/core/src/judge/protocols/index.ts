@@ -4,3 +4,4 @@ export * from "./thinkprm";
 export * from "./genprm";
 export * from "./discriminative-prm";
 export * from "./outcome";
+export * from "./sampling";

@@ -59,7 +59,8 @@ export const JUDGE_PROTOCOLS: Readonly<Record<JudgeProtocolId, JudgeProtocolInfo
   },
   "processbench-critic": {
     id: "processbench-critic",
-    version: 1,
+    // v2: K samples per solution voted as run_eval.py votes (v1 read one sample whatever K was).
+    version: 2,
     label: "ProcessBench critic",
     granularity: "solution-steps",
     api: "chat",
@@ -68,7 +69,8 @@ export const JUDGE_PROTOCOLS: Readonly<Record<JudgeProtocolId, JudgeProtocolInfo
   },
   thinkprm: {
     id: "thinkprm",
-    version: 1,
+    // v2: the verification prefix starts with helper.py's newline ("\nLet's verify step by step:").
+    version: 2,
     label: "ThinkPRM",
     granularity: "solution-steps",
     api: "chat-logprobs",
@@ -77,7 +79,8 @@ export const JUDGE_PROTOCOLS: Readonly<Record<JudgeProtocolId, JudgeProtocolInfo
   },
   genprm: {
     id: "genprm",
-    version: 1,
+    // v2: a step is read as aggregation/processbench.py reads it (mean P(Yes) below 0.5, 0.5 without a decision).
+    version: 2,
     label: "GenPRM",
     granularity: "chunk",
     api: "chat-logprobs",

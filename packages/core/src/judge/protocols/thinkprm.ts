@@ -23,8 +23,12 @@ export const THINKPRM_INSTRUCTION_TEMPLATE = [
   "Review and critique each step in the proposed solution to determine whether each step is correct. If the solution is incomplete, only verify the provided steps.",
 ].join("\n");
 
-/** The start of the verifier's answer (`utils/helper.py`, inference branch), continued by the model. */
-export const THINKPRM_VERIFICATION_PREFIX = "Let's verify step by step:";
+/**
+ * The start of the verifier's answer, continued by the model: `utils/helper.py`'s inference
+ * branch appends `"\nLet's verify step by step:"` to the chat template's generation prompt,
+ * so the assistant's text begins with a newline.
+ */
+export const THINKPRM_VERIFICATION_PREFIX = "\nLet's verify step by step:";
 
 /** Written after the verification to ask for the decision (`predecision_string` of `prm/thinkprm_api.py`). */
 export const THINKPRM_PREDECISION_STRING = "\nIs the solution correct? ";

@@ -25,7 +25,7 @@ describe("ThinkPRM requests", () => {
           "Step 1: First multiply: $3 \\times 4 = 12$.\nStep 2: Then add: $2 + 12 = 14$.\nStep 3: The answer is $14$.\n\n" +
           "Review and critique each step in the proposed solution to determine whether each step is correct. If the solution is incomplete, only verify the provided steps.",
       },
-      { role: "assistant", content: "Let's verify step by step:" },
+      { role: "assistant", content: "\nLet's verify step by step:" },
     ]);
     expect(request.stop).toEqual(["Is the solution correct?", "</think>", "Step 4:"]);
     expect(THINKPRM_STOP_STRINGS).toEqual(["Is the solution correct?", "</think>"]);
@@ -48,7 +48,7 @@ describe("ThinkPRM requests", () => {
     expect(decision).toHaveLength(2);
     expect(decision[1]).toEqual({
       role: "assistant",
-      content: "Let's verify step by step:\nStep 1: fine. \\boxed{correct}\nStep 2: fine. \\boxed{correct}\nIs the solution correct? ",
+      content: "\nLet's verify step by step:\nStep 1: fine. \\boxed{correct}\nStep 2: fine. \\boxed{correct}\nIs the solution correct? ",
     });
     expect(() => buildThinkPrmDecisionMessages([request.messages[0]!], "x")).toThrow(/assistant/);
   });

@@ -1,4 +1,4 @@
-import { EMPTY_JUDGE_HISTORY, JUDGE_HISTORY_SEPARATOR, STEPWISER_JUDGE_PROMPT } from "@stepwiser/core";
+import { EMPTY_JUDGE_HISTORY, JUDGE_HISTORY_SEPARATOR, STEPWISER_JUDGE_PROMPTS } from "@stepwiser/core";
 
 /** The judge prompt's slots, read back from its text. */
 export interface JudgePromptSlots {
@@ -8,32 +8,58 @@ export interface JudgePromptSlots {
   chunk: string;
 }
 
-// The fixed text around the slots, taken from the template itself so that a new
-// wording of the prompt cannot silently stop being recognised.
-const [HEAD = "", BETWEEN_PROBLEM_AND_HISTORY = "", BETWEEN_HISTORY_AND_CHUNK = "", TAIL = ""] = STEPWISER_JUDGE_PROMPT.text.split(/\{problem\}|\{history\}|\{chunk\}/);
-/** "Mathematical Problem: ": the head's last line; the rest of the head is instructions a caller may reword. */
-const PROBLEM_LABEL = HEAD.slice(HEAD.lastIndexOf("\n") + 1);
-/** "\n\nAnswer in this format:": the start of the tail. */
-const TAIL_START = TAIL.slice(0, TAIL.indexOf(":") + 1);
+/** The fixed text around one template version's slots, taken from the template itself so that a new wording cannot silently stop being recognised. */
+interface SlotLabels {
+  /** "Mathematical Problem: ": the head's last line; the rest of the head is instructions a caller may reword. */
+  problemLabel: string;
+  betweenProblemAndHistory: string;
+  betweenHistoryAndChunk: string;
+  tail: string;
+  /** The start of the tail up to its first colon ("\n\nAnswer in this format:", "\n\nOutput format:"). */
+  tailStart: string;
+}
+
+function slotLabels(text: string): SlotLabels {
+  const [head = "", betweenProblemAndHistory = "", betweenHistoryAndChunk = "", tail = ""] = text.split(/\{problem\}|\{history\}|\{chunk\}/);
+  return { problemLabel: head.slice(head.lastIndexOf("\n") + 1), betweenProblemAndHistory, betweenHistoryAndChunk, tail, tailStart: tail.slice(0, tail.indexOf(":") + 1) };
+}
+
+// Newest first: a prompt of either version reads.
+const VERSIONS: readonly SlotLabels[] = Object.values(STEPWISER_JUDGE_PROMPTS)
+  .sort((a, b) => b.version - a.version)
+  .map((template) => slotLabels(template.text));
 
 /**
- * Reads a StepWiser judge prompt (core's `buildStepwiserJudgePrompt`), also
- * with a chat template around it; null when the slots' labels are not there.
+ * Reads a StepWiser judge prompt of any version (core's `buildStepwiserJudgePrompt`),
+ * also with a chat template around it; null when no version's slot labels are there.
  */
 export function parseJudgePrompt(text: string): JudgePromptSlots | null {
-  const problemStart = text.indexOf(PROBLEM_LABEL);
+  // The version whose whole tail is there, else one whose tail's first line is, else any whose slot labels are.
+  for (const tail of ["whole", "start", "none"] as const) {
+    for (const labels of VERSIONS) {
+      const slots = parseWith(labels, text, tail);
+      if (slots) return slots;
+    }
+  }
+  return null;
+}
+
+function parseWith(labels: SlotLabels, text: string, tailNeeded: "whole" | "start" | "none"): JudgePromptSlots | null {
+  const problemStart = text.indexOf(labels.problemLabel);
   if (problemStart === -1) return null;
-  const historyLabel = text.indexOf(BETWEEN_PROBLEM_AND_HISTORY, problemStart + PROBLEM_LABEL.length);
+  const historyLabel = text.indexOf(labels.betweenProblemAndHistory, problemStart + labels.problemLabel.length);
   if (historyLabel === -1) return null;
-  const chunkLabel = text.indexOf(BETWEEN_HISTORY_AND_CHUNK, historyLabel + BETWEEN_PROBLEM_AND_HISTORY.length);
+  const chunkLabel = text.indexOf(labels.betweenHistoryAndChunk, historyLabel + labels.betweenProblemAndHistory.length);
   if (chunkLabel === -1) return null;
-  const chunkStart = chunkLabel + BETWEEN_HISTORY_AND_CHUNK.length;
-  const fullTail = text.lastIndexOf(TAIL);
-  const tailStart = fullTail >= chunkStart ? fullTail : text.lastIndexOf(TAIL_START);
+  const chunkStart = chunkLabel + labels.betweenHistoryAndChunk.length;
+  const fullTail = text.lastIndexOf(labels.tail);
+  if (tailNeeded === "whole" && fullTail < chunkStart) return null;
+  const tailStart = fullTail >= chunkStart ? fullTail : text.lastIndexOf(labels.tailStart);
+  if (tailNeeded === "start" && tailStart < chunkStart) return null;
   const chunkEnd = tailStart >= chunkStart ? tailStart : text.length;
-  const history = text.slice(historyLabel + BETWEEN_PROBLEM_AND_HISTORY.length, chunkLabel);
+  const history = text.slice(historyLabel + labels.betweenProblemAndHistory.length, chunkLabel);
   return {
-    problem: text.slice(problemStart + PROBLEM_LABEL.length, historyLabel),
+    problem: text.slice(problemStart + labels.problemLabel.length, historyLabel),
     history:
       history.trim() === EMPTY_JUDGE_HISTORY
         ? []

@@ -79,7 +79,9 @@ export function createSimThinkPrm(input: Partial<SimThinkPrmConfig> = {}): Confi
       return `\nStep ${i + 1}: ${check} ${verdict}`;
     });
     const allCorrect = beliefs.every((belief) => belief.said === "Positive");
-    const answer = `${THINKPRM_VERIFY_PREFIX}${lines.join("")}\n${THINKPRM_DECISION_QUESTION} ${allCorrect ? "Yes" : "No"}`;
+    // ThinkPRM's prefix starts with a newline (helper.py writes "\nLet's verify step by step:"); a prefix without it still reads.
+    const lead = parts.partial?.startsWith("\n") ? "\n" : "";
+    const answer = `${lead}${THINKPRM_VERIFY_PREFIX}${lines.join("")}\n${THINKPRM_DECISION_QUESTION} ${allCorrect ? "Yes" : "No"}`;
     return { text: continueAnswer(answer, parts.partial, config.id), decisions: [] };
   };
   return { id: config.id, kind: "thinkprm", config, generate: (request) => generateDetailed(request).text, generateDetailed };

@@ -8,12 +8,14 @@ import {
   labelConfidenceOptionsSchema,
   labelRuleSchema,
   ROLLOUT_TEXT_POLICIES,
-  SELF_SEGMENTING_POLICY_PROMPT,
+  DEFAULT_SELF_SEGMENTING_POLICY_PROMPT_ID,
+  SELF_SEGMENTING_POLICY_PROMPT_IDS,
   type AbsQEvidence,
 } from "@stepwiser/core";
 import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 import { refuseIdenticalSamples } from "../../runs/identical-samples";
+import { withLegacyPolicyPrompt } from "../../runs/legacy-prompts";
 
 export { ANNOTATION_STRATEGIES, type AnnotationStrategy } from "@stepwiser/core";
 
@@ -45,7 +47,8 @@ const annotateConfigFields = z.object({
     /** The policy endpoint's name; the run snapshots its model and URLs into `policy`. */
     policyEndpoint: z.string().min(1),
     policy: endpointSnapshotSchema.optional(),
-    promptTemplateId: z.literal(SELF_SEGMENTING_POLICY_PROMPT.id).default(SELF_SEGMENTING_POLICY_PROMPT.id),
+    /** The policy's prompt the rollouts continue under: v2 is the paper's own (Table 11), the default; v1 the studio's first wording (use the one the solutions were generated with). */
+    promptTemplateId: z.enum(SELF_SEGMENTING_POLICY_PROMPT_IDS).default(DEFAULT_SELF_SEGMENTING_POLICY_PROMPT_ID),
     /** M: rollouts per chunk prefix (paper: 16). */
     rollouts: z.number().int().min(1).max(256).default(16),
     /**
@@ -119,7 +122,7 @@ export function estimatesEveryRule(strategy: AnnotateConfig["strategy"]): boolea
 export const annotateConfigSchema = z.preprocess(fillAbsQEvidence, annotateConfigObject);
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
-export const annotateStoredConfigSchema = z.preprocess(fillAbsQEvidence, annotateConfigFields);
+export const annotateStoredConfigSchema = z.preprocess((stored) => fillAbsQEvidence(withLegacyPolicyPrompt(stored)), annotateConfigFields);
 
 export type AnnotateConfig = z.output<typeof annotateConfigSchema>;
 export type AnnotateConfigInput = z.input<typeof annotateConfigObject>;

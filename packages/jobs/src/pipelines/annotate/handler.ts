@@ -14,7 +14,7 @@ import {
 import type { Db, Prisma } from "@stepwiser/db";
 import { gradeSolutionFinalAnswer } from "../../grading/run-grading";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { planSegmentationIds } from "../../runs/paging";
+import { planSegmentationIds, refuseEmptySegmentationSelection } from "../../runs/paging";
 import { readRunConfig } from "../../runs/read-run-config";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { annotateConfigSchema, estimatesEveryRule, laterPrefixesField, samplingEvidence, type AnnotateConfig } from "./config";
@@ -124,6 +124,7 @@ export const annotateHandler: RunKindHandler<AnnotateConfig> = {
   },
   datasetId: (config) => config.datasetId,
   plan: ({ db, config }) => planSegmentationIds(db, config),
+  refuseEmptyPlan: (db, config) => refuseEmptySegmentationSelection(db, config),
   concurrency: (config) => config.concurrency,
 
   async runUnit(ctx, segmentationId) {

@@ -1,4 +1,4 @@
-import { buildSelfSegmentingPolicyPrompt, derivedSeed, serializeChunkTags, storedRolloutText } from "@stepwiser/core";
+import { buildSelfSegmentingPolicyPrompt, derivedSeed, serializeChunkTags, storedRolloutText, type SelfSegmentingPolicyPromptId } from "@stepwiser/core";
 import type { Prisma } from "@stepwiser/db";
 import type { ChatMessage, GenerationRequest } from "@stepwiser/inference";
 import { gradeRolloutAnswer } from "../../grading/run-grading";
@@ -24,8 +24,12 @@ export function prefixSeed(runSeed: number, externalId: string, prefixLength: nu
 }
 
 /** The policy prompt, with the first `prefixLength` chunks as the assistant's message to continue. */
-export function rolloutMessages(solution: SolutionUnderAnnotation, prefixLength: number): { messages: ChatMessage[]; continueFinalMessage: boolean; prefixText: string } {
-  const user: ChatMessage = { role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: solution.problemText }).text };
+export function rolloutMessages(
+  solution: SolutionUnderAnnotation,
+  prefixLength: number,
+  promptTemplateId?: SelfSegmentingPolicyPromptId,
+): { messages: ChatMessage[]; continueFinalMessage: boolean; prefixText: string } {
+  const user: ChatMessage = { role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: solution.problemText }, promptTemplateId).text };
   if (prefixLength === 0) return { messages: [user], continueFinalMessage: false, prefixText: "" };
   const prefixText = `${serializeChunkTags(solution.chunks.slice(0, prefixLength))}\n`;
   return { messages: [user, { role: "assistant", content: prefixText }], continueFinalMessage: true, prefixText };
@@ -36,7 +40,7 @@ export function rolloutMessages(solution: SolutionUnderAnnotation, prefixLength:
  * with n and the seed of its first sample, sent online and written to batch files alike.
  */
 export function rolloutRequest(config: AnnotateConfig, solution: SolutionUnderAnnotation, prefixLength: number, first: number, count: number): GenerationRequest {
-  const { messages, continueFinalMessage } = rolloutMessages(solution, prefixLength);
+  const { messages, continueFinalMessage } = rolloutMessages(solution, prefixLength, config.promptTemplateId);
   return {
     model: config.policy!.model,
     prompt: { kind: "chat", messages, continueFinalMessage },

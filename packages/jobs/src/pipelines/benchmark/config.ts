@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples } from "../judge/judge-run";
+import { judgeProtocolFields, judgeSamplingFields, refuseBadJudgeSettings, withJudgeSamplingDefaults, withStoredJudgeSampling } from "../judge/judge-run";
 
 /**
  * Runs stored before judge protocols named their way of judging `mode`: chunk-judge
@@ -46,8 +46,11 @@ const benchmarkConfigFields = z.object({
 });
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
-export const benchmarkStoredConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields);
+export const benchmarkStoredConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields.transform(withStoredJudgeSampling));
 
-export const benchmarkConfigSchema = z.preprocess(protocolFromMode, benchmarkConfigFields.superRefine(refuseIdenticalJudgeSamples).superRefine(refuseModeAgainstProtocol));
+export const benchmarkConfigSchema = z.preprocess(
+  protocolFromMode,
+  benchmarkConfigFields.superRefine(refuseBadJudgeSettings).superRefine(refuseModeAgainstProtocol).transform(withJudgeSamplingDefaults),
+);
 
 export type BenchmarkConfig = z.output<typeof benchmarkConfigSchema>;

@@ -1,28 +1,65 @@
 import { segmentationJudgeRun } from "../judge/judge-run";
-import { judgeProtocolRef, bootstrapCI, scoreProcessBench, scorePredictedSolutions, STEPWISER_JUDGE_PROMPT, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
+import { judgeProtocolRef, processBenchIntervals, scoreProcessBench, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { checkJudgeProtocol } from "../judge/protocol-check";
+import { judgeOutputCounts } from "../judge/output-counts";
 import { judgeWithProtocol, solutionEvidenceColumns } from "../judge/protocol-judge";
 import { benchmarkConfigSchema, type BenchmarkConfig } from "./config";
 
 const PAGE = 500;
 
-/** Every prediction of a run as the `processbench score` input: `{ id, prediction }` per solution. */
-export async function* runPredictions(db: Db, runId: string): AsyncGenerator<{ id: string; prediction: number | null }> {
-  let cursor: string | undefined;
+/** One line of `stepwiser run predictions`: the `processbench score` input, with a critic's votes. */
+export interface PredictionLine {
+  id: string;
+  prediction: number | null;
+  /** processbench-critic runs: each sample's own reading, in sample order (the parsed index, or null). */
+  votes?: Array<number | null>;
+}
+
+/**
+ * Every prediction of a run as the `processbench score` input: `{ id, prediction }` per
+ * solution, and for a critic run `votes`, one entry per sample. The votes are read from
+ * the stored samples in the database (the samples' texts are not loaded).
+ */
+export async function* runPredictions(db: Db, runId: string): AsyncGenerator<PredictionLine> {
+  let cursor = "";
   for (;;) {
-    const page = await db.solutionPrediction.findMany({
-      where: { runId },
-      orderBy: { id: "asc" },
-      take: PAGE,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true, predictedFirstError: true, trajectory: { select: { externalId: true } } },
-    });
-    for (const p of page) yield { id: p.trajectory.externalId, prediction: p.predictedFirstError };
+    const page = await db.$queryRaw<Array<{ id: string; externalId: string; predictedFirstError: number | null; votes: Array<number | null> | null }>>`
+      SELECT p.id, t."externalId", p."predictedFirstError",
+             CASE WHEN jsonb_typeof(p.samples) = 'array' AND p.samples->0 ? 'vote'
+                  THEN (SELECT jsonb_agg(e->'vote' ORDER BY n) FROM jsonb_array_elements(p.samples) WITH ORDINALITY AS s(e, n))
+             END AS votes
+        FROM "SolutionPrediction" p JOIN "Trajectory" t ON t.id = p."trajectoryId"
+       WHERE p."runId" = ${runId} AND p.id > ${cursor}
+       ORDER BY p.id
+       LIMIT ${PAGE}`;
+    for (const p of page) yield { id: p.externalId, prediction: p.predictedFirstError, ...(p.votes ? { votes: p.votes } : {}) };
     if (page.length < PAGE) return;
     cursor = page[page.length - 1]!.id;
   }
+}
+
+/**
+ * What a benchmark run is scored on: its gold solutions in file order (the
+ * import's insertion order: the bootstrap's resamples depend on the order of the
+ * items, so it must not be left to the query plan) and its predictions by
+ * external id. The gold is every solution of the dataset with a source first
+ * error and the run's segmentation; a run with a limit counts only the
+ * solutions it predicted. The summary scores this, and a results page reading
+ * a summary written before an interval was stored recomputes it from this.
+ */
+export async function benchmarkGold(db: Db, runId: string, config: Pick<BenchmarkConfig, "datasetId" | "segmentationMethod" | "limit">): Promise<{ gold: ProcessBenchGold[]; predictions: Map<string, number | null> }> {
+  const gold: ProcessBenchGold[] = [];
+  const predictions = new Map<string, number | null>();
+  for await (const p of runPredictions(db, runId)) predictions.set(p.id, p.prediction);
+  const trajectories = await db.trajectory.findMany({
+    where: { datasetId: config.datasetId, segmentations: { some: { method: config.segmentationMethod } }, sourceFirstErrorIndex: { not: null } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { externalId: true, sourceFirstErrorIndex: true, subset: true },
+  });
+  for (const t of trajectories) if (predictions.has(t.externalId) || !config.limit) gold.push({ id: t.externalId, label: t.sourceFirstErrorIndex!, subset: t.subset ?? subsetFromId(t.externalId) });
+  return { gold, predictions };
 }
 
 /**
@@ -58,34 +95,22 @@ export const benchmarkHandler: RunKindHandler<BenchmarkConfig> = {
 
   async summarize(ctx) {
     const { db, runId, config } = ctx;
-    const gold: ProcessBenchGold[] = [];
-    const predictions = new Map<string, number | null>();
-    for await (const p of runPredictions(db, runId)) predictions.set(p.id, p.prediction);
-    // File order (the import's insertion order): the bootstrap's resamples depend on
-    // the order of the items, so it must not be left to the query plan.
-    const trajectories = await db.trajectory.findMany({
-      where: { datasetId: config.datasetId, segmentations: { some: { method: config.segmentationMethod } }, sourceFirstErrorIndex: { not: null } },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { externalId: true, sourceFirstErrorIndex: true, subset: true },
-    });
-    for (const t of trajectories) if (predictions.has(t.externalId) || !config.limit) gold.push({ id: t.externalId, label: t.sourceFirstErrorIndex!, subset: t.subset ?? subsetFromId(t.externalId) });
+    const { gold, predictions } = await benchmarkGold(db, runId, config);
     const score = scoreProcessBench(gold, predictions);
-    // Bootstrap over solutions, within each subset, so an interval reflects that subset's size.
-    const intervals: Record<string, { lower: number; upper: number }> = {};
-    for (const subset of Object.keys(score.subsets)) {
-      const items = gold.filter((g) => (g.subset ?? subsetFromId(g.id)) === subset).map((g) => ({ label: g.label, prediction: predictions.get(g.id) }));
-      const ci = bootstrapCI(items, (sample) => scorePredictedSolutions(sample).f1, { resamples: config.bootstrap.resamples, seed: config.bootstrap.seed });
-      intervals[subset] = { lower: ci.lower, upper: ci.upper };
-    }
     return {
       protocol: judgeProtocolRef(config.protocol),
-      promptTemplateId: config.protocol === "processbench-critic" ? config.criticPromptTemplateId : config.protocol === "stepwiser-chunk" ? STEPWISER_JUDGE_PROMPT.id : null,
+      promptTemplateId: config.protocol === "processbench-critic" ? config.criticPromptTemplateId : config.protocol === "stepwiser-chunk" ? (config.judgePromptTemplateId ?? null) : null,
       judge: config.judge?.model,
       subsets: score.subsets,
       average_f1: score.average_f1,
-      f1_ci95: intervals,
+      subsets_in_average: score.subsets_in_average,
+      average_is_partial: score.average_is_partial,
+      // Percentile bootstrap over solutions: per subset within the subset, the average stratified by subset.
+      ...processBenchIntervals(gold, predictions, config.bootstrap),
       unparseable: score.unparseable,
       missing: score.missing.length,
+      // The judge's outputs: those cut at the generation limit apart from those that ended unreadable.
+      judgeOutputs: await judgeOutputCounts(db, runId, config.protocol),
     };
   },
 };

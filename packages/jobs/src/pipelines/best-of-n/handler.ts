@@ -14,18 +14,19 @@ import {
 } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 import { z } from "zod";
-import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "../judge/judge-run";
-import { planProblemIds } from "../../runs/paging";
+import { judgeProtocolFields, judgeSamplingFields, refuseBadJudgeSettings, segmentationJudgeRun, withJudgeSamplingDefaults, withStoredJudgeSampling } from "../judge/judge-run";
+import { planProblemIds, refuseEmptySegmentationSelection } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
-import { judgeSeed } from "../judge/judge-chunks";
+import { isTruncated, judgeSeed } from "../judge/judge-chunks";
 import { checkJudgeProtocol } from "../judge/protocol-check";
+import { judgeOutputCounts } from "../judge/output-counts";
 import { judgeWithProtocol, loadSegmentationForJudge, solutionEvidenceColumns, votesOfSamples } from "../judge/protocol-judge";
 
 export const SOLUTION_AGGREGATIONS = ["mean", "min", "last"] as const;
 export type SolutionAggregation = (typeof SOLUTION_AGGREGATIONS)[number];
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
-export const bestOfNStoredConfigSchema = z.object({
+const bestOfNConfigFields = z.object({
   /** Problems with several solutions each (e.g. a generate run's output). */
   datasetId: z.string().min(1),
   segmentationMethod: z.string().min(1).default("self-segmented"),
@@ -36,7 +37,9 @@ export const bestOfNStoredConfigSchema = z.object({
   concurrency: z.number().int().min(1).max(4096).default(32),
 });
 
-export const bestOfNConfigSchema = bestOfNStoredConfigSchema.superRefine(refuseIdenticalJudgeSamples);
+export const bestOfNStoredConfigSchema = bestOfNConfigFields.transform(withStoredJudgeSampling);
+
+export const bestOfNConfigSchema = bestOfNConfigFields.superRefine(refuseBadJudgeSettings).transform(withJudgeSamplingDefaults);
 export type BestOfNConfig = z.output<typeof bestOfNConfigSchema>;
 
 /** A solution's score from its chunk scores (spec §5: mean by default; min and last as options). */
@@ -104,6 +107,7 @@ export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
   },
   datasetId: segmentationJudgeRun.datasetId,
   plan: (ctx) => planProblems(ctx.db, ctx.config),
+  refuseEmptyPlan: (db, config) => refuseEmptySegmentationSelection(db, { datasetId: config.datasetId, segmentationMethod: config.segmentationMethod }),
   concurrency: segmentationJudgeRun.concurrency,
 
   async runUnit(ctx, problemId) {
@@ -152,7 +156,14 @@ export const bestOfNHandler: RunKindHandler<BestOfNConfig> = {
       if (solutions.some((_, i) => isCorrect(i))) correct.oracle! += 1;
     }
     const accuracy = Object.fromEntries(Object.entries(correct).map(([k, v]) => [k, problems ? v / problems : 0]));
-    return { protocol: judgeProtocolRef(config.protocol), selections, problems, accuracy };
+    return {
+      protocol: judgeProtocolRef(config.protocol),
+      ...(config.judgePromptTemplateId ? { judgePromptTemplateId: config.judgePromptTemplateId } : {}),
+      selections,
+      problems,
+      accuracy,
+      judgeOutputs: await judgeOutputCounts(db, runId, config.protocol),
+    };
   },
 };
 
@@ -208,11 +219,12 @@ async function scoreOutcome(ctx: RunContext<BestOfNConfig>, segmentationId: stri
     n: config.samples,
     seed: judgeSeed(config.seed, input.externalId, -1),
     temperature: config.temperature,
+    topP: config.topP,
     maxTokens: config.maxTokens,
     signal: ctx.signal,
   });
   ctx.recordUsage(result.usage);
-  const samples = result.samples.map((sample) => ({ text: sample.text, score: parseOutcomeScore(sample.text) }));
+  const samples = result.samples.map((sample) => ({ text: sample.text, score: parseOutcomeScore(sample.text), truncated: isTruncated(sample) }));
   await db.solutionPrediction.createMany({
     data: [{
       runId,
@@ -251,6 +263,7 @@ async function runTournament(ctx: RunContext<BestOfNConfig>, problemId: string, 
       n: config.samples,
       seed: derivedSeed("pairwise", config.seed, inputs[a]!.externalId, inputs[b]!.externalId),
       temperature: config.temperature,
+      topP: config.topP,
       maxTokens: config.maxTokens,
       signal: ctx.signal,
     });

@@ -1,13 +1,19 @@
-import { GENPRM_SAMPLING, buildPoolingInput, buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, buildThinkPrmMessages, derivedSeed, parseThinkPrmVerification, parseVerdict, positiveShare, readStepProbabilities, serializeChunkTags } from "@stepwiser/core";
+import {
+  DEFAULT_SELF_SEGMENTING_POLICY_PROMPT_ID,
+  LEGACY_SELF_SEGMENTING_POLICY_PROMPT_ID,
+  SELF_SEGMENTING_POLICY_PROMPT_IDS,
+  type SelfSegmentingPolicyPromptId,
+  type StepwiserJudgePromptId,
+  GENPRM_SAMPLING, resolveJudgeSampling, type JudgeProtocolId, buildPoolingInput, buildSelfSegmentingPolicyPrompt, buildStepwiserJudgePrompt, buildThinkPrmMessages, derivedSeed, parseThinkPrmVerification, parseVerdict, positiveShare, readStepProbabilities, serializeChunkTags } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { ChatMessage } from "@stepwiser/inference";
 import { z } from "zod";
 import { gradeRolloutAnswer } from "../../grading/run-grading";
 import { judgeGenPrmStep } from "../judge/genprm-judge";
-import { judgeProtocolFields } from "../judge/judge-run";
+import { judgeProtocolFields, refuseJudgePromptOfOtherProtocol, resolveJudgePromptTemplateId } from "../judge/judge-run";
 import { checkJudgeProtocol } from "../judge/protocol-check";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
-import { planProblemIds } from "../../runs/paging";
+import { planProblemIds, refuseEmptyProblemSelection } from "../../runs/paging";
 import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 
@@ -20,6 +26,8 @@ const chunkResetConfigFields = z.object({
   judge: endpointSnapshotSchema.optional(),
   /** The judge's protocol: a stepwise one, whose verdict on the new chunk accepts or rejects it. */
   ...judgeProtocolFields,
+  /** The policy's prompt: v2 is the paper's own (Table 11), the default of new runs; runs stored before this field used v1. */
+  policyPromptTemplateId: z.enum(SELF_SEGMENTING_POLICY_PROMPT_IDS).optional(),
   /** Attempts per chunk position (spec §5: 5). */
   maxAttempts: z.number().int().min(1).max(32).default(5),
   /** OPEN in the paper: after the last rejected attempt keep the last one (default) or the one the judge scored best. */
@@ -27,11 +35,13 @@ const chunkResetConfigFields = z.object({
   /** Judge samples per attempt; the chunk is kept when more than half accept it. */
   judgeSamples: z.number().int().min(1).max(16).default(1),
   /**
-   * The judge's sampling temperature. Unset: 1 when judgeSamples > 1 (ProcessBench
-   * voting), 0 for a single greedy verdict; runs stored before this option existed
-   * used exactly that rule. judgeSamples > 1 at 0 is refused (identical samples).
+   * The judge's sampling temperature, top_p and generation budget. Unset: the protocol's
+   * defaults (core's judgeSamplingDefaults for judgeSamples samples), written into the run
+   * when it is submitted. judgeSamples > 1 at temperature 0 is refused (identical samples).
    */
   judgeTemperature: z.number().min(0).max(2).optional(),
+  judgeTopP: z.number().gt(0).max(1).optional(),
+  judgeMaxTokens: z.number().int().min(1).max(65_536).optional(),
   maxChunks: z.number().int().min(1).max(200).default(30),
   temperature: z.number().min(0).max(2).default(1),
   maxTokensPerChunk: z.number().int().min(1).max(16_384).default(1024),
@@ -39,20 +49,59 @@ const chunkResetConfigFields = z.object({
   limit: z.number().int().min(1).optional(),
   concurrency: z.number().int().min(1).max(4096).default(32),
 });
-const withJudgeTemperature = <C extends { judgeTemperature?: number; judgeSamples: number }>(config: C) => ({ ...config, judgeTemperature: config.judgeTemperature ?? defaultJudgeTemperature(config.judgeSamples) });
+/** A new run's judge sampling: what the config gives over its protocol's defaults. */
+type ChunkResetSamplingGiven = {
+  protocol: JudgeProtocolId;
+  judgeSamples: number;
+  judgeTemperature?: number;
+  judgeTopP?: number;
+  judgeMaxTokens?: number;
+  judgePromptTemplateId?: StepwiserJudgePromptId;
+  policyPromptTemplateId?: SelfSegmentingPolicyPromptId;
+};
+
+function withJudgeSampling<C extends ChunkResetSamplingGiven>(config: C) {
+  const resolved = resolveJudgeSampling(config.protocol, { samples: config.judgeSamples, temperature: config.judgeTemperature, topP: config.judgeTopP, maxTokens: config.judgeMaxTokens });
+  return {
+    ...config,
+    judgeTemperature: resolved.temperature,
+    judgeTopP: resolved.topP,
+    judgeMaxTokens: resolved.maxTokens as number | undefined,
+    judgePromptTemplateId: resolveJudgePromptTemplateId(config, false),
+    policyPromptTemplateId: config.policyPromptTemplateId ?? DEFAULT_SELF_SEGMENTING_POLICY_PROMPT_ID,
+  };
+}
+
+/**
+ * A stored run's judge sampling. Runs store what they resolved; runs stored before these
+ * fields existed sampled at 1 for votes and 0 for one verdict, with no top_p and no
+ * generation budget, except GenPRM with its 0.95 and 2048.
+ */
+function withStoredJudgeSampling<C extends ChunkResetSamplingGiven>(config: C) {
+  const genprm = config.protocol === "genprm";
+  return {
+    ...config,
+    judgeTemperature: config.judgeTemperature ?? defaultJudgeTemperature(config.judgeSamples),
+    judgeTopP: config.judgeTopP ?? (genprm ? GENPRM_SAMPLING.topP : undefined),
+    judgeMaxTokens: config.judgeMaxTokens ?? (genprm ? GENPRM_SAMPLING.maxTokens : undefined),
+    judgePromptTemplateId: resolveJudgePromptTemplateId(config, true),
+    policyPromptTemplateId: config.policyPromptTemplateId ?? LEGACY_SELF_SEGMENTING_POLICY_PROMPT_ID,
+  };
+}
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
-export const chunkResetStoredConfigSchema = chunkResetConfigFields.transform(withJudgeTemperature);
+export const chunkResetStoredConfigSchema = chunkResetConfigFields.transform(withStoredJudgeSampling);
 
 export const chunkResetConfigSchema = chunkResetConfigFields
   .superRefine((config, ctx) => {
+    refuseJudgePromptOfOtherProtocol(config, ctx);
     if (config.judgeTemperature === undefined) return;
     refuseIdenticalSamples(ctx, { samplesField: "judgeSamples", samples: config.judgeSamples, temperatureField: "judgeTemperature", temperature: config.judgeTemperature, usual: JUDGE_VOTING_TEMPERATURE });
   })
-  .transform(withJudgeTemperature);
+  .transform(withJudgeSampling);
 export type ChunkResetConfig = z.output<typeof chunkResetConfigSchema>;
 
-/** The judge's temperature when the configuration names none: votes are sampled at 1, a single verdict is greedy. */
+/** The judge temperature of runs stored before it was resolved from the protocol: votes sampled at 1, a single verdict greedy. */
 export function defaultJudgeTemperature(judgeSamples: number): number {
   return judgeSamples > 1 ? 1 : 0;
 }
@@ -76,7 +125,7 @@ interface Problem {
 /** The policy's next chunk after `prefix` (generation stops at `</chunk>`); null when the solution has ended. */
 async function nextChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, prefix: string[], seed: number): Promise<{ text: string; tokens: number } | null> {
   const policy = ctx.config.policy!;
-  const messages: ChatMessage[] = [{ role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: problem.text }).text }];
+  const messages: ChatMessage[] = [{ role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: problem.text }, ctx.config.policyPromptTemplateId).text }];
   if (prefix.length) messages.push({ role: "assistant", content: `${serializeChunkTags(prefix)}\n` });
   const result = await ctx.endpoints.get(policy).client.generate({
     model: policy.model,
@@ -132,6 +181,8 @@ async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
       n: config.judgeSamples,
       seed,
       temperature: config.judgeTemperature,
+      topP: config.judgeTopP,
+      maxTokens: config.judgeMaxTokens,
       stop: request.stop,
       signal: ctx.signal,
     });
@@ -150,7 +201,8 @@ async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
       samples: config.judgeSamples,
       seed,
       temperature: config.judgeTemperature,
-      maxTokens: GENPRM_SAMPLING.maxTokens,
+      topP: config.judgeTopP,
+      maxTokens: config.judgeMaxTokens ?? GENPRM_SAMPLING.maxTokens,
       options: config.protocolOptions,
       signal: ctx.signal,
       recordUsage: (usage, requests) => ctx.recordUsage(usage, requests),
@@ -159,13 +211,15 @@ async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
     const share = positiveShare(samples.map((s) => s.verdict)) ?? 0;
     return { accept: share > 0.5, score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : share, output: samples[0]?.output ?? "" };
   }
-  const prompt = buildStepwiserJudgePrompt({ problem: problem.text, previousChunks: prefix, chunk });
+  const prompt = buildStepwiserJudgePrompt({ problem: problem.text, previousChunks: prefix, chunk }, config.judgePromptTemplateId);
   const result = await client.generate({
     model: judge.model,
     prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
     n: config.judgeSamples,
     seed,
     temperature: config.judgeTemperature,
+    topP: config.judgeTopP,
+    maxTokens: config.judgeMaxTokens,
     signal: ctx.signal,
   });
   ctx.recordUsage(result.usage);
@@ -235,6 +289,7 @@ export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {
   },
   datasetId: (config) => config.datasetId,
   plan: (ctx) => planProblems(ctx.db, ctx.config),
+  refuseEmptyPlan: (db, config) => refuseEmptyProblemSelection(db, { datasetId: config.datasetId, withReference: true }),
   concurrency: (config) => config.concurrency,
 
   // Seeds make an episode deterministic, so a redone unit reproduces its result.

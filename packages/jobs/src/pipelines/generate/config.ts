@@ -1,10 +1,10 @@
-import { SELF_SEGMENTING_POLICY_PROMPT } from "@stepwiser/core";
+import { DEFAULT_SELF_SEGMENTING_POLICY_PROMPT_ID, SELF_SEGMENTING_POLICY_PROMPT_IDS } from "@stepwiser/core";
 import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 import { refuseIdenticalSamples } from "../../runs/identical-samples";
+import { withLegacyPolicyPrompt } from "../../runs/legacy-prompts";
 
-/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
-export const generateStoredConfigSchema = z
+const generateConfigFields = z
   .object({
     /** Dataset whose problems are solved; only problems with a reference answer are planned. */
     datasetId: z.string().min(1),
@@ -14,7 +14,8 @@ export const generateStoredConfigSchema = z
     /** The policy endpoint's name; the run snapshots its model and URLs into `policy`. */
     policyEndpoint: z.string().min(1),
     policy: endpointSnapshotSchema.optional(),
-    promptTemplateId: z.literal(SELF_SEGMENTING_POLICY_PROMPT.id).default(SELF_SEGMENTING_POLICY_PROMPT.id),
+    /** The policy's prompt: v2 is the paper's own (Table 11), the default; v1 the studio's first wording. */
+    promptTemplateId: z.enum(SELF_SEGMENTING_POLICY_PROMPT_IDS).default(DEFAULT_SELF_SEGMENTING_POLICY_PROMPT_ID),
     /** N: solutions per problem, drawn by one request with n = N (paper: 16). */
     samplesPerProblem: z.number().int().min(1).max(256).default(16),
     temperature: z.number().min(0).max(2).default(1),
@@ -33,7 +34,10 @@ export const generateStoredConfigSchema = z
     concurrency: z.number().int().min(1).max(4096).default(32),
   });
 
-export const generateConfigSchema = generateStoredConfigSchema.superRefine((config, ctx) => {
+/** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read); runs stored without a prompt used v1. */
+export const generateStoredConfigSchema = z.preprocess(withLegacyPolicyPrompt, generateConfigFields);
+
+export const generateConfigSchema = generateConfigFields.superRefine((config, ctx) => {
     if (config.filterMixed && config.samplesPerProblem < 2) {
       ctx.addIssue({ code: "custom", path: ["samplesPerProblem"], message: "filterMixed (on by default) needs at least 2 samples per problem: one solution is always all right or all wrong; set filterMixed false for a single sample" });
     }

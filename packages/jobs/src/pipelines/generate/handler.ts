@@ -1,6 +1,6 @@
 import type { Db, Prisma } from "@stepwiser/db";
 import { snapshotEndpoint } from "../../inference/endpoint-clients";
-import { pagedIds } from "../../runs/paging";
+import { pagedIds, refuseEmptyProblemSelection } from "../../runs/paging";
 import type { RunContext, RunKindHandler } from "../../runs/run-kind";
 import { SegmentationStatsAccumulator } from "../segment/stats";
 import { generateConfigSchema, type GenerateConfig } from "./config";
@@ -183,6 +183,7 @@ export const generateHandler: RunKindHandler<GenerateConfig> = {
   },
   datasetId: (config) => config.datasetId,
   plan: planProblems,
+  refuseEmptyPlan: (db, config) => refuseEmptyProblemSelection(db, { datasetId: config.datasetId, withReference: true, nonEmptyReference: true, problemIds: config.problemIds }),
   concurrency: (config) => config.concurrency,
 
   async runUnit(ctx, problemId) {

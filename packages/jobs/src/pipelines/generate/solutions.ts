@@ -45,7 +45,7 @@ export async function sampleSolutions(ctx: RunContext<GenerateConfig>, problem: 
   const base = problemSeed(config.seed, problem.textHash);
   const result = await client.generate({
     model: policy.model,
-    prompt: { kind: "chat", messages: [{ role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: problem.text }).text }] },
+    prompt: { kind: "chat", messages: [{ role: "user", content: buildSelfSegmentingPolicyPrompt({ problem: problem.text }, config.promptTemplateId).text }] },
     n: config.samplesPerProblem,
     seed: base,
     temperature: config.temperature,

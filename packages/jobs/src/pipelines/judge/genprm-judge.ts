@@ -13,9 +13,10 @@ import {
   buildGenPrmMessages,
   judgeProtocolRef,
   lastPythonBlock,
-  majorityVerdict,
+  genPrmFirstError,
+  genPrmStepScore,
+  genPrmStepVerdict,
   parseGenPrmVerdict,
-  predictFirstError,
   type GenPrmContinuation,
   type Verdict,
 } from "@stepwiser/core";
@@ -23,15 +24,17 @@ import type { ChatMessage, GenerationResult, InferenceClient } from "@stepwiser/
 import type { Prisma } from "@stepwiser/db";
 import type { RunContext } from "../../runs/run-kind";
 import { runPythonSandboxed, type SandboxResult } from "../../sandbox/python-sandbox";
-import { judgeSeed } from "./judge-chunks";
+import { isTruncated, judgeSeed } from "./judge-chunks";
 import type { ProtocolOptions } from "./judge-run";
-import { votesOfSamples, type ProtocolJudgeSettings, type ProtocolJudgement, type SegmentationForJudge } from "./protocol-judge";
+import type { ProtocolJudgeSettings, ProtocolJudgement, SegmentationForJudge } from "./protocol-judge";
 
 /** One GenPRM judgement of one step: the full step output (`<analyze>` to `</output>`), its verdict and P(Yes). */
 export interface GenPrmStepSample {
   output: string;
   verdict: Verdict;
   score: number | null;
+  /** The last request of the sample hit the generation limit. */
+  truncated: boolean;
   promptTokens: number;
   completionTokens: number;
 }
@@ -47,6 +50,8 @@ export interface GenPrmStepRequest {
   samples: number;
   seed: number;
   temperature: number;
+  /** GenPRM sends 0.95 (its TOP_P); a run may set another. */
+  topP?: number;
   maxTokens: number;
   options: ProtocolOptions;
   signal?: AbortSignal;
@@ -74,7 +79,7 @@ export async function judgeGenPrmStep(request: GenPrmStepRequest): Promise<GenPr
   const { client, model, position, samples, seed } = request;
   const stepNumber = position + 1;
   const messages = buildGenPrmMessages({ problem: request.problem, steps: request.steps, position, previousOutputs: request.previousOutputs });
-  const common = { model, temperature: request.temperature, topP: GENPRM_SAMPLING.topP, extraBody: { top_k: GENPRM_SAMPLING.topK }, signal: request.signal, affinityKey: `genprm:${request.problem.length}:${position}` };
+  const common = { model, temperature: request.temperature, topP: request.topP ?? GENPRM_SAMPLING.topP, extraBody: { top_k: GENPRM_SAMPLING.topK }, signal: request.signal, affinityKey: `genprm:${request.problem.length}:${position}` };
   const send = async (continuation: GenPrmContinuation, n: number, sampleSeed: number, logprobs: boolean): Promise<GenerationResult> => {
     const result = await client.generate({
       ...common,
@@ -114,7 +119,7 @@ export async function judgeGenPrmStep(request: GenPrmStepRequest): Promise<GenPr
       }
       const output = genPrmCompletedText(current, sample.text, stoppedOn);
       const verdict = parseGenPrmVerdict(output);
-      out.push({ output, verdict, score: genPrmYesProbability(sample.logprobs ?? [], verdict), promptTokens, completionTokens });
+      out.push({ output, verdict, score: genPrmYesProbability(sample.logprobs ?? [], verdict), truncated: isTruncated(sample), promptTokens, completionTokens });
       break;
     }
   }
@@ -124,9 +129,12 @@ export async function judgeGenPrmStep(request: GenPrmStepRequest): Promise<GenPr
 /**
  * GenPRM over a solution: the steps in order, each judged with the conversation of
  * the steps before it, whose assistant turns are the first sample's judgements (as
- * prm_evaluate.py keeps `outputs[0]`). Stops at the first step voted Negative when
- * the run says so. Stored samples are reused: a redone unit continues where the
- * earlier attempt stopped.
+ * prm_evaluate.py keeps `outputs[0]`). Each step is read as GenPRM's ProcessBench
+ * evaluator reads it: its score is the mean P(Yes) over its samples (0.5 for a sample
+ * without a decision), Negative below 0.5; the predicted first error is the first
+ * Negative. Stops there when the run says so (the later steps cannot change the
+ * prediction). Stored samples are reused: a redone unit continues where the earlier
+ * attempt stopped.
  */
 export async function judgeGenPrmSolution(ctx: RunContext<ProtocolJudgeSettings>, solution: SegmentationForJudge): Promise<ProtocolJudgement> {
   const { db, config, runId } = ctx;
@@ -139,7 +147,7 @@ export async function judgeGenPrmSolution(ctx: RunContext<ProtocolJudgeSettings>
     select: { chunkId: true, sampleIndex: true, verdict: true, score: true, rationale: true },
   });
   const previousOutputs: string[] = [];
-  const rows: Array<{ chunkId: string; verdict: Verdict; score: number | null }> = [];
+  const stepScores: number[] = [];
   for (let position = 0; position < steps.length; position++) {
     const chunk = solution.chunks[position]!;
     let own = stored.filter((s) => s.chunkId === chunk.id);
@@ -154,6 +162,7 @@ export async function judgeGenPrmSolution(ctx: RunContext<ProtocolJudgeSettings>
         samples: config.samples,
         seed: judgeSeed(config.seed, solution.externalId, chunk.index),
         temperature: config.temperature,
+        topP: config.topP,
         maxTokens: config.maxTokens,
         options: config.protocolOptions,
         signal: ctx.signal,
@@ -167,6 +176,7 @@ export async function judgeGenPrmSolution(ctx: RunContext<ProtocolJudgeSettings>
         rationale: sample.output,
         verdict: sample.verdict,
         score: sample.score,
+        truncated: sample.truncated,
         promptTokens: sample.promptTokens,
         completionTokens: sample.completionTokens,
       }));
@@ -174,16 +184,16 @@ export async function judgeGenPrmSolution(ctx: RunContext<ProtocolJudgeSettings>
       await db.$transaction([db.judgeSample.deleteMany({ where: { runId, chunkId: chunk.id } }), db.judgeSample.createMany({ data })]);
       own = data.map((d) => ({ chunkId: chunk.id, sampleIndex: d.sampleIndex, verdict: d.verdict as Verdict, score: d.score ?? null, rationale: d.rationale }));
     }
-    rows.push(...own.map((s) => ({ chunkId: s.chunkId, verdict: s.verdict, score: s.score })));
+    const score = genPrmStepScore(own.map((s) => s.score))!;
+    stepScores.push(score);
     previousOutputs.push(own.find((s) => s.sampleIndex === 0)?.rationale ?? own[0]!.rationale);
-    if (config.stopAtFirstNegative && majorityVerdict(own.map((s) => s.verdict), config.tiePolicy).verdict === "Negative") break;
+    if (config.stopAtFirstNegative && genPrmStepVerdict(score) === "Negative") break;
   }
-  const { votes } = votesOfSamples(solution.chunks, rows, config.tiePolicy);
   return {
     trajectoryId: solution.trajectoryId,
     chunkCount: steps.length,
-    votes,
-    predictedFirstError: predictFirstError(votes),
+    votes: stepScores.map(genPrmStepVerdict),
+    predictedFirstError: genPrmFirstError(stepScores),
     solution: null,
   };
 }

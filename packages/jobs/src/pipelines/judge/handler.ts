@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { judgeProtocolFields, judgeSamplingFields, refuseIdenticalJudgeSamples, segmentationJudgeRun } from "./judge-run";
+import { judgeProtocolFields, judgeSamplingFields, refuseBadJudgeSettings, segmentationJudgeRun, withJudgeSamplingDefaults, withStoredJudgeSampling } from "./judge-run";
 import type { RunKindHandler } from "../../runs/run-kind";
 import { writeTrajectoryRunStat } from "../../runs/trajectory-stats";
 import { checkJudgeProtocol } from "./protocol-check";
+import { judgeOutputCounts } from "./output-counts";
 import { judgeWithProtocol, solutionEvidenceColumns } from "./protocol-judge";
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
-export const judgeStoredConfigSchema = z.object({
+const judgeConfigFields = z.object({
   datasetId: z.string().min(1),
   segmentationMethod: z.string().min(1).default("self-segmented"),
   /** Only these trajectories (default: the whole dataset). */
@@ -19,7 +20,9 @@ export const judgeStoredConfigSchema = z.object({
   concurrency: z.number().int().min(1).max(4096).default(32),
 });
 
-export const judgeConfigSchema = judgeStoredConfigSchema.superRefine(refuseIdenticalJudgeSamples);
+export const judgeStoredConfigSchema = judgeConfigFields.transform(withStoredJudgeSampling);
+
+export const judgeConfigSchema = judgeConfigFields.superRefine(refuseBadJudgeSettings).transform(withJudgeSamplingDefaults);
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;
 
 /** A judge over a dataset or a selection of its solutions: every chunk, K samples, majority votes. */
@@ -56,10 +59,17 @@ export const judgeHandler: RunKindHandler<JudgeConfig> = {
     return { votes: judged.votes, predictedFirstError: judged.predictedFirstError };
   },
 
-  async summarize({ db, runId }) {
+  async summarize({ db, runId, config }) {
     const verdicts = await db.judgeSample.groupBy({ by: ["verdict"], where: { runId }, _count: { _all: true } });
     const counts = Object.fromEntries(verdicts.map((v) => [v.verdict, v._count._all]));
     const samples = verdicts.reduce((n, v) => n + v._count._all, 0);
-    return { samples, verdicts: counts, unparseableRate: samples ? (counts.unparseable ?? 0) / samples : 0 };
+    const outputs = await judgeOutputCounts(db, runId, config.protocol);
+    return {
+      samples,
+      verdicts: counts,
+      unparseableRate: samples ? (counts.unparseable ?? 0) / samples : 0,
+      judgeOutputs: outputs,
+      ...(config.judgePromptTemplateId ? { judgePromptTemplateId: config.judgePromptTemplateId } : {}),
+    };
   },
 };

@@ -1,4 +1,4 @@
-import { buildStepwiserJudgePrompt, derivedSeed, majorityVerdict, parseVerdict, predictFirstError, STEPWISER_JUDGE_PROMPT, type TiePolicy, type Verdict } from "@stepwiser/core";
+import { buildStepwiserJudgePrompt, DEFAULT_STEPWISER_JUDGE_PROMPT_ID, derivedSeed, majorityVerdict, parseVerdict, predictFirstError, type StepwiserJudgePromptId, type TiePolicy, type Verdict } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 import type { GenerationRequest } from "@stepwiser/inference";
 import type { RunContext } from "../../runs/run-kind";
@@ -8,6 +8,10 @@ export interface JudgeSettings {
   judge?: EndpointSnapshot;
   samples: number;
   temperature: number;
+  /** Sent only when set (the run's own value or its protocol's default). */
+  topP?: number;
+  /** stepwiser-chunk's prompt version (a resolved config always names it; absent reads as the default). */
+  judgePromptTemplateId?: StepwiserJudgePromptId;
   maxTokens: number;
   seed: number;
   tiePolicy: TiePolicy;
@@ -43,39 +47,59 @@ export interface JudgedChunkContext {
  */
 export function judgeRequest(settings: JudgeSettings, solution: JudgedChunkContext, position: number, first: number, count: number): GenerationRequest {
   const chunk = solution.chunks[position]!;
-  const prompt = buildStepwiserJudgePrompt({ problem: solution.problemText, previousChunks: solution.chunks.slice(0, position).map((c) => c.text), chunk: chunk.text });
+  const prompt = buildStepwiserJudgePrompt({ problem: solution.problemText, previousChunks: solution.chunks.slice(0, position).map((c) => c.text), chunk: chunk.text }, judgePromptOf(settings));
   return {
     model: settings.judge!.model,
     prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
     n: count,
     seed: judgeSeed(settings.seed, solution.externalId, chunk.index) + first,
     temperature: settings.temperature,
+    ...(settings.topP === undefined ? {} : { topP: settings.topP }),
     maxTokens: settings.maxTokens,
     affinityKey: `${solution.segmentationId}:${position}`,
   };
 }
 
+/** The judge prompt of a run's settings. */
+export function judgePromptOf(settings: Pick<JudgeSettings, "judgePromptTemplateId">): StepwiserJudgePromptId {
+  return settings.judgePromptTemplateId ?? DEFAULT_STEPWISER_JUDGE_PROMPT_ID;
+}
+
+/** A judge output the server cut at its generation limit (OpenAI finish reason `length`). */
+export function isTruncated(sample: { finishReason?: string | null }): boolean {
+  return sample.finishReason === "length";
+}
+
+/** One answered sample as a JudgeSample row needs it: its text and why generation stopped. */
+export interface AnsweredSample {
+  text: string;
+  finishReason?: string | null;
+}
+
 /**
- * The JudgeSample rows of one answered request, verdicts parsed: what an online
- * request stores and what an imported batch output line stores. The request's
- * prompt tokens go on its first sample; its completion tokens are spread evenly.
+ * The JudgeSample rows of one answered request, verdicts parsed and cut outputs
+ * marked truncated: what an online request stores and what an imported batch output
+ * line stores. The request's prompt tokens go on its first sample; its completion
+ * tokens are spread evenly.
  */
 export function judgeSampleRows(
   runId: string,
   chunkId: string,
   sampleIndices: readonly number[],
-  texts: readonly string[],
+  samples: readonly AnsweredSample[],
   usage: { promptTokens: number; completionTokens: number },
+  promptTemplateId: string,
 ): Prisma.JudgeSampleCreateManyInput[] {
-  return texts.map((text, i) => ({
+  return samples.map((sample, i) => ({
     runId,
     chunkId,
     sampleIndex: sampleIndices[i]!,
-    promptTemplateId: STEPWISER_JUDGE_PROMPT.id,
-    rationale: text,
-    verdict: parseVerdict(text).verdict,
+    promptTemplateId,
+    rationale: sample.text,
+    verdict: parseVerdict(sample.text).verdict,
+    truncated: isTruncated(sample),
     promptTokens: i === 0 ? usage.promptTokens : 0,
-    completionTokens: Math.round(usage.completionTokens / texts.length),
+    completionTokens: Math.round(usage.completionTokens / samples.length),
   }));
 }
 
@@ -110,7 +134,7 @@ export async function judgeSegmentation(ctx: RunContext<JudgeSettings>, db: Db, 
       const result = await ctx.endpoints.get(settings.judge!).client.generate({ ...judgeRequest(settings, context, position, missing[0]!, missing.length), signal: ctx.signal });
       ctx.recordUsage(result.usage);
       // A request (online, or one imported batch line) stores all its samples atomically, so the missing indices are always a contiguous tail.
-      const rows = judgeSampleRows(ctx.runId, chunk.id, missing, result.samples.map((sample) => sample.text), result.usage);
+      const rows = judgeSampleRows(ctx.runId, chunk.id, missing, result.samples, result.usage, judgePromptOf(settings));
       for (const row of rows) verdicts.set(row.sampleIndex, row.verdict);
       await db.judgeSample.createMany({ data: rows, skipDuplicates: true });
     }

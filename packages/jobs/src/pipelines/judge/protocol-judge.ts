@@ -3,7 +3,6 @@ import {
   buildProcessBenchCriticPrompt,
   buildThinkPrmDecisionMessages,
   buildThinkPrmMessages,
-  CRITIC_PREDICTION_PARSERS,
   judgeProtocolRef,
   majorityVerdict,
   parseThinkPrmVerification,
@@ -12,13 +11,14 @@ import {
   readStepProbabilities,
   stepVerdicts,
   thinkPrmDecisionScore,
+  voteCriticSamples,
   type JudgeProtocolId,
   type Verdict,
 } from "@stepwiser/core";
 import type { Db, Prisma } from "@stepwiser/db";
 import type { RunContext } from "../../runs/run-kind";
 import { judgeGenPrmSolution } from "./genprm-judge";
-import { judgeSeed, judgeSegmentation, type JudgeSettings } from "./judge-chunks";
+import { isTruncated, judgeSeed, judgeSegmentation, type JudgeSettings } from "./judge-chunks";
 import type { ProtocolOptions } from "./judge-run";
 
 /** A judge's settings with its protocol: what judge, benchmark and best-of-N runs pass down. */
@@ -109,29 +109,64 @@ export async function judgeWithProtocol(ctx: RunContext<ProtocolJudgeSettings>, 
   }
 }
 
+/**
+ * The ProcessBench critic: K samples of one request with n = K (as `run_eval.py` asks vLLM
+ * for n = voting_n), each read by the run's template's own parser, the prediction the
+ * most common answer (core's voteCriticSamples). Every sample is stored with its answer,
+ * its vote and whether the server cut it at the generation limit.
+ */
 async function judgeWithCritic(ctx: RunContext<ProtocolJudgeSettings>, solution: SegmentationForJudge): Promise<ProtocolJudgement> {
   const { config } = ctx;
+  const stored = await storedSolutionJudgement(ctx, solution);
+  if (stored) return stored;
   const judge = config.judge!;
   const templateId = config.criticPromptTemplateId ?? "processbench-critic@v2";
-  // The run's critic template builds the prompt and, with its own parser, reads the answer.
+  // The run's critic template builds the prompt and, with its own parser, reads the answers.
   const prompt = buildProcessBenchCriticPrompt({ problem: solution.problemText, steps: solution.chunks.map((c) => c.text) }, templateId);
   const result = await ctx.endpoints.get(judge).client.generate({
     model: judge.model,
     prompt: { kind: "chat", messages: [{ role: "user", content: prompt.text }] },
+    n: config.samples,
     seed: judgeSeed(config.seed, solution.externalId, -1),
     temperature: config.temperature,
+    ...(config.topP === undefined ? {} : { topP: config.topP }),
     maxTokens: config.maxTokens,
+    affinityKey: `${solution.trajectoryId}:critic`,
     signal: ctx.signal,
   });
   ctx.recordUsage(result.usage);
-  const output = result.samples[0]!.text;
+  const outputs = result.samples.map((sample) => sample.text);
+  const vote = voteCriticSamples(outputs, templateId);
+  const samples: CriticSampleEvidence[] = result.samples.map((sample, index) => ({
+    output: sample.text,
+    answer: vote.samples[index]!.answer,
+    vote: vote.samples[index]!.vote,
+    truncated: isTruncated(sample),
+  }));
   return {
     trajectoryId: solution.trajectoryId,
     chunkCount: solution.chunks.length,
     votes: [],
-    predictedFirstError: CRITIC_PREDICTION_PARSERS[templateId](output),
-    solution: { score: null, output, samples: null, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens },
+    predictedFirstError: vote.prediction,
+    solution: {
+      score: null,
+      output: outputs[0] ?? null,
+      samples: samples as unknown as Prisma.InputJsonValue,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+    },
   };
+}
+
+/** One critic sample as a SolutionPrediction's `samples` keeps it. */
+export interface CriticSampleEvidence {
+  output: string;
+  /** The answer its template's reading counts (v2: the official extract_answer string), null without one. */
+  answer: string | null;
+  /** Its own prediction: the parsed index, null when unparseable. */
+  vote: number | null;
+  /** Cut at the generation limit (finish reason "length"). */
+  truncated: boolean;
 }
 
 /** Top alternatives asked for on a decision token: ThinkPRM's and GenPRM's code read 20. */
@@ -158,6 +193,7 @@ async function judgeWithThinkPrm(ctx: RunContext<ProtocolJudgeSettings>, solutio
     n: config.samples,
     seed,
     temperature: config.temperature,
+    ...(config.topP === undefined ? {} : { topP: config.topP }),
     maxTokens: config.maxTokens,
     stop: request.stop,
     affinityKey: `${solution.trajectoryId}:thinkprm`,
@@ -167,7 +203,7 @@ async function judgeWithThinkPrm(ctx: RunContext<ProtocolJudgeSettings>, solutio
   let promptTokens = chains.usage.promptTokens;
   let completionTokens = chains.usage.completionTokens;
   const rows: Prisma.JudgeSampleCreateManyInput[] = [];
-  const evidence: Array<{ text: string; verdicts: Verdict[]; predictedFirstError: number | null; score: number | null; decision: string | null; problem: string | null }> = [];
+  const evidence: Array<{ text: string; verdicts: Verdict[]; predictedFirstError: number | null; score: number | null; decision: string | null; problem: string | null; truncated: boolean }> = [];
   for (const [sampleIndex, sample] of chains.samples.entries()) {
     const decision = await client.generate({
       model: judge.model,
@@ -185,7 +221,8 @@ async function judgeWithThinkPrm(ctx: RunContext<ProtocolJudgeSettings>, solutio
     completionTokens += decision.usage.completionTokens;
     const parsed = parseThinkPrmVerification(sample.text, steps.length);
     const score = thinkPrmDecisionScore(decision.samples[0]?.logprobs?.[0]);
-    evidence.push({ text: sample.text, verdicts: parsed.verdicts, predictedFirstError: parsed.predictedFirstError, score, decision: decision.samples[0]?.text ?? null, problem: parsed.problem ?? null });
+    const truncated = isTruncated(sample);
+    evidence.push({ text: sample.text, verdicts: parsed.verdicts, predictedFirstError: parsed.predictedFirstError, score, decision: decision.samples[0]?.text ?? null, problem: parsed.problem ?? null, truncated });
     parsed.verdicts.forEach((verdict, position) => {
       rows.push({
         runId,
@@ -195,6 +232,7 @@ async function judgeWithThinkPrm(ctx: RunContext<ProtocolJudgeSettings>, solutio
         rationale: parsed.rationales[position] ?? "",
         verdict,
         score: null,
+        truncated,
         promptTokens: 0,
         completionTokens: 0,
       });

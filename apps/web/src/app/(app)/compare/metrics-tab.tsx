@@ -7,7 +7,8 @@ import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { Hint, runLabel, type Candidates } from "./shared";
 import { intervalText, pct, pValueText, signedPct, significance } from "./format";
-import { measuredF1Text, measuredLeaderboard, publishedCaveat, publishedRows, publishedSources } from "./leaderboard";
+import { averageLabel } from "@stepwiser/core";
+import { measuredAverageHeading, measuredF1Text, measuredLeaderboard, PUBLISHED_SUBSET_HEADINGS, publishedCaveat, publishedRows, publishedSources } from "./leaderboard";
 
 type Comparison = RouterOutputs["compare"]["checkpoints"];
 type RunScores = Comparison["runs"][number];
@@ -23,7 +24,8 @@ const TONE = { better: "bg-green-50 text-green-800", worse: "bg-red-50 text-red-
 /**
  * Per subset and on average: each run's F1, acc_err and acc_cor with 95 %
  * bootstrap intervals, and each run's paired difference from the baseline.
- * A difference is coloured only when its interval excludes 0.
+ * A difference is coloured only when its interval excludes 0. The average is
+ * named for the subsets it is over (a partial average unless ProcessBench's four).
  */
 export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; baseline: string | undefined; candidates: Candidates }) {
   const trpc = useTRPC();
@@ -37,10 +39,11 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
     ...data.subsets.map((s): (typeof groups)[number] => [s, (r) => r.bySubset[s]!, (r) => r.delta?.bySubset[s] ?? null]),
     ["average", (r) => r.average, (r) => r.delta?.average ?? null],
   ];
+  const averageName = averageLabel(data.average.subsets_in_average);
   return (
     <div className="space-y-2">
       <p className="text-xs text-slate-500" data-testid="metrics-summary">
-        {data.gold.toLocaleString()} gold solutions shared by every run · {Math.round(data.confidence * 100)} % percentile-bootstrap intervals over solutions ({data.resamples.toLocaleString()} resamples, seed {data.seed}) · differences are paired (same resampled solutions for both runs) · the average is the unweighted mean over subsets. Scores in %.
+        {data.gold.toLocaleString()} gold solutions shared by every run · {Math.round(data.confidence * 100)} % percentile-bootstrap intervals over solutions ({data.resamples.toLocaleString()} resamples, seed {data.seed}) · differences are paired (same resampled solutions for both runs) · the average is the unweighted mean over the subsets here: {averageName}, its resamples keeping each subset's solutions within the subset. Scores in %.
       </p>
       <Leaderboard data={data} candidates={candidates} />
       {/* Not a DataTable: each subset's name spans its runs' rows. */}
@@ -71,8 +74,8 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
                 return (
                   <tr key={`${subset}-${row.id}`} className={`border-t border-slate-100 ${i === 0 ? "border-t-slate-300" : ""}`} data-testid="metrics-row" data-subset={subset} data-run={row.id}>
                     {i === 0 && (
-                      <th rowSpan={data.runs.length} scope="rowgroup" className="px-3 py-2 text-left align-top font-medium">
-                        {subset}
+                      <th rowSpan={data.runs.length} scope="rowgroup" className="px-3 py-2 text-left align-top font-medium" data-testid={subset === "average" ? "metrics-average-label" : undefined}>
+                        {subset === "average" ? averageName : subset}
                       </th>
                     )}
                     <td className="max-w-72 truncate px-3 py-2" title={row.run.label}>
@@ -82,7 +85,7 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{score.n.toLocaleString()}</td>
                     {METRICS.map(([metric]) => (
-                      <MetricCell key={metric} run={row.id} subset={subset} metric={metric} value={score[metric]} ci={score.ci[metric]} />
+                      <MetricCell key={metric} run={row.id} subset={subset} metric={metric} value={score[metric]} ci={score.ci[metric]} measured={metric === "acc_err" ? score.n_error > 0 : metric === "acc_cor" ? score.n_correct > 0 : true} />
                     ))}
                     {METRICS.map(([metric]) =>
                       delta ? (
@@ -116,12 +119,15 @@ function ProtocolTag({ label, refText }: { label: string; refText: string }) {
 }
 
 /**
- * The runs ranked by average F1 (with the protocol each spoke), and apart below them the
- * ProcessBench F1s published elsewhere: muted, under their own heading, never mixed into the ranking.
+ * The runs ranked by average F1 (with the protocol each spoke; a partial average is named so
+ * in its own column), and apart below them, in a table of their own, the ProcessBench F1s
+ * published elsewhere: muted, under their own heading, never mixed into the ranking, their
+ * average column holding only the sources' four-subset averages.
  */
 function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candidates }) {
   const measured = measuredLeaderboard(data.runs);
   const published = publishedRows(data.published);
+  const averageColumn = measuredAverageHeading(data.average);
   return (
     <Card padding="none" className="overflow-x-auto">
       <table className="w-full text-sm" data-testid="leaderboard">
@@ -131,7 +137,9 @@ function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candi
             <th className="px-3 py-2 text-right">#</th>
             <th className="px-3 py-2">Run</th>
             <th className="px-3 py-2">Protocol</th>
-            <th className="px-3 py-2">Average F1 (95 % CI)</th>
+            <th className="px-3 py-2" data-testid="leaderboard-average-heading" data-partial={averageColumn.partial}>
+              {averageColumn.heading} (95 % CI)
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -146,6 +154,11 @@ function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candi
                 {row.protocolLabel} <code className="text-xs text-slate-400">{row.protocolRef}</code>
               </td>
               <td className="px-3 py-2 whitespace-nowrap tabular-nums">
+                {averageColumn.partial && (
+                  <span className="mr-1 rounded bg-amber-100 px-1 text-xs text-amber-800" data-testid="leaderboard-partial">
+                    partial
+                  </span>
+                )}
                 <span className="font-medium">{measuredF1Text(row)}</span> <span className="text-xs text-slate-500">{intervalText(row.ci.lower, row.ci.upper)}</span>
               </td>
             </tr>
@@ -161,41 +174,63 @@ function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candi
             <tr>
               <th className="px-3 py-2">Model</th>
               <th className="px-3 py-2">Judge family</th>
-              <th className="px-3 py-2">Average F1 (published)</th>
+              {Object.values(PUBLISHED_SUBSET_HEADINGS).map((heading) => (
+                <th key={heading} className="px-3 py-2 text-right">
+                  {heading}
+                </th>
+              ))}
+              <th className="px-3 py-2">Average F1 over the 4 subsets (published)</th>
+              <th className="px-3 py-2">Source</th>
             </tr>
           </thead>
           <tbody>
             {published.map((row) => (
               <tr key={row.model} className="border-t border-slate-100 italic" data-testid="published-row" data-model={row.model} data-value={row.averageF1}>
-                <td className="px-3 py-1.5">{row.model}</td>
+                <td className="px-3 py-1.5">
+                  {row.model}
+                  {row.note && (
+                    <span className="block text-xs not-italic text-amber-700" data-testid="published-note">
+                      {row.note}
+                    </span>
+                  )}
+                </td>
                 <td className="px-3 py-1.5">
                   {row.family}
                   {row.protocolText && <span className="block text-xs not-italic text-slate-400">studio protocol: {row.protocolText}</span>}
                 </td>
-                <td className="px-3 py-1.5 whitespace-nowrap tabular-nums">
+                {row.subsetTexts.map((text, i) => (
+                  <td key={i} className="px-3 py-1.5 text-right tabular-nums" data-testid="published-subset">
+                    {text}
+                  </td>
+                ))}
+                <td className="px-3 py-1.5 whitespace-nowrap tabular-nums" data-testid="published-average" title={row.votedSubsetsText ?? undefined}>
                   {row.averageF1Text}
                   {row.votedText && <span className="text-xs"> ({row.votedText})</span>}
+                </td>
+                <td className="px-3 py-1.5 text-xs" data-testid="published-source">
+                  {row.source}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
         <p className="px-3 py-2 text-xs" data-testid="published-caveat">
-          {publishedCaveat(data.subsets)} Source: {publishedSources(data.published).join("; ")}.
+          {publishedCaveat(data.average)} Sources: {publishedSources(data.published).join("; ")}.
         </p>
       </section>
     </Card>
   );
 }
 
-function MetricCell({ run, subset, metric, value, ci }: { run: string; subset: string; metric: Metric; value: number; ci: { lower: number; upper: number } }) {
+/** `measured` false: an accuracy of a class the scope has no solution of (0 by convention), shown without an interval. */
+function MetricCell({ run, subset, metric, value, ci, measured }: { run: string; subset: string; metric: Metric; value: number; ci: { lower: number; upper: number }; measured: boolean }) {
   return (
     <td className="px-3 py-2 whitespace-nowrap tabular-nums" data-testid="metric-cell" data-run={run} data-subset={subset} data-metric={metric} data-value={value}>
       <span data-testid="metric-value" className="font-medium">
         {pct(value)}
       </span>{" "}
-      <span data-testid="metric-ci" className="text-xs text-slate-500">
-        {intervalText(ci.lower, ci.upper)}
+      <span data-testid="metric-ci" className="text-xs text-slate-500" title={measured ? undefined : "no solution of this class here: nothing measured"}>
+        {measured ? intervalText(ci.lower, ci.upper) : "—"}
       </span>
     </td>
   );

@@ -9,17 +9,18 @@ import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
 import { Hint, numberOptions, runLabel, type Candidates } from "./shared";
 import { pct } from "./format";
+import { scalingAverageName } from "./leaderboard";
 
 type Curve = RouterOutputs["compare"]["scaling"]["runs"][number];
 type ScalingRow = { run: string; point: Curve["points"][number] };
 
 const column = dataColumns<ScalingRow>();
 
-function scalingColumns(candidates: Candidates): DataColumn<ScalingRow>[] {
+function scalingColumns(candidates: Candidates, averageName: string): DataColumn<ScalingRow>[] {
   return [
     column.accessor("run", { header: "Run", cell: (c) => runLabel(candidates, c.getValue()), meta: { className: "max-w-72 truncate" } }),
     column.accessor("point.k", { header: "K", meta: { align: "right" } }),
-    column.accessor("point.f1", { header: "F1 (mean over draws)", cell: (c) => pct(c.getValue()), meta: { align: "right" } }),
+    column.accessor("point.f1", { header: `${averageName}, mean over draws`, cell: (c) => pct(c.getValue()), meta: { align: "right" } }),
     column.display({ id: "range", header: "F1 range", cell: ({ row: { original: r } }) => `${pct(r.point.f1Range.min)}–${pct(r.point.f1Range.max)}`, meta: { align: "right", className: "text-xs text-slate-500" } }),
     column.display({
       id: "bySubset",
@@ -39,7 +40,7 @@ function compact(value: number): string {
 }
 
 /** One line per run: F1 against K (log scale) and against judge tokens per solution. */
-function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Candidates }) {
+function ScalingCharts({ curves, candidates, averageName }: { curves: Curve[]; candidates: Candidates; averageName: string }) {
   const axis = { tick: { fontSize: 11 } };
   const series = curves.map((c, i) => ({
     name: runLabel(candidates, c.run.id),
@@ -49,7 +50,7 @@ function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Ca
   const maxK = Math.max(1, ...curves.map((c) => c.maxK));
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-      <ChartFigure label="F1 (%) vs samples per chunk K" testId="scaling-chart-k" height="h-64">
+      <ChartFigure label={`${averageName} (%) vs samples per chunk K`} testId="scaling-chart-k" height="h-64">
         <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
           <XAxis dataKey="k" type="number" scale="log" domain={[1, maxK]} ticks={curves[0]?.points.map((p) => p.k)} allowDuplicatedCategory={false} {...axis} />
@@ -61,7 +62,7 @@ function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Ca
           ))}
         </LineChart>
       </ChartFigure>
-      <ChartFigure label="F1 (%) vs judge tokens per solution" testId="scaling-chart-tokens" height="h-64">
+      <ChartFigure label={`${averageName} (%) vs judge tokens per solution`} testId="scaling-chart-tokens" height="h-64">
         <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
           <XAxis dataKey="tokens" type="number" domain={["dataMin", "dataMax"]} tickFormatter={compact} allowDuplicatedCategory={false} {...axis} />
@@ -76,6 +77,9 @@ function ScalingCharts({ curves, candidates }: { curves: Curve[]; candidates: Ca
     </div>
   );
 }
+
+/** The name of the curves' F1, an average over each run's subsets (partial unless ProcessBench's four). */
+const averageNameOf = (curves: readonly Curve[]) => scalingAverageName(curves.map((c) => Object.keys(c.points[0]?.f1BySubset ?? {})));
 
 /** Maj@K curves replayed from stored samples: no model is asked anything. */
 export function ScalingTab({ runs, candidates, params }: { runs: string[]; candidates: Candidates; params: CompareParams }) {
@@ -99,11 +103,11 @@ export function ScalingTab({ runs, candidates, params }: { runs: string[]; candi
       {!result.data && !result.error && <Hint>Replaying votes…</Hint>}
       {result.data && (
         <>
-          <ScalingCharts curves={result.data.runs} candidates={candidates} />
+          <ScalingCharts curves={result.data.runs} candidates={candidates} averageName={averageNameOf(result.data.runs)} />
           <DataTable
             testId="scaling-table"
             data={result.data.runs.flatMap((curve) => curve.points.map((point) => ({ run: curve.run.id, point })))}
-            columns={scalingColumns(candidates)}
+            columns={scalingColumns(candidates, averageNameOf(result.data.runs))}
             getRowId={(r) => `${r.run}-${r.point.k}`}
             rowAttributes={({ run, point }) => ({ "data-testid": "scaling-row", "data-run": run, "data-k": point.k, "data-f1": point.f1, "data-tokens": point.tokensPerSolution })}
           />

@@ -1,45 +1,87 @@
-import { wilsonInterval, type ProportionInterval } from "@stepwiser/core";
+import { averageCoverage, processBenchIntervals, type MetricInterval, type ProcessBenchIntervals } from "@stepwiser/core";
+import type { Db } from "@stepwiser/db";
+import { benchmarkGold, readRunConfig } from "@stepwiser/jobs";
 import { benchmarkSummarySchema, readSummary } from "./summaries";
 import type { ResultRun } from "./run";
+
+/** A metric with its 95 % percentile-bootstrap interval over solutions; null ends when nothing gives one. */
+export interface MetricWithInterval {
+  estimate: number;
+  lower: number | null;
+  upper: number | null;
+}
+
+/** An accuracy with its interval and the counts it is the share of (hits of the class's solutions). */
+export interface AccuracyWithInterval extends MetricWithInterval {
+  hits: number;
+  of: number;
+}
 
 export interface BenchmarkSubsetResult {
   subset: string;
   n: number;
   nError: number;
   nCorrect: number;
-  /** F1 of acc_err and acc_cor, with the summary's percentile-bootstrap 95 % interval over the subset's solutions (null when the summary has none). */
-  f1: { estimate: number; lower: number | null; upper: number | null };
-  /** Wilson 95 % intervals of the two accuracies; null for a class the subset has no solution of. */
-  accErr: ProportionInterval | null;
-  accCor: ProportionInterval | null;
+  f1: MetricWithInterval;
+  /** Null for a class the subset has no solution of: its accuracy (0 by convention) measures nothing. */
+  accErr: AccuracyWithInterval | null;
+  accCor: AccuracyWithInterval | null;
 }
 
 /**
- * A benchmark run's ProcessBench scores per subset as its summary stored
- * them, with intervals: the summary's bootstrap interval for F1 and a Wilson
- * interval for each accuracy (hits recovered from the stored share and the
- * class's count: the share is hits / count, so rounding is exact).
+ * A benchmark run's ProcessBench scores per subset and on average as its
+ * summary stored them, each with its 95 % percentile-bootstrap interval over
+ * solutions (`processBenchIntervals`: per subset within the subset; the average
+ * stratified by subset): the same method, stream and numbers Compare gives for
+ * the run on the same gold with the same resamples and seed. A summary written
+ * before the accuracy and average intervals were stored gets them recomputed
+ * from the run's stored predictions, exactly as its summary would now compute
+ * them (`intervals: "recomputed"`), and the subsets of its average derived from
+ * its per-subset scores.
  */
-export function benchmarkResults(run: ResultRun) {
+export async function benchmarkResults(db: Db, run: ResultRun) {
   const summary = readSummary(benchmarkSummarySchema, run.summary);
-  const subsets: BenchmarkSubsetResult[] = summary
-    ? Object.entries(summary.subsets).map(([subset, s]) => {
-        const ci = summary.f1_ci95[subset];
-        return {
-          subset,
-          n: s.n,
-          nError: s.n_error,
-          nCorrect: s.n_correct,
-          f1: { estimate: s.f1, lower: ci?.lower ?? null, upper: ci?.upper ?? null },
-          accErr: wilsonInterval(Math.round(s.acc_err * s.n_error), s.n_error),
-          accCor: wilsonInterval(Math.round(s.acc_cor * s.n_correct), s.n_correct),
-        };
-      })
-    : [];
+  if (!summary) return { kind: "benchmark" as const, datasetId: run.datasetId, summary: null, subsets: [] as BenchmarkSubsetResult[] };
+  const stored = summary.acc_err_ci95 !== undefined && summary.acc_cor_ci95 !== undefined && summary.average_f1_ci95 !== undefined;
+  const intervals: ProcessBenchIntervals = stored
+    ? { f1_ci95: summary.f1_ci95, acc_err_ci95: summary.acc_err_ci95!, acc_cor_ci95: summary.acc_cor_ci95!, average_f1_ci95: summary.average_f1_ci95 ?? null }
+    : await recomputedIntervals(db, run);
+  const coverage = averageCoverage(summary.subsets_in_average ?? Object.keys(summary.subsets));
+  const withInterval = (estimate: number, ci: MetricInterval | null | undefined): MetricWithInterval => ({ estimate, lower: ci?.lower ?? null, upper: ci?.upper ?? null });
+  // The hits are share × count (the share is hits / count, so rounding recovers them exactly).
+  const accuracy = (share: number, of: number, ci: MetricInterval | undefined): AccuracyWithInterval | null => (of === 0 ? null : { ...withInterval(share, ci), hits: Math.round(share * of), of });
+  const subsets: BenchmarkSubsetResult[] = Object.entries(summary.subsets).map(([subset, s]) => ({
+    subset,
+    n: s.n,
+    nError: s.n_error,
+    nCorrect: s.n_correct,
+    f1: withInterval(s.f1, intervals.f1_ci95[subset]),
+    accErr: accuracy(s.acc_err, s.n_error, intervals.acc_err_ci95[subset]),
+    accCor: accuracy(s.acc_cor, s.n_correct, intervals.acc_cor_ci95[subset]),
+  }));
   return {
     kind: "benchmark" as const,
     datasetId: run.datasetId,
-    summary: summary && { protocol: summary.protocol ?? null, mode: summary.mode ?? null, judge: summary.judge ?? null, promptTemplateId: summary.promptTemplateId ?? null, averageF1: summary.average_f1, unparseable: summary.unparseable, missing: summary.missing },
+    summary: {
+      protocol: summary.protocol ?? null,
+      mode: summary.mode ?? null,
+      judge: summary.judge ?? null,
+      promptTemplateId: summary.promptTemplateId ?? null,
+      averageF1: withInterval(summary.average_f1, intervals.average_f1_ci95),
+      subsetsInAverage: coverage.subsets_in_average,
+      averageIsPartial: coverage.average_is_partial,
+      /** Where the intervals come from: the stored summary, or recomputed from the stored predictions for a summary that predates them. */
+      intervals: stored ? ("summary" as const) : ("recomputed" as const),
+      unparseable: summary.unparseable,
+      missing: summary.missing,
+    },
     subsets,
   };
+}
+
+/** The intervals a summary written before they were stored would hold now: the run's gold and predictions, its resamples and seed. */
+async function recomputedIntervals(db: Db, run: ResultRun): Promise<ProcessBenchIntervals> {
+  const config = readRunConfig({ id: run.id, kind: "benchmark", config: run.config });
+  const { gold, predictions } = await benchmarkGold(db, run.id, config);
+  return processBenchIntervals(gold, predictions, config.bootstrap);
 }

@@ -24,7 +24,7 @@ export async function runResults({ db, input }: ServiceArgs<{ id: string }>) {
     case "judge":
       return { ...base, ...(await judgeResults(db, run)) };
     case "benchmark":
-      return { ...base, ...benchmarkResults(run) };
+      return { ...base, ...(await benchmarkResults(db, run)) };
     case "generate":
       return { ...base, ...(await generateResults(db, run)) };
     case "chunk_reset":

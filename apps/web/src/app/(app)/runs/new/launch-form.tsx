@@ -22,6 +22,8 @@ import {
   type ProtocolOptionField,
   type ProtocolValues,
 } from "./protocol-form";
+import { isPaperPresetId } from "@stepwiser/core";
+import { hasPresets, presetLabelRulesValue, presetOptions } from "./presets";
 import { configFromValues, FieldError, formFields, type FormField, type RunConfigSchema } from "./schema-form";
 
 /** Kinds that can run offline through an OpenAI batch file. */
@@ -151,6 +153,7 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   const [values, setValues] = useState<Record<string, Record<string, string | boolean>>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [offline, setOffline] = useState(false);
+  const [preset, setPreset] = useState("");
   const [annotations, setAnnotations] = useState({ name: "", tags: "", notes: "" });
   const [protocolValues, setProtocolValues] = useState<Record<string, Partial<ProtocolValues>>>({});
   const launch = useMutation(trpc.run.launch.mutationOptions({ onSuccess: ({ runId }) => router.push(`/runs/${runId}`) }));
@@ -184,9 +187,23 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   if (!schemas.data || !datasets.data || !endpoints.data) return <p className="text-sm text-slate-500">Loading…</p>;
   return (
     <Card as="form" onSubmit={submit} aria-label="Launch a run" className="space-y-4 text-sm">
-      <Field label="Run kind" className="max-w-xs">
-        <Select value={kind} onChange={(e) => setKind(e.target.value)} options={schemas.data.map((s) => [s.kind, s.kind.replaceAll("_", "-")] as const)} />
-      </Field>
+      <div className="flex flex-wrap gap-3">
+        <Field label="Run kind" className="max-w-xs">
+          <Select value={kind} onChange={(e) => setKind(e.target.value)} options={schemas.data.map((s) => [s.kind, s.kind.replaceAll("_", "-")] as const)} />
+        </Field>
+        {hasPresets(kind) && (
+          <Field label="Paper preset" hint="Sets the label rules to the paper's γ and α for that policy size." className="max-w-xs">
+            <Select
+              value={preset}
+              onChange={(e) => {
+                setPreset(e.target.value);
+                if (isPaperPresetId(e.target.value)) set("labelRules", presetLabelRulesValue(e.target.value));
+              }}
+              options={presetOptions()}
+            />
+          </Field>
+        )}
+      </div>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {shownFields.map((field) => (
           <FieldControl key={`${kind}-${field.name}`} field={field} value={current(field)} onChange={(v) => set(field.name, v)} datasets={datasets.data} endpoints={endpoints.data} />

@@ -15,7 +15,7 @@ type ProtocolRunKind = (typeof PROTOCOL_RUN_KINDS)[number];
 const PROTOCOL_FIELD_NAMES = new Set(["protocol", "protocolOptions", "mode"]);
 
 /** Shown only with the protocol it belongs to. */
-const FIELDS_OF_PROTOCOL: Readonly<Record<string, JudgeProtocolId>> = { criticPromptTemplateId: "processbench-critic" };
+const FIELDS_OF_PROTOCOL: Readonly<Record<string, JudgeProtocolId>> = { criticPromptTemplateId: "processbench-critic", judgePromptTemplateId: "stepwiser-chunk" };
 
 export function hasProtocol(kind: string): kind is ProtocolRunKind {
   return (PROTOCOL_RUN_KINDS as readonly string[]).includes(kind);

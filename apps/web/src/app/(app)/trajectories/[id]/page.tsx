@@ -14,6 +14,8 @@ import { LabelSliders } from "./inspector/label-sliders";
 import { labelsFromValues } from "./inspector/labels";
 import { QCurve } from "./inspector/q-curve";
 import { RolloutsPanel } from "./inspector/rollouts-panel";
+import { solutionJudgementViews } from "./inspector/solution-judgements";
+import { SolutionJudgementsPanel } from "./inspector/solution-judgements-panel";
 import { SolutionNav, useSolutionNeighbors } from "./inspector/solution-nav";
 import { useLabelParams } from "./inspector/use-label-params";
 
@@ -48,6 +50,7 @@ export default function TrajectoryInspectorPage() {
     () => inspectorChunkRows({ chunks, sourceFirstErrorIndex: t?.sourceFirstErrorIndex ?? null, annotation, labels, judgements: t?.judgements ?? [] }),
     [annotation, chunks, labels, t],
   );
+  const solutionViews = useMemo(() => solutionJudgementViews(t?.solutionJudgements ?? []), [t]);
   const neighbors = useSolutionNeighbors(t?.dataset.id, id);
 
   const moveTo = (index: number) => {
@@ -122,6 +125,8 @@ export default function TrajectoryInspectorPage() {
       {help && <ShortcutHelp shortcuts={shortcuts} />}
       {annotation && curve && <QCurve q0={curve.q0} q={curve.q} gamma={params.gamma} relRatio={labels?.relRatio ?? null} />}
       {rollouts && segmentation && <RolloutsPanel runId={rollouts.runId} segmentationId={segmentation.id} prefixLength={rollouts.prefixLength} onClose={() => setRollouts(null)} />}
+
+      <SolutionJudgementsPanel views={solutionViews} textMode={textMode} />
 
       {rows.length === 0 ? (
         <p className="text-sm text-slate-600">This solution has not been segmented yet.</p>

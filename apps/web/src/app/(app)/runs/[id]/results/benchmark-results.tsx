@@ -1,31 +1,27 @@
 "use client";
 
 import { ButtonLink } from "~/components/ui";
-import { count, percent } from "./format";
 import { Facts, ResultCard, ResultTable, UnreadableSummary } from "./result-parts";
-import { benchmarkProtocolFact, benchmarkRows, compareHref, type ResultsOf } from "./shaping";
+import { benchmarkFacts, benchmarkIntervalsNote, benchmarkRows, compareHref, type ResultsOf } from "./shaping";
 
-/** A benchmark run's ProcessBench scores per subset with 95 % intervals, and a way into Compare with the run chosen. */
+/**
+ * A benchmark run's ProcessBench scores per subset and on average (labelled partial
+ * unless over the four subsets), each with its 95 % bootstrap interval, and a way
+ * into Compare with the run chosen.
+ */
 export function BenchmarkResults({ result, runId }: { result: ResultsOf<"benchmark">; runId: string }) {
   const summary = result.summary;
   return (
     <ResultCard
       title="ProcessBench scores"
-      description="Per subset, in %, with 95 % intervals: F1 by percentile bootstrap over the subset's solutions (the run's summary), the accuracies by Wilson score"
+      description={benchmarkIntervalsNote(result)}
       testId="results-benchmark"
     >
       {!summary ? (
         <UnreadableSummary />
       ) : (
         <>
-          <Facts
-            facts={[
-              { label: "Average F1", value: percent(summary.averageF1), note: "unweighted mean over subsets" },
-              benchmarkProtocolFact(summary),
-              { label: "Unparseable predictions", value: count(summary.unparseable), note: "scored as wrong" },
-              { label: "Solutions without a prediction", value: count(summary.missing), note: "scored as wrong" },
-            ]}
-          />
+          <Facts facts={benchmarkFacts(result)} />
           <ResultTable
             label="Scores per subset"
             testId="benchmark-subsets"

@@ -1,5 +1,5 @@
 import type { RouterOutputs } from "@stepwiser/api";
-import { isJudgeProtocolId, JUDGE_PROTOCOLS, judgeProtocolRef } from "@stepwiser/core";
+import { averageLabel, isJudgeProtocolId, JUDGE_PROTOCOLS, judgeProtocolRef } from "@stepwiser/core";
 import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "./format";
 
 /**
@@ -114,7 +114,6 @@ export function agreementView(agreement: Agreement) {
 
 // ── benchmark ──
 
-/** Per-subset scores with intervals, and the average F1 over subsets. */
 /**
  * The judge protocol a benchmark spoke, from its summary's `id@vN`; summaries written
  * before protocols name their `mode` instead (chunk-judge: the StepWiser chunk judge,
@@ -134,6 +133,38 @@ export function benchmarkProtocolFact(summary: { protocol: string | null; mode: 
   return { label: "Protocol", value: protocol?.label ?? "unknown", ...(note ? { note } : {}) };
 }
 
+/**
+ * The run's facts above the table: its average F1 with its interval, named for
+ * what it is over ("Partial average F1" and "partial average (2 of 4 subsets:
+ * gsm8k, math)" unless it is over ProcessBench's four subsets), the protocol, and
+ * the predictions scored as wrong.
+ */
+export function benchmarkFacts(result: ResultsOf<"benchmark">): Fact[] {
+  const s = result.summary;
+  if (!s) return [];
+  return [
+    {
+      label: s.averageIsPartial ? "Partial average F1" : "Average F1",
+      value: percentWithInterval(s.averageF1.estimate, s.averageF1.lower, s.averageF1.upper),
+      note: `${averageLabel(s.subsetsInAverage)}, unweighted; its interval resamples each subset within itself`,
+    },
+    benchmarkProtocolFact(s),
+    { label: "Unparseable predictions", value: count(s.unparseable), note: "scored as wrong" },
+    { label: "Solutions without a prediction", value: count(s.missing), note: "scored as wrong" },
+  ];
+}
+
+/** What the intervals are, and where they come from when the summary predates some of them. */
+export function benchmarkIntervalsNote(result: ResultsOf<"benchmark">): string {
+  const method = "Per subset, in %, with 95 % percentile-bootstrap intervals over the subset's solutions, the same method for F1, acc_err and acc_cor (and the one Compare uses)";
+  return result.summary?.intervals === "recomputed" ? `${method}; this run's summary predates the accuracy and average intervals, so they are recomputed from its stored predictions` : method;
+}
+
+/** An accuracy with its interval and its hits: "50.0 % [23.7, 76.3] (5/10)"; "—" for a class the subset has no solution of. */
+function accuracyText(accuracy: ResultsOf<"benchmark">["subsets"][number]["accErr"]): string {
+  return accuracy ? `${percentWithInterval(accuracy.estimate, accuracy.lower, accuracy.upper)} (${count(accuracy.hits)}/${count(accuracy.of)})` : "—";
+}
+
 export function benchmarkRows(result: ResultsOf<"benchmark">) {
   return result.subsets.map((s) => ({
     subset: s.subset,
@@ -141,8 +172,8 @@ export function benchmarkRows(result: ResultsOf<"benchmark">) {
     withError: count(s.nError),
     withoutError: count(s.nCorrect),
     f1: percentWithInterval(s.f1.estimate, s.f1.lower, s.f1.upper),
-    accErr: s.accErr ? `${percentWithInterval(s.accErr.estimate, s.accErr.lower, s.accErr.upper)} (${count(s.accErr.successes)}/${count(s.accErr.trials)})` : "—",
-    accCor: s.accCor ? `${percentWithInterval(s.accCor.estimate, s.accCor.lower, s.accCor.upper)} (${count(s.accCor.successes)}/${count(s.accCor.trials)})` : "—",
+    accErr: accuracyText(s.accErr),
+    accCor: accuracyText(s.accCor),
     f1Value: s.f1.estimate,
   }));
 }

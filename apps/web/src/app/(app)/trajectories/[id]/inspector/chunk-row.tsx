@@ -84,7 +84,7 @@ export function ChunkRow({ row, active, textMode, onRollouts }: { row: ChunkRowD
         )}
         {row.judges.map((judge) => (
           <div key={judge.runId} className="flex items-start gap-2">
-            <span className="w-28 shrink-0 truncate text-xs text-slate-500" title={judge.name}>
+            <span className="w-28 shrink-0 truncate text-xs text-slate-500" title={judge.template ? `${judge.name} · ${judge.template}` : judge.name}>
               {judge.name}
             </span>
             <JudgeCell judge={judge.name} samples={judge.samples} textMode={textMode} />

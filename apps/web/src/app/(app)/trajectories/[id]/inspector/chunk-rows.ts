@@ -29,19 +29,25 @@ export interface InspectedAnnotation {
 export interface InspectedJudgement {
   runId: string;
   judgeModel: string | null;
-  samples: Array<{ chunkId: string; sampleIndex: number; verdict: string; rationale: string }>;
+  /** The prompt template the run asked with (stepwiser-judge@v2, …), null where its protocol has none of ours. */
+  promptTemplateId?: string | null;
+  samples: Array<{ chunkId: string; sampleIndex: number; verdict: string; rationale: string; promptTemplateId?: string; truncated?: boolean }>;
 }
 
 export interface JudgeSampleView {
   sampleIndex: number;
   verdict: Verdict;
   rationale: string;
+  /** Cut at the generation limit: shown as truncated, apart from a badly formatted answer. */
+  truncated?: boolean;
 }
 
 export interface ChunkJudge {
   runId: string;
   /** The judge model, or the run id when the run names none. */
   name: string;
+  /** What the judge was asked with: its samples' template (or protocol) id. */
+  template: string | null;
   /** This judge's samples on this chunk, in sample order; empty when it did not judge the chunk. */
   samples: JudgeSampleView[];
 }
@@ -96,7 +102,12 @@ export function inspectorChunkRows(input: {
 }): ChunkRowData[] {
   const { sourceFirstErrorIndex: firstError, annotation, labels } = input;
   const values = new Map((annotation?.values ?? []).map((v) => [v.prefixLength, v]));
-  const judges = input.judgements.map((j) => ({ runId: j.runId, name: j.judgeModel ?? j.runId, samples: [...j.samples].sort((a, b) => a.sampleIndex - b.sampleIndex) }));
+  const judges = input.judgements.map((j) => ({
+    runId: j.runId,
+    name: j.judgeModel ?? j.runId,
+    template: j.promptTemplateId ?? j.samples[0]?.promptTemplateId ?? null,
+    samples: [...j.samples].sort((a, b) => a.sampleIndex - b.sampleIndex),
+  }));
   return input.chunks.map((chunk) => {
     const value = values.get(chunk.index + 1);
     return {
@@ -121,7 +132,8 @@ export function inspectorChunkRows(input: {
       judges: judges.map((judge) => ({
         runId: judge.runId,
         name: judge.name,
-        samples: judge.samples.filter((s) => s.chunkId === chunk.id).map((s) => ({ sampleIndex: s.sampleIndex, verdict: asVerdict(s.verdict), rationale: s.rationale })),
+        template: judge.template,
+        samples: judge.samples.filter((s) => s.chunkId === chunk.id).map((s) => ({ sampleIndex: s.sampleIndex, verdict: asVerdict(s.verdict), rationale: s.rationale, truncated: s.truncated === true })),
       })),
       rolloutsPrefixLength: annotation ? chunk.index + 1 : null,
     };

@@ -20,6 +20,15 @@ export function VerdictBadge({ verdict, detail }: { verdict: Verdict; detail?: s
   );
 }
 
+/** A judge output the server cut at its generation limit: not the same as a badly formatted one. */
+export function TruncatedBadge() {
+  return (
+    <span className="inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" title="The output hit its generation limit (finish reason length)" data-testid="truncated">
+      truncated
+    </span>
+  );
+}
+
 /** A judge's samples on one chunk: index, verdict and rationale (model text, rendered safely). */
 export function RationaleList({ samples, textMode, testId, itemClassName, className = "" }: { samples: JudgeSampleView[]; textMode: RichTextMode; testId: string; itemClassName: string; className?: string }) {
   return (
@@ -29,6 +38,7 @@ export function RationaleList({ samples, textMode, testId, itemClassName, classN
           <div className="mb-1 flex items-center gap-2">
             <span className="font-mono text-slate-500">#{s.sampleIndex}</span>
             <VerdictBadge verdict={s.verdict} />
+            {s.truncated && <TruncatedBadge />}
           </div>
           <RichText text={s.rationale} mode={textMode} className="text-slate-800" />
         </li>
@@ -42,7 +52,8 @@ export function JudgeCell({ judge, samples, textMode = "rendered" }: { judge: st
   const [open, setOpen] = useState(false);
   if (samples.length === 0) return <span className="text-xs text-slate-400">not judged</span>;
   const vote = majorityVerdict(samples.map((s) => s.verdict));
-  const split = `${vote.positive}+ / ${vote.negative}−${vote.unparseable ? ` / ${vote.unparseable}?` : ""}`;
+  const truncated = samples.filter((s) => s.truncated).length;
+  const split = `${vote.positive}+ / ${vote.negative}−${vote.unparseable ? ` / ${vote.unparseable}?` : ""}${truncated ? ` · ${truncated} truncated` : ""}`;
   return (
     <div className="text-xs" data-testid="judge-cell">
       <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} className="flex items-center gap-1" title={`${judge}: show rationales`}>

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "JudgeSample" ADD COLUMN "truncated" BOOLEAN NOT NULL DEFAULT false;
