@@ -38,8 +38,17 @@ describe("chunk-reset runs on the simulated world", () => {
     await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status).toBe("completed");
-    const summary = done.summary as { problems: number; accuracy: { chunkReset: number; plain: number }; tokens: { accepted: number; rejected: number; plain: number }; resetsPerProblem: number };
+    const summary = done.summary as {
+      problems: number;
+      accuracy: { chunkReset: number; plain: number };
+      tokens: { accepted: number; rejected: number; plain: number };
+      resetsPerProblem: number;
+      judgeOutputs: { outputs: number; truncated: number; unparseable: number };
+    };
     expect(summary.problems).toBe(PROBLEMS);
+    // Every attempt's judge output is counted: none cut at the 3096-token budget.
+    expect(summary.judgeOutputs.outputs).toBeGreaterThan(PROBLEMS);
+    expect(summary.judgeOutputs.truncated).toBe(0);
     expect(summary.accuracy.chunkReset).toBeGreaterThan(summary.accuracy.plain);
     expect(summary.tokens.rejected).toBeGreaterThan(0);
     expect(summary.resetsPerProblem).toBeGreaterThan(0);
@@ -64,6 +73,19 @@ describe("chunk-reset runs on the simulated world", () => {
     expect(summary.problems).toBe(PROTOCOL_PROBLEMS);
     expect(summary.accuracy.chunkReset).toBeGreaterThan(summary.accuracy.plain);
     expect(summary.tokens.rejected).toBeGreaterThan(0);
+  });
+
+  it("counts judge outputs cut at the judge's generation limit as truncated", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "reset-truncated", problems: 2, seed: 503 });
+    const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", judgeMaxTokens: 4, maxChunks: 3, seed: 1 });
+    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
+    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(done.status, done.error ?? "").toBe("completed");
+    const { judgeOutputs } = done.summary as { judgeOutputs: { outputs: number; truncated: number; unparseable: number } };
+    expect(judgeOutputs.outputs).toBeGreaterThan(0);
+    expect(judgeOutputs).toEqual({ outputs: judgeOutputs.outputs, truncated: judgeOutputs.outputs, unparseable: 0 });
   });
 
   it("refuses a protocol without a verdict per chunk, and one the judge endpoint does not speak, naming the field", async () => {

@@ -12,6 +12,8 @@ import { gradeRolloutAnswer } from "../../grading/run-grading";
 import { judgeGenPrmStep } from "../judge/genprm-judge";
 import { judgeProtocolFields, refuseJudgePromptOfOtherProtocol, resolveJudgePromptTemplateId } from "../judge/judge-run";
 import { checkJudgeProtocol } from "../judge/protocol-check";
+import { isTruncated } from "../judge/judge-chunks";
+import type { JudgeOutputCounts } from "../judge/output-counts";
 import { endpointSnapshotSchema, snapshotEndpoint } from "../../inference/endpoint-clients";
 import { planProblemIds, refuseEmptyProblemSelection } from "../../runs/paging";
 import { JUDGE_VOTING_TEMPERATURE, refuseIdenticalSamples } from "../../runs/identical-samples";
@@ -112,6 +114,8 @@ export interface EpisodeResult {
   resets: number;
   acceptedTokens: number;
   rejectedTokens: number;
+  /** The judge's outputs in the episode: how many, how many cut at the generation limit, how many unreadable otherwise (absent in units stored before they were counted). */
+  judgeOutputs?: JudgeOutputCounts;
 }
 
 interface Problem {
@@ -146,6 +150,7 @@ async function nextChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, pr
 interface ChunkVerdict {
   accept: boolean;
   score: number;
+  outputs: JudgeOutputCounts;
   /** genprm: the first sample's judgement of the chunk, carried in the conversation of the chunks after it. */
   output?: string;
 }
@@ -171,7 +176,7 @@ async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
     ctx.recordUsage(result.usage);
     const read = readStepProbabilities(config.protocolOptions.prmVariant, result.body, steps.length);
     const score = "scores" in read ? read.scores[steps.length - 1]! : 0;
-    return { accept: "scores" in read && score >= config.protocolOptions.threshold, score };
+    return { accept: "scores" in read && score >= config.protocolOptions.threshold, score, outputs: { outputs: 1, truncated: 0, unparseable: "scores" in read ? 0 : 1 } };
   }
   if (config.protocol === "thinkprm") {
     const request = buildThinkPrmMessages({ problem: problem.text, steps });
@@ -187,8 +192,9 @@ async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
       signal: ctx.signal,
     });
     ctx.recordUsage(result.usage);
-    const score = positiveShare(result.samples.map((s) => parseThinkPrmVerification(s.text, steps.length).verdicts[steps.length - 1] ?? "unparseable")) ?? 0;
-    return { accept: score > 0.5, score };
+    const verdicts = result.samples.map((s) => parseThinkPrmVerification(s.text, steps.length).verdicts[steps.length - 1] ?? "unparseable");
+    const score = positiveShare(verdicts) ?? 0;
+    return { accept: score > 0.5, score, outputs: outputCounts(result.samples, verdicts) };
   }
   if (config.protocol === "genprm") {
     const samples = await judgeGenPrmStep({
@@ -209,7 +215,12 @@ async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
     });
     const scores = samples.map((s) => s.score).filter((s): s is number => s !== null);
     const share = positiveShare(samples.map((s) => s.verdict)) ?? 0;
-    return { accept: share > 0.5, score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : share, output: samples[0]?.output ?? "" };
+    return {
+      accept: share > 0.5,
+      score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : share,
+      output: samples[0]?.output ?? "",
+      outputs: outputCounts(samples.map((s) => ({ finishReason: s.truncated ? "length" : "stop" })), samples.map((s) => s.verdict)),
+    };
   }
   const prompt = buildStepwiserJudgePrompt({ problem: problem.text, previousChunks: prefix, chunk }, config.judgePromptTemplateId);
   const result = await client.generate({
@@ -223,8 +234,9 @@ async function judgeChunk(ctx: RunContext<ChunkResetConfig>, problem: Problem, p
     signal: ctx.signal,
   });
   ctx.recordUsage(result.usage);
-  const score = positiveShare(result.samples.map((s) => parseVerdict(s.text).verdict)) ?? 0;
-  return { accept: score > 0.5, score };
+  const verdicts = result.samples.map((s) => parseVerdict(s.text).verdict);
+  const score = positiveShare(verdicts) ?? 0;
+  return { accept: score > 0.5, score, outputs: outputCounts(result.samples, verdicts) };
 }
 
 /**
@@ -241,6 +253,7 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
   let resets = 0;
   let acceptedTokens = 0;
   let rejectedTokens = 0;
+  const judgeOutputs: JudgeOutputCounts = { outputs: 0, truncated: 0, unparseable: 0 };
   for (let position = 0; position < maxChunks; position++) {
     const attempts: Array<{ text: string; tokens: number; score: number; output?: string }> = [];
     let accepted: { text: string; tokens: number; output?: string } | null = null;
@@ -252,6 +265,9 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
         break;
       }
       const verdict = await judgeChunk(ctx, problem, prefix, chunk.text, derivedSeed("judge", seed, problem.textHash, position, attempt), history);
+      judgeOutputs.outputs += verdict.outputs.outputs;
+      judgeOutputs.truncated += verdict.outputs.truncated;
+      judgeOutputs.unparseable += verdict.outputs.unparseable;
       const judgedAttempt = { ...chunk, score: verdict.score, ...(verdict.output === undefined ? {} : { output: verdict.output }) };
       attempts.push(judgedAttempt);
       if (verdict.accept) {
@@ -272,7 +288,18 @@ export async function runEpisode(ctx: RunContext<ChunkResetConfig>, problem: Pro
     if (accepted.text.includes("\\boxed")) break;
   }
   const correct = (await gradeRolloutAnswer(problem.referenceAnswer, prefix.join("\n\n"))).equivalent;
-  return { correct, chunks: prefix.length, resets, acceptedTokens, rejectedTokens };
+  return { correct, chunks: prefix.length, resets, acceptedTokens, rejectedTokens, ...(judged ? { judgeOutputs } : {}) };
+}
+
+/** One judge request's samples counted: cut at the limit, or ended without a readable verdict. */
+function outputCounts(samples: ReadonlyArray<{ finishReason?: string | null }>, verdicts: readonly string[]): JudgeOutputCounts {
+  let truncated = 0;
+  let unparseable = 0;
+  samples.forEach((sample, i) => {
+    if (isTruncated(sample)) truncated += 1;
+    else if (verdicts[i] === "unparseable") unparseable += 1;
+  });
+  return { outputs: samples.length, truncated, unparseable };
 }
 
 function planProblems(db: Db, config: ChunkResetConfig): AsyncGenerator<string> {
@@ -310,6 +337,9 @@ export const chunkResetHandler: RunKindHandler<ChunkResetConfig> = {
       accuracy: { chunkReset: n ? sum((r) => (r.reset.correct ? 1 : 0)) / n : 0, plain: n ? sum((r) => (r.plain.correct ? 1 : 0)) / n : 0 },
       tokens: { accepted: sum((r) => r.reset.acceptedTokens), rejected: sum((r) => r.reset.rejectedTokens), plain: sum((r) => r.plain.acceptedTokens) },
       resetsPerProblem: n ? sum((r) => r.reset.resets) / n : 0,
+      judgeOutputs: { outputs: sum((r) => r.reset.judgeOutputs?.outputs ?? 0), truncated: sum((r) => r.reset.judgeOutputs?.truncated ?? 0), unparseable: sum((r) => r.reset.judgeOutputs?.unparseable ?? 0) },
+      ...(ctx.config.judgePromptTemplateId ? { judgePromptTemplateId: ctx.config.judgePromptTemplateId } : {}),
+      policyPromptTemplateId: ctx.config.policyPromptTemplateId,
     };
   },
 };
