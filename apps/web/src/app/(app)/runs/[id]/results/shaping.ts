@@ -1,5 +1,5 @@
 import type { RouterOutputs } from "@stepwiser/api";
-import { averageLabel, isJudgeProtocolId, JUDGE_PROTOCOLS, judgeProtocolRef } from "@stepwiser/core";
+import { averageLabel, isJudgeProtocolId, JUDGE_PROTOCOLS } from "@stepwiser/core";
 import { againstEstimate, amount, coefficient, count, countWithShare, percent, percentWithInterval, points } from "./format";
 
 /**
@@ -120,7 +120,8 @@ export function agreementView(agreement: Agreement) {
  * critic: the ProcessBench critic, both at version 1).
  */
 export function benchmarkProtocol(summary: { protocol: string | null; mode: "chunk-judge" | "critic" | null }): { label: string; ref: string } | null {
-  const ref = summary.protocol ?? (summary.mode === "critic" ? judgeProtocolRef("processbench-critic") : summary.mode === "chunk-judge" ? judgeProtocolRef("stepwiser-chunk") : null);
+  // Version 1 by name, not the registry's current version: those runs spoke v1 whatever the protocols have become since.
+  const ref = summary.protocol ?? (summary.mode === "critic" ? "processbench-critic@v1" : summary.mode === "chunk-judge" ? "stepwiser-chunk@v1" : null);
   if (ref === null) return null;
   const id = ref.replace(/@v\d+$/, "");
   return { label: isJudgeProtocolId(id) ? JUDGE_PROTOCOLS[id].label : id, ref };
