@@ -177,6 +177,8 @@ describe("result views", () => {
       intervals: "summary",
       unparseable: 2,
       missing: 0,
+      judgeOutputs: { outputs: 40, truncated: 3, unparseable: 1 },
+      scored: 15,
       ...summary,
     },
     subsets: [
@@ -202,6 +204,13 @@ describe("result views", () => {
       { label: "Unparseable predictions", value: "2", note: "scored as wrong" },
       { label: "Solutions without a prediction", value: "0", note: "scored as wrong" },
     ]);
+    // The judge's outputs: cut ones apart from unreadable ones; a summary from before the count says so.
+    expect(benchmarkFacts(benchmark()).at(-1)).toEqual({ label: "Judge outputs", value: "40", note: "3 truncated (hit the generation limit) · 1 unparseable (ended without a readable answer)" });
+    expect(benchmarkFacts(benchmark({ judgeOutputs: null })).at(-1)).toMatchObject({ label: "Judge outputs", value: "—" });
+    // A template the run names is shown.
+    expect(benchmarkFacts(benchmark({ promptTemplateId: "stepwiser-judge@v2" }))).toContainEqual({ label: "Prompt template", value: "stepwiser-judge@v2" });
+    // A score over no solution is never shown as a score.
+    expect(benchmarkFacts(benchmark({ scored: 0 }))[0]).toMatchObject({ label: "Average F1", value: "—", note: expect.stringContaining("no solution was scored") });
     const full = benchmarkFacts(benchmark({ subsetsInAverage: ["gsm8k", "math", "olympiadbench", "omnimath"], averageIsPartial: false }))[0];
     expect(full).toEqual({ label: "Average F1", value: "50.0 % [30.0, 70.0]", note: "average (4 of 4 subsets), unweighted; its interval resamples each subset within itself" });
     expect(benchmarkFacts({ ...benchmark(), summary: null })).toEqual([]);
@@ -267,6 +276,13 @@ describe("result views", () => {
       ["Rejected tokens", "1,000", "chunks the judge rejected and sampled again"],
       ["Plain sampling tokens", "2,000", "resets generated 2× as many"],
       ["Resets per problem", "1.25", undefined],
+      ["Judge outputs", "—", "not counted: the run predates the count of truncated outputs"],
+    ]);
+    const counted = chunkResetView({ runId: "c", status: "completed", kind: "chunk_reset", summary: { problems: 8, accuracy: { chunkReset: 0.75, plain: 0.5 }, tokens: { accepted: 3000, rejected: 1000, plain: 2000 }, resetsPerProblem: 1.25, judgeOutputs: { outputs: 18, truncated: 2, unparseable: 0 }, judgePromptTemplateId: "stepwiser-judge@v2", policyPromptTemplateId: "self-segmenting-policy@v2" } })!;
+    expect(counted.facts.slice(-3).map((f) => [f.label, f.value])).toEqual([
+      ["Judge outputs", "18"],
+      ["Judge prompt", "stepwiser-judge@v2"],
+      ["Policy prompt", "self-segmenting-policy@v2"],
     ]);
     const best = bestOfNView({ runId: "n", status: "completed", kind: "best_of_n", summary: { problems: 20, accuracy: { mean: 0.6, min: 0.65, last: 0.55, majority: 0.6, random: 0.4, oracle: 0.9 } } })!;
     expect(best.rows.map((r) => [r.key, r.accuracy, r.againstMajority])).toEqual([

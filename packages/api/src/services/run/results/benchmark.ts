@@ -74,6 +74,10 @@ export async function benchmarkResults(db: Db, run: ResultRun) {
       intervals: stored ? ("summary" as const) : ("recomputed" as const),
       unparseable: summary.unparseable,
       missing: summary.missing,
+      /** The judge's outputs, truncated apart from unparseable; null for a summary written before they were counted. */
+      judgeOutputs: summary.judgeOutputs ?? null,
+      /** Solutions scored in all: 0 means the scores were computed over nothing (a run stored before empty runs were refused). */
+      scored: Object.values(summary.subsets).reduce((n, s) => n + s.n, 0),
     },
     subsets,
   };

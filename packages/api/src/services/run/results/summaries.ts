@@ -27,10 +27,15 @@ export const annotateSummarySchema = z.object({
   monotonicity: z.object({ confirmed: count, assumed: count, violated: count }).optional(),
 });
 
+/** A judge run's outputs: how many, how many cut at the generation limit, how many ended unreadable (summaries written before they were counted lack them). */
+export const judgeOutputsSchema = z.object({ outputs: count, truncated: count, unparseable: count });
+
 export const judgeSummarySchema = z.object({
   samples: count,
   verdicts: z.object({ Positive: count.optional(), Negative: count.optional(), unparseable: count.optional() }),
   unparseableRate: share,
+  judgeOutputs: judgeOutputsSchema.optional(),
+  judgePromptTemplateId: z.string().optional(),
 });
 
 const subsetScore = z.object({ n: count, n_error: count, n_correct: count, acc_err: share, acc_cor: share, f1: share });
@@ -54,6 +59,7 @@ export const benchmarkSummarySchema = z.object({
   average_f1_ci95: interval.nullable().optional(),
   unparseable: count,
   missing: count,
+  judgeOutputs: judgeOutputsSchema.optional(),
 });
 
 export const generateSummarySchema = z.object({
@@ -75,11 +81,16 @@ export const chunkResetSummarySchema = z.object({
   accuracy: z.object({ chunkReset: share, plain: share }),
   tokens: z.object({ accepted: count, rejected: count, plain: count }),
   resetsPerProblem: z.number().nonnegative(),
+  judgeOutputs: judgeOutputsSchema.optional(),
+  judgePromptTemplateId: z.string().optional(),
+  policyPromptTemplateId: z.string().optional(),
 });
 
 export const bestOfNSummarySchema = z.object({
   problems: count,
   accuracy: z.object({ mean: share, min: share, last: share, majority: share, random: share, oracle: share }),
+  judgeOutputs: judgeOutputsSchema.optional(),
+  judgePromptTemplateId: z.string().optional(),
 });
 
 export const segmentSummarySchema = z.object({

@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from "recha
 import { CHART_COLORS, ChartFigure } from "~/components/ui";
 import { count, percent } from "./format";
 import { Facts, ResultCard, ResultTable, UnreadableSummary } from "./result-parts";
-import { agreementView, verdictRows, type ResultsOf } from "./shaping";
+import { agreementView, judgeOutputsFact, verdictRows, type ResultsOf } from "./shaping";
 
 const VERDICT_COLOR: Record<string, string> = { Positive: CHART_COLORS.green, Negative: CHART_COLORS.red, unparseable: CHART_COLORS.muted };
 const VERDICT_TONE: Record<string, string> = { Positive: "text-green-800", Negative: "text-red-800", unparseable: "text-slate-500" };
@@ -28,6 +28,7 @@ export function JudgeResults({ result }: { result: ResultsOf<"judge"> }) {
                   {percent(result.summary.unparseableRate)}
                 </span>
               </p>
+              <Facts facts={[judgeOutputsFact(result.summary.judgeOutputs), ...(result.summary.judgePromptTemplateId ? [{ label: "Judge prompt", value: result.summary.judgePromptTemplateId }] : [])]} />
             </div>
             <ChartFigure label="Verdict distribution chart" caption="Samples per verdict" height="h-40">
               <BarChart data={verdicts} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>

@@ -143,16 +143,33 @@ export function benchmarkProtocolFact(summary: { protocol: string | null; mode: 
 export function benchmarkFacts(result: ResultsOf<"benchmark">): Fact[] {
   const s = result.summary;
   if (!s) return [];
+  // A score over no solution is not a score: say so instead of showing 0.
+  const average: Fact =
+    s.scored === 0
+      ? { label: "Average F1", value: "—", note: "no solution was scored: the run judged nothing (its segmentation method matches no solution of the dataset)" }
+      : {
+          label: s.averageIsPartial ? "Partial average F1" : "Average F1",
+          value: percentWithInterval(s.averageF1.estimate, s.averageF1.lower, s.averageF1.upper),
+          note: `${averageLabel(s.subsetsInAverage)}, unweighted; its interval resamples each subset within itself`,
+        };
   return [
-    {
-      label: s.averageIsPartial ? "Partial average F1" : "Average F1",
-      value: percentWithInterval(s.averageF1.estimate, s.averageF1.lower, s.averageF1.upper),
-      note: `${averageLabel(s.subsetsInAverage)}, unweighted; its interval resamples each subset within itself`,
-    },
+    average,
     benchmarkProtocolFact(s),
+    ...(s.promptTemplateId ? [{ label: "Prompt template", value: s.promptTemplateId }] : []),
     { label: "Unparseable predictions", value: count(s.unparseable), note: "scored as wrong" },
     { label: "Solutions without a prediction", value: count(s.missing), note: "scored as wrong" },
+    judgeOutputsFact(s.judgeOutputs),
   ];
+}
+
+/** A judge run's outputs counted, cut ones apart from unreadable ones. */
+export function judgeOutputsFact(outputs: { outputs: number; truncated: number; unparseable: number } | null | undefined): Fact {
+  if (!outputs) return { label: "Judge outputs", value: "—", note: "not counted: the run predates the count of truncated outputs" };
+  return {
+    label: "Judge outputs",
+    value: count(outputs.outputs),
+    note: `${count(outputs.truncated)} truncated (hit the generation limit) · ${count(outputs.unparseable)} unparseable (ended without a readable answer)`,
+  };
 }
 
 /** What the intervals are, and where they come from when the summary predates some of them. */
@@ -242,6 +259,9 @@ export function chunkResetView(result: ResultsOf<"chunk_reset">) {
       { label: "Rejected tokens", value: count(s.tokens.rejected), note: "chunks the judge rejected and sampled again" },
       { label: "Plain sampling tokens", value: count(s.tokens.plain), note: s.tokens.plain ? `resets generated ${amount(spent / s.tokens.plain)}× as many` : undefined },
       { label: "Resets per problem", value: amount(s.resetsPerProblem) },
+      judgeOutputsFact(s.judgeOutputs),
+      ...(s.judgePromptTemplateId ? [{ label: "Judge prompt", value: s.judgePromptTemplateId }] : []),
+      ...(s.policyPromptTemplateId ? [{ label: "Policy prompt", value: s.policyPromptTemplateId }] : []),
     ] satisfies Fact[],
   };
 }
@@ -264,6 +284,7 @@ export function bestOfNView(result: ResultsOf<"best_of_n">) {
   const majority = s.accuracy.majority;
   return {
     problems: count(s.problems),
+    facts: [judgeOutputsFact(s.judgeOutputs), ...(s.judgePromptTemplateId ? [{ label: "Judge prompt", value: s.judgePromptTemplateId }] : [])] satisfies Fact[],
     bars: BEST_OF_N.map((b) => ({ key: b.key, name: b.name, baseline: b.baseline, accuracy: s.accuracy[b.key], label: percent(s.accuracy[b.key]) })),
     rows: BEST_OF_N.map((b) => ({ key: b.key, name: b.name, accuracy: percent(s.accuracy[b.key]), againstMajority: b.key === "majority" ? "—" : points(s.accuracy[b.key] - majority) })),
   };
