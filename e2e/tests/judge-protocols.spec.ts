@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
+import { mutate, query, waitForRun } from "./trpc";
 
 test("endpoints declare the judge protocols they speak, and the launch form offers each kind its protocols with their settings", async ({ page }) => {
   test.setTimeout(120_000);
@@ -75,4 +76,50 @@ test("endpoints declare the judge protocols they speak, and the launch form offe
   await expect(launch.locator("#run-field-criticPromptTemplateId")).toHaveCount(0);
   await protocol.selectOption("processbench-critic");
   await expect(launch.locator("#run-field-criticPromptTemplateId")).toHaveValue("processbench-critic@v2");
+});
+
+test("a critic benchmark with Maj@4 shows its outputs counted and every sample's vote in the inspector; the launch form fills the paper's label rules", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  const request = page.request;
+  const datasets = await query<Array<{ id: string; name: string }>>(request, "dataset.list", undefined);
+  const datasetId = datasets.find((d) => d.name === "Simulated world (demo)")!.id;
+  const launched = await mutate<{ runId: string }>(request, "run.launch", {
+    kind: "benchmark",
+    name: "Critic Maj@4",
+    config: { datasetId, judgeEndpoint: "sim-judge-strong", protocol: "processbench-critic", samples: 4, segmentationMethod: "self-segmented", limit: 4, bootstrap: { resamples: 200 } },
+  });
+  await waitForRun(request, launched.runId, 120_000);
+
+  // The results name the template and count the judge's outputs, cut ones apart.
+  await page.goto(`/runs/${launched.runId}`);
+  const results = page.getByTestId("results-benchmark");
+  await expect(results.getByTestId("fact-Prompt template")).toHaveText("processbench-critic@v2");
+  await expect(results.getByTestId("fact-Judge outputs")).toHaveText("16");
+  await expect(results).toContainText("0 truncated (hit the generation limit)");
+
+  // The inspector lists the critic's four samples with what each voted.
+  const solutions = await query<{ items: Array<{ id: string }> }>(request, "trajectory.list", { datasetId, pageSize: 50 });
+  let shown = false;
+  for (const { id } of solutions.items) {
+    await page.goto(`/trajectories/${id}`);
+    await expect(page.getByRole("heading", { name: "Problem" })).toBeVisible();
+    const judgement = page.getByTestId("solution-judgement").filter({ hasText: "Critic Maj@4" });
+    if ((await judgement.count()) === 0) continue;
+    await expect(judgement).toContainText("processbench-critic · processbench-critic@v2");
+    await expect(judgement).toContainText("(most common answer)");
+    await judgement.getByRole("button").click();
+    await expect(judgement.getByTestId("solution-sample")).toHaveCount(4);
+    await expect(judgement.getByTestId("solution-sample").first()).toContainText(/#0(first error at step \d+|no error \(-1\)|unparseable)/);
+    shown = true;
+    break;
+  }
+  expect(shown).toBe(true);
+
+  // The launch form's paper preset writes the 7B policy's label rules.
+  await page.goto("/runs/new?kind=annotate");
+  const launch = page.getByRole("form", { name: "Launch a run" });
+  await launch.getByRole("combobox", { name: "Paper preset" }).selectOption("paper-7b");
+  const rules = JSON.parse(await launch.locator("#run-field-labelRules").inputValue()) as Array<Record<string, unknown>>;
+  expect(rules).toEqual([{ rule: "abs-q", evidence: "own-prefix" }, { rule: "rel-ratio", gamma: 0.7 }, { rule: "rel-effective", alpha: 0.8, n: 4 }]);
 });
