@@ -56,7 +56,13 @@ describe(`migration ${MIGRATION}`, () => {
       { id: "l4", rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}', label: "Positive" },
     ]);
     const config = (await q(`SELECT config FROM "Run" WHERE id = 'annotate1'`)).rows[0].config;
-    expect(config).toEqual({ ...oldAnnotateConfig, absQEvidence: "later-prefixes", labelRules: [{ rule: "abs-q", evidence: "later-prefixes" }, { rule: "rel-ratio", gamma: 0.7 }] });
+    // (The later migration 20261202020100_paper_prompts also names the policy prompt such a run used, v1.)
+    expect(config).toEqual({
+      ...oldAnnotateConfig,
+      absQEvidence: "later-prefixes",
+      labelRules: [{ rule: "abs-q", evidence: "later-prefixes" }, { rule: "rel-ratio", gamma: 0.7 }],
+      promptTemplateId: "self-segmenting-policy@v1",
+    });
     expect((await q(`SELECT config FROM "Run" WHERE id = 'import1'`)).rows[0].config).toEqual({ format: "math-shepherd" });
     expect((await q(`SELECT config FROM "Run" WHERE id = 'export1'`)).rows[0].config.export.labelRule).toEqual({ rule: "abs-q", evidence: "later-prefixes" });
     expect((await q(`SELECT config FROM "Run" WHERE id = 'export2'`)).rows[0].config.export.labelRule).toEqual({ rule: "rel-ratio", gamma: 0.7 });

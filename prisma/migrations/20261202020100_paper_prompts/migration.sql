@@ -3,8 +3,8 @@
 -- Every run stored before this used the studio's first wordings (v1), so its configuration
 -- now says so: reading it back must neither resume it nor report it under v2.
 
--- Runs that judged with the StepWiser chunk prompt (protocol stepwiser-chunk, the default;
--- benchmark runs from before protocols named it with mode "chunk-judge" or no mode).
+-- Runs that judged with the StepWiser chunk prompt (protocol stepwiser-chunk, the default,
+-- and benchmark runs from before protocols, which named it with mode "chunk-judge" or no mode).
 UPDATE "Run"
    SET config = config || '{"judgePromptTemplateId":"stepwiser-judge@v1"}'::jsonb
  WHERE kind IN ('judge', 'benchmark', 'best_of_n', 'chunk_reset')
@@ -17,7 +17,7 @@ UPDATE "Run"
    SET config = config || '{"policyPromptTemplateId":"self-segmenting-policy@v1"}'::jsonb
  WHERE kind = 'chunk_reset' AND jsonb_typeof(config) = 'object' AND NOT config ? 'policyPromptTemplateId';
 
--- Generate and annotate runs stored their prompt already (then always v1); any without one used v1.
+-- Generate and annotate runs stored their prompt already (then always v1), and any without one used v1.
 UPDATE "Run"
    SET config = config || '{"promptTemplateId":"self-segmenting-policy@v1"}'::jsonb
  WHERE kind IN ('generate', 'annotate') AND jsonb_typeof(config) = 'object' AND NOT config ? 'promptTemplateId';

@@ -150,6 +150,25 @@ export const solutionChunksSchema = z
     dataset: z.object({ id, name: z.string(), source: z.string() }),
     problem: z.object({ id, text: z.string(), referenceAnswer: z.string().nullable() }),
     runs: z.array(runRef).describe("Every run the chunks' Q-values, labels and verdicts come from"),
+    solutionJudgements: z
+      .array(
+        z.object({
+          runId: id,
+          promptTemplateId: z.string().nullable(),
+          predictedFirstError: z.number().int().nullable().describe("The run's first-error prediction; -1 no error; null unparseable"),
+          score: z.number().nullable(),
+          samples: z.array(
+            z.object({
+              index: count,
+              text: z.string(),
+              reading: z.number().nullable().describe("What was read from the sample: a critic's vote, a ThinkPRM chain's first error, an outcome score; null when unreadable"),
+              answer: z.string().nullable().describe("The critic's answer string, which its vote counts"),
+              truncated: z.boolean().describe("The output hit its generation limit"),
+            }),
+          ),
+        }),
+      )
+      .describe("Judges that answer per solution (the ProcessBench critic, ThinkPRM, outcome models): each run's prediction and every sample"),
     segmentations: z.array(
       z.object({
         id,
@@ -166,7 +185,7 @@ export const solutionChunksSchema = z
               .array(z.object({ runId: id, rule: z.enum(STORED_LABEL_RULE_VALUES), paramsKey: z.string(), label: z.enum(StepLabel), confidence: z.number().nullable() }))
               .describe("Every label an annotate run stored for the chunk, per rule and parameters"),
             verdicts: z
-              .array(z.object({ runId: id, sampleIndex: count, verdict: z.enum(Verdict), rationale: z.string(), promptTemplateId: z.string() }))
+              .array(z.object({ runId: id, sampleIndex: count, verdict: z.enum(Verdict), rationale: z.string(), promptTemplateId: z.string(), truncated: z.boolean().describe("The output hit its generation limit (not the same as unparseable)") }))
               .describe("Every judge sample on the chunk"),
           }),
         ),

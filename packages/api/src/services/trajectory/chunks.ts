@@ -9,8 +9,8 @@ import { inspectTrajectory } from "./inspect";
  * per-chunk rows; `runs` describes each run the rows name.
  */
 export async function solutionChunks(args: ServiceArgs<{ id: string }>) {
-  const { annotations, judgements, segmentations, ...solution } = await inspectTrajectory(args);
-  const describe = ({ runId, kind, createdAt, label, strategy, rollouts, judgeModel, policyModel }: (typeof annotations)[number] | (typeof judgements)[number]) => ({
+  const { annotations, judgements, solutionJudgements, segmentations, ...solution } = await inspectTrajectory(args);
+  const describe = ({ runId, kind, createdAt, label, strategy, rollouts, judgeModel, policyModel }: Pick<(typeof annotations)[number], "runId" | "kind" | "createdAt" | "label" | "strategy" | "rollouts" | "judgeModel" | "policyModel">) => ({
     runId,
     kind,
     createdAt,
@@ -20,10 +20,12 @@ export async function solutionChunks(args: ServiceArgs<{ id: string }>) {
     judgeModel,
     policyModel,
   });
-  const runs = [...new Map([...annotations, ...judgements].map((r) => [r.runId, describe(r)])).values()];
+  const runs = [...new Map([...annotations, ...judgements, ...solutionJudgements].map((r) => [r.runId, describe(r)])).values()];
   return {
     ...solution,
     runs,
+    /** Judges that answer per solution (the critic, ThinkPRM, outcome models): each run's prediction and samples. */
+    solutionJudgements: solutionJudgements.map((j) => ({ runId: j.runId, promptTemplateId: j.promptTemplateId, predictedFirstError: j.predictedFirstError, score: j.score, samples: j.samples })),
     segmentations: segmentations.map((segmentation) => {
       const annotationsHere = annotations.filter((a) => a.segmentationId === segmentation.id);
       return {
@@ -42,7 +44,7 @@ export async function solutionChunks(args: ServiceArgs<{ id: string }>) {
           verdicts: judgements.flatMap((j) =>
             j.samples
               .filter((s) => s.chunkId === chunk.id)
-              .map((s) => ({ runId: j.runId, sampleIndex: s.sampleIndex, verdict: s.verdict, rationale: s.rationale, promptTemplateId: s.promptTemplateId })),
+              .map((s) => ({ runId: j.runId, sampleIndex: s.sampleIndex, verdict: s.verdict, rationale: s.rationale, promptTemplateId: s.promptTemplateId, truncated: s.truncated })),
           ),
         })),
       };
