@@ -209,7 +209,7 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     expect(a!.bySubset.t).toMatchObject({ n: 2, acc_err: 1, acc_cor: 0, f1: 0 });
     expect(b!.delta!.bySubset.t!.f1.estimate).toBe(1);
     // A run stored before protocols speaks the StepWiser chunk judge; the published references come along, each citing its own table.
-    expect(b!.protocol).toEqual({ id: "stepwiser-chunk", version: 1, label: "StepWiser chunk judge", ref: "stepwiser-chunk@v1" });
+    expect(b!.protocol).toEqual({ id: "stepwiser-chunk", version: 1, label: "StepWiser chunk judge", ref: "stepwiser-chunk@v1", template: "stepwiser-judge@v1" }); // stored without a judge prompt: v1
     expect(result.published.map((p) => [p.model, p.averageF1, p.source])).toContainEqual(["StepWiser Rel-Effective (Qwen2.5-7B-chunk)", 61.9, "StepWiser paper (Xiong et al., arXiv 2508.19229v2), Table 5"]);
     expect(result.published).toEqual(PUBLISHED_PROCESSBENCH_F1);
     const differing = await caller.compare.disagreements({ runA: partial.id, runB: judgeRunId });

@@ -1,4 +1,4 @@
-import { averageCoverage, checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, judgeProtocolRef, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
+import { averageCoverage, checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
 import { createHash } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
@@ -128,7 +128,8 @@ export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds:
     seed: input.seed,
     runs: runs.map((run, i) => ({
       run,
-      protocol: { id: run.protocol, version: JUDGE_PROTOCOLS[run.protocol].version, label: JUDGE_PROTOCOLS[run.protocol].label, ref: judgeProtocolRef(run.protocol) },
+      // The version the run recorded: a run made under an older version of its protocol keeps reading as that one.
+      protocol: { id: run.protocol, version: Number(run.protocolRef.split("@v")[1]), label: JUDGE_PROTOCOLS[run.protocol].label, ref: run.protocolRef, template: run.promptTemplateId },
       ...comparison.runs[i]!,
     })),
     published: PUBLISHED_PROCESSBENCH_F1,

@@ -1,4 +1,4 @@
-import { InputError, NotFoundError, subsetFromId, type CheckpointOutcomeCounts, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, type JudgeProtocolId } from "@stepwiser/core";
+import { InputError, NotFoundError, subsetFromId, type CheckpointOutcomeCounts, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, judgeProtocolRef, type JudgeProtocolId } from "@stepwiser/core";
 import type { Db, Prisma, RunKind, RunStatus } from "@stepwiser/db";
 import { describeRun, readRunConfig, runName } from "@stepwiser/jobs";
 
@@ -23,6 +23,10 @@ export interface ComparableRun {
   segmentationMethod: string;
   /** The judge protocol the run spoke (stored runs from before protocols read as stepwiser-chunk or processbench-critic). */
   protocol: JudgeProtocolId;
+  /** `id@vN` as the run recorded it in its summary (a run made under an older protocol version keeps it), else the current version. */
+  protocolRef: string;
+  /** The prompt template the run asked with (the judge prompt or the critic template), null for protocols with their own format. */
+  promptTemplateId: string | null;
   /** It stored judge samples per chunk (every stepwise protocol but the ProcessBench critic, which names one index per solution). */
   chunkSamples: boolean;
   /** Judged only part of the dataset (a limit or a list of solutions): its gold is what it predicted. */
@@ -41,7 +45,7 @@ export function hasChunkSamples(protocol: JudgeProtocolId): boolean {
 export const COMPARABLE_KINDS = ["benchmark", "judge"] as const satisfies readonly RunKind[];
 
 /** A benchmark or judge run as the compare views read it: its config through the typed reader, its one label. */
-export function comparableRun(run: { id: string; kind: RunKind; name: string | null; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown }): ComparableRun {
+export function comparableRun(run: { id: string; kind: RunKind; name: string | null; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown; summary?: unknown }): ComparableRun {
   const { kind } = run;
   if (kind !== "benchmark" && kind !== "judge") {
     throw new InputError(`run ${run.id} is a ${kind} run; only benchmark and judge runs have first-error predictions`);
@@ -60,6 +64,8 @@ export function comparableRun(run: { id: string; kind: RunKind; name: string | n
     stopAtFirstNegative: config.stopAtFirstNegative,
     segmentationMethod: config.segmentationMethod,
     protocol: config.protocol,
+    protocolRef: recordedProtocolRef(run.summary, config.protocol),
+    promptTemplateId: config.protocol === "processbench-critic" ? ("criticPromptTemplateId" in config ? config.criticPromptTemplateId : null) : (config.judgePromptTemplateId ?? null),
     chunkSamples: hasChunkSamples(config.protocol),
     partial: config.limit !== undefined || ("trajectoryIds" in config && (config.trajectoryIds?.length ?? 0) > 0),
     name: runName(run),
@@ -67,7 +73,13 @@ export function comparableRun(run: { id: string; kind: RunKind; name: string | n
   };
 }
 
-const runSelect = { id: true, kind: true, name: true, status: true, datasetId: true, createdAt: true, config: true } as const;
+/** The protocol version a run's summary recorded (`protocol: "id@vN"`), when it names this protocol; else the current one. */
+function recordedProtocolRef(summary: unknown, protocol: JudgeProtocolId): string {
+  const recorded = typeof summary === "object" && summary !== null && "protocol" in summary ? (summary as { protocol: unknown }).protocol : undefined;
+  return typeof recorded === "string" && new RegExp(`^${protocol}@v\\d+$`).test(recorded) ? recorded : judgeProtocolRef(protocol);
+}
+
+const runSelect = { id: true, kind: true, name: true, status: true, datasetId: true, createdAt: true, config: true, summary: true } as const;
 
 /** The runs in the order asked for; all must exist, be comparable and share one dataset. */
 export async function loadComparableRuns(db: Db, ids: readonly string[]): Promise<ComparableRun[]> {

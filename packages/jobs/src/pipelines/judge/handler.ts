@@ -1,3 +1,4 @@
+import { judgeProtocolRef } from "@stepwiser/core";
 import { z } from "zod";
 import { judgeProtocolFields, judgeSamplingFields, refuseBadJudgeSettings, segmentationJudgeRun, withJudgeSamplingDefaults, withStoredJudgeSampling } from "./judge-run";
 import type { RunKindHandler } from "../../runs/run-kind";
@@ -65,6 +66,7 @@ export const judgeHandler: RunKindHandler<JudgeConfig> = {
     const samples = verdicts.reduce((n, v) => n + v._count._all, 0);
     const outputs = await judgeOutputCounts(db, runId, config.protocol);
     return {
+      protocol: judgeProtocolRef(config.protocol),
       samples,
       verdicts: counts,
       unparseableRate: samples ? (counts.unparseable ?? 0) / samples : 0,

@@ -11,7 +11,7 @@ import { pct } from "./format";
 export interface MeasuredInput {
   id: string;
   isBaseline: boolean;
-  protocol: { label: string; ref: string };
+  protocol: { label: string; ref: string; template?: string | null };
   average: { f1: number; ci: { f1: { lower: number; upper: number } } };
 }
 
@@ -22,6 +22,8 @@ export interface MeasuredRow {
   isBaseline: boolean;
   protocolLabel: string;
   protocolRef: string;
+  /** The prompt template the run asked with, where its protocol has one of ours. */
+  template: string | null;
   /** As a fraction, like the rest of the comparison. */
   averageF1: number;
   ci: { lower: number; upper: number };
@@ -34,7 +36,7 @@ export function measuredLeaderboard(runs: readonly MeasuredInput[]): MeasuredRow
   sorted.forEach(({ run }, i) => {
     const previous = rows[i - 1];
     const rank = previous && previous.averageF1 === run.average.f1 ? previous.rank : i + 1;
-    rows.push({ id: run.id, rank, isBaseline: run.isBaseline, protocolLabel: run.protocol.label, protocolRef: run.protocol.ref, averageF1: run.average.f1, ci: run.average.ci.f1 });
+    rows.push({ id: run.id, rank, isBaseline: run.isBaseline, protocolLabel: run.protocol.label, protocolRef: run.protocol.ref, template: run.protocol.template ?? null, averageF1: run.average.f1, ci: run.average.ci.f1 });
   });
   return rows;
 }
