@@ -45,7 +45,7 @@ test("compares the demo's strong and weak judges: metrics with CIs, disagreement
   // published references (per subset and their four-subset average, each from its own table; not measured here).
   const leaderboard = page.getByTestId("leaderboard-row");
   await expect(leaderboard).toHaveCount(2);
-  for (const row of await leaderboard.all()) await expect(row.getByTestId("leaderboard-protocol")).toHaveText("StepWiser chunk judge stepwiser-chunk@v1");
+  for (const row of await leaderboard.all()) await expect(row.getByTestId("leaderboard-protocol")).toHaveText("StepWiser chunk judge stepwiser-chunk@v1 stepwiser-judge@v2");
   const ranked = await leaderboard.evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-value"))));
   expect(ranked).toEqual([...ranked].sort((a, b) => b - a));
   await expect(page.locator(`[data-testid="run-protocol"][data-protocol="stepwiser-chunk@v1"]`).first()).toBeVisible();

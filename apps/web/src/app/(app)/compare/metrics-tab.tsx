@@ -152,7 +152,14 @@ function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candi
               </td>
               <td className="px-3 py-2" data-testid="leaderboard-protocol" data-protocol={row.protocolRef}>
                 {row.protocolLabel} <code className="text-xs text-slate-400">{row.protocolRef}</code>
-                {row.template && <code className="ml-1 text-xs text-slate-400" data-testid="leaderboard-template">{row.template}</code>}
+                {row.template && (
+                  <>
+                    {" "}
+                    <code className="text-xs text-slate-400" data-testid="leaderboard-template">
+                      {row.template}
+                    </code>
+                  </>
+                )}
               </td>
               <td className="px-3 py-2 whitespace-nowrap tabular-nums">
                 {averageColumn.partial && (
