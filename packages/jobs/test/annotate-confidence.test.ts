@@ -146,7 +146,10 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
     await executeRun(db, pilot.id, RUN_HANDLERS, { endpoints });
     const fitted = await fitConfidencePriorFromRun(db, pilot.id);
     const counts = (await db.chunkValue.findMany({ where: { runId: pilot.id, rolloutCount: { gt: 0 } } })).map((v) => ({ correct: v.correctCount, rollouts: v.rolloutCount }));
-    expect(fitted).toEqual({ ...fitMixturePrior(counts), runId: pilot.id });
+    // The same fit: the service reads the counts grouped in SQL, this test row by row, so sums may differ in the last bits.
+    const expected = fitMixturePrior(counts);
+    expect(fitted).toMatchObject({ runId: pilot.id, prefixes: expected.prefixes });
+    for (const key of ["zero", "one", "a", "b", "logLikelihood"] as const) expect(fitted[key]).toBeCloseTo(expected[key], 9);
     expect(fitted.prefixes).toBe(counts.length);
 
     const run = await createRun(db, { ...base(), strategy: "fixed", rollouts: 8, confidencePriorFromRun: pilot.id });
