@@ -169,10 +169,9 @@ async function main() {
   } else if (mode === "setup") {
     step("preparing the database in DATABASE_URL", process.execPath, ["--import", "tsx", "apps/launcher/src/setup.ts", ...rest]);
   } else if (mode === "web") {
-    // One web app process of a deployment: built once (turbo cache), then `next start` on PORT (default 3000).
+    // One web app process of a deployment: built once (turbo cache), then its server (apps/web/server.ts) on PORT (default 3000).
     pnpm("building (turbo; cached when nothing changed)", ["exec", "turbo", "run", "build", "--output-logs=errors-only"]);
-    const nextBin = path.join(root, "apps", "web", "node_modules", ".bin", "next");
-    supervise(nextBin, ["start", "-p", env.PORT ?? "3000", "-H", env.HOST ?? "0.0.0.0", ...rest], {
+    supervise(process.execPath, ["server.ts", "-p", env.PORT ?? "3000", "-H", env.HOST ?? "0.0.0.0", ...rest], {
       cwd: path.join(root, "apps", "web"),
       env: { NODE_ENV: "production", ...env },
     });

@@ -23,6 +23,8 @@ const commands: Record<string, () => Promise<Command>> = {
   batch: async () => (await import("./commands/batch")).batchCommand,
   "sim-cluster": async () => (await import("./commands/sim-cluster")).simClusterCommand,
   "chunks check": async () => (await import("./commands/chunks-check")).chunksCheckCommand,
+  "sandbox run": async () => (await import("./commands/sandbox")).sandboxRunCommand,
+  "sandbox check": async () => (await import("./commands/sandbox")).sandboxCheckCommand,
   endpoint: async () => (await import("./commands/endpoint")).endpointCommand,
 };
 

@@ -14,14 +14,16 @@ export const USAGE = `usage: stepwiser <command>
 
 commands:
   import processbench|prm800k|math-shepherd|jsonl|parquet <file>... [--name NAME | --dataset ID]
-         [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace] [--preview] [--detach]
-         [--on-invalid fail|skip] [--max-invalid-share 0.05]
+         [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace [--delete-human-labels]]
+         [--preview] [--detach] [--on-invalid fail|skip] [--max-invalid-share 0.05]
       Import files (one dataset per file, or into --dataset) as jobs; waits for them
       unless --detach. jsonl and parquet need --map problem=PATH,steps=PATH|text=PATH[,answer=,labels=,id=,…]
       (a PATH is dotted: a JSON field or a Parquet column, into structs and lists).
       --preview prints the first 20 records as read, without importing.
       An invalid record fails the whole file (--on-invalid fail, default) or is skipped
       and reported (skip), unless more than --max-invalid-share of the records are invalid.
+      Replacing solutions that hold human work (human labels, annotation items, assignments,
+      adjudications) fails, naming how much and where, unless --delete-human-labels.
       Uses DATABASE_URL, else the embedded database of this checkout.
   import report <runId> [-o FILE]
       The records an import skipped as invalid or ignored, one JSON object per line
@@ -51,6 +53,12 @@ commands:
       Check that a <chunk>-tagged segmentation reproduces the original text.
   verdict --file F
       Parse a judge output: Positive, Negative or unparseable.
+  sandbox run --file F [--timeout-s N] [--memory-mb M]
+      Run one python block in the code execution sandbox, as GenPRM execution does; one JSON
+      object {"stdout", "stderr", "exitCode", "timedOut"} (exit 0 whenever the sandbox ran it).
+  sandbox check
+      The isolation code blocks run under here (bubblewrap, namespaces, uid, seccomp, limits,
+      budget), or why code execution is refused (exit 1).
   run <kind> --config FILE.json [--dry-run] [--preset paper-1.5b|paper-7b] [--detach | --offline] [--name N] [--tag T …] [--notes TEXT]
       Launch a run (annotate, …) and follow its progress; works the queue here too
       unless --detach. --offline (annotate, judge) only creates the run, for batch
@@ -110,6 +118,7 @@ const IMPORT_FLAGS: readonly Flag[] = [
   ["--subset S", "the subset the records belong to"],
   ["--generator G", "the model that generated the solutions"],
   ["--duplicates skip|replace", "what to do with records already imported (default skip)"],
+  ["--delete-human-labels", "replace only: delete the human labels, annotation items, assignments and adjudications on replaced solutions (refused without it); audited with their ids"],
   ["--on-invalid fail|skip", "an unreadable record fails the file (default), or is skipped and reported"],
   ["--max-invalid-share F", "skip only: fail anyway above this share of invalid records (default 0.05)"],
   ["--preview", "print the first 20 records as read, without importing"],
@@ -254,6 +263,20 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       ["--file F", "the solution text (- for stdin)"],
     ],
     example: "stepwiser segment --method step-markers --file solution.txt",
+  },
+  "sandbox run": {
+    summary: "Run one python block in the sandbox GenPRM's code execution uses; prints {\"stdout\", \"stderr\", \"exitCode\", \"timedOut\"} (exit 0 whenever the sandbox ran it, 1 where code execution is refused).",
+    flags: [
+      ["--file F", "the python block (- for stdin)"],
+      ["--timeout-s N", "wall-time limit in seconds (default 5, at most 60; the CPU limit follows it)"],
+      ["--memory-mb M", "address-space limit in MB (default 512)"],
+    ],
+    example: "stepwiser sandbox run --file block.py --timeout-s 10",
+  },
+  "sandbox check": {
+    summary: "The isolation code blocks run under on this machine (tool and version, namespaces, uid, seccomp, limits, budget), verified by a probe block; or why code execution is refused (exit 1).",
+    flags: [],
+    example: "stepwiser sandbox check",
   },
   "chunks check": {
     summary: "Check that a <chunk>-tagged segmentation reproduces the original text (exit 1 if not).",

@@ -39,6 +39,8 @@ describe("stepwiser <command> --help", () => {
         "sim run-batch",
         "processbench score",
         "chunks check",
+        "sandbox run",
+        "sandbox check",
         "label",
         "grade",
         "verdict",

@@ -229,8 +229,7 @@ async function main() {
     const demo = await queueDemoData(database.url, process.env.STEPWISER_SIM_CLUSTER !== "0");
     if (demo.length) say(`» queued demo data: ${demo.join("; ")}`);
     children.push(spawnService("worker", process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], serviceEnv));
-    const nextBin = path.join(root, "apps", "web", "node_modules", ".bin", "next");
-    const web = spawnService("web", nextBin, ["start", "-p", String(port), "-H", "0.0.0.0"], serviceEnv, path.join(root, "apps", "web"));
+    const web = spawnService("web", process.execPath, ["server.ts", "-p", String(port), "-H", "0.0.0.0"], serviceEnv, path.join(root, "apps", "web"));
     children.push(web);
     for (const child of children) {
       child.once("exit", (code) => {

@@ -1,3 +1,4 @@
+import { appRouter } from "@stepwiser/api";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { APP_ORIGIN, startHarness, TRUSTED_ORIGIN, type Harness } from "./route-harness";
 
@@ -66,10 +67,18 @@ describe("cross-site request forgery: cookie-authenticated writes need the app's
   });
 
   it("an API token is unaffected by any Origin: a browser never attaches one by itself", async () => {
-    const before = await tokenCount();
-    const response = await createToken({ authorization: `Bearer ${harness.tokens.get("researcher")}`, origin: EVIL });
+    // Tokens are made from sessions only, so the write a token makes here is revoking another token of its owner.
+    const researcher = harness.users.get("researcher")!;
+    const caller = appRouter.createCaller({ db: harness.database.db, user: researcher, getQueue: async () => Promise.reject(new Error("no job queue here")) });
+    const other = await caller.token.create({ name: "revoked via csrf test" });
+    const request = new Request(`${APP_ORIGIN}/api/trpc/token.revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${harness.tokens.get("researcher")}`, origin: EVIL },
+      body: JSON.stringify({ json: { id: other.id } }),
+    });
+    const response = await harness.call("/api/trpc/[trpc]", "POST", request, { trpc: "token.revoke" });
     expect(response.status).toBe(200);
-    expect(await tokenCount()).toBe(before + 1);
+    expect((await harness.database.db.apiToken.findUniqueOrThrow({ where: { id: other.id } })).revokedAt).toBeInstanceOf(Date);
     allowed++;
   });
 

@@ -95,7 +95,7 @@ describe("PostgreSQL restarted in the middle of a run", () => {
   it("the worker and the web app's server side reconnect, and the run completes with exact counts", { timeout: 180_000 }, async () => {
     const user = await createUserWithPassword(db, { email: "researcher@example.com", name: "Researcher", role: "admin", password: "correct-horse-battery" });
     const token = `sw_${randomBytes(32).toString("base64url")}`;
-    await db.apiToken.create({ data: { userId: user.id, name: "script", tokenHash: createHash("sha256").update(token).digest("hex"), prefix: token.slice(0, 11) } });
+    await db.apiToken.create({ data: { userId: user.id, name: "script", tokenHash: createHash("sha256").update(token).digest("hex"), prefix: token.slice(0, 11), expiresAt: new Date(Date.now() + 24 * 3600 * 1000) } });
 
     const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "restart", problems: PROBLEMS, seed: 41 });
     const queue = await web.getQueue();

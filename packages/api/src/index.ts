@@ -1,9 +1,12 @@
 export { appRouter, type AppRouter, type RouterInputs, type RouterOutputs } from "./root";
 export { createCallerFactory, DATABASE_UNREACHABLE_MESSAGE, type Access, type Context, type ProcedureMeta, type SessionUser } from "./trpc";
-export { createContext, sessionUserFromHeaders, userFromRequestHeaders, type ContextDeps } from "./context";
-export { API_TOKEN_PREFIX, InvalidApiTokenError } from "./auth/api-tokens";
+export { callerFromRequestHeaders, createContext, sessionUserFromHeaders, userFromRequestHeaders, type ContextDeps } from "./context";
+export { API_TOKEN_PREFIX, EXPIRED_API_TOKEN_MESSAGE, InvalidApiTokenError } from "./auth/api-tokens";
+export { methodChangesState, READ_ONLY_TOKEN_MESSAGE, readOnlyRefusal, type Caller, type Credential } from "./auth/caller";
 export { crossSiteRefusal, trustedOriginsOf } from "./auth/csrf";
 export { handleTrpcRequest } from "./http";
+export { handleAuthRequest, AUTH_BODY_LIMIT_BYTES } from "./auth/sign-in";
+export { requestLimitsFromEnv, readBoundedBody, DEFAULT_MAX_REQUEST_BODY_BYTES, type RequestLimits } from "./request-limits/request-limits";
 export { createAuth, authPool, authConfigFromEnv, getAuth, type Auth, type AuthConfig } from "./auth/auth";
 export { createUserWithPassword, ensureAdminUser, generatePassword } from "./auth/users";
 export { LAUNCHABLE_RUN_KINDS } from "./services/run/launch";
@@ -12,5 +15,5 @@ export { humanLabelExportLines, EXPORT_LINE_CAP, type HumanLabelExportLine } fro
 export type { AssignmentView } from "./services/annotation-queue/assignment-view";
 export { AUDIT_ACTION_LABELS, auditActionLabel } from "./services/audit/labels";
 export { handleRestRequest, routeRestRequest, REST_PREFIX } from "./rest/handler";
-export { REST_OPERATIONS, type RestOperation } from "./rest/operations";
+export { operationChangesState, REST_OPERATIONS, type RestOperation } from "./rest/operations";
 export { openApiDocument } from "./rest/openapi";

@@ -1,4 +1,16 @@
-import { can, ConflictError, ForbiddenError, formatLocated, InputError, NotFoundError, rolesWith, type Access, type Capability } from "@stepwiser/core";
+import {
+  can,
+  ConflictError,
+  ForbiddenError,
+  formatLocated,
+  InputError,
+  NotFoundError,
+  PayloadTooLargeError,
+  rolesWith,
+  TooManyRequestsError,
+  type Access,
+  type Capability,
+} from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { isDatabaseConnectionError, type JobQueue } from "@stepwiser/jobs";
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -6,15 +18,21 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import superjson from "superjson";
 import { ZodError, type z } from "zod";
 import { InvalidApiTokenError } from "./auth/api-tokens";
+import { readOnlyRefusal, type Credential } from "./auth/caller";
 import type { SessionUser } from "./auth/session-user";
 import { shortenEchoedInput } from "./error-message";
 import { assertQueueMember, queueRefOf, type QueueRef } from "./services/annotation-queue/membership";
 
-export type { SessionUser };
+export type { Credential, SessionUser };
 
 export interface Context {
   db: Db;
   user: SessionUser | null;
+  /**
+   * How `user` authenticated (their session, or an API token and its scope); null when anonymous.
+   * Callers inside the server (tests, the command line) leave it out and act with their role alone.
+   */
+  credential?: Credential | null;
   /** Job queue handle for procedures that launch runs; opened lazily by the host. */
   getQueue: () => Promise<JobQueue>;
 }
@@ -64,6 +82,8 @@ const CLIENT_ERROR_CODES = [
   [ConflictError, "CONFLICT"],
   [ForbiddenError, "FORBIDDEN"],
   [InvalidApiTokenError, "UNAUTHORIZED"],
+  [PayloadTooLargeError, "PAYLOAD_TOO_LARGE"],
+  [TooManyRequestsError, "TOO_MANY_REQUESTS"],
 ] as const;
 
 /** The client error a failure stands for (a database outage: 503, which clients and balancers retry), or undefined when it is none of ours: tRPC answers 500. */
@@ -108,7 +128,14 @@ const translateErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-const base = t.procedure.use(translateErrors);
+/** A read-scoped API token calls queries only: every mutation refuses it, whatever its tier. */
+const refuseReadOnlyMutations = t.middleware(({ ctx, type, next }) => {
+  const refusal = type === "query" ? null : readOnlyRefusal(ctx.credential);
+  if (refusal) throw new TRPCError({ code: "FORBIDDEN", message: refusal });
+  return next();
+});
+
+const base = t.procedure.use(translateErrors).use(refuseReadOnlyMutations);
 
 export const publicProcedure = base.meta({ access: "public" });
 

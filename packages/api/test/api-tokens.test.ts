@@ -170,11 +170,13 @@ describe("API tokens", () => {
 
   it("a script calls mutations with a token alone (POST, JSON body, no cookie, no Origin)", async () => {
     const { token } = await caller("alice").token.create({ name: "bootstrap" });
-    const response = await call("token.create", { token, method: "POST", input: { name: "made by a script" } });
+    const old = await caller("alice").token.create({ name: "replaced by the script" });
+    const response = await call("token.revoke", { token, method: "POST", input: { id: old.id } });
     expect(response.status).toBe(200);
-    const made = (await read(response)).result?.data.json as { id: string; token: string };
-    expect((await database.db.apiToken.findUniqueOrThrow({ where: { id: made.id } })).userId).toBe(users.get("alice")!.id);
-    expect((await call("me.get", { token: made.token })).status).toBe(200);
+    expect((await read(response)).result?.data.json).toMatchObject({ id: old.id });
+    expect((await database.db.apiToken.findUniqueOrThrow({ where: { id: old.id } })).revokedAt).toBeInstanceOf(Date);
+    expect((await call("me.get", { token: old.token })).status).toBe(401);
+    expect((await call("me.get", { token })).status).toBe(200);
   });
 
   it("lastUsedAt is set on first use and written at most once a minute after that", async () => {
@@ -204,7 +206,7 @@ describe("API tokens", () => {
 
     const listed = await caller("ada").token.list();
     expect(listed.map((t) => t.id).sort()).toEqual([old.id, mine.id].sort());
-    for (const row of listed) expect(Object.keys(row).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "prefix", "revokedAt"]);
+    for (const row of listed) expect(Object.keys(row).sort()).toEqual(["createdAt", "expiresAt", "id", "lastUsedAt", "name", "prefix", "revokedAt", "scope"]);
     expect(listed.find((t) => t.id === old.id)!.revokedAt).toBeInstanceOf(Date);
     expect(listed.find((t) => t.id === mine.id)).toMatchObject({ name: "admin script", prefix: mine.prefix, revokedAt: null });
 

@@ -1,10 +1,11 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { authConfigFromEnv, authPool, createAuth, createUserWithPassword } from "../src";
+import { authConfigFromEnv, authPool, createAuth, createUserWithPassword, handleAuthRequest } from "../src";
 
 const BASE_URL = "http://localhost:3998";
 
+// Over HTTP, with client addresses resolved by the web server and the per-account backoff: apps/web/test/request-guards.test.ts.
 describe("sign-in rate limit", () => {
   let database: TestDatabase;
   let pool: Pool;
@@ -22,12 +23,14 @@ describe("sign-in rate limit", () => {
   it("refuses sign-ins beyond the configured attempts per minute from one address", async () => {
     const auth = createAuth({ databaseUrl: database.url, baseUrl: BASE_URL, secret: "x".repeat(32), signInAttemptsPerMinute: 2 }, pool);
     const attempt = () =>
-      auth.handler(
+      handleAuthRequest(
         new Request(`${BASE_URL}/api/auth/sign-in/email`, {
           method: "POST",
-          headers: { "content-type": "application/json", origin: BASE_URL, "x-forwarded-for": "203.0.113.7" },
+          headers: { "content-type": "application/json", origin: BASE_URL },
           body: JSON.stringify({ email: "limited@example.test", password: "wrong-password-here" }),
         }),
+        { auth, db: database.db },
+        { clientAddress: "203.0.113.7" },
       );
     expect((await attempt()).status).toBe(401);
     expect((await attempt()).status).toBe(401);

@@ -197,4 +197,17 @@ describe("deploy/: the image and the Compose file", () => {
     expect(images.length).toBeGreaterThan(0);
     expect(images.map((image) => [image, unpinned(image)]).filter(([, why]) => why)).toEqual([]);
   });
+
+  it("compose.yaml publishes no port of PostgreSQL beyond the host's loopback and puts no model-server key on a command line", () => {
+    const published = [...compose.matchAll(/^\s*ports:\s*\[([^\]]*)\]/gm)].flatMap((match) => match[1]!.split(",").map((p) => p.trim().replace(/^["']|["']$/g, "")));
+    const postgres = published.filter((port) => /:5432$/.test(port));
+    expect(postgres.length).toBeGreaterThan(0);
+    for (const port of postgres) expect(port).toMatch(/^127\.0\.0\.1:\d+:5432$/);
+    expect(compose).not.toMatch(/--api-key/);
+    expect(compose).not.toMatch(/API_KEY:\s*\$\{/);
+    // vLLM reads VLLM_API_KEY from its environment (an env file); SGLang reads `api-key` from its --config YAML (a secret).
+    expect(compose).toMatch(/env_file: \[\.\/secrets\/vllm\.env\]/);
+    expect(compose).toMatch(/--config \/run\/secrets\/sglang-api-key\.yaml/);
+    expect(readFileSync(path.join(deployDir, "..", ".gitignore"), "utf8")).toMatch(/^deploy\/secrets\/$/m);
+  });
 });

@@ -3,6 +3,7 @@ export * from "./queue/connection-errors";
 export * from "./runs/run-state";
 export * from "./files/stored-files";
 export * from "./pipelines/import/options";
+export * from "./human-work/guard";
 export * from "./pipelines/import/submit";
 export * from "./pipelines/import/handle";
 export * from "./pipelines/import/report-lines";

@@ -34,6 +34,16 @@ const int8List = new List(nullable("element", new Int8()));
 const questionType = new Struct([nullable("problem", new Utf8()), nullable("answer", new Utf8())]);
 const completionsType = new List(nullable("element", new Struct([nullable("text", new Utf8()), nullable("rating", new Int8())])));
 
+const inMemory = (bytes: Uint8Array): AsyncBuffer => ({
+  byteLength: bytes.byteLength,
+  slice: async (start, end = bytes.byteLength) => bytes.slice(start, end).buffer as ArrayBuffer,
+});
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
 /** A small deterministic word generator, so row groups hold text that does not compress to nothing. */
 function wordsFrom(seed: number) {
   let state = seed >>> 0;
@@ -314,6 +324,28 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     const run = await importParquet("lz4.parquet", bytes, { format: "parquet", mapping: parseFieldMapping("problem=problem,steps=steps") });
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(/^lz4\.parquet: the Parquet file is compressed with LZ4_RAW, which the import does not read; write it with UNCOMPRESSED, SNAPPY, GZIP, BROTLI/);
+  });
+
+  it("a decompression bomb is refused by the declared sizes, located, and nothing is stored", async () => {
+    const mapping = parseFieldMapping("problem=problem,steps=steps");
+    const before = await dataRowCounts(database.db);
+    // One 80 MiB problem text of one repeated letter: about 80 KB gzipped, one page declaring 80 MiB (the cap is 64 MiB).
+    const bomb = writeParquetFile({ problem: [new Utf8(), ["a".repeat(80 * 1024 * 1024)]], steps: [utf8List, [["s"]]] }, 1, Compression.GZIP);
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    const run = await importParquet("bomb.parquet", bomb, { format: "parquet", mapping });
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/^bomb\.parquet:1: row group 1 of 1 \(rows 1–1\) (declares [\d,]+ bytes uncompressed, more than the 512 MiB|was refused: a page declares [\d,]+ bytes uncompressed, more than the 64 MiB a page may hold)/);
+    expect(await dataRowCounts(database.db)).toEqual(before);
+
+    // The same caps, smaller, for every codec the reader has: the page's declared size and the row group's together.
+    const text = "b".repeat(256 * 1024);
+    for (const compression of [Compression.SNAPPY, Compression.GZIP, Compression.BROTLI]) {
+      const bytes = writeParquetFile({ problem: [new Utf8(), [text, text]], steps: [utf8List, [["s"], ["t"]]] }, 2, compression);
+      const read = (limits: { maxPageBytes: number; maxRowGroupBytes: number }) => collect(parquetRows(inMemory(bytes), { file: "small.parquet", limits }));
+      await expect(read({ maxPageBytes: 64 * 1024, maxRowGroupBytes: 64 * 1024 * 1024 })).rejects.toThrow(/^small\.parquet:1: row group 1 of 1 \(rows 1–2\) was refused: a page declares [\d,]+ bytes uncompressed, more than the 65,536 bytes a page may hold$/);
+      await expect(read({ maxPageBytes: 4 * 1024 * 1024, maxRowGroupBytes: 200 * 1024 })).rejects.toThrow(/^small\.parquet:1: row group 1 of 1 \(rows 1–2\) declares [\d,]+ bytes uncompressed, more than the 204,800 bytes the import reads at once/);
+      expect(await read({ maxPageBytes: 4 * 1024 * 1024, maxRowGroupBytes: 64 * 1024 * 1024 })).toHaveLength(2);
+    }
   });
 
   it("GZIP, Brotli and uncompressed files read like Snappy ones", async () => {

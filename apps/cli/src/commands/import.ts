@@ -75,7 +75,10 @@ function parseShare(given: string | undefined): number | undefined {
  * refuse is reported (file, line, field) before anything is stored: under
  * `--on-invalid fail` (default) its first bad record, under `skip` a broken
  * layout or a share of invalid records above `--max-invalid-share`. The job
- * then reads the stored copy and writes it in one transaction.
+ * then reads the stored copy and writes it in one transaction. Under
+ * `--duplicates replace` an import that would delete human work on the
+ * solutions it replaces fails, naming how much and where, and stores nothing,
+ * unless `--delete-human-labels` is given.
  */
 export async function importCommand(args: string[]): Promise<void> {
   const [format, ...rest] = args;
@@ -92,6 +95,7 @@ export async function importCommand(args: string[]): Promise<void> {
       generator: { type: "string" },
       map: { type: "string" },
       duplicates: { type: "string", default: "skip" },
+      "delete-human-labels": { type: "boolean", default: false },
       "on-invalid": { type: "string", default: "fail" },
       "max-invalid-share": { type: "string" },
       preview: { type: "boolean", default: false },
@@ -103,6 +107,9 @@ export async function importCommand(args: string[]): Promise<void> {
   if (values.name && values.dataset) throw new UsageError("give --name (a new dataset) or --dataset (an existing one), not both");
   if (!(DUPLICATE_POLICIES as readonly string[]).includes(values.duplicates!)) {
     throw new UsageError(`--duplicates must be one of ${DUPLICATE_POLICIES.join(", ")} (got "${values.duplicates}")`);
+  }
+  if (values["delete-human-labels"] && values.duplicates !== "replace") {
+    throw new UsageError("--delete-human-labels applies only with --duplicates replace (it deletes the human work on the solutions replaced)");
   }
   const onInvalid = values["on-invalid"]!;
   if (!(ON_INVALID_POLICIES as readonly string[]).includes(onInvalid)) {
@@ -155,6 +162,7 @@ export async function importCommand(args: string[]): Promise<void> {
           generator: values.generator,
           mapping,
           duplicates: values.duplicates as ImportOptionsInput["duplicates"],
+          ...(values["delete-human-labels"] ? { deleteHumanLabels: true } : {}),
           onInvalid: policy.onInvalid,
           ...(policy.onInvalid === "skip" ? { maxInvalidShare: policy.maxInvalidShare } : {}),
         };

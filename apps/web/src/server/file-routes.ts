@@ -1,4 +1,14 @@
-import { crossSiteRefusal, InvalidApiTokenError, trustedOriginsOf, userFromRequestHeaders, type ContextDeps, type SessionUser } from "@stepwiser/api";
+import {
+  callerFromRequestHeaders,
+  crossSiteRefusal,
+  InvalidApiTokenError,
+  methodChangesState,
+  readOnlyRefusal,
+  trustedOriginsOf,
+  type Caller,
+  type ContextDeps,
+  type SessionUser,
+} from "@stepwiser/api";
 import { can, rolesWith, type Capability } from "@stepwiser/core";
 import { FileTooLargeError, importReportLines, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
@@ -16,17 +26,20 @@ type RouteDeps = Pick<ContextDeps, "db" | "auth">;
 
 const text = (status: number, message: string) => new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 
-/** The caller, or the plain-text response refusing them. */
+/** The caller, or the plain-text response refusing them (a read-scoped API token is refused on a method that changes state). */
 async function callerWith(deps: RouteDeps, request: Request, capability: Capability, action: string): Promise<SessionUser | Response> {
-  let user: SessionUser | null;
+  let caller: Caller | null;
   try {
-    user = await userFromRequestHeaders(deps, request.headers);
+    caller = await callerFromRequestHeaders(deps, request.headers);
   } catch (error) {
     if (error instanceof InvalidApiTokenError) return text(401, error.message);
     throw error;
   }
-  if (!user) return text(401, "sign in first");
+  if (!caller) return text(401, "sign in first");
+  const { user } = caller;
   if (!can(user.role, capability)) return text(403, `${action} needs the ${capability} capability (roles: ${rolesWith(capability).join(", ")}); you are ${user.role}`);
+  const readOnly = methodChangesState(request.method) ? readOnlyRefusal(caller.credential) : null;
+  if (readOnly) return text(403, readOnly);
   return user;
 }
 

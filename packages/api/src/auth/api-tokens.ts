@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import { isApiTokenScope, type ApiTokenScope } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
+import type { Caller } from "./caller";
 import type { SessionUser } from "./session-user";
 
 /** Marks our tokens so secret scanners and people can tell them apart from other credentials. */
@@ -12,13 +14,20 @@ const TOKEN_SHAPE = /^sw_[A-Za-z0-9_-]{43}$/;
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export const INVALID_API_TOKEN_MESSAGE = "API token is invalid or revoked";
+export const EXPIRED_API_TOKEN_MESSAGE = "API token has expired";
+export const DISABLED_ACCOUNT_TOKEN_MESSAGE = "API token belongs to a disabled account";
 
-/** A request's bearer token matched no live token. Each surface turns it into its own 401. */
+/** A request's bearer token matched no live token (unknown, revoked, expired, or its account disabled). Each surface turns it into its own 401. */
 export class InvalidApiTokenError extends Error {
-  constructor() {
-    super(INVALID_API_TOKEN_MESSAGE);
+  constructor(message: string = INVALID_API_TOKEN_MESSAGE) {
+    super(message);
     this.name = "InvalidApiTokenError";
   }
+}
+
+/** A stored token's scope. The column's constraint allows only the two; anything else is read as the narrower one. */
+export function storedScope(scope: string): ApiTokenScope {
+  return isApiTokenScope(scope) ? scope : "read";
 }
 
 export interface NewApiToken {
@@ -60,12 +69,31 @@ export function bearerToken(headers: Headers): string | null {
  * demotion applies to their scripts at once.
  */
 export async function userFromApiToken(db: Db, token: string, now = new Date()): Promise<SessionUser> {
+  return (await callerFromApiToken(db, token, now)).user;
+}
+
+/**
+ * The caller a live token stands for: its owner (role and account state read
+ * now) and the token's id and scope. A revoked token, an expired one and one
+ * of a disabled account are each refused with their own message.
+ */
+export async function callerFromApiToken(db: Db, token: string, now = new Date()): Promise<Caller> {
   if (!TOKEN_SHAPE.test(token)) throw new InvalidApiTokenError();
   const row = await db.apiToken.findUnique({
     where: { tokenHash: hashApiToken(token) },
-    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true } } },
+    select: {
+      id: true,
+      revokedAt: true,
+      expiresAt: true,
+      scope: true,
+      lastUsedAt: true,
+      user: { select: { id: true, email: true, name: true, role: true, disabledAt: true } },
+    },
   });
   if (!row || row.revokedAt) throw new InvalidApiTokenError();
+  if (row.expiresAt <= now) throw new InvalidApiTokenError(EXPIRED_API_TOKEN_MESSAGE);
+  if (row.user.disabledAt) throw new InvalidApiTokenError(DISABLED_ACCOUNT_TOKEN_MESSAGE);
+  const scope = storedScope(row.scope);
   const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   if (!row.lastUsedAt || row.lastUsedAt <= staleBefore) {
     // Conditional, so concurrent requests of one script write once between them.
@@ -74,5 +102,8 @@ export async function userFromApiToken(db: Db, token: string, now = new Date()):
       data: { lastUsedAt: now },
     });
   }
-  return { id: row.user.id, email: row.user.email, name: row.user.name, role: row.user.role };
+  return {
+    user: { id: row.user.id, email: row.user.email, name: row.user.name, role: row.user.role },
+    credential: { kind: "token", tokenId: row.id, scope },
+  };
 }

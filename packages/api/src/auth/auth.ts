@@ -1,5 +1,7 @@
 import { betterAuth } from "better-auth";
 import pg from "pg";
+import { CLIENT_ADDRESS_HEADER } from "../request-origin/request-origin";
+import { refuseDisabledAccounts } from "./disabled-accounts";
 
 export interface AuthConfig {
   databaseUrl: string;
@@ -19,7 +21,7 @@ export interface AuthConfig {
 export const DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 
 export function createAuth(config: AuthConfig, pool = authPool(config.databaseUrl)) {
-  return betterAuth({
+  const auth = betterAuth({
     database: pool,
     baseURL: config.baseUrl,
     secret: config.secret,
@@ -28,17 +30,20 @@ export function createAuth(config: AuthConfig, pool = authPool(config.databaseUr
     user: {
       additionalFields: {
         role: { type: "string", required: false, defaultValue: "viewer", input: false },
+        disabledAt: { type: "date", required: false, input: false },
       },
     },
+    // A disabled account gets no session: its sign-in is refused with a message saying so.
+    databaseHooks: { session: { create: { before: refuseDisabledAccounts(pool) } } },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    rateLimit: {
-      enabled: true,
-      window: 60,
-      max: 100,
-      customRules: { "/sign-in/email": { window: 60, max: config.signInAttemptsPerMinute ?? DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE } },
-    },
+    // A general limit per client address, as the HTTP server resolved it (the header is its own, never the client's).
+    // Email sign-in has the studio's own throttles instead (handleAuthRequest: per address and per account, in the
+    // database, shared by every web process).
+    rateLimit: { enabled: true, window: 60, max: 100, customRules: { "/sign-in/email": false } },
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     telemetry: { enabled: false },
   });
+  return Object.assign(auth, { stepwiser: { signInAttemptsPerMinute: config.signInAttemptsPerMinute ?? DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE } });
 }
 
 export type Auth = ReturnType<typeof createAuth>;

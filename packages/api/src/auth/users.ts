@@ -4,6 +4,9 @@ import type { Db } from "@stepwiser/db";
 import { hashPassword } from "better-auth/crypto";
 import { recordAudit } from "@stepwiser/db";
 
+/** The shortest password the studio accepts (sign-in, new accounts, resets). */
+export const MIN_PASSWORD_LENGTH = 8;
+
 export interface NewUser {
   email: string;
   name: string;
@@ -16,7 +19,7 @@ export interface NewUser {
  * storage format (account.providerId = "credential"), so it can sign in at once.
  */
 export async function createUserWithPassword(db: Db, user: NewUser, actorId?: string) {
-  if (user.password.length < 8) throw new Error("password must be at least 8 characters");
+  if (user.password.length < MIN_PASSWORD_LENGTH) throw new Error(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   const id = randomUUID();
   const password = await hashPassword(user.password);
   return db.$transaction(async (tx) => {

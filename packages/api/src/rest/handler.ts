@@ -1,10 +1,13 @@
-import { InputError, formatLocated } from "@stepwiser/core";
+import { InputError, formatLocated, TooManyRequestsError } from "@stepwiser/core";
 import { ZodError, type z } from "zod";
+import { readOnlyRefusal } from "../auth/caller";
 import { crossSiteRefusal, trustedOriginsOf } from "../auth/csrf";
-import { userFromRequestHeaders, type ContextDeps } from "../context";
+import { callerFromRequestHeaders, type ContextDeps } from "../context";
 import { shortenEchoedInput } from "../error-message";
 import { capabilityRefusal, DATABASE_UNREACHABLE_MESSAGE, httpErrorOf } from "../trpc";
-import { REST_OPERATIONS, type RestOperation } from "./operations";
+import { defaultRequestLimits } from "../request-limits/default-limits";
+import { readBoundedBody, type RequestLimits } from "../request-limits/request-limits";
+import { operationChangesState, REST_OPERATIONS, type RestOperation } from "./operations";
 import type { errorSchema } from "./schemas";
 
 /** Where the operations are mounted. */
@@ -20,6 +23,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   METHOD_NOT_SUPPORTED: 405,
   CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 };
@@ -39,7 +44,8 @@ function failureResponse(error: unknown, where: string): Response {
   if (mapped) {
     const field = error instanceof InputError ? error.location.field : undefined;
     const code = (mapped.code in STATUS_OF ? mapped.code : "BAD_REQUEST") as ErrorCode;
-    return errorResponse(code, mapped.code === "SERVICE_UNAVAILABLE" ? DATABASE_UNREACHABLE_MESSAGE : mapped.message, field, {}, mapped.status);
+    const headers: Record<string, string> = error instanceof TooManyRequestsError ? { "retry-after": String(error.retryAfterSeconds) } : {};
+    return errorResponse(code, mapped.code === "SERVICE_UNAVAILABLE" ? DATABASE_UNREACHABLE_MESSAGE : mapped.message, field, headers, mapped.status);
   }
   console.error(`[api] ${where}:`, error);
   return errorResponse("INTERNAL_SERVER_ERROR", "the server failed to answer; the error is in its log");
@@ -77,8 +83,8 @@ function queryObject(url: URL): Record<string, string> {
   return query;
 }
 
-async function readBody(request: Request): Promise<unknown> {
-  const text = await request.text();
+async function readBody(request: Request, limits: RequestLimits): Promise<unknown> {
+  const text = await readBoundedBody(request, limits);
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text) as unknown;
@@ -123,10 +129,10 @@ export function routeRestRequest(method: string, path: string, operations: reado
 /**
  * Serves one REST request: finds the operation, refuses cookie-authenticated
  * writes from other sites, resolves the caller (Bearer API token or session
- * cookie, as tRPC does), checks the operation's capability, parses its inputs
- * and calls it. `path` is the part after /api/v1.
+ * cookie, as tRPC does), checks the operation's capability and, for one that
+ * changes state, the token's scope, parses its inputs and calls it. `path` is the part after /api/v1.
  */
-export async function handleRestRequest(request: Request, deps: ContextDeps, path: string): Promise<Response> {
+export async function handleRestRequest(request: Request, deps: ContextDeps, path: string, limits: RequestLimits = defaultRequestLimits()): Promise<Response> {
   const routed = routeRestRequest(request.method, path);
   if (routed instanceof Response) return routed;
   const { operation, params } = routed;
@@ -134,18 +140,21 @@ export async function handleRestRequest(request: Request, deps: ContextDeps, pat
   try {
     const forged = crossSiteRefusal(request, trustedOriginsOf(deps.auth));
     if (forged) return errorResponse("FORBIDDEN", forged);
-    const user = await userFromRequestHeaders(deps, request.headers);
+    const caller = await callerFromRequestHeaders(deps, request.headers);
+    const user = caller?.user ?? null;
     const refusal = capabilityRefusal(user, operation.access);
     if (refusal || !user) {
       const message = refusal?.code === "FORBIDDEN" ? refusal.message : "sign in first: send Authorization: Bearer <API token> (Settings → API tokens) or the session cookie";
       return errorResponse(refusal?.code ?? "UNAUTHORIZED", message, undefined, refusal?.code === "FORBIDDEN" ? {} : { "www-authenticate": 'Bearer realm="stepwiser"' });
     }
+    const readOnly = operationChangesState(operation) ? readOnlyRefusal(caller?.credential) : null;
+    if (readOnly) return errorResponse("FORBIDDEN", readOnly);
     const input = {
       params: operation.params ? operation.params.parse(params) : {},
       query: operation.query ? operation.query.parse(queryObject(new URL(request.url))) : rejectQuery(new URL(request.url)),
-      body: operation.body ? operation.body.parse(await readBody(request)) : undefined,
+      body: operation.body ? operation.body.parse(await readBody(request, limits)) : undefined,
     };
-    const result = await operation.call({ db: deps.db, user, getQueue: deps.getQueue, input });
+    const result = await operation.call({ db: deps.db, user, credential: caller?.credential ?? null, getQueue: deps.getQueue, input });
     if (operation.response === "jsonl") return jsonLinesResponse(result as AsyncGenerator<unknown>, operation.status);
     return new Response(toJson(result), { status: operation.status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
   } catch (error) {

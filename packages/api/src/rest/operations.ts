@@ -1,6 +1,7 @@
 import { InputError, type Capability } from "@stepwiser/core";
 import { RunKind, RunStatus } from "@stepwiser/db";
 import { z } from "zod";
+import { methodChangesState } from "../auth/caller";
 import type { QueueServiceArgs } from "../services/args";
 import { listDatasets } from "../services/dataset/list";
 import { cancelRun } from "../services/run/cancel";
@@ -57,6 +58,14 @@ export interface RestOperation {
   outputName: string;
   output: z.ZodType;
   call(args: RestCallArgs<unknown, unknown, unknown>): Promise<unknown>;
+}
+
+/**
+ * Whether an operation changes state, read from the table: every operation but
+ * a GET does. A read-scoped API token is refused on these (403).
+ */
+export function operationChangesState(operation: Pick<RestOperation, "method">): boolean {
+  return methodChangesState(operation.method);
 }
 
 /** Types an operation's call from its schemas; the table itself holds them untyped. */

@@ -18,7 +18,7 @@ export const errorSchema = z
   .object({
     error: z.object({
       code: z
-        .enum(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_SUPPORTED", "CONFLICT", "INTERNAL_SERVER_ERROR", "SERVICE_UNAVAILABLE"])
+        .enum(["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_SUPPORTED", "CONFLICT", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "INTERNAL_SERVER_ERROR", "SERVICE_UNAVAILABLE"])
         .describe("The kind of refusal; the HTTP status says the same"),
       message: z.string().describe("What is wrong, in words a person reads"),
       field: z.string().optional().describe('Where in the input, when one field is wrong: a path parameter, query parameter or body field, dotted (e.g. "config.samples")'),

@@ -1,11 +1,14 @@
 import type { Db } from "@stepwiser/db";
 import type { JobQueue } from "@stepwiser/jobs";
+import type { Credential } from "../auth/caller";
 import type { SessionUser } from "../auth/session-user";
 
 /** What every service works with: the database and the caller. */
 export interface ServiceContext {
   db: Db;
   user: SessionUser;
+  /** How the caller authenticated, when they came over HTTP (see `Context.credential`). */
+  credential?: Credential | null;
 }
 
 /** A service's one argument: the context and the procedure's parsed input. */

@@ -18,3 +18,25 @@ export class ConflictError extends Error {
 export class ForbiddenError extends Error {
   override readonly name = "ForbiddenError";
 }
+
+/** A request body (or a part of an upload) is larger than the server takes; `limitBytes` is the cap it passed. */
+export class PayloadTooLargeError extends Error {
+  override readonly name = "PayloadTooLargeError";
+  constructor(
+    message: string,
+    readonly limitBytes: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Too many attempts from one client or at one account; `retryAfterSeconds` says when the next one is let through. */
+export class TooManyRequestsError extends Error {
+  override readonly name = "TooManyRequestsError";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

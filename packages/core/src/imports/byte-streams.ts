@@ -1,6 +1,7 @@
 import { InputError } from "../errors/input-error";
 import { jsonErrorLocation } from "../processbench/json-scan";
 import { strictUtf8Decoder, utf8Bytes } from "./text-codec";
+import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from "../text/json-depth";
 
 /**
  * Streaming readers for import files: they take the file as a sequence of byte
@@ -149,8 +150,9 @@ async function* withoutByteOrderMark(pieces: AsyncIterable<Uint8Array>): AsyncGe
   if (!decided && head.length > 0 && head.length < BYTE_ORDER_MARK.length) yield Uint8Array.from(head);
 }
 
-/** Parses one line or element as JSON; a syntax error names the line it is on. */
+/** Parses one line or element as JSON; a syntax error names the line it is on, as does nesting deeper than DEFAULT_MAX_JSON_DEPTH. */
 export function parseJsonAt(source: SourceLine, file: string, record?: number): unknown {
+  assertJsonDepth(source.text, DEFAULT_MAX_JSON_DEPTH, { file, line: source.line, record });
   try {
     return JSON.parse(source.text);
   } catch (error) {

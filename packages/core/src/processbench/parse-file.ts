@@ -1,4 +1,5 @@
 import { InputError } from "../errors/input-error";
+import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH } from "../text/json-depth";
 import { jsonErrorLocation, lineOfOffset, topLevelElementOffsets } from "./json-scan";
 import { processBenchRecordSchema, type ProcessBenchRecord } from "./record";
 
@@ -12,6 +13,7 @@ export interface ParsedProcessBenchFile {
  */
 export function parseProcessBenchFile(text: string, file: string): ParsedProcessBenchFile {
   let data: unknown;
+  assertJsonDepth(text, DEFAULT_MAX_JSON_DEPTH, { file });
   try {
     data = JSON.parse(text);
   } catch (error) {

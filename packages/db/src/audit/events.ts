@@ -1,5 +1,6 @@
-import type { FinalHumanLabel, ImportReportCounts } from "@stepwiser/core";
+import type { FinalHumanLabel, HumanWorkCounts, ImportReportCounts } from "@stepwiser/core";
 import type { AnnotationScheme, EndpointRole, Role, RunKind } from "../generated/prisma/client";
+import type { HumanWorkIds } from "../human-work";
 
 /**
  * Every event the code records in `AuditLog`, by action: the entity it is
@@ -34,7 +35,15 @@ interface AuditEventShapes {
   // ── users and access ──
   "user.created": { entityType: "User"; after: { email: string; role: Role } };
   "user.role_changed": { entityType: "User"; before: { role: Role }; after: { role: Role } };
-  "api_token.created": { entityType: "ApiToken"; after: { userId: string; name: string; prefix: string } };
+  /** An admin disabled an account: its sessions were deleted and its live API tokens revoked in the same transaction. */
+  "user.disabled": { entityType: "User"; before: { disabledAt: null }; after: { disabledAt: string; sessionsEnded: number; apiTokensRevoked: number } };
+  /** An admin enabled a disabled account again; the tokens revoked when it was disabled stay revoked. */
+  "user.enabled": { entityType: "User"; before: { disabledAt: string }; after: { disabledAt: null } };
+  /** An admin set a new password (typed or generated); the account's sessions were ended. The password is never recorded. */
+  "user.password_reset": { entityType: "User"; after: { generated: boolean; sessionsEnded: number } };
+  /** An admin ended every session of an account without disabling it. */
+  "user.sessions_ended": { entityType: "User"; after: { sessionsEnded: number } };
+  "api_token.created": { entityType: "ApiToken"; after: { userId: string; name: string; prefix: string; scope?: "read" | "read-write"; expiresAt?: string } };
   "api_token.revoked": { entityType: "ApiToken"; before: { userId: string; name: string; prefix: string; revokedAt: null }; after: { revokedAt: string } };
   // ── endpoints (the key is only ever "[set]" or "[none]") ──
   "endpoint.created": { entityType: "Endpoint"; after: AuditEndpointSnapshot };
@@ -50,6 +59,12 @@ interface AuditEventShapes {
     before: { userId: string; email: string; addedAt: string };
     after: { releasedLeases: number };
   };
+  /**
+   * Human work deleted at an explicit request (`deleteHumanLabels`), on the dataset it was in: the counts by
+   * place and the id of every row removed. `cause` names the path: "import.replace" is an import that replaced
+   * solutions holding the work (`runId` the import run).
+   */
+  "human_work.deleted": { entityType: "Dataset"; before: AuditHumanWork; after: { cause: "import.replace"; runId: string } };
   "annotation_item.adjudicated": {
     entityType: "AnnotationItem";
     before: { adjudicatedAt: string | null; final: AuditFinalLabel[] };
@@ -83,6 +98,10 @@ export interface AuditImportSummary {
   chunkLabels: number;
   /** Set when the identical file had been imported already and nothing was written. */
   duplicateOfRunId?: string;
+  /** A replace import refused (failed, nothing written): the human work the replaced solutions hold. */
+  humanWorkRefused?: HumanWorkCounts;
+  /** A replace import run with `deleteHumanLabels`: the human work it deleted (the ids are in its `human_work.deleted` audit entry). */
+  humanWorkDeleted?: HumanWorkCounts;
   /**
    * The file's records by what became of them (read, invalid, ignored, quirks), under the import's
    * policy for invalid records; the entries behind the invalid and ignored counts are ImportReportEntry
@@ -90,6 +109,9 @@ export interface AuditImportSummary {
    */
   report?: ImportReportCounts;
 }
+
+/** Human work as `human_work.deleted` records it: the counts by place, and every removed row's id by kind. */
+export type AuditHumanWork = HumanWorkCounts & HumanWorkIds & { solutionIds: string[] };
 
 export interface AuditEndpointSnapshot {
   name: string;
@@ -175,6 +197,10 @@ export const AUDIT_ACTIONS = [
   "run.updated",
   "user.created",
   "user.role_changed",
+  "user.disabled",
+  "user.enabled",
+  "user.password_reset",
+  "user.sessions_ended",
   "api_token.created",
   "api_token.revoked",
   "endpoint.created",
@@ -184,6 +210,7 @@ export const AUDIT_ACTIONS = [
   "annotation_queue.updated",
   "annotation_queue.members_added",
   "annotation_queue.member_removed",
+  "human_work.deleted",
   "annotation_item.adjudicated",
   "demo.seeded",
   "demo.queue_seeded",

@@ -10,6 +10,7 @@ export {
   type AuditEvent,
   type AuditEventOf,
   type AuditFinalLabel,
+  type AuditHumanWork,
   type AuditImportSummary,
   type AuditMember,
   type AuditQueueCreated,

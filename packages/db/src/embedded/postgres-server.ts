@@ -49,7 +49,7 @@ const SUPERUSER = "stepwiser";
 const CREDENTIALS_FILE = "stepwiser-credentials.json";
 const OS_USER = "postgres";
 
-interface OsUser {
+export interface OsUser {
   uid: number;
   gid: number;
 }
@@ -191,9 +191,24 @@ async function stopLeftoverServer(dataDir: string, log: (line: string) => void):
   }
 }
 
+/**
+ * The first superuser's password, for initdb only: in a fresh 0700 folder, the file 0600, both owned by whoever runs
+ * initdb (`owner`, else this process). The caller removes the folder as soon as initdb has read it.
+ */
+export async function writeInitdbPasswordFile(password: string, owner?: OsUser): Promise<{ passwordDir: string; passwordFile: string }> {
+  const passwordDir = await fs.mkdtemp(path.join(tmpdir(), "stepwiser-pgpass-"));
+  const passwordFile = path.join(passwordDir, "password");
+  await fs.chmod(passwordDir, 0o700);
+  await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600, flag: "wx" });
+  if (owner) {
+    await fs.chown(passwordFile, owner.uid, owner.gid);
+    await fs.chown(passwordDir, owner.uid, owner.gid);
+  }
+  return { passwordDir, passwordFile };
+}
+
 async function runInitdb(binDir: string, dataDir: string, credentials: Credentials, owner: OsUser | undefined): Promise<void> {
-  const passwordFile = path.join(tmpdir(), `stepwiser-pgpass-${randomBytes(6).toString("hex")}`);
-  await fs.writeFile(passwordFile, `${credentials.password}\n`, { mode: 0o644 });
+  const { passwordDir, passwordFile } = await writeInitdbPasswordFile(credentials.password, owner);
   try {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
@@ -216,7 +231,7 @@ async function runInitdb(binDir: string, dataDir: string, credentials: Credentia
       );
     });
   } finally {
-    await fs.rm(passwordFile, { force: true });
+    await fs.rm(passwordDir, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { ACCOUNT_DISABLED_CODE } from "@stepwiser/core";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
@@ -21,7 +22,9 @@ export function SignInForm() {
     });
     setPending(false);
     if (failure) {
-      setError(failure.status === 429 ? "Too many attempts; wait a minute and try again." : "Wrong email or password.");
+      // A disabled account is told so (the server says it only once the password was right).
+      const disabled = failure.code === ACCOUNT_DISABLED_CODE && failure.message;
+      setError(failure.status === 429 ? "Too many attempts; wait a minute and try again." : disabled || "Wrong email or password.");
       return;
     }
     // The home page sends each role where it has something to do (annotators to their queues).

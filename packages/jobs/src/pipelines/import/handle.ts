@@ -1,5 +1,6 @@
-import { InputError, type ImportedSolution, type ImportReportCounts } from "@stepwiser/core";
-import type { AuditImportSummary, Db, Prisma } from "@stepwiser/db";
+import { hasHumanWork, InputError, type ImportedSolution, type ImportReportCounts } from "@stepwiser/core";
+import { humanWorkCounts, type AuditImportSummary, type Db, type HumanWork, type Prisma } from "@stepwiser/db";
+import { HumanWorkRefusal, replacingSolutions } from "../../human-work/guard";
 import type { JobQueue } from "../../queue/queue";
 import { readConfigOrFailRun, tryReadRunConfig } from "../../runs/read-run-config";
 import { runBatchOutputImport } from "./batch-output";
@@ -7,7 +8,7 @@ import { storedFileOutcomes } from "./stored-outcomes";
 import { isTerminal, markRunFinished, markRunStarted } from "../../runs/run-state";
 import { importedLabelsAuthor } from "./labels-author";
 import { BATCH_OUTPUT_FORMAT, FORMAT_FACTS, type ImportOptions } from "./options";
-import { SequentialIds, writeSolutions, type BatchCounts } from "./write-solutions";
+import { newHumanWorkLedger, SequentialIds, writeSolutions, type BatchCounts } from "./write-solutions";
 import { writeReportEntries, type ReportEntry } from "./report-entries";
 import { ImportReportTally } from "./report-tally";
 import { recordAudit } from "@stepwiser/db";
@@ -34,7 +35,12 @@ export type ImportSummary = AuditImportSummary;
  * written in the same transaction), and the import fails only when the share
  * of invalid records, known once the whole file is read, is above the bound.
  * A broken layout fails under both. Ignored records (nothing to import, as the
- * dataset allows) are listed under both. A retried job starts over; an
+ * dataset allows) are listed under both. Under `replace`, a stored solution
+ * holding human work (human labels, annotation items, assignments,
+ * adjudications) refuses the whole import (HumanWorkRefusal: how many of each,
+ * where; the counts also in the failed run's summary) unless the options say
+ * `deleteHumanLabels`; then that work is deleted and its ids audited
+ * ("human_work.deleted"). A retried job starts over; an
  * advisory lock on the run keeps a second worker from importing the same run
  * while the first is still alive.
  */
@@ -88,6 +94,8 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
           ids: new SequentialIds(),
           problemIds: new Map<string, string>(),
           writtenInThisImport: existingDatasetId ? null : { ids: new Set<string>(), hashes: new Set<string>() },
+          deleteHumanLabels: config.deleteHumanLabels,
+          humanWork: newHumanWorkLedger(),
         };
 
         const summary = emptySummary(config.format);
@@ -123,6 +131,12 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
         }
         if (batch.length > 0 || tally.pendingEntries > 0) await flush();
         await writing;
+        const refused = target.humanWork.refused;
+        if (refused) {
+          // Refused for the human work it would delete: the counts are kept on the failed run, as for too many invalid records.
+          refusedReport = tally.counts;
+          throw new HumanWorkRefusal(replacingSolutions(refused.solutions), refused, { file: file.fileName });
+        }
         const tooManyInvalid = tally.shareError();
         if (tooManyInvalid) {
           refusedReport = tally.counts;
@@ -130,14 +144,17 @@ export async function runImport(db: Db, runId: string, options: ImportRunOptions
         }
         if (summary.records === 0) throw new InputError("the file holds no records", { file: file.fileName, line: 1 });
         summary.report = tally.counts;
-        await finish(tx, { runId, actorId: run.createdById, datasetId, summary, created: !config.datasetId && !identical });
+        const deleted = target.humanWork.deleted;
+        if (hasHumanWork(deleted)) summary.humanWorkDeleted = humanWorkCounts(deleted);
+        await finish(tx, { runId, actorId: run.createdById, datasetId, summary, created: !config.datasetId && !identical, humanWorkDeleted: deleted });
       },
       { timeout: IMPORT_TRANSACTION_TIMEOUT_MS, maxWait: 60_000 },
     );
   } catch (error) {
-    if (error instanceof InputError) {
+    if (error instanceof InputError || error instanceof HumanWorkRefusal) {
       if (refusedReport) {
-        const summary: ImportSummary = { ...emptySummary(config.format), report: refusedReport };
+        const refusedWork = error instanceof HumanWorkRefusal ? { humanWorkRefused: error.work } : {};
+        const summary: ImportSummary = { ...emptySummary(config.format), report: refusedReport, ...refusedWork };
         await db.run.update({ where: { id: runId }, data: { summary: summary as unknown as Prisma.InputJsonValue } });
       }
       await markRunFinished(db, runId, "failed", error.message);
@@ -248,7 +265,14 @@ async function createDataset(tx: Prisma.TransactionClient, runId: string, config
 
 async function finish(
   tx: Prisma.TransactionClient,
-  { runId, actorId, datasetId, summary, created }: { runId: string; actorId: string | null; datasetId: string; summary: ImportSummary; created: boolean },
+  {
+    runId,
+    actorId,
+    datasetId,
+    summary,
+    created,
+    humanWorkDeleted,
+  }: { runId: string; actorId: string | null; datasetId: string; summary: ImportSummary; created: boolean; humanWorkDeleted?: HumanWork },
 ): Promise<void> {
   await tx.run.update({
     where: { id: runId },
@@ -256,4 +280,14 @@ async function finish(
   });
   await markRunFinished(tx, runId, "completed");
   await recordAudit(tx, actorId, { action: "import.completed", entityType: "Dataset", entityId: datasetId, after: { runId, createdDataset: created, ...summary } });
+  if (humanWorkDeleted && hasHumanWork(humanWorkDeleted)) {
+    const { ids, solutionIds, ...counts } = humanWorkDeleted;
+    await recordAudit(tx, actorId, {
+      action: "human_work.deleted",
+      entityType: "Dataset",
+      entityId: datasetId,
+      before: { ...humanWorkCounts(counts), ...ids, solutionIds },
+      after: { cause: "import.replace", runId },
+    });
+  }
 }

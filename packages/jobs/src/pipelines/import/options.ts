@@ -19,6 +19,11 @@ export const importStoredOptionsSchema = z.object({
     mapping: fieldMappingSchema.optional(),
     duplicates: z.enum(DUPLICATE_POLICIES).default("skip"),
     /**
+     * Replace only: delete the human work (human labels, annotation items, assignments, adjudications) that
+     * replaced solutions hold. Without it such an import is refused, naming how much and where.
+     */
+    deleteHumanLabels: z.boolean().default(false),
+    /**
      * What to do with a record that cannot be read: `fail` stops the import and stores nothing;
      * `skip` leaves it out and lists it in the import's report. Configs stored before the option read as `fail`.
      */
@@ -37,6 +42,9 @@ export const importOptionsSchema = importStoredOptionsSchema.superRefine((option
     }
     if (options.onInvalid === "fail" && options.maxInvalidShare !== DEFAULT_MAX_INVALID_SHARE) {
       ctx.addIssue({ code: "custom", path: ["maxInvalidShare"], message: 'a largest invalid share applies only when invalid records are skipped (onInvalid "skip")' });
+    }
+    if (options.deleteHumanLabels && options.duplicates !== "replace") {
+      ctx.addIssue({ code: "custom", path: ["deleteHumanLabels"], message: 'deleting human labels applies only when duplicates are replaced (duplicates "replace")' });
     }
     if (options.datasetId && options.datasetName) {
       ctx.addIssue({ code: "custom", path: ["datasetName"], message: "give a new dataset's name or an existing dataset's id, not both" });

@@ -10,7 +10,7 @@ import {
   type SourceValue,
 } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type CompressionCodec, type Compressors, type FileMetaData } from "hyparquet";
+import { parquetMetadataAsync, parquetReadObjects, parquetSchema, snappyUncompress, type AsyncBuffer, type CompressionCodec, type Compressors, type FileMetaData } from "hyparquet";
 import { readStoredFileRange } from "../../files/stored-files";
 
 /*
@@ -95,22 +95,61 @@ export function plainJsonOf(value: unknown): unknown {
   }
 }
 
+/** The largest data page the import decompresses (a writer's default page is 1 MiB). */
+export const PARQUET_MAX_PAGE_BYTES = 64 * 1024 * 1024;
+/** The most a row group may decompress to, all its pages together (pyarrow's default row group is 1 Mi rows). */
+export const PARQUET_MAX_ROW_GROUP_BYTES = 512 * 1024 * 1024;
+
+/** A page (or a row group's pages) would decompress past a cap: a decompression bomb or a lying header. */
+class DecompressionLimitError extends Error {
+  override readonly name = "DecompressionLimitError";
+}
+
+const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes.toLocaleString("en")} bytes`);
+
 /**
- * Codecs read beyond hyparquet's own (uncompressed, Snappy): GZIP and Brotli
- * through node:zlib, and ZSTD where this Node.js has it (22.15+).
+ * Decompressors for one row group's read, bounded: a page may not declare more than PARQUET_MAX_PAGE_BYTES, its
+ * codec may not produce more than the page declares (zlib stops at `maxOutputLength`), and the group's pages together
+ * may not pass `groupBudget`. Snappy (hyparquet's own decoder) writes into a buffer of the declared size, so the
+ * declared size is checked before that buffer is made. GZIP and Brotli come from node:zlib, ZSTD where this Node.js
+ * has it (22.15+).
  */
-function nodeCompressors(): Compressors {
-  const compressors: Compressors = {
-    GZIP: (input) => new Uint8Array(zlib.gunzipSync(input)),
-    BROTLI: (input) => new Uint8Array(zlib.brotliDecompressSync(input)),
+function boundedCompressors(groupBudget: number, maxPageBytes = PARQUET_MAX_PAGE_BYTES): Compressors {
+  let used = 0;
+  const claim = (declared: number) => {
+    if (declared > maxPageBytes) {
+      throw new DecompressionLimitError(`a page declares ${declared.toLocaleString("en")} bytes uncompressed, more than the ${mib(maxPageBytes)} a page may hold`);
+    }
+    used += declared;
+    if (used > groupBudget) throw new DecompressionLimitError(`its pages decompress to more than the ${mib(groupBudget)} a row group may hold`);
   };
-  const zstd = (zlib as unknown as { zstdDecompressSync?: (input: Uint8Array) => Buffer }).zstdDecompressSync;
-  if (zstd) compressors.ZSTD = (input) => new Uint8Array(zstd(input));
+  const bounded = (codec: string, decompress: (input: Uint8Array, options: zlib.ZlibOptions & zlib.BrotliOptions) => Buffer) => (input: Uint8Array, declared: number) => {
+    claim(declared);
+    try {
+      return new Uint8Array(decompress(input, { maxOutputLength: Math.max(1, declared) }));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+        throw new DecompressionLimitError(`a ${codec} page decompresses to more than the ${declared.toLocaleString("en")} bytes its header declares`);
+      }
+      throw error;
+    }
+  };
+  const compressors: Compressors = {
+    SNAPPY: (input, declared) => {
+      claim(declared);
+      const output = new Uint8Array(declared);
+      snappyUncompress(input, output);
+      return output;
+    },
+    GZIP: bounded("GZIP", (input, options) => zlib.gunzipSync(input, options)),
+    BROTLI: bounded("Brotli", (input, options) => zlib.brotliDecompressSync(input, options)),
+  };
+  const zstd = (zlib as unknown as { zstdDecompressSync?: (input: Uint8Array, options?: { maxOutputLength?: number }) => Buffer }).zstdDecompressSync;
+  if (zstd) compressors.ZSTD = bounded("ZSTD", (input, options) => zstd(input, options));
   return compressors;
 }
 
-const COMPRESSORS = nodeCompressors();
-const READABLE_CODECS = new Set<CompressionCodec>(["UNCOMPRESSED", "SNAPPY", ...(Object.keys(COMPRESSORS) as CompressionCodec[])]);
+const READABLE_CODECS = new Set<CompressionCodec>(["UNCOMPRESSED", ...(Object.keys(boundedCompressors(0)) as CompressionCodec[])]);
 
 const notParquet = (file: string, reason: string) => new InputError(`not a Parquet file: ${reason}`, { file });
 
@@ -157,6 +196,8 @@ export interface ParquetRowsOptions {
   file: string;
   /** Read only these top-level columns (default: all); each must exist, else the error names its mapping key. */
   columns?: Map<string, string>;
+  /** Caps on decompression (default PARQUET_MAX_PAGE_BYTES and PARQUET_MAX_ROW_GROUP_BYTES). */
+  limits?: { maxPageBytes: number; maxRowGroupBytes: number };
   /** Called after each row group is read, with the bytes it spans in the file (for progress). */
   onRowGroup?: (bytes: number) => void;
 }
@@ -226,16 +267,29 @@ export async function* parquetRows(buffer: AsyncBuffer, options: ParquetRowsOpti
   }
 
   const groupCount = metadata.row_groups.length;
+  const { maxPageBytes, maxRowGroupBytes } = options.limits ?? { maxPageBytes: PARQUET_MAX_PAGE_BYTES, maxRowGroupBytes: PARQUET_MAX_ROW_GROUP_BYTES };
   let rowStart = 0;
   for (const [index, group] of metadata.row_groups.entries()) {
     const rowCount = Number(group.num_rows);
     const rowEnd = rowStart + rowCount;
     if (rowCount === 0) continue;
+    const declared = group.columns
+      .filter((column) => column.meta_data && (!columns || columns.includes(column.meta_data.path_in_schema[0]!)))
+      .reduce((sum, column) => sum + Number(column.meta_data!.total_uncompressed_size), 0);
+    if (declared > maxRowGroupBytes) {
+      throw new InputError(
+        `row group ${index + 1} of ${groupCount} (rows ${rowStart + 1}–${rowEnd}) declares ${declared.toLocaleString("en")} bytes uncompressed, more than the ${mib(maxRowGroupBytes)} the import reads at once; write the file with smaller row groups (pyarrow: row_group_size)`,
+        { file, line: rowStart + 1 },
+      );
+    }
     let rows: unknown[];
     try {
-      rows = await parquetReadObjects({ file: watched, metadata, rowStart, rowEnd, columns, compressors: COMPRESSORS });
+      rows = await parquetReadObjects({ file: watched, metadata, rowStart, rowEnd, columns, compressors: boundedCompressors(maxRowGroupBytes, maxPageBytes) });
     } catch (error) {
       rethrowSource();
+      if (error instanceof DecompressionLimitError) {
+        throw new InputError(`row group ${index + 1} of ${groupCount} (rows ${rowStart + 1}–${rowEnd}) was refused: ${error.message}`, { file, line: rowStart + 1 });
+      }
       throw new InputError(`row group ${index + 1} of ${groupCount} (rows ${rowStart + 1}–${rowEnd}) could not be decoded: ${(error as Error).message}`, {
         file,
         line: rowStart + 1,

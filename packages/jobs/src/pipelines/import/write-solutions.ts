@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chunksFromParagraphs, storedLabelRule, type ImportedRating, type ImportedSolution } from "@stepwiser/core";
-import type { AuditImportSummary, Prisma } from "@stepwiser/db";
+import { chunksFromParagraphs, hasHumanWork, storedLabelRule, type ImportedRating, type ImportedSolution } from "@stepwiser/core";
+import { humanWorkOfSolutions, mergeHumanWork, NO_HUMAN_WORK, type AuditImportSummary, type HumanWork, type Prisma } from "@stepwiser/db";
+import { clearHumanWorkOfSolutions, replacingSolutions } from "../../human-work/guard";
 
 type Tx = Prisma.TransactionClient;
 
@@ -17,6 +18,11 @@ export class SequentialIds {
 
   id(): string {
     return `${this.prefix}${(this.next++).toString(36).padStart(9, "0")}`;
+  }
+
+  /** Whether this import wrote the row with this id. */
+  owns(id: string): boolean {
+    return id.startsWith(this.prefix);
   }
 }
 
@@ -72,6 +78,18 @@ export interface WriteTarget {
   writtenInThisImport: { ids: Set<string>; hashes: Set<string> } | null;
   /** Problem ids of this import by problem text, filled as problems are written. */
   problemIds: Map<string, string>;
+  /** Replace only: delete the human work that replaced solutions hold instead of refusing the import. */
+  deleteHumanLabels: boolean;
+  /**
+   * The human work of the stored solutions this import replaces: `deleted` so far (with deleteHumanLabels),
+   * or, without it, what was found (`refused`): from then on nothing more is written, the rest of the file
+   * is only searched for more, and the import fails at its end with all of it.
+   */
+  humanWork: { deleted: HumanWork; refused: HumanWork | null };
+}
+
+export function newHumanWorkLedger(): WriteTarget["humanWork"] {
+  return { deleted: NO_HUMAN_WORK, refused: null };
 }
 
 /** What a batch of records wrote: the counts an import's summary (and its audit entry) adds up. */
@@ -187,6 +205,9 @@ async function resolveDuplicates(
     keep.set(solution.externalId, solution);
     keptIdByHash.set(solution.contentHash, solution.externalId);
   }
+  if (toDelete.size > 0) await clearReplaced(tx, target, [...toDelete]);
+  // A refused import writes nothing more; it fails once the whole file has been searched.
+  if (target.humanWork.refused) return { keep: [], skipped, replaced: 0, sameContentRated: [] };
   if (toDelete.size > 0) await tx.trajectory.deleteMany({ where: { id: { in: [...toDelete] } } });
   if (written) {
     for (const s of keep.values()) {
@@ -195,6 +216,28 @@ async function resolveDuplicates(
     }
   }
   return { keep: [...keep.values()], skipped, replaced: toDelete.size, sameContentRated };
+}
+
+/**
+ * Makes the solutions to replace deletable, or marks the import refused
+ * (`target.humanWork.refused`). Human work on stored solutions is deleted only
+ * with deleteHumanLabels. Solutions this import wrote itself (a record
+ * repeated later in the file) carry only the labels the file gave them, which
+ * go with them.
+ */
+async function clearReplaced(tx: Tx, target: WriteTarget, ids: readonly string[]): Promise<void> {
+  const stored = ids.filter((id) => !target.ids.owns(id));
+  const own = ids.filter((id) => target.ids.owns(id));
+  const ledger = target.humanWork;
+  if (ledger.refused || !target.deleteHumanLabels) {
+    const work = await humanWorkOfSolutions(tx, stored);
+    if (hasHumanWork(work)) ledger.refused = mergeHumanWork(ledger.refused ?? NO_HUMAN_WORK, work);
+    if (ledger.refused) return;
+  } else {
+    const work = await clearHumanWorkOfSolutions(tx, stored, { deleteHumanLabels: true, action: replacingSolutions });
+    ledger.deleted = mergeHumanWork(ledger.deleted, work);
+  }
+  if (own.length > 0) await clearHumanWorkOfSolutions(tx, own, { deleteHumanLabels: true, action: replacingSolutions });
 }
 
 /** Writes one batch of solutions: problems (shared by text), trajectories, one segmentation each, chunks and the labels the file carried. */

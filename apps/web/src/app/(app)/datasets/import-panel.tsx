@@ -42,6 +42,8 @@ export function ImportPanel() {
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [previewInput, setPreviewInput] = useState<PreviewInput | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
+  // What the last import was started with: a refused replace import is started again from it, deleting the human work.
+  const [lastStart, setLastStart] = useState<{ fileId: string; options: ImportOptions } | null>(null);
 
   const datasets = useQuery(trpc.dataset.list.queryOptions());
   const preview = useQuery({ ...trpc.import.preview.queryOptions(previewInput ?? skipToken), staleTime: Infinity });
@@ -93,7 +95,16 @@ export function ImportPanel() {
       ...policy.options,
     };
     setRunId(null);
+    setLastStart({ fileId: stored.fileId, options });
     start.mutate({ fileId: stored.fileId, options });
+  }
+
+  /** The refused import again, over the same upload and options, deleting the human work the user confirmed. */
+  function importDeletingHumanWork() {
+    if (!lastStart) return;
+    const options: ImportOptions = { ...lastStart.options, deleteHumanLabels: true };
+    setLastStart({ fileId: lastStart.fileId, options });
+    start.mutate({ fileId: lastStart.fileId, options });
   }
 
   function chooseFile(next: File | null) {
@@ -129,7 +140,7 @@ export function ImportPanel() {
               options={IMPORT_FORMAT_OPTIONS}
             />
           </Field>
-          <Field label="Duplicates" hint="A record already in the dataset (same id or same content).">
+          <Field label="Duplicates" hint="A record already in the dataset (same id or same content). Replacing solutions that hold human labels or annotation work is refused until you confirm it.">
             <Select
               value={duplicates}
               onChange={(e) => setDuplicates(e.target.value as "skip" | "replace")}
@@ -186,7 +197,14 @@ export function ImportPanel() {
       </form>
       {preview.error && <ErrorAlert>{errorMessage(preview.error)}</ErrorAlert>}
       {previewInput && preview.data && <ImportPreview preview={preview.data} format={previewInput.format} />}
-      {runId && <ImportRunStatus runId={runId} />}
+      {runId && (
+        <ImportRunStatus
+          key={runId}
+          runId={runId}
+          onDeleteHumanWork={lastStart && !lastStart.options.deleteHumanLabels ? importDeletingHumanWork : undefined}
+          deleting={start.isPending}
+        />
+      )}
     </Card>
   );
 }

@@ -3,11 +3,12 @@
 import type { BatchImportResult, ImportSummary } from "@stepwiser/jobs";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect } from "react";
-import { ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
+import { useEffect, useState } from "react";
+import { Button, ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
+import { humanWorkConfirmation, humanWorkDeletedText } from "./human-work-confirm";
 
 /** An import of `vllm run-batch` output stores samples of an offline run, not solutions: its summary counts requests. */
 type BatchOutputSummary = BatchImportResult & { format: string; targetRunId: string };
@@ -30,11 +31,18 @@ export function importSummaryText(summary: ImportSummary | BatchOutputSummary): 
   // Imports stored before reports existed have none.
   if (summary.report && summary.report.invalid > 0) parts.push(`${summary.report.invalid.toLocaleString()} invalid skipped`);
   if (summary.report && summary.report.ignored > 0) parts.push(`${summary.report.ignored.toLocaleString()} ignored`);
+  const deleted = humanWorkDeletedText(summary.humanWorkDeleted);
+  if (deleted) parts.push(deleted);
   return parts.join(" · ");
 }
 
-/** A started import, followed until it ends: progress while it reads, then its counts or the error that stopped it. */
-export function ImportRunStatus({ runId }: { runId: string }) {
+/**
+ * A started import, followed until it ends: progress while it reads, then its
+ * counts or the error that stopped it. A replace import refused for the human
+ * work it would delete offers to import again deleting it (`onDeleteHumanWork`),
+ * once the user has ticked the statement of what goes.
+ */
+export function ImportRunStatus({ runId, onDeleteHumanWork, deleting = false }: { runId: string; onDeleteHumanWork?: () => void; deleting?: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const run = useQuery({
@@ -103,6 +111,35 @@ export function ImportRunStatus({ runId }: { runId: string }) {
         </p>
       )}
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
+      {r.status === "failed" && onDeleteHumanWork && <HumanWorkRetry refused={summary?.humanWorkRefused} onConfirm={onDeleteHumanWork} deleting={deleting} />}
     </section>
+  );
+}
+
+/** The refused import's human work by place, and a ticked statement before importing again with it deleted. */
+function HumanWorkRetry({ refused, onConfirm, deleting }: { refused: ImportSummary["humanWorkRefused"]; onConfirm: () => void; deleting: boolean }) {
+  const [confirmed, setConfirmed] = useState(false);
+  const confirmation = humanWorkConfirmation(refused);
+  if (!confirmation) return null;
+  return (
+    <div className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="human-work-confirm">
+      <p className="font-medium">Replacing these solutions would delete human work:</p>
+      <ul className="list-disc pl-5">
+        {confirmation.places.map((place) => (
+          <li key={place.key}>
+            <Link href={place.href} className="text-blue-700 hover:underline">
+              {place.text}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <label className="flex items-start gap-2">
+        <input type="checkbox" className="mt-1" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
+        <span>{confirmation.statement}</span>
+      </label>
+      <Button variant="dark" disabled={!confirmed || deleting} onClick={onConfirm}>
+        {deleting ? "Starting…" : confirmation.action}
+      </Button>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
-import { crossSiteRefusal, getAuth, trustedOriginsOf } from "@stepwiser/api";
+import { crossSiteRefusal, getAuth, handleAuthRequest, trustedOriginsOf } from "@stepwiser/api";
+import { getDb } from "@stepwiser/db";
 
 export const dynamic = "force-dynamic";
 
@@ -8,6 +9,6 @@ const handler = (request: Request) => {
   // better-auth checks origins only on some of its writes (sign-out is not among them).
   const refusal = crossSiteRefusal(request, trustedOriginsOf(auth));
   if (refusal) return Response.json({ code: "CROSS_SITE_REQUEST", message: refusal }, { status: 403 });
-  return auth.handler(request);
+  return handleAuthRequest(request, { auth, db: getDb() });
 };
 export { handler as GET, handler as POST };

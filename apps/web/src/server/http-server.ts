@@ -1,0 +1,68 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { bodyTooLargeMessage, isCappedApiPath } from "@stepwiser/api/body-cap";
+import { CLIENT_ADDRESS_HEADER, requestOrigins, resolveClientAddress, type TrustedProxies } from "@stepwiser/api/request-origin";
+
+/*
+ * The web app's HTTP server around a request handler (Next.js's in production, see apps/web/server.ts):
+ * - resolves each request's client address from its socket, or (only when the socket peer is one of the trusted
+ *   proxies) from X-Forwarded-For, and serves the request inside that origin (packages/api/src/request-origin), so
+ *   throttles key on an address the client cannot choose; the CLIENT_ADDRESS_HEADER it sets replaces any sent;
+ * - answers 413 at once, reading nothing, to an API request whose Content-Length passes `maxBodyBytes` (a body with
+ *   no length is counted as it streams, by the route that reads it);
+ * - after an answer sent before its request's body ended (a refusal), discards the rest of the body as it arrives for
+ *   up to LINGER_MS, then closes the connection: closing at once, with the client's bytes unread, resets the
+ *   connection, and a client still sending loses the answer it was sent.
+ * Imports only Node's modules and dependency-free files of packages/api: Node runs it as it is.
+ */
+
+export interface WebServerOptions {
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<unknown>;
+  trusted: TrustedProxies | null;
+  maxBodyBytes: number;
+}
+
+function refuseTooLarge(response: ServerResponse, maxBodyBytes: number, declared: number): void {
+  const body = JSON.stringify({ error: { code: "PAYLOAD_TOO_LARGE", message: bodyTooLargeMessage(maxBodyBytes, declared) } });
+  response.writeHead(413, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
+  response.end(body);
+}
+
+/** How long the rest of a refused body is read (and dropped) before the connection is closed. */
+export const LINGER_MS = 10_000;
+
+/** Once `response` is sent, drops what is left of `request`'s body, closing the connection after LINGER_MS at most. */
+function lingerAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
+  response.once("finish", () => {
+    if (request.complete || request.destroyed) return;
+    response.shouldKeepAlive = false;
+    const close = setTimeout(() => request.socket.destroy(), LINGER_MS);
+    close.unref();
+    request.once("end", () => {
+      clearTimeout(close);
+      request.socket.end();
+    });
+    request.on("data", () => undefined);
+    request.resume();
+  });
+}
+
+export function createWebServer(options: WebServerOptions): Server {
+  return createServer((request, response) => {
+    lingerAfterAnswer(request, response);
+    const clientAddress = resolveClientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trusted);
+    request.headers[CLIENT_ADDRESS_HEADER] = clientAddress;
+    const pathname = (request.url ?? "/").split("?")[0]!;
+    const declared = Number(request.headers["content-length"] ?? 0);
+    if (isCappedApiPath(pathname) && declared > options.maxBodyBytes) {
+      refuseTooLarge(response, options.maxBodyBytes, declared);
+      return;
+    }
+    requestOrigins().run({ clientAddress }, () => {
+      options.handle(request, response).catch((error: unknown) => {
+        console.error(`[web] ${request.method} ${pathname}:`, error);
+        if (!response.headersSent) response.writeHead(500).end();
+        else response.destroy();
+      });
+    });
+  });
+}
