@@ -77,6 +77,8 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
   let auth: Auth;
   let deps: ContextDeps;
   const fronts: Front[] = [];
+  /** For the suite's summary line. */
+  const tally = { spoofedRefused: 0, accountRefused: 0, tokensRefused: 0, tooLarge: 0, peakRssGrowthMb: 0, tooDeep: 0 };
 
   /** The server with the API mounted, trusting `trustedProxies` (CIDRs, comma-separated) for X-Forwarded-For. */
   async function startFront(trustedProxies?: string): Promise<Front> {
@@ -116,6 +118,9 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
     for (const name of ["victim", "researcher"]) await createUserWithPassword(database.db, { email: `${name}@guards.test`, name, role: "researcher", password: PASSWORD });
   });
   afterAll(async () => {
+    console.log(
+      `request guards: spoofed X-Forwarded-For sign-ins throttled ${tally.spoofedRefused}, account backoffs ${tally.accountRefused}, refused-token 429s ${tally.tokensRefused}, 300 MB bodies refused with 413 ${tally.tooLarge} (peak RSS growth ${tally.peakRssGrowthMb.toFixed(0)} MB), over-deep JSON refused ${tally.tooDeep}`,
+    );
     for (const front of fronts) await front.close();
     await pool?.end();
     await database?.drop();
@@ -141,6 +146,7 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
     expect(statuses).toEqual([...Array(ATTEMPTS_PER_MINUTE).fill(401), 429, 429, 429]);
     const right = await signIn(front, "victim@guards.test", PASSWORD, "192.0.2.200");
     expect(right.status).toBe(429);
+    tally.spoofedRefused += 4;
     expect(right.body).toMatch(/too many sign-in attempts from this address; try again in \d+ s/);
     expect(Number(right.retryAfter)).toBeGreaterThan(0);
   });
@@ -164,6 +170,7 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     const held = await signIn(front, "victim@guards.test", PASSWORD, "203.0.113.250");
     expect(held.status).toBe(429);
+    tally.accountRefused += 2;
     expect(held.body).toMatch(/too many failed sign-ins for this account; try again in [12] s/);
     // The backoff after five failures is two seconds; then the owner signs in, and the count starts over.
     await new Promise((resolve) => setTimeout(resolve, Number(held.retryAfter) * 1000 + 100));
@@ -181,6 +188,7 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
       statuses.push(response.status);
     }
     expect(statuses).toEqual([...Array(20).fill(401), 429, 429]);
+    tally.tokensRefused += 2;
   });
 
   /**
@@ -253,6 +261,8 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
     expect(rest.status).toBe(413);
     expect(JSON.parse(rest.body).error).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     expect(rest.rssGrowthMb).toBeLessThan(120);
+    tally.tooLarge += 2;
+    tally.peakRssGrowthMb = Math.max(trpc.rssGrowthMb, rest.rssGrowthMb);
 
     // A declared length past the cap is answered before a byte of the body is read.
     const declared = await sendLargeBody(`${front.url}/api/trpc/run.launch`, 300, headers, true);
@@ -271,5 +281,6 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
     const rest = await fetch(`${front.url}/api/v1/runs`, { method: "POST", headers: { "content-type": "application/json", origin: front.url, cookie }, body: `{"a":${deep}}` });
     expect(rest.status).toBe(400);
     expect((await rest.json()).error.message).toMatch(/the JSON nests more than 64 arrays\/objects deep/);
+    tally.tooDeep += 2;
   });
 });

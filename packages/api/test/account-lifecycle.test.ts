@@ -2,7 +2,7 @@ import type { UserRole } from "@stepwiser/core";
 import { ACCOUNT_DISABLED_CODE, DISABLED_ACCOUNT_SIGN_IN_MESSAGE } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, authPool, createAuth, createUserWithPassword, handleTrpcRequest, type Auth, type ContextDeps, type SessionUser } from "../src";
 
 const BASE_URL = "http://localhost:3996";
@@ -78,7 +78,14 @@ describe("account lifecycle: disabling, enabling, password resets, ending sessio
     await addUser("abe", "admin");
     await addUser("rita", "researcher");
   });
+  /** For the suite's summary line. */
+  const tally = { tests: 0, assertions: 0 };
+  afterEach(() => {
+    tally.tests += 1;
+    tally.assertions += expect.getState().assertionCalls;
+  });
   afterAll(async () => {
+    console.log(`accounts: ${tally.tests} cases, ${tally.assertions} assertions held`);
     await pool?.end();
     await database?.drop();
   });

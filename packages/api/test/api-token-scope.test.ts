@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, authPool, createAuth, createUserWithPassword, handleRestRequest, handleTrpcRequest, type Auth, type ContextDeps, type SessionUser } from "../src";
 
 const BASE_URL = "http://localhost:3995";
@@ -76,7 +76,14 @@ describe("API token expiry, scope, and tokens made only from sessions", () => {
     expect(response.status).toBe(200);
     cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   });
+  /** For the suite's summary line. */
+  const tally = { tests: 0, assertions: 0 };
+  afterEach(() => {
+    tally.tests += 1;
+    tally.assertions += expect.getState().assertionCalls;
+  });
   afterAll(async () => {
+    console.log(`api tokens: ${tally.tests} cases, ${tally.assertions} assertions held`);
     await pool?.end();
     await database?.drop();
   });

@@ -79,6 +79,8 @@ describe("human work is never deleted silently (real Postgres)", () => {
   let database: TestDatabase;
   let queue: JobQueue;
   let db: Db;
+  /** For the suite's summary line. */
+  const tally = { refused: 0, flagged: 0, rawRefused: 0, labelsKept: 0 };
 
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
@@ -86,6 +88,9 @@ describe("human work is never deleted silently (real Postgres)", () => {
     queue = await connectJobQueue(database.url);
   });
   afterAll(async () => {
+    console.log(
+      `human work: ${tally.refused} replace import(s) refused with counts (${tally.labelsKept} human labels kept), ${tally.flagged} deleted with deleteHumanLabels and audited by id, ${tally.rawRefused} raw deletes refused by the foreign keys`,
+    );
     await queue?.stop({ graceful: false, wait: true });
     await database?.drop();
   });
@@ -150,6 +155,8 @@ describe("human work is never deleted silently (real Postgres)", () => {
       },
     });
     expect(await existing(work)).toEqual(workBefore);
+    tally.refused += 1;
+    tally.labelsKept += workBefore.labels.length;
     expect(await solutionsOf(datasetId)).toEqual(solutionsBefore);
     expect(await dataRowCounts(db)).toEqual(rowsBefore);
     const failed = await db.auditLog.findFirstOrThrow({ where: { action: "import.failed", entityId: run.id } });
@@ -182,6 +189,7 @@ describe("human work is never deleted silently (real Postgres)", () => {
     expect(sorted(before.adjudicationIds)).toEqual(sorted(work.adjudicationIds));
     expect(sorted(before.labelIds)).toEqual(sorted(gone.labels));
     expect(before.solutionIds).toHaveLength(2);
+    tally.flagged += 1;
 
     // Exactly those rows are gone: a's item, assignment and labels and d's manual label stay.
     expect(await existing(work)).toEqual({
@@ -243,6 +251,7 @@ describe("human work is never deleted silently (real Postgres)", () => {
       db.$executeRaw`DELETE FROM "AnnotationAssignment" WHERE id = ${work.assignmentIds[0]!}`,
     ]) {
       await expect(statement).rejects.toThrow(restricted);
+      tally.rawRefused += 1;
     }
     // Prisma's own delete goes through the same keys.
     await expect(db.dataset.delete({ where: { id: datasetId } })).rejects.toThrow();
