@@ -75,7 +75,9 @@ async function dispatch(argv: string[]) {
     const run = await commands[name]!();
     return run(args);
   }
-  throw new UsageError(`unknown command "${argv.slice(0, 2).join(" ")}"\n\n${USAGE}`);
+  // The command names, not the whole usage: a mistyped command gets a short answer that points to the full one.
+  const known = [...new Set(Object.keys(commands).map((command) => command.split(" ")[0]!))].join(", ");
+  throw new UsageError(`unknown command "${argv.slice(0, 2).join(" ")}"; the commands are ${known} (stepwiser help lists them with their flags)`);
 }
 
 function isNodeArgumentError(error: unknown): boolean {

@@ -18,7 +18,8 @@ describe("applyMigrations leaves no connection or lock behind", () => {
     await client.connect();
     try {
       const connections = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
-      const locks = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`);
+      // This database's advisory locks only: other test files' databases share the server.
+      const locks = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid() AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
       return { connections: connections.rows[0]!.n, advisoryLocks: locks.rows[0]!.n };
     } finally {
       await client.end();
