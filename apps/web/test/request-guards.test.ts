@@ -92,6 +92,7 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
         if (path.startsWith("/api/auth/")) return sendResponse(await handleAuthRequest(request, { auth, db: database.db }), res);
         if (path.startsWith("/api/trpc")) return sendResponse(await handleTrpcRequest(request, deps), res);
         if (path.startsWith("/api/v1")) return sendResponse(await handleRestRequest(request, deps, path.slice("/api/v1".length)), res);
+        if (path === "/download") return void res.writeHead(200, { "content-security-policy": "sandbox", "content-type": "text/plain" }).end("file");
         res.writeHead(404).end();
       },
     });
@@ -268,6 +269,16 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
     const declared = await sendLargeBody(`${front.url}/api/trpc/run.launch`, 300, headers, true);
     expect(declared.status).toBe(413);
     expect(declared.body).toMatch(/the body is 314,572,800 bytes, more than the 10 MiB/);
+  });
+
+  it("every answer carries the security headers, and an answer with its own policy keeps it", async () => {
+    const front = await startFront();
+    const page = await fetch(`${front.url}/nothing-here`);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    const download = await fetch(`${front.url}/download`);
+    expect(download.headers.get("content-security-policy")).toBe("sandbox");
+    expect(download.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("JSON nested past the depth cap is refused with its location before anything parses it", async () => {

@@ -329,12 +329,12 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
   it("a decompression bomb is refused by the declared sizes, located, and nothing is stored", async () => {
     const mapping = parseFieldMapping("problem=problem,steps=steps");
     const before = await dataRowCounts(database.db);
-    // One 80 MiB problem text of one repeated letter: about 80 KB gzipped, one page declaring 80 MiB (the cap is 64 MiB).
-    const bomb = writeParquetFile({ problem: [new Utf8(), ["a".repeat(80 * 1024 * 1024)]], steps: [utf8List, [["s"]]] }, 1, Compression.GZIP);
+    // One 20 MiB problem text of one repeated letter: about 20 KB gzipped, one page declaring 20 MiB (the cap is 16 MiB).
+    const bomb = writeParquetFile({ problem: [new Utf8(), ["a".repeat(20 * 1024 * 1024)]], steps: [utf8List, [["s"]]] }, 1, Compression.GZIP);
     expect(bomb.byteLength).toBeLessThan(1024 * 1024);
     const run = await importParquet("bomb.parquet", bomb, { format: "parquet", mapping });
     expect(run.status).toBe("failed");
-    expect(run.error).toMatch(/^bomb\.parquet:1: row group 1 of 1 \(rows 1–1\) (declares [\d,]+ bytes uncompressed, more than the 512 MiB|was refused: a page declares [\d,]+ bytes uncompressed, more than the 64 MiB a page may hold)/);
+    expect(run.error).toMatch(/^bomb\.parquet:1: row group 1 of 1 \(rows 1–1\) (declares [\d,]+ bytes uncompressed, more than the 512 MiB|was refused: a page declares [\d,]+ bytes uncompressed, more than the 16 MiB a page may hold)/);
     expect(await dataRowCounts(database.db)).toEqual(before);
 
     // The same caps, smaller, for every codec the reader has: the page's declared size and the row group's together.

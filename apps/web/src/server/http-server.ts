@@ -12,8 +12,46 @@ import { CLIENT_ADDRESS_HEADER, requestOrigins, resolveClientAddress, type Trust
  * - after an answer sent before its request's body ended (a refusal), discards the rest of the body as it arrives for
  *   up to LINGER_MS, then closes the connection: closing at once, with the client's bytes unread, resets the
  *   connection, and a client still sending loses the answer it was sent.
+ * - sets the security headers (SECURITY_HEADERS) on every answer, unless the route sends its own.
  * Imports only Node's modules and dependency-free files of packages/api: Node runs it as it is.
  */
+
+/**
+ * Every answer's security headers, added as its headers are written where the app set none of the same name, so a
+ * route that sends its own (a download's `Content-Security-Policy: sandbox`) keeps it. The policy forbids framing (clickjacking), plugins, other
+ * origins' scripts, styles, images, fonts and connections, and form posts or <base> elsewhere. Scripts and styles may
+ * be inline: Next.js streams its page data in inline scripts, the theme boots from one before the first paint, and
+ * charts set inline styles. Untrusted text (model outputs, notes) is rendered as text or sanitised markup, never as
+ * script.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "same-origin",
+};
+
+/** Adds SECURITY_HEADERS as the answer's headers are written, each only where the app set none of that name. */
+function withSecurityHeaders(response: ServerResponse): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!this.hasHeader(name)) this.setHeader(name, value);
+    return writeHead.apply(this, args);
+  } as ServerResponse["writeHead"];
+}
 
 export interface WebServerOptions {
   handle: (request: IncomingMessage, response: ServerResponse) => Promise<unknown>;
@@ -48,6 +86,7 @@ function lingerAfterAnswer(request: IncomingMessage, response: ServerResponse): 
 
 export function createWebServer(options: WebServerOptions): Server {
   return createServer((request, response) => {
+    withSecurityHeaders(response);
     lingerAfterAnswer(request, response);
     const clientAddress = resolveClientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trusted);
     request.headers[CLIENT_ADDRESS_HEADER] = clientAddress;

@@ -96,7 +96,7 @@ export function plainJsonOf(value: unknown): unknown {
 }
 
 /** The largest data page the import decompresses (a writer's default page is 1 MiB). */
-export const PARQUET_MAX_PAGE_BYTES = 64 * 1024 * 1024;
+export const PARQUET_MAX_PAGE_BYTES = 16 * 1024 * 1024;
 /** The most a row group may decompress to, all its pages together (pyarrow's default row group is 1 Mi rows). */
 export const PARQUET_MAX_ROW_GROUP_BYTES = 512 * 1024 * 1024;
 
