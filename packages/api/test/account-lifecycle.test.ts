@@ -3,15 +3,12 @@ import { ACCOUNT_DISABLED_CODE, DISABLED_ACCOUNT_SIGN_IN_MESSAGE } from "@stepwi
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { readTrpc, trpcRequest, type TrpcRequestOptions } from "./trpc-request";
 import { appRouter, authPool, createAuth, createUserWithPassword, handleTrpcRequest, type Auth, type ContextDeps, type SessionUser } from "../src";
 
 const BASE_URL = "http://localhost:3996";
 const PASSWORD = "correct-horse-battery";
 
-interface TrpcBody {
-  result?: { data: { json: unknown } };
-  error?: { json: { message: string; data: { code: string; httpStatus: number } } };
-}
 
 describe("account lifecycle: disabling, enabling, password resets, ending sessions", () => {
   let database: TestDatabase;
@@ -27,18 +24,8 @@ describe("account lifecycle: disabling, enabling, password resets, ending sessio
   const caller = (name: string) => appRouter.createCaller({ db: database.db, user: users.get(name)!, getQueue: noQueue });
 
   /** A tRPC request as the browser (cookie and Origin) or a script (bearer token) sends it. */
-  function call(path: string, options: { token?: string; cookie?: string; input?: unknown; method?: "GET" | "POST" } = {}) {
-    const headers: Record<string, string> = { "content-type": "application/json", origin: BASE_URL };
-    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    if (options.cookie) headers.cookie = options.cookie;
-    const body = JSON.stringify({ json: options.input ?? null });
-    const request =
-      options.method === "POST"
-        ? new Request(`${BASE_URL}/api/trpc/${path}`, { method: "POST", headers, body })
-        : new Request(`${BASE_URL}/api/trpc/${path}${options.input === undefined ? "" : `?input=${encodeURIComponent(body)}`}`, { headers });
-    return handleTrpcRequest(request, deps);
-  }
-  const read = async (response: Response) => (await response.json()) as TrpcBody;
+  const call = (path: string, options: Omit<TrpcRequestOptions, "origin"> = {}) => handleTrpcRequest(trpcRequest(BASE_URL, path, { origin: BASE_URL, ...options }), deps);
+  const read = readTrpc;
   const mutate = (path: string, cookie: string, input: unknown) => call(path, { cookie, input, method: "POST" });
 
   function signInResponse(email: string, password = PASSWORD) {

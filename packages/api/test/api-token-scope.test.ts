@@ -1,16 +1,13 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { readTrpc, trpcRequest, type TrpcRequestOptions } from "./trpc-request";
 import { appRouter, authPool, createAuth, createUserWithPassword, handleRestRequest, handleTrpcRequest, type Auth, type ContextDeps, type SessionUser } from "../src";
 
 const BASE_URL = "http://localhost:3995";
 const PASSWORD = "correct-horse-battery";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-interface TrpcBody {
-  result?: { data: { json: unknown } };
-  error?: { json: { message: string; data: { code: string; httpStatus: number } } };
-}
 interface CreatedToken {
   id: string;
   token: string;
@@ -29,18 +26,8 @@ describe("API token expiry, scope, and tokens made only from sessions", () => {
     throw new Error("no job queue in API token scope tests");
   };
 
-  function trpc(path: string, options: { token?: string; cookie?: string; input?: unknown; method?: "GET" | "POST" } = {}) {
-    const headers: Record<string, string> = { "content-type": "application/json", origin: BASE_URL };
-    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    if (options.cookie) headers.cookie = options.cookie;
-    const body = JSON.stringify({ json: options.input ?? null });
-    const request =
-      options.method === "POST"
-        ? new Request(`${BASE_URL}/api/trpc/${path}`, { method: "POST", headers, body })
-        : new Request(`${BASE_URL}/api/trpc/${path}${options.input === undefined ? "" : `?input=${encodeURIComponent(body)}`}`, { headers });
-    return handleTrpcRequest(request, deps);
-  }
-  const read = async (response: Response) => (await response.json()) as TrpcBody;
+  const trpc = (path: string, options: Omit<TrpcRequestOptions, "origin"> = {}) => handleTrpcRequest(trpcRequest(BASE_URL, path, { origin: BASE_URL, ...options }), deps);
+  const read = readTrpc;
 
   function rest(method: "GET" | "POST", path: string, token: string, body?: unknown) {
     const request = new Request(`${BASE_URL}/api/v1${path}`, {

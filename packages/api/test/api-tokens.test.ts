@@ -3,6 +3,7 @@ import type { UserRole } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readTrpc, trpcRequest, type TrpcRequestOptions } from "./trpc-request";
 import {
   appRouter,
   authPool,
@@ -20,10 +21,6 @@ const BASE_URL = "http://localhost:3997";
 const PASSWORD = "correct-horse-battery";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-interface TrpcBody {
-  result?: { data: { json: unknown } };
-  error?: { json: { message: string; data: { code: string; httpStatus: number } } };
-}
 
 describe("API tokens", () => {
   let database: TestDatabase;
@@ -42,18 +39,8 @@ describe("API tokens", () => {
     });
 
   /** A request as a script sends it: no cookie, no Origin, just the header. */
-  function call(path: string, options: { token?: string; cookie?: string; input?: unknown; method?: "GET" | "POST" } = {}) {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-    if (options.cookie) headers.cookie = options.cookie;
-    const body = JSON.stringify({ json: options.input ?? null });
-    const request =
-      options.method === "POST"
-        ? new Request(`${BASE_URL}/api/trpc/${path}`, { method: "POST", headers, body })
-        : new Request(`${BASE_URL}/api/trpc/${path}${options.input === undefined ? "" : `?input=${encodeURIComponent(body)}`}`, { headers });
-    return handleTrpcRequest(request, deps);
-  }
-  const read = async (response: Response) => (await response.json()) as TrpcBody;
+  const call = (path: string, options: Omit<TrpcRequestOptions, "origin"> = {}) => handleTrpcRequest(trpcRequest(BASE_URL, path, { ...options }), deps);
+  const read = readTrpc;
 
   async function signIn(email: string): Promise<string> {
     const response = await auth.handler(

@@ -1,5 +1,6 @@
 import { betterAuth } from "better-auth";
 import pg from "pg";
+import { positiveIntegerSetting } from "../request-limits/body-cap";
 import { CLIENT_ADDRESS_HEADER } from "../request-origin/request-origin";
 import { refuseDisabledAccounts } from "./disabled-accounts";
 
@@ -62,11 +63,7 @@ export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthCon
   if (!secret || secret.length < 32) throw new Error("STEPWISER_AUTH_SECRET must be set to at least 32 characters");
   const baseUrl = env.STEPWISER_PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`;
   const trustedOrigins = (env.STEPWISER_TRUSTED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
-  const limit = env.STEPWISER_SIGN_IN_PER_MINUTE;
-  const signInAttemptsPerMinute = limit === undefined || limit === "" ? DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE : Number(limit);
-  if (!Number.isInteger(signInAttemptsPerMinute) || signInAttemptsPerMinute < 1) {
-    throw new Error(`STEPWISER_SIGN_IN_PER_MINUTE must be a positive integer, got ${JSON.stringify(limit)}`);
-  }
+  const signInAttemptsPerMinute = positiveIntegerSetting(env, "STEPWISER_SIGN_IN_PER_MINUTE", DEFAULT_SIGN_IN_ATTEMPTS_PER_MINUTE);
   return { databaseUrl, baseUrl, secret, trustedOrigins, signInAttemptsPerMinute };
 }
 
