@@ -29,12 +29,12 @@ const SEED = chaosSeed(20261125);
 const KILLS_PER_KIND = atScale({ default: 1, full: 5 });
 /** A kill lands once the run has stored this share of its results (uniform, seeded). */
 const KILL_SHARE = { min: 0.05, max: 0.75 };
-const PROBLEMS = atScale({ default: 6, full: 12 });
+const PROBLEMS = atScale({ default: 4, full: 12 });
 const GENERATE = { samplesPerProblem: 4, temperature: 1, seed: 17 };
 const ROLLOUTS = 4;
 const JUDGE_SAMPLES = 2;
-/** The kills follow each run's stored results, not the clock: the default scale runs the cluster twice as fast. */
-const TIME_SCALE = atScale({ default: 20, full: 10 });
+/** The kills follow each run's stored results, not the clock: the default scale runs the cluster three times as fast. */
+const TIME_SCALE = atScale({ default: 30, full: 10 });
 /** A restarted worker finds the run by the units nobody holds, looking this often. */
 const WORKER_ENV = { ...FAST_RECOVERY_ENV, STEPWISER_RUN_JOIN_SECONDS: "0.5" };
 
