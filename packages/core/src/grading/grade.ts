@@ -270,7 +270,7 @@ export function gradeAnswer(gold: string, pred: string, options: GradeOptions = 
     elapsedMs: now() - start,
   });
   try {
-    g = prepare(gold, normaliseOptions, "lenient");
+    g = prepare(referenceAnswerList(gold), normaliseOptions, "lenient");
     p = prepare(pred, normaliseOptions, opts.mode);
     if (!g.node || !p.node) return finish(UNPARSEABLE);
     if (g.graded.normalised === p.graded.normalised) return finish({ equal: true, reason: "string" });
@@ -279,11 +279,41 @@ export function gradeAnswer(gold: string, pred: string, options: GradeOptions = 
       tolerance: { relative: opts.relativeTolerance, absolute: 0.5 * 10 ** -opts.decimalPlaces },
       unorderedLists: opts.unorderedLists,
     };
-    return finish(compareNodes(g.node, p.node, ctx));
+    const outcome = compareNodes(g.node, p.node, ctx);
+    if (outcome.equal || outcome.reason === "timeout") return finish(outcome);
+    // An answer stated as an equation (`x + y = 4027`, `E(2020, 1993) = 76`) against a reference value: its value side.
+    const goldText = g.graded.extracted ?? "";
+    const predText = p.graded.extracted ?? "";
+    if (!goldText.includes("=")) {
+      const sides = splitTopLevel(predText, "=");
+      // `>=`, `<=`, `!=` are relations, not equations.
+      const relation = sides.slice(0, -1).some((side) => /[<>!:]\s*$/.test(side));
+      // One equation only: `x = 14, y = 15` is two statements, not a value.
+      const single = splitTopLevel(predText, ",").length === 1;
+      if (sides.length >= 2 && single && !relation && sides.every((side) => side.trim() !== "")) {
+        const value = parseAnswer(sides[sides.length - 1]!, normaliseOptions);
+        if (serialiseAnswer(value) !== "") {
+          const side = compareNodes(g.node, value, ctx);
+          if (side.equal) return finish(side);
+        }
+      }
+    }
+    return finish(outcome);
   } catch {
     // A grader that throws stops a whole batch; input we cannot handle is "unparseable" instead.
     return finish(UNPARSEABLE);
   }
+}
+
+/**
+ * OlympiadBench writes a reference with several answers as `8$,$4` or `2^{-2 / 3}$, $8`
+ * (each answer in its own math span, the outer `$` removed). Read as a comma list, which is
+ * order-free unless `unorderedLists` is off, as OlympiadBench's own evaluator compares them.
+ */
+export function referenceAnswerList(gold: string): string {
+  if (gold.includes("\\boxed") || !/\$\s*,\s*\$/.test(gold)) return gold;
+  const inner = gold.trim().replace(/^\$+/, "").replace(/\$+$/, "");
+  return inner.split(/\$\s*,\s*\$/).map((part) => part.trim()).join(", ");
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

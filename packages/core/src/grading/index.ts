@@ -13,6 +13,7 @@ export { parseWordNumber } from "./word-numbers";
 export {
   DEFAULT_GRADE_OPTIONS,
   gradeAnswer,
+  referenceAnswerList,
   type GradedSide,
   type GradeOptions,
   type GradeResult,
