@@ -30,6 +30,7 @@ Usage:
 """
 import argparse
 import gzip
+import importlib.util
 import json
 import os
 import sys
@@ -37,26 +38,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def norm(text):
-    return " ".join(text.split())
-
-
-def last_boxed(text):
-    start = text.rfind("\\boxed")
-    if start < 0:
-        return None
-    i = text.find("{", start)
-    if i < 0:
-        return None
-    depth = 0
-    for j in range(i, len(text)):
-        if text[j] == "{":
-            depth += 1
-        elif text[j] == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1 : j]
-    return None
+# The matching and reference extraction of the smaller corpus, shared so both read references alike.
+_spec = importlib.util.spec_from_file_location("build_real_outputs", os.path.join(HERE, "build-real-outputs.py"))
+_shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shared)
+norm = _shared.norm
+last_boxed = _shared.last_boxed
 
 
 def read_jsonl(path):
