@@ -21,6 +21,7 @@ interface RealPair {
   id: string;
   gold: string;
   pred: string;
+  problem: string;
   equivalent: boolean;
 }
 
@@ -49,6 +50,7 @@ interface Tally {
 const empty = (): Tally => ({ n: 0, agree: 0, falseEqual: 0, missedEqual: 0 });
 const ours = new Map<string, Tally>();
 const theirs = new Map<string, Tally>();
+const answersOnly = empty();
 const disagreements: string[] = [];
 const count = (tallies: Map<string, Tally>, key: string, verdict: boolean, truth: boolean) => {
   const t = tallies.get(key) ?? empty();
@@ -60,8 +62,14 @@ const count = (tallies: Map<string, Tally>, key: string, verdict: boolean, truth
 };
 let slowest = 0;
 for (const pair of pairs) {
-  const result = gradeAnswer(pair.gold, pair.pred, { timeLimitMs: 2000 });
-  slowest = Math.max(slowest, result.elapsedMs);
+  // As `stepwiser grade --jsonl` grades a line with its `problem`, and a line without one.
+  const result = gradeAnswer(pair.gold, pair.pred, { timeLimitMs: 2000, problem: pair.problem });
+  const alone = gradeAnswer(pair.gold, pair.pred, { timeLimitMs: 2000 });
+  slowest = Math.max(slowest, result.elapsedMs, alone.elapsedMs);
+  answersOnly.n += 1;
+  if (alone.equivalent === pair.equivalent) answersOnly.agree += 1;
+  else if (alone.equivalent) answersOnly.falseEqual += 1;
+  else answersOnly.missedEqual += 1;
   const mv = mathVerify.get(pair.id)!;
   for (const key of [pair.subset, "all"]) {
     count(ours, key, result.equivalent, pair.equivalent);
@@ -69,7 +77,7 @@ for (const pair of pairs) {
   }
   if (result.equivalent !== pair.equivalent) {
     disagreements.push(
-      JSON.stringify({ id: pair.id, truth: pair.equivalent, mathVerify: mv, gold: pair.gold, goldExtracted: result.gold.extracted, predExtracted: result.pred.extracted, reason: result.reason, rule: result.pred.rule }),
+      JSON.stringify({ id: pair.id, truth: pair.equivalent, mathVerify: mv, gold: pair.gold, goldExtracted: result.gold.extracted, predExtracted: result.pred.extracted, reason: result.reason, reading: result.reading ?? null, rule: result.pred.rule }),
     );
   }
 }
@@ -91,7 +99,7 @@ writeBenchmarkReport({
   name: "grading-real",
   title: "Answer grading on real model solutions, beside Math-Verify",
   method:
-    `Every ProcessBench solution of the GSM8K, MATH and OlympiadBench subsets whose problem matches a public reference answer (${pairs.length} of 2,400; corpus/build-grading-real.py names each source and commit), the whole solution graded against the reference with the default (lenient) settings of \`stepwiser grade\`, 2 s per pair. ` +
+    `Every ProcessBench solution of the GSM8K, MATH and OlympiadBench subsets whose problem matches a public reference answer (${pairs.length} of 2,400; corpus/build-grading-real.py names each source and commit), the whole solution graded against the reference with the default (lenient) settings of \`stepwiser grade\`, 2 s per pair, each line with its problem's text (\`problem\`) and, for the last rows, without it. ` +
     "The truth is ProcessBench's own `final_answer_correct` flag. Math-Verify 5d148cf (latex2sympy2_extended 02999f5, sympy 1.14) graded the same pairs from its source with its defaults, `verify(parse('$' + gold + '$'), parse(solution))` (corpus/run-math-verify.py).",
   limits:
     "ProcessBench's flag was itself set by a grader and human review and has a few errors of its own (packages/core/test/grading/corpus/README.md lists some); a disagreement is not always the grader's fault. " +
@@ -101,5 +109,11 @@ writeBenchmarkReport({
     ...rows,
     { metric: "slowest pair", value: `${Math.round(slowest)} ms`, target: "≤ the 2,000 ms per-pair limit", met: slowest <= 2100 },
     { metric: "agreement, all subsets", value: pct(all), target: "≥ 98.0 % with ≤ 11 false \"equal\"", met: all.agree / all.n >= 0.98 && all.falseEqual <= 11 },
+    {
+      metric: "agreement, all subsets, answers alone (no `problem` given)",
+      value: `${pct(answersOnly)} (${answersOnly.falseEqual} false / ${answersOnly.missedEqual} missed "equal")`,
+      target: "≥ 98.0 % with ≤ 11 false \"equal\"",
+      met: answersOnly.agree / answersOnly.n >= 0.98 && answersOnly.falseEqual <= 11,
+    },
   ],
 });

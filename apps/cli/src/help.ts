@@ -35,7 +35,7 @@ commands:
       Export runs (jobs): a balanced judge training set (parquet or JSONL, with a reward
       function file; --min-confidence keeps only labels at least that sure, before balancing),
       a run's chunk labels with their confidence, or its ProcessBench predictions.
-  grade --gold G --pred P [--mode boxed|lenient] [--time-limit-ms MS] [--details]
+  grade --gold G --pred P [--problem TEXT] [--mode boxed|lenient] [--time-limit-ms MS] [--details]
   grade --jsonl FILE [--mode boxed|lenient] [--time-limit-ms MS] [--threads N] [--details]
       Extract and compare final answers; one JSON object per pair, in input order, naming
       the extraction rule that found the prediction's answer. --mode boxed reads only boxes and
@@ -231,7 +231,8 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     summary: "Extract and compare final answers; one JSON object per pair, in input order.",
     flags: [
       ["--gold G --pred P", "one pair: the gold answer and the prediction"],
-      ["--jsonl FILE", "pairs as JSON lines (- for stdin)"],
+      ["--problem TEXT", "the problem, with --gold/--pred (in --jsonl, a line's \"problem\" field): a percent then matches a decimal unless it asks for a percentage"],
+      ["--jsonl FILE", "pairs as JSON lines {gold, pred, problem?} (- for stdin)"],
       ["--mode boxed|lenient", "boxed reads only boxes and answer phrases; lenient (default) also prose and numbers"],
       ["--time-limit-ms MS", "time limit of one comparison"],
       ["--threads N", "worker threads for --jsonl"],

@@ -51,6 +51,37 @@ describe("stepwiser grade", () => {
     expect(answers[5]).toMatchObject({ rule: "fbox" });
   });
 
+  it("reads a line's problem, and names the reading that decided in the reason", async () => {
+    const file = path.join(scratch, "readings.jsonl");
+    const probability = "An 80 year old has a $25 \\%$ chance of living 10 more years. What is the probability that he lives 5 more years?";
+    const pairs = [
+      { gold: "62.5%", pred: "\\boxed{0.625}", problem: probability },
+      { gold: "62.5%", pred: "\\boxed{0.625}", problem: "What percent of the people live 5 more years?" },
+      { gold: "62.5%", pred: "\\boxed{0.625}" },
+      { gold: "1,2,3", pred: "So $(x, y, z) = \\boxed{(1, 2, 3)}$." },
+      { gold: "4027", pred: "The final answer is $x + y = 4027$." },
+      { gold: "2, 3", pred: "\\boxed{3, 2}" },
+    ];
+    await writeFile(file, pairs.map((p) => JSON.stringify(p)).join("\n") + "\n");
+    const result = await runCli(["grade", "--jsonl", file]);
+    expect(result.code, result.stderr).toBe(0);
+    const answers = lines(result.stdout);
+    expect(answers.map((a) => [a.equivalent, a.reason])).toEqual([
+      [true, "string:percent-as-fraction"],
+      [false, "numeric"],
+      [false, "numeric"],
+      [true, "string:ordered-tuple"],
+      [true, "string:equation-value-side"],
+      [true, "string:unordered-list"],
+    ]);
+    const bad = path.join(scratch, "bad-problem.jsonl");
+    await writeFile(bad, `${JSON.stringify({ gold: "1", pred: "1" })}\n${JSON.stringify({ gold: "1", pred: "1", problem: 7 })}\n`);
+    const refused = await runCli(["grade", "--jsonl", bad]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/bad-problem\.jsonl.*2.*problem/s);
+    expect(refused.stdout).toBe("");
+  });
+
   it("names the rule that found an unboxed answer, and reads only boxes and answer phrases with --mode boxed", async () => {
     const pred = "Therefore, the length of the red rope is 20 centimeters.";
     const lenient = await runCli(["grade", "--gold", "20", "--pred", pred]);

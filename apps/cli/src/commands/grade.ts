@@ -11,6 +11,8 @@ import { UsageError } from "../usage-error";
 const pairLine = z.object({
   gold: z.string({ error: "must be a string" }),
   pred: z.string({ error: "must be a string" }),
+  // The problem's text, optional: it decides readings the answers alone cannot (a percent against a decimal).
+  problem: z.string({ error: "must be a string" }).optional(),
 });
 
 function answerJson(result: GradeResult, details: boolean) {
@@ -18,7 +20,8 @@ function answerJson(result: GradeResult, details: boolean) {
     equivalent: result.equivalent,
     gold_extracted: result.gold.extracted,
     pred_extracted: result.pred.extracted,
-    reason: result.reason,
+    // The comparison that decided, and the reading of the answers when one applied: `numeric:ordered-tuple`.
+    reason: result.reading ? `${result.reason}:${result.reading}` : result.reason,
     // Which extraction rule found the prediction's answer (null when none did).
     rule: result.pred.rule,
   };
@@ -44,6 +47,7 @@ export async function gradeCommand(args: string[]): Promise<void> {
     options: {
       gold: { type: "string" },
       pred: { type: "string" },
+      problem: { type: "string" },
       jsonl: { type: "string" },
       "time-limit-ms": { type: "string" },
       threads: { type: "string" },
@@ -52,6 +56,7 @@ export async function gradeCommand(args: string[]): Promise<void> {
     },
   });
   const single = values.gold !== undefined || values.pred !== undefined;
+  if (values.problem !== undefined && !single) throw new UsageError("--problem goes with --gold and --pred; in --jsonl give each line a \"problem\" field");
   if (single && values.jsonl) throw new UsageError("give either --gold and --pred, or --jsonl, not both");
   if (!single && !values.jsonl) throw new UsageError("give --gold G --pred P, or --jsonl FILE");
   if (single && (values.gold === undefined || values.pred === undefined)) throw new UsageError("--gold and --pred go together");
@@ -61,8 +66,8 @@ export async function gradeCommand(args: string[]): Promise<void> {
   if (timeLimitMs <= 0) throw new UsageError(`--time-limit-ms must be positive, got ${timeLimitMs}`);
 
   // Validate the whole input before grading, so bad input never leaves half an output.
-  const pairs = single
-    ? [{ gold: values.gold!, pred: values.pred! }]
+  const pairs: Array<{ gold: string; pred: string; problem?: string }> = single
+    ? [{ gold: values.gold!, pred: values.pred!, ...(values.problem === undefined ? {} : { problem: values.problem }) }]
     : parseJsonLines(await readInputText(values.jsonl!), values.jsonl === "-" ? "stdin" : path.basename(values.jsonl!), pairLine).map((l) => l.value);
   if (pairs.length === 0) return;
 
@@ -71,7 +76,7 @@ export async function gradeCommand(args: string[]): Promise<void> {
   const threads = Math.min(requestedThreads, pairs.length);
   const pool = new GradingPool({ threads, timeLimitMs, gradeOptions: { mode } });
   try {
-    const pending = pairs.map((pair) => pool.grade(pair.gold, pair.pred));
+    const pending = pairs.map((pair) => pool.grade(pair.gold, pair.pred, pair.problem === undefined ? undefined : { problem: pair.problem }));
     for (const result of pending) process.stdout.write(`${JSON.stringify(answerJson(await result, values.details))}\n`);
   } finally {
     await pool.close();

@@ -7,6 +7,7 @@
  * | --- | --- | --- |
  * | 1 | `boxed` / `fbox`: the last box, with the boxes listed right before it (`\boxed{1}, \boxed{2}`) | both |
  * | 2 | `final-answer-is`, `answer-is`, `answer-label`: the last answer phrase ("final answer is", "the answer is", "Answer:", "**Answer:**") | both |
+ * | 2b | `emphasised`: a value in bold or emphasis ending the last paragraph ("… is **8**."), ranked as an answer phrase | lenient |
  * | 3 | `last-math`: the last math environment of the concluding sentence | lenient |
  * | 4 | `whole-text`: a text without math delimiters and with at most three ordinary words is the answer | lenient |
  * | 5 | `concluding-number`: the number the concluding sentence states | lenient |
@@ -28,6 +29,7 @@ export const EXTRACTION_RULES = [
   "final-answer-is",
   "answer-is",
   "answer-label",
+  "emphasised",
   "last-math",
   "whole-text",
   "concluding-number",
@@ -122,7 +124,21 @@ const PHRASES: ReadonlyArray<{ re: RegExp; rule: PhraseRule }> = [
 
 /** Words that start a justification after the answer, outside math mode. */
 const TRAILING_CLAUSE =
-  /,\s*(?:which|where|when|if|as|but|so|thus|hence|and\s+(?:we|this|that|so|the|it|thus|hence))\b|,?\s+(?:because|since|given|after|before|while)\b/i;
+  /,\s*(?:which|where|when|if|as|but|so|thus|hence|and\s+(?:we|this|that|so|the|it|thus|hence))\b|,?\s+(?:because|since|(?<!\b(?:the|a|an|this|these|those|each|any)\s+)given|after|before|while)\b/i;
+
+/**
+ * Where a justification after the stated value starts ("3/4 because …", "is 8, since …"), or -1.
+ * A clause inside the sentence's subject ("the value of $x$, given that …, is 8") is not cut:
+ * the text before a cut states something (a copula) or is the bare value (under two words).
+ */
+function trailingClauseAt(text: string): number {
+  const clause = TRAILING_CLAUSE.exec(text);
+  if (!clause || clause.index === 0) return -1;
+  const before = text.slice(0, clause.index);
+  const blanked = before.replace(/\\\(.*?\\\)|\$[^$]*\$/g, " ");
+  const states = new RegExp(COPULA.source, "i").test(blanked);
+  return states || proseWordCount(before) < 2 ? clause.index : -1;
+}
 
 /** Ordinary words outside LaTeX commands and text boxes, number words and and/or not counted. */
 function proseWordCount(text: string): number {
@@ -274,13 +290,17 @@ interface Candidate {
 function valueOfSentence(sentence: string): { text: string; rule: "last-math" | "concluding-number" } | null {
   let body = sentence;
   const math = findMath(body);
-  const clause = TRAILING_CLAUSE.exec(body);
-  if (clause && clause.index > 0 && !math.some((m) => m.start <= clause.index && clause.index < m.end) && /\d|\$|\\[([]/.test(body.slice(0, clause.index))) {
-    body = body.slice(0, clause.index);
+  const clause = trailingClauseAt(body);
+  if (clause > 0 && !math.some((m) => m.start <= clause && clause < m.end) && /\d|\$|\\[([]/.test(body.slice(0, clause))) {
+    body = body.slice(0, clause);
   }
   const spans = math.filter((m) => m.end <= body.length && m.content !== "");
-  const meaningful = spans.filter((m) => !/^(?:[a-zA-Z]|\\[a-zA-Z]+)$/.test(m.content));
-  const candidates: Candidate[] = (meaningful.length > 0 ? meaningful : spans).map((m) => ({ start: m.start, end: m.end, text: m.content, math: true }));
+  // A bare variable (`$x$`) is never the answer; a lone name (`$\pi$`) only when nothing else is there.
+  const named = spans.filter((m) => !isBareVariable(m.content));
+  const meaningful = named.filter((m) => !/^\\[a-zA-Z]+$/.test(m.content.trim()));
+  // `$E$` alone (a choice, Euler's number) is the answer it states; in a sentence, a variable is not.
+  const alone = spans.length === 1 && body.slice(0, spans[0]!.start).trim() === "" && /^[\s.,;:!?]*$/.test(body.slice(spans[0]!.end));
+  const candidates: Candidate[] = (meaningful.length > 0 ? meaningful : named.length > 0 || !alone ? named : spans).map((m) => ({ start: m.start, end: m.end, text: m.content, math: true }));
   // Numbers outside math, read from the text with the environments blanked out.
   let outside = body;
   for (const m of spans) outside = outside.slice(0, m.start) + " ".repeat(m.end - m.start) + outside.slice(m.end);
@@ -321,8 +341,8 @@ function answerAfter(text: string, start: number): string {
   const sentence = /\.(?!\d)(?=\s|$)/.exec(line);
   rest = sentence ? line.slice(0, sentence.index) : line;
   // "The answer is 3/4 because ...": the justification is not part of the answer.
-  const clause = TRAILING_CLAUSE.exec(rest);
-  if (clause && clause.index > 0) rest = rest.slice(0, clause.index);
+  const clause = trailingClauseAt(rest);
+  if (clause > 0) rest = rest.slice(0, clause);
   return rest.replace(/(?:[\s*_"'“”]|\\")+$/, "").replace(/[.$]+$/, "").replace(/^\$+/, "").trim();
 }
 
@@ -370,6 +390,34 @@ function concludingValue(text: string): { text: string; rule: "last-math" | "con
   return null;
 }
 
+/** `x`, `n`, `x_1`, `a_{n}`: a variable's name, which states no value. */
+function isBareVariable(content: string): boolean {
+  return /^[a-zA-Z](?:_(?:\{[a-zA-Z0-9]\}|[a-zA-Z0-9]))?$/.test(content.trim());
+}
+
+const EMPHASIS = /\*\*([^*\n]{1,120})\*\*|(?<![\w_])__([^_\n]{1,120})__(?![\w_])/g;
+
+/**
+ * A value set in bold or emphasis at the end of the response ("… is **8**."), read as an answer
+ * phrase: the last emphasised span of the last paragraph, if it states a value (a number or
+ * mathematics, not a heading such as "**Final Answer**" or a variable) and nothing after it does.
+ */
+function lastEmphasis(text: string): ExtractedAnswer | null {
+  const paragraphs = text.split(/\n\s*\n/).filter((p) => p.trim() !== "");
+  const last = paragraphs[paragraphs.length - 1];
+  if (!last) return null;
+  let found: { content: string; end: number } | null = null;
+  EMPHASIS.lastIndex = 0;
+  for (let m = EMPHASIS.exec(last); m; m = EMPHASIS.exec(last)) found = { content: (m[1] ?? m[2] ?? "").trim(), end: m.index + m[0].length };
+  if (!found) return null;
+  const content = found.content.replace(/^(?:\$+|\\\()\s*/, "").replace(/\s*(?:\$+|\\\))$/, "").replace(/[.,;]$/, "").trim();
+  if (content === "" || isBareVariable(content) || /:$/.test(content)) return null;
+  if (!/\d|\\[a-zA-Z]/.test(content) || proseWordCount(content) > 1) return null;
+  const after = last.slice(found.end);
+  if (/\d|(?<!\\)\$|\\[([]/.test(after)) return null;
+  return { text: content, rule: "emphasised" };
+}
+
 function hasMathDelimiters(text: string): boolean {
   return /(?<!\\)\$|(?<!\\)\\[([]/.test(text);
 }
@@ -395,6 +443,9 @@ export function extractAnswer(response: string, mode: ExtractionMode = "lenient"
   const phrase = lastPhrase(text);
   if (phrase) return phrase;
   if (mode === "boxed") return null;
+  // Bold is weaker than a phrase: output asked to box its answer bolds intermediate results too.
+  const emphasised = lastEmphasis(text);
+  if (emphasised) return emphasised;
 
   if (!hasMathDelimiters(text)) {
     // No marker at all: the text is the answer if it reads as mathematics, however long
@@ -409,7 +460,7 @@ export function extractAnswer(response: string, mode: ExtractionMode = "lenient"
   if (concluding) return concluding;
   // The last paragraph states no value: the last math environment anywhere, else the last number.
   const math = findMath(text);
-  const lastMath = math[math.length - 1];
+  const lastMath = math.filter((m) => !isBareVariable(m.content)).at(-1);
   if (lastMath && lastMath.content !== "") return { text: lastMath.content, rule: "last-math" };
   const numbers = numbersIn(text);
   const last = numbers[numbers.length - 1];

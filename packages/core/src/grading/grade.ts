@@ -30,6 +30,12 @@ export interface GradeOptions {
   percentAsFraction?: boolean;
   /** Bare comma lists such as `2, 3` are unordered (≡ `3, 2`, ≡ `\{2,3\}`) when true (default true). */
   unorderedLists?: boolean;
+  /**
+   * The problem's text, when known. It decides readings the answers alone cannot: a percent
+   * answer and a decimal (`62.5\%` ≡ `0.625`) are the same value only when the problem does not
+   * ask for a percentage (see `percentReadingAllowed`).
+   */
+  problem?: string;
   /** The clock; injectable so core stays free of ambient time (default `Date.now`). */
   now?: () => number;
 }
@@ -40,15 +46,27 @@ export interface GradedSide {
   normalised: string | null;
 }
 
+/**
+ * How the two answers were read, when more than one reading was possible (docs/grading-known-limits.md):
+ * - `unordered-list`: a bare list (`1, 2`) against a list or set, as a set of answers;
+ * - `ordered-tuple`: a bare list against a parenthesised tuple (`1,2,3` and `(1, 2, 3)`), element by element in order;
+ * - `equation-value-side`: the prediction `lhs = rhs` against a reference value, by its last side;
+ * - `percent-as-fraction`: `62.5\%` read as `0.625`, because the problem does not ask for a percentage.
+ */
+export const GRADE_READINGS = ["unordered-list", "ordered-tuple", "equation-value-side", "percent-as-fraction"] as const;
+export type GradeReading = (typeof GRADE_READINGS)[number];
+
 export interface GradeResult {
   equivalent: boolean;
   reason: GradeReason;
+  /** The reading that decided the verdict, when one applied (absent for a plain comparison). */
+  reading?: GradeReading;
   gold: GradedSide;
   pred: GradedSide;
   elapsedMs: number;
 }
 
-export const DEFAULT_GRADE_OPTIONS: Required<Omit<GradeOptions, "now">> = {
+export const DEFAULT_GRADE_OPTIONS: Required<Omit<GradeOptions, "now" | "problem">> = {
   timeLimitMs: 2000,
   mode: "lenient",
   decimalPlaces: 6,
@@ -166,7 +184,7 @@ function compareUnordered(a: AnswerNode[], b: AnswerNode[], ctx: Context): Outco
   return strongest(matchOfB.map((i, j) => cache.get(i * b.length + j) ?? { equal: true, reason: "string" }));
 }
 
-function isUnordered(node: AnswerNode, ctx: Context): boolean {
+function isUnordered(node: AnswerNode, ctx: Pick<Context, "unorderedLists">): boolean {
   return node.kind === "set" || (node.kind === "list" && !node.ordered && ctx.unorderedLists);
 }
 
@@ -215,8 +233,37 @@ function compareNodes(a: AnswerNode, b: AnswerNode, ctx: Context): Outcome {
   const vectorB = asVector(b);
   const tupleA = vectorB ? asTuple(a) : null;
   if (vectorB && tupleA) return compareOrdered(tupleA, vectorB, ctx);
+  // `1,2,3` against `(1, 2, 3)`: a bare list of the tuple's entries, in the same order.
+  const listTuple = bareListAndTuple(a, b);
+  if (listTuple) return compareOrdered(listTuple[0], listTuple[1], ctx);
   // Different shapes (a tuple against a number, a set against an interval).
   return { equal: false, reason: "string" };
+}
+
+/** A bare list and a tuple (not an interval read from an inequality) of the same length, as their items. */
+function bareListAndTuple(a: AnswerNode, b: AnswerNode): [AnswerNode[], AnswerNode[]] | null {
+  const bare = (n: AnswerNode) => n.kind === "list" && n.decimal === undefined && !n.namedValues;
+  const tuple = (n: AnswerNode) => (n.kind === "sequence" && !n.relation ? asTuple(n) : null);
+  if (bare(a) && tuple(b)) return (a as { items: AnswerNode[] }).items.length === tuple(b)!.length ? [(a as { items: AnswerNode[] }).items, tuple(b)!] : null;
+  if (bare(b) && tuple(a)) return (b as { items: AnswerNode[] }).items.length === tuple(a)!.length ? [tuple(a)!, (b as { items: AnswerNode[] }).items] : null;
+  return null;
+}
+
+/** Which list reading compares these two shapes, if any (the `reading` of a verdict). */
+function listReading(a: AnswerNode, b: AnswerNode, ctx: Pick<Context, "unorderedLists">): GradeReading | undefined {
+  if (bareListAndTuple(a, b)) return "ordered-tuple";
+  const bareList = (n: AnswerNode) => n.kind === "list" && n.decimal === undefined && !n.namedValues && !n.ordered && ctx.unorderedLists;
+  if ((bareList(a) || bareList(b)) && isUnordered(a, ctx) && isUnordered(b, ctx)) return "unordered-list";
+  return undefined;
+}
+
+/**
+ * Whether a percent answer may be read as a fraction (`62.5\%` ≡ `0.625`): the problem is known and
+ * does not ask for a percentage ("what percent", "as a percentage", "in %", "nearest percent").
+ */
+export function percentReadingAllowed(problem: string | undefined): boolean {
+  if (problem === undefined || problem.trim() === "") return false;
+  return !/\bper\s?cent(?:age)?s?\b|\bpct\b|(?:\bin|\bas\s+a|\bnearest)\s*(?:\\?%|\\%)|\\?%\s*\??\s*$/i.test(problem.trim());
 }
 
 function relationOf(node: AnswerNode) {
@@ -262,9 +309,10 @@ export function gradeAnswer(gold: string, pred: string, options: GradeOptions = 
   const empty: Side = { graded: { extracted: null, rule: null, normalised: null }, node: null };
   let g = empty;
   let p = empty;
-  const finish = (outcome: Outcome): GradeResult => ({
+  const finish = (outcome: Outcome, reading?: GradeReading): GradeResult => ({
     equivalent: outcome.equal,
     reason: outcome.reason,
+    ...(reading ? { reading } : {}),
     gold: g.graded,
     pred: p.graded,
     elapsedMs: now() - start,
@@ -273,14 +321,15 @@ export function gradeAnswer(gold: string, pred: string, options: GradeOptions = 
     g = prepare(referenceAnswerList(gold), normaliseOptions, "lenient");
     p = prepare(pred, normaliseOptions, opts.mode);
     if (!g.node || !p.node) return finish(UNPARSEABLE);
-    if (g.graded.normalised === p.graded.normalised) return finish({ equal: true, reason: "string" });
+    if (g.graded.normalised === p.graded.normalised) return finish({ equal: true, reason: "string" }, listReading(g.node, p.node, opts));
     const ctx: Context = {
       budget: { now, deadline: start + opts.timeLimitMs },
       tolerance: { relative: opts.relativeTolerance, absolute: 0.5 * 10 ** -opts.decimalPlaces },
       unorderedLists: opts.unorderedLists,
     };
     const outcome = compareNodes(g.node, p.node, ctx);
-    if (outcome.equal || outcome.reason === "timeout") return finish(outcome);
+    const reading = listReading(g.node, p.node, ctx);
+    if (outcome.equal || outcome.reason === "timeout") return finish(outcome, reading);
     // An answer stated as an equation (`x + y = 4027`, `E(2020, 1993) = 76`) against a reference value: its value side.
     const goldText = g.graded.extracted ?? "";
     const predText = p.graded.extracted ?? "";
@@ -294,11 +343,23 @@ export function gradeAnswer(gold: string, pred: string, options: GradeOptions = 
         const value = parseAnswer(sides[sides.length - 1]!, normaliseOptions);
         if (serialiseAnswer(value) !== "") {
           const side = compareNodes(g.node, value, ctx);
-          if (side.equal) return finish(side);
+          if (side.equal) return finish(side, "equation-value-side");
+          if (side.reason === "timeout") return finish(side);
         }
       }
     }
-    return finish(outcome);
+    // `62.5\%` against `0.625`: the same value when the problem does not ask for a percentage.
+    if (!opts.percentAsFraction && /%/.test(goldText + predText) && percentReadingAllowed(options.problem)) {
+      const asFraction: NormaliseOptions = { ...normaliseOptions, percentAsFraction: true };
+      const gf = prepare(referenceAnswerList(gold), asFraction, "lenient").node;
+      const pf = prepare(pred, asFraction, opts.mode).node;
+      if (gf && pf) {
+        const fraction = compareNodes(gf, pf, ctx);
+        if (fraction.equal) return finish(fraction, "percent-as-fraction");
+        if (fraction.reason === "timeout") return finish(fraction);
+      }
+    }
+    return finish(outcome, reading);
   } catch {
     // A grader that throws stops a whole batch; input we cannot handle is "unparseable" instead.
     return finish(UNPARSEABLE);

@@ -12,8 +12,11 @@ export type { NormaliseOptions } from "./normalise";
 export { parseWordNumber } from "./word-numbers";
 export {
   DEFAULT_GRADE_OPTIONS,
+  GRADE_READINGS,
   gradeAnswer,
+  percentReadingAllowed,
   referenceAnswerList,
+  type GradeReading,
   type GradedSide,
   type GradeOptions,
   type GradeResult,

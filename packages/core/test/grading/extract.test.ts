@@ -157,6 +157,6 @@ describe("extractAnswer: modes", () => {
   it("lists every rule of a mode in the order they are tried", () => {
     expect(RULES_OF_MODE.boxed).toEqual(["boxed", "fbox", "final-answer-is", "answer-is", "answer-label"]);
     expect(RULES_OF_MODE.lenient.slice(0, 5)).toEqual(RULES_OF_MODE.boxed);
-    expect(RULES_OF_MODE.lenient.slice(5)).toEqual(["last-math", "whole-text", "concluding-number", "last-number"]);
+    expect(RULES_OF_MODE.lenient.slice(5)).toEqual(["emphasised", "last-math", "whole-text", "concluding-number", "last-number"]);
   });
 });
