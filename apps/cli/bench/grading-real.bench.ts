@@ -1,4 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
@@ -61,11 +63,13 @@ const count = (tallies: Map<string, Tally>, key: string, verdict: boolean, truth
   else t.missedEqual += 1;
 };
 let slowest = 0;
+const inProcess: boolean[] = [];
 for (const pair of pairs) {
   // As `stepwiser grade --jsonl` grades a line with its `problem`, and a line without one.
   const result = gradeAnswer(pair.gold, pair.pred, { timeLimitMs: 2000, problem: pair.problem });
   const alone = gradeAnswer(pair.gold, pair.pred, { timeLimitMs: 2000 });
   slowest = Math.max(slowest, result.elapsedMs, alone.elapsedMs);
+  inProcess.push(result.equivalent);
   answersOnly.n += 1;
   if (alone.equivalent === pair.equivalent) answersOnly.agree += 1;
   else if (alone.equivalent) answersOnly.falseEqual += 1;
@@ -84,6 +88,21 @@ for (const pair of pairs) {
 // For whoever studies the misses: every disagreement, one JSON line each (not part of the report).
 if (process.env.STEPWISER_GRADING_REAL_DISAGREEMENTS) writeFileSync(process.env.STEPWISER_GRADING_REAL_DISAGREEMENTS, `${disagreements.join("\n")}\n`);
 
+// The same pairs through the command line's contract, `stepwiser grade --jsonl` with each line's problem.
+const scratch = mkdtempSync(path.join(tmpdir(), "stepwiser-grading-real-"));
+let contractDiffers = -1;
+try {
+  const file = path.join(scratch, "pairs.jsonl");
+  writeFileSync(file, pairs.map((p) => JSON.stringify({ gold: p.gold, pred: p.pred, problem: p.problem })).join("\n") + "\n");
+  const run = spawnSync("corepack", ["pnpm", "--silent", "stepwiser", "grade", "--jsonl", file], { cwd: root, encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
+  if (run.status !== 0) throw new Error(`stepwiser grade --jsonl failed (${run.status}): ${run.stderr.slice(0, 2000)}`);
+  const verdicts = run.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { equivalent: boolean }).equivalent);
+  if (verdicts.length !== pairs.length) throw new Error(`stepwiser grade --jsonl printed ${verdicts.length} answers for ${pairs.length} pairs`);
+  contractDiffers = verdicts.filter((v, i) => v !== inProcess[i]).length;
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
 const pct = (t: Tally) => `${((100 * t.agree) / t.n).toFixed(1)} %`;
 const rows = ["all", "gsm8k", "math", "olympiadbench"].flatMap((key) => {
   const o = ours.get(key)!;
@@ -100,7 +119,8 @@ writeBenchmarkReport({
   title: "Answer grading on real model solutions, beside Math-Verify",
   method:
     `Every ProcessBench solution of the GSM8K, MATH and OlympiadBench subsets whose problem matches a public reference answer (${pairs.length} of 2,400; corpus/build-grading-real.py names each source and commit), the whole solution graded against the reference with the default (lenient) settings of \`stepwiser grade\`, 2 s per pair, each line with its problem's text (\`problem\`) and, for the last rows, without it. ` +
-    "The truth is ProcessBench's own `final_answer_correct` flag. Math-Verify 5d148cf (latex2sympy2_extended 02999f5, sympy 1.14) graded the same pairs from its source with its defaults, `verify(parse('$' + gold + '$'), parse(solution))` (corpus/run-math-verify.py).",
+    "The truth is ProcessBench's own `final_answer_correct` flag. Math-Verify 5d148cf (latex2sympy2_extended 02999f5, sympy 1.14) graded the same pairs from its source with its defaults, `verify(parse('$' + gold + '$'), parse(solution))` (corpus/run-math-verify.py). " +
+    "The same lines, with their problems, are then graded by the command line itself (`stepwiser grade --jsonl`, its default 2 threads) and its verdicts compared with the in-process ones.",
   limits:
     "ProcessBench's flag was itself set by a grader and human review and has a few errors of its own (packages/core/test/grading/corpus/README.md lists some); a disagreement is not always the grader's fault. " +
     "The solutions come from a dozen open models of 2024 prompted their own way; other models, prompts and languages, Omni-MATH's answers, proofs and answers needing the problem's own definitions are not covered. " +
@@ -109,6 +129,12 @@ writeBenchmarkReport({
     ...rows,
     { metric: "slowest pair", value: `${Math.round(slowest)} ms`, target: "≤ the 2,000 ms per-pair limit", met: slowest <= 2100 },
     { metric: "agreement, all subsets", value: pct(all), target: "≥ 98.0 % with ≤ 11 false \"equal\"", met: all.agree / all.n >= 0.98 && all.falseEqual <= 11 },
+    {
+      metric: "`stepwiser grade --jsonl` (with `problem`): verdicts differing from the in-process grader",
+      value: String(contractDiffers),
+      target: "0",
+      met: contractDiffers === 0,
+    },
     {
       metric: "agreement, all subsets, answers alone (no `problem` given)",
       value: `${pct(answersOnly)} (${answersOnly.falseEqual} false / ${answersOnly.missedEqual} missed "equal")`,
