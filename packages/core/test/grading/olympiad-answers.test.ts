@@ -14,6 +14,15 @@ describe("OlympiadBench references with several answers (`$,$`)", () => {
     expect(equal("8$,$4", "\\boxed{\\{4, 8\\}}")).toBe(true);
     expect(equal("6764$,$10945", "\\boxed{6764, 10945}")).toBe(true);
   });
+  it("reads a prediction's list written with and/or or as several boxes", () => {
+    expect(equal("2$, $-6-4\\sqrt{2}", "\\boxed{2 \\text{ and } -6 - 4\\sqrt{2}}")).toBe(true);
+    expect(equal("f(x)=x$,$f(x)=2-x", "\\boxed{f(x) = x \\text{ or } f(x) = -x + 2}")).toBe(true);
+    expect(equal("f(x)=x$,$f(x)=2-x", "\\boxed{f(x) = x} and \\boxed{f(x) = 2 - x}")).toBe(true);
+    expect(equal("8$,$4", "The answers are \\boxed{4} and \\boxed{8}.")).toBe(true);
+    expect(equal("3$,$5", "so $x = 3$ or $x = 5$")).toBe(true);
+    expect(equal("2$, $-6-4\\sqrt{2}", "\\boxed{2 \\text{ and } -6 + 4\\sqrt{2}}")).toBe(false);
+    expect(equal("f(x)=x$,$f(x)=2-x", "\\boxed{f(x) = x \\text{ or } f(x) = x + 2}")).toBe(false);
+  });
   it("keeps different answer lists unequal", () => {
     expect(equal("8$,$4", "\\boxed{4}")).toBe(false);
     expect(equal("8$,$4", "\\boxed{4, 9}")).toBe(false);
