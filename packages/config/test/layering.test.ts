@@ -54,7 +54,7 @@ describe("layering: core ← inference ← db ← jobs ← api ← apps", () => 
   });
 
   it("allows imports in the permitted direction", () => {
-    const text = 'import { createDb } from "@stepwiser/db";\nimport { parseProcessBenchFile } from "@stepwiser/core";\n';
+    const text = 'import { createDb } from "@stepwiser/db";\nimport { readProcessBenchFile } from "@stepwiser/core";\n';
     expect(checkFile({ path: "packages/jobs/src/x.ts", text })).toEqual([]);
   });
 });

@@ -4,7 +4,6 @@ export * from "./text/boxed";
 export * from "./text/diff";
 export * from "./text/json-depth";
 export * from "./processbench/record";
-export * from "./processbench/parse-file";
 export * from "./processbench/metrics";
 export * from "./processbench/average";
 export * from "./processbench/intervals";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { averageLabel, InputError, parseProcessBenchFile, processBenchIntervals, scoreProcessBench, type ProcessBenchGold } from "@stepwiser/core";
+import { averageLabel, InputError, processBenchIntervals, readProcessBenchFile, scoreProcessBench, type ProcessBenchGold } from "@stepwiser/core";
 import { z } from "zod";
 import { readInputText } from "../input/files";
 import { parseJsonLines } from "../input/jsonl";
@@ -43,12 +43,13 @@ export async function processBenchScoreCommand(args: string[]): Promise<void> {
   const gold: ProcessBenchGold[] = [];
   const goldFile = new Map<string, string>();
   for (const given of dataFiles) {
-    const { records } = parseProcessBenchFile(await readInputText(given), path.basename(given));
-    records.forEach((record, index) => {
-      const earlier = goldFile.get(record.id);
-      if (earlier) throw new InputError(`id ${record.id} is already in ${earlier}`, { file: path.basename(given), record: index, field: "id" });
-      goldFile.set(record.id, path.basename(given));
-      gold.push({ id: record.id, label: record.label });
+    const solutions = await readProcessBenchFile(await readInputText(given), path.basename(given));
+    solutions.forEach((solution, index) => {
+      const id = solution.externalId;
+      const earlier = goldFile.get(id);
+      if (earlier) throw new InputError(`id ${id} is already in ${earlier}`, { file: path.basename(given), record: index, field: "id" });
+      goldFile.set(id, path.basename(given));
+      gold.push({ id, label: solution.firstErrorIndex! });
     });
   }
 

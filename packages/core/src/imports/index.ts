@@ -20,4 +20,5 @@ export {
   type PreviewRow,
 } from "./read-records";
 export type { FormatReader, ConvertedRecord, IgnoredRecord } from "./format-reader";
+export { readProcessBenchFile } from "./processbench-file";
 export * from "./import-report";

@@ -11,8 +11,8 @@ export interface ProcessBenchReadOptions {
 /**
  * ProcessBench (a JSON array of `{id, generator, problem, steps, final_answer_correct, label}`):
  * one step per paragraph, joined by a blank line exactly as `chunksFromParagraphs`
- * stores them, so solutions imported here and by the older whole-file importer
- * have the same text and chunk offsets.
+ * stores them. The only ProcessBench parser: whole files in memory are read by
+ * it too (`readProcessBenchFile`).
  */
 export function processBenchReader(options: ProcessBenchReadOptions): FormatReader {
   return {

@@ -56,7 +56,7 @@ describe("ProcessBench import", () => {
     });
   });
 
-  it("stores the text the whole-file importer stored: paragraphs joined as chunksFromParagraphs joins them", async () => {
+  it("stores paragraphs joined as chunksFromParagraphs joins them", async () => {
     const [first] = await readFixture("processbench", "processbench-small.json");
     const { steps, separator } = first!.solution;
     expect(steps.join(separator)).toBe(chunksFromParagraphs(steps).text);

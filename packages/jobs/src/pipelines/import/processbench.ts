@@ -1,4 +1,4 @@
-import { parseProcessBenchFile, subsetFromId } from "@stepwiser/core";
+import { readProcessBenchFile } from "@stepwiser/core";
 import type { Db, Run } from "@stepwiser/db";
 import type { JobQueue } from "../../queue/queue";
 import { submitImportFromContent } from "./submit";
@@ -19,8 +19,8 @@ export interface ProcessBenchImportRequest {
  * even the upload, is stored; then imports it as any upload is.
  */
 export async function submitProcessBenchImport(db: Db, queue: JobQueue, request: ProcessBenchImportRequest): Promise<Run> {
-  const { records } = parseProcessBenchFile(request.content.toString("utf8"), request.fileName);
-  const subsets = request.subset ? [request.subset] : [...new Set(records.map((r) => subsetFromId(r.id)))].sort();
+  const records = await readProcessBenchFile(request.content, request.fileName, request.subset ? { subset: request.subset } : {});
+  const subsets = [...new Set(records.map((r) => r.subset ?? ""))].sort();
   return submitImportFromContent(db, queue, {
     fileName: request.fileName,
     content: [request.content],
