@@ -4,7 +4,8 @@ import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/in
 import { sumServerMetric } from "@stepwiser/inference";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
-import { createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
+import { createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, readRunConfig, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
+import { LEGACY_SELF_SEGMENTING_POLICY_PROMPT_ID } from "@stepwiser/core";
 
 async function createRun(db: Db, config: AnnotateConfigInput) {
   const parsed = annotateHandler.configSchema.parse(config);
@@ -50,6 +51,25 @@ describe("annotate runs on the simulated world", () => {
   });
 
   const base = () => ({ datasetId, policyEndpoint: "policy", rollouts: 8, seed: 5, concurrency: 4 });
+
+  it("resumes a run stored under the previous release's config shape as it was stored", async () => {
+    const { db } = database;
+    const few = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, orderBy: { id: "asc" }, take: 2, select: { trajectoryId: true } });
+    const current = (await annotateHandler.snapshot(
+      db,
+      annotateHandler.configSchema.parse({ ...base(), rollouts: 2, strategy: "fixed", trajectoryIds: few.map((s) => s.trajectoryId) }),
+    )) as Record<string, unknown>;
+    // As an earlier release stored it: no policy prompt named (runs before the choice used the legacy
+    // self-segmenting prompt), and greedy sampling with two rollouts, which submissions now refuse.
+    const { promptTemplateId: _, ...older }: Record<string, unknown> = { ...current, temperature: 0 };
+    expect(() => annotateHandler.configSchema.parse(older)).toThrow(/temperature/);
+    const stored = await db.run.create({ data: { kind: "annotate", config: older as object, datasetId } });
+    expect(readRunConfig({ ...stored, kind: "annotate" }).promptTemplateId).toBe(LEGACY_SELF_SEGMENTING_POLICY_PROMPT_ID);
+    await executeRun(db, stored.id, RUN_HANDLERS, { endpoints });
+    const resumed = await db.run.findUniqueOrThrow({ where: { id: stored.id } });
+    expect({ status: resumed.status, error: resumed.error }).toEqual({ status: "completed", error: null });
+    expect(await db.rollout.count({ where: { runId: stored.id } })).toBeGreaterThan(0);
+  });
 
   it("rolloutText answer-only: the same rollouts, answers, Q-values and labels as full, without the texts", async () => {
     const { db } = database;

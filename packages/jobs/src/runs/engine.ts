@@ -5,6 +5,7 @@ import type { Db } from "@stepwiser/db";
 import type { TokenUsage } from "@stepwiser/inference";
 import type { EndpointClients } from "../inference/endpoint-clients";
 import { markRunFinished } from "./run-state";
+import { readRunConfig, UnreadableRunConfigError } from "./read-run-config";
 import type { AnyRunKindHandler, RunContext } from "./run-kind";
 import { UnitClaims, type ClaimedUnit } from "./unit-claims";
 
@@ -54,9 +55,14 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
     await markRunFinished(db, runId, "failed", `no handler for run kind ${run.kind}`);
     return;
   }
-  const parsed = handler.configSchema.safeParse(run.config);
-  if (!parsed.success) {
-    await markRunFinished(db, runId, "failed", `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  // The stored reading, as every reader of the run has it: a run stored before a submission check was added
+  // (or a default changed) resumes as it was stored, not as a new submission would read.
+  let parsed: { data: unknown };
+  try {
+    parsed = { data: readRunConfig({ id: run.id, kind: run.kind, config: run.config }) };
+  } catch (error) {
+    if (!(error instanceof UnreadableRunConfigError)) throw error;
+    await markRunFinished(db, runId, "failed", `invalid configuration: ${error.message}`);
     return;
   }
   /** Ends the run cancelled and lets its kind leave what it wrote usable. */
