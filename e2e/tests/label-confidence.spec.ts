@@ -99,7 +99,7 @@ test("label confidence: unsure chips in the inspector, the solutions list filter
   await expect.poll(async () => Number(await shown.first().getAttribute("data-value"))).toBe(Math.min(...values));
   // The header click scrolled the wide table sideways; back to its start for the picture.
   await page.getByRole("table").evaluate((table) => {
-    for (let e: HTMLElement | null = table; e; e = e.parentElement) e.scrollLeft = 0;
+    for (let e: Element | null = table; e; e = e.parentElement) e.scrollLeft = 0;
   });
   await page.screenshot({ path: screenshot("label-confidence-list.png"), fullPage: true });
 

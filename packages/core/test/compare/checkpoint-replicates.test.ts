@@ -10,7 +10,7 @@ function world(n: number, seed: number) {
   const gold: ProcessBenchGold[] = Array.from({ length: n }, (_, i) => ({ id: `${subsets[i % 4]}-${i}`, label: rng.nextInt(3) === 0 ? -1 : rng.nextInt(6), subset: subsets[i % 4] }));
   const run = (accuracy: number) =>
     new Map<string, FirstErrorPrediction>(
-      gold.flatMap((g) => {
+      gold.flatMap((g): Array<[string, FirstErrorPrediction]> => {
         const u = rng.nextFloat();
         if (u < 0.02) return []; // missing
         if (u < 0.04) return [[g.id, null]]; // unparseable

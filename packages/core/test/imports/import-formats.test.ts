@@ -4,6 +4,7 @@ import { chunksFromParagraphs } from "../../src/chunks/paragraphs";
 import { contentHashOf } from "../../src/imports/content-hash";
 import { parseFieldMapping } from "../../src/imports/field-mapping";
 import { formatReader, outcomesOfValues, readImportOutcomes } from "../../src/imports/read-records";
+import { piecesOf } from "../../src/imports/byte-streams";
 import { readAll, readFixture } from "./import-helpers";
 
 const nodeSha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -358,7 +359,7 @@ describe("Parquet rows through the field mapping", () => {
   it("needs a mapping, and is never read as a text stream", async () => {
     expect(() => formatReader("parquet", { file: "t.parquet" })).toThrow('t.parquet, field "--map": the parquet format needs a field mapping');
     const outcomes = [];
-    for await (const outcome of readImportOutcomes("parquet", [new TextEncoder().encode("PAR1")], { file: "t.parquet", mapping: parseFieldMapping("problem=p,steps=s") })) outcomes.push(outcome);
+    for await (const outcome of readImportOutcomes("parquet", piecesOf("PAR1"), { file: "t.parquet", mapping: parseFieldMapping("problem=p,steps=s") })) outcomes.push(outcome);
     expect(outcomes).toMatchObject([{ kind: "invalid", structural: true }]);
   });
 });

@@ -194,6 +194,8 @@ function writeBack(format: ImportFormat, solutions: ImportedSolution[]): string 
       return solutions
         .map((s) => JSON.stringify({ uid: s.externalId, q: s.problem, solution: { steps: s.steps }, l: s.hardLabels!.map(label), gold: s.referenceAnswer }))
         .join("\n");
+    default:
+      throw new Error(`no writer for ${format}`);
   }
 }
 
