@@ -1,7 +1,9 @@
 // @ts-check
 // One ESLint (flat config) for the whole monorepo: `corepack pnpm lint` from the root.
-// typescript-eslint's recommended rules everywhere (syntactic: no type information, so
-// the whole tree lints in seconds), React's hook rules and Next's rules in the web app.
+// typescript-eslint's recommended rules everywhere, with two type-aware rules that catch
+// lost promises (no-floating-promises, no-misused-promises; type information from each
+// package's tsconfig through the project service), React's hook rules and Next's rules
+// in the web app.
 import js from "@eslint/js";
 import nextPlugin from "@next/eslint-plugin-next";
 import { defineConfig, globalIgnores } from "eslint/config";
@@ -53,6 +55,15 @@ export default defineConfig([
           ignoreRestSiblings: true,
         },
       ],
+    },
+  },
+  {
+    // Type-aware rules where a promise can be lost: a queue and worker codebase must not drop one unawaited.
+    files: ["**/*.{ts,tsx,mts,cts}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
     },
   },
   {

@@ -5,4 +5,5 @@ function exitAfterStdout(code: number): void {
   process.stdout.write("", () => process.exit(code));
 }
 
-runCommandLine(process.argv.slice(2)).then(exitAfterStdout);
+// runCommandLine never rejects: every failure is an exit code.
+void runCommandLine(process.argv.slice(2)).then(exitAfterStdout);

@@ -8,14 +8,16 @@ import { DEFAULT_TIMEOUTS, ReplicaTransport, readSseData } from "../../src/clien
  * flushing and pausing between them so each arrives as its own network chunk.
  */
 async function serveChunks(chunks: Uint8Array[]): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (request, response) => {
+  const server = createServer((request, response) => {
     request.resume();
     response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
-    for (const chunk of chunks) {
-      response.write(chunk);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    response.end();
+    void (async () => {
+      for (const chunk of chunks) {
+        response.write(chunk);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      response.end();
+    })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };

@@ -9,11 +9,12 @@ export function SignOutButton() {
   return (
     <Button
       size="sm"
-      onClick={async () => {
-        await authClient.signOut();
-        router.replace("/sign-in");
-        router.refresh();
-      }}
+      onClick={() =>
+        void authClient.signOut().then(() => {
+          router.replace("/sign-in");
+          router.refresh();
+        })
+      }
     >
       Sign out
     </Button>

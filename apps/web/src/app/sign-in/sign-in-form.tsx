@@ -33,7 +33,7 @@ export function SignInForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4">
+    <form onSubmit={(event) => void onSubmit(event)} className="space-y-4">
       <label className="block text-sm font-medium">
         Email
         <input

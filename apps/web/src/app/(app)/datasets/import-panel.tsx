@@ -119,7 +119,7 @@ export function ImportPanel() {
   return (
     <Card as="section" aria-label="Import" className="space-y-4">
       <CardTitle>Import solutions</CardTitle>
-      <form onSubmit={onImport} aria-label="Import a file" className="space-y-4">
+      <form onSubmit={(event) => void onImport(event)} aria-label="Import a file" className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label="Import file" hint={file ? `${file.name} · ${formatBytes(file.size)}` : undefined}>
             <input

@@ -125,7 +125,7 @@ export default function UsersPage() {
           rowAttributes={(u) => ({ className: u.disabledAt ? "text-slate-500" : undefined, "data-testid": "user-row" })}
         />
       )}
-      {resetting && <ResetPassword key={resetting.id} user={resetting} onDone={() => setResetting(null)} onReset={refresh} />}
+      {resetting && <ResetPassword key={resetting.id} user={resetting} onDone={() => setResetting(null)} onReset={() => void refresh()} />}
 
       <Card as="form" onSubmit={onCreate} className="space-y-3 text-sm">
         <CardTitle>Add a user</CardTitle>

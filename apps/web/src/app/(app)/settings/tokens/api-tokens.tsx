@@ -145,7 +145,7 @@ function NewTokenNotice({ token, onDone }: { token: CreatedToken; onDone: () => 
           onFocus={(e) => e.currentTarget.select()}
           className="min-w-0 flex-1 rounded border border-amber-300 bg-white px-2 py-1 font-mono text-slate-900"
         />
-        <Button variant="dark" onClick={onCopy}>
+        <Button variant="dark" onClick={() => void onCopy()}>
           {copy === "copied" ? "Copied" : "Copy"}
         </Button>
         <Button onClick={onDone}>Done</Button>
