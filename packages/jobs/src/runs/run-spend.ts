@@ -22,12 +22,23 @@ export const RUN_ENDPOINT_ROLES = {
 
 /** The endpoint snapshots a run's counters cover, by role; a role the run does not use (rule segmentation) is left out. */
 export function runEndpoints(run: RunWithConfig): { role: EndpointRole; endpoint: EndpointSnapshot }[] {
-  const config = run.config as Partial<Record<EndpointRole, EndpointSnapshot | undefined>>;
-  const roles: readonly EndpointRole[] = RUN_ENDPOINT_ROLES[run.kind];
-  return roles.flatMap((role) => {
-    const endpoint = config[role];
-    return endpoint ? [{ role, endpoint }] : [];
-  });
+  const used = (role: EndpointRole, endpoint: EndpointSnapshot | null | undefined) => (endpoint ? [{ role, endpoint }] : []);
+  switch (run.kind) {
+    case "import":
+    case "export":
+      return [];
+    case "generate":
+    case "annotate":
+      return used("policy", run.config.policy);
+    case "segment":
+      return used("segmenter", run.config.segmenter);
+    case "judge":
+    case "benchmark":
+    case "best_of_n":
+      return used("judge", run.config.judge);
+    case "chunk_reset":
+      return [...used("policy", run.config.policy), ...used("judge", run.config.judge)];
+  }
 }
 
 /** What lists show of a run's models and cost, read from its config snapshot. */
