@@ -41,6 +41,8 @@ describe("trajectory inspector data", () => {
       if (judgement.runId !== world.runs.benchmark) expect(stored).toBe(k * samplesPerChunk.get(judgement.runId)!);
     }
     expect(view.judgements[0]!.samples[0]!.rationale).toContain("Final Judgment");
+    // Each judge run names the prompt template it asked with, as its stored config does.
+    for (const judgement of view.judgements) expect(judgement.promptTemplateId).toMatch(/^stepwiser-judge@v\d+$/);
 
     // The run's stored labels with their confidence, per rule, and the counts and options the browser recomputes them from.
     const annotation = view.annotations[0]!;

@@ -1,5 +1,6 @@
 import { DEFAULT_LABEL_CONFIDENCE_OPTIONS, NotFoundError } from "@stepwiser/core";
-import { describeRun, tryReadRunConfig } from "@stepwiser/jobs";
+import { describeRun, tryReadRunConfig, type RunConfigOf } from "@stepwiser/jobs";
+import type { RunKind } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { trajectoryDetailSelect } from "./get";
 
@@ -89,11 +90,10 @@ export async function inspectTrajectory({ db, input }: ServiceArgs<{ id: string 
 }
 
 /** The template a judge run's prompt came from: the StepWiser judge prompt or the critic template, as stored. */
-function judgePromptOfConfig(config: unknown): string | null {
-  if (typeof config !== "object" || config === null) return null;
-  const c = config as { protocol?: string; judgePromptTemplateId?: string; criticPromptTemplateId?: string };
-  if (c.protocol === "processbench-critic") return c.criticPromptTemplateId ?? null;
-  return c.judgePromptTemplateId ?? null;
+function judgePromptOfConfig(config: RunConfigOf<RunKind> | null): string | null {
+  if (config === null) return null;
+  if ("protocol" in config && config.protocol === "processbench-critic") return "criticPromptTemplateId" in config ? (config.criticPromptTemplateId ?? null) : null;
+  return "judgePromptTemplateId" in config ? (config.judgePromptTemplateId ?? null) : null;
 }
 
 /** One sample of a solution-level judgement, as the inspector shows it: its text and what was read from it. */
