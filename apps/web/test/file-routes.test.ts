@@ -191,6 +191,12 @@ describe("POST /api/uploads and GET /api/files/{id} (real Postgres, API tokens)"
     const missing = await handleDownload(deps(), get("no-such-file"), "no-such-file");
     expect(missing.status).toBe(404);
     expect(await missing.text()).toMatch(/file no-such-file does not exist/);
+
+    // A file whose writing has not finished (an export still running) is not served half-written.
+    const unfinished = await database.db.storedFile.create({ data: { fileName: "labels.jsonl", purpose: "export", contentType: "application/jsonl" } });
+    const early = await handleDownload(deps(), get(unfinished.id), unfinished.id);
+    expect(early.status).toBe(409);
+    expect(await early.text()).toMatch(/labels\.jsonl is still being written; try again when its run has finished/);
   });
   /** A body that counts what was read from it and whether it was cancelled; `pieces` of `pieceBytes` each. */
   function meteredBody(pieces: number, pieceBytes: number, fill = 0x61) {

@@ -17,3 +17,5 @@ export { AUDIT_ACTION_LABELS, auditActionLabel } from "./services/audit/labels";
 export { handleRestRequest, routeRestRequest, REST_PREFIX } from "./rest/handler";
 export { operationChangesState, REST_OPERATIONS, type RestOperation } from "./rest/operations";
 export { openApiDocument } from "./rest/openapi";
+export { importReportLinesOf, openStoredFile, storeUpload, type UploadRequest } from "./services/file/stored-file";
+export { httpErrorOf } from "./trpc";

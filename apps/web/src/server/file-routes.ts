@@ -1,7 +1,11 @@
 import {
   callerFromRequestHeaders,
   crossSiteRefusal,
+  httpErrorOf,
+  importReportLinesOf,
   InvalidApiTokenError,
+  openStoredFile,
+  storeUpload,
   methodChangesState,
   readOnlyRefusal,
   trustedOriginsOf,
@@ -10,7 +14,7 @@ import {
   type SessionUser,
 } from "@stepwiser/api";
 import { can, rolesWith, type Capability } from "@stepwiser/core";
-import { FileTooLargeError, importReportLines, MAX_IMPORT_FILE_BYTES, readStoredFile, storeFile } from "@stepwiser/jobs";
+import { FileTooLargeError, MAX_IMPORT_FILE_BYTES } from "@stepwiser/jobs";
 import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
 import { jsonLinesResponse } from "./json-lines-response";
 import { ROUTE_ACCESS } from "./route-access";
@@ -19,12 +23,20 @@ import { UploadContentError, uploadPieces } from "./upload-content";
 /*
  * The file routes (`POST /api/uploads`, `GET /api/files/{id}`, `GET /api/imports/{id}/report`) as plain
  * functions of their dependencies, so they run the same under Next.js and in
- * tests. Both take a session cookie or an API token.
+ * tests. Both take a session cookie or an API token. The work is the api's
+ * services'; a domain error answers with the status `httpErrorOf` gives it.
  */
 
 type RouteDeps = Pick<ContextDeps, "db" | "auth">;
 
 const text = (status: number, message: string) => new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+
+/** A service's domain error as its plain-text answer; anything else is thrown on (a 500). */
+function refusalOf(error: unknown): Response {
+  const mapped = httpErrorOf(error);
+  if (!mapped) throw error;
+  return text(mapped.status, mapped.message);
+}
 
 /** The caller, or the plain-text response refusing them (a read-scoped API token is refused on a method that changes state). */
 async function callerWith(deps: RouteDeps, request: Request, capability: Capability, action: string): Promise<SessionUser | Response> {
@@ -88,12 +100,11 @@ export async function handleUpload(deps: RouteDeps, request: Request, maxBytes =
   if (!request.body) return text(400, "the request has no body: send the file's bytes as the body");
 
   try {
-    const file = await storeFile(
-      deps.db,
-      { fileName, purpose: "upload", createdById: user.id, maxBytes, contentType: safeContentType(request.headers.get("content-type")) },
+    const stored = await storeUpload(
+      { db: deps.db, user, input: { fileName, maxBytes, contentType: safeContentType(request.headers.get("content-type")) } },
       uploadPieces(fileName, bodyPieces(request.body)),
     );
-    return Response.json({ fileId: file.id, fileName: file.fileName, sizeBytes: Number(file.sizeBytes), sha256: file.sha256 }, { status: 201 });
+    return Response.json(stored, { status: 201 });
   } catch (error) {
     if (error instanceof FileTooLargeError) return tooLarge(fileName, maxBytes);
     if (error instanceof UploadContentError) return text(error.status, error.message);
@@ -105,11 +116,13 @@ export async function handleUpload(deps: RouteDeps, request: Request, maxBytes =
 export async function handleDownload(deps: RouteDeps, request: Request, id: string): Promise<Response> {
   const user = await callerWith(deps, request, ROUTE_ACCESS["/api/files/[id]"].GET, "downloading files");
   if (user instanceof Response) return user;
-  const file = await deps.db.storedFile.findUnique({ where: { id }, select: { id: true, fileName: true, contentType: true, sizeBytes: true, completedAt: true } });
-  if (!file) return text(404, `file ${id} does not exist`);
-  if (!file.completedAt) return text(409, `${file.fileName} is still being written; try again when its run has finished`);
-
-  const parts = readStoredFile(deps.db, file.id);
+  let file: Awaited<ReturnType<typeof openStoredFile>>;
+  try {
+    file = await openStoredFile({ db: deps.db, user, input: { id } });
+  } catch (error) {
+    return refusalOf(error);
+  }
+  const { parts } = file;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await parts.next();
@@ -141,10 +154,13 @@ export async function handleDownload(deps: RouteDeps, request: Request, id: stri
 export async function handleImportReportDownload(deps: RouteDeps, request: Request, runId: string): Promise<Response> {
   const user = await callerWith(deps, request, ROUTE_ACCESS["/api/imports/[id]/report"].GET, "downloading import reports");
   if (user instanceof Response) return user;
-  const run = await deps.db.run.findUnique({ where: { id: runId }, select: { kind: true } });
-  if (!run || run.kind !== "import") return text(404, `import run ${runId} does not exist`);
-
-  return jsonLinesResponse(importReportLines(deps.db, runId), `import-report-${runId}.jsonl`, {
+  let lines: Awaited<ReturnType<typeof importReportLinesOf>>;
+  try {
+    lines = await importReportLinesOf({ db: deps.db, user, input: { runId } });
+  } catch (error) {
+    return refusalOf(error);
+  }
+  return jsonLinesResponse(lines, `import-report-${runId}.jsonl`, {
     "x-content-type-options": "nosniff",
     "content-security-policy": "sandbox",
     "cache-control": "private, no-store",
