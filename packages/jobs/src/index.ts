@@ -50,6 +50,7 @@ export * from "./pipelines/annotate/plan";
 export * from "./runs/read-run-config";
 export * from "./runs/describe-run";
 export * from "./runs/run-spend";
+export * from "./runs/run-summaries";
 export * from "./sandbox/limits";
 export * from "./sandbox/python-sandbox";
 export * from "./pipelines/judge/output-counts";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { connectJobQueue, isTerminal, MAX_IMPORT_FILE_BYTES, readStoredFile, startWorker, storeFile, submitBatchOutputImport, submitExport } from "@stepwiser/jobs";
+import { batchExportReportSchema, connectJobQueue, exportSummarySchema, isTerminal, MAX_IMPORT_FILE_BYTES, readStoredFile, readSummary, startWorker, storeFile, submitBatchOutputImport, submitExport } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { closeLineOutput, lineOutput, readableFile, writeBytes } from "../input/line-files";
 import { UsageError } from "../usage-error";
@@ -66,7 +66,7 @@ async function exportRequests(runId: string, output: string | undefined): Promis
     } finally {
       await closeLineOutput(out);
     }
-    const report = (run.summary as { report?: { requests?: number; skippedUnits?: number } } | null)?.report ?? {};
+    const report = readSummary(batchExportReportSchema, readSummary(exportSummarySchema, run.summary)?.report) ?? {};
     log(`exported ${report.requests ?? 0} requests of run ${runId}${output ? ` to ${output}` : ""}${report.skippedUnits ? ` (${report.skippedUnits} units left out)` : ""}`);
   });
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { once } from "node:events";
 import { parseArgs } from "node:util";
 import type { Db } from "@stepwiser/db";
-import { connectJobQueue, isTerminal, readStoredFile, startWorker, submitExport, TRAINING_SET_FORMATS, type ExportSpecInput, type TrainingSetFormat } from "@stepwiser/jobs";
+import { connectJobQueue, exportSummarySchema, isTerminal, readStoredFile, readSummary, startWorker, submitExport, TRAINING_SET_FORMATS, type ExportSpecInput, type TrainingSetFormat } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { numberFlag } from "../input/numbers";
 import { fromUserCwd } from "../paths";
@@ -116,7 +116,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       await writeStoredFile(db, file.id, destination);
       written.push({ fileName: file.fileName, path: destination, sizeBytes: Number(file.sizeBytes), sha256: file.sha256 });
     }
-    const summary = run.summary as { report?: unknown } | null;
+    const summary = readSummary(exportSummarySchema, run.summary);
     if (!toStdout) process.stdout.write(`${JSON.stringify({ runId, status: run.status, files: written, report: summary?.report ?? null })}\n`);
   });
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+export { exportSummarySchema, readSummary } from "@stepwiser/jobs";
+
 /**
  * Readers of the summaries the pipelines store on `Run.summary` when a run
  * ends (`summarize` of each kind in packages/jobs/src/pipelines). The column
@@ -127,20 +129,6 @@ export const importSummarySchema = z.union([
     duplicateOfRunId: z.string().optional(),
   }),
 ]);
-
-export const exportSummarySchema = z.object({
-  kind: z.string(),
-  files: z.array(z.object({ id: z.string(), fileName: z.string(), sizeBytes: count, sha256: z.string().nullable().optional() })),
-  /** What the export counted (rows per split, chunks, solutions, …): numbers and short strings by name. */
-  report: z.unknown(),
-});
-
-/** The summary read by `schema`, or null when there is none or it has another shape. */
-export function readSummary<T>(schema: z.ZodType<T>, summary: unknown): T | null {
-  if (summary === null || summary === undefined) return null;
-  const parsed = schema.safeParse(summary);
-  return parsed.success ? parsed.data : null;
-}
 
 /**
  * The scalar facts of an export's report, flattened to dotted names
