@@ -20,6 +20,8 @@ const config: NextConfig = {
     { source: "/queues", destination: "/annotation-queues", permanent: true },
     { source: "/queues/:path*", destination: "/annotation-queues/:path*", permanent: true },
     { source: "/api/queues/:path*", destination: "/api/annotation-queues/:path*", permanent: true },
+    // A solution's page was /trajectories/[id] before the concept had one name.
+    { source: "/trajectories/:path*", destination: "/solutions/:path*", permanent: true },
   ],
 };
 

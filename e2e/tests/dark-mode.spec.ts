@@ -117,7 +117,7 @@ test.describe("with the system in dark mode", () => {
     await signIn(page);
     await page.getByRole("link", { name: "Simulated world (demo)" }).click();
     await page.getByRole("link", { name: "sim-2025-0", exact: true }).click();
-    await expect(page).toHaveURL(/\/trajectories\//);
+    await expect(page).toHaveURL(/\/solutions\//);
     // The demo's annotate and judge runs finish in the background after start-up.
     await expect(async () => {
       await page.reload();

@@ -20,7 +20,7 @@ test("wrong password is refused with a message", async ({ page }) => {
   await expect(page).toHaveURL(/\/sign-in/);
 });
 
-test("sign in, import ProcessBench, open a trajectory and see its first-error marker", async ({ page }) => {
+test("sign in, import ProcessBench, open a solution and see its first-error marker", async ({ page }) => {
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(ADMIN_EMAIL);
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
@@ -39,12 +39,12 @@ test("sign in, import ProcessBench, open a trajectory and see its first-error ma
 
   // gsm8k-1 has its first error at paragraph 1 (ProcessBench label).
   await page.getByRole("link", { name: "gsm8k-1", exact: true }).click();
-  await expect(page).toHaveURL(/\/trajectories\//);
+  await expect(page).toHaveURL(/\/solutions\//);
   await expect(page.getByTestId("chunk").first()).toBeVisible();
   const marker = page.getByTestId("first-error-marker");
   await expect(marker).toBeVisible();
   const flagged = page.locator('[data-first-error="true"]');
   await expect(flagged).toHaveCount(1);
   await expect(flagged).toHaveAttribute("id", "chunk-1");
-  await page.screenshot({ path: path.join(repoRoot, "e2e/screenshots/trajectory.png"), fullPage: true });
+  await page.screenshot({ path: path.join(repoRoot, "e2e/screenshots/solution.png"), fullPage: true });
 });

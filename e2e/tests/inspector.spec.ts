@@ -11,7 +11,7 @@ test("the inspector shows Q-values, live labels and the demo judges' rationales 
   await signIn(page);
   await page.getByRole("link", { name: "Simulated world (demo)" }).click();
   await page.getByRole("link", { name: "sim-2025-0", exact: true }).click();
-  await expect(page).toHaveURL(/\/trajectories\//);
+  await expect(page).toHaveURL(/\/solutions\//);
   const inspectorUrl = page.url();
 
   // The demo's annotate, benchmark and judge runs run in the background after start-up: wait for their results
@@ -38,4 +38,11 @@ test("the inspector shows Q-values, live labels and the demo judges' rationales 
   await expect(page.locator("#chunk-2")).toBeInViewport();
   await page.keyboard.press("j");
   await expect(page).toHaveURL(/#chunk-3$/);
+
+  // A link saved when a solution's page was /trajectories/[id] still opens it.
+  const { pathname } = new URL(inspectorUrl);
+  const response = await page.goto(pathname.replace("/solutions/", "/trajectories/"));
+  expect(response?.status()).toBe(200);
+  expect(new URL(page.url()).pathname).toBe(pathname);
+  await expect(page.getByTestId("chunk").first()).toBeVisible();
 });

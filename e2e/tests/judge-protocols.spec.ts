@@ -99,10 +99,10 @@ test("a critic benchmark with Maj@4 shows its outputs counted and every sample's
   await expect(results).toContainText("0 truncated (hit the generation limit)");
 
   // The inspector lists the critic's four samples with what each voted.
-  const solutions = await query<{ items: Array<{ id: string }> }>(request, "trajectory.list", { datasetId, pageSize: 50 });
+  const solutions = await query<{ items: Array<{ id: string }> }>(request, "solution.list", { datasetId, pageSize: 50 });
   let shown = false;
   for (const { id } of solutions.items) {
-    await page.goto(`/trajectories/${id}`);
+    await page.goto(`/solutions/${id}`);
     await expect(page.getByRole("heading", { name: "Problem" })).toBeVisible();
     const judgement = page.getByTestId("solution-judgement").filter({ hasText: "Critic Maj@4" });
     if ((await judgement.count()) === 0) continue;

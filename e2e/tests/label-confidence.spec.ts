@@ -50,7 +50,7 @@ test("label confidence: unsure chips in the inspector, the solutions list filter
 
   // Inspector: every label chip says how sure it is, on hover and to screen readers.
   await page.getByRole("link", { name: "sim-2025-0", exact: true }).click();
-  await expect(page).toHaveURL(/\/trajectories\//);
+  await expect(page).toHaveURL(/\/solutions\//);
   const chip = page.getByTestId("label-rel-ratio").first();
   await expect(chip).toBeVisible();
   await chip.hover();
@@ -74,7 +74,7 @@ test("label confidence: unsure chips in the inspector, the solutions list filter
   await page.getByLabel("Annotate run").selectOption(runId);
   await page.getByLabel("Confidence rule").selectOption({ label: RULE_NAME });
   await expect(page.getByRole("columnheader", { name: /Lowest confidence/ })).toBeVisible();
-  const all = await query<ListPage>(page.request, "trajectory.list", { datasetId, annotateRunId: runId, confidenceRule: RULE, pageSize: 500 });
+  const all = await query<ListPage>(page.request, "solution.list", { datasetId, annotateRunId: runId, confidenceRule: RULE, pageSize: 500 });
   await expect.poll(() => matching(page)).toBe(all.total);
   const values = all.items.map((t) => t.lowestConfidence).filter((v): v is number => v !== null);
   expect(values.length).toBeGreaterThan(1);

@@ -179,9 +179,9 @@ test(`${USERS} researchers browse and annotate for ${DURATION_MS / 1000} s: ever
   await signIn(page);
   const admin = page.request;
   const demo = await demoRuns(admin);
-  const solutions = await query<{ items: Array<{ id: string }> }>(admin, "trajectory.list", { datasetId: demo.datasetId, pageSize: 24 });
-  const trajectoryIds = solutions.items.map((s) => s.id);
-  expect(trajectoryIds.length).toBeGreaterThan(0);
+  const solutions = await query<{ items: Array<{ id: string }> }>(admin, "solution.list", { datasetId: demo.datasetId, pageSize: 24 });
+  const solutionIds = solutions.items.map((s) => s.id);
+  expect(solutionIds.length).toBeGreaterThan(0);
 
   // Five queues over the demo dataset, ten annotators per item: enough items that annotating does not run dry in a minute.
   const queueIds: string[] = [];
@@ -214,10 +214,10 @@ test(`${USERS} researchers browse and annotate for ${DURATION_MS / 1000} s: ever
       await recordPage(page, `/compare?dataset=${demo.datasetId}&runs=${judgeA},${judgeB}&tab=disagreements&a=${judgeA}&b=${judgeB}`),
     ],
   };
-  for (const id of trajectoryIds.slice(0, 4)) {
-    const inspector = await recordPage(page, `/trajectories/${id}`);
+  for (const id of solutionIds.slice(0, 4)) {
+    const inspector = await recordPage(page, `/solutions/${id}`);
     visits.inspector.push(inspector);
-    const rollouts = await recordPage(page, `/trajectories/${id}`, async (p) => {
+    const rollouts = await recordPage(page, `/solutions/${id}`, async (p) => {
       // Later annotate runs may cover other solutions: read the demo's, which covers them all.
       const runPicker = p.getByLabel("Annotation run");
       if (await runPicker.isVisible()) await runPicker.selectOption(demo.annotateRunId);

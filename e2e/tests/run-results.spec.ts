@@ -141,10 +141,10 @@ test("a judge run's results: verdicts, agreement with each label rule and the so
   await source.getByText(/disagreeing chunk/).click();
   const link = source.getByTestId("disagreement-link").first();
   const href = (await link.getAttribute("href"))!;
-  expect(href).toMatch(/^\/trajectories\/[^/#]+#chunk-\d+$/);
+  expect(href).toMatch(/^\/solutions\/[^/#]+#chunk-\d+$/);
   const index = Number(href.split("#chunk-")[1]);
   await link.click();
-  await expect(page).toHaveURL(new RegExp(`/trajectories/[^/#]+#chunk-${index}$`));
+  await expect(page).toHaveURL(new RegExp(`/solutions/[^/#]+#chunk-${index}$`));
   await expect(page.locator(`#chunk-${index}`)).toBeVisible();
 });
 

@@ -44,7 +44,7 @@ const text = Object.fromEntries(Object.entries(FIELDS).map(([field, size]) => [f
 
 interface Seeded {
   datasetId: string;
-  trajectoryId: string;
+  solutionId: string;
   annotateRunId: string;
   judgeRunId: string;
   otherJudgeRunId: string;
@@ -75,7 +75,7 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
   { name: "runs page", path: (s) => `/runs?dataset=${s.datasetId}`, shows: ["datasetName", "runName"] },
   {
     name: "inspector with rationales and rollouts",
-    path: (s) => `/trajectories/${s.trajectoryId}`,
+    path: (s) => `/solutions/${s.solutionId}`,
     shows: ["datasetName", "problem", "solutionStep", "referenceAnswer", "generator", "subset", "recordId", "judgeRationale", "rollout"],
     reveal: async (page) => {
       const cells = page.getByTestId("judge-cell");
@@ -87,7 +87,7 @@ const PAGES: Array<{ name: string; path: (s: Seeded) => string; shows: Field[]; 
   },
   {
     name: "inspector, raw text",
-    path: (s) => `/trajectories/${s.trajectoryId}`,
+    path: (s) => `/solutions/${s.solutionId}`,
     shows: ["problem", "solutionStep"],
     reveal: async (page) => {
       await page.getByRole("group", { name: "Text display" }).getByRole("button", { name: "Raw" }).click();
@@ -201,8 +201,8 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
     options: { format: "jsonl", mapping: { problem: "question", steps: "steps", id: "uid" }, onInvalid: "skip", maxInvalidShare: 0.5 },
   });
   await waitForRun(request, skipImport.runId);
-  const solutions = await query<{ items: Array<{ id: string; externalId: string }> }>(request, "trajectory.list", { datasetId: datasetId! });
-  const trajectoryId = solutions.items.find((r) => r.externalId === text.recordId)!.id;
+  const solutions = await query<{ items: Array<{ id: string; externalId: string }> }>(request, "solution.list", { datasetId: datasetId! });
+  const solutionId = solutions.items.find((r) => r.externalId === text.recordId)!.id;
 
   const common = { datasetId, segmentationMethod: "source-steps" };
   const annotate = await mutate<{ runId: string }>(request, "run.launch", { kind: "annotate", offline: true, config: { ...common, policyEndpoint: "sim-policy", rollouts: 2 } });
@@ -234,7 +234,7 @@ async function seed(request: APIRequestContext, annotatorRequest: APIRequestCont
     assignmentId: view.assignmentId,
     labels: view.chunks.map((chunk, i) => ({ chunkId: chunk.id, rating: i === 0 ? -1 : 1, flagged: i === 0, ...(i === 0 ? { note: text.annotationNote } : {}) })),
   });
-  return { datasetId: datasetId!, trajectoryId, annotateRunId: annotate.runId, judgeRunId: judge.runId, otherJudgeRunId: otherJudge.runId, hostileEndpointRunId: hostileEndpointRun.runId, promptsFileId, skipImportRunId: skipImport.runId, queueId: queue.queueId, itemId: view.itemId };
+  return { datasetId: datasetId!, solutionId, annotateRunId: annotate.runId, judgeRunId: judge.runId, otherJudgeRunId: otherJudge.runId, hostileEndpointRunId: hostileEndpointRun.runId, promptsFileId, skipImportRunId: skipImport.runId, queueId: queue.queueId, itemId: view.itemId };
 }
 
 test("the checks catch the payloads when they are rendered as HTML", async ({ browser }) => {

@@ -71,7 +71,7 @@ def main(argv=None):
             name=f"{args.judge_endpoint}, K={args.samples} (Python example)",
             tags=["python-example"],
         )
-        print(f"launched judge run {run['id']} \"{run['name']}\" on {dataset['name']} ({dataset['trajectoryCount']} solutions)")
+        print(f"launched judge run {run['id']} \"{run['name']}\" on {dataset['name']} ({dataset['solutionCount']} solutions)")
 
         deadline = time.monotonic() + args.timeout
         while run["status"] not in TERMINAL_STATUSES:

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { batchRequestLines, createAndExecuteRun, createRun, createSimWorldDataset, EndpointClients, holdRunGrading } from "@stepwiser/jobs";
+import { batchRequestLines, createAndExecuteRun, createRun, createSimWorldDataset, EndpointClients, holdRunGrading, UNIT_RUN_KINDS } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runCliInProcess } from "./in-process-cli";
 import { jsonOf, runCli } from "./run-cli";
@@ -90,7 +90,7 @@ describe("stepwiser batch: offline execution with vllm run-batch", () => {
     const { db } = database;
     const run = await createRun(db, { kind: "annotate", config: { datasetId, policyEndpoint: "sim-policy", rollouts: 2, seed: 3 } });
     const lines = [];
-    for await (const line of batchRequestLines(db, run.id)) lines.push(line);
+    for await (const line of batchRequestLines(db, run.id, UNIT_RUN_KINDS)) lines.push(line);
     const first = lines[0];
     const answer = (customId: string) => ({
       id: "vllm-1",

@@ -209,9 +209,9 @@ describe("checkpoint comparison on the shipped ProcessBench subsets", () => {
     const before = await compare();
     const stored = await db.bootstrapReplicates.count({ where: { runId: strong } });
     // A wrong prediction made right: the run's scores change.
-    const candidates = await db.solutionPrediction.findMany({ where: { runId: strong }, orderBy: { trajectoryId: "asc" }, select: { id: true, predictedFirstError: true, trajectory: { select: { sourceFirstErrorIndex: true } } } });
-    const changed = candidates.find((p) => p.trajectory.sourceFirstErrorIndex !== null && p.predictedFirstError !== p.trajectory.sourceFirstErrorIndex)!;
-    await db.solutionPrediction.update({ where: { id: changed.id }, data: { predictedFirstError: changed.trajectory.sourceFirstErrorIndex } });
+    const candidates = await db.solutionPrediction.findMany({ where: { runId: strong }, orderBy: { solutionId: "asc" }, select: { id: true, predictedFirstError: true, solution: { select: { sourceFirstErrorIndex: true } } } });
+    const changed = candidates.find((p) => p.solution.sourceFirstErrorIndex !== null && p.predictedFirstError !== p.solution.sourceFirstErrorIndex)!;
+    await db.solutionPrediction.update({ where: { id: changed.id }, data: { predictedFirstError: changed.solution.sourceFirstErrorIndex } });
     try {
       const after = await compare();
       expect(await db.bootstrapReplicates.count({ where: { runId: strong } })).toBe(stored + 1);

@@ -47,7 +47,7 @@ describe("stepwiser import <format> and stepwiser export", () => {
     lines[4] = "{not json";
     const file = path.join(scratch, "generic.jsonl");
     await writeFile(file, `${lines.join("\n")}\n`);
-    const before = await database.db.trajectory.count();
+    const before = await database.db.solution.count();
     const preview = await cli(["import", "jsonl", file, "--map", "problem=q,steps=s,labels=l", "--preview"]);
     expect(preview.code, preview.stderr).toBe(0);
     const rows = (JSON.parse(preview.stdout) as { previews: Array<{ rows: Array<{ line: number; error?: string; solution?: { steps: string[] } }> }> }).previews[0]!.rows;
@@ -55,7 +55,7 @@ describe("stepwiser import <format> and stepwiser export", () => {
     expect(rows[4]).toMatchObject({ line: 5 });
     expect(rows[4]!.error).toMatch(/not valid JSON/);
     expect(rows[0]!.solution!.steps).toEqual(["0+1", "= 1"]);
-    expect(await database.db.trajectory.count()).toBe(before);
+    expect(await database.db.solution.count()).toBe(before);
 
     // As the executable: a bad mapping key exits 2 before any job, as a shell sees it.
     const refused = await runCli(["import", "jsonl", file, "--map", "problem=q,stepz=s"], { env: { DATABASE_URL: database.url } });
@@ -65,7 +65,7 @@ describe("stepwiser import <format> and stepwiser export", () => {
     const bad = await cli(["import", "jsonl", file, "--map", "problem=q,steps=s,labels=l"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("generic.jsonl:5");
-    expect(await database.db.trajectory.count()).toBe(before);
+    expect(await database.db.solution.count()).toBe(before);
   });
 
   it("exports a verl training set and the labels of a Math-Shepherd import", async () => {
@@ -127,7 +127,7 @@ describe("stepwiser import <format> and stepwiser export", () => {
     expect(verl, "the verl export test writes train.parquet first").not.toBeNull();
     const { file, rows } = verl!;
     const map = "id=extra_info.index,problem=prompt.0.content,answer=reward_model.ground_truth,text=reward_model.ground_truth,split=lines,subset=extra_info.split";
-    const before = await database.db.trajectory.count();
+    const before = await database.db.solution.count();
 
     const noMap = await cli(["import", "parquet", file]);
     expect(noMap.code).toBe(2);
@@ -154,17 +154,17 @@ describe("stepwiser import <format> and stepwiser export", () => {
     const refused = await cli(["import", "parquet", notParquet, "--map", map]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('not-parquet.parquet: not a Parquet file: it does not start with the bytes "PAR1"');
-    expect(await database.db.trajectory.count()).toBe(before);
+    expect(await database.db.solution.count()).toBe(before);
 
     const imported = await cli(["import", "parquet", file, "--map", map, "--name", "verl as parquet"]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain(`train.parquet: ${rows} valid records`);
     const result = JSON.parse(imported.stdout) as { runs: Array<{ status: string; written: number; datasetId: string }> };
     expect(result.runs[0]).toMatchObject({ status: "completed", written: rows });
-    const trajectories = await database.db.trajectory.findMany({ where: { datasetId: result.runs[0]!.datasetId }, include: { problem: true } });
-    expect(trajectories).toHaveLength(rows);
+    const solutions = await database.db.solution.findMany({ where: { datasetId: result.runs[0]!.datasetId }, include: { problem: true } });
+    expect(solutions).toHaveLength(rows);
     for (const row of previewRows) {
-      const t = trajectories.find((x) => x.externalId === row.solution!.externalId)!;
+      const t = solutions.find((x) => x.externalId === row.solution!.externalId)!;
       expect(t.problem.text.startsWith(row.solution!.problem.replace(/…$/, ""))).toBe(true);
       expect(t.problem.referenceAnswer).toBe(row.solution!.referenceAnswer);
       expect(t.subset).toBe("train");

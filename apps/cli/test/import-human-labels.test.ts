@@ -31,13 +31,13 @@ describe("stepwiser import --duplicates replace [--delete-human-labels]", () => 
     // b is in a queue: one item, one submitted assignment, a label per chunk.
     const db = database.db;
     const annotator = await db.user.create({ data: { id: randomUUID(), name: "Ann", email: "ann@cli-guard.test", role: "annotator" } });
-    const b = await db.trajectory.findUniqueOrThrow({
+    const b = await db.solution.findUniqueOrThrow({
       where: { datasetId_externalId: { datasetId, externalId: "b" } },
       include: { segmentations: { include: { chunks: { orderBy: { index: "asc" } } } } },
     });
     const segmentation = b.segmentations[0]!;
     const queue = await db.annotationQueue.create({ data: { name: "cli-audit", datasetId, segmentationMethod: segmentation.method, selection: { kind: "test" } } });
-    const item = await db.annotationItem.create({ data: { queueId: queue.id, trajectoryId: b.id, segmentationId: segmentation.id, position: 0 } });
+    const item = await db.annotationItem.create({ data: { queueId: queue.id, solutionId: b.id, segmentationId: segmentation.id, position: 0 } });
     const assignment = await db.annotationAssignment.create({ data: { itemId: item.id, annotatorId: annotator.id, status: "submitted", expiresAt: new Date(), submittedAt: new Date() } });
     for (const chunk of segmentation.chunks) {
       const label = await db.humanLabel.create({ data: { chunkId: chunk.id, authorId: annotator.id, rating: 1, source: "annotation", queueId: queue.id, itemId: item.id, assignmentId: assignment.id } });
@@ -55,7 +55,7 @@ describe("stepwiser import --duplicates replace [--delete-human-labels]", () => 
     items: await database.db.annotationItem.count({ where: { id: work.itemId } }),
     assignments: await database.db.annotationAssignment.count({ where: { id: work.assignmentId } }),
   });
-  const texts = async () => (await database.db.trajectory.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { text: true } })).map((t) => t.text);
+  const texts = async () => (await database.db.solution.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { text: true } })).map((t) => t.text);
 
   it("without the flag the import fails naming the human work and where, and stores nothing", async () => {
     const before = await texts();

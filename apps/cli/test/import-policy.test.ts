@@ -32,11 +32,11 @@ describe("stepwiser import --on-invalid fail|skip and stepwiser import report", 
   });
 
   it("without --on-invalid the first bad record fails the file before anything is stored", async () => {
-    const before = await database.db.trajectory.count();
+    const before = await database.db.solution.count();
     const result = await cli(["import", "jsonl", file, ...MAP]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('released.jsonl:4, record 3, field "s"');
-    expect(await database.db.trajectory.count()).toBe(before);
+    expect(await database.db.solution.count()).toBe(before);
     expect(await database.db.run.count({ where: { kind: "import" } })).toBe(0);
   });
 
@@ -53,7 +53,7 @@ describe("stepwiser import --on-invalid fail|skip and stepwiser import report", 
     const { runs } = JSON.parse(result.stdout) as { runs: Array<{ runId: string; status: string; written: number; datasetId: string; report: ImportReportCounts }> };
     expect(runs[0]).toMatchObject({ status: "completed", written: 26 });
     expect(runs[0]!.report).toMatchObject({ policy: "skip", maxInvalidShare: 0.2, records: 30, readable: 26, invalid: 4, ignored: 0 });
-    expect(await database.db.trajectory.count({ where: { datasetId: runs[0]!.datasetId } })).toBe(26);
+    expect(await database.db.solution.count({ where: { datasetId: runs[0]!.datasetId } })).toBe(26);
     const runId = runs[0]!.runId;
     expect(result.stderr).toContain("released.jsonl: 26 valid records, 4 invalid (to be skipped)");
     expect(result.stderr).toContain("released.jsonl: imported 26 records of 30 (26 written, 0 already in the dataset, 0 replaced)");

@@ -26,14 +26,14 @@ describe("stepwiser import processbench", () => {
 
   async function counts() {
     const { db } = database;
-    const [datasets, trajectories, chunks, runs, storedFiles] = await Promise.all([
+    const [datasets, solutions, chunks, runs, storedFiles] = await Promise.all([
       db.dataset.count(),
-      db.trajectory.count(),
+      db.solution.count(),
       db.chunk.count(),
       db.run.count(),
       db.storedFile.count(),
     ]);
-    return { datasets, trajectories, chunks, runs, storedFiles };
+    return { datasets, solutions, chunks, runs, storedFiles };
   }
 
   it("imports both demo files, 1,400 solutions, and prints a JSON summary", async () => {
@@ -42,13 +42,13 @@ describe("stepwiser import processbench", () => {
       database.url,
     );
     expect(result.code, result.stderr).toBe(0);
-    const summary = JSON.parse(result.stdout) as { runs: Array<{ status: string; trajectories: number }>; trajectories: number };
-    expect(summary.trajectories).toBe(1400);
-    expect(summary.runs.map((r) => [r.status, r.trajectories])).toEqual([
+    const summary = JSON.parse(result.stdout) as { runs: Array<{ status: string; solutions: number }>; solutions: number };
+    expect(summary.solutions).toBe(1400);
+    expect(summary.runs.map((r) => [r.status, r.solutions])).toEqual([
       ["completed", 400],
       ["completed", 1000],
     ]);
-    expect(await counts()).toMatchObject({ datasets: 2, trajectories: 1400, runs: 2, storedFiles: 2 });
+    expect(await counts()).toMatchObject({ datasets: 2, solutions: 1400, runs: 2, storedFiles: 2 });
   });
 
   it("rejects a file with one bad record, naming record and field, and changes nothing", async () => {

@@ -39,7 +39,7 @@ describe("stepwiser plan annotate", () => {
   }
 
   it("prints the plan as one JSON object: dataset statistics, estimate, where q came from, assumptions", async () => {
-    const chunks = await database.db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const chunks = await database.db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
     const fixed = await configFile("fixed.json", { datasetId, policyEndpoint: "sim-policy", strategy: "fixed", rollouts: 16 });
     const result = await runCliInProcess(["plan", "annotate", "--config", fixed, "--tokens-per-second", "2000", "--prefill-tokens-per-second", "20000"], env());
     expect(result.code, result.stderr).toBe(0);

@@ -273,7 +273,7 @@ export async function completeDemoQueue(
     for (let n = done; n < DEMO_LABELLED_PER_ANNOTATOR; n++) {
       const view = await claimNextItem({ db, user: annotator, input: { queueId: queue.id } });
       if (!view) break;
-      const truth = await db.trajectory.findUniqueOrThrow({ where: { id: view.trajectory.id }, select: { sourceFirstErrorIndex: true } });
+      const truth = await db.solution.findUniqueOrThrow({ where: { id: view.solution.id }, select: { sourceFirstErrorIndex: true } });
       const chunks = [...view.chunks].sort((a, b) => a.index - b.index);
       const ratings = demoRatings(chunks.length, truth.sourceFirstErrorIndex ?? -1, annotator.style);
       await submitAssignment({

@@ -1,7 +1,7 @@
 import { DEFAULT_LABEL_CONFIDENCE_OPTIONS, labelConfidences, labelsFromStoredValues, storedPrefixEvidence, storedSolutionValues } from "@stepwiser/core";
 import { describe, expect, it } from "vitest";
-import { formatConfidence, inspectorChunkRows, inspectorSelection, labelChipView, qCurveValues, UNSURE_BELOW, type InspectedChunk, type InspectedJudgement } from "../src/app/(app)/trajectories/[id]/inspector/chunk-rows";
-import { labelsFromValues, type StoredLabel } from "../src/app/(app)/trajectories/[id]/inspector/labels";
+import { formatConfidence, inspectorChunkRows, inspectorSelection, labelChipView, qCurveValues, UNSURE_BELOW, type InspectedChunk, type InspectedJudgement } from "../src/app/(app)/solutions/[id]/inspector/chunk-rows";
+import { labelsFromValues, type StoredLabel } from "../src/app/(app)/solutions/[id]/inspector/labels";
 
 const chunk = (index: number, text: string): InspectedChunk => ({ id: `c${index}`, index, text, startOffset: index * 10, endOffset: index * 10 + 9 });
 const CHUNKS = [chunk(0, "Let x = 2."), chunk(1, "Then 2x = 5."), chunk(2, "So x + 1 = 3."), chunk(3, "The answer is \\boxed{3}.")];
@@ -92,14 +92,16 @@ describe("inspector chunk rows", () => {
       stored("c0", "rel_ratio", '{"gamma":0.7}', "Positive", 0.62),
       // A prefix the run could not rate: stored without a confidence.
       stored("c1", "rel_ratio", '{"gamma":0.7}', "Negative", null),
-      // A label the live rule does not give (stored by an older run, say): the live confidence is shown instead.
+      // A label the live rule does not give (stored by an older run, say): under the run's own parameters the stored label is shown.
       stored("c2", "rel_ratio", '{"gamma":0.7}', "Positive", 0.99),
       stored("c0", "abs_q", '{"evidence":"own-prefix"}', "Positive", 0.97),
     ];
     const sources = { chunkIds: CHUNKS.map((c) => c.id), stored: storedLabels, options: DEFAULT_LABEL_CONFIDENCE_OPTIONS };
     const live = labelsFromValues(VALUES, CHUNKS.length, PARAMS);
     const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, PARAMS, sources), judgements: [] });
-    expect(rows.map((r) => r.confidences!.relRatio)).toEqual([0.62, null, live.confidence.relRatio![2], live.confidence.relRatio![3]]);
+    expect(rows.map((r) => r.confidences!.relRatio)).toEqual([0.62, null, 0.99, live.confidence.relRatio![3]]);
+    expect(rows.map((r) => r.labels!.relRatio)).toEqual(["Positive", "Negative", "Positive", live.relRatio![3]]);
+    expect(live.relRatio![2]).toBe("Negative");
     expect(rows.map((r) => r.confidences!.absQ)).toEqual([0.97, ...live.confidence.absQ.slice(1)]);
     // Other parameters than the run stored: every confidence is computed live.
     const moved = labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.5 }, sources);

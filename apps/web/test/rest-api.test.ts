@@ -246,7 +246,7 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     const { db } = harness.database;
     const labels = await api("GET", `/runs/${annotateRunId}/labels`, { role: "viewer" });
     expect(labels.status).toBe(200);
-    const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const chunks = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
     expect(labels.lines).toHaveLength(chunks);
     const line = labels.lines[0] as Json & { labels: unknown[] };
     expect(line.run_id).toBe(annotateRunId);
@@ -255,9 +255,9 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
 
     const predictions = await api("GET", `/runs/${judgeRunId}/predictions`);
     expect(predictions.status).toBe(200);
-    expect(predictions.lines).toHaveLength(await db.trajectory.count({ where: { datasetId } }));
-    const stats = await db.trajectoryRunStat.findMany({ where: { runId: judgeRunId }, select: { firstNegative: true, trajectory: { select: { externalId: true } } } });
-    expect(new Map(predictions.lines.map((l) => [(l as Json).id, (l as Json).prediction]))).toEqual(new Map(stats.map((s) => [s.trajectory.externalId, s.firstNegative])));
+    expect(predictions.lines).toHaveLength(await db.solution.count({ where: { datasetId } }));
+    const stats = await db.solutionRunStat.findMany({ where: { runId: judgeRunId }, select: { firstNegative: true, solution: { select: { externalId: true } } } });
+    expect(new Map(predictions.lines.map((l) => [(l as Json).id, (l as Json).prediction]))).toEqual(new Map(stats.map((s) => [s.solution.externalId, s.firstNegative])));
 
     const wrongKind = await api("GET", `/runs/${judgeRunId}/labels`);
     expect(wrongKind.status).toBe(400);
@@ -269,7 +269,7 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
   it("lists datasets, a dataset's solutions (paged, filtered, with run stats) and one solution's chunks with Q-values, labels and verdicts", async () => {
     const { db } = harness.database;
     const datasets = (await api("GET", "/datasets", { role: "viewer" })).body as { items: Array<Json> };
-    expect(datasets.items).toEqual([expect.objectContaining({ id: datasetId, name: "REST world", trajectoryCount: 6, problemCount: 3, status: "ready" })]);
+    expect(datasets.items).toEqual([expect.objectContaining({ id: datasetId, name: "REST world", solutionCount: 6, problemCount: 3, status: "ready" })]);
 
     const first = await api("GET", `/datasets/${datasetId}/solutions?pageSize=4&annotateRunId=${annotateRunId}&judgeRunId=${judgeRunId}`);
     expect(first.status).toBe(200);
@@ -282,7 +282,7 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     expect(new Set([...page.items, ...rest.items].map((s) => s.id)).size).toBe(6);
     const wrong = ((await api("GET", `/datasets/${datasetId}/solutions?correct=false`)).body as { items: Array<Json> }).items;
     expect(wrong.every((s) => s.finalAnswerCorrect === false)).toBe(true);
-    expect(wrong.length).toBe(await db.trajectory.count({ where: { datasetId, finalAnswerCorrect: false } }));
+    expect(wrong.length).toBe(await db.solution.count({ where: { datasetId, finalAnswerCorrect: false } }));
     const qWithoutRun = await api("GET", `/datasets/${datasetId}/solutions?qMin=0.2`);
     expect(errorOf(qWithoutRun)).toMatchObject({ code: "BAD_REQUEST", field: "qMin" });
     expect(errorOf(qWithoutRun).message).toContain("annotateRunId");
@@ -299,7 +299,7 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     expect(view.id).toBe(solutionId);
     expect(view.runs.map((r) => r.runId).sort()).toEqual([annotateRunId, judgeRunId].sort());
     const stored = await db.chunk.findMany({
-      where: { segmentation: { trajectoryId: solutionId } },
+      where: { segmentation: { solutionId: solutionId } },
       orderBy: { index: "asc" },
       select: { id: true, index: true, segmentationId: true, labels: { select: { id: true } }, judgeSamples: { select: { verdict: true } } },
     });

@@ -1,6 +1,6 @@
 import { LAUNCHABLE_RUN_KINDS, runConfigJsonSchema } from "@stepwiser/api";
 import { JUDGE_PROTOCOL_IDS } from "@stepwiser/core";
-import { RUN_HANDLERS } from "@stepwiser/jobs";
+import { UNIT_RUN_KINDS } from "@stepwiser/jobs";
 import { describe, expect, it } from "vitest";
 import {
   endpointProtocolWarning,
@@ -64,7 +64,7 @@ describe("judge protocol in the launch form", () => {
     for (const [kind, body] of [["judge", prm], ["chunk_reset", genprmOff], ["benchmark", genprmOn], ["best_of_n", protocolConfig("best_of_n", "outcome-pairwise", initial)]] as const) {
       const fields = visibleFields(kind, formFields(schemaOf(kind)), body.protocol!);
       const values = Object.fromEntries(fields.filter((f) => f.name in names).map((f) => [f.name, names[f.name as keyof typeof names]]));
-      const parsed = RUN_HANDLERS.get(kind)!.configSchema.safeParse({ ...configFromValues(fields, values), ...body });
+      const parsed = UNIT_RUN_KINDS.get(kind)!.submitSchema.safeParse({ ...configFromValues(fields, values), ...body });
       expect(parsed.success, `${kind}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
       expect(parsed.data).toMatchObject({ protocol: body.protocol, protocolOptions: body.protocolOptions });
     }

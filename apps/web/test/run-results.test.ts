@@ -61,7 +61,7 @@ describe("result numbers", () => {
 
 describe("result views", () => {
   it("links a chunk to the inspector's permalink and Compare to the run on its dataset", () => {
-    expect(chunkHref("t 1", 3)).toBe("/trajectories/t%201#chunk-3");
+    expect(chunkHref("t 1", 3)).toBe("/solutions/t%201#chunk-3");
     expect(compareHref("ds1", "run-9")).toBe("/compare?dataset=ds1&runs=run-9&tab=metrics");
   });
 
@@ -111,8 +111,8 @@ describe("result views", () => {
         disagreements: {
           total: 3,
           listed: [
-            { chunkId: "c1", trajectoryId: "t1", externalId: "sim-1-0", index: 2, judge: "Negative", reference: "Positive" },
-            { chunkId: "c2", trajectoryId: "t2", externalId: "sim-2-0", index: 0, judge: "Positive", reference: "Negative" },
+            { chunkId: "c1", solutionId: "t1", externalId: "sim-1-0", index: 2, judge: "Negative", reference: "Positive" },
+            { chunkId: "c2", solutionId: "t2", externalId: "sim-2-0", index: 0, judge: "Positive", reference: "Negative" },
           ],
         },
       },
@@ -124,7 +124,7 @@ describe("result views", () => {
         observedAgreement: 0.75,
         negative: { precision: 1, recall: 1, f1: 1, support: 1, predicted: 1 },
         accuracy: 0.75,
-        disagreements: { total: 1, listed: [{ chunkId: "c3", trajectoryId: "t3", externalId: "sim-3-0", index: 1, judge: "unparseable", reference: "Positive" }] },
+        disagreements: { total: 1, listed: [{ chunkId: "c3", solutionId: "t3", externalId: "sim-3-0", index: 1, judge: "unparseable", reference: "Positive" }] },
       },
     ],
   };
@@ -151,8 +151,8 @@ describe("result views", () => {
     ]);
     expect(mc!.rows[1]!.cells.map((c) => c.agrees)).toEqual([false, true]);
     expect(mc!.disagreements.map((d) => [d.href, d.text])).toEqual([
-      ["/trajectories/t1#chunk-2", "sim-1-0 #2"],
-      ["/trajectories/t2#chunk-0", "sim-2-0 #0"],
+      ["/solutions/t1#chunk-2", "sim-1-0 #2"],
+      ["/solutions/t2#chunk-0", "sim-2-0 #0"],
     ]);
     expect([mc!.totalDisagreements, mc!.moreDisagreements]).toEqual([3, 1]);
     expect(source!.title).toBe("Source first errors");

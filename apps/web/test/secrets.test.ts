@@ -225,7 +225,7 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
   });
 
   it("no read procedure answers a viewer, researcher or admin with a key or a token, whatever ids it is given", async () => {
-    const trajectory = await harness.database.db.trajectory.findFirstOrThrow({ where: { datasetId }, select: { id: true } });
+    const solution = await harness.database.db.solution.findFirstOrThrow({ where: { datasetId }, select: { id: true } });
     const queue = await harness.database.db.annotationQueue.findFirstOrThrow({ select: { id: true } });
     const inputs: unknown[] = [
       {},
@@ -233,8 +233,8 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
       { id: annotateRunId },
       { id: benchmarkRunId },
       { id: datasetId },
-      { id: trajectory.id },
-      { datasetId, runId: annotateRunId, runIds: [annotateRunId, benchmarkRunId], queueId: queue.id, trajectoryId: trajectory.id, endpointId, id: endpointId },
+      { id: solution.id },
+      { datasetId, runId: annotateRunId, runIds: [annotateRunId, benchmarkRunId], queueId: queue.id, solutionId: solution.id, endpointId, id: endpointId },
     ];
     let answered = 0;
     for (const role of ["viewer", "researcher", "admin"] as const) {
@@ -248,8 +248,8 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
   });
 
   it("no REST read operation (/api/v1) answers a viewer, researcher or admin with a key or a token, whatever ids it is given", async () => {
-    const trajectory = await harness.database.db.trajectory.findFirstOrThrow({ where: { datasetId }, select: { id: true } });
-    const ids = [annotateRunId, benchmarkRunId, datasetId, trajectory.id, endpointId];
+    const solution = await harness.database.db.solution.findFirstOrThrow({ where: { datasetId }, select: { id: true } });
+    const ids = [annotateRunId, benchmarkRunId, datasetId, solution.id, endpointId];
     let answered = 0;
     for (const role of ["viewer", "researcher", "admin"] as const) {
       for (const op of REST_OPERATIONS.filter((o) => o.method === "GET" && allows(o.access, role))) {

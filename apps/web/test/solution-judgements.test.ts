@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { presetLabelRulesValue, presetOptions } from "../src/app/(app)/runs/new/presets";
-import { solutionJudgementViews, type InspectedSolutionJudgement } from "../src/app/(app)/trajectories/[id]/inspector/solution-judgements";
+import { solutionJudgementViews, type InspectedSolutionJudgement } from "../src/app/(app)/solutions/[id]/inspector/solution-judgements";
 
 const critic: InspectedSolutionJudgement = {
   runId: "r1",

@@ -65,11 +65,11 @@ describe("worker killed with SIGKILL again and again during an annotate run", ()
 
   it("completes with exactly one stored rollout per (prefix, sample index)", { timeout: 240_000 }, async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "crash", problems: PROBLEMS, seed: 7 });
+    const { datasetId, solutions } = await createSimWorldDataset(db, { name: "crash", problems: PROBLEMS, seed: 7 });
     const queue = await connectJobQueue(database.url, queueSettingsFromEnv({ ...process.env, ...queueEnv }));
     const run = await submitRun(db, queue, { kind: "annotate", config: { datasetId, policyEndpoint: "policy", rollouts: M, seed: 3, concurrency: 3 } });
     await queue.stop({ graceful: false, wait: true });
-    const chunkTotal = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const chunkTotal = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
 
     let kills = 0;
     // Kills that hit a worker in the middle of the run's work: it had written rollouts of its own.
@@ -112,13 +112,13 @@ describe("worker killed with SIGKILL again and again during an annotate run", ()
     expect(finished.status).toBe("completed");
     // The run went on after every crash (its job retried, or a restarted worker joining it by the units
     // nobody held) and finished with exact counts below, although each kill interrupted a worker at work.
-    expect(finished.unitsDone).toBe(trajectories);
+    expect(finished.unitsDone).toBe(solutions);
 
     expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * M);
     const distinct = await db.rollout.groupBy({ by: ["segmentationId", "prefixLength", "sampleIndex"], where: { runId: run.id } });
     expect(distinct).toHaveLength(chunkTotal * M);
-    expect(await db.chunkValue.count({ where: { runId: run.id } })).toBe(chunkTotal + trajectories);
+    expect(await db.chunkValue.count({ where: { runId: run.id } })).toBe(chunkTotal + solutions);
     expect(await db.chunkLabel.count({ where: { runId: run.id, rule: "abs_q" } })).toBe(chunkTotal);
-    expect(await db.runUnit.count({ where: { runId: run.id, status: "done" } })).toBe(trajectories);
+    expect(await db.runUnit.count({ where: { runId: run.id, status: "done" } })).toBe(solutions);
   });
 });

@@ -155,13 +155,13 @@ export async function recordAnnotateRows(
   db: Db,
   ledger: RowLedger,
   runId: string,
-  expected: { chunks: number; trajectories: number; rollouts: number },
+  expected: { chunks: number; solutions: number; rollouts: number },
 ): Promise<void> {
-  const { chunks, trajectories, rollouts: perPrefix } = expected;
+  const { chunks, solutions, rollouts: perPrefix } = expected;
   const rollouts = await db.rollout.findMany({ where: { runId }, select: { segmentationId: true, prefixLength: true, sampleIndex: true } });
   ledger.record("rollouts", chunks * perPrefix, rollouts.length, new Set(rollouts.map((r) => `${r.segmentationId}:${r.prefixLength}:${r.sampleIndex}`)).size);
   const values = await db.chunkValue.findMany({ where: { runId }, select: { segmentationId: true, prefixLength: true } });
-  ledger.record("chunk values", chunks + trajectories, values.length, new Set(values.map((v) => `${v.segmentationId}:${v.prefixLength}`)).size);
+  ledger.record("chunk values", chunks + solutions, values.length, new Set(values.map((v) => `${v.segmentationId}:${v.prefixLength}`)).size);
   const labels = await db.chunkLabel.findMany({ where: { runId }, select: { chunkId: true, rule: true, paramsKey: true } });
   ledger.record("labels", chunks * 3, labels.length, new Set(labels.map((l) => `${l.chunkId}:${l.rule}:${l.paramsKey}`)).size);
 }

@@ -40,7 +40,7 @@ describe("runs against an inference cluster that fails 10% of requests in every 
   let broken: SimCluster;
   let fleet: WorkerFleet;
   let datasetId: string;
-  let trajectories: number;
+  let solutions: number;
   const ledger = new RowLedger();
   let completed = 0;
   let faults: Partial<Record<SimFaultKind, number>> = {};
@@ -70,7 +70,7 @@ describe("runs against an inference cluster that fails 10% of requests in every 
         { name: "broken-judge", model: "sim-judge-medium", role: "judge", baseUrls: [...broken.urls], maxConcurrency: 8 },
       ],
     });
-    ({ datasetId, trajectories } = await createSimWorldDataset(database.db, { name: "faults", problems: PROBLEMS, solutionsPerProblem: SOLUTIONS_PER_PROBLEM, seed: 31 }));
+    ({ datasetId, solutions } = await createSimWorldDataset(database.db, { name: "faults", problems: PROBLEMS, solutionsPerProblem: SOLUTIONS_PER_PROBLEM, seed: 31 }));
   });
 
   afterAll(async () => {
@@ -127,18 +127,18 @@ describe("runs against an inference cluster that fails 10% of requests in every 
     }
     faults = injectedFaults(faulty);
 
-    const chunks = await db.chunk.count({ where: { segmentation: { method: "self-segmented", trajectory: { datasetId } } } });
+    const chunks = await db.chunk.count({ where: { segmentation: { method: "self-segmented", solution: { datasetId } } } });
     const problems = await db.problem.count({ where: { datasetId } });
 
     // generate: every sample stored once; a garbled sample is kept as written, without a segmentation.
-    const generated = await db.trajectory.findMany({ where: { runId: generate.id }, select: { id: true, externalId: true, metadata: true } });
+    const generated = await db.solution.findMany({ where: { runId: generate.id }, select: { id: true, externalId: true, metadata: true } });
     ledger.record("generated solutions", problems * 4, generated.length, new Set(generated.map((t) => t.externalId)).size);
     const segmentable = generated.filter((t) => !(t.metadata as { segmentationError?: unknown }).segmentationError);
-    const segmentations = await db.segmentation.findMany({ where: { runId: generate.id }, select: { trajectoryId: true } });
-    ledger.record("generated segmentations", segmentable.length, segmentations.length, new Set(segmentations.map((s) => s.trajectoryId)).size);
+    const segmentations = await db.segmentation.findMany({ where: { runId: generate.id }, select: { solutionId: true } });
+    ledger.record("generated segmentations", segmentable.length, segmentations.length, new Set(segmentations.map((s) => s.solutionId)).size);
 
     // annotate
-    await recordAnnotateRows(db, ledger, annotate.id, { chunks, trajectories, rollouts: ROLLOUTS });
+    await recordAnnotateRows(db, ledger, annotate.id, { chunks, solutions, rollouts: ROLLOUTS });
 
     // judge and benchmark: every sample stored once, its verdict exactly what its text says.
     for (const run of [judge, benchmark]) {
@@ -153,8 +153,8 @@ describe("runs against an inference cluster that fails 10% of requests in every 
     }
     const judgeSummary = (await db.run.findUniqueOrThrow({ where: { id: judge.id } })).summary as { verdicts: Record<string, number> };
     expect(judgeSummary.verdicts.unparseable).toBe(await db.judgeSample.count({ where: { runId: judge.id, verdict: "unparseable" } }));
-    const predictions = await db.solutionPrediction.findMany({ where: { runId: benchmark.id }, select: { trajectoryId: true } });
-    ledger.record("predictions", trajectories, predictions.length, new Set(predictions.map((p) => p.trajectoryId)).size);
+    const predictions = await db.solutionPrediction.findMany({ where: { runId: benchmark.id }, select: { solutionId: true } });
+    ledger.record("predictions", solutions, predictions.length, new Set(predictions.map((p) => p.solutionId)).size);
     ledger.expectExact();
 
     // The cluster's own counters: every kind of fault happened, about 10% of requests in all.

@@ -45,7 +45,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
   let cluster: SimCluster;
   let fleet: WorkerFleet;
   let datasetId: string;
-  let trajectories: number;
+  let solutions: number;
   const ledger = new RowLedger();
   const kills: Record<Kind, number> = { generate: 0, annotate: 0, judge: 0, benchmark: 0 };
   let completed = 0;
@@ -70,7 +70,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
         { name: "judge", model: "sim-judge-medium", role: "judge", baseUrls, maxConcurrency: 8 },
       ],
     });
-    ({ datasetId, trajectories } = await createSimWorldDataset(database.db, { name: "chaos", problems: PROBLEMS, seed: SEED % 1000 }));
+    ({ datasetId, solutions } = await createSimWorldDataset(database.db, { name: "chaos", problems: PROBLEMS, seed: SEED % 1000 }));
   });
 
   afterAll(async () => {
@@ -125,7 +125,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
     return finished;
   }
 
-  const chunkTotal = (db: Db) => db.chunk.count({ where: { segmentation: { method: "self-segmented", trajectory: { datasetId } } } });
+  const chunkTotal = (db: Db) => db.chunk.count({ where: { segmentation: { method: "self-segmented", solution: { datasetId } } } });
 
   it("generate: every problem's samples, segmentations and chunks stored once", { timeout: 150_000 }, async () => {
     const { db } = database;
@@ -133,14 +133,14 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
     const run = await runThroughKills(
       "generate",
       { datasetId, policyEndpoint: "policy", ...GENERATE, concurrency: 2 },
-      { total: expected.solutions, stored: (runId) => db.trajectory.count({ where: { runId } }) },
+      { total: expected.solutions, stored: (runId) => db.solution.count({ where: { runId } }) },
     );
-    const stored = await db.trajectory.findMany({ where: { runId: run.id }, select: { id: true, externalId: true } });
+    const stored = await db.solution.findMany({ where: { runId: run.id }, select: { id: true, externalId: true } });
     ledger.record("generated solutions", expected.solutions, stored.length, new Set(stored.map((t) => t.externalId)).size);
-    const problems = await db.problem.findMany({ where: { trajectories: { some: { runId: run.id } } }, select: { textHash: true } });
+    const problems = await db.problem.findMany({ where: { solutions: { some: { runId: run.id } } }, select: { textHash: true } });
     ledger.record("generated problems", PROBLEMS, problems.length, new Set(problems.map((p) => p.textHash)).size);
-    const segmentations = await db.segmentation.findMany({ where: { runId: run.id }, select: { trajectoryId: true } });
-    ledger.record("generated segmentations", expected.segmented, segmentations.length, new Set(segmentations.map((s) => s.trajectoryId)).size);
+    const segmentations = await db.segmentation.findMany({ where: { runId: run.id }, select: { solutionId: true } });
+    ledger.record("generated segmentations", expected.segmented, segmentations.length, new Set(segmentations.map((s) => s.solutionId)).size);
     const chunks = await db.chunk.findMany({ where: { segmentation: { runId: run.id } }, select: { segmentationId: true, index: true } });
     ledger.record("generated chunks", expected.chunks, chunks.length, new Set(chunks.map((c) => `${c.segmentationId}:${c.index}`)).size);
     ledger.expectExact();
@@ -154,7 +154,7 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
       { datasetId, policyEndpoint: "policy", rollouts: ROLLOUTS, seed: 3, strategy: "fixed", concurrency: 2 },
       { total: chunks * ROLLOUTS, stored: (runId) => db.rollout.count({ where: { runId } }) },
     );
-    await recordAnnotateRows(db, ledger, run.id, { chunks, trajectories, rollouts: ROLLOUTS });
+    await recordAnnotateRows(db, ledger, run.id, { chunks, solutions, rollouts: ROLLOUTS });
     ledger.expectExact();
   });
 
@@ -164,8 +164,8 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
     const run = await runThroughKills("judge", { datasetId, judgeEndpoint: "judge", samples: JUDGE_SAMPLES, temperature: 1, seed: 5, concurrency: 2 }, judgeSamples);
     const samples = await db.judgeSample.findMany({ where: { runId: run.id }, select: { chunkId: true, sampleIndex: true } });
     ledger.record("judge samples", (await chunkTotal(db)) * JUDGE_SAMPLES, samples.length, new Set(samples.map((s) => `${s.chunkId}:${s.sampleIndex}`)).size);
-    const stats = await db.trajectoryRunStat.findMany({ where: { runId: run.id }, select: { trajectoryId: true } });
-    ledger.record("judged solutions", trajectories, stats.length, new Set(stats.map((s) => s.trajectoryId)).size);
+    const stats = await db.solutionRunStat.findMany({ where: { runId: run.id }, select: { solutionId: true } });
+    ledger.record("judged solutions", solutions, stats.length, new Set(stats.map((s) => s.solutionId)).size);
     ledger.expectExact();
   });
 
@@ -184,8 +184,8 @@ describe("workers SIGKILLed at random points of every kind of run", () => {
     }, { total: (await chunkTotal(db)) * JUDGE_SAMPLES, stored: (runId) => db.judgeSample.count({ where: { runId } }) });
     const samples = await db.judgeSample.findMany({ where: { runId: run.id }, select: { chunkId: true, sampleIndex: true } });
     ledger.record("benchmark judge samples", (await chunkTotal(db)) * JUDGE_SAMPLES, samples.length, new Set(samples.map((s) => `${s.chunkId}:${s.sampleIndex}`)).size);
-    const predictions = await db.solutionPrediction.findMany({ where: { runId: run.id }, select: { trajectoryId: true } });
-    ledger.record("predictions", trajectories, predictions.length, new Set(predictions.map((p) => p.trajectoryId)).size);
+    const predictions = await db.solutionPrediction.findMany({ where: { runId: run.id }, select: { solutionId: true } });
+    ledger.record("predictions", solutions, predictions.length, new Set(predictions.map((p) => p.solutionId)).size);
     ledger.expectExact();
     for (const kind of Object.keys(kills) as Kind[]) expect(kills[kind], kind).toBe(KILLS_PER_KIND);
   });

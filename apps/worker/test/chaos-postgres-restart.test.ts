@@ -97,10 +97,10 @@ describe("PostgreSQL restarted in the middle of a run", () => {
     const token = `sw_${randomBytes(32).toString("base64url")}`;
     await db.apiToken.create({ data: { userId: user.id, name: "script", tokenHash: createHash("sha256").update(token).digest("hex"), prefix: token.slice(0, 11), expiresAt: new Date(Date.now() + 24 * 3600 * 1000) } });
 
-    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "restart", problems: PROBLEMS, seed: 41 });
+    const { datasetId, solutions } = await createSimWorldDataset(db, { name: "restart", problems: PROBLEMS, seed: 41 });
     const queue = await web.getQueue();
     const run = await submitRun(db, queue, { kind: "annotate", config: { datasetId, policyEndpoint: "policy", rollouts: ROLLOUTS, seed: 9, strategy: "fixed", concurrency: 2 } });
-    const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const chunks = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
     expect((await trpc("health.ping", undefined)).status).toBe(200);
 
     await waitFor("a quarter of the rollouts", async () => (await db.rollout.count({ where: { runId: run.id } })) >= (chunks * ROLLOUTS) / 4, 60_000, 50);
@@ -130,7 +130,7 @@ describe("PostgreSQL restarted in the middle of a run", () => {
     expect(finished.unitsFailed).toBe(0);
     completed += 1;
 
-    await recordAnnotateRows(db, ledger, run.id, { chunks, trajectories, rollouts: ROLLOUTS });
+    await recordAnnotateRows(db, ledger, run.id, { chunks, solutions, rollouts: ROLLOUTS });
     ledger.expectExact();
 
     // The worker that lived through the outage did the whole run: no process was restarted.

@@ -82,8 +82,8 @@ describe("worker killed with SIGKILL during an import", () => {
 
     const db = database.db;
     expect(await db.dataset.count()).toBe(1);
-    expect(await db.trajectory.count()).toBe(records.length);
-    const distinctIds = await db.trajectory.groupBy({ by: ["externalId"] });
+    expect(await db.solution.count()).toBe(records.length);
+    const distinctIds = await db.solution.groupBy({ by: ["externalId"] });
     expect(distinctIds).toHaveLength(records.length);
     expect(await db.segmentation.count()).toBe(records.length);
     expect(await db.chunk.count()).toBe(records.reduce((n, r) => n + r.steps.length, 0));

@@ -50,7 +50,7 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
 
   it(`annotate: every unit done once, by all ${WORKERS} workers, and no replica ever sees more than the endpoint's limit`, { timeout: 240_000 }, async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "scale-out", problems: PROBLEMS, seed: 11 });
+    const { datasetId, solutions } = await createSimWorldDataset(db, { name: "scale-out", problems: PROBLEMS, seed: 11 });
     for (let i = 0; i < WORKERS; i++) {
       const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
         cwd: repoRoot,
@@ -96,12 +96,12 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
 
     // Exactly one result per unit: every unit done, every rollout and value stored once.
     const units = await db.runUnit.findMany({ where: { runId: run.id }, select: { status: true, claimedBy: true, attempts: true } });
-    expect(units).toHaveLength(trajectories);
+    expect(units).toHaveLength(solutions);
     expect(units.every((u) => u.status === "done" && u.attempts === 1)).toBe(true);
-    const chunkTotal = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const chunkTotal = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
     expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * M);
     expect(await db.rollout.groupBy({ by: ["segmentationId", "prefixLength", "sampleIndex"], where: { runId: run.id } })).toHaveLength(chunkTotal * M);
-    expect(await db.chunkValue.count({ where: { runId: run.id } })).toBe(chunkTotal + trajectories);
+    expect(await db.chunkValue.count({ where: { runId: run.id } })).toBe(chunkTotal + solutions);
     for (const rule of ["abs_q", "rel_ratio", "rel_effective"] as const) {
       expect(await db.chunkLabel.count({ where: { runId: run.id, rule } })).toBe(chunkTotal);
     }

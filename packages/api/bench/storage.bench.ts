@@ -44,7 +44,7 @@ const TIER_COMPARE_REQUESTS = Number(process.env.STEPWISER_BENCH_TIER_COMPARE_RE
  * before it on the same machine at the same time, so they start at once and report the load they met.
  */
 const QUIET_WAIT_MINUTES = Number(process.env.STEPWISER_BENCH_QUIET_WAIT_MINUTES ?? atProfile({ full: 90, quick: 0 }));
-/** Shares of the tier's Trajectory and Rollout pages sampled for request inputs: enough pages to draw from at either size. */
+/** Shares of the tier's Solution and Rollout pages sampled for request inputs: enough pages to draw from at either size. */
 const TIER_SOLUTION_SAMPLE_PERCENT = atProfile({ full: 1, quick: 10 });
 const TIER_ROLLOUT_SAMPLE_PERCENT = atProfile({ full: 0.1, quick: 2 });
 
@@ -101,14 +101,14 @@ const breakdown = (p: ReturnType<typeof perRow>) => `${bytes(p.total)} (heap ${b
 async function measureTier(db: Db, url: string): Promise<BenchmarkRow[]> {
   const started = performance.now();
   const seeded = await seedLargeDataset(url, {
-    trajectories: TIER_SOLUTIONS,
+    solutions: TIER_SOLUTIONS,
     seed: 13,
     judgeSamples: 1,
     rolloutsPerPrefix: 16,
     rolloutText: "answer-only",
     rolloutSolutions: TIER_ROLLOUT_SOLUTIONS,
     onProgress: (p) => {
-      if (p.trajectories % 100_000 === 0 || p.trajectories === p.total) console.error(`tier ${p.phase}: ${p.trajectories} of ${p.total} in ${(p.elapsedMs / 1000).toFixed(0)} s`);
+      if (p.solutions % 100_000 === 0 || p.solutions === p.total) console.error(`tier ${p.phase}: ${p.solutions} of ${p.total} in ${(p.elapsedMs / 1000).toFixed(0)} s`);
     },
   });
   const seedSeconds = (performance.now() - started) / 1000;
@@ -124,10 +124,10 @@ async function measureTier(db: Db, url: string): Promise<BenchmarkRow[]> {
     const pick = <T>(items: readonly T[]): T => items[rng.nextInt(items.length)]!;
     const { datasetId, annotateRunId, judgeRunIds } = seeded;
     const [strong, weak] = judgeRunIds;
-    const ids = (await db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM "Trajectory" TABLESAMPLE SYSTEM (${TIER_SOLUTION_SAMPLE_PERCENT}) REPEATABLE (5) WHERE "datasetId" = $1 LIMIT 5000`, datasetId)).map((r) => r.id);
+    const ids = (await db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM "Solution" TABLESAMPLE SYSTEM (${TIER_SOLUTION_SAMPLE_PERCENT}) REPEATABLE (5) WHERE "datasetId" = $1 LIMIT 5000`, datasetId)).map((r) => r.id);
     const views = seededListViews(rng, seeded);
-    const inspector = await measure("tier inspector", () => timedQuery("trajectory.inspect", { id: pick(ids) }), TIER_REQUESTS, TIER_WARM_UP_REQUESTS);
-    const list = await measure("tier filtered list", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }), TIER_REQUESTS, TIER_WARM_UP_REQUESTS);
+    const inspector = await measure("tier inspector", () => timedQuery("solution.inspect", { id: pick(ids) }), TIER_REQUESTS, TIER_WARM_UP_REQUESTS);
+    const list = await measure("tier filtered list", () => timedQuery("solution.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }), TIER_REQUESTS, TIER_WARM_UP_REQUESTS);
     const prefixes = await db.$queryRawUnsafe<Array<{ segmentationId: string; prefixLength: number }>>(
       `SELECT DISTINCT "segmentationId", "prefixLength" FROM "Rollout" TABLESAMPLE SYSTEM (${TIER_ROLLOUT_SAMPLE_PERCENT}) REPEATABLE (7) WHERE "runId" = $1 LIMIT 2000`,
       annotateRunId,
@@ -162,13 +162,13 @@ async function measureTier(db: Db, url: string): Promise<BenchmarkRow[]> {
     return [
       {
         metric: "tier: seeded",
-        value: `${n(seeded.trajectories)} solutions, ${n(seeded.chunks)} chunks, ${n(seeded.chunks + seeded.trajectories)} chunk values, ${n(seeded.chunks * 3)} labels, ${n(seeded.chunks * 2)} judge samples (2 runs × 1 per chunk), ${n(seeded.rollouts)} answer-only rollouts (every prefix of the first ${n(TIER_ROLLOUT_SOLUTIONS)} solutions × 16) in ${seedSeconds.toFixed(0)} s; database ${gb(Number(size))}`,
+        value: `${n(seeded.solutions)} solutions, ${n(seeded.chunks)} chunks, ${n(seeded.chunks + seeded.solutions)} chunk values, ${n(seeded.chunks * 3)} labels, ${n(seeded.chunks * 2)} judge samples (2 runs × 1 per chunk), ${n(seeded.rollouts)} answer-only rollouts (every prefix of the first ${n(TIER_ROLLOUT_SOLUTIONS)} solutions × 16) in ${seedSeconds.toFixed(0)} s; database ${gb(Number(size))}`,
       },
       { metric: "tier: machine load average (1 min) when timing starts · ends", value: `${quiet.load.toFixed(2)} · ${loadAtEnd.toFixed(2)} on ${availableParallelism()} cores (timing waited ${(quiet.waitedMs / 1000).toFixed(0)} s for the machine to quieten)` },
-      timed("tier: inspector (trajectory.inspect) p95", inspector, 150),
-      timed("tier: filtered list page (trajectory.list) p95", list, 100),
+      timed("tier: inspector (solution.inspect) p95", inspector, 150),
+      timed("tier: filtered list page (solution.list) p95", list, 100),
       timed("tier: rollouts of one prefix (rollout.list)", rollouts),
-      timed(`tier: compare.checkpoints, 2 judge runs on ${n(seeded.trajectories)} gold solutions, 1,000 resamples, page's default seed, replicates stored, p95`, checkpoints, 500),
+      timed(`tier: compare.checkpoints, 2 judge runs on ${n(seeded.solutions)} gold solutions, 1,000 resamples, page's default seed, replicates stored, p95`, checkpoints, 500),
       { metric: "tier: compare.checkpoints, first view of the pair (counts the gold outcomes in SQL, draws both runs' replicates, stores both)", value: ms(checkpointsFirst.max) },
       timed("tier: compare.checkpoints with a new seed each request (draws both runs again)", checkpointsNewSeed),
       timed("tier: compare.disagreements page p95", disagreements, 300),
@@ -196,31 +196,31 @@ async function main() {
     await applyMigrations(url);
     const compression = (await applyStorageSettings(url)).rolloutTextCompression;
     // One batch at a time: rows go in in key order, so index sizes repeat from run to run (interleaved writers split more pages; see the limits).
-    const seeded = await seedLargeDataset(url, { trajectories: SOLUTIONS, seed: 5, concurrency: 1 });
-    console.error(`seeded ${seeded.trajectories} solutions, ${seeded.chunks} chunks`);
+    const seeded = await seedLargeDataset(url, { solutions: SOLUTIONS, seed: 5, concurrency: 1 });
+    console.error(`seeded ${seeded.solutions} solutions, ${seeded.chunks} chunks`);
 
     // The dataset and the annotate run's own rows, per entity.
     const sizes = Object.fromEntries(
       await Promise.all(
-        ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "TrajectoryLabelConfidence", "TrajectoryRunStat", "RunUnit", "JudgeSample", "ChunkVotes"].map(async (t) => [t, await tableSize(db, t)] as const),
+        ["Problem", "Solution", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "SolutionLabelConfidence", "SolutionRunStat", "RunUnit", "JudgeSample", "ChunkVotes"].map(async (t) => [t, await tableSize(db, t)] as const),
       ),
     ) as Record<string, TableSize>;
     const [textStats] = await db.$queryRawUnsafe<Array<{ chunk_chars: number; solution_chars: number }>>(
-      `SELECT (SELECT avg(octet_length(text)) FROM "Chunk")::float8 AS chunk_chars, (SELECT avg(octet_length(text)) FROM "Trajectory")::float8 AS solution_chars`,
+      `SELECT (SELECT avg(octet_length(text)) FROM "Chunk")::float8 AS chunk_chars, (SELECT avg(octet_length(text)) FROM "Solution")::float8 AS solution_chars`,
     );
-    const solution = (sizes.Problem!.total + sizes.Trajectory!.total + sizes.Segmentation!.total) / SOLUTIONS;
+    const solution = (sizes.Problem!.total + sizes.Solution!.total + sizes.Segmentation!.total) / SOLUTIONS;
     const chunk = perRow(sizes.Chunk!);
     const chunkValue = perRow(sizes.ChunkValue!);
     const label = perRow(sizes.ChunkLabel!);
     // Per solution of the annotate run: its stats row, its unit, its lowest confidence per rule (the judge runs' rows are left out).
     const annotateRuns = 1;
     const judgeRuns = 2;
-    const runStat = sizes.TrajectoryRunStat!.total / (SOLUTIONS * (annotateRuns + judgeRuns));
+    const runStat = sizes.SolutionRunStat!.total / (SOLUTIONS * (annotateRuns + judgeRuns));
     const runUnit = sizes.RunUnit!.total / sizes.RunUnit!.rows;
-    const confidence = sizes.TrajectoryLabelConfidence!.total / SOLUTIONS;
+    const confidence = sizes.SolutionLabelConfidence!.total / SOLUTIONS;
 
     // Rollouts at realistic lengths under each policy, and the previous layout, on the same rows.
-    const segmentations = await db.segmentation.findMany({ where: { trajectory: { datasetId: seeded.datasetId } }, select: { id: true }, take: Math.ceil(ROLLOUT_PREFIXES / 4) });
+    const segmentations = await db.segmentation.findMany({ where: { solution: { datasetId: seeded.datasetId } }, select: { id: true }, take: Math.ceil(ROLLOUT_PREFIXES / 4) });
     const rng = createRng(17);
     const drawn = Array.from({ length: ROLLOUT_PREFIXES * M }, (_, i) => {
       const tokens = MIN_TOKENS + rng.nextInt(MAX_TOKENS - MIN_TOKENS + 1);
@@ -298,7 +298,7 @@ async function main() {
 
     rows.push(
       { metric: "measured on", value: `${SOLUTIONS.toLocaleString("en")} seeded solutions (${seeded.chunks.toLocaleString("en")} chunks, mean ${Math.round(textStats!.chunk_chars)} B of text per chunk); ${drawn.length.toLocaleString("en")} rollouts (${ROLLOUT_PREFIXES.toLocaleString("en")} prefixes × ${M}) of ${MIN_TOKENS}–${MAX_TOKENS} tokens (mean ${Math.round(meanTokens)} tokens, ${Math.round(meanChars).toLocaleString("en")} characters) of ProcessBench MATH steps; rollout text compression: ${compression === "lz4" ? "lz4" : "pglz (this server has no lz4)"}` },
-      { metric: "solution (problem share, trajectory text, segmentation)", value: bytes(solution) },
+      { metric: "solution (problem share, solution text, segmentation)", value: bytes(solution) },
       { metric: "chunk", value: breakdown(chunk) },
       { metric: "chunk value (one per prefix)", value: breakdown(chunkValue) },
       { metric: "chunk label (one per chunk and rule)", value: breakdown(label) },

@@ -15,7 +15,7 @@ const BASE_URL = "http://localhost:3998";
 const PASSWORD = "bench-password-123";
 
 export type Timings = { p50: number; p95: number; max: number; n: number };
-export type ListInput = RouterInputs["trajectory"]["list"];
+export type ListInput = RouterInputs["solution"]["list"];
 export type Role = "viewer" | "researcher" | "annotator";
 
 export function summarise(times: number[]): Timings {

@@ -23,9 +23,9 @@ import { measure as measureRequests, openBenchSession, seededListViews, summaris
  * lookup, validation, queries, serialisation), against an embedded PostgreSQL
  * holding the seeded data.
  */
-const TRAJECTORIES = Number(process.env.STEPWISER_BENCH_TRAJECTORIES ?? atProfile({ full: 100_000, quick: 1_000 }));
+const SOLUTIONS = Number(process.env.STEPWISER_BENCH_SOLUTIONS ?? atProfile({ full: 100_000, quick: 1_000 }));
 /** Pages of 50 of the unfiltered list the deep-page row draws from: the first 2,000, or all a smaller dataset has. */
-const LIST_PAGES = Math.min(2_000, Math.ceil(TRAJECTORIES / 50));
+const LIST_PAGES = Math.min(2_000, Math.ceil(SOLUTIONS / 50));
 const REQUESTS = Number(process.env.STEPWISER_BENCH_REQUESTS ?? atProfile({ full: 300, quick: 30 }));
 /** Untimed requests before each inspector, rollout and list row's timed ones (warm caches and the plan cache). */
 const WARM_UP_REQUESTS = atProfile({ full: 20, quick: 5 });
@@ -58,7 +58,7 @@ async function main() {
   try {
     await applyMigrations(url);
     const seedStarted = performance.now();
-    const seeded = await seedLargeDataset(url, { trajectories: TRAJECTORIES, seed: 7, rolloutsPerPrefix: SEED_ROLLOUTS_PER_PREFIX });
+    const seeded = await seedLargeDataset(url, { solutions: SOLUTIONS, seed: 7, rolloutsPerPrefix: SEED_ROLLOUTS_PER_PREFIX });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     // The seed's last step vacuumed every table, dirtying gigabytes of pages; flushed now, so that the checkpointer
     // does not write them out (and slow every commit's WAL flush) while requests are timed.
@@ -66,7 +66,7 @@ async function main() {
     const solutionsSeconds = seeded.timings.solutionsMs / 1000;
     const rolloutsSeconds = seeded.timings.rolloutsMs / 1000;
     console.error(
-      `seeded ${seeded.trajectories} solutions, ${seeded.chunks} chunks in ${solutionsSeconds.toFixed(0)} s, ${seeded.rollouts} rollouts in ${rolloutsSeconds.toFixed(0)} s (${seedSeconds.toFixed(0)} s in all)`,
+      `seeded ${seeded.solutions} solutions, ${seeded.chunks} chunks in ${solutionsSeconds.toFixed(0)} s, ${seeded.rollouts} rollouts in ${rolloutsSeconds.toFixed(0)} s (${seedSeconds.toFixed(0)} s in all)`,
     );
 
     // 1 viewer, 1 researcher (creates the queue), 20 annotators: every one signs in through better-auth.
@@ -74,23 +74,23 @@ async function main() {
     const researcher = await signIn("researcher@example.test", "researcher");
 
     const rng = createRng(11);
-    const ids = (await db.trajectory.findMany({ where: { datasetId: seeded.datasetId }, select: { id: true } })).map((t) => t.id);
+    const ids = (await db.solution.findMany({ where: { datasetId: seeded.datasetId }, select: { id: true } })).map((t) => t.id);
     const pick = <T>(items: readonly T[]): T => items[rng.nextInt(items.length)]!;
     const { datasetId, annotateRunId, judgeRunIds } = seeded;
     // The views a researcher builds: each a filter plus a sort, at a random early page.
     const views = seededListViews(rng, seeded);
     const measure = (label: string, run: () => Promise<number>, requests = REQUESTS, warmUp = WARM_UP_REQUESTS): Promise<Timings> => measureRequests(label, run, requests, warmUp);
 
-    const inspector = await measure("inspector", () => timedQuery("trajectory.inspect", { id: pick(ids) }));
-    const list = await measure("filtered list", () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }));
-    const deepPage = await measure(`unfiltered list, page 1–${LIST_PAGES}`, () => timedQuery("trajectory.list", { datasetId, page: 1 + rng.nextInt(LIST_PAGES), pageSize: 50 }));
+    const inspector = await measure("inspector", () => timedQuery("solution.inspect", { id: pick(ids) }));
+    const list = await measure("filtered list", () => timedQuery("solution.list", { datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...pick(views)() }));
+    const deepPage = await measure(`unfiltered list, page 1–${LIST_PAGES}`, () => timedQuery("solution.list", { datasetId, page: 1 + rng.nextInt(LIST_PAGES), pageSize: 50 }));
     // n/p is pressed on a solution opened from its list: pick one from a page of that list.
     const neighborViews = views.map((view) => view());
     const neighbors = await measure("next/previous", async () => {
       const view = pick(neighborViews);
-      const listed = await caller.trajectory.list({ datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...view });
-      if (listed.items.length === 0) return timedQuery("trajectory.neighbors", { datasetId, id: pick(ids), ...view });
-      return timedQuery("trajectory.neighbors", { datasetId, id: pick(listed.items).id, ...view });
+      const listed = await caller.solution.list({ datasetId, page: 1 + rng.nextInt(3), pageSize: 50, ...view });
+      if (listed.items.length === 0) return timedQuery("solution.neighbors", { datasetId, id: pick(ids), ...view });
+      return timedQuery("solution.neighbors", { datasetId, id: pick(listed.items).id, ...view });
     });
 
     // The inspector's rollouts panel: the 16 rollouts behind one Q-value, read through the unique (run, segmentation, prefix, sample) index.
@@ -137,7 +137,7 @@ async function main() {
       COMPARE_REQUESTS,
       1,
     );
-    const compareItem = await measure("compare item", () => timedQuery("compare.item", { trajectoryId: pick(ids), runIds: [strong, weak] }), COMPARE_ITEM_REQUESTS);
+    const compareItem = await measure("compare item", () => timedQuery("compare.item", { solutionId: pick(ids), runIds: [strong, weak] }), COMPARE_ITEM_REQUESTS);
 
     // Annotation: a queue of the largest size the app allows, 3 annotators per item, with the Monte-Carlo labels and judge votes shown;
     // its annotators are members, as outside annotators must be to see it.
@@ -261,20 +261,20 @@ async function main() {
     const rows: BenchmarkRow[] = [
       {
         metric: "seeded",
-        value: `${n(seeded.trajectories)} solutions (${n(seeded.problems)} problems), ${n(seeded.chunks)} chunks, ${n(seeded.rollouts)} rollout rows, ${n(seeded.chunks + seeded.trajectories)} chunk values, ${n(seeded.chunks * 3)} chunk labels, ${n(seeded.chunks * 4)} judge samples; 3 runs (1 annotate, 2 judge); 1 annotation queue of ${n(queueItems)} items, ${n(humanLabels)} human labels written by the annotators`,
+        value: `${n(seeded.solutions)} solutions (${n(seeded.problems)} problems), ${n(seeded.chunks)} chunks, ${n(seeded.rollouts)} rollout rows, ${n(seeded.chunks + seeded.solutions)} chunk values, ${n(seeded.chunks * 3)} chunk labels, ${n(seeded.chunks * 4)} judge samples; 3 runs (1 annotate, 2 judge); 1 annotation queue of ${n(queueItems)} items, ${n(humanLabels)} human labels written by the annotators`,
       },
       { metric: "seed time: solutions, chunks, values, labels, judge samples, stats", value: `${solutionsSeconds.toFixed(0)} s` },
       { metric: `seed time: ${n(seeded.rollouts)} rollouts`, value: `${rolloutsSeconds.toFixed(0)} s` },
-      { metric: "inspector (trajectory.inspect) p95", value: ms(inspector.p95), target: "< 150 ms", met: inspector.p95 < 150 },
+      { metric: "inspector (solution.inspect) p95", value: ms(inspector.p95), target: "< 150 ms", met: inspector.p95 < 150 },
       { metric: "inspector p50 / max", value: `${ms(inspector.p50)} / ${ms(inspector.max)}` },
       { metric: `rollouts of one prefix in the inspector (rollout.list, 16 of ${compact(seeded.rollouts)} rows) p50 / p95`, value: p50p95(rollouts) },
-      { metric: "filtered list page (trajectory.list) p95", value: ms(list.p95), target: "< 100 ms", met: list.p95 < 100 },
+      { metric: "filtered list page (solution.list) p95", value: ms(list.p95), target: "< 100 ms", met: list.p95 < 100 },
       { metric: "filtered list page p50 / max", value: `${ms(list.p50)} / ${ms(list.max)}` },
       { metric: `unfiltered list, random page of ${n(LIST_PAGES)}, p95`, value: ms(deepPage.p95) },
-      { metric: "next/previous from a solution of a filtered, sorted list (trajectory.neighbors) p95", value: ms(neighbors.p95) },
+      { metric: "next/previous from a solution of a filtered, sorted list (solution.neighbors) p95", value: ms(neighbors.p95) },
       { metric: "compare: runs to pick (compare.candidates) p50 / p95", value: p50p95(compareCandidates) },
       {
-        metric: `compare: metrics tab, 2 judge runs on ${n(seeded.trajectories)} gold solutions, 1,000 resamples, the page's default seed, replicates stored (compare.checkpoints) p95`,
+        metric: `compare: metrics tab, 2 judge runs on ${n(seeded.solutions)} gold solutions, 1,000 resamples, the page's default seed, replicates stored (compare.checkpoints) p95`,
         value: ms(compareMetrics.p95),
         target: "< 500 ms",
         met: compareMetrics.p95 < 500,
@@ -331,10 +331,10 @@ async function main() {
       bench: "web.bench",
       title: "Web app server time at scale",
       method: [
-        `${n(seeded.trajectories)} solutions, ${n(seeded.chunks)} chunks and ${n(seeded.rollouts)} rollouts seeded into an embedded PostgreSQL: one annotate run with 16 rollouts per chunk prefix (their correct counts are the stored Q-values), Q-values and three labels per chunk; two judge runs with two samples per chunk.`,
+        `${n(seeded.solutions)} solutions, ${n(seeded.chunks)} chunks and ${n(seeded.rollouts)} rollouts seeded into an embedded PostgreSQL: one annotate run with 16 rollouts per chunk prefix (their correct counts are the stored Q-values), Q-values and three labels per chunk; two judge runs with two samples per chunk.`,
         `The seeded tables are vacuumed and analysed once written, as autovacuum leaves them, and a checkpoint flushes what that wrote before anything is timed. Each request goes through the tRPC fetch handler with a signed-in session and is timed until its whole response body is read.`,
         `Inspector, rollout and list rows: ${REQUESTS} requests each after ${WARM_UP_REQUESTS} warm-up requests, one at a time; filtered lists draw from eight views (correctness and generator; lowest-Q range sorted by Q; rule disagreement; judge vs. Monte-Carlo first error; judge verdict with source label; text search; text search sorted by Q; subset and correctness by id) at pages 1–3 of 50.`,
-        `Compare rows: the page over the two judge runs, all ${n(seeded.trajectories)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples, seed 0; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, ${COMPARE_ITEM_REQUESTS} for the side-by-side item. The metrics tab's first view of the pair is timed on its own: it counts each run's outcomes per subset on the common gold in SQL (GoldOutcomeCounts) and draws both finished runs' bootstrap replicates (BootstrapReplicates), and stores both, which later views, in either run order and with either baseline, read back while the rows they were computed from stand (RowsChange); the new-seed row asks with a fresh seed each time, so every request draws both runs again; the counted-anew row drops the stored outcomes before each request, as a change to the runs' rows or the dataset's solutions would.`,
+        `Compare rows: the page over the two judge runs, all ${n(seeded.solutions)} solutions with a gold first error compared, with the page's defaults (1,000 bootstrap resamples, seed 0; disagreement pages of 50 with random subset, gold-position and kind filters); ${COMPARE_REQUESTS} requests for each solution-level procedure after 1 warm-up, ${COMPARE_ITEM_REQUESTS} for the side-by-side item. The metrics tab's first view of the pair is timed on its own: it counts each run's outcomes per subset on the common gold in SQL (GoldOutcomeCounts) and draws both finished runs' bootstrap replicates (BootstrapReplicates), and stores both, which later views, in either run order and with either baseline, read back while the rows they were computed from stand (RowsChange); the new-seed row asks with a fresh seed each time, so every request draws both runs again; the counted-anew row drops the stored outcomes before each request, as a change to the runs' rows or the dataset's solutions would.`,
         `The chunk-level rows run after the annotation phase, so the queue's human labels are there: three-way agreement of a random judge run with the annotate run's first rule (human labels of the queue or of the whole dataset, a random pattern filter), calibration of a random judge run against Monte-Carlo labels or the queue's human ratings, Maj@K scaling of a random judge run with ${SCALING_DRAWS} draws at the page's default seed; ${CHUNK_COMPARE_REQUESTS} requests each after 1 warm-up. Three-way and calibration count every chunk by the judge's votes (ChunkVotes, kept by triggers on JudgeSample, read from a covering index) and its Monte-Carlo label on the first view of a finished judge run and store the count (ReadingGroupCounts); that first view is timed on its own, the other combinations of run and labels are viewed once untimed, and the later views read the count back and compute the human side from the rows; the counted-anew row drops the stored counts before each request, as a change to either run's rows would. Scaling's first view of each run replays every stored sample and stores the curve (ScalingCurve), which later views with the same draws and seed read back; the new-seed row (${CHUNK_COMPARE_REQUESTS} requests, no warm-up) replays every time.`,
         `Annotation: a researcher creates a queue (random sample of ${n(queueItems)} solutions of the annotate run, 3 annotators per item, Monte-Carlo labels and judge votes shown) with ${ANNOTATORS} annotators as its members; they, each signed in, then work it at once, each in the annotate page's loop: next item, ${THINK_MS / 1000} s on average (uniform ${(THINK_MS / 2000).toFixed(1)}–${((THINK_MS * 1.5) / 1000).toFixed(1)} s) rating every chunk, submit, next item; first for ${ANNOTATION_WARMUP_SECONDS} s as a warm-up (reported on its own row: the first claims and submits after the server starts are the first use of their code paths), then for ${ANNOTATION_SECONDS} s timed.`,
         `People need tens of seconds to rate a solution of 4–16 chunks, so this is several times the load of ${ANNOTATORS} real annotators; the saturated row repeats the loop for ${SATURATION_SECONDS} s with no time on an item, so ${ANNOTATORS} requests are always waiting on the one Node.js process and the 2-core machine.`,

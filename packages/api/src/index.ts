@@ -18,4 +18,9 @@ export { handleRestRequest, routeRestRequest, REST_PREFIX } from "./rest/handler
 export { operationChangesState, REST_OPERATIONS, type RestOperation } from "./rest/operations";
 export { openApiDocument } from "./rest/openapi";
 export { importReportLinesOf, openStoredFile, storeUpload, type UploadRequest } from "./services/file/stored-file";
+export { getRunState } from "./services/run/state";
+export { listExportFiles } from "./services/export/files";
+export { countDatasetSolutions } from "./services/dataset/solution-count";
+export { findEndpointByName } from "./services/endpoint/find-by-name";
+export { actingUser } from "./services/user/acting-user";
 export { httpErrorOf } from "./trpc";

@@ -11,7 +11,7 @@ import { meRouter } from "./routers/me/router";
 import { rolloutRouter } from "./routers/rollout/router";
 import { runRouter } from "./routers/run/router";
 import { tokenRouter } from "./routers/token/router";
-import { trajectoryRouter } from "./routers/trajectory/router";
+import { solutionRouter } from "./routers/solution/router";
 import { userRouter } from "./routers/user/router";
 import { workerRouter } from "./routers/worker/router";
 import { createRouter } from "./trpc";
@@ -20,7 +20,7 @@ export const appRouter = createRouter({
   health: healthRouter,
   me: meRouter,
   dataset: datasetRouter,
-  trajectory: trajectoryRouter,
+  solution: solutionRouter,
   run: runRouter,
   rollout: rolloutRouter,
   import: importRouter,

@@ -22,19 +22,19 @@ describe("creating annotation queues", () => {
   });
 
   const itemsOf = async (queueId: string) =>
-    (await database.db.annotationItem.findMany({ where: { queueId }, orderBy: { position: "asc" }, select: { trajectoryId: true, position: true, segmentationId: true } })).map((item, i) => {
+    (await database.db.annotationItem.findMany({ where: { queueId }, orderBy: { position: "asc" }, select: { solutionId: true, position: true, segmentationId: true } })).map((item, i) => {
       expect(item.position).toBe(i);
-      return item.trajectoryId;
+      return item.solutionId;
     });
   const base = () => ({ name: "queue", datasetId: world.datasetId });
 
-  it("filter: the trajectory list's solutions in list order, without solutions lacking the queue's segmentation", async () => {
+  it("filter: the solution list's solutions in list order, without solutions lacking the queue's segmentation", async () => {
     const { queueId, items } = await researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "filter", filter: { datasetId: world.datasetId, hasError: true }, limit: 3 } });
     const expected = world.solutions.filter((s) => s.sourceFirstErrorIndex >= 0).slice(0, 3);
     expect(items).toBe(3);
     expect(await itemsOf(queueId)).toEqual(expected.map((s) => s.id));
-    const segmentations = await database.db.annotationItem.findMany({ where: { queueId }, select: { segmentationId: true, trajectoryId: true } });
-    for (const item of segmentations) expect(item.segmentationId).toBe(world.solutions.find((s) => s.id === item.trajectoryId)!.segmentationId);
+    const segmentations = await database.db.annotationItem.findMany({ where: { queueId }, select: { segmentationId: true, solutionId: true } });
+    for (const item of segmentations) expect(item.segmentationId).toBe(world.solutions.find((s) => s.id === item.solutionId)!.segmentationId);
 
     // Sorted by the run's lowest Q: the unsegmented solution (lowest Q of all) is left out.
     const byQ = await researcher.annotationQueue.createQueue({
@@ -42,8 +42,8 @@ describe("creating annotation queues", () => {
       annotateRunId: world.annotateRunId,
       selection: { kind: "filter", filter: { datasetId: world.datasetId, annotateRunId: world.annotateRunId, sort: "qMin", order: "asc" }, limit: 100 },
     });
-    const stats = await database.db.trajectoryRunStat.findMany({ where: { runId: world.annotateRunId, trajectoryId: { in: world.solutions.map((s) => s.id) } } });
-    const expectedByQ = stats.sort((a, b) => a.qMin! - b.qMin! || (a.trajectoryId < b.trajectoryId ? -1 : 1)).map((s) => s.trajectoryId);
+    const stats = await database.db.solutionRunStat.findMany({ where: { runId: world.annotateRunId, solutionId: { in: world.solutions.map((s) => s.id) } } });
+    const expectedByQ = stats.sort((a, b) => a.qMin! - b.qMin! || (a.solutionId < b.solutionId ? -1 : 1)).map((s) => s.solutionId);
     expect(await itemsOf(byQ.queueId)).toEqual(expectedByQ);
     expect(expectedByQ).not.toContain(world.unsegmentedId);
 
@@ -86,8 +86,8 @@ describe("creating annotation queues", () => {
   });
 
   it("random: a seeded sample of the solutions the run covered, reproducible from its seed", async () => {
-    const covered = (await database.db.trajectoryRunStat.findMany({ where: { runId: world.annotateRunId }, select: { trajectoryId: true } }))
-      .map((s) => s.trajectoryId)
+    const covered = (await database.db.solutionRunStat.findMany({ where: { runId: world.annotateRunId }, select: { solutionId: true } }))
+      .map((s) => s.solutionId)
       .filter((id) => id !== world.unsegmentedId);
     const first = await researcher.annotationQueue.createQueue({ ...base(), selection: { kind: "random", runId: world.annotateRunId, size: 6, seed: 3 } });
     const drawn = await itemsOf(first.queueId);
@@ -104,9 +104,9 @@ describe("creating annotation queues", () => {
   });
 
   it("stratified: perStratum solutions the run labelled with a Negative chunk and as many without, interleaved by the seed", async () => {
-    const stats = await database.db.trajectoryRunStat.findMany({ where: { runId: world.judgeRunId }, select: { trajectoryId: true, firstNegative: true } });
-    const negatives = stats.filter((s) => s.firstNegative >= 0).map((s) => s.trajectoryId);
-    const positives = stats.filter((s) => s.firstNegative < 0).map((s) => s.trajectoryId);
+    const stats = await database.db.solutionRunStat.findMany({ where: { runId: world.judgeRunId }, select: { solutionId: true, firstNegative: true } });
+    const negatives = stats.filter((s) => s.firstNegative >= 0).map((s) => s.solutionId);
+    const positives = stats.filter((s) => s.firstNegative < 0).map((s) => s.solutionId);
     expect(negatives.length).toBeGreaterThanOrEqual(3);
     expect(positives.length).toBeGreaterThanOrEqual(1);
     const { queueId, items } = await researcher.annotationQueue.createQueue({ ...base(), judgeRunId: world.judgeRunId, selection: { kind: "stratified", runId: world.judgeRunId, perStratum: 3, seed: 9 } });
@@ -114,7 +114,7 @@ describe("creating annotation queues", () => {
     expect(items).toBe(3 + Math.min(3, positives.length));
     expect(drawn.filter((id) => negatives.includes(id))).toHaveLength(3);
     expect(drawn.filter((id) => positives.includes(id))).toHaveLength(Math.min(3, positives.length));
-    const candidates = stats.map((s) => ({ id: s.trajectoryId, stratum: s.firstNegative >= 0 ? "negative" : "positive" }));
+    const candidates = stats.map((s) => ({ id: s.solutionId, stratum: s.firstNegative >= 0 ? "negative" : "positive" }));
     expect(drawn).toEqual(stratifiedSample(candidates, 3, 9).ids);
   });
 
@@ -122,21 +122,21 @@ describe("creating annotation queues", () => {
     const { db } = database;
     // Each solution's lowest confidence per rule, as an annotate run stores it: Rel-Ratio with ties and nulls,
     // Abs-Q in the opposite order; the unsegmented solution is the least confident of all but cannot be shown.
-    const relRatio = world.solutions.map((s, i) => ({ trajectoryId: s.id, lowestConfidence: i % 5 === 4 ? null : [0.9, 0.3, 0.61, 0.3, 0.45, 0.99][i % 6]! - i / 1000 }));
+    const relRatio = world.solutions.map((s, i) => ({ solutionId: s.id, lowestConfidence: i % 5 === 4 ? null : [0.9, 0.3, 0.61, 0.3, 0.45, 0.99][i % 6]! - i / 1000 }));
     relRatio[7]!.lowestConfidence = relRatio[1]!.lowestConfidence;
-    await db.trajectoryLabelConfidence.createMany({
+    await db.solutionLabelConfidence.createMany({
       data: [
         ...relRatio.map((row) => ({ runId: world.annotateRunId, ...REL_RATIO, ...row })),
-        ...world.solutions.map((s, i) => ({ runId: world.annotateRunId, ...ABS_Q, trajectoryId: s.id, lowestConfidence: 1 - i / 100 })),
-        { runId: world.annotateRunId, ...REL_RATIO, trajectoryId: world.unsegmentedId, lowestConfidence: 0.01 },
+        ...world.solutions.map((s, i) => ({ runId: world.annotateRunId, ...ABS_Q, solutionId: s.id, lowestConfidence: 1 - i / 100 })),
+        { runId: world.annotateRunId, ...REL_RATIO, solutionId: world.unsegmentedId, lowestConfidence: 0.01 },
       ],
     });
     const leastConfident = (rows: typeof relRatio, n: number) =>
       rows
         .filter((r) => r.lowestConfidence !== null)
-        .sort((a, b) => a.lowestConfidence! - b.lowestConfidence! || (a.trajectoryId < b.trajectoryId ? -1 : 1))
+        .sort((a, b) => a.lowestConfidence! - b.lowestConfidence! || (a.solutionId < b.solutionId ? -1 : 1))
         .slice(0, n)
-        .map((r) => r.trajectoryId);
+        .map((r) => r.solutionId);
 
     const selection = { kind: "least-confident", annotateRunId: world.annotateRunId, rule: REL_RATIO, count: 5 } as const;
     const { queueId, items } = await researcher.annotationQueue.createQueue({ ...base(), selection });
@@ -182,7 +182,7 @@ describe("creating annotation queues", () => {
     });
     const predicted = world.solutions.slice(0, 4);
     await db.solutionPrediction.createMany({
-      data: predicted.map((s, i) => ({ runId: benchmark.id, trajectoryId: s.id, predictedFirstError: [-1, -1, 1, null][i] ?? null })),
+      data: predicted.map((s, i) => ({ runId: benchmark.id, solutionId: s.id, predictedFirstError: [-1, -1, 1, null][i] ?? null })),
     });
     const tied = predicted[0]!.chunkIds[0]!;
     await db.judgeSample.createMany({

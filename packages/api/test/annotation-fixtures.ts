@@ -54,7 +54,7 @@ export async function createAnnotationWorld(db: Db, options: { solutions: number
     const chunkCount = 2 + (i % 3);
     const createdAt = new Date(base + i * 1000);
     const sourceFirstErrorIndex = rng.nextInt(2) === 0 ? -1 : rng.nextInt(chunkCount);
-    const trajectory = await db.trajectory.create({
+    const solution = await db.solution.create({
       data: {
         datasetId: dataset.id,
         problemId: problem.id,
@@ -67,10 +67,10 @@ export async function createAnnotationWorld(db: Db, options: { solutions: number
         createdAt,
       },
     });
-    const segmentation = await db.segmentation.create({ data: { trajectoryId: trajectory.id, method: "self-segmented" } });
+    const segmentation = await db.segmentation.create({ data: { solutionId: solution.id, method: "self-segmented" } });
     const chunkIds: string[] = [];
     for (let c = 0; c < chunkCount; c++) {
-      const chunk = await db.chunk.create({ data: { segmentationId: segmentation.id, index: c, text: `step ${c} of ${trajectory.externalId}`, startOffset: c * 7, endOffset: c * 7 + 6 } });
+      const chunk = await db.chunk.create({ data: { segmentationId: segmentation.id, index: c, text: `step ${c} of ${solution.externalId}`, startOffset: c * 7, endOffset: c * 7 + 6 } });
       chunkIds.push(chunk.id);
     }
     // Q after each chunk; Abs-Q: Negative from the first zero on. Rel-Ratio: Negative where Q fell below 0.7 of the previous.
@@ -107,19 +107,19 @@ export async function createAnnotationWorld(db: Db, options: { solutions: number
       const neg = vs.filter((v) => v === "Negative").length;
       return pos + neg === 0 ? "unparseable" : pos > neg ? "Positive" : "Negative";
     });
-    await db.trajectoryRunStat.createMany({
+    await db.solutionRunStat.createMany({
       data: [
-        { runId: annotateRun.id, trajectoryId: trajectory.id, datasetId: dataset.id, chunkCount, qMin: Math.min(...q), firstNegative: absQ.indexOf("Negative"), negativeCount: absQ.filter((l) => l === "Negative").length },
-        { runId: judgeRun.id, trajectoryId: trajectory.id, datasetId: dataset.id, chunkCount, qMin: null, firstNegative: majority.indexOf("Negative"), negativeCount: majority.filter((l) => l === "Negative").length },
+        { runId: annotateRun.id, solutionId: solution.id, datasetId: dataset.id, chunkCount, qMin: Math.min(...q), firstNegative: absQ.indexOf("Negative"), negativeCount: absQ.filter((l) => l === "Negative").length },
+        { runId: judgeRun.id, solutionId: solution.id, datasetId: dataset.id, chunkCount, qMin: null, firstNegative: majority.indexOf("Negative"), negativeCount: majority.filter((l) => l === "Negative").length },
       ],
     });
-    solutions.push({ id: trajectory.id, externalId: trajectory.externalId, createdAt, sourceFirstErrorIndex, segmentationId: segmentation.id, chunkIds });
+    solutions.push({ id: solution.id, externalId: solution.externalId, createdAt, sourceFirstErrorIndex, segmentationId: segmentation.id, chunkIds });
   }
-  const unsegmented = await db.trajectory.create({
+  const unsegmented = await db.solution.create({
     data: { datasetId: dataset.id, problemId: problem.id, externalId: "unsegmented", generator: "test-policy", text: "one\n\ntwo", sourceFirstErrorIndex: 0, finalAnswerCorrect: false, createdAt: new Date(base - 1000) },
   });
-  await db.segmentation.create({ data: { trajectoryId: unsegmented.id, method: "blank-line", chunks: { create: [{ index: 0, text: "one", startOffset: 0, endOffset: 3 }] } } });
-  await db.trajectoryRunStat.create({ data: { runId: annotateRun.id, trajectoryId: unsegmented.id, datasetId: dataset.id, chunkCount: 1, qMin: 0, firstNegative: 0, negativeCount: 1 } });
+  await db.segmentation.create({ data: { solutionId: unsegmented.id, method: "blank-line", chunks: { create: [{ index: 0, text: "one", startOffset: 0, endOffset: 3 }] } } });
+  await db.solutionRunStat.create({ data: { runId: annotateRun.id, solutionId: unsegmented.id, datasetId: dataset.id, chunkCount: 1, qMin: 0, firstNegative: 0, negativeCount: 1 } });
   solutions.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
   return { datasetId: dataset.id, annotateRunId: annotateRun.id, judgeRunId: judgeRun.id, solutions, unsegmentedId: unsegmented.id };
 }

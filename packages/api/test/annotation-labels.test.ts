@@ -77,7 +77,7 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     for (const chunk of view.chunks) expect([chunk.mcLabel, chunk.qValue, chunk.judgeVotes, chunk.judgeVerdict]).toEqual([null, null, null, null]);
     expect(view.mine).toBeNull();
     expect(view.queue).toMatchObject({ blind: true, scheme: "rating", annotatorsPerItem: 1 });
-    expect(view.trajectory).toMatchObject({ id: world.solutions[0]!.id, externalId: world.solutions[0]!.externalId, problemText: "What is 2 + 3 * 4?" });
+    expect(view.solution).toMatchObject({ id: world.solutions[0]!.id, externalId: world.solutions[0]!.externalId, problemText: "What is 2 + 3 * 4?" });
     expect((await caller.annotationQueue.assignment({ assignmentId: view.assignmentId })).modelHidden).toBe(true);
 
     const { assignment } = await caller.annotationQueue.submit({ assignmentId: view.assignmentId, labels: rateAll(view.chunks, () => 1) });
@@ -271,7 +271,7 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     expect(lines).toHaveLength(4 * n);
     const solution = world.solutions[0]!;
     for (const line of lines) {
-      expect(line).toMatchObject({ queue_id: queueId, scheme: "first_error", dataset_id: world.datasetId, trajectory_id: solution.id, external_id: solution.externalId, item_id: va.itemId, blind: true });
+      expect(line).toMatchObject({ queue_id: queueId, scheme: "first_error", dataset_id: world.datasetId, solution_id: solution.id, external_id: solution.externalId, item_id: va.itemId, blind: true });
       expect(line.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(line.label).toBe(line.rating === null ? null : line.rating === -1 ? "Negative" : "Positive");
     }

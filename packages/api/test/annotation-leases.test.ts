@@ -39,7 +39,7 @@ describe("annotation queue leases", () => {
 
     const abandoned = (await a.annotationQueue.next({ queueId }))!;
     expect(abandoned.position).toBe(0);
-    expect(abandoned.trajectory.id).toBe(world.solutions[0]!.id);
+    expect(abandoned.solution.id).toBe(world.solutions[0]!.id);
     const second = (await b.annotationQueue.next({ queueId }))!;
     expect(second.position).toBe(1);
     await submitAll(b, second);

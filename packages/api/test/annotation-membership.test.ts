@@ -155,14 +155,14 @@ describe("annotation queue membership", () => {
     const theirs = (await colleague.annotationQueue.next({ queueId: other }))!;
     await colleague.annotationQueue.submit({ assignmentId: theirs.assignmentId, labels: rateAll(theirs.chunks, () => 1).map((l) => ({ ...l, note: "colleague-note-7f3a" })) });
 
-    const outside = await database.db.trajectory.findMany({ where: { id: { in: world.solutions.slice(1).map((s) => s.id) } }, select: { id: true, text: true } });
+    const outside = await database.db.solution.findMany({ where: { id: { in: world.solutions.slice(1).map((s) => s.id) } }, select: { id: true, text: true } });
     const otherItems = await database.db.annotationItem.findMany({ where: { queueId: other }, select: { id: true } });
     // Everything that would betray the other queue or a solution the annotator has no item of.
     // (Ids the probe itself sends may come back in an error message; those are not secrets.)
     const secrets = [...outside.map((t) => t.text), ...outside.slice(1).map((t) => t.id), ...otherItems.slice(1).map((i) => i.id), "colleague-note-7f3a"];
     const ids = {
       id: outside[0]!.id,
-      trajectoryId: outside[0]!.id,
+      solutionId: outside[0]!.id,
       queueId: other,
       itemId: otherItems[0]!.id,
       assignmentId: theirs.assignmentId,

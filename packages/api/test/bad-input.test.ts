@@ -117,7 +117,7 @@ describe("bad input to the API", () => {
     const firstError = (await annotator.annotationQueue.next({ queueId: await queueFor("first_error") }))!;
     Object.assign(names, {
       $DATASET: world.datasetId,
-      $TRAJECTORY: world.solutions[0]!.id,
+      $SOLUTION: world.solutions[0]!.id,
       $ANNOTATE_RUN: world.annotateRunId,
       $RATING_ASSIGNMENT: rating.assignmentId,
       $RATING_CHUNK0: rating.chunks[0]!.id,
@@ -174,7 +174,7 @@ describe("bad input to the API", () => {
 
   it("the corpus reaches every router named for bad-input coverage", () => {
     const routers = new Set(API_CASES.map((entry) => entry.procedure.split(".")[0]));
-    for (const router of ["dataset", "trajectory", "run", "annotationQueue", "compare", "export", "import"]) expect(routers).toContain(router);
+    for (const router of ["dataset", "solution", "run", "annotationQueue", "compare", "export", "import"]) expect(routers).toContain(router);
     expect(API_CASES.length).toBeGreaterThanOrEqual(34);
   });
 

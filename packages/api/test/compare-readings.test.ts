@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { appRouter } from "../src";
 import { replicatesKey } from "../src/services/compare/checkpoints";
-import { loadCommonGold, loadCommonGoldOutcomes, loadComparableRuns } from "../src/services/compare/runs";
+import { loadCommonGoldOutcomes } from "../src/services/compare/gold-outcomes";
+import { loadCommonGold, loadComparableRuns } from "../src/services/compare/runs";
 
 /**
  * Three-way agreement, calibration and Maj@K scaling on a hand-built dataset
@@ -77,10 +78,10 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
 
     let minute = 0;
     for (const solution of SOLUTIONS) {
-      const trajectory = await db.trajectory.create({
+      const stored = await db.solution.create({
         data: { datasetId, problemId: problem.id, externalId: solution.externalId, subset: "t", generator: "g", text: solution.chunks.map((_, i) => `step ${i}`).join("\n\n"), sourceFirstErrorIndex: solution.label },
       });
-      const segmentation = await db.segmentation.create({ data: { trajectoryId: trajectory.id, method: "processbench-paragraphs" } });
+      const segmentation = await db.segmentation.create({ data: { solutionId: stored.id, method: "processbench-paragraphs" } });
       const votes: Verdict[] = [];
       for (const [index, chunk] of solution.chunks.entries()) {
         const row = await db.chunk.create({ data: { segmentationId: segmentation.id, index, text: `step ${index}`, startOffset: 0, endOffset: 6 } });
@@ -107,8 +108,8 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
           });
         }
       }
-      await db.trajectoryRunStat.create({
-        data: { runId: judgeRunId, trajectoryId: trajectory.id, datasetId, chunkCount: solution.chunks.length, firstNegative: votes.indexOf(N), negativeCount: votes.filter((v) => v === N).length },
+      await db.solutionRunStat.create({
+        data: { runId: judgeRunId, solutionId: stored.id, datasetId, chunkCount: solution.chunks.length, firstNegative: votes.indexOf(N), negativeCount: votes.filter((v) => v === N).length },
       });
     }
     caller = appRouter.createCaller({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "viewer", email: "v@example.test", name: "V", role: "viewer" } });
@@ -193,12 +194,12 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
 
   it("compares a run on part of the dataset with a whole-dataset run on the solutions both were asked to judge", async () => {
     const { db } = database;
-    const [t0, t1] = await Promise.all(["t-0", "t-1"].map((externalId) => db.trajectory.findFirstOrThrow({ where: { datasetId, externalId } })));
-    const partial = await db.run.create({ data: { kind: "judge", status: "completed", datasetId, config: { datasetId, judgeEndpoint: "judge-b", trajectoryIds: [t0!.id, t1!.id], segmentationMethod: "processbench-paragraphs" } } });
-    await db.trajectoryRunStat.createMany({
+    const [t0, t1] = await Promise.all(["t-0", "t-1"].map((externalId) => db.solution.findFirstOrThrow({ where: { datasetId, externalId } })));
+    const partial = await db.run.create({ data: { kind: "judge", status: "completed", datasetId, config: { datasetId, judgeEndpoint: "judge-b", solutionIds: [t0!.id, t1!.id], segmentationMethod: "processbench-paragraphs" } } });
+    await db.solutionRunStat.createMany({
       data: [
-        { runId: partial.id, trajectoryId: t0!.id, datasetId, chunkCount: 3, firstNegative: -1, negativeCount: 0 }, // right
-        { runId: partial.id, trajectoryId: t1!.id, datasetId, chunkCount: 3, firstNegative: 1, negativeCount: 1 }, // right
+        { runId: partial.id, solutionId: t0!.id, datasetId, chunkCount: 3, firstNegative: -1, negativeCount: 0 }, // right
+        { runId: partial.id, solutionId: t1!.id, datasetId, chunkCount: 3, firstNegative: 1, negativeCount: 1 }, // right
       ],
     });
     const result = await caller.compare.checkpoints({ runIds: [partial.id, judgeRunId], baselineRunId: judgeRunId, resamples: 100 });
@@ -218,13 +219,13 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
 
   it("counts outcomes and keys replicates in the database as the loaded gold does, and reads the stored replicates back to the same comparison", async () => {
     const { db } = database;
-    const [t0, t2] = await Promise.all(["t-0", "t-2"].map((externalId) => db.trajectory.findFirstOrThrow({ where: { datasetId, externalId } })));
+    const [t0, t2] = await Promise.all(["t-0", "t-2"].map((externalId) => db.solution.findFirstOrThrow({ where: { datasetId, externalId } })));
     // t-0 unparseable, t-1 missing, t-2 right (no error).
     const third = await db.run.create({ data: { kind: "benchmark", status: "completed", datasetId, config: { datasetId, judgeEndpoint: "judge-c", segmentationMethod: "processbench-paragraphs" } } });
     await db.solutionPrediction.createMany({
       data: [
-        { runId: third.id, trajectoryId: t0!.id, predictedFirstError: null },
-        { runId: third.id, trajectoryId: t2!.id, predictedFirstError: -1 },
+        { runId: third.id, solutionId: t0!.id, predictedFirstError: null },
+        { runId: third.id, solutionId: t2!.id, predictedFirstError: -1 },
       ],
     });
     const runs = await loadComparableRuns(db, [third.id, judgeRunId]);
@@ -247,7 +248,7 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     expect(JSON.stringify(counted)).toBe(JSON.stringify(drawn));
     expect(counted.runs[0]).toMatchObject({ missing: 1, unparseable: 1 });
     // A changed prediction changes the key: nothing stored answers for it, the gold is read and the run drawn again.
-    await db.solutionPrediction.updateMany({ where: { runId: third.id, trajectoryId: t0!.id }, data: { predictedFirstError: -1 } });
+    await db.solutionPrediction.updateMany({ where: { runId: third.id, solutionId: t0!.id }, data: { predictedFirstError: -1 } });
     const changed = await caller.compare.checkpoints({ runIds: [third.id, judgeRunId], baselineRunId: judgeRunId, resamples: 200 });
     expect(changed.runs[0]).toMatchObject({ missing: 1, unparseable: 0 });
     expect(await db.bootstrapReplicates.count({ where: { runId: third.id, resamples: 200 } })).toBe(2);
@@ -257,8 +258,8 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     // Every chunk's three readings read row by row, as a small dataset allows, then handed to core.
     const { db } = database;
     const chunks = await db.chunk.findMany({
-      where: { segmentation: { trajectory: { datasetId } } },
-      select: { id: true, index: true, segmentation: { select: { trajectoryId: true, trajectory: { select: { externalId: true } } } } },
+      where: { segmentation: { solution: { datasetId } } },
+      select: { id: true, index: true, segmentation: { select: { solutionId: true, solution: { select: { externalId: true } } } } },
     });
     const samples = await db.judgeSample.findMany({ where: { runId: judgeRunId }, select: { chunkId: true, verdict: true } });
     const labels = await db.chunkLabel.findMany({ where: { runId: annotateRunId }, select: { chunkId: true, label: true } });
@@ -271,8 +272,8 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
           const final = own.length ? resolveHumanLabel(own) : null;
           return {
             chunkId: c.id,
-            trajectoryId: c.segmentation.trajectoryId,
-            externalId: c.segmentation.trajectory.externalId,
+            solutionId: c.segmentation.solutionId,
+            externalId: c.segmentation.solution.externalId,
             index: c.index,
             judge: votes.length ? majorityVerdict(votes, "Negative").verdict : null,
             judgeShare: votes.length ? positiveShare(votes) : null,
@@ -315,14 +316,14 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
 
   it("replays Maj@K page by page as verifierScaling does over every solution at once", async () => {
     const { db } = database;
-    const trajectories = await db.trajectory.findMany({
+    const rows = await db.solution.findMany({
       where: { datasetId },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { externalId: true, subset: true, sourceFirstErrorIndex: true, segmentations: { select: { chunks: { orderBy: { index: "asc" }, select: { id: true } } } } },
     });
     const expected = async () => {
       const samples = await db.judgeSample.findMany({ where: { runId: judgeRunId }, orderBy: { sampleIndex: "asc" }, select: { chunkId: true, verdict: true, promptTokens: true, completionTokens: true } });
-      const solutions = trajectories.map((t) => ({
+      const solutions = rows.map((t) => ({
         id: t.externalId,
         label: t.sourceFirstErrorIndex!,
         subset: t.subset!,
@@ -382,9 +383,9 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     expect(await views()).toEqual(unfinished);
 
     // Gold outcomes of two finished runs: stored, read back, and counted again after a prediction or a gold label changes.
-    const [t0] = await Promise.all(["t-0"].map((externalId) => db.trajectory.findFirstOrThrow({ where: { datasetId, externalId } })));
+    const [t0] = await Promise.all(["t-0"].map((externalId) => db.solution.findFirstOrThrow({ where: { datasetId, externalId } })));
     const other = await db.run.create({ data: { kind: "judge", status: "completed", datasetId, finishedAt: new Date("2026-01-01T00:00:00Z"), config: { datasetId, judgeEndpoint: "judge-d", segmentationMethod: "processbench-paragraphs" } } });
-    await db.trajectoryRunStat.create({ data: { runId: other.id, trajectoryId: t0!.id, datasetId, chunkCount: 3, firstNegative: -1, negativeCount: 0 } });
+    await db.solutionRunStat.create({ data: { runId: other.id, solutionId: t0!.id, datasetId, chunkCount: 3, firstNegative: -1, negativeCount: 0 } });
     const compare = () => caller.compare.checkpoints({ runIds: [other.id, judgeRunId], baselineRunId: judgeRunId, resamples: 100 });
     // Disagreements of finished runs are cut from a stored list: every filter, page and side gives what the one-statement page gives.
     const filters = [{}, { kind: "a_right" as const }, { kind: "b_right" as const }, { goldFirstError: "none" as const }, { goldFirstError: "error" as const }, { goldFirstError: 1 }, { subset: "t" }, { subset: "u" }, { cursor: 1, limit: 1 }];
@@ -410,7 +411,7 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     expect(swapped).toEqual({ ...first, runs: [...first.runs].reverse() });
     expect((await db.goldOutcomeCounts.findFirstOrThrow()).version).toBe(version);
     expect(await db.goldOutcomeCounts.count()).toBe(1);
-    await db.trajectoryRunStat.update({ where: { runId_trajectoryId: { runId: other.id, trajectoryId: t0!.id } }, data: { firstNegative: 0 } });
+    await db.solutionRunStat.update({ where: { runId_solutionId: { runId: other.id, solutionId: t0!.id } }, data: { firstNegative: 0 } });
     const wrong = await compare();
     expect(wrong.runs[0]!.bySubset.t).toMatchObject({ acc_cor: 0 });
     expect(first.runs[0]!.bySubset.t).toMatchObject({ acc_cor: 1 / 2 });
@@ -422,20 +423,20 @@ describe("judge × Monte-Carlo × human, calibration and scaling from stored rea
     await db.run.update({ where: { id: other.id }, data: { finishedAt: null } });
     expect(JSON.stringify(await pages())).toBe(JSON.stringify(relisted));
     await db.run.update({ where: { id: other.id }, data: { finishedAt: new Date("2026-01-01T00:00:00Z") } });
-    await db.trajectory.update({ where: { id: t0!.id }, data: { sourceFirstErrorIndex: 0 } });
+    await db.solution.update({ where: { id: t0!.id }, data: { sourceFirstErrorIndex: 0 } });
     const relabelledGold = await compare();
     expect(relabelledGold.runs[0]!.bySubset.t).toMatchObject({ n_error: 2, n_correct: 1 });
     await db.goldOutcomeCounts.deleteMany({});
     expect(await compare()).toEqual(relabelledGold);
-    await db.trajectory.update({ where: { id: t0!.id }, data: { sourceFirstErrorIndex: -1 } });
+    await db.solution.update({ where: { id: t0!.id }, data: { sourceFirstErrorIndex: -1 } });
     await db.run.delete({ where: { id: other.id } });
     await db.run.updateMany({ where: { id: { in: [judgeRunId, annotateRunId] } }, data: { finishedAt: null } });
   });
 
   it("shows one solution's chunks with each run's samples lined up, and its prediction", async () => {
-    const trajectory = await database.db.trajectory.findFirstOrThrow({ where: { datasetId, externalId: "t-1" } });
-    const view = await caller.compare.item({ trajectoryId: trajectory.id, runIds: [judgeRunId] });
-    expect(view.trajectory).toMatchObject({ externalId: "t-1", gold: 1 });
+    const solution = await database.db.solution.findFirstOrThrow({ where: { datasetId, externalId: "t-1" } });
+    const view = await caller.compare.item({ solutionId: solution.id, runIds: [judgeRunId] });
+    expect(view.solution).toMatchObject({ externalId: "t-1", gold: 1 });
     expect(view.runs[0]).toMatchObject({ prediction: 1, predicted: true, alignedWithShownChunks: true });
     expect(view.chunks.map((c) => c.judgements[0]!.vote?.verdict)).toEqual([P, N, P]);
     expect(view.chunks[1]!.judgements[0]!.samples.map((s) => s.rationale)).toEqual(["sample 0: \\boxed{Negative}", "sample 1: \\boxed{unparseable}"]);

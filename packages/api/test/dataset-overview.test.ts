@@ -15,7 +15,7 @@ async function addSolution(
 ): Promise<{ id: string; chunks: Record<string, ChunkIds>; segmentationIds: Record<string, string> }> {
   const texts = Object.fromEntries(Object.entries(segmentations).map(([method, lengths]) => [method, lengths.map((n) => "x".repeat(n))]));
   const firstMethod = Object.keys(texts)[0]!;
-  const trajectory = await db.trajectory.create({
+  const solution = await db.solution.create({
     data: { datasetId, problemId, externalId, generator: "g", text: texts[firstMethod]!.join(""), sourceFirstErrorIndex },
   });
   const chunks: Record<string, ChunkIds> = {};
@@ -24,7 +24,7 @@ async function addSolution(
     let offset = 0;
     const segmentation = await db.segmentation.create({
       data: {
-        trajectoryId: trajectory.id,
+        solutionId: solution.id,
         method,
         chunks: {
           create: parts.map((text, index) => {
@@ -39,7 +39,7 @@ async function addSolution(
     chunks[method] = segmentation.chunks.map((c) => c.id);
     segmentationIds[method] = segmentation.id;
   }
-  return { id: trajectory.id, chunks, segmentationIds };
+  return { id: solution.id, chunks, segmentationIds };
 }
 
 const zeros = (n: number) => Array.from({ length: n }, () => 0);
@@ -87,8 +87,8 @@ describe("dataset overview", () => {
     await labels(a1.id, t1.chunks[pp]!, "rel_ratio", '{"gamma":0.5}', "PPP");
     await labels(a2.id, t2.chunks[pp]!, "abs_q", "{}", "NN");
 
-    const stat = (runId: string, trajectoryId: string, firstNegative: number, datasetId = dataset.id) =>
-      db.trajectoryRunStat.create({ data: { runId, trajectoryId, datasetId, chunkCount: 1, firstNegative, negativeCount: firstNegative >= 0 ? 1 : 0 } });
+    const stat = (runId: string, solutionId: string, firstNegative: number, datasetId = dataset.id) =>
+      db.solutionRunStat.create({ data: { runId, solutionId, datasetId, chunkCount: 1, firstNegative, negativeCount: firstNegative >= 0 ? 1 : 0 } });
     await stat(a1.id, t1.id, 2);
     await stat(a1.id, t2.id, -1);
     await stat(a1.id, t3.id, 23);

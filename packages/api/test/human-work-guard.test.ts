@@ -50,7 +50,7 @@ describe("human work through the API: other delete paths cannot reach it, a repl
 
   const humanWork = async () => ({
     labels: (await database.db.humanLabel.findMany({ orderBy: { id: "asc" } })).map((l) => [l.id, l.chunkId, l.itemId, l.assignmentId, l.rating]),
-    items: (await database.db.annotationItem.findMany({ orderBy: { id: "asc" } })).map((i) => [i.id, i.trajectoryId]),
+    items: (await database.db.annotationItem.findMany({ orderBy: { id: "asc" } })).map((i) => [i.id, i.solutionId]),
     assignments: (await database.db.annotationAssignment.findMany({ orderBy: { id: "asc" } })).map((a) => [a.id, a.status, a.submittedAt?.toISOString() ?? null]),
   });
 
@@ -83,7 +83,7 @@ describe("human work through the API: other delete paths cannot reach it, a repl
       expect(hit, `a delete of ${table} reaches ${hit.join(", ")}`).toEqual([]);
     }
     // The walk does find what cascades: a dataset's delete reaches its solutions and their chunks (stopped at human work by RESTRICT).
-    expect([...reached("Dataset")]).toEqual(expect.arrayContaining(["Trajectory", "Segmentation", "Chunk", "AnnotationQueue"]));
+    expect([...reached("Dataset")]).toEqual(expect.arrayContaining(["Solution", "Segmentation", "Chunk", "AnnotationQueue"]));
     expect([...reached("Dataset")].filter((t) => HUMAN_WORK_TABLES.includes(t))).toEqual([]);
     // Nothing references an endpoint: deleting one removes no other row at all.
     expect(edges.filter((e) => e.parent === "Endpoint")).toEqual([]);
@@ -115,7 +115,7 @@ describe("human work through the API: other delete paths cannot reach it, a repl
     const queue = jobQueue;
     const user = await createUser(database.db, "researcher", "Ivo");
     const importer = appRouter.createCaller({ db: database.db, getQueue: async () => queue, user });
-    const solutions = await database.db.trajectory.findMany({ where: { datasetId: world.datasetId, segmentations: { some: { method: "self-segmented" } } }, select: { externalId: true } });
+    const solutions = await database.db.solution.findMany({ where: { datasetId: world.datasetId, segmentations: { some: { method: "self-segmented" } } }, select: { externalId: true } });
     const lines = solutions.map((s) => JSON.stringify({ uid: s.externalId, q: "What is 2 + 3 * 4?", s: ["2 + 3 * 4", "= 14"] })).join("\n");
     const file = await storeFile(database.db, { fileName: "replace-world.jsonl", purpose: "upload" }, [new TextEncoder().encode(lines)]);
     const options = { format: "jsonl" as const, mapping: { problem: "q", steps: "s", id: "uid" }, datasetId: world.datasetId, duplicates: "replace" as const };

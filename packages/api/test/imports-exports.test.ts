@@ -134,13 +134,14 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     const run = await database.db.run.findUniqueOrThrow({ where: { id: runId }, include: { dataset: true } });
     expect(run.status, run.error ?? "").toBe("completed");
     expect(run.dataset?.name).toBe("Shepherd sample");
-    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(12);
+    expect(await database.db.solution.count({ where: { datasetId: run.datasetId! } })).toBe(12);
 
     const listed = (await callerFor(viewer).import.list()).find((r) => r.id === runId)!;
     expect(listed).toMatchObject({ status: "completed", format: "math-shepherd", fileName: "shepherd.jsonl", dataset: { id: run.datasetId, name: "Shepherd sample" } });
     expect(listed.summary).toMatchObject({ records: 12, written: 12, skipped: 0, replaced: 0, chunks: 36 });
     importRunId = runId;
-    chunkLabels = listed.summary!.chunkLabels;
+    const summary = listed.summary!;
+    chunkLabels = "chunkLabels" in summary ? summary.chunkLabels : -1;
     expect(chunkLabels).toBe(36);
   });
 
@@ -284,7 +285,7 @@ describe("imports and exports through tRPC (real Postgres, jobs run in the test)
     let text = "";
     for await (const part of readStoredFile(db, listed!.files[0]!.id)) text += new TextDecoder().decode(part);
     const requests = text.trim().split("\n").map((line) => JSON.parse(line) as { custom_id: string; url: string; body: { n: number; model: string } });
-    const chunks = await db.chunk.count({ where: { segmentation: { method: "self-segmented", trajectory: { datasetId } } } });
+    const chunks = await db.chunk.count({ where: { segmentation: { method: "self-segmented", solution: { datasetId } } } });
     expect(requests).toHaveLength(chunks);
     for (const r of requests) expect(r).toMatchObject({ url: "/v1/chat/completions", body: { n: 2, model: "sim-policy" } });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
 /** On the finished simulated world: an annotate run (M = 4) and judge runs of K = 2, 3 and 1 samples. */
-describe("trajectory inspector data", () => {
+describe("solution inspector data", () => {
   let database: TestDatabase;
   let world: SimulatedWorld;
   beforeAll(async () => {
@@ -26,17 +26,17 @@ describe("trajectory inspector data", () => {
       [world.runs.judgeMedium, 1],
     ]);
 
-    const trajectory = await db.trajectory.findFirstOrThrow({ where: { datasetId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, segmentations: { select: { id: true, _count: { select: { chunks: true } } } } } });
-    const k = trajectory.segmentations[0]!._count.chunks;
+    const solution = await db.solution.findFirstOrThrow({ where: { datasetId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, segmentations: { select: { id: true, _count: { select: { chunks: true } } } } } });
+    const k = solution.segmentations[0]!._count.chunks;
     const caller = createCallerFactory(appRouter)({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
-    const view = await caller.trajectory.inspect({ id: trajectory.id });
+    const view = await caller.solution.inspect({ id: solution.id });
     expect(view.segmentations[0]!.chunks).toHaveLength(k);
     expect(view.annotations).toHaveLength(1);
     expect(view.annotations[0]).toMatchObject({ runId: annotateRun, kind: "annotate", strategy: "fixed", rollouts: 4 });
     expect(view.annotations[0]!.values.map((v) => v.prefixLength)).toEqual(Array.from({ length: k + 1 }, (_, i) => i));
     expect(view.judgements.map((j) => j.runId).sort()).toEqual([...samplesPerChunk.keys(), world.runs.benchmark].sort());
     for (const judgement of view.judgements) {
-      const stored = await db.judgeSample.count({ where: { runId: judgement.runId, chunk: { segmentation: { trajectoryId: trajectory.id } } } });
+      const stored = await db.judgeSample.count({ where: { runId: judgement.runId, chunk: { segmentation: { solutionId: solution.id } } } });
       expect(judgement.samples).toHaveLength(stored);
       if (judgement.runId !== world.runs.benchmark) expect(stored).toBe(k * samplesPerChunk.get(judgement.runId)!);
     }
@@ -59,7 +59,7 @@ describe("trajectory inspector data", () => {
     const live = labelsFromStoredValues(relRatio, storedSolutionValues(annotation.values, k))!;
     expect(labelConfidences(relRatio, live, storedPrefixEvidence(annotation.values, k), annotation.labelConfidence)).toEqual(storedConfidences);
 
-    const rollouts = await caller.rollout.list({ runId: annotateRun, segmentationId: trajectory.segmentations[0]!.id, prefixLength: 1 });
+    const rollouts = await caller.rollout.list({ runId: annotateRun, segmentationId: solution.segmentations[0]!.id, prefixLength: 1 });
     expect(rollouts).toHaveLength(4);
     expect(rollouts.filter((r) => r.correct).length / 4).toBe(view.annotations[0]!.values[1]!.qValue);
   });

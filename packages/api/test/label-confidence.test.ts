@@ -11,11 +11,11 @@ const POLICY = { name: "sim-policy", model: "sim-policy-7b", baseUrls: ["http://
 /** One solution of `chunks` chunks in the self-segmented segmentation; its chunk ids in order. */
 async function addSolution(db: Db, datasetId: string, problemId: string, externalId: string, chunks: number): Promise<string[]> {
   const parts = Array.from({ length: chunks }, (_, i) => `Step ${i + 1}: x = ${i}.`);
-  const trajectory = await db.trajectory.create({ data: { datasetId, problemId, externalId, generator: "sim-policy-7b", text: parts.join("\n") } });
+  const solution = await db.solution.create({ data: { datasetId, problemId, externalId, generator: "sim-policy-7b", text: parts.join("\n") } });
   let offset = 0;
   const segmentation = await db.segmentation.create({
     data: {
-      trajectoryId: trajectory.id,
+      solutionId: solution.id,
       method: "self-segmented",
       chunks: {
         create: parts.map((text, index) => {

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { createSimWorldDataset, EndpointClients, executeRun, judgeHandler, RUN_HANDLERS } from "@stepwiser/jobs";
+import { createSimWorldDataset, EndpointClients, executeRun, judgeKind, UNIT_RUN_KINDS } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter } from "../src";
 
@@ -26,10 +26,10 @@ describe("run observability", () => {
   it("lists failed units with their error and the solution they were about", async () => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: "failing", problems: 3, seed: 5 });
-    const config = judgeHandler.configSchema.parse({ datasetId, judgeEndpoint: "broken-judge", samples: 1 });
-    const run = await db.run.create({ data: { kind: "judge", config: (await judgeHandler.snapshot(db, config)) as object, datasetId } });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints, maxUnitAttempts: 1 });
-    const solutions = await db.trajectory.findMany({ where: { datasetId }, select: { id: true, externalId: true } });
+    const config = judgeKind.submitSchema.parse({ datasetId, judgeEndpoint: "broken-judge", samples: 1 });
+    const run = await db.run.create({ data: { kind: "judge", config: (await judgeKind.snapshot(db, config)) as object, datasetId } });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints, maxUnitAttempts: 1 });
+    const solutions = await db.solution.findMany({ where: { datasetId }, select: { id: true, externalId: true } });
 
     const result = await caller.run.failures({ id: run.id });
     expect(result.total).toBe(solutions.length);
@@ -37,7 +37,7 @@ describe("run observability", () => {
       expect(unit.status).toBe("failed");
       expect(unit.error).toMatch(/500|server error/i);
     }
-    expect(result.units.map((u) => u.trajectory?.externalId).sort()).toEqual(solutions.map((s) => s.externalId).sort());
+    expect(result.units.map((u) => u.solution?.externalId).sort()).toEqual(solutions.map((s) => s.externalId).sort());
   });
 
   it("returns progress at most `points` long, keeping each bucket's last sample, with rates between points", async () => {

@@ -64,7 +64,7 @@ describe("run results on runs of the simulated cluster", () => {
     const judgeRun = world.runs.judgeWeak;
     const benchmarkRun = world.runs.benchmark;
     const caller = createCallerFactory(appRouter)({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
-    const chunks = await db.chunk.findMany({ where: { segmentation: { trajectory: { datasetId } } }, select: { id: true, index: true, segmentation: { select: { trajectory: { select: { id: true, sourceFirstErrorIndex: true } } } } } });
+    const chunks = await db.chunk.findMany({ where: { segmentation: { solution: { datasetId } } }, select: { id: true, index: true, segmentation: { select: { solution: { select: { id: true, sourceFirstErrorIndex: true } } } } } });
 
     // ── annotate ──
     const annotate = await caller.run.results({ id: annotateRun });
@@ -111,7 +111,7 @@ describe("run results on runs of the simulated cluster", () => {
       } else {
         // The source's first error: Positive before it, Negative at it, no label after it.
         for (const c of chunks) {
-          const first = c.segmentation.trajectory.sourceFirstErrorIndex!;
+          const first = c.segmentation.solution.sourceFirstErrorIndex!;
           if (first < 0 || c.index < first) reference.set(c.id, "Positive");
           else if (c.index === first) reference.set(c.id, "Negative");
         }
@@ -125,7 +125,7 @@ describe("run results on runs of the simulated cluster", () => {
       for (const d of agreement.disagreements.listed) {
         expect(d.judge).toBe(majority.get(d.chunkId));
         expect(d.reference).toBe(reference.get(d.chunkId));
-        expect(chunks.find((c) => c.id === d.chunkId)).toMatchObject({ index: d.index, segmentation: { trajectory: { id: d.trajectoryId } } });
+        expect(chunks.find((c) => c.id === d.chunkId)).toMatchObject({ index: d.index, segmentation: { solution: { id: d.solutionId } } });
       }
     }
     // The weak judge is wrong often enough for the check above to have disagreements to check.
@@ -135,12 +135,12 @@ describe("run results on runs of the simulated cluster", () => {
     const benchmark = await caller.run.results({ id: benchmarkRun });
     if (benchmark.kind !== "benchmark") throw new Error(`expected a benchmark result, got ${benchmark.kind}`);
     // The gold in file order with the run's predictions, read here from the rows.
-    const goldRows = await db.trajectory.findMany({
+    const goldRows = await db.solution.findMany({
       where: { datasetId, sourceFirstErrorIndex: { not: null }, segmentations: { some: { method: "self-segmented" } } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { id: true, sourceFirstErrorIndex: true },
     });
-    const predicted = new Map((await db.solutionPrediction.findMany({ where: { runId: benchmarkRun }, select: { trajectoryId: true, predictedFirstError: true } })).map((p) => [p.trajectoryId, p.predictedFirstError]));
+    const predicted = new Map((await db.solutionPrediction.findMany({ where: { runId: benchmarkRun }, select: { solutionId: true, predictedFirstError: true } })).map((p) => [p.solutionId, p.predictedFirstError]));
     const solutions = goldRows.map((t) => ({ label: t.sourceFirstErrorIndex!, prediction: predicted.has(t.id) ? predicted.get(t.id)! : undefined }));
     const errors = solutions.filter((s) => s.label >= 0);
     const hits = errors.filter((s) => s.prediction === s.label).length;
@@ -183,7 +183,7 @@ describe("run results on runs of the simulated cluster", () => {
     const generate = await caller.run.results({ id: generateRun });
     if (generate.kind !== "generate") throw new Error(`expected a generate result, got ${generate.kind}`);
     const summary = generate.summary!;
-    const written = await db.trajectory.findMany({ where: { datasetId: summary.outputDatasetId }, select: { text: true, segmentations: { where: { method: "self-segmented" }, select: { _count: { select: { chunks: true } } } } } });
+    const written = await db.solution.findMany({ where: { datasetId: summary.outputDatasetId }, select: { text: true, segmentations: { where: { method: "self-segmented" }, select: { _count: { select: { chunks: true } } } } } });
     expect(summary.solutions).toBe(12);
     expect(written).toHaveLength(12);
     const chunkCounts = written.flatMap((t) => t.segmentations.map((s) => s._count.chunks));
@@ -209,7 +209,7 @@ describe("run results on runs of the simulated cluster", () => {
     // ── segment: blank lines on the sim solutions ──
     const segment = await caller.run.results({ id: await launch("segment", { datasetId, method: "blank-line" }) });
     if (segment.kind !== "segment") throw new Error("expected a segment result");
-    expect(segment.summary).toMatchObject({ method: "blank-line", trajectories: 3 });
+    expect(segment.summary).toMatchObject({ method: "blank-line", solutions: 3 });
     expect(segment.summary!.byMethod.map((m) => m.method)).toEqual(["blank-line", "self-segmented"]);
 
     // ── import and export: a two-record Math-Shepherd file, then its labels ──

@@ -4,7 +4,9 @@ import path from "node:path";
 
 /**
  * The one direction imports may point: each layer may import only the layers
- * before it. Apps sit on top and may not import each other.
+ * before it. Apps sit on top and may not import each other. The command line
+ * also reads and writes the database only through the API's services: no
+ * query of its own (`directQueriesOf`).
  */
 export const LAYERS = ["core", "inference", "db", "jobs", "api", "app"] as const;
 type Layer = (typeof LAYERS)[number];
@@ -32,8 +34,11 @@ export interface SourceFile {
 export interface Violation {
   file: string;
   line: number;
+  /** An import's specifier or a manifest's dependency; for a direct query, the text that makes it one. */
   specifier: string;
   reason: string;
+  /** What broke the rule: an import (or a declared dependency), or a database query where none may be. */
+  kind: "import" | "query";
 }
 
 interface Owner {
@@ -75,15 +80,74 @@ function packageOfSpecifier(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
+/**
+ * A Prisma model call (`db.run.findUnique(`, `db.solution.count(`…) or raw SQL or a
+ * transaction on the client: a direct database query. The match runs to the end of
+ * the method's name, so a violation names it whole.
+ */
+const DIRECT_QUERY_PATTERN = /db\.[a-zA-Z]+\.(?:find|count|create|update|delete|upsert|aggregate|groupBy)[a-zA-Z]*|\$queryRaw|\$executeRaw|\$transaction/g;
+
+/** Sources that go through the API's services for every database read and write. */
+const NO_DIRECT_QUERY_DIRS = ["apps/cli/src/"];
+
+const lineAt = (text: string, index: number) => text.slice(0, index).split("\n").length;
+
+/** Direct database queries in a source that must make none (the command line's). */
+export function directQueriesOf(file: SourceFile): Violation[] {
+  if (!NO_DIRECT_QUERY_DIRS.some((dir) => file.path.startsWith(dir))) return [];
+  return [...file.text.matchAll(DIRECT_QUERY_PATTERN)].map((match) => ({
+    file: file.path,
+    line: lineAt(file.text, match.index),
+    specifier: match[0],
+    reason: "the command line queries the database only through the API's services (@stepwiser/api); call or add a service instead",
+    kind: "query" as const,
+  }));
+}
+
+/**
+ * Inside packages/jobs/src, the folders point one way too: the engine (`runs/`)
+ * and offline execution (`batch/`) know no kind; a kind (`kinds/<kind>/`) knows
+ * no other kind and nothing above the kinds; the registry and the readers of
+ * any run (top-level files), the worker and the testing helpers sit on top.
+ * `kit/` and `judging/` are what kinds build on.
+ */
+const JOBS_SRC = "packages/jobs/src/";
+const JOBS_BELOW_KINDS = ["runs", "batch", "kit", "judging", "inference", "queue", "grading", "sandbox", "files", "human-work"];
+
+/** The part of packages/jobs/src a path is in: a folder, a kind's folder ("kinds/annotate"), or "top" for a top-level file. */
+function jobsPart(file: string): string {
+  const parts = file.slice(JOBS_SRC.length).split("/");
+  if (parts.length === 1) return "top";
+  return parts[0] === "kinds" ? `kinds/${parts[1]}` : parts[0]!;
+}
+
+/** Why an import inside packages/jobs/src points the wrong way, or null. */
+export function jobsFolderViolation(from: string, to: string): string | null {
+  if (!from.startsWith(JOBS_SRC) || !to.startsWith(JOBS_SRC)) return null;
+  const source = jobsPart(from);
+  const target = jobsPart(to);
+  if (source === target) return null;
+  if (JOBS_BELOW_KINDS.includes(source) && (target === "top" || target.startsWith("kinds/") || target === "worker" || target === "testing" || target === "sim-world")) {
+    return `${source}/ sits below the kinds and the registry: it may not import ${target === "top" ? "a top-level file" : `${target}/`}; take what it needs as a parameter`;
+  }
+  if (source.startsWith("kinds/")) {
+    if (target.startsWith("kinds/")) return `a kind's folder imports no other kind (${source}/ → ${target}/); move what both use to kit/ or judging/`;
+    if (target === "top" || target === "worker" || target === "testing") return `a kind may not import ${target === "top" ? "the registry or the readers above it" : `${target}/`}; it is given what it needs (OtherRuns)`;
+  }
+  return null;
+}
+
 export function checkFile(file: SourceFile): Violation[] {
   const owner = ownerOf(file.path);
   if (!owner) return [];
-  const violations: Violation[] = [];
+  const violations: Violation[] = directQueriesOf(file);
   for (const { specifier, line } of importsOf(file.text)) {
-    const report = (reason: string) => violations.push({ file: file.path, line, specifier, reason });
+    const report = (reason: string) => violations.push({ file: file.path, line, specifier, reason, kind: "import" });
     if (specifier.startsWith(".")) {
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file.path), specifier));
       if (!target.startsWith(`${owner.dir}/`)) report(`relative import leaves ${owner.dir}; import the package by name`);
+      const folders = jobsFolderViolation(file.path, target);
+      if (folders) report(folders);
       continue;
     }
     const target = packageOfSpecifier(specifier);
@@ -116,7 +180,7 @@ export function checkManifest(manifestPath: string, manifest: { name?: string; d
     const layer = PACKAGE_LAYER[dep];
     if (!layer || dep === owner.name) return [];
     return layerIndex(layer) >= layerIndex(owner.layer as Layer)
-      ? [{ file: manifestPath, line: 1, specifier: dep, reason: `${owner.name} may not depend on ${dep}` }]
+      ? [{ file: manifestPath, line: 1, specifier: dep, reason: `${owner.name} may not depend on ${dep}`, kind: "import" as const }]
       : [];
   });
 }
@@ -159,5 +223,5 @@ export function checkRepository(root: string): Violation[] {
 }
 
 export function formatViolation(v: Violation): string {
-  return `${v.file}:${v.line}: import "${v.specifier}": ${v.reason}`;
+  return `${v.file}:${v.line}: ${v.kind} "${v.specifier}": ${v.reason}`;
 }

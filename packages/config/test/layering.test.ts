@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { checkFile, checkManifest, checkRepository, formatViolation } from "../layering/check-layering";
+import { checkFile, checkManifest, checkRepository, directQueriesOf, formatViolation } from "../layering/check-layering";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -51,6 +51,48 @@ describe("layering: core ← inference ← db ← jobs ← api ← apps", () => 
   it("rejects one app importing another, and a reversed dependency in package.json", () => {
     expect(checkFile({ path: "apps/worker/src/x.ts", text: 'import "@stepwiser/web";\n' })).toHaveLength(1);
     expect(checkManifest("packages/core/package.json", { dependencies: { "@stepwiser/db": "workspace:*" } })).toHaveLength(1);
+  });
+
+  it("rejects a direct database query under apps/cli/src, and allows the same text in the api's services", () => {
+    const text = ['import { getRunState } from "@stepwiser/api/services/run";', "", "const run = await db.run.findUnique({ where: { id } });", ""].join("\n");
+    const violations = checkFile({ path: "apps/cli/src/commands/x.ts", text });
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatchObject({ file: "apps/cli/src/commands/x.ts", line: 3, specifier: "db.run.findUnique", kind: "query" });
+    expect(formatViolation(violations[0]!)).toMatch(/^apps\/cli\/src\/commands\/x\.ts:3: query "db\.run\.findUnique": the command line queries the database only through the API's services/);
+    expect(checkFile({ path: "packages/api/src/services/run/x.ts", text })).toEqual([]);
+  });
+
+  it("finds every form of direct query in the command line's sources, not in its tests", () => {
+    const text = [
+      "await db.solution.count({ where: { datasetId } });",
+      "await db.storedFile.findFirstOrThrow({ where: {} });",
+      "await db.user.updateMany({ data: {} });",
+      "await db.$queryRaw`SELECT 1`;",
+      "await db.$executeRaw`DELETE FROM x`;",
+      "await db.$transaction(async (tx) => tx);",
+      "await db.$disconnect();",
+      "const first = runs.find((r) => r.ok);",
+    ].join("\n");
+    const found = directQueriesOf({ path: "apps/cli/src/commands/x.ts", text });
+    expect(found.map((v) => [v.specifier, v.line])).toEqual([
+      ["db.solution.count", 1],
+      ["db.storedFile.findFirstOrThrow", 2],
+      ["db.user.updateMany", 3],
+      ["$queryRaw", 4],
+      ["$executeRaw", 5],
+      ["$transaction", 6],
+    ]);
+    expect(directQueriesOf({ path: "apps/cli/test/x.test.ts", text })).toEqual([]);
+  });
+
+  it("inside jobs: the engine knows no kind, a kind no other kind nor the registry", () => {
+    const at = (file: string, text: string) => checkFile({ path: `packages/jobs/src/${file}`, text }).map((v) => v.specifier);
+    expect(at("runs/engine.ts", 'import { annotateKind } from "../kinds/annotate/kind";\nimport { RUN_KINDS } from "../registry";\nimport { x } from "./run-state";\n')).toEqual(["../kinds/annotate/kind", "../registry"]);
+    expect(at("batch/batch-run.ts", 'import { UNIT_RUN_KINDS } from "../registry";\nimport { planUnits } from "../runs/engine";\n')).toEqual(["../registry"]);
+    expect(at("kinds/benchmark/kind.ts", 'import { x } from "../judge/kind";\nimport { y } from "../../read-run";\nimport { z } from "../../judging/judge-run";\nimport { w } from "./config";\n')).toEqual(["../judge/kind", "../../read-run"]);
+    expect(at("kinds/export/training-set/export.ts", 'import { a } from "../handle";\nimport { b } from "../../../kit/paging";\n')).toEqual([]);
+    expect(at("registry.ts", 'import { annotateKind } from "./kinds/annotate/kind";\n')).toEqual([]);
+    expect(at("worker/start-worker.ts", 'import { OTHER_RUNS } from "../other-runs";\nimport { executeRun } from "../runs/engine";\n')).toEqual([]);
   });
 
   it("allows imports in the permitted direction", () => {

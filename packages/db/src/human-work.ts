@@ -27,7 +27,7 @@ interface HumanWorkRow {
   kind: "label" | "item" | "assignment";
   id: string;
   source: string | null;
-  trajectoryId: string;
+  solutionId: string;
   queueId: string | null;
   queueName: string | null;
   datasetId: string;
@@ -46,37 +46,37 @@ export const NO_HUMAN_WORK: HumanWork = Object.freeze({
 }) as HumanWork;
 
 /**
- * The human work that deleting these solutions (trajectories) would remove:
+ * The human work that deleting these solutions would remove:
  * the human labels on their chunks, the annotation items of them (through the
  * solution or one of its segmentations), those items' assignments, and the
  * labels written against those items or assignments.
  */
-export async function humanWorkOfSolutions(tx: Tx, trajectoryIds: readonly string[]): Promise<HumanWork> {
-  if (trajectoryIds.length === 0) return NO_HUMAN_WORK;
-  const ids = [...new Set(trajectoryIds)];
+export async function humanWorkOfSolutions(tx: Tx, solutionIds: readonly string[]): Promise<HumanWork> {
+  if (solutionIds.length === 0) return NO_HUMAN_WORK;
+  const ids = [...new Set(solutionIds)];
   const rows = await tx.$queryRaw<HumanWorkRow[]>`
     WITH items AS (
-      SELECT i.id, i."queueId", i."trajectoryId" FROM "AnnotationItem" i
-       WHERE i."trajectoryId" = ANY(${ids}::text[])
-          OR i."segmentationId" IN (SELECT s.id FROM "Segmentation" s WHERE s."trajectoryId" = ANY(${ids}::text[]))
+      SELECT i.id, i."queueId", i."solutionId" FROM "AnnotationItem" i
+       WHERE i."solutionId" = ANY(${ids}::text[])
+          OR i."segmentationId" IN (SELECT s.id FROM "Segmentation" s WHERE s."solutionId" = ANY(${ids}::text[]))
     ), assignments AS (
-      SELECT a.id, i."queueId", i."trajectoryId" FROM "AnnotationAssignment" a JOIN items i ON i.id = a."itemId"
+      SELECT a.id, i."queueId", i."solutionId" FROM "AnnotationAssignment" a JOIN items i ON i.id = a."itemId"
     ), labels AS (
-      SELECT h.id, h.source, h."queueId", s."trajectoryId"
+      SELECT h.id, h.source, h."queueId", s."solutionId"
         FROM "HumanLabel" h JOIN "Chunk" c ON c.id = h."chunkId" JOIN "Segmentation" s ON s.id = c."segmentationId"
-       WHERE s."trajectoryId" = ANY(${ids}::text[])
+       WHERE s."solutionId" = ANY(${ids}::text[])
       UNION
-      SELECT h.id, h.source, h."queueId", i."trajectoryId" FROM "HumanLabel" h JOIN items i ON i.id = h."itemId"
+      SELECT h.id, h.source, h."queueId", i."solutionId" FROM "HumanLabel" h JOIN items i ON i.id = h."itemId"
       UNION
-      SELECT h.id, h.source, h."queueId", a."trajectoryId" FROM "HumanLabel" h JOIN assignments a ON a.id = h."assignmentId"
+      SELECT h.id, h.source, h."queueId", a."solutionId" FROM "HumanLabel" h JOIN assignments a ON a.id = h."assignmentId"
     ), work AS (
-      SELECT 'label' AS kind, id, source, "queueId", "trajectoryId" FROM labels
-      UNION ALL SELECT 'item', id, NULL, "queueId", "trajectoryId" FROM items
-      UNION ALL SELECT 'assignment', id, NULL, "queueId", "trajectoryId" FROM assignments
+      SELECT 'label' AS kind, id, source, "queueId", "solutionId" FROM labels
+      UNION ALL SELECT 'item', id, NULL, "queueId", "solutionId" FROM items
+      UNION ALL SELECT 'assignment', id, NULL, "queueId", "solutionId" FROM assignments
     )
-    SELECT w.kind, w.id, w.source, w."trajectoryId", q.id AS "queueId", q.name AS "queueName", d.id AS "datasetId", d.name AS "datasetName"
+    SELECT w.kind, w.id, w.source, w."solutionId", q.id AS "queueId", q.name AS "queueName", d.id AS "datasetId", d.name AS "datasetName"
       FROM work w
-      JOIN "Trajectory" t ON t.id = w."trajectoryId"
+      JOIN "Solution" t ON t.id = w."solutionId"
       JOIN "Dataset" d ON d.id = t."datasetId"
       LEFT JOIN "AnnotationQueue" q ON q.id = w."queueId"
      ORDER BY w.kind, w.id`;
@@ -92,7 +92,7 @@ function tallyHumanWork(rows: readonly HumanWorkRow[]): HumanWork {
     const key = `${row.kind} ${row.id}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    solutions.add(row.trajectoryId);
+    solutions.add(row.solutionId);
     const inQueue = row.queueId !== null;
     const placeKey = inQueue ? `queue ${row.queueId}` : `dataset ${row.datasetId}`;
     let place = places.get(placeKey);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../src/migrations/migrate";
-import { databaseBefore } from "./migration-database";
+import { BEFORE_SOLUTION_NAMES, databaseBefore } from "./migration-database";
 
 /**
  * The migration that makes Abs-Q labels name their evidence, applied to a
@@ -46,7 +46,7 @@ describe(`migration ${MIGRATION}`, () => {
     ]);
     await q(`INSERT INTO "TrajectoryRunStat" ("runId", "trajectoryId", "datasetId", "chunkCount", "firstNegative", "negativeCount", "updatedAt") VALUES ('annotate1', 't1', 'd1', 2, 1, 1, now())`);
 
-    expect(await applyMigrations(db.url)).toContain(MIGRATION);
+    expect(await applyMigrations(db.url, { before: BEFORE_SOLUTION_NAMES })).toContain(MIGRATION);
 
     const labels = (await q(`SELECT id, rule, "paramsKey", label FROM "ChunkLabel" ORDER BY id`)).rows;
     expect(labels).toEqual([

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../src/migrations/migrate";
-import { databaseBefore } from "./migration-database";
+import { BEFORE_SOLUTION_NAMES, databaseBefore } from "./migration-database";
 
 /**
  * ChunkVotes, the per-chunk tally of a run's judge samples, kept by triggers
@@ -46,7 +46,7 @@ describe(`migration ${MIGRATION}`, () => {
     await q(`INSERT INTO "Run" (id, kind, status, config, "datasetId") VALUES ('j1', 'judge', 'completed', '{}', 'd1'), ('j2', 'judge', 'running', '{}', 'd1')`);
     await q(insert([sample("j1", "c0", 1, "Negative"), sample("j1", "c0", 0, "Positive"), sample("j1", "c1", 0, "unparseable"), sample("j2", "c0", 0, "Negative")]));
 
-    await applyMigrations(db.url);
+    await applyMigrations(db.url, { before: BEFORE_SOLUTION_NAMES });
     expect((await q(STORED)).rows).toEqual([
       { runId: "j1", chunkId: "c0", positive: 1, negative: 1, unparseable: 0, sampleIndexes: [0, 1], verdicts: ["Positive", "Negative"], promptTokens: [10, 20], completionTokens: [1, 2] },
       { runId: "j1", chunkId: "c1", positive: 0, negative: 0, unparseable: 1, sampleIndexes: [0], verdicts: ["unparseable"], promptTokens: [10], completionTokens: [1] },

@@ -23,7 +23,7 @@ const DB_RULE = STORED_LABEL_RULE_NAMES;
 const N = 200;
 
 async function loadSolutions(db: Db, datasetId: string) {
-  return db.trajectory.findMany({
+  return db.solution.findMany({
     where: { datasetId },
     orderBy: { externalId: "asc" },
     select: {
@@ -54,7 +54,7 @@ describe("seedLargeDataset", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(inject("postgresAdminUrl"));
-    seeded = await seedLargeDataset(database.db, { trajectories: N, seed: 7, batchSize: 48 });
+    seeded = await seedLargeDataset(database.db, { solutions: N, seed: 7, batchSize: 48 });
     solutions = await loadSolutions(database.db, seeded.datasetId);
   });
   afterAll(async () => {
@@ -63,13 +63,13 @@ describe("seedLargeDataset", () => {
 
   it("creates a ready dataset with 4 solutions per problem and completed runs", async () => {
     const { db } = database;
-    expect(seeded).toMatchObject({ trajectories: N, problems: N / 4 });
+    expect(seeded).toMatchObject({ solutions: N, problems: N / 4 });
     const dataset = await db.dataset.findUniqueOrThrow({ where: { id: seeded.datasetId } });
     expect(dataset).toMatchObject({ status: "ready", source: "seed" });
     expect(await db.problem.count({ where: { datasetId: seeded.datasetId } })).toBe(N / 4);
     expect(solutions).toHaveLength(N);
     expect(new Set(solutions.map((s) => s.externalId))).toEqual(new Set(Array.from({ length: N }, (_, i) => `seed-${i}`)));
-    expect(await db.chunk.count({ where: { segmentation: { trajectory: { datasetId: seeded.datasetId } } } })).toBe(seeded.chunks);
+    expect(await db.chunk.count({ where: { segmentation: { solution: { datasetId: seeded.datasetId } } } })).toBe(seeded.chunks);
 
     const runs = await db.run.findMany({ where: { datasetId: seeded.datasetId }, orderBy: { createdAt: "asc" } });
     expect(runs.map((r) => [r.id, r.kind, r.status, r.unitsDone])).toEqual([
@@ -120,13 +120,13 @@ describe("seedLargeDataset", () => {
     const { db } = database;
     const values = await db.chunkValue.findMany({ where: { runId: seeded.annotateRunId } });
     const labels = await db.chunkLabel.findMany({ where: { runId: seeded.annotateRunId } });
-    const stats = new Map((await db.trajectoryRunStat.findMany({ where: { runId: seeded.annotateRunId } })).map((s) => [s.trajectoryId, s]));
+    const stats = new Map((await db.solutionRunStat.findMany({ where: { runId: seeded.annotateRunId } })).map((s) => [s.solutionId, s]));
     expect(values).toHaveLength(seeded.chunks + N);
     expect(labels).toHaveLength(seeded.chunks * 3);
     expect(stats.size).toBe(N);
     const labelOf = new Map(labels.map((l) => [`${l.chunkId}/${l.rule}/${l.paramsKey}`, l.label]));
     const confidenceOf = new Map(labels.map((l) => [`${l.chunkId}/${l.rule}/${l.paramsKey}`, l.confidence]));
-    const lowest = new Map((await db.trajectoryLabelConfidence.findMany({ where: { runId: seeded.annotateRunId } })).map((l) => [`${l.trajectoryId}/${l.rule}/${l.paramsKey}`, l.lowestConfidence]));
+    const lowest = new Map((await db.solutionLabelConfidence.findMany({ where: { runId: seeded.annotateRunId } })).map((l) => [`${l.solutionId}/${l.rule}/${l.paramsKey}`, l.lowestConfidence]));
     expect(lowest.size).toBe(N * 3);
 
     let disagreeing = 0;
@@ -194,7 +194,7 @@ describe("seedLargeDataset", () => {
       expect(agreement).toBeGreaterThan(r === 0 ? 0.85 : 0.7);
       expect(agreement).toBeLessThan(r === 0 ? 0.97 : 0.86);
 
-      const stats = new Map((await db.trajectoryRunStat.findMany({ where: { runId } })).map((s) => [s.trajectoryId, s]));
+      const stats = new Map((await db.solutionRunStat.findMany({ where: { runId } })).map((s) => [s.solutionId, s]));
       expect(stats.size).toBe(N);
       for (const solution of solutions) {
         const { chunks } = solution.segmentations[0]!;
@@ -213,8 +213,8 @@ describe("seedLargeDataset", () => {
 
   it("judgeSamples 1 writes one sample per chunk and run whose verdict the stats read; rolloutSolutions limits the rollouts to the first solutions", async () => {
     const { db } = database;
-    const small = await seedLargeDataset(db, { trajectories: 16, seed: 4, batchSize: 8, judgeSamples: 1, rolloutsPerPrefix: 16, rolloutSolutions: 5, rolloutText: "answer-only" });
-    const ordered = await db.trajectory.findMany({
+    const small = await seedLargeDataset(db, { solutions: 16, seed: 4, batchSize: 8, judgeSamples: 1, rolloutsPerPrefix: 16, rolloutSolutions: 5, rolloutText: "answer-only" });
+    const ordered = await db.solution.findMany({
       where: { datasetId: small.datasetId },
       orderBy: { externalId: "asc" },
       select: { id: true, externalId: true, segmentations: { select: { id: true, chunks: { orderBy: { index: "asc" }, select: { id: true } } } } },
@@ -226,7 +226,7 @@ describe("seedLargeDataset", () => {
       expect(samples).toHaveLength(small.chunks);
       expect(samples.every((s) => s.sampleIndex === 0 && parseVerdict(s.rationale).verdict === s.verdict)).toBe(true);
       const verdictOf = new Map(samples.map((s) => [s.chunkId, s.verdict]));
-      const stats = new Map((await db.trajectoryRunStat.findMany({ where: { runId } })).map((s) => [s.trajectoryId, s]));
+      const stats = new Map((await db.solutionRunStat.findMany({ where: { runId } })).map((s) => [s.solutionId, s]));
       for (const t of ordered) {
         const votes = t.segmentations[0]!.chunks.map((c) => verdictOf.get(c.id)!);
         expect(stats.get(t.id)).toMatchObject({ firstNegative: votes.indexOf("Negative"), negativeCount: votes.filter((v) => v === "Negative").length });
@@ -246,12 +246,12 @@ describe("seedLargeDataset", () => {
     const topics = solutions.map((s) => (s.problem.metadata as { topic: string }).topic);
     const word = topics[0]!;
     expect(SEED_TOPIC_WORDS).toContain(word);
-    const [trajectories] = await db.$queryRawUnsafe<Array<{ count: number }>>(
-      `SELECT count(*)::int AS count FROM "Trajectory" WHERE "datasetId" = $1 AND "searchVector" @@ to_tsquery('simple', $2)`,
+    const [matching] = await db.$queryRawUnsafe<Array<{ count: number }>>(
+      `SELECT count(*)::int AS count FROM "Solution" WHERE "datasetId" = $1 AND "searchVector" @@ to_tsquery('simple', $2)`,
       seeded.datasetId,
       word,
     );
-    expect(trajectories!.count).toBe(topics.filter((t) => t === word).length);
+    expect(matching!.count).toBe(topics.filter((t) => t === word).length);
     const [problems] = await db.$queryRawUnsafe<Array<{ count: number }>>(
       `SELECT count(*)::int AS count FROM "Problem" WHERE "datasetId" = $1 AND "searchVector" @@ to_tsquery('simple', $2)`,
       seeded.datasetId,
@@ -264,12 +264,12 @@ describe("seedLargeDataset", () => {
   it("writes no Rollout rows unless asked", async () => {
     expect(seeded.rollouts).toBe(0);
     expect(await database.db.rollout.count({ where: { runId: seeded.annotateRunId } })).toBe(0);
-    await expect(seedLargeDataset(database.db, { trajectories: 4, rolloutsPerPrefix: 8 as 16 })).rejects.toThrow(/rolloutsPerPrefix must be 0 or 16/);
+    await expect(seedLargeDataset(database.db, { solutions: 4, rolloutsPerPrefix: 8 as 16 })).rejects.toThrow(/rolloutsPerPrefix must be 0 or 16/);
   });
 
   it("writes the annotate run's 16 rollouts of every prefix, as many correct as its stored value counts", async () => {
     const { db } = database;
-    const withRollouts = await seedLargeDataset(db, { trajectories: 24, seed: 9, batchSize: 8, rolloutsPerPrefix: 16 });
+    const withRollouts = await seedLargeDataset(db, { solutions: 24, seed: 9, batchSize: 8, rolloutsPerPrefix: 16 });
     expect(withRollouts.rollouts).toBe(withRollouts.chunks * 16);
     const rollouts = await db.rollout.findMany({ where: { runId: withRollouts.annotateRunId } });
     expect(rollouts).toHaveLength(withRollouts.rollouts);
@@ -304,7 +304,7 @@ describe("seedLargeDataset", () => {
     });
 
     // rolloutText answer-only: the same rows without their texts.
-    const answerOnly = await seedLargeDataset(db, { trajectories: 24, seed: 9, batchSize: 8, rolloutsPerPrefix: 16, rolloutText: "answer-only" });
+    const answerOnly = await seedLargeDataset(db, { solutions: 24, seed: 9, batchSize: 8, rolloutsPerPrefix: 16, rolloutText: "answer-only" });
     const lean = await db.rollout.findMany({ where: { runId: answerOnly.annotateRunId }, orderBy: [{ prefixLength: "asc" }, { sampleIndex: "asc" }], select: { prefixLength: true, sampleIndex: true, text: true, extractedAnswer: true, correct: true } });
     expect(lean).toHaveLength(withRollouts.rollouts);
     expect(lean.every((r) => r.text === null)).toBe(true);
@@ -333,18 +333,18 @@ describe("seedLargeDataset", () => {
   it("is deterministic in its content and writes a fresh dataset on every call", async () => {
     const { db, url } = database;
     // through a URL, with the foreign key checks on and one batch at a time
-    const again = await seedLargeDataset(url, { trajectories: N, seed: 7, concurrency: 1, foreignKeyChecks: true });
-    const other = await seedLargeDataset(db, { trajectories: 20, seed: 8 });
+    const again = await seedLargeDataset(url, { solutions: N, seed: 7, concurrency: 1, foreignKeyChecks: true });
+    const other = await seedLargeDataset(db, { solutions: 20, seed: 8 });
     expect(again.datasetId).not.toBe(seeded.datasetId);
     expect(again.chunks).toBe(seeded.chunks);
     const textsOf = async (datasetId: string) =>
-      (await db.trajectory.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { externalId: true, text: true } })).map((t) => `${t.externalId}:${t.text}`);
+      (await db.solution.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { externalId: true, text: true } })).map((t) => `${t.externalId}:${t.text}`);
     expect(await textsOf(again.datasetId)).toEqual(solutions.map((s) => `${s.externalId}:${s.text}`));
     const otherTexts = await textsOf(other.datasetId);
     expect(otherTexts[0]).not.toBe(`${solutions[0]!.externalId}:${solutions[0]!.text}`);
     const labelsOf = async (runId: string) =>
-      (await db.chunkLabel.findMany({ where: { runId }, select: { rule: true, label: true, chunk: { select: { index: true, segmentation: { select: { trajectory: { select: { externalId: true } } } } } } } }))
-        .map((l) => `${l.chunk.segmentation.trajectory.externalId}/${l.chunk.index}/${l.rule}/${l.label}`)
+      (await db.chunkLabel.findMany({ where: { runId }, select: { rule: true, label: true, chunk: { select: { index: true, segmentation: { select: { solution: { select: { externalId: true } } } } } } } }))
+        .map((l) => `${l.chunk.segmentation.solution.externalId}/${l.chunk.index}/${l.rule}/${l.label}`)
         .sort();
     expect(await labelsOf(again.annotateRunId)).toEqual(await labelsOf(seeded.annotateRunId));
   });

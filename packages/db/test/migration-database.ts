@@ -45,3 +45,10 @@ export function databaseBefore(migration: string): MigrationDatabase {
     },
   };
 }
+
+/**
+ * The migration that gave solutions their one name (tables, columns, keys). A suite
+ * of an earlier migration stores and reads rows under the names of its time, so it
+ * migrates up to, not including, this one.
+ */
+export const BEFORE_SOLUTION_NAMES = "20261203100000_solution_names";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyMigrations, applyStorageSettings } from "../src/migrations/migrate";
-import { databaseBefore } from "./migration-database";
+import { BEFORE_SOLUTION_NAMES, databaseBefore } from "./migration-database";
 
 /**
  * The migration that keys rollouts by where they were drawn and lets a run
@@ -28,7 +28,7 @@ describe(`migration ${MIGRATION}`, () => {
       [long],
     );
 
-    await applyMigrations(db.url);
+    await applyMigrations(db.url, { before: BEFORE_SOLUTION_NAMES });
 
     const rows = await q(`SELECT "runId", "segmentationId", "prefixLength", "sampleIndex", seed, text, "extractedAnswer", correct, "completionTokens" FROM "Rollout" ORDER BY "prefixLength", "sampleIndex"`);
     expect(rows.rows).toEqual([

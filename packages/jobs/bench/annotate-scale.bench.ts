@@ -51,9 +51,9 @@ const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 try {
   await db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: cluster.urls, maxConcurrency: SEQUENCES_PER_REPLICA / M } });
   const datasetStarted = performance.now();
-  const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "annotate scale", problems: SOLUTIONS, seed: 5_000_000 });
+  const { datasetId, solutions: written } = await createSimWorldDataset(db, { name: "annotate scale", problems: SOLUTIONS, seed: 5_000_000 });
   const datasetMs = performance.now() - datasetStarted;
-  console.error(`dataset: ${trajectories} solutions in ${minutes(datasetMs)}`);
+  console.error(`dataset: ${written} solutions in ${minutes(datasetMs)}`);
   const config = { datasetId, policyEndpoint: "policy", rollouts: M, strategy: "fixed" as const, seed: 1, concurrency: RUN_CONCURRENCY };
   const plan = await planAnnotateRun(db, config, { tokensPerSecond: 1 });
 
@@ -96,7 +96,7 @@ try {
     db.chunkValue.count({ where: { runId: run.id } }),
     db.rollout.count({ where: { runId: run.id } }),
     db.chunkLabel.count({ where: { runId: run.id } }),
-    db.trajectoryRunStat.count({ where: { runId: run.id } }),
+    db.solutionRunStat.count({ where: { runId: run.id } }),
     db.runProgressSample.count({ where: { runId: run.id } }),
   ]);
   const { solutions, chunks } = plan.dataset;
@@ -112,14 +112,14 @@ try {
   const summary = finished.summary as { rollouts?: number; chunkValues?: number } | null;
   const rows: BenchmarkRow[] = [
     { metric: "run status", value: finished.status, target: "completed", met: finished.status === "completed" },
-    exact("solutions in the dataset (written)", trajectories, SOLUTIONS),
+    exact("solutions in the dataset (written)", solutions, SOLUTIONS),
     exact("solutions in the plan (units planned)", units, solutions),
     exact("units done", done, solutions),
     exact("ChunkValue rows (prefixes 0..k of every solution)", chunkValues, expected.chunkValues),
     exact(`Rollout rows (prefixes 0..k−1 × M = ${M}: the plan's rollouts)`, rollouts, expected.rollouts),
     exact("requests (the run's counter; the plan's requests)", Number(finished.requests), expected.requests),
     exact(`ChunkLabel rows (chunks × ${ruleCount} default rules)`, labels, expected.labels),
-    exact("TrajectoryRunStat rows", stats, solutions),
+    exact("SolutionRunStat rows", stats, solutions),
     exact("summary: rollouts", summary?.rollouts ?? -1, expected.rollouts),
     exact("summary: chunk values", summary?.chunkValues ?? -1, expected.chunkValues),
     { metric: "chunks per solution (mean)", value: (chunks / solutions).toFixed(2) },
@@ -147,7 +147,7 @@ try {
       `executed by one worker process (\`apps/worker\`, the production entry point) to the end, against ${REPLICAS} simulated replicas in their own process (${SEQUENCES_PER_REPLICA.toLocaleString("en")} sequences each at time scale ${TIME_SCALE}: faster than the worker, see the ceiling rows of orchestration.md). ` +
       `Before the run, \`planAnnotateRun\` (what \`stepwiser plan annotate\` prints) computes its solutions, chunks, requests and rollouts; afterwards every count the run stored is compared with it exactly (a count off fails the benchmark). ` +
       `The worker's peak resident memory is VmHWM from /proc/<pid>/status, read every ${POLL_MS / 1000} s and at the end; CPU from /proc for the worker and for PostgreSQL (postmaster and backends).\n\n` +
-      `**What holds memory.** The plan streams segmentation ids page by page (500) into RunUnit rows; executors claim 25 units at a time; a unit holds one solution (its chunks, its stored rollout outcomes, the rows of one request at a time); progress is two counts and one UPDATE per second, a sample at most once per second; the summary is COUNT and SUM aggregates in PostgreSQL. None of them reads the run's trajectories, chunk values or rollouts into the worker, so its memory does not grow with the dataset.`,
+      `**What holds memory.** The plan streams segmentation ids page by page (500) into RunUnit rows; executors claim 25 units at a time; a unit holds one solution (its chunks, its stored rollout outcomes, the rows of one request at a time); progress is two counts and one UPDATE per second, a sample at most once per second; the summary is COUNT and SUM aggregates in PostgreSQL. None of them reads the run's solutions, chunk values or rollouts into the worker, so its memory does not grow with the dataset.`,
     limits:
       `The simulated policy's continuations are short arithmetic texts (a few dozen tokens, not the 500–1,500 of a real reasoning model), so the rows are smaller than a real run's and PostgreSQL writes less text; the counts, the units, requests and rows per request are those of a real run. ` +
       `The cluster answers from the simulated world's truth without a model, but serving its HTTP requests and sampling its answers still takes CPU, about as much as the worker's (in an earlier partial run of this benchmark, 16 CPU-minutes against the worker's 13). Its peak memory is reported too: it keeps nothing per finished request, and its prefix caches are bounded (2M tokens per replica), so it should not grow with the run either. ` +

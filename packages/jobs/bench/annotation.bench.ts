@@ -2,8 +2,8 @@ import { ABS_Q_EVIDENCE, labelRuleKey, paperLabelRuleGrid, storedLabelRule, type
 import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import type { Db } from "@stepwiser/db";
 import { parseProblem, truthOfSolution } from "@stepwiser/inference/sim";
-import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
-import { annotateHandler, createAndExecuteRun, createSimWorldDataset, executeRun, relabelAnnotateRun, RUN_HANDLERS } from "../src";
+import { generateOutputDatasetId } from "../src/kinds/generate/output-dataset";
+import { annotateKind, createAndExecuteRun, createSimWorldDataset, executeRun, relabelAnnotateRun, UNIT_RUN_KINDS } from "../src";
 import { startBenchEnvironment } from "./bench-environment";
 
 /**
@@ -22,10 +22,10 @@ const { db, cluster, endpoints } = env;
 type Strategy = "fixed" | "early-stop" | "first-error";
 
 async function annotate(strategy: Strategy, datasetId: string, evidence: AbsQEvidence = "own-prefix") {
-  const config = annotateHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", rollouts: M, seed: 11, strategy, absQEvidence: evidence, labelRules: [{ rule: "abs-q" }], concurrency: 64 });
-  const snapshot = await annotateHandler.snapshot(db, config);
+  const config = annotateKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", rollouts: M, seed: 11, strategy, absQEvidence: evidence, labelRules: [{ rule: "abs-q" }], concurrency: 64 });
+  const snapshot = await annotateKind.snapshot(db, config);
   const run = await db.run.create({ data: { kind: "annotate", config: snapshot as object, datasetId } });
-  await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+  await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
   const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
   if (done.status !== "completed") throw new Error(`${strategy} run ended ${done.status}: ${done.error}`);
   return { id: run.id, rollouts: await db.rollout.count({ where: { runId: run.id } }), tokens: Number(done.completionTokens), requests: done.requests, summary: done.summary as { monotonicity?: Record<string, number> } };
@@ -53,13 +53,13 @@ try {
   if (generated.status !== "completed") throw new Error(`generate run ended ${generated.status}: ${generated.error}`);
   const datasetId = generateOutputDatasetId(generated.id);
   const solutions = await db.segmentation.findMany({
-    where: { trajectory: { datasetId } },
-    select: { id: true, trajectory: { select: { finalAnswerCorrect: true, problem: { select: { text: true } } } }, chunks: { orderBy: { index: "asc" }, select: { text: true } } },
+    where: { solution: { datasetId } },
+    select: { id: true, solution: { select: { finalAnswerCorrect: true, problem: { select: { text: true } } } }, chunks: { orderBy: { index: "asc" }, select: { text: true } } },
   });
   // The world's truth, read back from each solution's text.
-  const truth = new Map(solutions.map((s) => [s.id, truthOfSolution(parseProblem(s.trajectory.problem.text), s.chunks.map((c) => c.text)).firstErrorIndex]));
+  const truth = new Map(solutions.map((s) => [s.id, truthOfSolution(parseProblem(s.solution.problem.text), s.chunks.map((c) => c.text)).firstErrorIndex]));
   const withErrors = [...truth.values()].filter((t) => t !== -1).length;
-  const wrongFinal = solutions.filter((s) => s.trajectory.finalAnswerCorrect === false).length;
+  const wrongFinal = solutions.filter((s) => s.solution.finalAnswerCorrect === false).length;
   const chunkCount = solutions.reduce((n, s) => n + s.chunks.length, 0);
 
   const fixed = await annotate("fixed", datasetId);
@@ -111,7 +111,7 @@ try {
   let labelMismatches = 0;
   for (const [id, labels] of fixedLabels) labels.forEach((label, i) => (earlyLabels.get(id)?.[i] !== label ? (labelMismatches += 1) : 0));
   const flags = new Map(
-    (await db.trajectoryRunStat.findMany({ where: { runId: search.id }, select: { monotonicity: true, trajectory: { select: { segmentations: { select: { id: true } } } } } })).map((s) => [s.trajectory.segmentations[0]!.id, s.monotonicity]),
+    (await db.solutionRunStat.findMany({ where: { runId: search.id }, select: { monotonicity: true, solution: { select: { segmentations: { select: { id: true } } } } } })).map((s) => [s.solution.segmentations[0]!.id, s.monotonicity]),
   );
   let agree = 0;
   let monotone = 0;

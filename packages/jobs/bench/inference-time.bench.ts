@@ -1,6 +1,6 @@
 import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import { startBenchEnvironment } from "./bench-environment";
-import { bestOfNHandler, chunkResetHandler, createSimWorldDataset, executeRun, RUN_HANDLERS } from "../src";
+import { bestOfNKind, chunkResetKind, createSimWorldDataset, executeRun, UNIT_RUN_KINDS } from "../src";
 
 /** The judge at inference time on the simulated world: chunk-reset and best-of-N, per judge quality. */
 const JUDGES = ["arith-checker", "sim-judge-weak", "sim-judge-medium", "sim-judge-strong", "sim-judge-correlated"];
@@ -30,11 +30,11 @@ const env = await startBenchEnvironment({ "sim-policy": { errorRate: 0.25 } });
 const { db, cluster, endpoints } = env;
 
 async function run(kind: "chunk_reset" | "best_of_n", config: object) {
-  const handler = kind === "chunk_reset" ? chunkResetHandler : bestOfNHandler;
-  const parsed = handler.configSchema.parse(config);
+  const handler = kind === "chunk_reset" ? chunkResetKind : bestOfNKind;
+  const parsed = handler.submitSchema.parse(config);
   const snapshot = await (handler.snapshot as (d: typeof db, c: typeof parsed) => Promise<object>)(db, parsed);
   const created = await db.run.create({ data: { kind, config: snapshot, datasetId: (parsed as { datasetId: string }).datasetId } });
-  await executeRun(db, created.id, RUN_HANDLERS, { endpoints });
+  await executeRun(db, created.id, UNIT_RUN_KINDS, { endpoints });
   const done = await db.run.findUniqueOrThrow({ where: { id: created.id } });
   if (done.status !== "completed") throw new Error(`${kind} ended ${done.status}: ${done.error}`);
   return done.summary as Record<string, unknown>;

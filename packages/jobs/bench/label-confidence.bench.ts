@@ -26,8 +26,8 @@ import {
 } from "@stepwiser/core";
 import { atProfile, writeBenchmarkReport, type BenchmarkRow } from "@stepwiser/config/bench";
 import { continueSolution, generateProblem, parseProblem, sampleSolutionChunks, simTokenCount, trueQValues, type ArithProblem, type PolicyRates } from "@stepwiser/inference/sim";
-import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
-import { annotateHandler, createAndExecuteRun, createSimWorldDataset, executeRun, RUN_HANDLERS } from "../src";
+import { generateOutputDatasetId } from "../src/kinds/generate/output-dataset";
+import { annotateKind, createAndExecuteRun, createSimWorldDataset, executeRun, UNIT_RUN_KINDS } from "../src";
 import { startBenchEnvironment } from "./bench-environment";
 
 /**
@@ -79,11 +79,11 @@ const BOOTSTRAP_RESAMPLES = 2000;
 const DECILE_BOOTSTRAP_RESAMPLES = 1000;
 
 /** The adaptive run's settings, as the annotate config fills them in: batch 4, target 0.95, max 32, Jeffreys prior. */
-const adaptiveConfig = annotateHandler.configSchema.parse({ datasetId: "-", policyEndpoint: "policy", strategy: "adaptive", labelRules: ADAPTIVE_RULES });
+const adaptiveConfig = annotateKind.submitSchema.parse({ datasetId: "-", policyEndpoint: "policy", strategy: "adaptive", labelRules: ADAPTIVE_RULES });
 /** The option: the same config with `labelConfidence: {prior: "mixture", mixture}` (the same defaults otherwise; ε unchanged). */
 function mixtureOptions(prior: FittedMixturePrior): LabelConfidenceOptions {
   const { zero, one, a, b } = prior;
-  return annotateHandler.configSchema.parse({ datasetId: "-", policyEndpoint: "policy", strategy: "adaptive", labelRules: ADAPTIVE_RULES, labelConfidence: { prior: "mixture", mixture: { zero, one, a, b } } }).labelConfidence;
+  return annotateKind.submitSchema.parse({ datasetId: "-", policyEndpoint: "policy", strategy: "adaptive", labelRules: ADAPTIVE_RULES, labelConfidence: { prior: "mixture", mixture: { zero, one, a, b } } }).labelConfidence;
 }
 const strategySettings = (rollouts: number, confidence: LabelConfidenceOptions = adaptiveConfig.labelConfidence): StrategySettings => ({
   rollouts,
@@ -577,10 +577,10 @@ async function throughPipeline(): Promise<PipelineResult> {
     const datasetId = generateOutputDatasetId(generated.id);
 
     const annotate = async (input: Record<string, unknown>) => {
-      const config = annotateHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", seed: 11, concurrency: 64, ...input });
-      const snapshot = (await annotateHandler.snapshot(db, config)) as { labelConfidence: unknown };
+      const config = annotateKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", seed: 11, concurrency: 64, ...input });
+      const snapshot = (await annotateKind.snapshot(db, config)) as { labelConfidence: unknown };
       const run = await db.run.create({ data: { kind: "annotate", config: snapshot as object, datasetId: config.datasetId } });
-      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
       const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
       if (done.status !== "completed") throw new Error(`${String(input.strategy)} run ended ${done.status}: ${done.error}`);
       return { id: run.id, rules: config.labelRules, tokens: Number(done.completionTokens), requests: done.requests, labelConfidence: labelConfidenceOptionsSchema.parse(snapshot.labelConfidence) };
@@ -602,12 +602,12 @@ async function throughPipeline(): Promise<PipelineResult> {
     const pilotRun = await annotate({ datasetId: pilotDatasetId, strategy: "fixed", rollouts: CALIBRATION_M, labelRules: ADAPTIVE_RULES });
     const optionRun = await annotate({ strategy: "adaptive", labelRules: ADAPTIVE_RULES, confidencePriorFromRun: pilotRun.id });
     const optionSeconds = (performance.now() - optionStarted) / 1000;
-    const pilotChunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId: pilotDatasetId } } } });
-    const pilotSolutions = await db.segmentation.count({ where: { trajectory: { datasetId: pilotDatasetId } } });
+    const pilotChunks = await db.chunk.count({ where: { segmentation: { solution: { datasetId: pilotDatasetId } } } });
+    const pilotSolutions = await db.segmentation.count({ where: { solution: { datasetId: pilotDatasetId } } });
 
     const solutions = await db.segmentation.findMany({
-      where: { trajectory: { datasetId } },
-      select: { id: true, trajectory: { select: { problem: { select: { text: true } } } }, chunks: { orderBy: { index: "asc" }, select: { id: true, text: true } } },
+      where: { solution: { datasetId } },
+      select: { id: true, solution: { select: { problem: { select: { text: true } } } }, chunks: { orderBy: { index: "asc" }, select: { id: true, text: true } } },
     });
     const rolloutsOf = (runId: string) =>
       db.rollout.findMany({ where: { runId }, select: { segmentationId: true, prefixLength: true, sampleIndex: true, correct: true, text: true, completionTokens: true } });
@@ -661,7 +661,7 @@ async function throughPipeline(): Promise<PipelineResult> {
     }
 
     for (const solution of solutions) {
-      const problem = parseProblem(solution.trajectory.problem.text);
+      const problem = parseProblem(solution.solution.problem.text);
       const chunkTexts = solution.chunks.map((c) => c.text);
       const k = chunkTexts.length;
       chunkCount += k;

@@ -214,8 +214,8 @@ async function measureCeiling(jobQueue: JobQueue): Promise<{ rows: BenchmarkRow[
   const measured: CeilingMeasurement[] = [];
   try {
     await db.endpoint.create({ data: { name: "fast-policy", model: "sim-policy", role: "policy", baseUrls: fast.urls, maxConcurrency: CEILING_MAX_CONCURRENCY } });
-    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "orchestration ceiling", problems: CEILING_PROBLEMS, seed: 100_000 });
-    console.error(`ceiling dataset: ${trajectories} solutions`);
+    const { datasetId, solutions } = await createSimWorldDataset(db, { name: "orchestration ceiling", problems: CEILING_PROBLEMS, seed: 100_000 });
+    console.error(`ceiling dataset: ${solutions} solutions`);
     for (const [index, workers] of CEILING_WORKER_COUNTS.entries()) {
       const m = await measureCeilingRun(fast, datasetId, workers, 100 + index, jobQueue);
       measured.push(m);
@@ -299,8 +299,8 @@ async function measureCeiling(jobQueue: JobQueue): Promise<{ rows: BenchmarkRow[
 
 try {
   await db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: cluster.urls, maxConcurrency: MAX_CONCURRENCY } });
-  const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "orchestration", problems: PROBLEMS, seed: 3 });
-  console.error(`dataset: ${trajectories} solutions`);
+  const { datasetId, solutions } = await createSimWorldDataset(db, { name: "orchestration", problems: PROBLEMS, seed: 3 });
+  console.error(`dataset: ${solutions} solutions`);
 
   for (const [index, workers] of WORKER_COUNTS.entries()) {
     const children = await startWorkers(workers, "capacity");

@@ -6,7 +6,7 @@ import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import { averageLabel } from "@stepwiser/core";
 import { startBenchEnvironment } from "./bench-environment";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
-import { benchmarkHandler, connectJobQueue, executeRun, runPredictions, runImport, RUN_HANDLERS, submitProcessBenchImport } from "../src";
+import { benchmarkKind, connectJobQueue, executeRun, runPredictions, runImport, UNIT_RUN_KINDS, submitProcessBenchImport } from "../src";
 
 /**
  * ProcessBench (the shipped gsm8k and math subsets) judged chunk by chunk by the
@@ -75,10 +75,10 @@ try {
     let intervals = "";
     for (const datasetId of datasets) {
       // Each protocol samples as its source does (its defaults; the run gives only K where it votes).
-      const config = benchmarkHandler.configSchema.parse({ datasetId, judgeEndpoint: judge, protocol, concurrency: 128, ...extra });
+      const config = benchmarkKind.submitSchema.parse({ datasetId, judgeEndpoint: judge, protocol, concurrency: 128, ...extra });
       sampling = `K ${config.samples}, temperature ${config.temperature}${config.topP === undefined ? "" : `, top_p ${config.topP}`}, maxTokens ${config.maxTokens}`;
-      const run = await db.run.create({ data: { kind: "benchmark", config: (await benchmarkHandler.snapshot(db, config)) as object, datasetId } });
-      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      const run = await db.run.create({ data: { kind: "benchmark", config: (await benchmarkKind.snapshot(db, config)) as object, datasetId } });
+      await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
       const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
       if (done.status !== "completed") throw new Error(`benchmark with ${judge} ended ${done.status}: ${done.error}`);
       const summary = done.summary as { subsets: typeof stored; judgeOutputs: typeof outputs } & typeof storedIntervals;

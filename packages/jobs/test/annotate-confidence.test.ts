@@ -3,11 +3,11 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { fitMixturePrior, labelConfidences, labelsFromStoredValues, lowestConfidence, storedPrefixEvidence, storedSolutionValues, type LabelConfidenceOptions, type LabelRule } from "@stepwiser/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSimWorldDataset, EndpointClients, executeRun, fitConfidencePriorFromRun, readRunConfig, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
+import { createSimWorldDataset, EndpointClients, executeRun, fitConfidencePriorFromRun, readRunConfig, relabelAnnotateRun, UNIT_RUN_KINDS, annotateKind, type AnnotateConfigInput } from "../src";
 
 async function createRun(db: Db, config: AnnotateConfigInput) {
-  const parsed = annotateHandler.configSchema.parse(config);
-  const snapshot = await annotateHandler.snapshot(db, parsed);
+  const parsed = annotateKind.submitSchema.parse(config);
+  const snapshot = await annotateKind.snapshot(db, parsed);
   return db.run.create({ data: { kind: "annotate", config: snapshot as object, datasetId: snapshot.datasetId } });
 }
 
@@ -18,10 +18,10 @@ const EFFECTIVE: LabelRule = { rule: "rel-effective", alpha: 0.8, n: 4 };
 async function storedAgainstRecomputed(db: Db, runId: string, rule: LabelRule, stored: "rel_ratio" | "rel_effective" | "abs_q", paramsKey: string, options?: LabelConfidenceOptions) {
   const segmentations = await db.segmentation.findMany({
     where: { chunkValues: { some: { runId } } },
-    select: { id: true, trajectoryId: true, chunks: { orderBy: { index: "asc" }, select: { labels: { where: { runId, rule: stored, paramsKey }, select: { label: true, confidence: true } } } } },
+    select: { id: true, solutionId: true, chunks: { orderBy: { index: "asc" }, select: { labels: { where: { runId, rule: stored, paramsKey }, select: { label: true, confidence: true } } } } },
   });
   const pairs: { stored: number | null; recomputed: number | null }[] = [];
-  const lowest: { trajectoryId: string; expected: number | null }[] = [];
+  const lowest: { solutionId: string; expected: number | null }[] = [];
   for (const s of segmentations) {
     const rows = await db.chunkValue.findMany({ where: { runId, segmentationId: s.id } });
     const k = s.chunks.length;
@@ -31,7 +31,7 @@ async function storedAgainstRecomputed(db: Db, runId: string, rule: LabelRule, s
       expect(c.labels[0]!.label).toBe(labels[i]);
       pairs.push({ stored: c.labels[0]!.confidence, recomputed: expected[i]! });
     });
-    lowest.push({ trajectoryId: s.trajectoryId, expected: lowestConfidence(expected) });
+    lowest.push({ solutionId: s.solutionId, expected: lowestConfidence(expected) });
   }
   return { pairs, lowest };
 }
@@ -60,7 +60,7 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
   it("every label of a fixed run carries the confidence core computes from the stored counts, and each solution its lowest per rule", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "fixed", rollouts: 8 });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     for (const [rule, stored, key] of [
       [RATIO, "rel_ratio", '{"gamma":0.7}'],
       [EFFECTIVE, "rel_effective", '{"alpha":0.8,"n":4}'],
@@ -73,24 +73,24 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
       }
       // With 8 rollouts some labels are unsure.
       expect(pairs.some((p) => p.stored! < 0.9)).toBe(true);
-      const rows = await db.trajectoryLabelConfidence.findMany({ where: { runId: run.id, rule: stored, paramsKey: key } });
+      const rows = await db.solutionLabelConfidence.findMany({ where: { runId: run.id, rule: stored, paramsKey: key } });
       expect(rows).toHaveLength(8);
-      for (const l of lowest) expect(rows.find((r) => r.trajectoryId === l.trajectoryId)!.lowestConfidence).toBeCloseTo(l.expected!, 12);
+      for (const l of lowest) expect(rows.find((r) => r.solutionId === l.solutionId)!.lowestConfidence).toBeCloseTo(l.expected!, 12);
     }
   });
 
   it("relabel fills in the confidence of labels stored without one, and labels new rules with theirs", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "fixed", rollouts: 4, labelRules: [RATIO], limit: 3 });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     // As a run stored before confidences existed left them.
     await db.chunkLabel.updateMany({ where: { runId: run.id }, data: { confidence: null } });
-    await db.trajectoryLabelConfidence.deleteMany({ where: { runId: run.id } });
+    await db.solutionLabelConfidence.deleteMany({ where: { runId: run.id } });
     await relabelAnnotateRun(db, run.id, [RATIO, { rule: "rel-ratio", gamma: 1.2 }]);
     expect(await db.chunkLabel.count({ where: { runId: run.id, confidence: null } })).toBe(0);
     const { pairs } = await storedAgainstRecomputed(db, run.id, RATIO, "rel_ratio", '{"gamma":0.7}');
     for (const p of pairs) expect(p.stored!).toBeCloseTo(p.recomputed!, 12);
-    expect(await db.trajectoryLabelConfidence.count({ where: { runId: run.id } })).toBe(6);
+    expect(await db.solutionLabelConfidence.count({ where: { runId: run.id } })).toBe(6);
   });
 
   it("adaptive: first batch everywhere, more only where a label is unsure, never past maxRollouts; real counts stored; same config, same rollouts", async () => {
@@ -98,7 +98,7 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
     const config = { ...base(), strategy: "adaptive" as const, adaptiveBatch: 4, maxRollouts: 16, targetConfidence: 0.9, limit: 4 };
     const first = await createRun(db, config);
     const second = await createRun(db, config);
-    for (const run of [first, second]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    for (const run of [first, second]) await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     expect((await db.run.findUniqueOrThrow({ where: { id: first.id } })).status).toBe("completed");
     const values = await db.chunkValue.findMany({ where: { runId: first.id } });
     const sampled = values.filter((v) => v.rolloutCount > 0);
@@ -130,7 +130,7 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
   it("adaptive with a spent token budget stops after every prefix's first batch", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "adaptive", adaptiveBatch: 2, maxRollouts: 32, targetConfidence: 0.99, tokenBudget: 1, limit: 2, concurrency: 1 });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status).toBe("completed");
     const values = await db.chunkValue.findMany({ where: { runId: run.id, rolloutCount: { gt: 0 } } });
@@ -143,7 +143,7 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
   it("a run names a pilot run: its confidence prior is the mixture fitted to the pilot's counts, snapshotted, and its confidences use it", async () => {
     const { db } = database;
     const pilot = await createRun(db, { ...base(), strategy: "fixed", rollouts: 8, limit: 4 });
-    await executeRun(db, pilot.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, pilot.id, UNIT_RUN_KINDS, { endpoints });
     const fitted = await fitConfidencePriorFromRun(db, pilot.id);
     const counts = (await db.chunkValue.findMany({ where: { runId: pilot.id, rolloutCount: { gt: 0 } } })).map((v) => ({ correct: v.correctCount, rollouts: v.rolloutCount }));
     // The same fit: the service reads the counts grouped in SQL, this test row by row, so sums may differ in the last bits.
@@ -155,7 +155,7 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
     const run = await createRun(db, { ...base(), strategy: "fixed", rollouts: 8, confidencePriorFromRun: pilot.id });
     const config = readRunConfig({ id: run.id, kind: "annotate", config: run.config });
     expect(config.labelConfidence).toEqual({ prior: "mixture", absQEpsilon: 0.01, mixture: { zero: fitted.zero, one: fitted.one, a: fitted.a, b: fitted.b } });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const { pairs } = await storedAgainstRecomputed(db, run.id, RATIO, "rel_ratio", '{"gamma":0.7}', config.labelConfidence);
     const jeffreys = await storedAgainstRecomputed(db, run.id, RATIO, "rel_ratio", '{"gamma":0.7}');
     for (const p of pairs) expect(p.stored!).toBeCloseTo(p.recomputed!, 12);
@@ -169,7 +169,7 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
   });
 
   it("refuses adaptive settings that cannot work, naming the field", () => {
-    const parse = (extra: Partial<AnnotateConfigInput>) => annotateHandler.configSchema.safeParse({ ...base(), strategy: "adaptive", ...extra });
+    const parse = (extra: Partial<AnnotateConfigInput>) => annotateKind.submitSchema.safeParse({ ...base(), strategy: "adaptive", ...extra });
     const small = parse({ adaptiveBatch: 8, maxRollouts: 4 });
     expect(small.success).toBe(false);
     expect(small.error!.issues[0]!.path).toEqual(["maxRollouts"]);
@@ -178,7 +178,7 @@ describe("label confidence and the adaptive strategy in annotate runs", () => {
     expect(greedy.error!.issues[0]!.message).toMatch(/maxRollouts is 32 but temperature is 0/);
     expect(parse({ targetConfidence: 1 }).success).toBe(false);
     // Early-stop still estimates Abs-Q only.
-    const early = annotateHandler.configSchema.safeParse({ ...base(), strategy: "early-stop" });
+    const early = annotateKind.submitSchema.safeParse({ ...base(), strategy: "early-stop" });
     expect(early.error!.issues[0]!.message).toMatch(/"fixed" or "adaptive"/);
   });
 });

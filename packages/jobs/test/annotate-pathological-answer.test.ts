@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimPolicy, startSimCluster, type SimCluster, type SimModel } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, runGradingSettings, startWorker, submitRun, UnitClaims } from "../src";
-import { prefixSeed } from "../src/pipelines/annotate/rollouts";
+import { prefixSeed } from "../src/kinds/annotate/rollouts";
 import { waitForRun } from "./helpers";
 import { PATHOLOGICAL_ANSWER } from "./pathological-answer";
 
@@ -32,11 +32,11 @@ describe("an annotate run whose rollouts include a pathological answer", () => {
     await database.db.endpoint.create({ data: { name: "policy", model: "sim-policy", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 16 } });
     ({ datasetId } = await createSimWorldDataset(database.db, { name: "pathological", problems: 4, seed: 11 }));
     const first = await database.db.segmentation.findFirstOrThrow({
-      where: { trajectory: { datasetId } },
-      orderBy: { trajectory: { externalId: "asc" } },
-      select: { id: true, trajectory: { select: { externalId: true } } },
+      where: { solution: { datasetId } },
+      orderBy: { solution: { externalId: "asc" } },
+      select: { id: true, solution: { select: { externalId: true } } },
     });
-    target = { segmentationId: first.id, externalId: first.trajectory.externalId };
+    target = { segmentationId: first.id, externalId: first.solution.externalId };
     const seed = prefixSeed(RUN_SEED, target.externalId, 1);
     poisoned.add(seed).add(seed + 1);
   });
@@ -93,7 +93,7 @@ describe("an annotate run whose rollouts include a pathological answer", () => {
         [target.segmentationId, 1, 0, false],
         [target.segmentationId, 1, 1, false],
       ]);
-      const segmentations = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { _count: { select: { chunks: true } } } });
+      const segmentations = await db.segmentation.findMany({ where: { solution: { datasetId } }, select: { _count: { select: { chunks: true } } } });
       expect(await db.rollout.count({ where: { runId: run.id } })).toBe(segmentations.reduce((n, s) => n + s._count.chunks, 0) * ROLLOUTS);
 
       // Graded on the main thread, each of those answers would have held it for about a second or more (see run-grading.test.ts).

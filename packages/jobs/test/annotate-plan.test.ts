@@ -53,22 +53,22 @@ describe("plan annotate: estimates against executed runs", () => {
   /** Expected rollouts of a strategy with the simulated world's true Q-values: the cost model alone, without estimation noise. */
   async function rolloutsWithTrueQ(strategy: "early-stop" | "first-error", c: { rollouts: number; earlyStopBatch: number }) {
     const solutions = await database.db.segmentation.findMany({
-      where: { trajectory: { datasetId } },
-      select: { _count: { select: { chunks: true } }, trajectory: { select: { finalAnswerCorrect: true, metadata: true } } },
+      where: { solution: { datasetId } },
+      select: { _count: { select: { chunks: true } }, solution: { select: { finalAnswerCorrect: true, metadata: true } } },
     });
     let total = 0;
     for (const s of solutions) {
       const k = s._count.chunks;
-      const truth = s.trajectory.metadata as { trueQ0: number; trueQ: number[] };
+      const truth = s.solution.metadata as { trueQ0: number; trueQ: number[] };
       const q = [truth.trueQ0, ...truth.trueQ.slice(0, k - 1)];
-      total += expectedSolutionCost({ chunkTokens: new Array(k).fill(1), problemTokens: 1, finalCorrect: s.trajectory.finalAnswerCorrect!, q }, { strategy, ...c, maxTokens: 4096 }).rollouts;
+      total += expectedSolutionCost({ chunkTokens: new Array(k).fill(1), problemTokens: 1, finalCorrect: s.solution.finalAnswerCorrect!, q }, { strategy, ...c, maxTokens: 4096 }).rollouts;
     }
     return total;
   }
 
   it("fixed: requests and rollouts exactly, tokens close; then early-stop and first-error from the fixed run's Q-values", async () => {
     const { db } = database;
-    const segmentations = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { _count: { select: { chunks: true } } } });
+    const segmentations = await db.segmentation.findMany({ where: { solution: { datasetId } }, select: { _count: { select: { chunks: true } } } });
     const chunks = segmentations.reduce((n, s) => n + s._count.chunks, 0);
 
     // Before any annotate run: q is assumed (fixed does not depend on it).
@@ -133,7 +133,7 @@ describe("plan annotate: estimates against executed runs", () => {
     expect(await plan(adaptiveConfig)).toEqual(adaptivePlan);
 
     const run = await execute(adaptiveConfig);
-    const chunks = (await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { _count: { select: { chunks: true } } } })).reduce((n, s) => n + s._count.chunks, 0);
+    const chunks = (await db.segmentation.findMany({ where: { solution: { datasetId } }, select: { _count: { select: { chunks: true } } } })).reduce((n, s) => n + s._count.chunks, 0);
     const vs = compare("adaptive", adaptivePlan, run);
     // Adaptive spends beyond its first round (one batch of 4 from every prefix), and never more than maxRollouts per prefix.
     expect(run.rollouts, vs).toBeGreaterThan(4 * chunks);
@@ -142,17 +142,17 @@ describe("plan annotate: estimates against executed runs", () => {
 
     // The simulation itself, fed the world's true Q-values, is close to the run (measured: 3,906 vs 3,896 rollouts) ...
     const solutions = await db.segmentation.findMany({
-      where: { trajectory: { datasetId } },
-      select: { _count: { select: { chunks: true } }, trajectory: { select: { finalAnswerCorrect: true, metadata: true } } },
+      where: { solution: { datasetId } },
+      select: { _count: { select: { chunks: true } }, solution: { select: { finalAnswerCorrect: true, metadata: true } } },
     });
     const rng = createRng("true-q");
     let trueQRollouts = 0;
     for (const s of solutions) {
       const k = s._count.chunks;
-      const truth = s.trajectory.metadata as { trueQ0: number; trueQ: number[] };
+      const truth = s.solution.metadata as { trueQ0: number; trueQ: number[] };
       const q = [truth.trueQ0, ...truth.trueQ.slice(0, k - 1)];
       const settings = { strategy: "adaptive" as const, rollouts: 8, earlyStopBatch: 2, maxTokens: 4096, adaptive: { batch: 4, targetConfidence: 0.9, maxRollouts: 16, rules, confidence: DEFAULT_LABEL_CONFIDENCE_OPTIONS } };
-      trueQRollouts += (await simulatedAdaptiveSolutionCost({ chunkTokens: new Array(k).fill(1), problemTokens: 1, finalCorrect: s.trajectory.finalAnswerCorrect!, q }, settings, rng, 8)).rollouts;
+      trueQRollouts += (await simulatedAdaptiveSolutionCost({ chunkTokens: new Array(k).fill(1), problemTokens: 1, finalCorrect: s.solution.finalAnswerCorrect!, q }, settings, rng, 8)).rollouts;
     }
     expect(Math.abs(relative(trueQRollouts, run.rollouts)), `${vs}; with true Q: ${Math.round(trueQRollouts)} rollouts`).toBeLessThan(0.1);
     // ... and so is the plan from Q-values measured with 8 rollouts per prefix (measured: 3,808 planned vs 3,896 rollouts,
@@ -170,13 +170,13 @@ describe("plan annotate: estimates against executed runs", () => {
     expect(capped.assumptions.join("\n")).toMatch(/tokenBudget = [\d,]+ generated tokens: reached/);
   }, 240_000);
 
-  it("respects limit, trajectoryIds and maxTokens", async () => {
+  it("respects limit, solutionIds and maxTokens", async () => {
     const { db } = database;
     const all = await plan(config({ strategy: "fixed" }));
     const limited = await plan(config({ strategy: "fixed", limit: 5 }));
     expect(limited.dataset.solutions).toBe(5);
-    const some = await db.trajectory.findMany({ where: { datasetId }, orderBy: { id: "asc" }, take: 3, select: { id: true, segmentations: { select: { _count: { select: { chunks: true } } } } } });
-    const picked = await plan(config({ strategy: "fixed", trajectoryIds: some.map((t) => t.id) }));
+    const some = await db.solution.findMany({ where: { datasetId }, orderBy: { id: "asc" }, take: 3, select: { id: true, segmentations: { select: { _count: { select: { chunks: true } } } } } });
+    const picked = await plan(config({ strategy: "fixed", solutionIds: some.map((t) => t.id) }));
     const pickedChunks = some.reduce((n, t) => n + t.segmentations[0]!._count.chunks, 0);
     expect(picked.dataset).toMatchObject({ solutions: 3, chunks: pickedChunks });
     expect(picked.estimate).toMatchObject({ requests: pickedChunks, rollouts: pickedChunks * 8 });

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { annotateHandler, connectJobQueue, createRun, EndpointClients, executeRun, runImport, RUN_HANDLERS, submitProcessBenchImport, type JobQueue } from "../src";
+import { annotateKind, connectJobQueue, createRun, EndpointClients, executeRun, runImport, UNIT_RUN_KINDS, submitProcessBenchImport, type JobQueue } from "../src";
 
 /**
  * Abs-Q on an imported ProcessBench solution whose final answer is right although
@@ -90,16 +90,16 @@ describe("Abs-Q on imported ProcessBench data", () => {
   it("own-prefix Abs-Q is Negative on the chunks after the known first error although the final answer is right", async () => {
     const { db } = database;
     for (const strategy of ["fixed", "early-stop", "first-error"] as const) {
-      const config = annotateHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", segmentationMethod: "processbench-paragraphs", rollouts: 4, strategy, labelRules: [{ rule: "abs-q" }] });
-      const snapshot = await annotateHandler.snapshot(db, config);
+      const config = annotateKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", segmentationMethod: "processbench-paragraphs", rollouts: 4, strategy, labelRules: [{ rule: "abs-q" }] });
+      const snapshot = await annotateKind.snapshot(db, config);
       const run = await db.run.create({ data: { kind: "annotate", config: snapshot as object, datasetId } });
-      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
       expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
       const labels = await db.chunkLabel.findMany({ where: { runId: run.id, rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}' }, orderBy: { chunk: { index: "asc" } }, select: { label: true } });
       if (strategy === "first-error") {
         // A correct final answer gives the search no failure to look for: every chunk is taken as Positive, and the solution is flagged.
         expect(labels.map((l) => l.label)).toEqual(["Positive", "Positive", "Positive", "Positive"]);
-        expect((await db.trajectoryRunStat.findFirstOrThrow({ where: { runId: run.id } })).monotonicity).toBe("assumed");
+        expect((await db.solutionRunStat.findFirstOrThrow({ where: { runId: run.id } })).monotonicity).toBe("assumed");
       } else {
         // Paragraph 0 is sound; paragraphs 1 and 2 continue the error; the last is the solution's own (right) ending.
         expect(labels.map((l) => l.label)).toEqual(["Positive", "Negative", "Negative", "Positive"]);

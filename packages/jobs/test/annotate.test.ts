@@ -3,13 +3,13 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { sumServerMetric } from "@stepwiser/inference";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
-import { createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, readRunConfig, relabelAnnotateRun, RUN_HANDLERS, annotateHandler, type AnnotateConfigInput } from "../src";
+import { generateOutputDatasetId } from "../src/kinds/generate/output-dataset";
+import { createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, readRunConfig, relabelAnnotateRun, UNIT_RUN_KINDS, annotateKind, type AnnotateConfigInput } from "../src";
 import { LEGACY_SELF_SEGMENTING_POLICY_PROMPT_ID } from "@stepwiser/core";
 
 async function createRun(db: Db, config: AnnotateConfigInput) {
-  const parsed = annotateHandler.configSchema.parse(config);
-  const snapshot = await annotateHandler.snapshot(db, parsed);
+  const parsed = annotateKind.submitSchema.parse(config);
+  const snapshot = await annotateKind.snapshot(db, parsed);
   return db.run.create({ data: { kind: "annotate", config: snapshot as object, datasetId: snapshot.datasetId } });
 }
 
@@ -54,31 +54,36 @@ describe("annotate runs on the simulated world", () => {
 
   it("resumes a run stored under the previous release's config shape as it was stored", async () => {
     const { db } = database;
-    const few = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, orderBy: { id: "asc" }, take: 2, select: { trajectoryId: true } });
-    const current = (await annotateHandler.snapshot(
+    const few = await db.segmentation.findMany({ where: { solution: { datasetId } }, orderBy: { id: "asc" }, take: 2, select: { solutionId: true } });
+    const current = (await annotateKind.snapshot(
       db,
-      annotateHandler.configSchema.parse({ ...base(), rollouts: 2, strategy: "fixed", trajectoryIds: few.map((s) => s.trajectoryId) }),
+      annotateKind.submitSchema.parse({ ...base(), rollouts: 2, strategy: "fixed", solutionIds: few.map((s) => s.solutionId) }),
     )) as Record<string, unknown>;
     // As an earlier release stored it: no policy prompt named (runs before the choice used the legacy
-    // self-segmenting prompt), and greedy sampling with two rollouts, which submissions now refuse.
-    const { promptTemplateId: _, ...older }: Record<string, unknown> = { ...current, temperature: 0 };
-    expect(() => annotateHandler.configSchema.parse(older)).toThrow(/temperature/);
+    // self-segmenting prompt), greedy sampling with two rollouts, which submissions now refuse, and the
+    // selected solutions under their former field name.
+    const { promptTemplateId: _, solutionIds, ...rest }: Record<string, unknown> = { ...current, temperature: 0 };
+    const older = { ...rest, trajectoryIds: solutionIds };
+    expect(() => annotateKind.submitSchema.parse(older)).toThrow(/temperature/);
     const stored = await db.run.create({ data: { kind: "annotate", config: older as object, datasetId } });
     expect(readRunConfig({ ...stored, kind: "annotate" }).promptTemplateId).toBe(LEGACY_SELF_SEGMENTING_POLICY_PROMPT_ID);
-    await executeRun(db, stored.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, stored.id, UNIT_RUN_KINDS, { endpoints });
     const resumed = await db.run.findUniqueOrThrow({ where: { id: stored.id } });
     expect({ status: resumed.status, error: resumed.error }).toEqual({ status: "completed", error: null });
     expect(await db.rollout.count({ where: { runId: stored.id } })).toBeGreaterThan(0);
+    // Only the two solutions it selected were annotated, as when it was stored.
+    const annotated = await db.solutionRunStat.findMany({ where: { runId: stored.id }, select: { solutionId: true } });
+    expect(annotated.map((a) => a.solutionId).sort()).toEqual(few.map((s) => s.solutionId).sort());
   });
 
   it("rolloutText answer-only: the same rollouts, answers, Q-values and labels as full, without the texts", async () => {
     const { db } = database;
-    const few = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, orderBy: { id: "asc" }, take: 4, select: { trajectoryId: true } });
-    const scope = { ...base(), rollouts: 4, strategy: "fixed" as const, trajectoryIds: few.map((s) => s.trajectoryId) };
+    const few = await db.segmentation.findMany({ where: { solution: { datasetId } }, orderBy: { id: "asc" }, take: 4, select: { solutionId: true } });
+    const scope = { ...base(), rollouts: 4, strategy: "fixed" as const, solutionIds: few.map((s) => s.solutionId) };
     const full = await createRun(db, scope);
     const answerOnly = await createRun(db, { ...scope, rolloutText: "answer-only" });
     expect((full.config as { rolloutText: string }).rolloutText).toBe("full");
-    for (const run of [full, answerOnly]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    for (const run of [full, answerOnly]) await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const rows = async (runId: string) =>
       db.rollout.findMany({
         where: { runId },
@@ -103,10 +108,10 @@ describe("annotate runs on the simulated world", () => {
   it("fixed: M rollouts per prefix, one Q-value per prefix, labels under every rule", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "fixed" });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status).toBe("completed");
-    const segmentations = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { id: true, _count: { select: { chunks: true } } } });
+    const segmentations = await db.segmentation.findMany({ where: { solution: { datasetId } }, select: { id: true, _count: { select: { chunks: true } } } });
     const chunkTotal = segmentations.reduce((n, s) => n + s._count.chunks, 0);
     // prefixes 0..k-1 are sampled M times; prefix k is the solution itself
     expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * 8);
@@ -124,13 +129,13 @@ describe("annotate runs on the simulated world", () => {
     const fixed = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }] });
     const early = await createRun(db, { ...base(), strategy: "early-stop", labelRules: [{ rule: "abs-q" }] });
     const search = await createRun(db, { ...base(), strategy: "first-error", labelRules: [{ rule: "abs-q" }] });
-    for (const run of [fixed, early, search]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    for (const run of [fixed, early, search]) await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const fixedLabels = await labelsOf(db, fixed.id, "abs_q");
     expect(fixedLabels.size).toBe(12);
     expect(await labelsOf(db, early.id, "abs_q")).toEqual(fixedLabels);
     const searchLabels = await labelsOf(db, search.id, "abs_q");
     const flags = new Map(
-      (await db.trajectoryRunStat.findMany({ where: { runId: search.id }, select: { monotonicity: true, trajectory: { select: { segmentations: { select: { id: true } } } } } })).map((s) => [s.trajectory.segmentations[0]!.id, s.monotonicity]),
+      (await db.solutionRunStat.findMany({ where: { runId: search.id }, select: { monotonicity: true, solution: { select: { segmentations: { select: { id: true } } } } } })).map((s) => [s.solution.segmentations[0]!.id, s.monotonicity]),
     );
     for (const [id, labels] of fixedLabels) {
       const firstZero = labels.indexOf("Negative");
@@ -149,13 +154,13 @@ describe("annotate runs on the simulated world", () => {
   it("later-prefixes evidence is refused on solutions the run's policy did not generate, naming the field", async () => {
     const { db } = database;
     // The simulated-world dataset is written straight into the database, not by a generate run.
-    const parsed = annotateHandler.configSchema.parse({ ...base(), absQEvidence: "later-prefixes" });
-    await expect(annotateHandler.snapshot(db, parsed)).rejects.toMatchObject({ location: { field: "absQEvidence" }, message: expect.stringContaining("was not written by a generate run") });
-    const explicit = annotateHandler.configSchema.parse({ ...base(), labelRules: [{ rule: "abs-q" }, { rule: "abs-q", evidence: "later-prefixes" }] });
-    await expect(annotateHandler.snapshot(db, explicit)).rejects.toMatchObject({ location: { field: "labelRules.1.evidence" } });
+    const parsed = annotateKind.submitSchema.parse({ ...base(), absQEvidence: "later-prefixes" });
+    await expect(annotateKind.snapshot(db, parsed)).rejects.toMatchObject({ location: { field: "absQEvidence" }, message: expect.stringContaining("was not written by a generate run") });
+    const explicit = annotateKind.submitSchema.parse({ ...base(), labelRules: [{ rule: "abs-q" }, { rule: "abs-q", evidence: "later-prefixes" }] });
+    await expect(annotateKind.snapshot(db, explicit)).rejects.toMatchObject({ location: { field: "labelRules.1.evidence" } });
     // Relabelling a finished run with it is refused the same way.
     const run = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }], limit: 2 });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     await expect(relabelAnnotateRun(db, run.id, [{ rule: "abs-q", evidence: "later-prefixes" }])).rejects.toMatchObject({ location: { field: "evidence" } });
     expect(await db.chunkLabel.count({ where: { runId: run.id, paramsKey: LATER } })).toBe(0);
   });
@@ -166,7 +171,7 @@ describe("annotate runs on the simulated world", () => {
     expect(generated.status).toBe("completed");
     const outputId = generateOutputDatasetId(generated.id);
     const run = await createRun(db, { datasetId: outputId, policyEndpoint: "policy", rollouts: 4, seed: 5, concurrency: 4, labelRules: [{ rule: "abs-q" }, { rule: "abs-q", evidence: "later-prefixes" }] });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const own = await labelsOf(db, run.id, "abs_q", OWN);
     const later = await labelsOf(db, run.id, "abs_q", LATER);
     expect(own.size).toBe(12);
@@ -180,14 +185,14 @@ describe("annotate runs on the simulated world", () => {
     }
     // A sim-policy endpoint under another model name is not "the run's own policy".
     await db.endpoint.create({ data: { name: "other-policy", model: "other-model", role: "policy", baseUrls: [...cluster.urls], maxConcurrency: 4 } });
-    const other = annotateHandler.configSchema.parse({ datasetId: outputId, policyEndpoint: "other-policy", absQEvidence: "later-prefixes" });
-    await expect(annotateHandler.snapshot(db, other)).rejects.toMatchObject({ location: { field: "absQEvidence" }, message: expect.stringContaining('generate run of model "sim-policy"') });
+    const other = annotateKind.submitSchema.parse({ datasetId: outputId, policyEndpoint: "other-policy", absQEvidence: "later-prefixes" });
+    await expect(annotateKind.snapshot(db, other)).rejects.toMatchObject({ location: { field: "absQEvidence" }, message: expect.stringContaining('generate run of model "sim-policy"') });
   });
 
   it("relabels from stored Q-values with zero new requests", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "rel-ratio", gamma: 0.7 }] });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const promptTokensBefore = await sumServerMetric(cluster.urls, "vllm:prompt_tokens_total");
     const result = await relabelAnnotateRun(db, run.id, [{ rule: "rel-ratio", gamma: 1.2 }, { rule: "rel-effective", alpha: 0.4, n: 4 }]);
     expect(result.solutions).toBe(12);
@@ -202,7 +207,7 @@ describe("annotate runs on the simulated world", () => {
     const { db } = database;
     const first = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }], limit: 3 });
     const second = await createRun(db, { ...base(), strategy: "fixed", labelRules: [{ rule: "abs-q" }], limit: 3 });
-    for (const run of [first, second]) await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    for (const run of [first, second]) await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const texts = async (runId: string) =>
       (await db.rollout.findMany({ where: { runId }, orderBy: [{ segmentationId: "asc" }, { prefixLength: "asc" }, { sampleIndex: "asc" }], select: { text: true, seed: true } })).map((r) => `${r.seed}:${r.text}`);
     const a = await texts(first.id);
@@ -216,7 +221,7 @@ describe("annotate runs on the simulated world", () => {
     const victim = await db.problem.findFirstOrThrow({ where: { datasetId: broken } });
     await db.problem.update({ where: { id: victim.id }, data: { referenceAnswer: null } });
     const run = await createRun(db, { ...base(), datasetId: broken, strategy: "early-stop", labelRules: [{ rule: "abs-q" }] });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done).toMatchObject({ status: "completed_with_failures", unitsDone: 2, unitsFailed: 1 });
     const failed = await db.runUnit.findFirstOrThrow({ where: { runId: run.id, status: "failed" } });
@@ -227,7 +232,7 @@ describe("annotate runs on the simulated world", () => {
   it("a cancelled run stops, and resuming it finishes without redoing done units", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), strategy: "fixed", concurrency: 1, rollouts: 16 });
-    const execution = executeRun(db, run.id, RUN_HANDLERS, { endpoints, flushIntervalMs: 100 });
+    const execution = executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints, flushIntervalMs: 100 });
     await expect.poll(async () => db.runUnit.count({ where: { runId: run.id, status: "done" } }), { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(2);
     await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
     await execution;
@@ -237,13 +242,13 @@ describe("annotate runs on the simulated world", () => {
     expect(doneBefore.length).toBeLessThan(12);
 
     await db.run.update({ where: { id: run.id }, data: { status: "queued", cancelRequestedAt: null, finishedAt: null } });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const resumed = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(resumed.status).toBe("completed");
     const after = await db.runUnit.findMany({ where: { runId: run.id }, select: { key: true, status: true, updatedAt: true } });
     expect(after.every((u) => u.status === "done")).toBe(true);
     for (const unit of doneBefore) expect(after.find((u) => u.key === unit.key)!.updatedAt).toEqual(unit.updatedAt);
-    const chunkTotal = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const chunkTotal = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
     expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * 16);
   });
 });

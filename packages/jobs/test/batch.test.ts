@@ -16,7 +16,7 @@ import {
   readStoredFile,
   runExport,
   runImport,
-  RUN_HANDLERS,
+  UNIT_RUN_KINDS,
   storeFile,
   submitBatchOutputImport,
   submitExport,
@@ -62,12 +62,12 @@ describe("offline execution with vllm run-batch", () => {
   /** Executes an offline run and checks that the simulated cluster saw no request meanwhile. */
   async function executeSendingNothing(runId: string) {
     const before = serverRequests();
-    await executeRun(database.db, runId, RUN_HANDLERS, { endpoints });
+    await executeRun(database.db, runId, UNIT_RUN_KINDS, { endpoints });
     expect(serverRequests()).toBe(before);
   }
 
   async function* jsonLines(runId: string) {
-    for await (const line of batchRequestLines(database.db, runId)) yield JSON.stringify(line);
+    for await (const line of batchRequestLines(database.db, runId, UNIT_RUN_KINDS)) yield JSON.stringify(line);
   }
   /** Export → simulated `vllm run-batch` → the output file's lines. */
   async function answeredOffline(runId: string): Promise<string[]> {
@@ -75,7 +75,7 @@ describe("offline execution with vllm run-batch", () => {
     for await (const line of runBatch({ input: jsonLines(runId), baseUrl: cluster.urls[0]!, concurrency: 16 })) output.push(JSON.stringify(line));
     return output;
   }
-  const importText = (runId: string, lines: string[], file = "out.jsonl") => importBatchOutput(database.db, runId, readLines(piecesOf(`${lines.join("\n")}\n`), file), file);
+  const importText = (runId: string, lines: string[], file = "out.jsonl") => importBatchOutput(database.db, runId, UNIT_RUN_KINDS, readLines(piecesOf(`${lines.join("\n")}\n`), file), file);
 
   async function annotationOf(db: Db, runId: string) {
     const [values, labels, rollouts, run] = await Promise.all([
@@ -99,7 +99,7 @@ describe("offline execution with vllm run-batch", () => {
 
     const offline = await createRun(db, { kind: "annotate", config: annotateConfig({ policyEndpoint: "policy-offline" }) });
     const output = await answeredOffline(offline.id);
-    const chunkTotal = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const chunkTotal = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
     expect(output).toHaveLength(chunkTotal); // one request per prefix 0..k-1, n = M
     const imported = await importText(offline.id, output);
     expect(imported).toEqual({ requests: chunkTotal, samples: chunkTotal * 4, skipped: 0 });
@@ -123,7 +123,7 @@ describe("offline execution with vllm run-batch", () => {
     const online = await createAndExecuteRun(db, { kind: "annotate", config }, { endpoints });
     const offline = await createRun(db, { kind: "annotate", config: { ...config, policyEndpoint: "policy-offline" } });
     const output = await answeredOffline(offline.id);
-    const fixedLines = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+    const fixedLines = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
     expect(output.length).toBeLessThan(fixedLines); // no bare-problem prefix, and the solution itself needs no rollout
     await importText(offline.id, output);
     await executeSendingNothing(offline.id);
@@ -153,7 +153,7 @@ describe("offline execution with vllm run-batch", () => {
     const { db } = database;
     const offline = await createRun(db, { kind: "annotate", config: annotateConfig({ limit: 2 }) });
     const requests = [];
-    for await (const line of batchRequestLines(db, offline.id)) requests.push(line);
+    for await (const line of batchRequestLines(db, offline.id, UNIT_RUN_KINDS)) requests.push(line);
     expect(requests.length).toBeGreaterThan(1);
     const model = requests[0]!.body.model;
     // What `vllm run-batch --model other` writes for each line: the serving layer's 404, as the line's error.
@@ -189,11 +189,11 @@ describe("offline execution with vllm run-batch", () => {
     expect(await importText(offline.id, output)).toMatchObject({ requests: 0, samples: 0, skipped: output.length });
 
     const remaining = [];
-    for await (const line of batchRequestLines(db, offline.id)) remaining.push(line.custom_id);
+    for await (const line of batchRequestLines(db, offline.id, UNIT_RUN_KINDS)) remaining.push(line.custom_id);
     expect(remaining).toEqual([failed.custom_id]);
 
     const before = serverRequests();
-    await executeRun(db, offline.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, offline.id, UNIT_RUN_KINDS, { endpoints });
     expect(serverRequests()).toBe(before + 1);
     const a = await annotationOf(db, online.id);
     const b = await annotationOf(db, offline.id);
@@ -249,7 +249,7 @@ describe("offline execution with vllm run-batch", () => {
   it("refuses run kinds other than annotate and judge", async () => {
     const { db } = database;
     const run = await db.run.create({ data: { kind: "generate", config: {} } });
-    const lines = batchRequestLines(db, run.id);
+    const lines = batchRequestLines(db, run.id, UNIT_RUN_KINDS);
     await expect(lines.next()).rejects.toThrow("batch execution supports annotate and judge runs");
   });
 

@@ -3,7 +3,7 @@ import { buildProcessBenchCriticPrompt, CRITIC_PREDICTION_PARSERS, type ProcessB
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimJudge, startSimCluster, type SimCluster, type SimModel } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { benchmarkConfigSchema, benchmarkHandler, createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, readRunConfig, RUN_HANDLERS } from "../src";
+import { benchmarkConfigSchema, benchmarkKind, createAndExecuteRun, createSimWorldDataset, EndpointClients, executeRun, readRunConfig, UNIT_RUN_KINDS } from "../src";
 
 const MIGRATION = new URL("../../../prisma/migrations/20261126120000_critic_prompt_template/migration.sql", import.meta.url);
 
@@ -53,10 +53,10 @@ describe("critic-mode benchmark runs", () => {
   /** The prompts each solution gets under a template, as the official code would build them for v2. */
   async function expectedPrompts(templateId: ProcessBenchCriticTemplateId): Promise<string[]> {
     const segmentations = await database.db.segmentation.findMany({
-      where: { method: "self-segmented", trajectory: { datasetId } },
-      select: { chunks: { orderBy: { index: "asc" }, select: { text: true } }, trajectory: { select: { problem: { select: { text: true } } } } },
+      where: { method: "self-segmented", solution: { datasetId } },
+      select: { chunks: { orderBy: { index: "asc" }, select: { text: true } }, solution: { select: { problem: { select: { text: true } } } } },
     });
-    return segmentations.map((s) => buildProcessBenchCriticPrompt({ problem: s.trajectory.problem.text, steps: s.chunks.map((c) => c.text) }, templateId).text).sort();
+    return segmentations.map((s) => buildProcessBenchCriticPrompt({ problem: s.solution.problem.text, steps: s.chunks.map((c) => c.text) }, templateId).text).sort();
   }
 
   /** Every stored prediction is the template's own reading of the stored answer. */
@@ -91,7 +91,7 @@ describe("critic-mode benchmark runs", () => {
   it("reads critic runs stored before the choice existed as v1 once migrated, and resumes them with v1", async () => {
     const { db } = database;
     // A configuration as createRun stored it before the field existed: parsed, snapshotted, without it.
-    const current = (await benchmarkHandler.snapshot(db, benchmarkConfigSchema.parse(criticConfig()))) as Record<string, unknown>;
+    const current = (await benchmarkKind.snapshot(db, benchmarkConfigSchema.parse(criticConfig()))) as Record<string, unknown>;
     const { criticPromptTemplateId: _, ...stored } = current;
     const oldCritic = await db.run.create({ data: { kind: "benchmark", config: stored as object, datasetId } });
     const oldChunkJudge = await db.run.create({ data: { kind: "benchmark", config: { ...stored, mode: "chunk-judge" } as object, datasetId } });
@@ -108,7 +108,7 @@ describe("critic-mode benchmark runs", () => {
     expect((await db.run.findUniqueOrThrow({ where: { id: oldChunkJudge.id } })).config).not.toHaveProperty("criticPromptTemplateId");
     expect((await db.run.findUniqueOrThrow({ where: { id: chosen.id } })).config).toEqual(current); // a run that chose keeps its choice
 
-    await executeRun(db, oldCritic.id, RUN_HANDLERS, { endpoints });
+    await executeRun(db, oldCritic.id, UNIT_RUN_KINDS, { endpoints });
     const resumed = await db.run.findUniqueOrThrow({ where: { id: oldCritic.id } });
     expect(resumed.status).toBe("completed");
     expect((resumed.summary as { promptTemplateId: string }).promptTemplateId).toBe("processbench-critic@v1");

@@ -1,8 +1,8 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { aggregateSolutionScore, bestOfNHandler, createSimWorldDataset, EndpointClients, executeRun, pickBest, RUN_HANDLERS } from "../src";
-import { majorityPick } from "../src/pipelines/best-of-n/handler";
+import { aggregateSolutionScore, bestOfNKind, createSimWorldDataset, EndpointClients, executeRun, pickBest, UNIT_RUN_KINDS } from "../src";
+import { majorityPick } from "../src/kinds/best-of-n/kind";
 
 describe("best-of-N selection", () => {
   it("aggregates chunk scores by mean, min or last and picks the first best", () => {
@@ -40,12 +40,12 @@ describe("best-of-N selection", () => {
     it("a strong judge's pick beats a random pick; every chunk of every solution is judged once", async () => {
       const { db } = database;
       const { datasetId } = await createSimWorldDataset(db, { name: "bon", problems: 40, solutionsPerProblem: 6, seed: 300, errorRate: 0.25 });
-      const config = bestOfNHandler.configSchema.parse({ datasetId, judgeEndpoint: "judge", seed: 1 });
-      const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNHandler.snapshot(db, config)) as object, datasetId } });
-      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      const config = bestOfNKind.submitSchema.parse({ datasetId, judgeEndpoint: "judge", seed: 1 });
+      const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNKind.snapshot(db, config)) as object, datasetId } });
+      await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
       const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
       expect(done.status).toBe("completed");
-      const chunks = await db.chunk.count({ where: { segmentation: { trajectory: { datasetId } } } });
+      const chunks = await db.chunk.count({ where: { segmentation: { solution: { datasetId } } } });
       expect(await db.judgeSample.count({ where: { runId: run.id } })).toBe(chunks);
       const summary = done.summary as { problems: number; accuracy: Record<string, number> };
       expect(summary.problems).toBe(40);
@@ -56,9 +56,9 @@ describe("best-of-N selection", () => {
     it("outcome-pairwise: a knockout bracket per problem is stored, every match with its votes, and its winner is the pick", async () => {
       const { db } = database;
       const { datasetId } = await createSimWorldDataset(db, { name: "bon-pairwise", problems: 12, solutionsPerProblem: 5, seed: 301, errorRate: 0.35 });
-      const config = bestOfNHandler.configSchema.parse({ datasetId, judgeEndpoint: "outcome-rm", protocol: "outcome-pairwise", samples: 3, temperature: 1, seed: 2 });
-      const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNHandler.snapshot(db, config)) as object, datasetId } });
-      await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+      const config = bestOfNKind.submitSchema.parse({ datasetId, judgeEndpoint: "outcome-rm", protocol: "outcome-pairwise", samples: 3, temperature: 1, seed: 2 });
+      const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNKind.snapshot(db, config)) as object, datasetId } });
+      await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
       const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
       expect(done.status).toBe("completed");
       const brackets = await db.selectionBracket.findMany({ where: { runId: run.id } });
@@ -72,7 +72,7 @@ describe("best-of-N selection", () => {
           expect(match.votes.first + match.votes.second + match.votes.unparseable).toBe(3);
           expect(match.candidates).toContain(match.winner);
         }
-        expect(row.winnerTrajectoryId).toBe(bracket.candidates[bracket.winner]);
+        expect(row.winnerSolutionId).toBe(bracket.candidates[bracket.winner]);
       }
       const summary = done.summary as { protocol: string; selections: string[]; problems: number; accuracy: Record<string, number> };
       expect(summary.protocol).toBe("outcome-pairwise@v1");
@@ -89,9 +89,9 @@ describe("best-of-N selection", () => {
         { judgeEndpoint: "thinkprm", protocol: "thinkprm", selection: "solution" },
       ];
       for (const { judgeEndpoint, protocol, selection } of cases) {
-        const config = bestOfNHandler.configSchema.parse({ datasetId, judgeEndpoint, protocol, seed: 3 });
-        const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNHandler.snapshot(db, config)) as object, datasetId } });
-        await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+        const config = bestOfNKind.submitSchema.parse({ datasetId, judgeEndpoint, protocol, seed: 3 });
+        const run = await db.run.create({ data: { kind: "best_of_n", config: (await bestOfNKind.snapshot(db, config)) as object, datasetId } });
+        await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
         const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
         expect(done.status, protocol).toBe("completed");
         const summary = done.summary as { selections: string[]; accuracy: Record<string, number> };
@@ -113,16 +113,16 @@ describe("best-of-N selection", () => {
       for (const [p, problem] of problems.entries()) {
         const row = await db.problem.create({ data: { datasetId: dataset.id, textHash: `votes-${p}`, text: `problem ${p}`, referenceAnswer: problem.reference } });
         for (const [i, [answer, correct]] of problem.answers.entries()) {
-          const trajectory = await db.trajectory.create({
+          const solution = await db.solution.create({
             data: { datasetId: dataset.id, problemId: row.id, externalId: `p${p}-s${i}`, generator: "test", text: answer === null ? "no answer" : String.raw`\boxed{${answer}}`, finalAnswer: answer, finalAnswerCorrect: correct },
           });
-          await db.segmentation.create({ data: { trajectoryId: trajectory.id, method: "self-segmented" } });
+          await db.segmentation.create({ data: { solutionId: solution.id, method: "self-segmented" } });
         }
       }
-      const config = bestOfNHandler.configSchema.parse({ datasetId: dataset.id, judgeEndpoint: "judge" });
+      const config = bestOfNKind.submitSchema.parse({ datasetId: dataset.id, judgeEndpoint: "judge" });
       const run = await db.run.create({ data: { kind: "best_of_n", config: config as object, datasetId: dataset.id } });
       const ctx = { db, runId: run.id, config, signal: new AbortController().signal, endpoints, recordUsage() {}, log() {} };
-      const summary = (await bestOfNHandler.summarize!(ctx)) as { problems: number; accuracy: Record<string, number> };
+      const summary = (await bestOfNKind.summarize!(ctx)) as { problems: number; accuracy: Record<string, number> };
       expect(summary.problems).toBe(2);
       // Raw strings would have elected 0.6 (two votes against one each) and the missing answer: 0 of 2.
       expect(summary.accuracy.majority).toBe(1);

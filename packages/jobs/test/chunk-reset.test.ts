@@ -2,7 +2,7 @@ import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { chunkResetHandler, createSimWorldDataset, EndpointClients, executeRun, RUN_HANDLERS } from "../src";
+import { chunkResetKind, createSimWorldDataset, EndpointClients, executeRun, UNIT_RUN_KINDS } from "../src";
 
 /** Problems of the run with the default judge and of the run with each judge protocol (seeded: the same accuracies on every machine). */
 const PROBLEMS = atScale({ default: 10, full: 40 });
@@ -33,9 +33,9 @@ describe("chunk-reset runs on the simulated world", () => {
   it("the judge's resets raise accuracy over plain sampling with the same seeds, and the tokens are counted", async () => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: "reset", problems: PROBLEMS, seed: 500 });
-    const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", seed: 2 });
-    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const config = chunkResetKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", seed: 2 });
+    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetKind.snapshot(db, config)) as object, datasetId } });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status).toBe("completed");
     const summary = done.summary as {
@@ -64,9 +64,9 @@ describe("chunk-reset runs on the simulated world", () => {
   ])("$protocol judges the newest chunk: resets raise accuracy over plain sampling", async ({ judgeEndpoint, protocol, seed }) => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: `reset-${protocol}`, problems: PROTOCOL_PROBLEMS, seed: 501 });
-    const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint, protocol, seed });
-    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const config = chunkResetKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint, protocol, seed });
+    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetKind.snapshot(db, config)) as object, datasetId } });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status, done.error ?? "").toBe("completed");
     const summary = done.summary as { problems: number; accuracy: { chunkReset: number; plain: number }; tokens: { rejected: number }; resetsPerProblem: number };
@@ -78,9 +78,9 @@ describe("chunk-reset runs on the simulated world", () => {
   it("counts judge outputs cut at the judge's generation limit as truncated", async () => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: "reset-truncated", problems: 2, seed: 503 });
-    const config = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", judgeMaxTokens: 4, maxChunks: 3, seed: 1 });
-    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetHandler.snapshot(db, config)) as object, datasetId } });
-    await executeRun(db, run.id, RUN_HANDLERS, { endpoints });
+    const config = chunkResetKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", judgeMaxTokens: 4, maxChunks: 3, seed: 1 });
+    const run = await db.run.create({ data: { kind: "chunk_reset", config: (await chunkResetKind.snapshot(db, config)) as object, datasetId } });
+    await executeRun(db, run.id, UNIT_RUN_KINDS, { endpoints });
     const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(done.status, done.error ?? "").toBe("completed");
     const { judgeOutputs } = done.summary as { judgeOutputs: { outputs: number; truncated: number; unparseable: number } };
@@ -91,9 +91,9 @@ describe("chunk-reset runs on the simulated world", () => {
   it("refuses a protocol without a verdict per chunk, and one the judge endpoint does not speak, naming the field", async () => {
     const { db } = database;
     const { datasetId } = await createSimWorldDataset(db, { name: "reset-refused", problems: 2, seed: 502 });
-    const outcome = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", protocol: "outcome-pointwise" });
-    await expect(chunkResetHandler.snapshot(db, outcome)).rejects.toMatchObject({ location: { field: "protocol" } });
-    const unspoken = chunkResetHandler.configSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", protocol: "thinkprm" });
-    await expect(chunkResetHandler.snapshot(db, unspoken)).rejects.toMatchObject({ location: { field: "judgeEndpoint" } });
+    const outcome = chunkResetKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", protocol: "outcome-pointwise" });
+    await expect(chunkResetKind.snapshot(db, outcome)).rejects.toMatchObject({ location: { field: "protocol" } });
+    const unspoken = chunkResetKind.submitSchema.parse({ datasetId, policyEndpoint: "policy", judgeEndpoint: "judge", protocol: "thinkprm" });
+    await expect(chunkResetKind.snapshot(db, unspoken)).rejects.toMatchObject({ location: { field: "judgeEndpoint" } });
   });
 });

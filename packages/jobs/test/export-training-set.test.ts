@@ -27,12 +27,13 @@ import {
   type ExportedFile,
   type TrainingSetExportInput,
   type TrainingSetReport,
+  OTHER_RUNS,
 } from "../src";
-import { writeVerlParquet } from "../src/exports/training-set/verl-parquet";
-import type { TrainingRow } from "../src/exports/training-set/rows";
-import { LabelledChunk } from "../src/exports/training-set/labelled-chunks";
-import { groupSolutions } from "../src/exports/training-set/trl-prm";
-import { runName } from "../src/runs/describe-run";
+import { writeVerlParquet } from "../src/kinds/export/training-set/verl-parquet";
+import type { TrainingRow } from "../src/kinds/export/training-set/rows";
+import { LabelledChunk } from "../src/kinds/export/training-set/labelled-chunks";
+import { groupSolutions } from "../src/kinds/export/training-set/trl-prm";
+import { runName } from "../src/describe-run";
 import { checkLaunch } from "./trainer-launch";
 
 const ABS_Q: LabelRule = { rule: "abs-q", evidence: "own-prefix" };
@@ -58,7 +59,7 @@ interface ParquetRow {
     index: bigint;
     chunk_id: string;
     chunk_index: number;
-    trajectory_id: string;
+    solution_id: string;
     external_id: string;
     segmentation_id: string;
     problem_id: string;
@@ -99,12 +100,12 @@ async function expectedFromDb(db: Db, chunkId: string, runId: string, paramsKey:
     select: {
       index: true,
       text: true,
-      segmentation: { select: { chunks: { orderBy: { index: "asc" }, select: { index: true, text: true } }, trajectory: { select: { problem: { select: { text: true } } } } } },
+      segmentation: { select: { chunks: { orderBy: { index: "asc" }, select: { index: true, text: true } }, solution: { select: { problem: { select: { text: true } } } } } },
     },
   });
   const label = await db.chunkLabel.findFirstOrThrow({ where: { chunkId, runId, rule, paramsKey }, select: { label: true } });
   const prompt = buildStepwiserJudgePrompt({
-    problem: chunk.segmentation.trajectory.problem.text,
+    problem: chunk.segmentation.solution.problem.text,
     previousChunks: chunk.segmentation.chunks.filter((c) => c.index < chunk.index),
     chunk,
   }).text;
@@ -199,7 +200,7 @@ interface PrmParquetRow {
   prompt: string;
   completions: string[];
   labels: boolean[];
-  extra_info: { split: string; index: bigint; trajectory_id: string; external_id: string; segmentation_id: string; problem_id: string; dataset_id: string; run_id: string; rule: string; params: string };
+  extra_info: { split: string; index: bigint; solution_id: string; external_id: string; segmentation_id: string; problem_id: string; dataset_id: string; run_id: string; rule: string; params: string };
 }
 
 describe("judge training-set export", () => {
@@ -231,7 +232,7 @@ describe("judge training-set export", () => {
   });
 
   const exportWith = (options: Partial<TrainingSetExportInput> = {}, onProgress?: (done: number, total: number) => void) =>
-    exportTrainingSet(database.db, { annotateRunId: runId, labelRule: REL_RATIO, format: "verl", heldOutFraction: 0.25, seed: 7, ...options }, onProgress);
+    exportTrainingSet(database.db, { annotateRunId: runId, labelRule: REL_RATIO, format: "verl", heldOutFraction: 0.25, seed: 7, ...options }, OTHER_RUNS, onProgress);
 
   it("verl: train.parquet has verl's nested schema, read back by a second Parquet implementation", async () => {
     const { files } = await exportWith();
@@ -260,7 +261,7 @@ describe("judge training-set export", () => {
       "index OPTIONAL INT64",
       text("chunk_id"),
       "chunk_index OPTIONAL INT32",
-      text("trajectory_id"),
+      text("solution_id"),
       text("external_id"),
       text("segmentation_id"),
       text("problem_id"),
@@ -294,16 +295,16 @@ describe("judge training-set export", () => {
       expect(row.reward_model.ground_truth).toBe(expected.label);
       const chunk = await db.chunk.findUniqueOrThrow({
         where: { id: row.extra_info.chunk_id },
-        select: { index: true, segmentationId: true, segmentation: { select: { trajectory: { select: { id: true, externalId: true, problemId: true, datasetId: true } } } } },
+        select: { index: true, segmentationId: true, segmentation: { select: { solution: { select: { id: true, externalId: true, problemId: true, datasetId: true } } } } },
       });
-      const { trajectory } = chunk.segmentation;
+      const { solution } = chunk.segmentation;
       expect(row.extra_info).toMatchObject({
         chunk_index: chunk.index,
         segmentation_id: chunk.segmentationId,
-        trajectory_id: trajectory.id,
-        external_id: trajectory.externalId,
-        problem_id: trajectory.problemId,
-        dataset_id: trajectory.datasetId,
+        solution_id: solution.id,
+        external_id: solution.externalId,
+        problem_id: solution.problemId,
+        dataset_id: solution.datasetId,
       });
     }
     // labels of every row against the database, in one query
@@ -388,10 +389,10 @@ describe("judge training-set export", () => {
   async function storedLabelsBySplit() {
     const stored = await database.db.chunkLabel.findMany({
       where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' },
-      select: { chunkId: true, label: true, confidence: true, chunk: { select: { segmentation: { select: { trajectory: { select: { problemId: true } } } } } } },
+      select: { chunkId: true, label: true, confidence: true, chunk: { select: { segmentation: { select: { solution: { select: { problemId: true } } } } } } },
     });
     const problems = splitProblems(
-      stored.map((s) => s.chunk.segmentation.trajectory.problemId),
+      stored.map((s) => s.chunk.segmentation.solution.problemId),
       0.25,
       exportSeeds(7).problems,
     );
@@ -399,7 +400,7 @@ describe("judge training-set export", () => {
       chunkId: s.chunkId,
       label: s.label,
       confidence: s.confidence,
-      split: problems.test.has(s.chunk.segmentation.trajectory.problemId) ? ("test" as const) : ("train" as const),
+      split: problems.test.has(s.chunk.segmentation.solution.problemId) ? ("test" as const) : ("train" as const),
     }));
   }
 
@@ -553,7 +554,7 @@ describe("judge training-set export", () => {
         "extra_info OPTIONAL group 10",
         text("split"),
         "index OPTIONAL INT64",
-        text("trajectory_id"),
+        text("solution_id"),
         text("external_id"),
         text("segmentation_id"),
         text("problem_id"),
@@ -577,7 +578,7 @@ describe("judge training-set export", () => {
       where: { chunks: { some: { labels: { some: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' } } } } },
       select: {
         id: true,
-        trajectory: { select: { id: true, externalId: true, problemId: true, datasetId: true, problem: { select: { text: true } } } },
+        solution: { select: { id: true, externalId: true, problemId: true, datasetId: true, problem: { select: { text: true } } } },
         chunks: { orderBy: { index: "asc" }, select: { text: true, labels: { where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' }, select: { label: true } } } },
       },
     });
@@ -595,23 +596,23 @@ describe("judge training-set export", () => {
         expect(stored).toBeDefined();
         expect(seen.has(stored.id)).toBe(false);
         seen.add(stored.id);
-        expect(row.prompt).toBe(stored.trajectory.problem.text);
+        expect(row.prompt).toBe(stored.solution.problem.text);
         expect(row.completions).toEqual(stored.chunks.map((c) => c.text));
         expect(row.labels).toEqual(stored.chunks.map((c) => c.labels[0]!.label === "Positive"));
         expect(row.labels).toHaveLength(row.completions.length);
         expect(row.extra_info).toEqual({
           split,
           index: BigInt(i),
-          trajectory_id: stored.trajectory.id,
-          external_id: stored.trajectory.externalId,
+          solution_id: stored.solution.id,
+          external_id: stored.solution.externalId,
           segmentation_id: stored.id,
-          problem_id: stored.trajectory.problemId,
-          dataset_id: stored.trajectory.datasetId,
+          problem_id: stored.solution.problemId,
+          dataset_id: stored.solution.datasetId,
           run_id: runId,
           rule: "rel-ratio",
           params: '{"gamma":0.7}',
         });
-        problemsOf[split].add(stored.trajectory.problemId);
+        problemsOf[split].add(stored.solution.problemId);
         for (const label of row.labels) steps[label ? "positive" : "negative"] += 1;
       });
       // Not balanced: every solution of the split's problems, counted by kind (with or without a Negative step).
@@ -648,7 +649,7 @@ describe("judge training-set export", () => {
       await runImport(db, run.id);
       const done = await db.run.findUniqueOrThrow({ where: { id: run.id } });
       expect(done.status, done.error ?? "").toBe("completed");
-      const imported = await db.trajectory.findMany({
+      const imported = await db.solution.findMany({
         where: { datasetId: done.datasetId! },
         select: {
           externalId: true,
@@ -823,7 +824,7 @@ describe("judge training-set export", () => {
         index: i,
         chunk_id: `c${i}`,
         chunk_index: i % 7,
-        trajectory_id: "t",
+        solution_id: "t",
         external_id: "e",
         segmentation_id: "s",
         problem_id: "p",

@@ -5,20 +5,20 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { sumServerMetric } from "@stepwiser/inference";
 import { createSimModels, generateProblem, startSimCluster, truthOfSolution, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { EndpointClients, executeRun, type AnyRunKindHandler, type RunContext } from "../src";
-import type { GenerateConfig, GenerateConfigInput } from "../src/pipelines/generate/config";
-import { generateHandler } from "../src/pipelines/generate/handler";
-import { generateOutputDatasetId } from "../src/pipelines/generate/output-dataset";
-import { annotateConfigSchema } from "../src/pipelines/annotate/config";
-import { planSegmentationIds } from "../src/runs/paging";
+import { EndpointClients, executeRun, type AnyUnitRunKind, type RunContext, type UnitRunKinds } from "../src";
+import type { GenerateConfig, GenerateConfigInput } from "../src/kinds/generate/config";
+import { generateKind } from "../src/kinds/generate/kind";
+import { generateOutputDatasetId } from "../src/kinds/generate/output-dataset";
+import { annotateConfigSchema } from "../src/kinds/annotate/config";
+import { planSegmentationIds } from "../src/kit/paging";
 
-const HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map([[generateHandler.kind, generateHandler]]);
+const HANDLERS: UnitRunKinds = new Map([[generateKind.kind, generateKind]]);
 const PROBLEM_SEED = 300;
 const PROBLEMS = 10;
 
 async function createRun(db: Db, config: GenerateConfigInput) {
-  const parsed = generateHandler.configSchema.parse(config);
-  const snapshot = await generateHandler.snapshot(db, parsed);
+  const parsed = generateKind.submitSchema.parse(config);
+  const snapshot = await generateKind.snapshot(db, parsed);
   return db.run.create({ data: { kind: "generate", config: snapshot as object, datasetId: snapshot.datasetId } });
 }
 
@@ -41,7 +41,7 @@ async function createProblemsDataset(db: Db, name: string, withoutReference = 0)
 }
 
 async function solutionsOf(db: Db, runId: string) {
-  return db.trajectory.findMany({
+  return db.solution.findMany({
     where: { datasetId: generateOutputDatasetId(runId) },
     orderBy: { externalId: "asc" },
     select: {
@@ -80,7 +80,7 @@ describe("generate runs on the simulated world", () => {
   const base = () => ({ datasetId, policyEndpoint: "policy", samplesPerProblem: 4, seed: 3, concurrency: 4 });
 
   it("defaults follow the paper: 16 samples at temperature 1, up to 8192 tokens, the prompt filter on", () => {
-    expect(generateHandler.configSchema.parse({ datasetId: "d", policyEndpoint: "p" })).toMatchObject({ samplesPerProblem: 16, temperature: 1, maxTokens: 8192, filterMixed: true });
+    expect(generateKind.submitSchema.parse({ datasetId: "d", policyEndpoint: "p" })).toMatchObject({ samplesPerProblem: 16, temperature: 1, maxTokens: 8192, filterMixed: true });
   });
 
   it("writes N graded, self-segmented solutions per problem into a new dataset", async () => {
@@ -180,25 +180,25 @@ describe("generate runs on the simulated world", () => {
   it("redoing a unit, alone or twice at once, writes no duplicates and sends no request for a done one", async () => {
     const { db } = database;
     const run = await createRun(db, { ...base(), limit: 3 });
-    const config = generateHandler.configSchema.parse(run.config) as GenerateConfig;
+    const config = generateKind.submitSchema.parse(run.config) as GenerateConfig;
     const ctx: RunContext<GenerateConfig> = { db, runId: run.id, config, signal: new AbortController().signal, endpoints, recordUsage() {}, log() {} };
     const keys: string[] = [];
-    for await (const key of generateHandler.plan(ctx)) keys.push(key);
+    for await (const key of generateKind.plan(ctx)) keys.push(key);
     expect(keys).toHaveLength(3);
     // a worker whose job expired while alive and the one that took over
-    await Promise.all([generateHandler.runUnit(ctx, keys[0]!), generateHandler.runUnit(ctx, keys[0]!)]);
-    for await (const key of generateHandler.plan(ctx)) void key; // planning again after a crash
+    await Promise.all([generateKind.runUnit(ctx, keys[0]!), generateKind.runUnit(ctx, keys[0]!)]);
+    for await (const key of generateKind.plan(ctx)) void key; // planning again after a crash
     expect(await db.dataset.count({ where: { id: generateOutputDatasetId(run.id) } })).toBe(1);
     const counts = async () => ({
       problems: await db.problem.count({ where: { datasetId: generateOutputDatasetId(run.id) } }),
-      trajectories: await db.trajectory.count({ where: { runId: run.id } }),
+      solutions: await db.solution.count({ where: { runId: run.id } }),
       segmentations: await db.segmentation.count({ where: { runId: run.id } }),
       chunks: await db.chunk.count({ where: { segmentation: { runId: run.id } } }),
     });
     const once = await counts();
-    expect(once).toMatchObject({ problems: 1, trajectories: 4, segmentations: 4 });
+    expect(once).toMatchObject({ problems: 1, solutions: 4, segmentations: 4 });
     const promptTokens = await sumServerMetric(cluster.urls, "vllm:prompt_tokens_total");
-    await generateHandler.runUnit(ctx, keys[0]!);
+    await generateKind.runUnit(ctx, keys[0]!);
     expect(await counts()).toEqual(once);
     expect(await sumServerMetric(cluster.urls, "vllm:prompt_tokens_total")).toBe(promptTokens);
 
@@ -210,7 +210,7 @@ describe("generate runs on the simulated world", () => {
     await executeRun(db, run.id, HANDLERS, { endpoints });
     expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("completed");
     expect(await counts()).toEqual(all);
-    expect(all).toMatchObject({ problems: 3, trajectories: 12 });
+    expect(all).toMatchObject({ problems: 3, solutions: 12 });
   });
 
   it("a cancelled run leaves its partial dataset ready; resumed, the dataset is importing again until the run completes", async () => {
@@ -220,12 +220,12 @@ describe("generate runs on the simulated world", () => {
     const statusSeenByUnits: string[] = [];
     let unitsStarted = 0;
     // The first unit is worked, then the run is cancelled; later units wait for the cancellation to reach them.
-    const cancelAfterFirst: AnyRunKindHandler = {
-      ...generateHandler,
+    const cancelAfterFirst: AnyUnitRunKind = {
+      ...generateKind,
       async runUnit(ctx: RunContext<GenerateConfig>, key: string) {
         statusSeenByUnits.push((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status);
         if (unitsStarted++ === 0) {
-          await generateHandler.runUnit(ctx, key);
+          await generateKind.runUnit(ctx, key);
           await db.run.update({ where: { id: run.id }, data: { cancelRequestedAt: new Date() } });
           return;
         }
@@ -237,15 +237,15 @@ describe("generate runs on the simulated world", () => {
     await executeRun(db, run.id, new Map([["generate", cancelAfterFirst]]), { endpoints, flushIntervalMs: 50 });
     expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("cancelled");
     expect((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status).toBe("ready");
-    expect(await db.trajectory.count({ where: { datasetId: outputId } })).toBe(4);
+    expect(await db.solution.count({ where: { datasetId: outputId } })).toBe(4);
 
     // Resumed (as resumeRun leaves it): the units see the dataset importing, and the summary makes it ready.
     statusSeenByUnits.length = 0;
-    const recording: AnyRunKindHandler = {
-      ...generateHandler,
+    const recording: AnyUnitRunKind = {
+      ...generateKind,
       async runUnit(ctx: RunContext<GenerateConfig>, key: string) {
         statusSeenByUnits.push((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status);
-        await generateHandler.runUnit(ctx, key);
+        await generateKind.runUnit(ctx, key);
       },
     };
     await db.run.update({ where: { id: run.id }, data: { status: "queued", cancelRequestedAt: null, finishedAt: null } });
@@ -254,7 +254,7 @@ describe("generate runs on the simulated world", () => {
     expect(statusSeenByUnits.length).toBe(PROBLEMS - 1);
     expect(new Set(statusSeenByUnits)).toEqual(new Set(["importing"]));
     expect((await db.dataset.findUniqueOrThrow({ where: { id: outputId } })).status).toBe("ready");
-    expect(await db.trajectory.count({ where: { datasetId: outputId } })).toBe(PROBLEMS * 4);
+    expect(await db.solution.count({ where: { datasetId: outputId } })).toBe(PROBLEMS * 4);
   });
 
   it("a sample whose tags do not reconstruct is stored without a segmentation and counted", async () => {
@@ -281,16 +281,16 @@ describe("generate runs on the simulated world", () => {
 
   it("rejects a configuration it cannot run before anything is stored", async () => {
     const { db } = database;
-    expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: true }).success).toBe(false);
-    expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1 }).success).toBe(false); // the filter is on by default
-    expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: false }).success).toBe(true);
-    expect(generateHandler.configSchema.safeParse({ ...base(), temperature: 0 }).error?.issues[0]).toMatchObject({
+    expect(generateKind.submitSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: true }).success).toBe(false);
+    expect(generateKind.submitSchema.safeParse({ ...base(), samplesPerProblem: 1 }).success).toBe(false); // the filter is on by default
+    expect(generateKind.submitSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: false }).success).toBe(true);
+    expect(generateKind.submitSchema.safeParse({ ...base(), temperature: 0 }).error?.issues[0]).toMatchObject({
       path: ["samplesPerProblem"],
       message: expect.stringContaining("samplesPerProblem is 4 but temperature is 0"),
     });
-    expect(generateHandler.configSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: false, temperature: 0 }).success).toBe(true);
-    await expect(generateHandler.snapshot(db, generateHandler.configSchema.parse({ ...base(), datasetId: "nope" }))).rejects.toThrow(/no dataset/);
-    await expect(generateHandler.snapshot(db, generateHandler.configSchema.parse({ ...base(), problemIds: ["nope"] }))).rejects.toThrow(/no problem nope/);
-    await expect(generateHandler.snapshot(db, generateHandler.configSchema.parse({ ...base(), policyEndpoint: "nope" }))).rejects.toThrow(/no endpoint/);
+    expect(generateKind.submitSchema.safeParse({ ...base(), samplesPerProblem: 1, filterMixed: false, temperature: 0 }).success).toBe(true);
+    await expect(generateKind.snapshot(db, generateKind.submitSchema.parse({ ...base(), datasetId: "nope" }))).rejects.toThrow(/no dataset/);
+    await expect(generateKind.snapshot(db, generateKind.submitSchema.parse({ ...base(), problemIds: ["nope"] }))).rejects.toThrow(/no problem nope/);
+    await expect(generateKind.snapshot(db, generateKind.submitSchema.parse({ ...base(), policyEndpoint: "nope" }))).rejects.toThrow(/no endpoint/);
   });
 });

@@ -13,32 +13,32 @@ export async function waitForRun(db: Db, runId: string, timeoutMs = 60_000): Pro
 
 /** Row counts of every table an import writes, to prove a rejected import wrote nothing. */
 export async function rowCounts(db: Db) {
-  const [datasets, problems, trajectories, segmentations, chunks, runs, storedFiles, auditLogs] = await Promise.all([
+  const [datasets, problems, solutions, segmentations, chunks, runs, storedFiles, auditLogs] = await Promise.all([
     db.dataset.count(),
     db.problem.count(),
-    db.trajectory.count(),
+    db.solution.count(),
     db.segmentation.count(),
     db.chunk.count(),
     db.run.count(),
     db.storedFile.count(),
     db.auditLog.count(),
   ]);
-  return { datasets, problems, trajectories, segmentations, chunks, runs, storedFiles, auditLogs };
+  return { datasets, problems, solutions, segmentations, chunks, runs, storedFiles, auditLogs };
 }
 
 /** Row counts of the data an import writes (not the run and file that record the attempt). */
 export async function dataRowCounts(db: Db) {
-  const [datasets, problems, trajectories, segmentations, chunks, humanLabels, chunkLabels, chunkValues] = await Promise.all([
+  const [datasets, problems, solutions, segmentations, chunks, humanLabels, chunkLabels, chunkValues] = await Promise.all([
     db.dataset.count(),
     db.problem.count(),
-    db.trajectory.count(),
+    db.solution.count(),
     db.segmentation.count(),
     db.chunk.count(),
     db.humanLabel.count(),
     db.chunkLabel.count(),
     db.chunkValue.count(),
   ]);
-  return { datasets, problems, trajectories, segmentations, chunks, humanLabels, chunkLabels, chunkValues };
+  return { datasets, problems, solutions, segmentations, chunks, humanLabels, chunkLabels, chunkValues };
 }
 
 /** The JSON body of every completion request a recording proxy forwarded, in arrival order. */

@@ -27,11 +27,11 @@ interface HumanWorkFixture {
 }
 
 async function solutionChunks(db: Db, datasetId: string, externalId: string) {
-  const t = await db.trajectory.findUniqueOrThrow({
+  const t = await db.solution.findUniqueOrThrow({
     where: { datasetId_externalId: { datasetId, externalId } },
     include: { segmentations: { include: { chunks: { orderBy: { index: "asc" } } } } },
   });
-  return { trajectoryId: t.id, segmentationId: t.segmentations[0]!.id, chunkIds: t.segmentations[0]!.chunks.map((c) => c.id) };
+  return { solutionId: t.id, segmentationId: t.segmentations[0]!.id, chunkIds: t.segmentations[0]!.chunks.map((c) => c.id) };
 }
 
 async function addUser(db: Db, role: "annotator" | "researcher", name: string) {
@@ -49,8 +49,8 @@ async function addHumanWork(db: Db, datasetId: string, queueName: string, inQueu
   const queue = await db.annotationQueue.create({ data: { name: queueName, datasetId, segmentationMethod: "source-steps", selection: { kind: "test" } } });
   const fixture: HumanWorkFixture = { queueId: queue.id, itemIds: [], assignmentIds: [], queueLabelIds: [], adjudicationIds: [], manualLabelIds: [] };
   for (const [position, externalId] of inQueue.entries()) {
-    const { trajectoryId, segmentationId, chunkIds } = await solutionChunks(db, datasetId, externalId);
-    const item = await db.annotationItem.create({ data: { queueId: queue.id, trajectoryId, segmentationId, position, adjudicatedAt: position === 0 ? new Date() : null } });
+    const { solutionId, segmentationId, chunkIds } = await solutionChunks(db, datasetId, externalId);
+    const item = await db.annotationItem.create({ data: { queueId: queue.id, solutionId, segmentationId, position, adjudicatedAt: position === 0 ? new Date() : null } });
     const assignment = await db.annotationAssignment.create({
       data: { itemId: item.id, annotatorId: annotator.id, status: "submitted", expiresAt: new Date(Date.now() + 60_000), submittedAt: new Date() },
     });
@@ -112,7 +112,7 @@ describe("human work is never deleted silently (real Postgres)", () => {
   }
 
   const solutionsOf = (datasetId: string) =>
-    db.trajectory.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, text: true, contentHash: true } });
+    db.solution.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, text: true, contentHash: true } });
   const existing = async (f: HumanWorkFixture) => ({
     items: sorted((await db.annotationItem.findMany({ where: { id: { in: f.itemIds } }, select: { id: true } })).map((r) => r.id)),
     assignments: sorted((await db.annotationAssignment.findMany({ where: { id: { in: f.assignmentIds } }, select: { id: true } })).map((r) => r.id)),
@@ -220,8 +220,8 @@ describe("human work is never deleted silently (real Postgres)", () => {
     expect(run.status, run.error ?? "").toBe("completed");
     // Both copies were written, the first then replaced by the second.
     expect(run.summary).toMatchObject({ records: 2, written: 2, replaced: 1 });
-    expect(await db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(1);
-    const labels = await db.humanLabel.count({ where: { chunk: { segmentation: { trajectory: { datasetId: run.datasetId! } } } } });
+    expect(await db.solution.count({ where: { datasetId: run.datasetId! } })).toBe(1);
+    const labels = await db.humanLabel.count({ where: { chunk: { segmentation: { solution: { datasetId: run.datasetId! } } } } });
     expect(labels).toBeGreaterThan(0);
     expect(labels).toBe((run.summary as { humanLabels: number }).humanLabels / 2);
   });
@@ -241,8 +241,8 @@ describe("human work is never deleted silently (real Postgres)", () => {
     const before = await existing(work);
     const restricted = /violates RESTRICT setting of foreign key constraint/;
     for (const statement of [
-      db.$executeRaw`DELETE FROM "Trajectory" WHERE id = ${b.trajectoryId}`,
-      db.$executeRaw`DELETE FROM "Trajectory" WHERE id = ${d.trajectoryId}`,
+      db.$executeRaw`DELETE FROM "Solution" WHERE id = ${b.solutionId}`,
+      db.$executeRaw`DELETE FROM "Solution" WHERE id = ${d.solutionId}`,
       db.$executeRaw`DELETE FROM "Segmentation" WHERE id = ${d.segmentationId}`,
       db.$executeRaw`DELETE FROM "Chunk" WHERE id = ${d.chunkIds[0]!}`,
       db.$executeRaw`DELETE FROM "Dataset" WHERE id = ${datasetId}`,
@@ -256,10 +256,10 @@ describe("human work is never deleted silently (real Postgres)", () => {
     // Prisma's own delete goes through the same keys.
     await expect(db.dataset.delete({ where: { id: datasetId } })).rejects.toThrow();
     expect(await existing(work)).toEqual(before);
-    expect(await db.trajectory.count({ where: { datasetId } })).toBe(4);
+    expect(await db.solution.count({ where: { datasetId } })).toBe(4);
     // A solution without human work is still deleted with everything under it.
     const a = await solutionChunks(db, datasetId, "a");
-    expect(await db.$executeRaw`DELETE FROM "Trajectory" WHERE id = ${a.trajectoryId}`).toBe(1);
+    expect(await db.$executeRaw`DELETE FROM "Solution" WHERE id = ${a.solutionId}`).toBe(1);
     expect(await db.chunk.count({ where: { id: { in: a.chunkIds } } })).toBe(0);
   });
 
@@ -285,7 +285,7 @@ describe("human work is never deleted silently (real Postgres)", () => {
       "AnnotationAssignment_itemId_fkey",
       "AnnotationItem_queueId_fkey",
       "AnnotationItem_segmentationId_fkey",
-      "AnnotationItem_trajectoryId_fkey",
+      "AnnotationItem_solutionId_fkey",
       "HumanLabel_assignmentId_fkey",
       "HumanLabel_authorId_fkey",
       "HumanLabel_chunkId_fkey",

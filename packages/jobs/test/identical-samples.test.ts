@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { benchmarkConfigSchema } from "../src/pipelines/benchmark/config";
-import { bestOfNConfigSchema } from "../src/pipelines/best-of-n/handler";
-import { chunkResetConfigSchema } from "../src/pipelines/chunk-reset/handler";
-import { generateConfigSchema } from "../src/pipelines/generate/config";
-import { judgeConfigSchema } from "../src/pipelines/judge/handler";
+import { benchmarkConfigSchema } from "../src/kinds/benchmark/config";
+import { bestOfNConfigSchema } from "../src/kinds/best-of-n/kind";
+import { chunkResetConfigSchema } from "../src/kinds/chunk-reset/kind";
+import { generateConfigSchema } from "../src/kinds/generate/config";
+import { judgeConfigSchema } from "../src/kinds/judge/kind";
 
 const judged = { datasetId: "d", judgeEndpoint: "j" };
 

@@ -21,6 +21,7 @@ import {
   submitImport,
   type ImportOptionsInput,
   type JobQueue,
+  OTHER_RUNS,
 } from "../src";
 import { dataRowCounts } from "./helpers";
 import { nullable, writeParquetFile, type ParquetColumn } from "./parquet-files";
@@ -74,8 +75,8 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     return database.db.run.findUniqueOrThrow({ where: { id: run.id } });
   }
 
-  const trajectoriesOf = (datasetId: string) =>
-    database.db.trajectory.findMany({
+  const solutionsOf = (datasetId: string) =>
+    database.db.solution.findMany({
       where: { datasetId },
       orderBy: { externalId: "asc" },
       include: {
@@ -123,11 +124,11 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     const run = await importParquet("nested.parquet", bytes, { format: "parquet", mapping, datasetName: "nested", generator: "fallback" });
     expect(run.status, run.error ?? "").toBe("completed");
     expect(run.summary).toMatchObject({ format: "parquet", records: 5, written: 5, chunks: 10 });
-    const trajectories = await trajectoriesOf(run.datasetId!);
-    expect(trajectories.map((t) => t.externalId).sort()).toEqual(SOLUTIONS.map((s) => (s.uid <= BigInt(Number.MAX_SAFE_INTEGER) ? String(Number(s.uid)) : s.uid.toString())).sort());
+    const solutions = await solutionsOf(run.datasetId!);
+    expect(solutions.map((t) => t.externalId).sort()).toEqual(SOLUTIONS.map((s) => (s.uid <= BigInt(Number.MAX_SAFE_INTEGER) ? String(Number(s.uid)) : s.uid.toString())).sort());
     // The INT64 beyond 2^53 kept exactly, as its decimal text.
-    expect(trajectories.map((t) => t.externalId)).toContain("9007199254740993");
-    for (const t of trajectories) {
+    expect(solutions.map((t) => t.externalId)).toContain("9007199254740993");
+    for (const t of solutions) {
       const s = SOLUTIONS.find((x) => x.uid.toString() === t.externalId)!;
       expect(t.problem.text).toBe(s.problem);
       expect(t.problem.referenceAnswer).toBe(s.answer);
@@ -150,7 +151,7 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
       datasetName: "nested ratings",
     });
     expect(byCompletions.status, byCompletions.error ?? "").toBe("completed");
-    for (const t of await trajectoriesOf(byCompletions.datasetId!)) {
+    for (const t of await solutionsOf(byCompletions.datasetId!)) {
       const s = SOLUTIONS.find((x) => x.uid.toString() === t.externalId)!;
       const chunks = t.segmentations[0]!.chunks;
       expect(chunks.map((c) => c.text)).toEqual(s.steps);
@@ -165,7 +166,7 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
       datasetName: "nested ints",
     });
     expect(byInts.status, byInts.error ?? "").toBe("completed");
-    for (const t of await trajectoriesOf(byInts.datasetId!)) {
+    for (const t of await solutionsOf(byInts.datasetId!)) {
       const s = SOLUTIONS.find((x) => x.uid.toString() === t.externalId)!;
       expect(t.segmentations[0]!.chunks.map((c) => c.labels[0]?.label ?? null)).toEqual(s.hard.map((l) => (l === null ? null : l === 1 ? "Positive" : "Negative")));
     }
@@ -358,10 +359,10 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
       const bytes = writeParquetFile({ problem: [new Utf8(), [`${name}: p`, `${name}: q`]], steps: [utf8List, [["a", "b"], ["c"]]] }, 1, compression);
       const run = await importParquet(name, bytes, { format: "parquet", mapping, datasetName: name });
       expect(run.status, run.error ?? "").toBe("completed");
-      const trajectories = await trajectoriesOf(run.datasetId!);
-      expect(trajectories.map((t) => t.segmentations[0]!.chunks.map((c) => c.text)).sort()).toEqual([["a", "b"], ["c"]]);
+      const solutions = await solutionsOf(run.datasetId!);
+      expect(solutions.map((t) => t.segmentations[0]!.chunks.map((c) => c.text)).sort()).toEqual([["a", "b"], ["c"]]);
       // Without a mapped id, the external id comes from the content hash, named after the format.
-      for (const t of trajectories) expect(t.externalId).toMatch(/^parquet-[0-9a-f]{16}$/);
+      for (const t of solutions) expect(t.externalId).toMatch(/^parquet-[0-9a-f]{16}$/);
     }
   });
 
@@ -370,7 +371,7 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     const source = await storeFile(db, { fileName: "math-shepherd.jsonl", purpose: "upload" }, [readFileSync(path.join(fixtures, "math-shepherd.jsonl"))]);
     const sourceRun = await submitImport(db, queue, { fileId: source.id, options: { format: "math-shepherd", datasetName: "round trip source" } });
     await runImport(db, sourceRun.id);
-    const { files } = await exportTrainingSet(db, { annotateRunId: sourceRun.id, labelRule: ABS_Q, format: "verl", heldOutFraction: 0, seed: 3 });
+    const { files } = await exportTrainingSet(db, { annotateRunId: sourceRun.id, labelRule: ABS_Q, format: "verl", heldOutFraction: 0, seed: 3 }, OTHER_RUNS);
     const train = files.find((f) => f.fileName === "train.parquet")!;
     const exported = (await parquetReadObjects({ file: train.content.buffer.slice(train.content.byteOffset, train.content.byteOffset + train.content.byteLength) as ArrayBuffer })) as Array<{
       data_source: string;
@@ -387,7 +388,7 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     const run = await importParquet("train.parquet", train.content, { format: "parquet", mapping, datasetName: "verl round trip" });
     expect(run.status, run.error ?? "").toBe("completed");
     expect(run.summary).toMatchObject({ records: exported.length, written: exported.length });
-    const imported = await trajectoriesOf(run.datasetId!);
+    const imported = await solutionsOf(run.datasetId!);
     expect(imported).toHaveLength(exported.length);
     for (const row of exported) {
       const t = imported.find((x) => x.externalId === String(row.extra_info.index))!;
@@ -403,11 +404,11 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
         where: { id: row.extra_info.chunk_id },
         include: {
           labels: { where: { runId: sourceRun.id } },
-          segmentation: { include: { chunks: { orderBy: { index: "asc" } }, trajectory: { include: { problem: true } } } },
+          segmentation: { include: { chunks: { orderBy: { index: "asc" } }, solution: { include: { problem: true } } } },
         },
       });
       const prompt = buildStepwiserJudgePrompt({
-        problem: chunk.segmentation.trajectory.problem.text,
+        problem: chunk.segmentation.solution.problem.text,
         previousChunks: chunk.segmentation.chunks.filter((c) => c.index < chunk.index),
         chunk,
       }).text;

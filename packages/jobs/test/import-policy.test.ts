@@ -73,7 +73,7 @@ describe("import policy for invalid records (real Postgres): fail stores nothing
   it("skip: every readable record stored in one import, each invalid one listed with file, line, record, field and reason", async () => {
     const run = await importText("bad-records.jsonl", fileWithBadRecords(), { format: "jsonl", mapping, onInvalid: "skip", maxInvalidShare: 0.1 });
     expect(run.status, run.error ?? "").toBe("completed");
-    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(40);
+    expect(await database.db.solution.count({ where: { datasetId: run.datasetId! } })).toBe(40);
     const summary = summaryOf(run);
     expect(summary).toMatchObject({ records: 40, written: 40 });
     expect(summary.report).toEqual({
@@ -168,7 +168,7 @@ describe("import policy for invalid records (real Postgres): fail stores nothing
     );
     const run = await importText("rows.parquet", Buffer.from(bytes), { format: "parquet", mapping: parseFieldMapping("problem=problem,steps=steps"), onInvalid: "skip", maxInvalidShare: 0.1 });
     expect(run.status, run.error ?? "").toBe("completed");
-    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(27);
+    expect(await database.db.solution.count({ where: { datasetId: run.datasetId! } })).toBe(27);
     expect(summaryOf(run).report).toMatchObject({ records: 30, readable: 27, invalid: 3, invalidByReason: { "steps.*: expected a string, got null (mapped to steps)": 3 } });
     expect((await entriesOf(run.id)).map((e) => [e.file, e.line, e.record, e.field, e.reason])).toEqual(
       [...bad].map((i) => ["rows.parquet", i + 1, i, "steps.1", "expected a string, got null (mapped to steps)"]),

@@ -21,7 +21,7 @@ describe("ProcessBench import job (real Postgres, real queue)", () => {
     await database?.drop();
   });
 
-  it("stores every record as a trajectory with one chunk per paragraph at exact offsets", async () => {
+  it("stores every record as a solution with one chunk per paragraph at exact offsets", async () => {
     const content = await readFile(gsm8kFile);
     const records = JSON.parse(content.toString("utf8")) as Array<{ id: string; steps: string[]; label: number; problem: string }>;
     const worker = await startWorker({ databaseUrl: database.url, db: database.db, log: () => {} });
@@ -35,15 +35,15 @@ describe("ProcessBench import job (real Postgres, real queue)", () => {
     }
     const db = database.db;
     const dataset = await db.dataset.findFirstOrThrow({ where: { status: "ready" } });
-    expect(await db.trajectory.count({ where: { datasetId: dataset.id } })).toBe(400);
+    expect(await db.solution.count({ where: { datasetId: dataset.id } })).toBe(400);
     expect(await db.problem.count({ where: { datasetId: dataset.id } })).toBe(new Set(records.map((r) => r.problem)).size);
     expect(await db.chunk.count()).toBe(records.reduce((n, r) => n + r.steps.length, 0));
-    expect(await db.trajectory.count({ where: { sourceFirstErrorIndex: { gte: 0 } } })).toBe(
+    expect(await db.solution.count({ where: { sourceFirstErrorIndex: { gte: 0 } } })).toBe(
       records.filter((r) => r.label >= 0).length,
     );
 
     const sample = records[7]!;
-    const stored = await db.trajectory.findFirstOrThrow({
+    const stored = await db.solution.findFirstOrThrow({
       where: { externalId: sample.id },
       include: { segmentations: { include: { chunks: { orderBy: { index: "asc" } } } } },
     });

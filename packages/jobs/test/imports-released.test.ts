@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MATH_SHEPHERD_QUIRKS } from "@stepwiser/core";
 import { connectJobQueue, importReportLines, runImport, storeFile, submitImport, type ImportOptionsInput, type ImportSummary, type JobQueue } from "../src";
 import { generateMathShepherdFile } from "../src/testing/math-shepherd-file";
-import { HUMAN_COMPLETION_NOTE } from "../src/pipelines/import/write-solutions";
+import { HUMAN_COMPLETION_NOTE } from "../src/kinds/import/write-solutions";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../core/test/fixtures/imports");
 
@@ -57,17 +57,17 @@ describe("released files as imports (real Postgres)", () => {
       return out;
     })();
     expect(ignored).toMatchObject({ kind: "ignored", line: 1, record: 0, field: "label.steps", reason: expect.stringContaining("label.steps is empty") });
-    const trajectories = await database.db.trajectory.findMany({
+    const solutions = await database.db.solution.findMany({
       where: { datasetId: run.datasetId! },
       include: { segmentations: { include: { chunks: { orderBy: { index: "asc" }, include: { humanLabels: { orderBy: { externalAuthor: "asc" } } } } } } },
       orderBy: { createdAt: "asc" },
     });
-    expect(trajectories).toHaveLength(4);
-    const human = trajectories.find((t) => (t.metadata as { human_completion_steps?: number[] }).human_completion_steps)!;
+    expect(solutions).toHaveLength(4);
+    const human = solutions.find((t) => (t.metadata as { human_completion_steps?: number[] }).human_completion_steps)!;
     const chunks = human.segmentations[0]!.chunks;
     expect(chunks.map((c) => c.humanLabels.map((l) => [l.rating, l.note]))).toEqual([[[1, null]], [[1, HUMAN_COMPLETION_NOTE]]]);
     expect((human.metadata as { alternatives: unknown[] }).alternatives).toHaveLength(2);
-    const qc = trajectories.find((t) => (t.metadata as { is_quality_control_question?: boolean }).is_quality_control_question)!;
+    const qc = solutions.find((t) => (t.metadata as { is_quality_control_question?: boolean }).is_quality_control_question)!;
     expect(qc.segmentations[0]!.chunks[0]!.humanLabels.map((l) => [l.externalAuthor, l.rating])).toEqual([
       ["a3c5e7f9-0000-4000-8000-000000000001", 1],
       ["a3c5e7f9-0000-4000-8000-000000000002", 1],
@@ -83,11 +83,11 @@ describe("released files as imports (real Postgres)", () => {
 
     const run = await importBytes("ms-readable.jsonl", all.slice(0, 4).join("\n"), { format: "math-shepherd", datasetName: "ms readable" });
     expect(run.status, run.error ?? "").toBe("completed");
-    const trajectories = await database.db.trajectory.findMany({
+    const solutions = await database.db.solution.findMany({
       where: { datasetId: run.datasetId! },
       include: { problem: true, segmentations: { include: { chunks: { orderBy: { index: "asc" }, include: { labels: true } } } } },
     });
-    const rocky = trajectories.find((t) => t.problem.text.startsWith("Mr. Rocky"))!;
+    const rocky = solutions.find((t) => t.problem.text.startsWith("Mr. Rocky"))!;
     expect(rocky.problem.text).toBe("Mr. Rocky went to the market to sell his handmade crafts. He sold 5 crafts for $3 each. How much did he earn?");
     expect(rocky.segmentations[0]!.chunks.map((c) => c.labels.map((l) => l.label))).toEqual([["Positive"], ["Negative"]]);
   });
@@ -119,7 +119,7 @@ describe("released files as imports (real Postgres)", () => {
       [MATH_SHEPHERD_QUIRKS.tagInProblem]: generated.quirky["tag-in-problem"],
     });
     expect(Object.values(summary.report!.invalidByReason).reduce((a, b) => a + b, 0)).toBe(brokenCount);
-    expect(await database.db.trajectory.count({ where: { datasetId: run.datasetId! } })).toBe(GENERATED_RECORDS - brokenCount);
+    expect(await database.db.solution.count({ where: { datasetId: run.datasetId! } })).toBe(GENERATED_RECORDS - brokenCount);
 
     const listed: { line: number; record: number | null; kind: string; file: string }[] = [];
     for await (const entry of importReportLines(database.db, run.id)) listed.push(entry);

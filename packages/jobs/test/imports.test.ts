@@ -49,12 +49,12 @@ describe("imports as jobs (real Postgres): every format, duplicates, all or noth
     const run = await importBytes("prm800k-phase2.jsonl", fixture("prm800k-phase2.jsonl"), { format: "prm800k" });
     expect(run.status, run.error ?? "").toBe("completed");
     const lines = fixture("prm800k-phase2.jsonl").toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const trajectories = await database.db.trajectory.findMany({
+    const solutions = await database.db.solution.findMany({
       where: { datasetId: run.datasetId! },
       include: { segmentations: { include: { chunks: { orderBy: { index: "asc" }, include: { humanLabels: true } } } } },
     });
-    expect(trajectories).toHaveLength(lines.length);
-    for (const t of trajectories) {
+    expect(solutions).toHaveLength(lines.length);
+    for (const t of solutions) {
       const chunks = t.segmentations[0]!.chunks;
       expect(t.segmentations[0]!.method).toBe("prm800k-steps");
       for (const c of chunks) expect(t.text.slice(c.startOffset, c.endOffset)).toBe(c.text);
@@ -68,10 +68,10 @@ describe("imports as jobs (real Postgres): every format, duplicates, all or noth
     }
     const summary = run.summary as { written: number; humanLabels: number };
     expect(summary.written).toBe(lines.length);
-    expect(await database.db.humanLabel.count({ where: { chunk: { segmentation: { trajectory: { datasetId: run.datasetId! } } } } })).toBe(summary.humanLabels);
+    expect(await database.db.humanLabel.count({ where: { chunk: { segmentation: { solution: { datasetId: run.datasetId! } } } } })).toBe(summary.humanLabels);
   });
 
-  it("PRM800K: the same path rated by two labellers is one trajectory carrying both people's ratings, and importing it again adds none", async () => {
+  it("PRM800K: the same path rated by two labellers is one solution carrying both people's ratings, and importing it again adds none", async () => {
     const [line] = fixture("prm800k-phase2.jsonl").toString("utf8").trim().split("\n");
     const record = JSON.parse(line!) as { labeler: string };
     const twice = [JSON.stringify({ ...record, labeler: "labeller-a" }), JSON.stringify({ ...record, labeler: "labeller-b" })].join("\n");
@@ -80,7 +80,7 @@ describe("imports as jobs (real Postgres): every format, duplicates, all or noth
     expect(run.summary).toMatchObject({ records: 2, written: 1, skipped: 1 });
     const labels = async () =>
       database.db.humanLabel.findMany({
-        where: { chunk: { segmentation: { trajectory: { datasetId: run.datasetId! } } } },
+        where: { chunk: { segmentation: { solution: { datasetId: run.datasetId! } } } },
         select: { chunkId: true, externalAuthor: true, rating: true },
         orderBy: [{ chunkId: "asc" }, { externalAuthor: "asc" }],
       });
@@ -115,7 +115,7 @@ describe("imports as jobs (real Postgres): every format, duplicates, all or noth
     const run = await importBytes("generic.jsonl", first, { format: "jsonl", mapping, datasetName: "generic" });
     expect(run.status, run.error ?? "").toBe("completed");
     const datasetId = run.datasetId!;
-    expect(await database.db.trajectory.count({ where: { datasetId } })).toBe(2);
+    expect(await database.db.solution.count({ where: { datasetId } })).toBe(2);
 
     // The same file again with "skip": recognised as already imported, nothing written.
     const again = await importBytes("generic.jsonl", first, { format: "jsonl", mapping, datasetName: "generic" });
@@ -128,22 +128,22 @@ describe("imports as jobs (real Postgres): every format, duplicates, all or noth
     const more = [line("a", ["2+2", "=4"], [true, true]), line("c", ["x"], [false])].join("\n");
     const appended = await importBytes("more.jsonl", more, { format: "jsonl", mapping, datasetId });
     expect(appended.summary).toMatchObject({ records: 2, written: 1, skipped: 1, replaced: 0 });
-    expect(await database.db.trajectory.count({ where: { datasetId } })).toBe(3);
+    expect(await database.db.solution.count({ where: { datasetId } })).toBe(3);
 
     // "replace": a changed record with a known id takes the old one's place.
     const changed = line("b", ["2+3", "=6", "so 6"], [true, false, false]);
     const replaced = await importBytes("changed.jsonl", changed, { format: "jsonl", mapping, datasetId, duplicates: "replace" });
     expect(replaced.summary).toMatchObject({ records: 1, written: 1, replaced: 1 });
-    const b = await database.db.trajectory.findFirstOrThrow({ where: { datasetId, externalId: "b" }, include: { segmentations: { include: { chunks: true } } } });
+    const b = await database.db.solution.findFirstOrThrow({ where: { datasetId, externalId: "b" }, include: { segmentations: { include: { chunks: true } } } });
     expect(b.segmentations[0]!.chunks).toHaveLength(3);
-    expect(await database.db.trajectory.count({ where: { datasetId } })).toBe(3);
+    expect(await database.db.solution.count({ where: { datasetId } })).toBe(3);
   });
 
   it("ProcessBench: --subset names every record's subset", async () => {
     const records = JSON.parse(readFileSync(DEMO_PROCESSBENCH_FILES[0]!, "utf8")) as unknown[];
     const run = await importBytes("gsm8k-part.json", JSON.stringify(records.slice(0, 30)), { format: "processbench", subset: "gsm8k-hard" });
     expect(run.status, run.error ?? "").toBe("completed");
-    const subsets = await database.db.trajectory.groupBy({ by: ["subset"], where: { datasetId: run.datasetId! }, _count: true });
+    const subsets = await database.db.solution.groupBy({ by: ["subset"], where: { datasetId: run.datasetId! }, _count: true });
     expect(subsets).toEqual([{ subset: "gsm8k-hard", _count: 30 }]);
   });
 

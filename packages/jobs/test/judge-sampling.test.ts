@@ -48,7 +48,7 @@ describe("judge sampling, critic voting and truncation", () => {
     for (const body of proxy.bodies) expect(body).toMatchObject({ n: 4, temperature: 1, top_p: 0.9, max_tokens: 8192 });
     expect(run.config).toMatchObject({ samples: 4, temperature: 1, topP: 0.9, maxTokens: 8192 });
 
-    const predictions = await database.db.solutionPrediction.findMany({ where: { runId: run.id }, select: { predictedFirstError: true, samples: true, trajectory: { select: { externalId: true } } } });
+    const predictions = await database.db.solutionPrediction.findMany({ where: { runId: run.id }, select: { predictedFirstError: true, samples: true, solution: { select: { externalId: true } } } });
     expect(predictions).toHaveLength(PROBLEMS);
     const lines = new Map<string, { prediction: number | null; votes?: Array<number | null> }>();
     for await (const line of runPredictions(database.db, run.id)) lines.set(line.id, line);
@@ -59,7 +59,7 @@ describe("judge sampling, critic voting and truncation", () => {
       expect(samples.map((s) => s.vote)).toEqual(vote.samples.map((s) => s.vote));
       expect(prediction.predictedFirstError).toBe(vote.prediction);
       // `run predictions` carries each sample's vote, in sample order.
-      expect(lines.get(prediction.trajectory.externalId)).toEqual({ id: prediction.trajectory.externalId, prediction: vote.prediction, votes: samples.map((s) => s.vote) });
+      expect(lines.get(prediction.solution.externalId)).toEqual({ id: prediction.solution.externalId, prediction: vote.prediction, votes: samples.map((s) => s.vote) });
     }
     expect((run.summary as { judgeOutputs: { outputs: number } }).judgeOutputs.outputs).toBe(4 * PROBLEMS);
   });
@@ -120,8 +120,8 @@ describe("judge sampling, critic voting and truncation", () => {
     const refused = createRun(database.db, { ...benchmark({ protocol: "stepwiser-chunk" }), config: { ...benchmark({}).config, segmentationMethod: "processbench-paragraphs" }, source: "bench.json" });
     await expect(refused).rejects.toMatchObject({ location: { file: "bench.json", field: "segmentationMethod" } });
     await expect(refused).rejects.toThrow(/segmented by "processbench-paragraphs".*segmentation methods: self-segmented \(\d+ solutions\)/);
-    await expect(createRun(database.db, { kind: "judge", config: { datasetId, judgeEndpoint: "judge", segmentationMethod: "self-segmented", trajectoryIds: ["nope"] } })).rejects.toMatchObject({
-      location: { field: "trajectoryIds" },
+    await expect(createRun(database.db, { kind: "judge", config: { datasetId, judgeEndpoint: "judge", segmentationMethod: "self-segmented", solutionIds: ["nope"] } })).rejects.toMatchObject({
+      location: { field: "solutionIds" },
     });
     expect(await database.db.run.count()).toBe(before);
   });

@@ -20,13 +20,13 @@ describe("labels export lines", () => {
     const dataset = await db.dataset.create({ data: { name: "labels export", source: "sim-world", status: "ready" } });
     const problem = await db.problem.create({ data: { datasetId: dataset.id, textHash: "h", text: "What is 2 + 3 * 4?", referenceAnswer: "14" } });
     const texts = ["3 * 4 = 12.", "2 + 12 = 15.", "The answer is \\boxed{15}."];
-    const trajectory = await db.trajectory.create({
+    const solution = await db.solution.create({
       data: { datasetId: dataset.id, problemId: problem.id, externalId: "sol-1", subset: "math", generator: "sim-policy-7b", text: texts.join("\n"), finalAnswerCorrect: false },
     });
     let offset = 0;
     const segmentation = await db.segmentation.create({
       data: {
-        trajectoryId: trajectory.id,
+        solutionId: solution.id,
         method: "self-segmented",
         chunks: {
           create: texts.map((text, index) => {
@@ -90,7 +90,7 @@ describe("labels export lines", () => {
       expect(Object.keys(line)).toEqual([
         "run_id",
         "dataset_id",
-        "trajectory_id",
+        "solution_id",
         "external_id",
         "subset",
         "segmentation_id",
@@ -110,7 +110,7 @@ describe("labels export lines", () => {
     expect(lines[1]).toEqual({
       run_id: run.id,
       dataset_id: dataset.id,
-      trajectory_id: trajectory.id,
+      solution_id: solution.id,
       external_id: "sol-1",
       subset: "math",
       segmentation_id: segmentation.id,

@@ -2,7 +2,7 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connectJobQueue, createSimWorldDataset, queueSettingsFromEnv, startWorker, submitRun } from "../src";
-import { runJobRole } from "../src/runs/submit-run";
+import { runJobRole } from "../src/submit-run";
 import { waitForRun } from "./helpers";
 
 const EXPIRE_SECONDS = 1;

@@ -113,7 +113,7 @@ describe("workers and the runs going on", () => {
       expect(byWorker("late")).toBeGreaterThan(0);
       expect(byWorker("early") + byWorker("late")).toBe(units.length);
       // Exactly the rows the configuration implies: M rollouts for each prefix 0..k-1, one value per prefix 0..k.
-      const segmentations = await db.segmentation.findMany({ where: { trajectory: { datasetId } }, select: { _count: { select: { chunks: true } } } });
+      const segmentations = await db.segmentation.findMany({ where: { solution: { datasetId } }, select: { _count: { select: { chunks: true } } } });
       const chunkTotal = segmentations.reduce((n, s) => n + s._count.chunks, 0);
       expect(units.length).toBe(segmentations.length);
       expect(await db.rollout.count({ where: { runId: run.id } })).toBe(chunkTotal * 4);

@@ -46,10 +46,10 @@ describe("run records", () => {
     expect(run.status).toBe("completed");
     expect(JSON.stringify(run.config)).not.toContain(KEY);
 
-    const stats = await db.trajectoryRunStat.findMany({ where: { runId: run.id } });
+    const stats = await db.solutionRunStat.findMany({ where: { runId: run.id } });
     const segmentations = await db.segmentation.findMany({
-      where: { trajectory: { datasetId } },
-      select: { id: true, trajectoryId: true, _count: { select: { chunks: true } }, chunkValues: { where: { runId: run.id }, select: { prefixLength: true, qValue: true } } },
+      where: { solution: { datasetId } },
+      select: { id: true, solutionId: true, _count: { select: { chunks: true } }, chunkValues: { where: { runId: run.id }, select: { prefixLength: true, qValue: true } } },
     });
     expect(stats).toHaveLength(segmentations.length);
     let disagreements = 0;
@@ -59,7 +59,7 @@ describe("run records", () => {
       const q = Array.from({ length: k }, (_, i) => byLength.get(i + 1)!);
       const ratio = applyLabelRule(rules[0]!, byLength.get(0)!, q);
       const effective = applyLabelRule(rules[1]!, byLength.get(0)!, q);
-      const stat = stats.find((s) => s.trajectoryId === segmentation.trajectoryId)!;
+      const stat = stats.find((s) => s.solutionId === segmentation.solutionId)!;
       expect(stat).toMatchObject({
         datasetId,
         chunkCount: k,
@@ -88,15 +88,15 @@ describe("run records", () => {
     const { datasetId } = await createSimWorldDataset(db, { name: "stats-judge", problems: 4, seed: 72, errorRate: 0.5 });
     const run = await launch("judge", { datasetId, judgeEndpoint: "judge", samples: 3, temperature: 1 });
     expect(run.status).toBe("completed");
-    const stats = await db.trajectoryRunStat.findMany({ where: { runId: run.id } });
+    const stats = await db.solutionRunStat.findMany({ where: { runId: run.id } });
     const chunks = await db.chunk.findMany({
-      where: { segmentation: { trajectory: { datasetId } } },
+      where: { segmentation: { solution: { datasetId } } },
       orderBy: { index: "asc" },
-      select: { index: true, segmentation: { select: { trajectoryId: true } }, judgeSamples: { where: { runId: run.id }, select: { verdict: true } } },
+      select: { index: true, segmentation: { select: { solutionId: true } }, judgeSamples: { where: { runId: run.id }, select: { verdict: true } } },
     });
     expect(stats.length).toBeGreaterThan(0);
     for (const stat of stats) {
-      const votes = chunks.filter((c) => c.segmentation.trajectoryId === stat.trajectoryId).map((c) => majorityVerdict(c.judgeSamples.map((s) => s.verdict)).verdict);
+      const votes = chunks.filter((c) => c.segmentation.solutionId === stat.solutionId).map((c) => majorityVerdict(c.judgeSamples.map((s) => s.verdict)).verdict);
       expect(stat.chunkCount).toBe(votes.length);
       expect(stat.firstNegative).toBe(votes.indexOf("Negative"));
       expect(stat.qMin).toBeNull();

@@ -4,15 +4,15 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { sumServerMetric } from "@stepwiser/inference";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSimWorldDataset, EndpointClients, executeRun, type AnyRunKindHandler, type RunContext } from "../src";
-import type { SegmentConfig, SegmentConfigInput } from "../src/pipelines/segment/config";
-import { segmentHandler } from "../src/pipelines/segment/handler";
+import { createSimWorldDataset, EndpointClients, executeRun, type RunContext, type UnitRunKinds } from "../src";
+import type { SegmentConfig, SegmentConfigInput } from "../src/kinds/segment/config";
+import { segmentKind } from "../src/kinds/segment/kind";
 
-const HANDLERS: ReadonlyMap<string, AnyRunKindHandler> = new Map([[segmentHandler.kind, segmentHandler]]);
+const HANDLERS: UnitRunKinds = new Map([[segmentKind.kind, segmentKind]]);
 
 async function createRun(db: Db, config: SegmentConfigInput) {
-  const parsed = segmentHandler.configSchema.parse(config);
-  const snapshot = await segmentHandler.snapshot(db, parsed);
+  const parsed = segmentKind.submitSchema.parse(config);
+  const snapshot = await segmentKind.snapshot(db, parsed);
   return db.run.create({ data: { kind: "segment", config: snapshot as object, datasetId: snapshot.datasetId } });
 }
 
@@ -22,14 +22,14 @@ async function runToEnd(db: Db, endpoints: EndpointClients, config: SegmentConfi
   return db.run.findUniqueOrThrow({ where: { id: run.id } });
 }
 
-/** Segmentations of one method in a dataset, with their trajectory's text. */
+/** Segmentations of one method in a dataset, with their solution's text. */
 async function segmentationsOf(db: Db, datasetId: string, method: string) {
   return db.segmentation.findMany({
-    where: { method, trajectory: { datasetId } },
+    where: { method, solution: { datasetId } },
     select: {
       runId: true,
       params: true,
-      trajectory: { select: { text: true } },
+      solution: { select: { text: true } },
       chunks: { orderBy: { index: "asc" }, select: { index: true, text: true, startOffset: true, endOffset: true } },
     },
   });
@@ -37,11 +37,11 @@ async function segmentationsOf(db: Db, datasetId: string, method: string) {
 
 /** A sim dataset plus one solution written with "Step N:" markers, which the sim policy never writes. */
 async function datasetWithStepMarkers(db: Db, name: string, seed: number) {
-  const { datasetId, trajectories } = await createSimWorldDataset(db, { name, problems: 4, solutionsPerProblem: 2, seed });
+  const { datasetId, solutions } = await createSimWorldDataset(db, { name, problems: 4, solutionsPerProblem: 2, seed });
   const problem = await db.problem.findFirstOrThrow({ where: { datasetId } });
   const text = "Step 1: She starts with 4 apples.\n\nStep 2: She buys 3 more: 4 + 3 = 7.\n**Step 3:** She gives away 2: 7 - 2 = 5.\nSo the answer is \\boxed{5}.";
-  await db.trajectory.create({ data: { datasetId, problemId: problem.id, externalId: "steps-1", generator: "hand", text, metadata: { note: "hand-written" } } });
-  return { datasetId, trajectories: trajectories + 1 };
+  await db.solution.create({ data: { datasetId, problemId: problem.id, externalId: "steps-1", generator: "hand", text, metadata: { note: "hand-written" } } });
+  return { datasetId, solutions: solutions + 1 };
 }
 
 describe("segment runs on the simulated world", () => {
@@ -70,28 +70,28 @@ describe("segment runs on the simulated world", () => {
     await database?.drop();
   });
 
-  it("blank-line and step-markers cut every trajectory exactly as the rules do, and compare with self-segmentation", async () => {
+  it("blank-line and step-markers cut every solution exactly as the rules do, and compare with self-segmentation", async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await datasetWithStepMarkers(db, "rules", 10);
+    const { datasetId, solutions } = await datasetWithStepMarkers(db, "rules", 10);
     for (const method of ["blank-line", "step-markers"] as const) {
       const run = await runToEnd(db, endpoints, { datasetId, method, concurrency: 3 });
       expect(run.status).toBe("completed");
       expect(run.requests).toBe(0);
       const stored = await segmentationsOf(db, datasetId, method);
-      expect(stored).toHaveLength(trajectories);
+      expect(stored).toHaveLength(solutions);
       for (const s of stored) {
         expect(s.runId).toBe(run.id);
-        expect(s.chunks).toEqual(RULE_SEGMENTERS[method](s.trajectory.text));
-        for (const c of s.chunks) expect(s.trajectory.text.slice(c.startOffset, c.endOffset)).toBe(c.text);
+        expect(s.chunks).toEqual(RULE_SEGMENTERS[method](s.solution.text));
+        for (const c of s.chunks) expect(s.solution.text.slice(c.startOffset, c.endOffset)).toBe(c.text);
       }
       const summary = run.summary as { method: string; created: number; skippedExisting: number; invalid: number; byMethod: Array<{ method: string; solutions: number }> };
-      expect(summary).toMatchObject({ method, trajectories, created: trajectories, skippedExisting: 0, invalid: 0 });
+      expect(summary).toMatchObject({ method, solutions, created: solutions, skippedExisting: 0, invalid: 0 });
       const row = summary.byMethod[0]!;
       expect(row).toEqual({ method, ...segmentationStats(stored.map((s) => s.chunks)) });
       // the sim solutions carry their self-segmentation; the hand-written one does not
-      expect(summary.byMethod.find((m) => m.method === "self-segmented")?.solutions).toBe(trajectories - 1);
+      expect(summary.byMethod.find((m) => m.method === "self-segmented")?.solutions).toBe(solutions - 1);
     }
-    const steps = await db.segmentation.findFirstOrThrow({ where: { method: "step-markers", trajectory: { datasetId, externalId: "steps-1" } }, select: { chunks: { orderBy: { index: "asc" }, select: { text: true } } } });
+    const steps = await db.segmentation.findFirstOrThrow({ where: { method: "step-markers", solution: { datasetId, externalId: "steps-1" } }, select: { chunks: { orderBy: { index: "asc" }, select: { text: true } } } });
     expect(steps.chunks.map((c) => c.text)).toEqual([
       "Step 1: She starts with 4 apples.",
       "Step 2: She buys 3 more: 4 + 3 = 7.",
@@ -100,44 +100,44 @@ describe("segment runs on the simulated world", () => {
 
     // a second run keeps the first one's segmentations and counts them as skipped
     const again = await runToEnd(db, endpoints, { datasetId, method: "blank-line" });
-    expect(again.summary).toMatchObject({ created: 0, skippedExisting: trajectories });
-    expect(await db.segmentation.count({ where: { method: "blank-line", trajectory: { datasetId } } })).toBe(trajectories);
+    expect(again.summary).toMatchObject({ created: 0, skippedExisting: solutions });
+    expect(await db.segmentation.count({ where: { method: "blank-line", solution: { datasetId } } })).toBe(solutions);
     expect(await db.segmentation.count({ where: { runId: again.id } })).toBe(0);
   });
 
-  it("sourceMethod restricts the run to trajectories that have that segmentation", async () => {
+  it("sourceMethod restricts the run to solutions that have that segmentation", async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await datasetWithStepMarkers(db, "source-method", 20);
+    const { datasetId, solutions } = await datasetWithStepMarkers(db, "source-method", 20);
     const run = await runToEnd(db, endpoints, { datasetId, method: "blank-line", sourceMethod: "self-segmented" });
-    expect(run.unitsTotal).toBe(trajectories - 1);
-    expect(await db.segmentation.count({ where: { method: "blank-line", trajectory: { datasetId, externalId: "steps-1" } } })).toBe(0);
+    expect(run.unitsTotal).toBe(solutions - 1);
+    expect(await db.segmentation.count({ where: { method: "blank-line", solution: { datasetId, externalId: "steps-1" } } })).toBe(0);
   });
 
   it("llm-segmenter stores the segmenter's chunks when they reconstruct the solution", async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await datasetWithStepMarkers(db, "llm", 30);
+    const { datasetId, solutions } = await datasetWithStepMarkers(db, "llm", 30);
     const run = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter", concurrency: 4 });
     expect(run.status).toBe("completed");
-    expect(run.requests).toBe(trajectories);
+    expect(run.requests).toBe(solutions);
     const stored = await segmentationsOf(db, datasetId, "llm-segmenter");
-    expect(stored).toHaveLength(trajectories);
+    expect(stored).toHaveLength(solutions);
     for (const s of stored) {
       expect(s.runId).toBe(run.id);
       expect(s.params).toMatchObject({ endpoint: "segmenter", model: "sim-segmenter", promptTemplateId: "chunk-segmenter@v1", temperature: 0 });
       expect(s.chunks.length).toBeGreaterThan(0);
-      for (const c of s.chunks) expect(s.trajectory.text.slice(c.startOffset, c.endOffset)).toBe(c.text);
+      for (const c of s.chunks) expect(s.solution.text.slice(c.startOffset, c.endOffset)).toBe(c.text);
     }
-    expect(run.summary).toMatchObject({ method: "llm-segmenter", created: trajectories, invalid: 0, validShare: 1 });
+    expect(run.summary).toMatchObject({ method: "llm-segmenter", created: solutions, invalid: 0, validShare: 1 });
   });
 
   it("a segmenter answer that alters the solution is counted as invalid and never stored as chunks", async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await datasetWithStepMarkers(db, "faulty", 40);
+    const { datasetId, solutions } = await datasetWithStepMarkers(db, "faulty", 40);
     const run = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter-faulty" });
     expect(run.status).toBe("completed");
-    expect(run.summary).toMatchObject({ created: 0, invalid: trajectories, validShare: 0 });
-    expect(await db.segmentation.count({ where: { method: "llm-segmenter", trajectory: { datasetId } } })).toBe(0);
-    const stored = await db.trajectory.findMany({ where: { datasetId }, select: { metadata: true } });
+    expect(run.summary).toMatchObject({ created: 0, invalid: solutions, validShare: 0 });
+    expect(await db.segmentation.count({ where: { method: "llm-segmenter", solution: { datasetId } } })).toBe(0);
+    const stored = await db.solution.findMany({ where: { datasetId }, select: { metadata: true } });
     for (const t of stored) {
       const meta = t.metadata as { segmentationFailures: Record<string, { error: string }>; trueQ?: unknown; note?: unknown };
       expect(meta.segmentationFailures["llm-segmenter"]).toMatchObject({ runId: run.id, kind: "diverges", model: "sim-segmenter-faulty" });
@@ -151,23 +151,23 @@ describe("segment runs on the simulated world", () => {
     await db.run.update({ where: { id: run.id }, data: { status: "queued", finishedAt: null } });
     await executeRun(db, run.id, HANDLERS, { endpoints });
     expect(await sumServerMetric(cluster.urls, "vllm:prompt_tokens_total")).toBe(promptTokens);
-    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).summary).toMatchObject({ invalid: trajectories });
+    expect((await db.run.findUniqueOrThrow({ where: { id: run.id } })).summary).toMatchObject({ invalid: solutions });
 
     // a good segmenter later fills them in; the faulty run's notes stay as its record
     const good = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter" });
-    expect(good.summary).toMatchObject({ created: trajectories, invalid: 0 });
+    expect(good.summary).toMatchObject({ created: solutions, invalid: 0 });
   });
 
-  it("a flaky segmenter: valid answers stored, invalid ones counted, together every trajectory", async () => {
+  it("a flaky segmenter: valid answers stored, invalid ones counted, together every solution", async () => {
     const { db } = database;
-    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "flaky", problems: 8, solutionsPerProblem: 2, seed: 50 });
+    const { datasetId, solutions } = await createSimWorldDataset(db, { name: "flaky", problems: 8, solutionsPerProblem: 2, seed: 50 });
     const run = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter-flaky", temperature: 1, seed: 2 });
     const summary = run.summary as { created: number; invalid: number; validShare: number };
-    expect(summary.created + summary.invalid).toBe(trajectories);
+    expect(summary.created + summary.invalid).toBe(solutions);
     expect(summary.created).toBeGreaterThan(0);
     expect(summary.invalid).toBeGreaterThan(0);
-    expect(summary.validShare).toBeCloseTo(summary.created / trajectories, 12);
-    expect(await db.segmentation.count({ where: { method: "llm-segmenter", trajectory: { datasetId } } })).toBe(summary.created);
+    expect(summary.validShare).toBeCloseTo(summary.created / solutions, 12);
+    expect(await db.segmentation.count({ where: { method: "llm-segmenter", solution: { datasetId } } })).toBe(summary.created);
     expect(await db.chunk.count({ where: { segmentation: { runId: run.id } } })).toBeGreaterThan(0);
   });
 
@@ -179,12 +179,12 @@ describe("segment runs on the simulated world", () => {
       { datasetId, method: "llm-segmenter" as const, segmenterEndpoint: "segmenter" },
     ]) {
       const run = await createRun(db, config);
-      const ctx: RunContext<SegmentConfig> = { db, runId: run.id, config: segmentHandler.configSchema.parse(run.config), signal: new AbortController().signal, endpoints, recordUsage() {}, log() {} };
+      const ctx: RunContext<SegmentConfig> = { db, runId: run.id, config: segmentKind.submitSchema.parse(run.config), signal: new AbortController().signal, endpoints, recordUsage() {}, log() {} };
       const keys: string[] = [];
-      for await (const key of segmentHandler.plan(ctx)) keys.push(key);
-      await Promise.all([segmentHandler.runUnit(ctx, keys[0]!), segmentHandler.runUnit(ctx, keys[0]!)]);
-      await segmentHandler.runUnit(ctx, keys[0]!);
-      const expected = RULE_SEGMENTERS["blank-line"]((await db.trajectory.findUniqueOrThrow({ where: { id: keys[0]! } })).text).length;
+      for await (const key of segmentKind.plan(ctx)) keys.push(key);
+      await Promise.all([segmentKind.runUnit(ctx, keys[0]!), segmentKind.runUnit(ctx, keys[0]!)]);
+      await segmentKind.runUnit(ctx, keys[0]!);
+      const expected = RULE_SEGMENTERS["blank-line"]((await db.solution.findUniqueOrThrow({ where: { id: keys[0]! } })).text).length;
       expect(await db.segmentation.count({ where: { runId: run.id } })).toBe(1);
       const chunks = await db.chunk.count({ where: { segmentation: { runId: run.id } } });
       if (config.method === "blank-line") expect(chunks).toBe(expected);
@@ -194,12 +194,12 @@ describe("segment runs on the simulated world", () => {
 
   it("rejects configurations it cannot run", async () => {
     const { db } = database;
-    const parse = (config: object) => segmentHandler.configSchema.safeParse(config).success;
+    const parse = (config: object) => segmentKind.submitSchema.safeParse(config).success;
     expect(parse({ datasetId: "x", method: "llm-segmenter" })).toBe(false);
     expect(parse({ datasetId: "x", method: "blank-line", segmenterEndpoint: "segmenter" })).toBe(false);
     expect(parse({ datasetId: "x", method: "paragraphs" })).toBe(false);
     const { datasetId } = await createSimWorldDataset(db, { name: "config", problems: 1, seed: 70 });
-    await expect(segmentHandler.snapshot(db, segmentHandler.configSchema.parse({ datasetId, method: "llm-segmenter", segmenterEndpoint: "nope" }))).rejects.toThrow(/no endpoint/);
-    await expect(segmentHandler.snapshot(db, segmentHandler.configSchema.parse({ datasetId: "nope", method: "blank-line" }))).rejects.toThrow(/no dataset/);
+    await expect(segmentKind.snapshot(db, segmentKind.submitSchema.parse({ datasetId, method: "llm-segmenter", segmenterEndpoint: "nope" }))).rejects.toThrow(/no endpoint/);
+    await expect(segmentKind.snapshot(db, segmentKind.submitSchema.parse({ datasetId: "nope", method: "blank-line" }))).rejects.toThrow(/no dataset/);
   });
 });

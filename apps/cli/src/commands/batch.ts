@@ -1,9 +1,12 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { listExportFiles } from "@stepwiser/api/services/export";
+import { openStoredFile } from "@stepwiser/api/services/file";
+import { getRunState } from "@stepwiser/api/services/run";
 import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { batchExportReportSchema, connectJobQueue, exportSummarySchema, isTerminal, MAX_IMPORT_FILE_BYTES, readStoredFile, readSummary, startWorker, storeFile, submitBatchOutputImport, submitExport } from "@stepwiser/jobs";
+import { batchExportReportSchema, connectJobQueue, exportSummarySchema, isTerminal, MAX_IMPORT_FILE_BYTES, readSummary, startWorker, storeFile, submitBatchOutputImport, submitExport } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { closeLineOutput, lineOutput, readableFile, writeBytes } from "../input/line-files";
 import { UsageError } from "../usage-error";
@@ -37,7 +40,7 @@ async function workUntilDone(db: Db, url: string, runId: string) {
   const worker = await startWorker({ databaseUrl: url, db, log: () => {}, settings: IN_COMMAND_WORKER });
   try {
     for (;;) {
-      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      const run = await getRunState({ db, input: { id: runId } });
       if (isTerminal(run.status)) return run;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -59,10 +62,13 @@ async function exportRequests(runId: string, output: string | undefined): Promis
     const run = await workUntilDone(db, url, exportRunId);
     // A refused export leaves no output file behind.
     if (run.status !== "completed") throw new InputError(run.error ?? `the export ended ${run.status}`);
-    const file = await db.storedFile.findFirstOrThrow({ where: { producedByRunId: exportRunId } });
+    // A batch-requests export writes one file.
+    const [file] = await listExportFiles({ db, input: { runId: exportRunId } });
+    if (!file) throw new Error(`export run ${exportRunId} completed without writing its file`);
+    const { parts } = await openStoredFile({ db, input: { id: file.id } });
     const out = lineOutput(output);
     try {
-      for await (const part of readStoredFile(db, file.id)) await writeBytes(out, part);
+      for await (const part of parts) await writeBytes(out, part);
     } finally {
       await closeLineOutput(out);
     }

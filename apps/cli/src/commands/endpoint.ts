@@ -1,8 +1,19 @@
 import { parseArgs } from "node:util";
+import {
+  apiKeySchema,
+  createEndpoint,
+  deleteEndpoint,
+  endpointFields,
+  findEndpointByName,
+  listEndpoints,
+  testEndpoint,
+  updateEndpoint,
+} from "@stepwiser/api/services/endpoint";
+import { actingUser } from "@stepwiser/api/services/user";
 import { ConflictError, InputError, NotFoundError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { z } from "zod";
-import { actingUser } from "../acting-user";
+import { withDatabase } from "../database";
 import { UsageError } from "../usage-error";
 
 export const ENDPOINT_ACTIONS = ["list", "add", "update", "remove", "test"] as const;
@@ -62,25 +73,23 @@ export async function endpointCommand(args: string[]): Promise<void> {
   const name = positionals[0];
   if (wantsName && !name) throw new UsageError(`endpoint ${action} needs the endpoint's NAME\nusage: stepwiser endpoint ${action} NAME`);
 
-  const services = await import("@stepwiser/api/services/endpoint");
-  const fields = z.object(services.endpointFields);
+  const fields = z.object(endpointFields);
   const input = action === "add" || action === "update" ? fieldInput(values as FieldValues) : {};
 
-  const { withDatabase } = await import("../database");
   await withDatabase(async (db) => {
     const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-    if (action === "list") return print(await services.listEndpoints({ db, user: await actingUser(db) }));
+    if (action === "list") return print(await listEndpoints({ db, user: await actingUser({ db }) }));
     if (action === "add") {
-      const parsed = parseFields(fields.extend({ maxConcurrency: services.endpointFields.maxConcurrency.default(64), apiKey: services.apiKeySchema.optional() }), input);
-      return print(await asInputError(async () => services.createEndpoint({ db, user: await actingUser(db), input: parsed })));
+      const parsed = parseFields(fields.extend({ maxConcurrency: endpointFields.maxConcurrency.default(64), apiKey: apiKeySchema.optional() }), input);
+      return print(await asInputError(async () => createEndpoint({ db, user: await actingUser({ db }), input: parsed })));
     }
     const endpointId = await idOf(db, name!);
     if (action === "update") {
-      const parsed = parseFields(fields.partial().extend({ apiKey: services.apiKeySchema.optional() }), input);
-      return print(await asInputError(async () => services.updateEndpoint({ db, user: await actingUser(db), input: { id: endpointId, ...parsed } })));
+      const parsed = parseFields(fields.partial().extend({ apiKey: apiKeySchema.optional() }), input);
+      return print(await asInputError(async () => updateEndpoint({ db, user: await actingUser({ db }), input: { id: endpointId, ...parsed } })));
     }
-    if (action === "remove") return print(await asInputError(async () => services.deleteEndpoint({ db, user: await actingUser(db), input: { id: endpointId } })));
-    const result = await services.testEndpoint({ db, user: await actingUser(db), input: { id: endpointId, timeoutMs: 5_000 } });
+    if (action === "remove") return print(await asInputError(async () => deleteEndpoint({ db, user: await actingUser({ db }), input: { id: endpointId } })));
+    const result = await testEndpoint({ db, user: await actingUser({ db }), input: { id: endpointId, timeoutMs: 5_000 } });
     print(result);
     if (!result.ok) process.exitCode = 1;
   });
@@ -142,7 +151,7 @@ async function asInputError<T>(work: () => Promise<T>): Promise<T> {
 }
 
 async function idOf(db: Db, name: string): Promise<string> {
-  const endpoint = await db.endpoint.findUnique({ where: { name }, select: { id: true } });
+  const endpoint = await findEndpointByName({ db, input: { name } });
   if (!endpoint) throw new InputError(`no endpoint is named "${name}" (see \`stepwiser endpoint list\`)`, { field: "NAME" });
   return endpoint.id;
 }

@@ -3,8 +3,11 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { once } from "node:events";
 import { parseArgs } from "node:util";
+import { listExportFiles } from "@stepwiser/api/services/export";
+import { openStoredFile } from "@stepwiser/api/services/file";
+import { getRunState } from "@stepwiser/api/services/run";
 import type { Db } from "@stepwiser/db";
-import { connectJobQueue, exportSummarySchema, isTerminal, readStoredFile, readSummary, startWorker, submitExport, TRAINING_SET_FORMATS, type ExportSpecInput, type TrainingSetFormat } from "@stepwiser/jobs";
+import { connectJobQueue, exportSummarySchema, isTerminal, readSummary, startWorker, submitExport, TRAINING_SET_FORMATS, type ExportSpecInput, type TrainingSetFormat } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { numberFlag } from "../input/numbers";
 import { fromUserCwd } from "../paths";
@@ -90,7 +93,7 @@ export async function exportCommand(args: string[]): Promise<void> {
     let run;
     try {
       for (;;) {
-        run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+        run = await getRunState({ db, input: { id: runId } });
         const ended = isTerminal(run.status);
         const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, run.unitsTotal, ended)}`;
         if (ended) progress.finish(line);
@@ -106,7 +109,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const files = await db.storedFile.findMany({ where: { producedByRunId: runId }, orderBy: { fileName: "asc" } });
+    const files = await listExportFiles({ db, input: { runId } });
     const written = [];
     const toStdout = values.out === "-";
     const target = toStdout ? "-" : fromUserCwd(values.out!);
@@ -114,7 +117,7 @@ export async function exportCommand(args: string[]): Promise<void> {
     for (const file of files) {
       const destination = toStdout ? "-" : kind === "training-set" ? path.join(target, file.fileName) : target;
       await writeStoredFile(db, file.id, destination);
-      written.push({ fileName: file.fileName, path: destination, sizeBytes: Number(file.sizeBytes), sha256: file.sha256 });
+      written.push({ fileName: file.fileName, path: destination, sizeBytes: file.sizeBytes, sha256: file.sha256 });
     }
     const summary = readSummary(exportSummarySchema, run.summary);
     if (!toStdout) process.stdout.write(`${JSON.stringify({ runId, status: run.status, files: written, report: summary?.report ?? null })}\n`);
@@ -122,8 +125,9 @@ export async function exportCommand(args: string[]): Promise<void> {
 }
 
 async function writeStoredFile(db: Db, fileId: string, destination: string): Promise<void> {
+  const { parts } = await openStoredFile({ db, input: { id: fileId } });
   const out = destination === "-" ? process.stdout : createWriteStream(destination);
-  for await (const part of readStoredFile(db, fileId)) {
+  for await (const part of parts) {
     if (!out.write(part)) await once(out, "drain");
   }
   if (out !== process.stdout) {

@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
+import { importReportLinesOf } from "@stepwiser/api/services/file";
+import { getRunState } from "@stepwiser/api/services/run";
 import { InputError } from "@stepwiser/core";
-import { importReportLines } from "@stepwiser/jobs";
 import { closeLineOutput, lineOutput, writeLine } from "../input/line-files";
+import { notFoundAt } from "../not-found";
 import { UsageError } from "../usage-error";
 import { withDatabase } from "../database";
 
@@ -17,13 +19,12 @@ export async function importReportCommand(args: string[]): Promise<void> {
   const [runId] = positionals;
   if (!runId || positionals.length > 1) throw new UsageError("usage: import report <runId> [-o FILE]");
   await withDatabase(async (db) => {
-    const run = await db.run.findUnique({ where: { id: runId }, select: { kind: true } });
-    if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
+    const run = await getRunState({ db, input: { id: runId } }).catch(notFoundAt("runId"));
     if (run.kind !== "import") throw new InputError(`run ${runId} is a ${run.kind} run, not an import`, { field: "runId" });
     const out = lineOutput(values.output);
     let entries = 0;
     try {
-      for await (const line of importReportLines(db, runId)) {
+      for await (const line of await importReportLinesOf({ db, input: { runId } })) {
         await writeLine(out, JSON.stringify(line));
         entries += 1;
       }

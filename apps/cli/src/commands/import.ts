@@ -2,6 +2,8 @@ import { createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { countDatasetSolutions } from "@stepwiser/api/services/dataset";
+import { getRunState } from "@stepwiser/api/services/run";
 import {
   DEFAULT_MAX_INVALID_SHARE,
   IMPORT_FORMATS,
@@ -188,7 +190,7 @@ export async function importCommand(args: string[]): Promise<void> {
         const progress = new ProgressLine(process.stderr);
         const meter = new ProgressMeter("records");
         for (;;) {
-          const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+          const run = await getRunState({ db, input: { id: runId } });
           const ended = isTerminal(run.status);
           // The job's total is an estimate it revises as it reads; the records counted here before submitting are exact.
           const total = ended ? run.unitsTotal : Math.max(run.unitsTotal, counted[i] ?? 0);
@@ -196,7 +198,7 @@ export async function importCommand(args: string[]): Promise<void> {
           if (ended) progress.finish(line);
           else progress.update(line, `${run.status} ${run.unitsDone}`);
           if (ended) {
-            const trajectories = run.datasetId ? await db.trajectory.count({ where: { datasetId: run.datasetId } }) : 0;
+            const solutions = run.datasetId ? await countDatasetSolutions({ db, input: { datasetId: run.datasetId } }) : 0;
             const summary = (run.summary ?? {}) as Partial<ImportSummary>;
             if (summary.report) {
               const imported = run.status === "completed" ? { written: summary.written ?? 0, skipped: summary.skipped ?? 0, replaced: summary.replaced ?? 0 } : null;
@@ -206,7 +208,7 @@ export async function importCommand(args: string[]): Promise<void> {
               runId,
               status: run.status,
               datasetId: run.datasetId,
-              trajectories,
+              solutions,
               written: summary.written ?? 0,
               skipped: summary.skipped ?? 0,
               replaced: summary.replaced ?? 0,
@@ -224,7 +226,7 @@ export async function importCommand(args: string[]): Promise<void> {
       await worker.stop();
       await db.$disconnect();
     }
-    process.stdout.write(`${JSON.stringify({ runs: results, trajectories: results.reduce((n, r) => n + r.trajectories, 0) })}\n`);
+    process.stdout.write(`${JSON.stringify({ runs: results, solutions: results.reduce((n, r) => n + r.solutions, 0) })}\n`);
     if (results.some((r) => r.status !== "completed")) process.exitCode = 1;
   } finally {
     await database.release();

@@ -1,13 +1,16 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { getRunState, updateRunAnnotations } from "@stepwiser/api/services/run";
+import { actingUser } from "@stepwiser/api/services/user";
 import { InputError, isPaperPresetId, PAPER_PRESET_IDS, paperPresetLabelRules, runAnnotationsSchema, splitTags, withAverageCoverage } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, prepareRun, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, RUN_HANDLERS, startWorker, submitRun } from "@stepwiser/jobs";
+import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, prepareRun, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, UNIT_RUN_KINDS, startWorker, submitRun } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { withDatabase } from "../database";
 import type { RunKind } from "@stepwiser/db";
 import { readInputJson } from "../input/files";
 import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
+import { notFoundAt } from "../not-found";
 import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
 
@@ -20,7 +23,7 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
     const progress = new ProgressLine(process.stderr);
     const meter = new ProgressMeter("units");
     for (;;) {
-      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      const run = await getRunState({ db, input: { id: runId } });
       const ended = isTerminal(run.status);
       const counts = `${run.unitsFailed} failed · ${run.requests} requests · ${run.completionTokens} tokens generated`;
       const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, run.unitsTotal, ended)} · ${counts}`;
@@ -28,7 +31,7 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
       else progress.update(line, `${run.status} ${run.unitsDone}/${run.unitsTotal} ${counts}`);
       if (ended) {
         process.stdout.write(
-          `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: Number(run.promptTokens), completionTokens: Number(run.completionTokens), cachedTokens: Number(run.cachedTokens), error: run.error, summary: run.kind === "benchmark" ? withAverageCoverage(run.summary) : run.summary })}\n`,
+          `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: run.promptTokens, completionTokens: run.completionTokens, cachedTokens: run.cachedTokens, error: run.error, summary: run.kind === "benchmark" ? withAverageCoverage(run.summary) : run.summary })}\n`,
         );
         if (run.status !== "completed") process.exitCode = 1;
         return;
@@ -48,11 +51,11 @@ export const RUN_ACTIONS = ["cancel", "resume", "relabel", "status", "prediction
  */
 export async function runCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
-  if (!action) throw new UsageError(`run needs a kind (${[...RUN_HANDLERS.keys()].join(", ")}) or cancel|resume|relabel|status|predictions`);
+  if (!action) throw new UsageError(`run needs a kind (${[...UNIT_RUN_KINDS.keys()].join(", ")}) or cancel|resume|relabel|status|predictions`);
   const kind = action.replaceAll("-", "_"); // `run chunk-reset` and `run chunk_reset` alike
-  if (RUN_HANDLERS.has(kind)) return launch(kind as RunKind, rest);
+  if (UNIT_RUN_KINDS.has(kind)) return launch(kind as RunKind, rest);
   if (!(RUN_ACTIONS as readonly string[]).includes(action)) {
-    throw new UsageError(`run: unknown run kind or action "${action}" (kinds: ${[...RUN_HANDLERS.keys()].join(", ")}; actions: ${RUN_ACTIONS.join(", ")})`);
+    throw new UsageError(`run: unknown run kind or action "${action}" (kinds: ${[...UNIT_RUN_KINDS.keys()].join(", ")}; actions: ${RUN_ACTIONS.join(", ")})`);
   }
   if (action === "edit") return editRun(rest);
   const { values, positionals } = parseArgs({
@@ -65,7 +68,7 @@ export async function runCommand(args: string[]): Promise<void> {
   await withDatabase(async (db, url) => {
     switch (action) {
       case "status":
-        if (!(await db.run.findUnique({ where: { id: runId }, select: { id: true } }))) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
+        await getRunState({ db, input: { id: runId } }).catch(notFoundAt("runId"));
         return follow(db, url, runId, false);
       case "cancel":
         await requestRunCancel(db, runId);
@@ -148,12 +151,10 @@ async function editRun(args: string[]): Promise<void> {
   if (input.name === undefined && input.notes === undefined && input.tags === undefined) {
     throw new UsageError("run edit needs --name, --generated-name, --tag, --no-tags or --notes");
   }
-  const { updateRunAnnotations } = await import("@stepwiser/api/services/run/update");
-  const { actingUser } = await import("../acting-user");
   await withDatabase(async (db) => {
-    const result = await updateRunAnnotations({ db, user: await actingUser(db), input }).catch(annotationFlagError);
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { id: true, name: true, notes: true, tags: true } });
-    process.stdout.write(`${JSON.stringify({ ...run, changed: result.changed })}\n`);
+    const result = await updateRunAnnotations({ db, user: await actingUser({ db }), input }).catch(annotationFlagError);
+    const run = await getRunState({ db, input: { id: runId } });
+    process.stdout.write(`${JSON.stringify({ id: run.id, name: run.name, notes: run.notes, tags: run.tags, changed: result.changed })}\n`);
   });
 }
 

@@ -10,9 +10,9 @@ import { launchRun } from "../services/run/launch";
 import { runLabelLines, runPredictionLines } from "../services/run/lines";
 import { listRuns } from "../services/run/list";
 import { resumeStoppedRun } from "../services/run/resume";
-import { solutionChunks } from "../services/trajectory/chunks";
-import { checkTrajectoryFilter, TRAJECTORY_SORTS } from "../services/trajectory/filters";
-import { listDatasetTrajectories } from "../services/trajectory/list";
+import { solutionChunks } from "../services/solution/chunks";
+import { checkSolutionFilter, SOLUTION_SORTS } from "../services/solution/filters";
+import { listDatasetSolutions } from "../services/solution/list";
 import {
   datasetListSchema,
   labelLineSchema,
@@ -114,10 +114,10 @@ const solutionPageQuery = z
     judgeRunId: z.string().min(1).optional().describe("Judge run whose majority verdicts the rows carry (judgeFirstNegative)"),
     judgeVerdict: z.enum(["flagged", "clean"]).optional(),
     disagreement: z.enum(["rules", "judge"]).optional(),
-    sort: z.enum(TRAJECTORY_SORTS).default("position"),
+    sort: z.enum(SOLUTION_SORTS).default("position"),
     order: z.enum(["asc", "desc"]).default("asc"),
   })
-  .superRefine(checkTrajectoryFilter);
+  .superRefine(checkSolutionFilter);
 
 export const REST_OPERATIONS: readonly RestOperation[] = [
   operation({
@@ -271,7 +271,7 @@ export const REST_OPERATIONS: readonly RestOperation[] = [
     response: "json",
     outputName: "SolutionPage",
     output: solutionPageSchema,
-    call: (ctx) => listDatasetTrajectories({ ...ctx, input: { ...ctx.input.query, datasetId: ctx.input.params.id } }),
+    call: (ctx) => listDatasetSolutions({ ...ctx, input: { ...ctx.input.query, datasetId: ctx.input.params.id } }),
   }),
   operation({
     id: "getSolutionChunks",

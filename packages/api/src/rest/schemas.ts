@@ -93,7 +93,7 @@ export const datasetSchema = z.object({
   status: z.enum(DatasetStatus),
   createdAt: dateTime,
   importRunId: id.nullable(),
-  trajectoryCount: count.describe("Solutions in the dataset"),
+  solutionCount: count.describe("Solutions in the dataset"),
   problemCount: count,
 });
 
@@ -198,7 +198,7 @@ export const labelLineSchema = z
   .object({
     run_id: id,
     dataset_id: id,
-    trajectory_id: id,
+    solution_id: id,
     external_id: z.string(),
     subset: z.string().nullable(),
     segmentation_id: id,

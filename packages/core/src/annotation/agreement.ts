@@ -18,7 +18,7 @@ import type { AnnotationSchemeName } from "./submission";
 
 export interface AgreementItem {
   itemId: string;
-  trajectoryId: string;
+  solutionId: string;
   externalId: string;
   position: number;
   adjudicated: boolean;
@@ -78,7 +78,7 @@ export interface PairAgreement {
 
 export interface AgreementDisagreement {
   itemId: string;
-  trajectoryId: string;
+  solutionId: string;
   externalId: string;
   position: number;
   /** The chunk (rating scheme); null when the unit is the whole solution (first_error scheme). */
@@ -197,7 +197,7 @@ export function annotationAgreement(input: AnnotationAgreementInput): Annotation
       ratings.sort((x, y) => x.name.localeCompare(y.name) || x.annotatorId.localeCompare(y.annotatorId));
       return {
         itemId: item.itemId,
-        trajectoryId: item.trajectoryId,
+        solutionId: item.solutionId,
         externalId: item.externalId,
         position: item.position,
         chunkIndex: unit.chunkIndex,

@@ -1,8 +1,8 @@
-/** A chunk of thought located in its trajectory's text by character offsets. */
+/** A chunk of thought located in its solution's text by character offsets. */
 export interface LocatedChunk {
   index: number;
   text: string;
-  /** text === trajectoryText.slice(startOffset, endOffset) */
+  /** text === solutionText.slice(startOffset, endOffset) */
   startOffset: number;
   endOffset: number;
 }

@@ -14,7 +14,7 @@ import { cohensKappa } from "../stats/kappa";
 
 export interface ThreeWayChunk {
   chunkId: string;
-  trajectoryId: string;
+  solutionId: string;
   externalId: string;
   index: number;
   /** Majority verdict of the judge's samples; null when the judge never saw the chunk. */

@@ -30,7 +30,7 @@ export interface ImportedRating {
 
 /**
  * One solution read from any import format, in the shape the importer stores:
- * a trajectory whose text is its steps joined by `separator`, one chunk per step.
+ * a solution whose text is its steps joined by `separator`, one chunk per step.
  * Per-step arrays (ratings, hardLabels, softLabels) have one entry per step when present.
  */
 export interface ImportedSolution {

@@ -6,3 +6,4 @@ export * from "./stored-values";
 export * from "./confidence";
 export * from "./mixture-prior";
 export * from "./presets";
+export * from "./labellings";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { annotationAgreement, type AgreementLabelRow, type AgreementSubmission, type AnnotationAgreementInput } from "../../src";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
-const items = [1, 2, 3, 4].map((n) => ({ itemId: `i${n}`, trajectoryId: `t${n}`, externalId: `x-${n}`, position: n - 1, adjudicated: n === 2 }));
+const items = [1, 2, 3, 4].map((n) => ({ itemId: `i${n}`, solutionId: `t${n}`, externalId: `x-${n}`, position: n - 1, adjudicated: n === 2 }));
 const annotators = [
   { id: "a", name: "Ada" },
   { id: "b", name: "Ben" },
@@ -50,7 +50,7 @@ describe("annotation agreement", () => {
     expect(result.disagreements).toEqual([
       {
         itemId: "i1",
-        trajectoryId: "t1",
+        solutionId: "t1",
         externalId: "x-1",
         position: 0,
         chunkIndex: 1,

@@ -61,7 +61,7 @@ describe("agreement from counts", () => {
     const rng = createRng(9);
     const chunks: ThreeWayChunk[] = Array.from({ length: 300 }, (_, i) => ({
       chunkId: `c${i}`,
-      trajectoryId: "t",
+      solutionId: "t",
       externalId: "x",
       index: i,
       judge: rng.nextInt(5) === 0 ? null : VERDICTS[rng.nextInt(3)]!,

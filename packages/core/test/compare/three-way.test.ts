@@ -3,7 +3,7 @@ import { judgeCalibration, threeWayAgreement, threeWayPattern, type ThreeWayChun
 
 const chunk = (n: number, judge: ThreeWayChunk["judge"], mc: ThreeWayChunk["mc"], human: ThreeWayChunk["human"]): ThreeWayChunk => ({
   chunkId: `c${n}`,
-  trajectoryId: "t",
+  solutionId: "t",
   externalId: "x-0",
   index: n,
   judge,

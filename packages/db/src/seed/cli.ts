@@ -1,9 +1,9 @@
 // Seeds a large synthetic dataset (see large-dataset.ts) and prints the result as JSON.
-//   npx tsx packages/db/src/seed/cli.ts --trajectories 100000 [--seed 1] [--name NAME] [--database-url URL]
+//   npx tsx packages/db/src/seed/cli.ts --solutions 100000 [--seed 1] [--name NAME] [--database-url URL]
 import { parseArgs } from "node:util";
 import { seedLargeDataset } from "./large-dataset";
 
-const usage = "usage: tsx src/seed/cli.ts [--trajectories N] [--seed N] [--name NAME] [--min-chunks N] [--max-chunks N] [--batch-size N] [--concurrency N] [--rollouts-per-prefix 0|16] [--foreign-key-checks] [--database-url URL]";
+const usage = "usage: tsx src/seed/cli.ts [--solutions N] [--seed N] [--name NAME] [--min-chunks N] [--max-chunks N] [--batch-size N] [--concurrency N] [--rollouts-per-prefix 0|16] [--foreign-key-checks] [--database-url URL]";
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -15,7 +15,7 @@ function integer(name: string, value: string | undefined): number | undefined {
 async function main() {
   const { values } = parseArgs({
     options: {
-      trajectories: { type: "string" },
+      solutions: { type: "string" },
       seed: { type: "string" },
       name: { type: "string" },
       "min-chunks": { type: "string" },
@@ -40,15 +40,15 @@ async function main() {
   if (rolloutsPerPrefix !== undefined && rolloutsPerPrefix !== 0 && rolloutsPerPrefix !== 16) throw new Error(`--rollouts-per-prefix must be 0 or 16\n${usage}`);
   const started = Date.now();
   const result = await seedLargeDataset(url, {
-    trajectories: integer("trajectories", values.trajectories),
+    solutions: integer("solutions", values.solutions),
     seed: integer("seed", values.seed),
     name: values.name,
     batchSize: integer("batch-size", values["batch-size"]),
     concurrency: integer("concurrency", values.concurrency),
     foreignKeyChecks: values["foreign-key-checks"],
     rolloutsPerPrefix: rolloutsPerPrefix as 0 | 16 | undefined,
-    ...(minChunks !== undefined || maxChunks !== undefined ? { chunksPerTrajectory: { min: minChunks, max: maxChunks } } : {}),
-    onProgress: ({ phase, trajectories, total, elapsedMs }) => process.stderr.write(`seeded ${phase === "rollouts" ? "the rollouts of " : ""}${trajectories}/${total} solutions in ${(elapsedMs / 1000).toFixed(1)} s\n`),
+    ...(minChunks !== undefined || maxChunks !== undefined ? { chunksPerSolution: { min: minChunks, max: maxChunks } } : {}),
+    onProgress: ({ phase, solutions, total, elapsedMs }) => process.stderr.write(`seeded ${phase === "rollouts" ? "the rollouts of " : ""}${solutions}/${total} solutions in ${(elapsedMs / 1000).toFixed(1)} s\n`),
   });
   process.stdout.write(`${JSON.stringify({ ...result, seconds: (Date.now() - started) / 1000 }, null, 2)}\n`);
 }

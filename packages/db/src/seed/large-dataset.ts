@@ -23,10 +23,10 @@ import type { Prisma } from "../generated/prisma/client";
  * (cuid-shaped, time-ordered like Prisma's cuid()), so each call adds a new dataset.
  */
 export interface LargeDatasetOptions {
-  /** Solutions to create (default 100 000); problems = ⌈trajectories / 4⌉. */
-  trajectories?: number;
+  /** Solutions to create (default 100 000); problems = ⌈solutions / 4⌉. */
+  solutions?: number;
   /** Chunks per solution, uniform-ish (triangular) between min and max; mean (min+max)/2. Default 4–16 (mean 10). */
-  chunksPerTrajectory?: { min?: number; max?: number };
+  chunksPerSolution?: { min?: number; max?: number };
   /** Makes the content reproducible (default 1). */
   seed?: number;
   /** Dataset name (default "Large seed (<N> solutions, seed <seed>)"). */
@@ -56,7 +56,7 @@ export interface LargeDatasetOptions {
   /** Judge samples per chunk and judge run (K): 2 (default) or 1. With 1 each chunk's verdict is its one sample. */
   judgeSamples?: 1 | 2;
   /** Called after each committed batch (`phase` "rollouts" once the solutions are all written). */
-  onProgress?: (progress: { phase: "solutions" | "rollouts"; trajectories: number; total: number; elapsedMs: number }) => void;
+  onProgress?: (progress: { phase: "solutions" | "rollouts"; solutions: number; total: number; elapsedMs: number }) => void;
 }
 
 export interface LargeDatasetResult {
@@ -65,7 +65,7 @@ export interface LargeDatasetResult {
   /** [strong judge, weak judge]. */
   judgeRunIds: [string, string];
   problems: number;
-  trajectories: number;
+  solutions: number;
   chunks: number;
   /** Rollout rows written (0 unless `rolloutsPerPrefix` was given). */
   rollouts: number;
@@ -244,10 +244,10 @@ export async function seedLargeDataset(target: Db | string, options: LargeDatase
 
 async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetResult> {
   const started = Date.now();
-  const total = assertInt("trajectories", options.trajectories ?? 100_000, 1, 10_000_000);
+  const total = assertInt("solutions", options.solutions ?? 100_000, 1, 10_000_000);
   const seedValue = assertInt("seed", options.seed ?? 1, 0, 2 ** 31 - 1);
-  const minChunks = assertInt("chunksPerTrajectory.min", options.chunksPerTrajectory?.min ?? 4, 1, MAX_CHUNKS);
-  const maxChunks = assertInt("chunksPerTrajectory.max", options.chunksPerTrajectory?.max ?? 16, minChunks, MAX_CHUNKS);
+  const minChunks = assertInt("chunksPerSolution.min", options.chunksPerSolution?.min ?? 4, 1, MAX_CHUNKS);
+  const maxChunks = assertInt("chunksPerSolution.max", options.chunksPerSolution?.max ?? 16, minChunks, MAX_CHUNKS);
   const concurrency = assertInt("concurrency", options.concurrency ?? 2, 1, 16);
   const batchSize = Math.max(4, Math.floor(assertInt("batchSize", options.batchSize ?? 10_000, 1, 1_000_000) / 4) * 4);
   const rolloutsPerPrefix = options.rolloutsPerPrefix ?? 0;
@@ -352,7 +352,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
         throw error;
       }
       written += hi - lo + 1;
-      options.onProgress?.({ phase: "solutions", trajectories: written, total, elapsedMs: Date.now() - started });
+      options.onProgress?.({ phase: "solutions", solutions: written, total, elapsedMs: Date.now() - started });
     }
   };
   let solutionsMs = 0;
@@ -378,7 +378,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
             throw error;
           }
           rolloutsWritten += hi - lo + 1;
-          options.onProgress?.({ phase: "rollouts", trajectories: rolloutsWritten, total, elapsedMs: Date.now() - started });
+          options.onProgress?.({ phase: "rollouts", solutions: rolloutsWritten, total, elapsedMs: Date.now() - started });
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, rolloutBatches.length) }, rolloutWorker));
@@ -430,7 +430,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
   // As autovacuum leaves freshly written tables once it has visited them: statistics for the planner, and the
   // visibility map set, so that covering indexes are read without visiting the table. Done here rather than left to
   // autovacuum, which would otherwise visit these tables (16M rollouts take minutes) while a benchmark times requests.
-  const vacuumed = ["Problem", "Trajectory", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "ChunkVotes", "TrajectoryRunStat", "TrajectoryLabelConfidence", "RunUnit", "RowsChange"];
+  const vacuumed = ["Problem", "Solution", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "ChunkVotes", "SolutionRunStat", "SolutionLabelConfidence", "RunUnit", "RowsChange"];
   for (const table of rolloutsPerPrefix > 0 ? [...vacuumed, "Rollout"] : vacuumed) await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
 
   return {
@@ -438,7 +438,7 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
     annotateRunId: annotateRun.id,
     judgeRunIds: [judgeRuns[0].id, judgeRuns[1].id],
     problems,
-    trajectories: total,
+    solutions: total,
     chunks: totals.chunks,
     rollouts: rolloutTotals.rollouts,
     timings: { solutionsMs, rolloutsMs },
@@ -622,7 +622,7 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
     ctx.datasetId,
   );
   await exec(
-    `INSERT INTO "Trajectory" (id, "datasetId", "problemId", "externalId", subset, generator, text, "finalAnswer", "finalAnswerCorrect", "sourceFirstErrorIndex", metadata, "createdAt")
+    `INSERT INTO "Solution" (id, "datasetId", "problemId", "externalId", subset, generator, text, "finalAnswer", "finalAnswerCorrect", "sourceFirstErrorIndex", metadata, "createdAt")
      SELECT t.id, $1, p.id, 'seed-' || t.n, p.subset, ${generators}[1 + t.gen], x.text,
        CASE WHEN t.final_correct THEN p.answer WHEN p.den = 1 THEN (p.num + t.wrong_delta)::text ELSE '\\frac{' || (p.num + t.wrong_delta) || '}{' || p.den || '}' END,
        t.final_correct, t.src_err, '{}'::jsonb, timestamp '1970-01-01' + (${ctx.createdAtMs}::bigint + t.n) * interval '1 millisecond'
@@ -632,7 +632,7 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
     ctx.datasetId,
   );
   await exec(
-    `INSERT INTO "Segmentation" (id, "trajectoryId", method, params)
+    `INSERT INTO "Segmentation" (id, "solutionId", method, params)
      SELECT seg_id, id, $1, jsonb_build_object('promptTemplateId', $2::text) FROM _seed_t ORDER BY n`,
     SEED_SEGMENTATION_METHOD,
     SELF_SEGMENTING_POLICY_PROMPT.id,
@@ -668,7 +668,7 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
     ctx.annotateRunId,
   );
   await exec(
-    `INSERT INTO "TrajectoryLabelConfidence" ("runId", "trajectoryId", rule, "paramsKey", "lowestConfidence")
+    `INSERT INTO "SolutionLabelConfidence" ("runId", "solutionId", rule, "paramsKey", "lowestConfidence")
      SELECT $1, t.id, l.rule::"LabelRule", l.key, min(l.confidence)
      FROM _seed_l l JOIN _seed_t t USING (n) GROUP BY t.id, l.rule, l.key`,
     ctx.annotateRunId,
@@ -717,7 +717,7 @@ async function writeBatch(tx: Sql, ctx: BatchContext, lo: number, hi: number, to
 
   // Per-solution stats: annotate (Abs-Q, the first rule, is primary) and judges (majority of 2, tie → Negative).
   await exec(
-    `INSERT INTO "TrajectoryRunStat" ("runId", "trajectoryId", "datasetId", "chunkCount", "qMin", "firstNegative", "negativeCount", "labelsDisagree", "updatedAt")
+    `INSERT INTO "SolutionRunStat" ("runId", "solutionId", "datasetId", "chunkCount", "qMin", "firstNegative", "negativeCount", "labelsDisagree", "updatedAt")
      SELECT s.run_id, t.id, $4, t.k, s.q_min, s.first_negative, s.negative_count, s.disagree, ${utcNow}
      FROM _seed_t t JOIN (
        SELECT n, $1::text AS run_id, min(q) AS q_min, coalesce(min(idx) FILTER (WHERE NOT abs_pos), -1) AS first_negative,
@@ -813,7 +813,7 @@ async function writeRollouts(tx: Sql, ctx: BatchContext, lo: number, hi: number,
        ) c
        JOIN "ChunkValue" v ON v."runId" = $1 AND v."segmentationId" = c."segmentationId" AND v."prefixLength" = c.index
        JOIN "Segmentation" sg ON sg.id = c."segmentationId"
-       JOIN "Trajectory" t ON t.id = sg."trajectoryId"
+       JOIN "Solution" t ON t.id = sg."solutionId"
        JOIN "Problem" p ON p.id = t."problemId"
        WHERE v."rolloutCount" = ${m}
      ) x

@@ -1,35 +1,44 @@
 import { InputError } from "@stepwiser/core";
 import type { Db, Run } from "@stepwiser/db";
 import { EndpointClients } from "../inference/endpoint-clients";
-import type { AnnotateConfig } from "../pipelines/annotate/config";
-import type { JudgeConfig } from "../pipelines/judge/handler";
 import { planUnits } from "../runs/engine";
-import { RUN_HANDLERS } from "../runs/registry";
-import type { AnyRunKindHandler, RunContext } from "../runs/run-kind";
+import type { BatchHooks, RunContext, UnitRunKind, UnitRunKinds } from "../runs/run-kind";
+import { readStoredConfig, UnreadableRunConfigError } from "../runs/stored-config";
 import { BATCH_RUN_KINDS, type BatchRunKind } from "./custom-id";
 
-export type BatchRun =
-  | { run: Run; kind: "annotate"; config: AnnotateConfig; handler: AnyRunKindHandler }
-  | { run: Run; kind: "judge"; config: JudgeConfig; handler: AnyRunKindHandler };
+/** A run whose requests may be answered offline, with its kind's batch hooks and its stored config. */
+export interface BatchRun {
+  run: Run;
+  kind: BatchRunKind;
+  config: unknown;
+  module: UnitRunKind<unknown>;
+  batch: BatchHooks<unknown>;
+}
 
 /**
- * A run whose requests may be answered offline: an annotate or judge run that
- * no worker is executing and that still has work left.
+ * A run whose requests may be answered offline: a run of a kind with batch
+ * hooks (annotate, judge) that no worker is executing and that still has work left.
  */
-export async function loadBatchRun(db: Db, runId: string): Promise<BatchRun> {
+export async function loadBatchRun(db: Db, runId: string, unitKinds: UnitRunKinds): Promise<BatchRun> {
   const run = await db.run.findUnique({ where: { id: runId } });
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
-  if (!(BATCH_RUN_KINDS as readonly string[]).includes(run.kind)) {
+  const module = unitKinds.get(run.kind);
+  if (!module?.batch || !(BATCH_RUN_KINDS as readonly string[]).includes(run.kind)) {
     throw new InputError(`batch execution supports annotate and judge runs; run ${runId} is a ${run.kind} run`, { field: "runId" });
   }
   if (run.status === "completed") throw new InputError(`run ${runId} is completed; it needs no more requests`, { field: "runId" });
   if (run.status === "running") {
     throw new InputError(`run ${runId} is being executed by a worker; cancel it first, or create the run with \`run ${run.kind} --offline\``, { field: "runId" });
   }
-  const handler = RUN_HANDLERS.get(run.kind)!;
-  const parsed = handler.configSchema.safeParse(run.config);
-  if (!parsed.success) throw new InputError(`run ${runId} has an invalid configuration: ${parsed.error.issues[0]?.message}`, { field: "config" });
-  return { run, kind: run.kind as BatchRunKind, config: parsed.data, handler } as BatchRun;
+  let config: unknown;
+  try {
+    // The stored reading, as its execution will read it.
+    config = readStoredConfig(run, module.storedSchema);
+  } catch (error) {
+    if (!(error instanceof UnreadableRunConfigError)) throw error;
+    throw new InputError(`run ${runId} has an invalid configuration: ${error.reason}`, { field: "config" });
+  }
+  return { run, kind: run.kind as BatchRunKind, config, module, batch: module.batch };
 }
 
 /**
@@ -48,7 +57,7 @@ export async function ensureRunPlanned(db: Db, batch: BatchRun): Promise<void> {
     recordUsage: () => {},
     log: () => {},
   };
-  await planUnits(ctx, batch.handler);
+  await planUnits(ctx, batch.module);
 }
 
 /** Keys of the units an execution would still work (pending, or failed and to be retried), in plan order, page by page. */

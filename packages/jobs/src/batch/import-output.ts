@@ -1,9 +1,8 @@
 import { InputError, parseJsonAt, type SourceLine } from "@stepwiser/core";
 import type { Db, Prisma, RunUnitStatus } from "@stepwiser/db";
 import { z } from "zod";
-import { loadSolutionForAnnotation } from "../pipelines/annotate/handler";
-import { gradedRolloutRows, type SolutionUnderAnnotation } from "../pipelines/annotate/rollouts";
-import { judgePromptOf, judgeSampleRows } from "../pipelines/judge/judge-chunks";
+import type { BatchUnit, UnitRunKinds } from "../runs/run-kind";
+import { recordRunCost } from "../runs/run-spend-record";
 import { loadBatchRun, type BatchRun } from "./batch-run";
 import { parseBatchRequestId, type BatchRequestId } from "./custom-id";
 import { recordAudit } from "@stepwiser/db";
@@ -90,14 +89,8 @@ const IMPORT_TRANSACTION_TIMEOUT_MS = 6 * 60 * 60_000;
 const ROW_BATCH = 1000;
 const CACHED_UNITS = 256;
 
-interface UnitEntry {
+interface UnitEntry extends BatchUnit {
   status: RunUnitStatus;
-  /** annotate: the solution as the unit annotates it. */
-  solution?: SolutionUnderAnnotation;
-  /** judge: chunk ids by chunk index. */
-  chunkIds?: string[];
-  /** "position:sampleIndex" of every sample stored for this unit (before and during this import). */
-  stored: Set<string>;
 }
 
 /**
@@ -113,8 +106,8 @@ interface UnitEntry {
  * whole file, and nothing is stored. Failed requests (non-200 or `error` set) are
  * skipped and counted: the execution requests them online.
  */
-export async function importBatchOutput(db: Db, runId: string, lines: AsyncIterable<SourceLine>, file: string): Promise<BatchImportResult> {
-  const batch = await loadBatchRun(db, runId);
+export async function importBatchOutput(db: Db, runId: string, unitKinds: UnitRunKinds, lines: AsyncIterable<SourceLine>, file: string): Promise<BatchImportResult> {
+  const batch = await loadBatchRun(db, runId, unitKinds);
   if (!batch.run.plannedAt) {
     throw new InputError(`run ${runId} has no exported requests: export them with \`stepwiser batch export ${runId}\` first`, { file });
   }
@@ -146,19 +139,7 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
     if (!unit) throw new InputError(`segmentation ${id.segmentationId} is not one of run ${runId}'s units`, { file, line, field: "custom_id" });
     // What this unit stored must be visible to the query below.
     await flush();
-    let entry: UnitEntry;
-    if (batch.kind === "annotate") {
-      const { solution } = await loadSolutionForAnnotation(tx, id.segmentationId);
-      const stored = await tx.rollout.findMany({ where: { runId, segmentationId: id.segmentationId }, select: { prefixLength: true, sampleIndex: true } });
-      entry = { status: unit.status, solution, stored: new Set(stored.map((r) => `${r.prefixLength}:${r.sampleIndex}`)) };
-    } else {
-      const chunks = await tx.chunk.findMany({ where: { segmentationId: id.segmentationId }, orderBy: { index: "asc" }, select: { id: true, index: true } });
-      const stored = await tx.judgeSample.findMany({ where: { runId, chunkId: { in: chunks.map((c) => c.id) } }, select: { chunkId: true, sampleIndex: true } });
-      const indexOf = new Map(chunks.map((c) => [c.id, c.index]));
-      const chunkIds: string[] = [];
-      for (const chunk of chunks) chunkIds[chunk.index] = chunk.id;
-      entry = { status: unit.status, chunkIds, stored: new Set(stored.map((s) => `${indexOf.get(s.chunkId)}:${s.sampleIndex}`)) };
-    }
+    const entry: UnitEntry = Object.assign(await batch.batch.unit(tx, runId, batch.config, id.segmentationId), { status: unit.status });
     if (units.size >= CACHED_UNITS) units.delete(units.keys().next().value!);
     units.set(id.segmentationId, entry);
     return entry;
@@ -181,14 +162,13 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
     seen.set(output.custom_id, source.line);
 
     const unit = await unitOf(id, source.line);
-    const positions = batch.kind === "annotate" ? unit.solution!.chunks.length : unit.chunkIds!.length;
-    if (id.position >= positions || (batch.kind === "judge" && unit.chunkIds![id.position] === undefined)) {
-      const what = batch.kind === "annotate" ? `prefix length ${id.position}` : `chunk ${id.position}`;
-      throw new InputError(`${what} does not exist: segmentation ${id.segmentationId} has ${positions} chunks`, { ...at, field: "custom_id" });
+    const { positions } = unit;
+    if (id.position >= positions || !unit.hasPosition(id.position)) {
+      throw new InputError(`${batch.batch.position.name} ${id.position} does not exist: segmentation ${id.segmentationId} has ${positions} chunks`, { ...at, field: "custom_id" });
     }
-    const perPosition = batch.kind === "annotate" ? batch.config.rollouts : batch.config.samples;
+    const perPosition = batch.batch.samplesPerPosition(batch.config);
     if (id.first + id.count > perPosition) {
-      throw new InputError(`samples ${id.first}-${id.first + id.count - 1} are outside the run's ${perPosition} per ${batch.kind === "annotate" ? "prefix" : "chunk"}`, { ...at, field: "custom_id" });
+      throw new InputError(`samples ${id.first}-${id.first + id.count - 1} are outside the run's ${perPosition} per ${batch.batch.position.per}`, { ...at, field: "custom_id" });
     }
 
     linesRead += 1;
@@ -228,11 +208,10 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
       completionTokens: body.data.usage?.completion_tokens ?? 0,
       cachedTokens: body.data.usage?.prompt_tokens_details?.cached_tokens ?? 0,
     };
-    if (batch.kind === "annotate") {
-      rollouts.push(...(await gradedRolloutRows(runId, unit.solution!, id.position, batch.config, sampleIndices, texts, reported.completionTokens)));
-    } else {
-      judgeSamples.push(...judgeSampleRows(runId, unit.chunkIds![id.position]!, sampleIndices, texts.map((text, i) => ({ text, finishReason: finishReasons[i] })), reported, judgePromptOf(batch.config)));
-    }
+    const answers = texts.map((text, i) => ({ text, finishReason: finishReasons[i] ?? null }));
+    const stored = await unit.rows(id.position, sampleIndices, answers, { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedPromptTokens: reported.cachedTokens });
+    if (stored.table === "rollout") rollouts.push(...stored.rows);
+    else judgeSamples.push(...stored.rows);
     for (const i of sampleIndices) unit.stored.add(`${id.position}:${i}`);
     result.requests += 1;
     result.samples += id.count;
@@ -252,7 +231,7 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
   }
 
   // The same counters, in the same units, as the engine adds for each answered online request.
-  await tx.run.update({
+  const counters = await tx.run.update({
     where: { id: runId },
     data: {
       requests: { increment: result.requests },
@@ -260,7 +239,9 @@ async function importLines(tx: Prisma.TransactionClient, batch: BatchRun, lines:
       completionTokens: { increment: usage.completionTokens },
       cachedTokens: { increment: usage.cachedTokens },
     },
+    select: { promptTokens: true, completionTokens: true, cachedTokens: true },
   });
+  await recordRunCost(tx, runId, batch.module.endpoints(batch.config), counters);
   await recordAudit(tx, null, { action: "run.batch_imported", entityType: "Run", entityId: runId, after: { file, ...result, ...usage } });
   return result;
 }

@@ -7,7 +7,7 @@
  * is graded `timeout` (not correct).
  */
 import type { GradeResult } from "@stepwiser/core";
-import { gradingSettingsFromEnv, type GradingSettings } from "../worker/worker-settings";
+import { gradingSettingsFromEnv, type GradingSettings } from "./grading-settings";
 import { GradingPool, type PoolGradeOptions } from "./grading-pool";
 
 /**

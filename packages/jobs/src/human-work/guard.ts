@@ -33,10 +33,10 @@ export function replacingSolutions(count: number): string {
  */
 export async function clearHumanWorkOfSolutions(
   tx: Prisma.TransactionClient,
-  trajectoryIds: readonly string[],
+  solutionIds: readonly string[],
   options: { deleteHumanLabels: boolean; action: (solutions: number) => string; file?: string },
 ): Promise<HumanWork> {
-  const work = await humanWorkOfSolutions(tx, trajectoryIds);
+  const work = await humanWorkOfSolutions(tx, solutionIds);
   if (!hasHumanWork(work)) return work;
   if (!options.deleteHumanLabels) throw new HumanWorkRefusal(options.action(work.solutions), work, { file: options.file });
   await deleteHumanWork(tx, work.ids);

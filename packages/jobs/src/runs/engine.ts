@@ -5,8 +5,9 @@ import type { Db } from "@stepwiser/db";
 import type { TokenUsage } from "@stepwiser/inference";
 import type { EndpointClients } from "../inference/endpoint-clients";
 import { markRunFinished } from "./run-state";
-import { readRunConfig, UnreadableRunConfigError } from "./read-run-config";
-import type { AnyRunKindHandler, RunContext } from "./run-kind";
+import { readStoredConfig, UnreadableRunConfigError } from "./stored-config";
+import type { AnyRunKindHandler, RunContext, UnitRunKinds } from "./run-kind";
+import { recordRunCost } from "./run-spend-record";
 import { UnitClaims, type ClaimedUnit } from "./unit-claims";
 
 export interface EngineOptions {
@@ -45,7 +46,7 @@ export function defaultExecutorId(): string {
  * once: they claim units from the database (each unit is worked by one), and
  * the one that sees the last unit finished ends the run.
  */
-export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<string, AnyRunKindHandler>, options: EngineOptions): Promise<void> {
+export async function executeRun(db: Db, runId: string, handlers: UnitRunKinds, options: EngineOptions): Promise<void> {
   const log = options.log ?? (() => {});
   const maxUnitAttempts = options.maxUnitAttempts ?? 3;
   const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
@@ -57,18 +58,19 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   }
   // The stored reading, as every reader of the run has it: a run stored before a submission check was added
   // (or a default changed) resumes as it was stored, not as a new submission would read.
-  let parsed: { data: unknown };
+  let config: unknown;
   try {
-    parsed = { data: readRunConfig({ id: run.id, kind: run.kind, config: run.config }) };
+    config = readStoredConfig(run, handler.storedSchema);
   } catch (error) {
     if (!(error instanceof UnreadableRunConfigError)) throw error;
     await markRunFinished(db, runId, "failed", `invalid configuration: ${error.message}`);
     return;
   }
+  const endpoints = handler.endpoints(config);
   /** Ends the run cancelled and lets its kind leave what it wrote usable. */
   const endCancelled = async () => {
     await markRunFinished(db, runId, "cancelled");
-    await handler.stopped?.(db, runId, parsed.data);
+    await handler.stopped?.(db, runId, config);
   };
   if (run.cancelRequestedAt) {
     await endCancelled();
@@ -77,7 +79,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   const role = options.role ?? "primary";
   if (role === "primary") {
     await db.run.update({ where: { id: runId }, data: { status: "running", startedAt: run.startedAt ?? new Date(), attempts: { increment: 1 }, error: null } });
-    if (run.plannedAt) await handler.resumed?.(db, runId, parsed.data);
+    if (run.plannedAt) await handler.resumed?.(db, runId, config);
   } else {
     await db.run.updateMany({ where: { id: runId, status: "queued" }, data: { status: "running", startedAt: run.startedAt ?? new Date() } });
   }
@@ -91,7 +93,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
   const ctx: RunContext<unknown> = {
     db,
     runId,
-    config: parsed.data,
+    config,
     signal: abort.signal,
     endpoints: options.endpoints,
     log,
@@ -126,6 +128,7 @@ export async function executeRun(db: Db, runId: string, handlers: ReadonlyMap<st
       select: { cancelRequestedAt: true, unitsDone: true, unitsFailed: true, requests: true, promptTokens: true, completionTokens: true, cachedTokens: true },
     });
     const { cancelRequestedAt, ...counters } = current;
+    if (delta.promptTokens > 0 || delta.completionTokens > 0) await recordRunCost(db, runId, endpoints, counters);
     const progressed = delta.requests > 0 || delta.completionTokens > 0 || done !== lastSample.unitsDone || failed !== lastSample.unitsFailed;
     if (progressed || final) {
       // Several executors of one run flush independently: one chart point per run per ~second is enough,

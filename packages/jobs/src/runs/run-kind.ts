@@ -1,7 +1,8 @@
-import type { Db, RunKind } from "@stepwiser/db";
-import type { TokenUsage } from "@stepwiser/inference";
+import type { Db, EndpointRole, Prisma, RunKind } from "@stepwiser/db";
+import type { GenerationRequest, TokenUsage } from "@stepwiser/inference";
 import type { z } from "zod";
-import type { EndpointClients } from "../inference/endpoint-clients";
+import type { EndpointClients, EndpointSnapshot } from "../inference/endpoint-clients";
+import type { JobQueue } from "../queue/queue";
 
 export interface RunContext<Config> {
   db: Db;
@@ -17,15 +18,141 @@ export interface RunContext<Config> {
   log(line: string): void;
 }
 
+/** What the launch form shows beside one field of a kind's configuration. */
+export interface FieldHint {
+  label: string;
+  help: string;
+}
+
+/** An endpoint a run sends requests to, by the role it plays. */
+export interface RunEndpoint {
+  role: EndpointRole;
+  endpoint: EndpointSnapshot;
+}
+
 /**
- * What a run kind supplies to the engine: how to validate and snapshot its
- * configuration, how to cut it into units, how to do one unit, and what to sum
- * up at the end. Every unit must be idempotent: redoing it after a crash must
- * leave exactly the rows one clean execution leaves.
+ * What every run kind is, whichever way it executes: the schemas its
+ * configuration and summary are read by, and what lists and forms show of it.
  */
+export interface RunKindCommon<Config, Summary> {
+  kind: RunKind;
+  /** A new submission's checks and defaults. */
+  submitSchema: z.ZodType<Config>;
+  /**
+   * How a stored `Run.config` reads: defaults filled in, without the checks only a
+   * new submission must pass, so a run stored by an earlier release still reads
+   * (and resumes) as it was stored.
+   */
+  storedSchema: z.ZodType<Config>;
+  /** How its `Run.summary` reads (JSON written by whichever release ran it). */
+  summarySchema: z.ZodType<Summary>;
+  /** Label and help per configuration field, for the launch form. */
+  formHints: Readonly<Record<string, FieldHint>>;
+  /** The endpoints its token counters cover, by role, in the order lists show their models. */
+  endpoints(config: Config): RunEndpoint[];
+  /** Short facts that tell runs of the kind apart (model, M, strategy), for a run's default name. */
+  facts(config: Config): string[];
+}
+
+/**
+ * One answered offline request's samples, as rows of the table the kind stores
+ * them in (the same rows an online execution writes).
+ */
+export type BatchSampleRows = { table: "rollout"; rows: Prisma.RolloutCreateManyInput[] } | { table: "judgeSample"; rows: Prisma.JudgeSampleCreateManyInput[] };
+
+/** One unit of a run as the import of an offline batch output needs it. */
+export interface BatchUnit {
+  /** How many positions (prefix lengths, chunks) the unit has. */
+  positions: number;
+  /** Whether `position` (below `positions`) is one of the unit's. */
+  hasPosition(position: number): boolean;
+  /** "position:sampleIndex" of every sample stored for the unit. */
+  stored: Set<string>;
+  /** The rows of one answered request: samples `sampleIndices` at `position`, with their texts and the request's tokens. */
+  rows(position: number, sampleIndices: number[], answers: { text: string; finishReason: string | null }[], usage: TokenUsage): Promise<BatchSampleRows>;
+}
+
+/** One request of an offline batch: samples first..first+count-1 at a position of a unit. */
+export interface BatchRequest {
+  position: number;
+  first: number;
+  count: number;
+  request: GenerationRequest;
+}
+
+/**
+ * How a kind's requests are answered offline (`vllm run-batch`): the requests a
+ * unit still needs, and how an answer is stored.
+ */
+export interface BatchHooks<Config> {
+  /** What a position is in messages: "prefix length" / "prefix", "chunk" / "chunk". */
+  position: { name: string; per: string };
+  samplesPerPosition(config: Config): number;
+  /** The requests the unit still needs (samples stored are not asked again); `skip` names a unit that cannot be worked. */
+  requests(db: Db, runId: string, config: Config, unitKey: string, skip: (reason: string) => void): AsyncIterable<BatchRequest>;
+  /** The unit as an import stores answers to it (within the import's transaction). */
+  unit(tx: Prisma.TransactionClient, runId: string, config: Config, unitKey: string): Promise<BatchUnit>;
+}
+
+/**
+ * A kind the engine executes unit by unit: how to snapshot its configuration,
+ * how to cut it into units, how to do one unit, and what to sum up at the end.
+ * Every unit must be idempotent: redoing it after a crash must leave exactly
+ * the rows one clean execution leaves.
+ */
+export interface UnitRunKind<Config, Summary = unknown> extends RunKindCommon<Config, Summary>, RunKindHandler<Config> {
+  execution: "units";
+  /** Present when its requests may be answered offline. */
+  batch?: BatchHooks<Config>;
+}
+
+/**
+ * A kind executed whole by one job of its own queue, in one transaction (an
+ * import writes a file all or nothing; an export writes its files at once).
+ */
+export interface WholeRunKind<Config, Summary = unknown> extends RunKindCommon<Config, Summary> {
+  execution: "whole";
+  /** The queue its jobs (`{ runId }`) wait in. */
+  queue: "import" | "export";
+  /** Executes the run; a retried job executes it again from the start. */
+  execute(db: Db, runId: string, options: WholeRunOptions): Promise<void>;
+}
+
+/** What a worker gives a whole run's execution. */
+export interface WholeRunOptions {
+  /** Where the run may queue follow-up work (an offline batch's execution once its samples are stored). */
+  queue: JobQueue;
+  /** Records written per statement batch, where the kind writes in batches. */
+  batchSize?: number;
+  /** How it reads the other runs it works on. */
+  runs: OtherRuns;
+}
+
+/**
+ * How a whole run reads the other runs it works on (an export's source run, an
+ * offline batch's run), each by its own kind: given from above the kinds, which
+ * never import the registry.
+ */
+export interface OtherRuns {
+  /** The unit kinds by name, for an offline batch's requests and answers. */
+  unitKinds: UnitRunKinds;
+  /** What a dataset card shows of the run an export comes from: its name, its seed, and how it ran. */
+  provenance(run: { id: string; kind: RunKind; name: string | null; config: unknown }): { name: string; seed: number | null; details: string[] };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a map of every unit kind, each typed by its own schemas
+export type AnyUnitRunKind = UnitRunKind<any, any>;
+
+/** The kinds the engine executes unit by unit, by `Run.kind` (the registry's, or a test's with a toy kind). */
+export type UnitRunKinds = ReadonlyMap<string, AnyUnitRunKind>;
+
+export type RunKindModule<Config, Summary = unknown> = UnitRunKind<Config, Summary> | WholeRunKind<Config, Summary>;
+
+/** What the engine needs of a kind executed unit by unit. */
 export interface RunKindHandler<Config> {
   kind: RunKind;
-  configSchema: z.ZodType<Config>;
+  /** How the stored `Run.config` reads (see `RunKindCommon.storedSchema`). */
+  storedSchema: z.ZodType<Config>;
   /**
    * Resolves names in the submitted config into what the run needs to be
    * reproduced (endpoint URLs and models, prompt template ids); stored on the Run.
@@ -53,5 +180,7 @@ export interface RunKindHandler<Config> {
   concurrency(config: Config): number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds every kind's handler; each parses its own config with its configSchema
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds every kind's handler; each parses its own config with its storedSchema
 export type AnyRunKindHandler = RunKindHandler<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above: the registry's entries, each typed by its own schemas
+export type AnyRunKind = RunKindModule<any, any>;

@@ -1,9 +1,9 @@
 import { createDb, type Db } from "@stepwiser/db";
 import { createDatabaseFromBuiltTemplate, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster } from "@stepwiser/inference/sim";
-import { createSimWorldDataset } from "../pipelines/sim-dataset/create";
+import { createSimWorldDataset } from "../sim-world/create-dataset";
 import { EndpointClients } from "../inference/endpoint-clients";
-import { createAndExecuteRun } from "../runs/submit-run";
+import { createAndExecuteRun } from "../submit-run";
 
 /**
  * One finished simulated world, built once per test run through the real pipeline
@@ -17,7 +17,7 @@ export interface SimulatedWorld {
   datasetId: string;
   /** Problems in the dataset; each has SOLUTIONS_PER_PROBLEM sim-policy solutions with their true first error. */
   problems: number;
-  trajectories: number;
+  solutions: number;
   runs: {
     /** Monte-Carlo labels: sim-policy, M = 4 rollouts per prefix, seed 2. */
     annotate: string;
@@ -45,7 +45,7 @@ export async function buildSimulatedWorld(url: string): Promise<SimulatedWorld> 
     for (const [name, role] of [["sim-policy", "policy"], ["sim-judge-strong", "judge"], ["sim-judge-weak", "judge"], ["sim-judge-medium", "judge"]] as const) {
       await db.endpoint.create({ data: { name, model: name, role, baseUrls: [...cluster.urls], maxConcurrency: 32 } });
     }
-    const { datasetId, trajectories } = await createSimWorldDataset(db, { name: "simulated world", problems: WORLD_PROBLEMS, seed: 31, errorRate: 0.5 });
+    const { datasetId, solutions } = await createSimWorldDataset(db, { name: "simulated world", problems: WORLD_PROBLEMS, seed: 31, errorRate: 0.5 });
     const launch = async (kind: "annotate" | "judge" | "benchmark", config: object) =>
       (await createAndExecuteRun(db, { kind, config: { datasetId, ...config } }, { endpoints })).id;
     const runs = {
@@ -57,7 +57,7 @@ export async function buildSimulatedWorld(url: string): Promise<SimulatedWorld> 
     };
     const unfinished = await db.run.findMany({ where: { id: { in: Object.values(runs) }, status: { not: "completed" } }, select: { id: true, kind: true, status: true, error: true } });
     if (unfinished.length > 0) throw new Error(`the simulated world's runs did not all complete: ${JSON.stringify(unfinished)}`);
-    return { datasetId, problems: WORLD_PROBLEMS, trajectories, runs, endpoints: { policy: "sim-policy", judges: ["sim-judge-strong", "sim-judge-weak", "sim-judge-medium"] } };
+    return { datasetId, problems: WORLD_PROBLEMS, solutions, runs, endpoints: { policy: "sim-policy", judges: ["sim-judge-strong", "sim-judge-weak", "sim-judge-medium"] } };
   } finally {
     await endpoints.close();
     await cluster.stop();

@@ -1,16 +1,18 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { Job } from "pg-boss";
-import { runImport } from "../pipelines/import/handle";
-import { importJobSchema } from "../pipelines/import/submit";
-import { exportJobSchema, runExport } from "../exports/handle";
 import { holdRunGrading } from "../grading/run-grading";
 import { EndpointClients } from "../inference/endpoint-clients";
 import { SharedCapacity } from "../inference/shared-capacity";
 import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../queue/queue";
 import { executeRun } from "../runs/engine";
-import { RUN_HANDLERS } from "../runs/registry";
-import { runJobRole, runJobSchema } from "../runs/submit-run";
+import { UNIT_RUN_KINDS, WHOLE_RUN_KINDS } from "../registry";
+import { OTHER_RUNS } from "../other-runs";
+import { z } from "zod";
+
+/** A whole run's job: the run to execute. */
+const wholeRunJobSchema = z.object({ runId: z.string().min(1) });
+import { runJobRole, runJobSchema } from "../submit-run";
 import { deleteAbandonedUploads } from "../files/abandoned-uploads";
 import { repeatEvery, type Repeating } from "./repeat-every";
 import { startRunJoining } from "./run-joining";
@@ -63,22 +65,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // Model outputs are graded on worker threads under a hard limit per answer (created at first use).
   const releaseGrading = holdRunGrading(settings);
   const pollingIntervalSeconds = queueSettings.pollingIntervalSeconds;
-  await queue.work(QUEUES.import, { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job<unknown>[]) => {
-    if (!job) return;
-    const { runId } = importJobSchema.parse(job.data);
-    log(`[worker] import run ${runId}: started (job ${job.id})`);
-    await runImport(db, runId, { batchSize: options.importBatchSize, queue });
-    counted(QUEUES.import);
-    log(`[worker] import run ${runId}: done`);
-  });
-  await queue.work(QUEUES.export, { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job<unknown>[]) => {
-    if (!job) return;
-    const { runId } = exportJobSchema.parse(job.data);
-    log(`[worker] export run ${runId}: started (job ${job.id})`);
-    await runExport(db, runId);
-    counted(QUEUES.export);
-    log(`[worker] export run ${runId}: done`);
-  });
+  for (const kind of WHOLE_RUN_KINDS) {
+    await queue.work(QUEUES[kind.queue], { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job<unknown>[]) => {
+      if (!job) return;
+      const { runId } = wholeRunJobSchema.parse(job.data);
+      log(`[worker] ${kind.kind} run ${runId}: started (job ${job.id})`);
+      await kind.execute(db, runId, { batchSize: options.importBatchSize, queue, runs: OTHER_RUNS });
+      counted(QUEUES[kind.queue]);
+      log(`[worker] ${kind.kind} run ${runId}: done`);
+    });
+  }
 
   /** Runs this process is executing: a job for one of them joins that execution instead of starting a second executor. */
   const executions = new Map<string, Promise<void>>();
@@ -87,7 +83,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     if (current) return current;
     log(`[worker] run ${runId}: ${helper ? "helping" : "started"} (${how})`);
     registration.activeRuns += 1;
-    const execution = executeRun(db, runId, RUN_HANDLERS, {
+    const execution = executeRun(db, runId, UNIT_RUN_KINDS, {
       endpoints,
       log,
       role: helper ? "helper" : "primary",

@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { availableParallelism, hostname } from "node:os";
+import { hostname } from "node:os";
+import { gradingSettingsFromEnv, numberSettings, type GradingSettings } from "../grading/grading-settings";
+
+export { gradingSettingsFromEnv, type GradingSettings };
 
 /** How a worker process takes part in a deployment of many; every field has an environment variable. */
-export interface WorkerSettings {
+export interface WorkerSettings extends GradingSettings {
   /** STEPWISER_WORKER_ID: this process's name in claims, leases and the worker table. */
   workerId: string;
   /** STEPWISER_WORKER_HEARTBEAT_SECONDS: how often the worker row is renewed. */
@@ -34,38 +37,6 @@ export interface WorkerSettings {
   metricsPort: number | undefined;
   /** STEPWISER_WORKER_METRICS_HOST: the address the metrics listener binds (default 127.0.0.1). */
   metricsHost: string;
-  /** STEPWISER_GRADING_THREADS: worker threads that grade model outputs' answers (default: 2, or 1 on a one-core machine). */
-  gradingThreads: number;
-  /**
-   * STEPWISER_GRADING_TIME_LIMIT_MS: hard wall-clock limit per graded answer; a pair still running
-   * then has its thread killed and counts as a timeout (not correct). Default 2000.
-   */
-  gradingTimeLimitMs: number;
-}
-
-/** The settings of the grading of model outputs; the worker's, and any other process's that executes runs. */
-export type GradingSettings = Pick<WorkerSettings, "gradingThreads" | "gradingTimeLimitMs">;
-
-type NumberSetting = (name: string, fallback: number, options?: { min?: number; integer?: boolean }) => number;
-
-function numberSettings(env: NodeJS.ProcessEnv): NumberSetting {
-  return (name, fallback, { min = 1, integer = false } = {}) => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-      throw new Error(`${name} must be ${integer ? "an integer" : "a number"} ≥ ${min}, got "${raw}"`);
-    }
-    return value;
-  };
-}
-
-export function gradingSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): GradingSettings {
-  const num = numberSettings(env);
-  return {
-    gradingThreads: num("STEPWISER_GRADING_THREADS", Math.min(2, availableParallelism()), { integer: true }),
-    gradingTimeLimitMs: num("STEPWISER_GRADING_TIME_LIMIT_MS", 2000, { min: 10 }),
-  };
 }
 
 export function workerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerSettings {

@@ -3,7 +3,7 @@ import { compareItem } from "../../services/compare/item";
 import { researchReadProcedure } from "../../trpc";
 
 export const compareItemInput = z.object({
-  trajectoryId: z.string().min(1),
+  solutionId: z.string().min(1),
   runIds: z.array(z.string().min(1)).min(1).max(8),
 });
 

@@ -15,7 +15,7 @@ export async function queueAgreement({ db, input }: ServiceArgs<{ queueId: strin
   const [items, submissions, labels] = await Promise.all([
     db.annotationItem.findMany({
       where: { queueId: queue.id },
-      select: { id: true, trajectoryId: true, position: true, adjudicatedAt: true, trajectory: { select: { externalId: true } } },
+      select: { id: true, solutionId: true, position: true, adjudicatedAt: true, solution: { select: { externalId: true } } },
     }),
     db.annotationAssignment.findMany({ where: submitted, select: { itemId: true, annotatorId: true, firstErrorIndex: true } }),
     db.humanLabel.findMany({
@@ -29,7 +29,7 @@ export async function queueAgreement({ db, input }: ServiceArgs<{ queueId: strin
   return annotationAgreement({
     scheme: queue.scheme,
     annotatorsPerItem: queue.annotatorsPerItem,
-    items: items.map((item) => ({ itemId: item.id, trajectoryId: item.trajectoryId, externalId: item.trajectory.externalId, position: item.position, adjudicated: item.adjudicatedAt !== null })),
+    items: items.map((item) => ({ itemId: item.id, solutionId: item.solutionId, externalId: item.solution.externalId, position: item.position, adjudicated: item.adjudicatedAt !== null })),
     annotators,
     labels: labels.map((row) => ({ itemId: row.itemId!, chunkId: row.chunkId, chunkIndex: row.chunk.index, annotatorId: row.authorId, rating: row.rating, createdAt: row.createdAt })),
     submissions,

@@ -34,7 +34,7 @@ export interface AssignmentView {
   queue: { id: string; name: string; instructions: string; scheme: AnnotationScheme; blind: boolean; annotatorsPerItem: number; leaseSeconds: number; items: number };
   /** Items this annotator may still be given, the one held here included while it is leased. */
   remainingForMe: number;
-  trajectory: { id: string; externalId: string; finalAnswer: string | null; problemText: string };
+  solution: { id: string; externalId: string; finalAnswer: string | null; problemText: string };
   chunks: AssignmentChunk[];
   /** Blind queue, not yet submitted: the model's labels, Q-values and verdicts were left out. */
   modelHidden: boolean;
@@ -53,7 +53,7 @@ interface AssignmentRow {
   itemId: string;
   position: number;
   segmentationId: string;
-  trajectoryId: string;
+  solutionId: string;
   externalId: string;
   finalAnswer: string | null;
   problemText: string;
@@ -84,14 +84,14 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
   const [assignment] = await db.$queryRaw<AssignmentRow[]>(Prisma.sql`
     SELECT a.id, a."annotatorId", a.status::text AS status, a."expiresAt", a."submittedAt", a."firstErrorIndex",
       i.id AS "itemId", i.position, i."segmentationId",
-      t.id AS "trajectoryId", t."externalId", t."finalAnswer", p.text AS "problemText",
+      t.id AS "solutionId", t."externalId", t."finalAnswer", p.text AS "problemText",
       q.id AS "queueId", q.name AS "queueName", q.instructions, q.scheme::text AS scheme, q.blind, q."annotatorsPerItem", q."leaseSeconds",
       q."annotateRunId", q."labelRule", q."judgeRunId", jr.kind::text AS "judgeKind", jr.config AS "judgeConfig",
       (SELECT json_agg(json_build_object('id', c.id, 'index', c.index, 'text', c.text) ORDER BY c.index)
          FROM "Chunk" c WHERE c."segmentationId" = i."segmentationId") AS chunks
     FROM "AnnotationAssignment" a
     JOIN "AnnotationItem" i ON i.id = a."itemId"
-    JOIN "Trajectory" t ON t.id = i."trajectoryId"
+    JOIN "Solution" t ON t.id = i."solutionId"
     JOIN "Problem" p ON p.id = t."problemId"
     JOIN "AnnotationQueue" q ON q.id = i."queueId"
     LEFT JOIN "Run" jr ON jr.id = q."judgeRunId"
@@ -140,7 +140,7 @@ export async function loadAssignmentView(db: Db, assignmentId: string, viewerId:
       items: counts.items,
     },
     remainingForMe: counts.remaining,
-    trajectory: { id: assignment.trajectoryId, externalId: assignment.externalId, finalAnswer: assignment.finalAnswer, problemText: assignment.problemText },
+    solution: { id: assignment.solutionId, externalId: assignment.externalId, finalAnswer: assignment.finalAnswer, problemText: assignment.problemText },
     chunks: chunks.map((chunk) => ({
       ...chunk,
       mcLabel: evidence?.labels.get(chunk.id) ?? null,

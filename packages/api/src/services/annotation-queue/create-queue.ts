@@ -115,7 +115,7 @@ export async function createAnnotationQueue({ db, user, input }: ServiceArgs<New
   const queueId = await db.$transaction(async (tx) => {
     const queue = await tx.annotationQueue.create({ data: { ...settings, createdById: user.id }, select: { id: true } });
     await tx.annotationItem.createMany({
-      data: solutions.map((solution, position) => ({ queueId: queue.id, trajectoryId: solution.trajectoryId, segmentationId: solution.segmentationId, position })),
+      data: solutions.map((solution, position) => ({ queueId: queue.id, solutionId: solution.solutionId, segmentationId: solution.segmentationId, position })),
     });
     if (annotators.length) {
       await tx.annotationQueueMember.createMany({ data: annotators.map((member) => ({ queueId: queue.id, userId: member.id, addedById: user.id })) });

@@ -9,7 +9,7 @@ export interface HumanLabelExportLine {
   queue_name: string;
   scheme: AnnotationScheme;
   dataset_id: string;
-  trajectory_id: string;
+  solution_id: string;
   external_id: string;
   item_id: string | null;
   chunk_index: number;
@@ -46,7 +46,7 @@ interface ExportRow {
   assignmentId: string | null;
   /** ISO text with milliseconds, as stored: also the keyset cursor, so no precision is lost between pages. */
   createdAt: string;
-  trajectoryId: string;
+  solutionId: string;
   externalId: string;
   current: boolean;
   firstErrorIndex: number | null;
@@ -76,7 +76,7 @@ export async function* humanLabelExportLines(db: Db, queueId: string): AsyncGene
       SELECT l.id, l."chunkId", c.index AS "chunkIndex", l."itemId", l.rating, l.flagged, l.note, l.source,
              l."authorId", u.email AS "authorEmail", l."assignmentId",
              to_char(l."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
-             t.id AS "trajectoryId", t."externalId",
+             t.id AS "solutionId", t."externalId",
              NOT EXISTS (
                SELECT 1 FROM "HumanLabel" later
                WHERE later."chunkId" = l."chunkId" AND later."authorId" = l."authorId" AND later.source = l.source
@@ -91,7 +91,7 @@ export async function* humanLabelExportLines(db: Db, queueId: string): AsyncGene
       FROM "HumanLabel" l
       JOIN "Chunk" c ON c.id = l."chunkId"
       JOIN "Segmentation" s ON s.id = c."segmentationId"
-      JOIN "Trajectory" t ON t.id = s."trajectoryId"
+      JOIN "Solution" t ON t.id = s."solutionId"
       JOIN "user" u ON u.id = l."authorId"
       WHERE l."queueId" = ${queue.id} ${after}
       ORDER BY l."createdAt", l.id
@@ -102,7 +102,7 @@ export async function* humanLabelExportLines(db: Db, queueId: string): AsyncGene
         queue_name: queue.name,
         scheme: queue.scheme,
         dataset_id: queue.datasetId,
-        trajectory_id: row.trajectoryId,
+        solution_id: row.solutionId,
         external_id: row.externalId,
         item_id: row.itemId,
         chunk_index: row.chunkIndex,

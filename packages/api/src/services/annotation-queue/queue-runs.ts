@@ -26,7 +26,7 @@ export function runSegmentationMethod(run: StoredRun): string | null {
 
 /**
  * The rule a queue audits when none is chosen: the run's first label rule, the
- * one its per-solution stats (`TrajectoryRunStat.firstNegative`) are read
+ * one its per-solution stats (`SolutionRunStat.firstNegative`) are read
  * from; for a run whose snapshot names none, the first rule it stored labels for.
  */
 export async function defaultLabelRule(db: Db, run: StoredRun<"annotate">): Promise<QueueLabelRule | null> {

@@ -1,7 +1,7 @@
 import { sampleSolutionIds, stratifiedSample, type TiePolicy } from "@stepwiser/core";
 import { Prisma, type Db } from "@stepwiser/db";
 import { z } from "zod";
-import { checkTrajectoryFilter, listOrder, plannedSolutionsFrom, trajectoryFilterFields } from "../trajectory/filters";
+import { checkSolutionFilter, listOrder, plannedSolutionsFrom, solutionFilterFields } from "../solution/filters";
 import { queueLabelRuleSchema, type QueueLabelRule } from "./queue-runs";
 
 export const MAX_QUEUE_ITEMS = 5_000;
@@ -9,12 +9,12 @@ export const MAX_QUEUE_ITEMS = 5_000;
 const limit = z.number().int().min(1).max(MAX_QUEUE_ITEMS).default(200);
 const seed = z.number().int().min(0).max(2 ** 31 - 1).default(0);
 
-/** The trajectory list's filter as the list page holds it: the dataset is the queue's, so datasetId may be left out (if given it must match). */
-export const queueFilterSchema = trajectoryFilterFields.extend({ datasetId: z.string().min(1).optional() }).superRefine(checkTrajectoryFilter);
+/** The solution list's filter as the list page holds it: the dataset is the queue's, so datasetId may be left out (if given it must match). */
+export const queueFilterSchema = solutionFilterFields.extend({ datasetId: z.string().min(1).optional() }).superRefine(checkSolutionFilter);
 
 /** How a queue's solutions are chosen; stored on the queue as submitted (defaults filled in). */
 export const queueSelectionSchema = z.discriminatedUnion("kind", [
-  /** The trajectory list's solutions in list order. */
+  /** The solution list's solutions in list order. */
   z.object({ kind: z.literal("filter"), filter: queueFilterSchema, limit }),
   /** Solutions where some chunk's judge majority verdict differs from the Monte-Carlo label (needs annotateRunId and judgeRunId). */
   z.object({ kind: z.literal("disagreements"), limit }),
@@ -40,27 +40,27 @@ export interface SelectionContext {
 }
 
 export interface SelectedSolution {
-  trajectoryId: string;
+  solutionId: string;
   segmentationId: string;
 }
 
 /** Solutions that have a segmentation of the queue's method: the only ones an annotator can be shown. */
 const hasSegmentation = (method: string) =>
-  Prisma.sql`EXISTS (SELECT 1 FROM "Segmentation" seg WHERE seg."trajectoryId" = t.id AND seg.method = ${method})`;
+  Prisma.sql`EXISTS (SELECT 1 FROM "Segmentation" seg WHERE seg."solutionId" = t.id AND seg.method = ${method})`;
 
 /** The chosen solutions in queue order, each with its segmentation of the queue's method; solutions without one are skipped. */
 export async function selectSolutions(db: Db, selection: QueueSelection, context: SelectionContext): Promise<SelectedSolution[]> {
-  const ids = await selectedTrajectoryIds(db, selection, context);
+  const ids = await selectedSolutionIds(db, selection, context);
   if (ids.length === 0) return [];
   const segmentations = await db.segmentation.findMany({
-    where: { trajectoryId: { in: ids }, method: context.segmentationMethod },
-    select: { id: true, trajectoryId: true },
+    where: { solutionId: { in: ids }, method: context.segmentationMethod },
+    select: { id: true, solutionId: true },
   });
-  const segmentationOf = new Map(segmentations.map((s) => [s.trajectoryId, s.id]));
-  return ids.filter((id) => segmentationOf.has(id)).map((trajectoryId) => ({ trajectoryId, segmentationId: segmentationOf.get(trajectoryId)! }));
+  const segmentationOf = new Map(segmentations.map((s) => [s.solutionId, s.id]));
+  return ids.filter((id) => segmentationOf.has(id)).map((solutionId) => ({ solutionId, segmentationId: segmentationOf.get(solutionId)! }));
 }
 
-async function selectedTrajectoryIds(db: Db, selection: QueueSelection, context: SelectionContext): Promise<string[]> {
+async function selectedSolutionIds(db: Db, selection: QueueSelection, context: SelectionContext): Promise<string[]> {
   switch (selection.kind) {
     case "filter": {
       const filter = { ...selection.filter, datasetId: context.datasetId };
@@ -85,7 +85,7 @@ async function selectedTrajectoryIds(db: Db, selection: QueueSelection, context:
           FROM "JudgeSample" js WHERE js."runId" = ${judgeRunId}
           GROUP BY js."chunkId"
         ), disagreeing AS (
-          SELECT DISTINCT s."trajectoryId"
+          SELECT DISTINCT s."solutionId"
           FROM votes v
           JOIN "ChunkLabel" cl ON cl."chunkId" = v."chunkId" AND cl."runId" = ${annotateRunId}
                               AND cl.rule = ${labelRule.rule}::"LabelRule" AND cl."paramsKey" = ${labelRule.paramsKey}
@@ -94,7 +94,7 @@ async function selectedTrajectoryIds(db: Db, selection: QueueSelection, context:
           WHERE v.positive + v.negative > 0
             AND cl.label::text <> CASE WHEN v.positive > v.negative THEN 'Positive' WHEN v.negative > v.positive THEN 'Negative' ELSE ${context.judgeTiePolicy} END
         )
-        SELECT t.id FROM "Trajectory" t JOIN disagreeing d ON d."trajectoryId" = t.id
+        SELECT t.id FROM "Solution" t JOIN disagreeing d ON d."solutionId" = t.id
         WHERE t."datasetId" = ${context.datasetId}
         ORDER BY t."createdAt", t.id
         LIMIT ${selection.limit}`);
@@ -104,10 +104,10 @@ async function selectedTrajectoryIds(db: Db, selection: QueueSelection, context:
       // An index range scan of (run, rule, parameters, lowest confidence, solution), stopped after `count` rows.
       const rows = await db.$queryRaw<{ id: string }[]>(Prisma.sql`
         SELECT t.id
-        FROM "TrajectoryLabelConfidence" lc JOIN "Trajectory" t ON t.id = lc."trajectoryId"
+        FROM "SolutionLabelConfidence" lc JOIN "Solution" t ON t.id = lc."solutionId"
         WHERE lc."runId" = ${selection.annotateRunId} AND lc.rule = ${selection.rule.rule}::"LabelRule" AND lc."paramsKey" = ${selection.rule.paramsKey}
           AND lc."lowestConfidence" IS NOT NULL AND t."datasetId" = ${context.datasetId} AND ${hasSegmentation(context.segmentationMethod)}
-        ORDER BY lc."lowestConfidence", lc."trajectoryId"
+        ORDER BY lc."lowestConfidence", lc."solutionId"
         LIMIT ${selection.count}`);
       return rows.map((r) => r.id);
     }
@@ -132,12 +132,12 @@ async function selectedTrajectoryIds(db: Db, selection: QueueSelection, context:
 function coveredSolutions(db: Db, runId: string, context: SelectionContext) {
   return db.$queryRaw<{ id: string; firstNegative: number }[]>(Prisma.sql`
     SELECT t.id, st."firstNegative"
-    FROM "TrajectoryRunStat" st JOIN "Trajectory" t ON t.id = st."trajectoryId"
+    FROM "SolutionRunStat" st JOIN "Solution" t ON t.id = st."solutionId"
     WHERE st."runId" = ${runId} AND t."datasetId" = ${context.datasetId} AND ${hasSegmentation(context.segmentationMethod)}
     UNION ALL
     SELECT t.id, sp."predictedFirstError"
-    FROM "SolutionPrediction" sp JOIN "Trajectory" t ON t.id = sp."trajectoryId"
+    FROM "SolutionPrediction" sp JOIN "Solution" t ON t.id = sp."solutionId"
     WHERE sp."runId" = ${runId} AND sp."predictedFirstError" IS NOT NULL AND t."datasetId" = ${context.datasetId}
       AND ${hasSegmentation(context.segmentationMethod)}
-      AND NOT EXISTS (SELECT 1 FROM "TrajectoryRunStat" st WHERE st."runId" = ${runId} AND st."trajectoryId" = t.id)`);
+      AND NOT EXISTS (SELECT 1 FROM "SolutionRunStat" st WHERE st."runId" = ${runId} AND st."solutionId" = t.id)`);
 }

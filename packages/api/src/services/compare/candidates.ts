@@ -5,7 +5,7 @@ import { COMPARABLE_KINDS, comparableRun } from "./runs";
 
 /**
  * What the compare page can pick on a dataset: runs with solution-level
- * predictions (benchmark: SolutionPrediction rows; judge: TrajectoryRunStat
+ * predictions (benchmark: SolutionPrediction rows; judge: SolutionRunStat
  * rows), annotate runs with stored labels (the Monte-Carlo reading), and the
  * dataset's annotation queues (the human reading).
  */
@@ -14,7 +14,7 @@ export async function compareCandidates({ db, input }: ServiceArgs<{ datasetId: 
     db.run.findMany({
       where: { datasetId: input.datasetId, kind: { in: [...COMPARABLE_KINDS] } },
       orderBy: { createdAt: "desc" },
-      select: { id: true, kind: true, name: true, status: true, datasetId: true, createdAt: true, config: true, _count: { select: { predictions: true, trajectoryStats: true } } },
+      select: { id: true, kind: true, name: true, status: true, datasetId: true, createdAt: true, config: true, _count: { select: { predictions: true, solutionStats: true } } },
     }),
     db.run.findMany({
       where: { datasetId: input.datasetId, kind: "annotate" },
@@ -30,7 +30,7 @@ export async function compareCandidates({ db, input }: ServiceArgs<{ datasetId: 
   // A run whose stored config does not read cannot be compared faithfully: it is left out of the pickers.
   const runs = predictionRuns
     .filter((run) => tryReadRunConfig(run) !== null)
-    .map((run) => ({ ...comparableRun(run), solutions: run.kind === "benchmark" ? run._count.predictions : run._count.trajectoryStats }))
+    .map((run) => ({ ...comparableRun(run), solutions: run.kind === "benchmark" ? run._count.predictions : run._count.solutionStats }))
     .filter((run) => run.solutions > 0);
   const annotate = await Promise.all(
     annotateRuns.map(async (run) => {

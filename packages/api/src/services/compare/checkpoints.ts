@@ -2,7 +2,8 @@ import { averageCoverage, checkpointReplicates, compareCheckpointCounts, compare
 import { createHash } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { FINISHED_STATUSES, loadCommonGold, loadCommonGoldOutcomes, loadComparableRuns, type ComparableRun, type CommonGold } from "./runs";
+import { loadCommonGoldOutcomes } from "./gold-outcomes";
+import { FINISHED_STATUSES, loadCommonGold, loadComparableRuns, type ComparableRun, type CommonGold } from "./runs";
 
 /**
  * `loadCommonGoldOutcomes`' replicatesKey computed from loaded gold: the same
@@ -14,7 +15,7 @@ export function replicatesKey(gold: CommonGold["gold"], predictions: ReadonlyMap
   const hash = createHash("sha256");
   gold.forEach((item, i) => {
     const prediction = predictions.get(item.id);
-    hash.update(`${i ? "\n" : ""}${item.trajectoryId}\t${item.id}\t${item.label}\t${goldSubset(item)}\t${prediction === undefined || prediction === null ? "none" : prediction}`);
+    hash.update(`${i ? "\n" : ""}${item.solutionId}\t${item.id}\t${item.label}\t${goldSubset(item)}\t${prediction === undefined || prediction === null ? "none" : prediction}`);
   });
   return hash.digest("hex");
 }

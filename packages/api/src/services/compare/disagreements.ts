@@ -1,10 +1,11 @@
 import { DISAGREEMENT_KINDS, InputError, type DisagreementKind, type FirstErrorPrediction } from "@stepwiser/core";
-import type { Db, Prisma } from "@stepwiser/db";
+import { Prisma, type Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, rowsVersion, UNPARSEABLE_PREDICTION, wholeDatasetQuery, type ComparableRun } from "./runs";
+import { cached, disagreementListStore, rowsVersion, type CacheClient } from "./cache";
+import { commonGoldQuery, loadComparableRuns, NO_PREDICTION, UNPARSEABLE_PREDICTION, wholeDatasetQuery, type ComparableRun } from "./runs";
 
 interface DisagreementRow {
-  trajectoryId: string;
+  solutionId: string;
   externalId: string;
   subset: string;
   gold: number;
@@ -16,15 +17,20 @@ interface DisagreementRow {
 /** A coded prediction of `commonGoldQuery` as `predictionDisagreements` reads it: no usable prediction is null. */
 const usable = (code: number): FirstErrorPrediction => (code === NO_PREDICTION || code === UNPARSEABLE_PREDICTION ? null : code);
 
-/** SQL conditions of the page's subset and gold-position filters over `subsetColumn` and `label`; `next` binds a value. */
-function subsetAndGoldFilters(subsetColumn: string, input: Pick<DisagreementsInput, "subset" | "goldFirstError">, next: (value: unknown) => string): string[] {
-  const filters: string[] = [];
-  if (input.subset !== undefined) filters.push(`${subsetColumn} = ${next(input.subset)}`);
+/** SQL conditions of the page's subset and gold-position filters over `subsetColumn` and `label`. */
+function subsetAndGoldFilters(subsetColumn: Prisma.Sql, input: Pick<DisagreementsInput, "subset" | "goldFirstError">): Prisma.Sql[] {
+  const filters: Prisma.Sql[] = [];
+  if (input.subset !== undefined) filters.push(Prisma.sql`${subsetColumn} = ${input.subset}`);
   const goldFilter = input.goldFirstError;
-  if (goldFilter === "none") filters.push("label = -1");
-  else if (goldFilter === "error") filters.push("label >= 0");
-  else if (goldFilter !== undefined) filters.push(`label = ${next(goldFilter)}`);
+  if (goldFilter === "none") filters.push(Prisma.sql`label = -1`);
+  else if (goldFilter === "error") filters.push(Prisma.sql`label >= 0`);
+  else if (goldFilter !== undefined) filters.push(Prisma.sql`label = ${goldFilter}`);
   return filters;
+}
+
+/** Each condition as " AND <condition>", to follow a WHERE clause; nothing when there is none. */
+function andEach(conditions: readonly Prisma.Sql[]): Prisma.Sql {
+  return conditions.length ? Prisma.sql` AND ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
 }
 
 /**
@@ -33,32 +39,26 @@ function subsetAndGoldFilters(subsetColumn: string, input: Pick<DisagreementsInp
  * filters, counts and cuts the page, so only the page leaves the database.
  */
 async function pageDisagreements(db: Db, runs: ComparableRun[], input: DisagreementsInput) {
-  const { sql, params } = commonGoldQuery(runs);
-  const next = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
   // No usable prediction (none stored, or unparseable) reads as NULL, so two of them never disagree.
-  const usableA = `CASE WHEN p0 < -1 THEN NULL ELSE p0 END`;
-  const usableB = `CASE WHEN p1 < -1 THEN NULL ELSE p1 END`;
-  const filters = subsetAndGoldFilters(`"resolvedSubset"`, input, next);
-  const kindFilter = input.kind ? `kind = ${next(input.kind)}` : "true";
+  const usableA = Prisma.sql`CASE WHEN p0 < -1 THEN NULL ELSE p0 END`;
+  const usableB = Prisma.sql`CASE WHEN p1 < -1 THEN NULL ELSE p1 END`;
+  const filters = subsetAndGoldFilters(Prisma.raw(`"resolvedSubset"`), input);
+  const kindFilter = input.kind ? Prisma.sql`kind = ${input.kind}` : Prisma.sql`true`;
   const [result] = await wholeDatasetQuery<Array<{ gold: number; subsets: string[] | null; counts: Record<string, number> | null; total: number; items: DisagreementRow[] | null }>>(
     db,
-    `WITH gold AS MATERIALIZED (${sql}),
+    Prisma.sql`WITH gold AS MATERIALIZED (${commonGoldQuery(runs)}),
           differing AS (
             SELECT id, "externalId", "resolvedSubset", label, "createdAt", p0, p1,
                    CASE WHEN ${usableA} = label THEN 'a_right' WHEN ${usableB} = label THEN 'b_right' ELSE 'both_wrong' END AS kind
               FROM gold
-             WHERE ${usableA} IS DISTINCT FROM ${usableB} ${filters.map((f) => `AND ${f}`).join(" ")}),
+             WHERE ${usableA} IS DISTINCT FROM ${usableB}${andEach(filters)}),
           matching AS (SELECT * FROM differing WHERE ${kindFilter}),
-          page AS (SELECT * FROM matching ORDER BY "createdAt", id OFFSET ${next(input.cursor)} LIMIT ${next(input.limit)})
+          page AS (SELECT * FROM matching ORDER BY "createdAt", id OFFSET ${input.cursor} LIMIT ${input.limit})
      SELECT (SELECT count(*)::int FROM gold) AS gold,
             (SELECT array_agg(subset) FROM (SELECT DISTINCT "resolvedSubset" AS subset FROM gold) d) AS subsets,
             (SELECT json_object_agg(kind, n) FROM (SELECT kind, count(*)::int AS n FROM differing GROUP BY kind) k) AS counts,
             (SELECT count(*)::int FROM matching) AS total,
-            (SELECT json_agg(json_build_object('trajectoryId', id, 'externalId', "externalId", 'subset', "resolvedSubset", 'gold', label, 'a', p0, 'b', p1, 'kind', kind) ORDER BY "createdAt", id) FROM page) AS items`,
-    ...params,
+            (SELECT json_agg(json_build_object('solutionId', id, 'externalId', "externalId", 'subset', "resolvedSubset", 'gold', label, 'a', p0, 'b', p1, 'kind', kind) ORDER BY "createdAt", id) FROM page) AS items`,
   );
   const counts = Object.fromEntries(DISAGREEMENT_KINDS.map((k) => [k, result!.counts?.[k] ?? 0])) as Record<DisagreementKind, number>;
   const items = (result!.items ?? []).map((d) => ({ ...d, a: usable(d.a), b: usable(d.b) }));
@@ -85,63 +85,37 @@ interface DisagreementGroup {
 }
 
 /** What DisagreementList keeps beside its items: enough to count any filter's page without reading them. */
-interface StoredDisagreements {
+export interface StoredDisagreements {
   gold: number;
   subsets: string[];
   groups: DisagreementGroup[];
 }
 
 /**
- * Two finished runs' disagreements under `version`: read while it stands, else listed anew in one
- * statement (every differing solution written as a DisagreementItem at its file-order position, and
- * counted by group) and stored under it. A lock per pair lets one request list while others wait and
- * then read what it stored; the old items go in the same transaction, so a page never mixes lists.
+ * Two finished runs' disagreements as the compare cache lists them (`disagreementListStore`, under its lock and in
+ * its transaction `tx`): in one statement every differing solution written as a DisagreementItem at its file-order
+ * position, and counted by group.
  */
-async function storedDisagreements(db: Db, sorted: readonly ComparableRun[], version: string): Promise<StoredDisagreements> {
-  const runIds = sorted.map((r) => r.id).join(",");
-  const read = async (reader: Pick<Db, "disagreementList">) => {
-    const row = await reader.disagreementList.findUnique({ where: { runIds }, select: { version: true, list: true } });
-    return row?.version === version ? (row.list as unknown as StoredDisagreements) : null;
-  };
-  const current = await read(db);
-  if (current) return current;
-  return db.$transaction(
-    async (tx) => {
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, `disagreements ${runIds}`);
-      const listed = await read(tx);
-      if (listed) return listed;
-      await tx.disagreementList.deleteMany({ where: { runIds } });
-      await tx.disagreementList.create({ data: { runIds, version: "listing", list: {} } });
-      await tx.$executeRawUnsafe("SET LOCAL work_mem = '64MB'");
-      const { sql, params } = commonGoldQuery(sorted);
-      params.push(runIds);
-      const [row] = await tx.$queryRawUnsafe<Array<{ gold: number; subsets: string[] | null; groups: DisagreementGroup[] | null }>>(
-        `WITH gold AS MATERIALIZED (${sql}),
-              differing AS (SELECT * FROM gold WHERE (CASE WHEN p0 < -1 THEN NULL ELSE p0 END) IS DISTINCT FROM (CASE WHEN p1 < -1 THEN NULL ELSE p1 END)),
-              written AS (
-                INSERT INTO "DisagreementItem" ("runIds", "position", "trajectoryId", "externalId", "subset", "label", "a", "b")
-                SELECT $${params.length}, (row_number() OVER (ORDER BY "createdAt", id) - 1)::int, id, "externalId", "resolvedSubset", label, p0, p1 FROM differing
-                RETURNING 1)
-         SELECT (SELECT count(*)::int FROM gold) AS gold,
-                (SELECT array_agg(subset) FROM (SELECT DISTINCT "resolvedSubset" AS subset FROM gold) d) AS subsets,
-                (SELECT json_agg(g) FROM (
-                   SELECT "resolvedSubset" AS subset, label,
-                          count(*) FILTER (WHERE p0 = label)::int AS "aRight",
-                          count(*) FILTER (WHERE p1 = label)::int AS "bRight",
-                          count(*) FILTER (WHERE p0 <> label AND p1 <> label)::int AS "bothWrong"
-                     FROM differing GROUP BY "resolvedSubset", label) g) AS groups,
-                (SELECT count(*) FROM written) AS written`,
-        ...params,
-      );
-      const list: StoredDisagreements = { gold: row!.gold, subsets: (row!.subsets ?? []).sort((a, b) => a.localeCompare(b)), groups: row!.groups ?? [] };
-      await tx.disagreementList.update({ where: { runIds }, data: { version, list: list as unknown as Prisma.InputJsonValue } });
-      // Fresh statistics, so a page walks the pair's key range in order and stops once it is full, rather than
-      // fetching the whole list by bitmap and sorting it (the plan the estimates of a table just written give).
-      await tx.$executeRawUnsafe(`ANALYZE "DisagreementItem"`);
-      return list;
-    },
-    { timeout: 300_000 },
+async function listDisagreements(tx: CacheClient, sorted: readonly ComparableRun[], runIds: string): Promise<StoredDisagreements> {
+  await tx.$executeRaw(Prisma.sql`SET LOCAL work_mem = '64MB'`);
+  const [row] = await tx.$queryRaw<Array<{ gold: number; subsets: string[] | null; groups: DisagreementGroup[] | null }>>(
+    Prisma.sql`WITH gold AS MATERIALIZED (${commonGoldQuery(sorted)}),
+          differing AS (SELECT * FROM gold WHERE (CASE WHEN p0 < -1 THEN NULL ELSE p0 END) IS DISTINCT FROM (CASE WHEN p1 < -1 THEN NULL ELSE p1 END)),
+          written AS (
+            INSERT INTO "DisagreementItem" ("runIds", "position", "solutionId", "externalId", "subset", "label", "a", "b")
+            SELECT ${runIds}, (row_number() OVER (ORDER BY "createdAt", id) - 1)::int, id, "externalId", "resolvedSubset", label, p0, p1 FROM differing
+            RETURNING 1)
+     SELECT (SELECT count(*)::int FROM gold) AS gold,
+            (SELECT array_agg(subset) FROM (SELECT DISTINCT "resolvedSubset" AS subset FROM gold) d) AS subsets,
+            (SELECT json_agg(g) FROM (
+               SELECT "resolvedSubset" AS subset, label,
+                      count(*) FILTER (WHERE p0 = label)::int AS "aRight",
+                      count(*) FILTER (WHERE p1 = label)::int AS "bRight",
+                      count(*) FILTER (WHERE p0 <> label AND p1 <> label)::int AS "bothWrong"
+                 FROM differing GROUP BY "resolvedSubset", label) g) AS groups,
+            (SELECT count(*) FROM written) AS written`,
   );
+  return { gold: row!.gold, subsets: (row!.subsets ?? []).sort((a, b) => a.localeCompare(b)), groups: row!.groups ?? [] };
 }
 
 /** Whether a gold first error passes the page's gold-position filter. */
@@ -164,32 +138,27 @@ async function pageStoredDisagreements(db: Db, sorted: readonly ComparableRun[],
     counts.both_wrong += group.bothWrong;
   }
   const total = input.kind ? counts[input.kind] : DISAGREEMENT_KINDS.reduce((sum, k) => sum + counts[k], 0);
-  const params: unknown[] = [sorted.map((r) => r.id).join(","), version];
-  const next = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const filters = subsetAndGoldFilters("subset", input, next);
+  const runIds = sorted.map((r) => r.id).join(",");
+  const filters = subsetAndGoldFilters(Prisma.raw("subset"), input);
   // The kind asked for, as the stored sides read it.
   const storedKind = input.kind && swapped ? ({ a_right: "b_right", b_right: "a_right", both_wrong: "both_wrong" } as const)[input.kind] : input.kind;
-  if (storedKind === "a_right") filters.push("a = label");
-  else if (storedKind === "b_right") filters.push("b = label");
-  else if (storedKind === "both_wrong") filters.push("a <> label AND b <> label");
+  if (storedKind === "a_right") filters.push(Prisma.sql`a = label`);
+  else if (storedKind === "b_right") filters.push(Prisma.sql`b = label`);
+  else if (storedKind === "both_wrong") filters.push(Prisma.sql`a <> label AND b <> label`);
   const rows =
     input.cursor < total
-      ? await db.$queryRawUnsafe<Array<{ trajectoryId: string; externalId: string; subset: string; label: number; a: number; b: number }>>(
-          `SELECT "trajectoryId", "externalId", subset, label, a, b FROM "DisagreementItem"
-            WHERE "runIds" = $1 ${filters.map((f) => `AND ${f}`).join(" ")}
+      ? await db.$queryRaw<Array<{ solutionId: string; externalId: string; subset: string; label: number; a: number; b: number }>>(
+          Prisma.sql`SELECT "solutionId", "externalId", subset, label, a, b FROM "DisagreementItem"
+            WHERE "runIds" = ${runIds}${andEach(filters)}
               -- the list the counts came from, not one stored since under a newer version
-              AND EXISTS (SELECT 1 FROM "DisagreementList" l WHERE l."runIds" = $1 AND l.version = $2)
-            ORDER BY position OFFSET ${next(input.cursor)} LIMIT ${next(input.limit)}`,
-          ...params,
+              AND EXISTS (SELECT 1 FROM "DisagreementList" l WHERE l."runIds" = ${runIds} AND l.version = ${version})
+            ORDER BY position OFFSET ${input.cursor} LIMIT ${input.limit}`,
         )
       : [];
   const items = rows.map((row) => {
     const [sideA, sideB] = swapped ? [row.b, row.a] : [row.a, row.b];
     const kind: DisagreementKind = sideA === row.label ? "a_right" : sideB === row.label ? "b_right" : "both_wrong";
-    return { trajectoryId: row.trajectoryId, externalId: row.externalId, subset: row.subset, gold: row.label, a: usable(sideA), b: usable(sideB), kind };
+    return { solutionId: row.solutionId, externalId: row.externalId, subset: row.subset, gold: row.label, a: usable(sideA), b: usable(sideB), kind };
   });
   return { gold: list.gold, subsets: list.subsets, counts, total, items };
 }
@@ -210,7 +179,9 @@ export async function compareDisagreements({ db, input }: ServiceArgs<Disagreeme
   let page: Awaited<ReturnType<typeof pageDisagreements>>;
   if (version) {
     const sorted = [...runs].sort((x, y) => (x.id < y.id ? -1 : 1));
-    const list = await storedDisagreements(db, sorted, version);
+    const runIds = sorted.map((r) => r.id).join(",");
+    // Listed once per version, under the pair's lock: other requests wait and read what it stored.
+    const list = await cached(disagreementListStore(db, runIds), version, (tx) => listDisagreements(tx, sorted, runIds));
     page = await pageStoredDisagreements(db, sorted, version, list, sorted[0]!.id !== runs[0]!.id, input);
   } else {
     page = await pageDisagreements(db, runs, input);

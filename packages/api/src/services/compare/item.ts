@@ -9,10 +9,10 @@ import { loadComparableRuns } from "./runs";
  * (and a critic's whole answer). Chunks are those of the first run's
  * segmentation; a run on another segmentation is lined up by chunk index.
  */
-export async function compareItem({ db, input }: ServiceArgs<{ trajectoryId: string; runIds: string[] }>) {
+export async function compareItem({ db, input }: ServiceArgs<{ solutionId: string; runIds: string[] }>) {
   const runs = await loadComparableRuns(db, input.runIds);
-  const trajectory = await db.trajectory.findUnique({
-    where: { id: input.trajectoryId },
+  const solution = await db.solution.findUnique({
+    where: { id: input.solutionId },
     select: {
       id: true,
       externalId: true,
@@ -23,20 +23,20 @@ export async function compareItem({ db, input }: ServiceArgs<{ trajectoryId: str
       segmentations: { select: { id: true, method: true, chunks: { orderBy: { index: "asc" }, select: { id: true, index: true, text: true } } } },
     },
   });
-  if (!trajectory) throw new NotFoundError(`trajectory ${input.trajectoryId} does not exist`);
-  if (trajectory.datasetId !== runs[0]!.datasetId) throw new InputError(`trajectory ${input.trajectoryId} is not on the runs' dataset`);
+  if (!solution) throw new NotFoundError(`solution ${input.solutionId} does not exist`);
+  if (solution.datasetId !== runs[0]!.datasetId) throw new InputError(`solution ${input.solutionId} is not on the runs' dataset`);
 
-  const segmentationOf = (method: string) => trajectory.segmentations.find((s) => s.method === method) ?? null;
-  const shown = segmentationOf(runs[0]!.segmentationMethod) ?? trajectory.segmentations[0] ?? null;
-  const allChunkIds = trajectory.segmentations.flatMap((s) => s.chunks.map((c) => c.id));
+  const segmentationOf = (method: string) => solution.segmentations.find((s) => s.method === method) ?? null;
+  const shown = segmentationOf(runs[0]!.segmentationMethod) ?? solution.segmentations[0] ?? null;
+  const allChunkIds = solution.segmentations.flatMap((s) => s.chunks.map((c) => c.id));
   const [samples, predictions, stats] = await Promise.all([
     db.judgeSample.findMany({
       where: { runId: { in: input.runIds }, chunkId: { in: allChunkIds } },
       orderBy: [{ sampleIndex: "asc" }],
       select: { runId: true, chunkId: true, sampleIndex: true, verdict: true, rationale: true },
     }),
-    db.solutionPrediction.findMany({ where: { runId: { in: input.runIds }, trajectoryId: trajectory.id }, select: { runId: true, predictedFirstError: true, output: true } }),
-    db.trajectoryRunStat.findMany({ where: { runId: { in: input.runIds }, trajectoryId: trajectory.id }, select: { runId: true, firstNegative: true } }),
+    db.solutionPrediction.findMany({ where: { runId: { in: input.runIds }, solutionId: solution.id }, select: { runId: true, predictedFirstError: true, output: true } }),
+    db.solutionRunStat.findMany({ where: { runId: { in: input.runIds }, solutionId: solution.id }, select: { runId: true, firstNegative: true } }),
   ]);
 
   const perRun = runs.map((run) => {
@@ -61,13 +61,13 @@ export async function compareItem({ db, input }: ServiceArgs<{ trajectoryId: str
   });
 
   return {
-    trajectory: {
-      id: trajectory.id,
-      externalId: trajectory.externalId,
-      subset: trajectory.subset ?? subsetFromId(trajectory.externalId),
-      datasetId: trajectory.datasetId,
-      gold: trajectory.sourceFirstErrorIndex,
-      problem: trajectory.problem.text,
+    solution: {
+      id: solution.id,
+      externalId: solution.externalId,
+      subset: solution.subset ?? subsetFromId(solution.externalId),
+      datasetId: solution.datasetId,
+      gold: solution.sourceFirstErrorIndex,
+      problem: solution.problem.text,
       segmentationMethod: shown?.method ?? null,
     },
     runs: perRun.map(({ byIndex: _unused, ...rest }) => ({ ...rest, prediction: rest.prediction === undefined ? null : rest.prediction, predicted: rest.prediction !== undefined })),

@@ -1,8 +1,9 @@
 import { describeStoredLabelRule, InputError, NotFoundError, majorityVerdict, positiveShare, resolveHumanLabel, type HumanRating, type Label, STORED_LABEL_RULE_VALUES, storedLabelRule, type ThreeWayChunk, type Verdict } from "@stepwiser/core";
-import type { Db, LabelRule as DbLabelRule } from "@stepwiser/db";
+import { Prisma, type Db, type LabelRule as DbLabelRule } from "@stepwiser/db";
 import { tryReadRunConfig } from "@stepwiser/jobs";
 import { z } from "zod";
-import { loadJudgeSampleRun, rowsVersion, storedUnderVersion, wholeDatasetQuery, wholeDatasetQueryWith, type ComparableRun } from "./runs";
+import { cached, readingGroupCountsStore, rowsVersion } from "./cache";
+import { loadJudgeSampleRun, wholeDatasetQuery, wholeDatasetQueryWith, type ComparableRun } from "./runs";
 
 /**
  * The three chunk-level readings the agreement and calibration views compare:
@@ -17,16 +18,15 @@ export type StoredRule = z.infer<typeof storedRuleSchema>;
 export async function availableLabelRules(db: Db, annotateRunId: string): Promise<StoredRule[]> {
   const [stored, run] = await Promise.all([
     // The distinct (rule, paramsKey) of the run, one index probe each (a loose index scan), not a pass over its millions of labels.
-    db.$queryRawUnsafe<Array<{ rule: StoredRule["rule"]; paramsKey: string }>>(
-      `WITH RECURSIVE rules AS (
-         (SELECT rule, "paramsKey" FROM "ChunkLabel" WHERE "runId" = $1 ORDER BY rule, "paramsKey" LIMIT 1)
+    db.$queryRaw<Array<{ rule: StoredRule["rule"]; paramsKey: string }>>(
+      Prisma.sql`WITH RECURSIVE rules AS (
+         (SELECT rule, "paramsKey" FROM "ChunkLabel" WHERE "runId" = ${annotateRunId} ORDER BY rule, "paramsKey" LIMIT 1)
          UNION ALL
          SELECT next.rule, next."paramsKey" FROM rules CROSS JOIN LATERAL (
            SELECT rule, "paramsKey" FROM "ChunkLabel"
-            WHERE "runId" = $1 AND (rule, "paramsKey") > (rules.rule, rules."paramsKey")
+            WHERE "runId" = ${annotateRunId} AND (rule, "paramsKey") > (rules.rule, rules."paramsKey")
             ORDER BY rule, "paramsKey" LIMIT 1) next)
        SELECT rule::text AS rule, "paramsKey" FROM rules`,
-      annotateRunId,
     ),
     db.run.findUnique({ where: { id: annotateRunId }, select: { id: true, kind: true, config: true } }),
   ]);
@@ -85,7 +85,7 @@ export interface HumanReadings {
 /** Final human ratings of the dataset's chunks, optionally from one annotation queue only. */
 export async function loadHumanReadings(db: Db, datasetId: string, queueId?: string): Promise<HumanReadings> {
   const rows = await db.humanLabel.findMany({
-    where: { chunk: { segmentation: { trajectory: { datasetId } } }, ...(queueId ? { queueId } : {}) },
+    where: { chunk: { segmentation: { solution: { datasetId } } }, ...(queueId ? { queueId } : {}) },
     select: { chunkId: true, authorId: true, rating: true, source: true, createdAt: true },
   });
   const byChunk = new Map<string, typeof rows>();
@@ -104,13 +104,13 @@ const CHUNK_PAGE = 10_000;
 
 /** Where each chunk sits: its solution and index, read in pages of ids. */
 export async function loadChunkPlaces(db: Db, chunkIds: readonly string[]) {
-  const places = new Map<string, { trajectoryId: string; externalId: string; index: number }>();
+  const places = new Map<string, { solutionId: string; externalId: string; index: number }>();
   for (let start = 0; start < chunkIds.length; start += CHUNK_PAGE) {
     const rows = await db.chunk.findMany({
       where: { id: { in: chunkIds.slice(start, start + CHUNK_PAGE) } },
-      select: { id: true, index: true, segmentation: { select: { trajectoryId: true, trajectory: { select: { externalId: true } } } } },
+      select: { id: true, index: true, segmentation: { select: { solutionId: true, solution: { select: { externalId: true } } } } },
     });
-    for (const row of rows) places.set(row.id, { trajectoryId: row.segmentation.trajectoryId, externalId: row.segmentation.trajectory.externalId, index: row.index });
+    for (const row of rows) places.set(row.id, { solutionId: row.segmentation.solutionId, externalId: row.segmentation.solution.externalId, index: row.index });
   }
   return places;
 }
@@ -151,7 +151,7 @@ export interface ReadingGroup {
 }
 
 /** A row of `countReadingGroups`' count: vote counts (null: not judged), Monte-Carlo label (null: none), chunks. */
-interface ReadingGroupRow {
+export interface ReadingGroupRow {
   pos: number | null;
   neg: number | null;
   unp: number | null;
@@ -165,25 +165,14 @@ interface ReadingGroupRow {
  * in the database from the runs' ChunkVotes and the rule's labels (both read in
  * chunk order from their covering indexes): a few dozen rows whatever the
  * dataset's size, in a fixed order. When the runs have finished the count is
- * stored (ReadingGroupCounts) under the version of their rows (`rowsVersion`)
+ * stored in the compare cache (`cached`, ReadingGroupCounts) under the version of their rows (`rowsVersion`)
  * and read back while that version stands, so only the first view after a
  * change joins every vote row with every label.
  */
 export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels: { annotateRunId: string; rule: StoredRule } | null): Promise<ReadingGroup[]> {
   const labelsKey = labels ? `${labels.annotateRunId}|${labels.rule.rule}|${labels.rule.paramsKey}` : "";
   const version = await rowsVersion(db, { runIds: labels ? [judgeRun.id, labels.annotateRunId] : [judgeRun.id] });
-  const where = { judgeRunId_labelsKey: { judgeRunId: judgeRun.id, labelsKey } };
-  const rows = await storedUnderVersion(
-    version,
-    {
-      read: async () => {
-        const row = await db.readingGroupCounts.findUnique({ where });
-        return row && { version: row.version, value: row.groups };
-      },
-      write: (version, groups) => db.readingGroupCounts.upsert({ where, create: { judgeRunId: judgeRun.id, labelsKey, version, groups }, update: { version, groups } }),
-    },
-    () => countReadingGroupRows(db, judgeRun, labels),
-  );
+  const rows = await cached(readingGroupCountsStore(db, { judgeRunId: judgeRun.id, labelsKey }), version, () => countReadingGroupRows(db, judgeRun, labels));
   return rows.map((row) => ({
     judge: row.pos === null ? null : judgeReadingOfCounts(row.pos, row.neg!, row.unp!, judgeRun.tiePolicy),
     mc: row.label,
@@ -193,28 +182,20 @@ export async function countReadingGroups(db: Db, judgeRun: ComparableRun, labels
 
 async function countReadingGroupRows(db: Db, judgeRun: ComparableRun, labels: { annotateRunId: string; rule: StoredRule } | null): Promise<ReadingGroupRow[]> {
   // ChunkVotes holds each chunk's tally (kept by triggers on JudgeSample): one narrow row per chunk, not K wide samples.
-  const votes = `SELECT "chunkId", positive AS pos, negative AS neg, unparseable AS unp FROM "ChunkVotes" WHERE "runId" = $1`;
+  const votes = Prisma.sql`SELECT "chunkId", positive AS pos, negative AS neg, unparseable AS unp FROM "ChunkVotes" WHERE "runId" = ${judgeRun.id}`;
   // Ordered, so that a stored count and a fresh one are summed in the same order downstream.
   return labels
     ? await wholeDatasetQueryWith<ReadingGroupRow[]>(
         db,
         { parallel: false },
-        `WITH j AS (${votes}),
-              m AS (SELECT "chunkId", label::text AS label FROM "ChunkLabel" WHERE "runId" = $2 AND rule = $3::"LabelRule" AND "paramsKey" = $4)
+        Prisma.sql`WITH j AS (${votes}),
+              m AS (SELECT "chunkId", label::text AS label FROM "ChunkLabel" WHERE "runId" = ${labels.annotateRunId} AND rule = ${labels.rule.rule}::"LabelRule" AND "paramsKey" = ${labels.rule.paramsKey})
          SELECT j.pos, j.neg, j.unp, m.label, count(*)::int AS chunks
            FROM j FULL JOIN m ON m."chunkId" = j."chunkId"
           GROUP BY 1, 2, 3, 4
           ORDER BY 1, 2, 3, 4`,
-        judgeRun.id,
-        labels.annotateRunId,
-        labels.rule.rule,
-        labels.rule.paramsKey,
       )
-    : await wholeDatasetQuery<ReadingGroupRow[]>(
-        db,
-        `SELECT pos, neg, unp, NULL AS label, count(*)::int AS chunks FROM (${votes}) j GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-        judgeRun.id,
-      );
+    : await wholeDatasetQuery<ReadingGroupRow[]>(db, Prisma.sql`SELECT pos, neg, unp, NULL AS label, count(*)::int AS chunks FROM (${votes}) j GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`);
 }
 
 /**
@@ -231,25 +212,26 @@ export async function loadChunksWithReadings(
   human: ReadonlyMap<string, HumanRating>,
 ): Promise<ThreeWayChunk[]> {
   const chunks: ThreeWayChunk[] = [];
+  const label = labels ? Prisma.sql`m.label::text AS label` : Prisma.sql`NULL AS label`;
+  const labelJoin = labels
+    ? Prisma.sql`LEFT JOIN "ChunkLabel" m ON m."chunkId" = c.id AND m."runId" = ${labels.annotateRunId} AND m.rule = ${labels.rule.rule}::"LabelRule" AND m."paramsKey" = ${labels.rule.paramsKey}`
+    : Prisma.empty;
   for (let start = 0; start < chunkIds.length; start += CHUNK_PAGE) {
-    const rows = await db.$queryRawUnsafe<Array<{ chunkId: string; index: number; trajectoryId: string; externalId: string; pos: number; neg: number; unp: number; label: Label | null }>>(
-      `SELECT c.id AS "chunkId", c.index, s."trajectoryId", t."externalId", coalesce(v.positive, 0) AS pos, coalesce(v.negative, 0) AS neg, coalesce(v.unparseable, 0) AS unp, ${labels ? "m.label::text AS label" : "NULL AS label"}
-         FROM unnest($1::text[]) AS wanted(id)
+    const rows = await db.$queryRaw<Array<{ chunkId: string; index: number; solutionId: string; externalId: string; pos: number; neg: number; unp: number; label: Label | null }>>(
+      Prisma.sql`SELECT c.id AS "chunkId", c.index, s."solutionId", t."externalId", coalesce(v.positive, 0) AS pos, coalesce(v.negative, 0) AS neg, coalesce(v.unparseable, 0) AS unp, ${label}
+         FROM unnest(${chunkIds.slice(start, start + CHUNK_PAGE)}::text[]) AS wanted(id)
          JOIN "Chunk" c ON c.id = wanted.id
          JOIN "Segmentation" s ON s.id = c."segmentationId"
-         JOIN "Trajectory" t ON t.id = s."trajectoryId"
-         LEFT JOIN "ChunkVotes" v ON v."runId" = $2 AND v."chunkId" = c.id
-         ${labels ? `LEFT JOIN "ChunkLabel" m ON m."chunkId" = c.id AND m."runId" = $3 AND m.rule = $4::"LabelRule" AND m."paramsKey" = $5` : ""}`,
-      chunkIds.slice(start, start + CHUNK_PAGE),
-      judgeRun.id,
-      ...(labels ? [labels.annotateRunId, labels.rule.rule, labels.rule.paramsKey] : []),
+         JOIN "Solution" t ON t.id = s."solutionId"
+         LEFT JOIN "ChunkVotes" v ON v."runId" = ${judgeRun.id} AND v."chunkId" = c.id
+         ${labelJoin}`,
     );
     for (const row of rows) {
       const judged = row.pos + row.neg + row.unp > 0;
       const reading = judged ? judgeReadingOfCounts(row.pos, row.neg, row.unp, judgeRun.tiePolicy) : null;
       chunks.push({
         chunkId: row.chunkId,
-        trajectoryId: row.trajectoryId,
+        solutionId: row.solutionId,
         externalId: row.externalId,
         index: row.index,
         judge: reading?.verdict ?? null,
@@ -260,5 +242,5 @@ export async function loadChunksWithReadings(
     }
   }
   // Solution by solution, chunks in order: a stable list to page through.
-  return chunks.sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.trajectoryId.localeCompare(b.trajectoryId) || a.index - b.index);
+  return chunks.sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.solutionId.localeCompare(b.solutionId) || a.index - b.index);
 }

@@ -9,14 +9,14 @@ export async function getDataset({ db, input }: ServiceArgs<{ id: string }>) {
   });
   if (!dataset) throw new NotFoundError(`dataset ${input.id} does not exist`);
   const [subsets, generators, errorCounts] = await Promise.all([
-    db.trajectory.groupBy({ by: ["subset"], where: { datasetId: input.id }, _count: { _all: true }, orderBy: { subset: "asc" } }),
-    db.trajectory.groupBy({ by: ["generator"], where: { datasetId: input.id }, _count: { _all: true }, orderBy: { generator: "asc" } }),
-    db.trajectory.count({ where: { datasetId: input.id, sourceFirstErrorIndex: { gte: 0 } } }),
+    db.solution.groupBy({ by: ["subset"], where: { datasetId: input.id }, _count: { _all: true }, orderBy: { subset: "asc" } }),
+    db.solution.groupBy({ by: ["generator"], where: { datasetId: input.id }, _count: { _all: true }, orderBy: { generator: "asc" } }),
+    db.solution.count({ where: { datasetId: input.id, sourceFirstErrorIndex: { gte: 0 } } }),
   ]);
   const total = subsets.reduce((sum, s) => sum + s._count._all, 0);
   return {
     ...dataset,
-    trajectoryCount: total,
+    solutionCount: total,
     withErrorCount: errorCounts,
     subsets: subsets.map((s) => ({ name: s.subset, count: s._count._all })),
     generators: generators.map((g) => ({ name: g.generator, count: g._count._all })),

@@ -13,8 +13,8 @@ export async function listDatasets({ db }: ServiceContext) {
       status: true,
       createdAt: true,
       importRunId: true,
-      _count: { select: { trajectories: true, problems: true } },
+      _count: { select: { solutions: true, problems: true } },
     },
   });
-  return datasets.map(({ _count, ...d }) => ({ ...d, trajectoryCount: _count.trajectories, problemCount: _count.problems }));
+  return datasets.map(({ _count, ...d }) => ({ ...d, solutionCount: _count.solutions, problemCount: _count.problems }));
 }

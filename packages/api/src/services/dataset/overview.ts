@@ -70,7 +70,7 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
       WITH per_solution AS (
         SELECT s.method, COUNT(c.id)::int AS chunk_count
         FROM "Segmentation" s
-        JOIN "Trajectory" t ON t.id = s."trajectoryId"
+        JOIN "Solution" t ON t.id = s."solutionId"
         LEFT JOIN "Chunk" c ON c."segmentationId" = s.id
         WHERE t."datasetId" = ${datasetId}
         GROUP BY s.id, s.method
@@ -84,20 +84,20 @@ export async function datasetOverview({ db, input }: ServiceArgs<{ datasetId: st
       SELECT s.method, width_bucket(c."endOffset" - c."startOffset", ARRAY[${Prisma.join([...CHUNK_LENGTH_EDGES])}]::int[]) AS bucket, COUNT(*)::int AS chunks
       FROM "Chunk" c
       JOIN "Segmentation" s ON s.id = c."segmentationId"
-      JOIN "Trajectory" t ON t.id = s."trajectoryId"
+      JOIN "Solution" t ON t.id = s."solutionId"
       WHERE t."datasetId" = ${datasetId}
       GROUP BY 1, 2`),
     qValueCounts(db, { datasetId }),
     labelBalanceCounts(db, { datasetId }),
     db.$queryRaw<{ position: number; count: number }[]>(Prisma.sql`
       SELECT GREATEST(LEAST(t."sourceFirstErrorIndex", ${FIRST_ERROR_POSITION_CAP}::int), -1) AS position, COUNT(*)::int AS count
-      FROM "Trajectory" t
+      FROM "Solution" t
       WHERE t."datasetId" = ${datasetId} AND t."sourceFirstErrorIndex" IS NOT NULL
       GROUP BY 1`),
     // Reached through the dataset's runs so the (runId, firstNegative) index answers it.
     db.$queryRaw<{ runId: string; position: number; count: number }[]>(Prisma.sql`
       SELECT st."runId", GREATEST(LEAST(st."firstNegative", ${FIRST_ERROR_POSITION_CAP}::int), -1) AS position, COUNT(*)::int AS count
-      FROM "TrajectoryRunStat" st
+      FROM "SolutionRunStat" st
       JOIN "Run" r ON r.id = st."runId"
       WHERE r."datasetId" = ${datasetId} AND r.kind IN ('annotate', 'judge')
       GROUP BY 1, 2`),

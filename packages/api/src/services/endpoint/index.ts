@@ -4,5 +4,6 @@ export { createEndpoint, type NewEndpoint } from "./create";
 export { updateEndpoint, type EndpointChange } from "./update";
 export { deleteEndpoint } from "./delete";
 export { testEndpoint } from "./test";
+export { findEndpointByName } from "./find-by-name";
 export { apiKeySchema, endpointFields } from "./fields";
 export type { SessionUser } from "../../auth/session-user";

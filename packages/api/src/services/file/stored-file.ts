@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from "@stepwiser/core";
 import { importReportLines, readStoredFile, storeFile } from "@stepwiser/jobs";
-import type { ServiceArgs } from "../args";
+import type { ReadServiceArgs, ServiceArgs } from "../args";
 
 export interface UploadRequest {
   fileName: string;
@@ -16,7 +16,7 @@ export async function storeUpload({ db, user, input }: ServiceArgs<UploadRequest
 }
 
 /** A stored file (an upload or an export's output) to stream: its facts and its parts, read as they are consumed. */
-export async function openStoredFile({ db, input }: ServiceArgs<{ id: string }>) {
+export async function openStoredFile({ db, input }: ReadServiceArgs<{ id: string }>) {
   const file = await db.storedFile.findUnique({ where: { id: input.id }, select: { id: true, fileName: true, contentType: true, sizeBytes: true, completedAt: true } });
   if (!file) throw new NotFoundError(`file ${input.id} does not exist`);
   if (!file.completedAt) throw new ConflictError(`${file.fileName} is still being written; try again when its run has finished`);
@@ -24,7 +24,7 @@ export async function openStoredFile({ db, input }: ServiceArgs<{ id: string }>)
 }
 
 /** An import run's report (records left out as invalid or ignored) as lines, read page by page as they are consumed. */
-export async function importReportLinesOf({ db, input }: ServiceArgs<{ runId: string }>) {
+export async function importReportLinesOf({ db, input }: ReadServiceArgs<{ runId: string }>) {
   const run = await db.run.findUnique({ where: { id: input.runId }, select: { kind: true } });
   if (!run || run.kind !== "import") throw new NotFoundError(`import run ${input.runId} does not exist`);
   return importReportLines(db, input.runId);

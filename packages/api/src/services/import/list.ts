@@ -1,5 +1,5 @@
 import type { Prisma } from "@stepwiser/db";
-import { tryReadRunConfig, type ImportSummary } from "@stepwiser/jobs";
+import { readRunSummary, tryReadRunConfig } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { runSummarySelect, toRunSummary } from "../run/summary";
 
@@ -21,7 +21,7 @@ export async function listImports({ db, input }: ServiceArgs<{ limit: number }>)
       // The upload may have been removed since; the config snapshot keeps its name.
       fileName: inputFile?.fileName ?? stored?.fileName ?? null,
       sizeBytes: inputFile ? Number(inputFile.sizeBytes) : null,
-      summary: (summary ?? null) as ImportSummary | null,
+      summary: readRunSummary({ kind: "import", summary }),
       dataset,
     };
   });

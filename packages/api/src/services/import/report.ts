@@ -1,5 +1,5 @@
 import { NotFoundError, type ImportReportCounts } from "@stepwiser/core";
-import type { ImportSummary } from "@stepwiser/jobs";
+import { readRunSummary } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 
 export interface ImportReportInput {
@@ -31,7 +31,9 @@ export async function importReport({ db, input }: ServiceArgs<ImportReportInput>
       select: { id: true, kind: true, file: true, line: true, record: true, field: true, reason: true },
     }),
   ]);
-  const summary = run.summary as ImportSummary | null;
+  const read = readRunSummary({ kind: "import", summary: run.summary });
+  // An OpenAI batch output import stores samples, not solutions: it has no report.
+  const summary = read && "records" in read ? read : null;
   const counts: ImportReportCounts | null = summary?.report ?? null;
   return {
     status: run.status,

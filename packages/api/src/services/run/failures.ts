@@ -3,7 +3,7 @@ import type { ServiceArgs } from "../args";
 /**
  * Units that failed, or are waiting for a retry after an error, with the
  * solution they were about when the unit key names a segmentation or a
- * trajectory, so an error can be opened in its context.
+ * solution, so an error can be opened in its context.
  */
 export async function runFailures({ db, input }: ServiceArgs<{ id: string; limit: number }>) {
   const where = { runId: input.id, error: { not: null } };
@@ -17,13 +17,13 @@ export async function runFailures({ db, input }: ServiceArgs<{ id: string; limit
     }),
   ]);
   const keys = units.map((u) => u.key);
-  const [segmentations, trajectories] = await Promise.all([
-    db.segmentation.findMany({ where: { id: { in: keys } }, select: { id: true, trajectory: { select: { id: true, externalId: true } } } }),
-    db.trajectory.findMany({ where: { id: { in: keys } }, select: { id: true, externalId: true } }),
+  const [segmentations, solutions] = await Promise.all([
+    db.segmentation.findMany({ where: { id: { in: keys } }, select: { id: true, solution: { select: { id: true, externalId: true } } } }),
+    db.solution.findMany({ where: { id: { in: keys } }, select: { id: true, externalId: true } }),
   ]);
   const solutionOf = new Map<string, { id: string; externalId: string }>([
-    ...segmentations.map((s) => [s.id, s.trajectory] as const),
-    ...trajectories.map((t) => [t.id, t] as const),
+    ...segmentations.map((s) => [s.id, s.solution] as const),
+    ...solutions.map((t) => [t.id, t] as const),
   ]);
-  return { total, units: units.map((unit) => ({ ...unit, trajectory: solutionOf.get(unit.key) ?? null })) };
+  return { total, units: units.map((unit) => ({ ...unit, solution: solutionOf.get(unit.key) ?? null })) };
 }

@@ -1,6 +1,6 @@
 import { InputError } from "@stepwiser/core";
 import { Prisma, type RunKind, type RunStatus } from "@stepwiser/db";
-import { RUN_ENDPOINT_ROLES, runSpend } from "@stepwiser/jobs";
+import { runSpend } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { runSummarySelect, toRunSummary } from "./summary";
 
@@ -32,23 +32,6 @@ export interface RunListInput extends RunListFilter {
 /** Status order when sorting by status: what still goes first, then what needs a look, then the rest. */
 const STATUS_ORDER: RunStatus[] = ["running", "queued", "failed", "completed_with_failures", "completed", "cancelled"];
 
-/**
- * The one endpoint snapshot whose prices a run's cost uses, in SQL: the kinds whose
- * counters cover one endpoint (`RUN_ENDPOINT_ROLES`); null for the others, whose cost is not defined.
- */
-const SPENDING_ENDPOINT = Prisma.sql`CASE ${Prisma.join(
-  Object.entries(RUN_ENDPOINT_ROLES)
-    .filter(([, roles]) => roles.length === 1)
-    .map(([kind, roles]) => Prisma.sql`WHEN r.kind = ${kind}::"RunKind" THEN r.config -> ${roles[0]}`),
-  " ",
-)} END`;
-
-/** `tokenCostUsd` (core) in SQL, for sorting: cached tokens are part of the prompt tokens and cost the cached price, else the prompt price. */
-const COST_USD = Prisma.sql`(
-  ((r."promptTokens" - LEAST(r."cachedTokens", r."promptTokens")) * (spend.e ->> 'promptPricePerMTokens')::float8
-  + LEAST(r."cachedTokens", r."promptTokens") * COALESCE((spend.e ->> 'cachedPromptPricePerMTokens')::float8, (spend.e ->> 'promptPricePerMTokens')::float8)
-  + r."completionTokens" * (spend.e ->> 'completionPricePerMTokens')::float8) / 1000000.0)`;
-
 /** Escapes `%`, `_` and `\` for a LIKE pattern. */
 function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -60,10 +43,7 @@ function whereOf(filter: RunListFilter): Prisma.Sql {
   if (filter.search) conditions.push(Prisma.sql`r.name ILIKE ${likeContains(filter.search)}`);
   if (filter.kinds?.length) conditions.push(Prisma.sql`r.kind IN (${Prisma.join(filter.kinds.map((k) => Prisma.sql`${k}::"RunKind"`))})`);
   if (filter.statuses?.length) conditions.push(Prisma.sql`r.status IN (${Prisma.join(filter.statuses.map((s) => Prisma.sql`${s}::"RunStatus"`))})`);
-  if (filter.model) {
-    const roles = ["policy", "judge", "segmenter"];
-    conditions.push(Prisma.sql`(${Prisma.join(roles.map((role) => Prisma.sql`r.config -> ${role} ->> 'model' = ${filter.model}`), " OR ")})`);
-  }
+  if (filter.model) conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "RunModel" m WHERE m."runId" = r.id AND m.model = ${filter.model})`);
   // `@>` on the tags array: answered from the GIN index.
   if (filter.tag) conditions.push(Prisma.sql`r.tags @> ARRAY[${filter.tag}]::text[]`);
   if (filter.createdById) conditions.push(Prisma.sql`r."createdById" = ${filter.createdById}`);
@@ -78,7 +58,8 @@ function orderOf(sort: RunListSort, order: "asc" | "desc"): Prisma.Sql {
     createdAt: Prisma.sql`r."createdAt"`,
     name: Prisma.sql`lower(r.name)`,
     tokens: Prisma.sql`(r."promptTokens" + r."completionTokens")`,
-    cost: COST_USD,
+    // Kept with the token counters by core's `runCost` (null where a run's cost is not defined).
+    cost: Prisma.sql`r."costUsd"`,
     status: Prisma.sql`array_position(ARRAY[${Prisma.join(STATUS_ORDER)}]::text[], r.status::text)`,
   }[sort];
   // Runs without a cost (or name) come last either way; ties newest first.
@@ -97,7 +78,7 @@ export async function listRuns({ db, input }: ServiceArgs<RunListInput>) {
   const [counted, ordered] = await Promise.all([
     db.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS total FROM "Run" r ${where}`),
     db.$queryRaw<{ id: string }[]>(Prisma.sql`
-      SELECT r.id FROM "Run" r CROSS JOIN LATERAL (SELECT ${SPENDING_ENDPOINT} AS e) spend
+      SELECT r.id FROM "Run" r
       ${where}
       ${orderOf(input.sort, input.order)}
       LIMIT ${input.limit} OFFSET ${input.offset}`),
@@ -131,10 +112,7 @@ export async function listRunsByPage({ db, user, input }: ServiceArgs<Omit<RunLi
 /** What the runs list's filters offer: every model, tag, creator and dataset some run has. */
 export async function runFilterOptions({ db }: ServiceArgs<unknown>) {
   const [models, tags, creators, datasets] = await Promise.all([
-    db.$queryRaw<{ model: string }[]>(Prisma.sql`
-      SELECT DISTINCT m.model FROM "Run" r
-      CROSS JOIN LATERAL (VALUES (r.config -> 'policy' ->> 'model'), (r.config -> 'judge' ->> 'model'), (r.config -> 'segmenter' ->> 'model')) AS m(model)
-      WHERE m.model IS NOT NULL ORDER BY m.model`),
+    db.runModel.findMany({ distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
     db.$queryRaw<{ tag: string }[]>(Prisma.sql`SELECT DISTINCT unnest(tags) AS tag FROM "Run" ORDER BY tag`),
     db.user.findMany({ where: { runs: { some: {} } }, select: { id: true, name: true, email: true }, orderBy: { name: "asc" } }),
     db.dataset.findMany({ where: { runs: { some: {} } }, select: { id: true, name: true }, orderBy: { name: "asc" } }),

@@ -1,4 +1,4 @@
-import { RUN_HANDLERS } from "@stepwiser/jobs";
+import { UNIT_RUN_KINDS, type FieldHint } from "@stepwiser/jobs";
 import { z } from "zod";
 import { LAUNCHABLE_RUN_KINDS, type LaunchableRunKind } from "./launch";
 
@@ -15,13 +15,22 @@ function isSnapshot(property: JsonSchema): boolean {
  * drift from what a run accepts. Snapshot fields are left out: the server fills them.
  */
 export function runConfigJsonSchema(kind: LaunchableRunKind) {
-  const handler = RUN_HANDLERS.get(kind)!;
-  const schema = z.toJSONSchema(handler.configSchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const handler = UNIT_RUN_KINDS.get(kind)!;
+  const schema = z.toJSONSchema(handler.submitSchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, property]) => !isSnapshot(property)));
   return { ...schema, properties, required: (schema.required ?? []).filter((name) => name in properties) };
 }
 
-/** Every launchable kind with its configuration's JSON Schema, for the launch form. */
+/** The kind's label and help per field (its `formHints`), for the fields a schema shows. */
+function hintsOf(kind: LaunchableRunKind, schema: JsonSchema): Record<string, FieldHint> {
+  const properties = schema.properties ?? {};
+  return Object.fromEntries(Object.entries(UNIT_RUN_KINDS.get(kind)!.formHints).filter(([name]) => name in properties));
+}
+
+/** Every launchable kind with its configuration's JSON Schema and its fields' labels and help, for the launch form. */
 export function launchableRunSchemas() {
-  return LAUNCHABLE_RUN_KINDS.map((kind) => ({ kind, schema: runConfigJsonSchema(kind) }));
+  return LAUNCHABLE_RUN_KINDS.map((kind) => {
+    const schema = runConfigJsonSchema(kind);
+    return { kind, schema, hints: hintsOf(kind, schema) };
+  });
 }

@@ -59,7 +59,7 @@ export function CompareView() {
             value={params.dataset ?? ""}
             onChange={(e) => params.update({ dataset: e.target.value || undefined, runs: undefined, baseline: undefined, a: undefined, b: undefined, judge: undefined, annotate: undefined, queue: undefined, rule: undefined, page: undefined })}
             placeholder="Pick a dataset…"
-            options={(datasets.data ?? []).map((d) => [d.id, `${d.name} (${d.trajectoryCount.toLocaleString()})`] as const)}
+            options={(datasets.data ?? []).map((d) => [d.id, `${d.name} (${d.solutionCount.toLocaleString()})`] as const)}
           />
         </Field>
         <fieldset className="min-w-0">

@@ -33,13 +33,13 @@ function predictionColumn(side: "a" | "b", header: string): DataColumn<Disagreem
   });
 }
 
-function disagreementColumns(itemLink: (trajectoryId: string) => string): DataColumn<Disagreement>[] {
+function disagreementColumns(itemLink: (solutionId: string) => string): DataColumn<Disagreement>[] {
   return [
     column.accessor("externalId", {
       header: "Solution",
       meta: { className: "font-mono" },
       cell: ({ row: { original: item } }) => (
-        <Link href={itemLink(item.trajectoryId)} className="text-blue-700 hover:underline" data-testid="disagreement-link">
+        <Link href={itemLink(item.solutionId)} className="text-blue-700 hover:underline" data-testid="disagreement-link">
           {item.externalId}
         </Link>
       ),
@@ -54,7 +54,7 @@ function disagreementColumns(itemLink: (trajectoryId: string) => string): DataCo
       header: "",
       meta: { align: "right" },
       cell: ({ row: { original: item } }) => (
-        <Link href={`/trajectories/${item.trajectoryId}`} className="text-xs text-slate-600 hover:underline">
+        <Link href={`/solutions/${item.solutionId}`} className="text-xs text-slate-600 hover:underline">
           inspector
         </Link>
       ),
@@ -91,7 +91,7 @@ export function DisagreementsTab({ runs, baseline, candidates, params }: { runs:
   const set = (changes: Record<string, string | undefined>) => params.update({ ...changes, page: undefined });
   const data = result.data;
   const runOption = (id: string) => [id, runLabel(candidates, id)] as const;
-  const itemLink = (trajectoryId: string) => `/compare/item?trajectory=${encodeURIComponent(trajectoryId)}&runs=${encodeURIComponent(`${runA},${runB}`)}&dataset=${encodeURIComponent(params.dataset ?? "")}`;
+  const itemLink = (solutionId: string) => `/compare/item?solution=${encodeURIComponent(solutionId)}&runs=${encodeURIComponent(`${runA},${runB}`)}&dataset=${encodeURIComponent(params.dataset ?? "")}`;
 
   return (
     <div className="space-y-3">
@@ -155,7 +155,7 @@ export function DisagreementsTab({ runs, baseline, candidates, params }: { runs:
             testId="disagreements-table"
             data={data.items}
             columns={disagreementColumns(itemLink)}
-            getRowId={(item) => item.trajectoryId}
+            getRowId={(item) => item.solutionId}
             rowAttributes={(item) => ({ "data-testid": "disagreement-row", "data-external-id": item.externalId, "data-kind": item.kind })}
             empty="No solution matches."
           />

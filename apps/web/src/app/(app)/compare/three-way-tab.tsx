@@ -38,7 +38,7 @@ const CHUNK_COLUMNS: DataColumn<SplitChunk>[] = [
     header: "Chunk",
     meta: { className: "font-mono" },
     cell: ({ row: { original: c } }) => (
-      <Link href={`/trajectories/${c.trajectoryId}#chunk-${c.index}`} className="text-blue-700 hover:underline" data-testid="three-way-link">
+      <Link href={`/solutions/${c.solutionId}#chunk-${c.index}`} className="text-blue-700 hover:underline" data-testid="three-way-link">
         {c.externalId} #{c.index}
       </Link>
     ),

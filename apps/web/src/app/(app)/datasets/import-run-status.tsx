@@ -1,6 +1,6 @@
 "use client";
 
-import type { BatchImportResult, ImportSummary } from "@stepwiser/jobs";
+import type { FileImportSummary, ImportRunSummary } from "@stepwiser/jobs";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
@@ -10,11 +10,8 @@ import { isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
 import { humanWorkConfirmation, humanWorkDeletedText } from "./human-work-confirm";
 
-/** An import of `vllm run-batch` output stores samples of an offline run, not solutions: its summary counts requests. */
-type BatchOutputSummary = BatchImportResult & { format: string; targetRunId: string };
-
 /** Counts of a finished import in one line: what was written, skipped, replaced, and what came with it. */
-export function importSummaryText(summary: ImportSummary | BatchOutputSummary): string {
+export function importSummaryText(summary: ImportRunSummary): string {
   if ("samples" in summary) {
     const counts = [`${summary.requests.toLocaleString()} requests`, `${summary.samples.toLocaleString()} samples stored`, `${summary.skipped.toLocaleString()} skipped`].join(" · ");
     return summary.skippedReason ? `${counts}: ${summary.skippedReason}` : counts;
@@ -62,7 +59,9 @@ export function ImportRunStatus({ runId, onDeleteHumanWork, deleting = false }: 
   if (run.error) return <ErrorAlert>{errorMessage(run.error)}</ErrorAlert>;
   if (!run.data) return <p className="text-sm text-slate-500">Starting the import…</p>;
   const r = run.data;
-  const summary = r.summary as ImportSummary | null;
+  const summary = r.read?.kind === "import" ? r.read.summary : null;
+  // A file import's counts; an OpenAI batch output import counts requests and samples instead.
+  const file = summary && "records" in summary ? summary : null;
   return (
     <section aria-label="Import run" data-testid="import-status" data-status={r.status} className="space-y-2 rounded border border-slate-200 p-3">
       <div className="flex flex-wrap items-center gap-3 text-sm">
@@ -87,18 +86,18 @@ export function ImportRunStatus({ runId, onDeleteHumanWork, deleting = false }: 
       )}
       {r.status === "completed" && summary && (
         <p className="text-sm text-slate-700" data-testid="import-summary">
-          {summary.duplicateOfRunId ? (
+          {file?.duplicateOfRunId ? (
             <>
               This file was imported before with the same options (
-              <Link href={`/runs/${summary.duplicateOfRunId}`} className="text-blue-700 hover:underline">
-                run {summary.duplicateOfRunId}
+              <Link href={`/runs/${file.duplicateOfRunId}`} className="text-blue-700 hover:underline">
+                run {file.duplicateOfRunId}
               </Link>
               ); nothing was written again.
             </>
           ) : (
             <>
               {importSummaryText(summary)}
-              {summary.report && summary.report.invalid + summary.report.ignored > 0 && (
+              {file?.report && file.report.invalid + file.report.ignored > 0 && (
                 <>
                   {" "}
                   <Link href={`/runs/${r.id}#report`} className="text-blue-700 hover:underline">
@@ -111,13 +110,13 @@ export function ImportRunStatus({ runId, onDeleteHumanWork, deleting = false }: 
         </p>
       )}
       {r.error && <ErrorAlert>{r.error}</ErrorAlert>}
-      {r.status === "failed" && onDeleteHumanWork && <HumanWorkRetry refused={summary?.humanWorkRefused} onConfirm={onDeleteHumanWork} deleting={deleting} />}
+      {r.status === "failed" && onDeleteHumanWork && <HumanWorkRetry refused={file?.humanWorkRefused} onConfirm={onDeleteHumanWork} deleting={deleting} />}
     </section>
   );
 }
 
 /** The refused import's human work by place, and a ticked statement before importing again with it deleted. */
-function HumanWorkRetry({ refused, onConfirm, deleting }: { refused: ImportSummary["humanWorkRefused"]; onConfirm: () => void; deleting: boolean }) {
+function HumanWorkRetry({ refused, onConfirm, deleting }: { refused: FileImportSummary["humanWorkRefused"]; onConfirm: () => void; deleting: boolean }) {
   const [confirmed, setConfirmed] = useState(false);
   const confirmation = humanWorkConfirmation(refused);
   if (!confirmation) return null;

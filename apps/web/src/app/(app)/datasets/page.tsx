@@ -24,7 +24,7 @@ const column = dataColumns<Dataset>();
 const COLUMNS: DataColumn<Dataset>[] = [
   column.accessor("name", { header: "Name", cell: ({ row }) => <DatasetLink dataset={row.original} /> }),
   column.accessor("source", { header: "Source", cell: ({ row: { original: d } }) => `${d.source}${d.license ? ` · ${d.license}` : ""}`, meta: { className: "text-slate-600" } }),
-  column.accessor("trajectoryCount", { header: "Solutions", meta: { align: "right" } }),
+  column.accessor("solutionCount", { header: "Solutions", meta: { align: "right" } }),
   column.accessor("problemCount", { header: "Problems", meta: { align: "right" } }),
   column.accessor("status", {
     header: "Status",

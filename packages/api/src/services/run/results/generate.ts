@@ -21,7 +21,7 @@ export async function generateResults(db: Db, run: ResultRun) {
       WITH per_solution AS (
         SELECT COUNT(c.id)::int AS chunk_count
         FROM "Segmentation" s
-        JOIN "Trajectory" t ON t.id = s."trajectoryId"
+        JOIN "Solution" t ON t.id = s."solutionId"
         LEFT JOIN "Chunk" c ON c."segmentationId" = s.id
         WHERE t."datasetId" = ${datasetId} AND s.method = ${SELF_SEGMENTED_METHOD}
         GROUP BY s.id
@@ -31,7 +31,7 @@ export async function generateResults(db: Db, run: ResultRun) {
       SELECT COUNT(*)::int AS solutions, AVG(char_length(t.text))::float8 AS mean,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY char_length(t.text))::float8 AS median,
         MIN(char_length(t.text))::int AS min, MAX(char_length(t.text))::int AS max
-      FROM "Trajectory" t WHERE t."datasetId" = ${datasetId}`),
+      FROM "Solution" t WHERE t."datasetId" = ${datasetId}`),
   ]);
   const counts = new Map(chunkCounts.map((r) => [r.value, r.solutions]));
   const values = chunkCounts.map((r) => r.value);

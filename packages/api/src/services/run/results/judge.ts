@@ -12,7 +12,7 @@ export const DISAGREEMENTS_LISTED = 25;
 /** A chunk where the judge's majority verdict and the reference label differ, with where to open it. */
 export interface JudgeDisagreement {
   chunkId: string;
-  trajectoryId: string;
+  solutionId: string;
   externalId: string;
   index: number;
   judge: Verdict;
@@ -95,7 +95,7 @@ async function listDisagreements(db: Db, pairs: readonly (LabeledPrediction & { 
   const places = await loadChunkPlaces(db, pairs.map((p) => p.chunkId));
   return pairs
     .map((p) => ({ chunkId: p.chunkId, ...places.get(p.chunkId)!, judge: p.predicted, reference: p.gold }))
-    .sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.trajectoryId.localeCompare(b.trajectoryId) || a.index - b.index)
+    .sort((a, b) => a.externalId.localeCompare(b.externalId, undefined, { numeric: true }) || a.solutionId.localeCompare(b.solutionId) || a.index - b.index)
     .slice(0, DISAGREEMENTS_LISTED);
 }
 
@@ -115,10 +115,10 @@ export async function sourceFirstErrorLabels(db: Db, chunkIds: readonly string[]
       SELECT c.id, c.index, t."sourceFirstErrorIndex" AS "firstError"
       FROM "Chunk" c
       JOIN "Segmentation" s ON s.id = c."segmentationId"
-      JOIN "Trajectory" t ON t.id = s."trajectoryId"
+      JOIN "Solution" t ON t.id = s."solutionId"
       WHERE c.id = ANY(${chunkIds.slice(start, start + CHUNK_PAGE)})
         AND t."sourceFirstErrorIndex" IS NOT NULL
-        AND s.id = (SELECT f.id FROM "Segmentation" f WHERE f."trajectoryId" = t.id ORDER BY f."createdAt", f.id LIMIT 1)`);
+        AND s.id = (SELECT f.id FROM "Segmentation" f WHERE f."solutionId" = t.id ORDER BY f."createdAt", f.id LIMIT 1)`);
     for (const row of rows) {
       if (row.firstError < 0 || row.index < row.firstError) labels.set(row.id, "Positive");
       else if (row.index === row.firstError) labels.set(row.id, "Negative");

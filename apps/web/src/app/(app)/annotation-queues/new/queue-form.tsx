@@ -6,7 +6,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
-import { confidenceRuleOptions, confidenceRuleValue, describeView, parseConfidenceRuleValue, readTrajectoryView } from "~/lib/trajectory-filters";
+import { confidenceRuleOptions, confidenceRuleValue, describeView, parseConfidenceRuleValue, readSolutionView } from "~/lib/solution-filters";
 import { useTRPC } from "~/trpc/react";
 
 type CreateQueueInput = RouterInputs["annotationQueue"]["createQueue"];
@@ -29,7 +29,7 @@ export function QueueForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const params = useSearchParams();
-  const view = readTrajectoryView(params);
+  const view = readSolutionView(params);
   const fromList = params.has("dataset");
   const [datasetId, setDatasetId] = useState(params.get("dataset") ?? "");
   const [kind, setKind] = useState<SelectionKind>(fromList ? "filter" : "random");

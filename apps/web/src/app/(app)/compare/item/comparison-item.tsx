@@ -9,7 +9,7 @@ import { RichText, RichTextModeToggle, type RichTextMode } from "~/components/ri
 import { errorMessage } from "~/lib/error-message";
 import { useSearchParamsState } from "~/lib/url-state";
 import { useTRPC } from "~/trpc/react";
-import { RationaleList, VerdictBadge } from "../../trajectories/[id]/inspector/judge-cell";
+import { RationaleList, VerdictBadge } from "../../solutions/[id]/inspector/judge-cell";
 import { firstErrorText } from "../format";
 import { numberOptions } from "../shared";
 import { RationaleDiff } from "./rationale-diff";
@@ -31,17 +31,17 @@ function Vote({ judgement }: { judgement: Judgement }) {
 export function ComparisonItem() {
   const trpc = useTRPC();
   const { params, update } = useSearchParamsState();
-  const trajectoryId = params.get("trajectory") ?? "";
+  const solutionId = params.get("solution") ?? "";
   const runIds = (params.get("runs") ?? "").split(",").map((r) => r.trim()).filter(Boolean);
   const [textMode, setTextMode] = useState<RichTextMode>("rendered");
-  const view = useQuery({ ...trpc.compare.item.queryOptions({ trajectoryId, runIds }), enabled: Boolean(trajectoryId) && runIds.length > 0 });
+  const view = useQuery({ ...trpc.compare.item.queryOptions({ solutionId, runIds }), enabled: Boolean(solutionId) && runIds.length > 0 });
 
   const setParam = (key: string, value: string) => update({ [key]: value });
 
-  if (!trajectoryId || runIds.length === 0) return <ErrorAlert>This view needs ?trajectory=…&amp;runs=a,b in its address.</ErrorAlert>;
+  if (!solutionId || runIds.length === 0) return <ErrorAlert>This view needs ?solution=…&amp;runs=a,b in its address.</ErrorAlert>;
   if (view.error) return <ErrorAlert>{errorMessage(view.error)}</ErrorAlert>;
   if (!view.data) return <p className="text-sm text-slate-500">Loading…</p>;
-  const { trajectory, runs, chunks } = view.data;
+  const { solution, runs, chunks } = view.data;
   const diffA = runIds.includes(params.get("diffA") ?? "") ? params.get("diffA")! : runIds[0]!;
   const diffB = runIds.includes(params.get("diffB") ?? "") && params.get("diffB") !== diffA ? params.get("diffB")! : runIds.find((r) => r !== diffA);
   const sample = Math.max(0, Number.parseInt(params.get("sample") ?? "0", 10) || 0);
@@ -56,21 +56,21 @@ export function ComparisonItem() {
         <Link href={`/compare?${back.toString()}`} className="text-blue-700 hover:underline" data-testid="item-back">
           ← Compare
         </Link>
-        <Link href={`/trajectories/${trajectory.id}`} className="text-blue-700 hover:underline">
+        <Link href={`/solutions/${solution.id}`} className="text-blue-700 hover:underline">
           Open in the inspector
         </Link>
         <RichTextModeToggle mode={textMode} onModeChange={setTextMode} className="ml-auto" />
       </nav>
       <header className="space-y-1">
         <h1 className="text-xl font-semibold">
-          <span className="font-mono">{trajectory.externalId}</span> <span className="text-base font-normal text-slate-500">{trajectory.subset}</span>
+          <span className="font-mono">{solution.externalId}</span> <span className="text-base font-normal text-slate-500">{solution.subset}</span>
         </h1>
-        <p className="text-sm" data-testid="item-gold" data-gold={trajectory.gold ?? ""}>
-          Gold first error: <span className="font-medium">{trajectory.gold === null ? "unknown" : firstErrorText(trajectory.gold)}</span>
+        <p className="text-sm" data-testid="item-gold" data-gold={solution.gold ?? ""}>
+          Gold first error: <span className="font-medium">{solution.gold === null ? "unknown" : firstErrorText(solution.gold)}</span>
         </p>
         <ul className="flex flex-wrap gap-2 text-sm">
           {runs.map((r) => {
-            const right = r.predicted && r.prediction === trajectory.gold;
+            const right = r.predicted && r.prediction === solution.gold;
             return (
               <li key={r.run.id} className={`rounded border px-2 py-1 ${right ? "border-green-200 bg-green-50" : "border-red-200 bg-red-50"}`} data-testid="item-prediction" data-run={r.run.id} data-prediction={r.prediction ?? ""} data-correct={right}>
                 <span className="text-slate-600">{r.run.label}:</span> <span className="font-medium">{r.predicted ? firstErrorText(r.prediction) : "no prediction"}</span> {right ? "✓" : "✗"}
@@ -81,7 +81,7 @@ export function ComparisonItem() {
       </header>
       <Card as="section" aria-label="Problem" padding="sm">
         <CardTitle className="mb-1 text-slate-600">Problem</CardTitle>
-        <RichText text={trajectory.problem} mode={textMode} className="text-sm" />
+        <RichText text={solution.problem} mode={textMode} className="text-sm" />
       </Card>
 
       {runs.some((r) => r.criticOutput) && (
@@ -115,11 +115,11 @@ export function ComparisonItem() {
         {chunks.map((chunk) => {
           const a = chunk.judgements.find((j) => j.runId === diffA)?.samples.find((s) => s.sampleIndex === sample);
           const b = chunk.judgements.find((j) => j.runId === diffB)?.samples.find((s) => s.sampleIndex === sample);
-          const isGold = chunk.index === trajectory.gold;
+          const isGold = chunk.index === solution.gold;
           return (
             <Card as="li" key={chunk.index} id={`chunk-${chunk.index}`} padding="sm" border={isGold ? "border-red-300" : undefined} data-testid="item-chunk" data-index={chunk.index}>
               <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
-                <a href={`/trajectories/${trajectory.id}#chunk-${chunk.index}`} className="font-mono text-slate-600 hover:underline">
+                <a href={`/solutions/${solution.id}#chunk-${chunk.index}`} className="font-mono text-slate-600 hover:underline">
                   #{chunk.index}
                 </a>
                 {isGold && <span className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-800">gold first error</span>}

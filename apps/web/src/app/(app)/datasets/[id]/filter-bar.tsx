@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useEffect, useRef, useState } from "react";
 import { Card, Field, Input, Select } from "~/components/ui";
-import { confidenceRuleOptions, confidenceRuleParams, confidenceRuleValue, parseConfidenceRuleValue, type TrajectoryView } from "~/lib/trajectory-filters";
+import { confidenceRuleOptions, confidenceRuleParams, confidenceRuleValue, parseConfidenceRuleValue, type SolutionView } from "~/lib/solution-filters";
 
 type Dataset = RouterOutputs["dataset"]["get"];
 type RunSummary = RouterOutputs["run"]["list"]["runs"][number];
@@ -45,7 +45,7 @@ export function FilterBar({
   runs: RunSummary[];
   /** The chosen annotate run's label rules with stored labels (empty without a run). */
   labelRules: readonly { rule: string; paramsKey: string }[];
-  view: TrajectoryView;
+  view: SolutionView;
   update: (changes: Record<string, string | undefined>) => void;
 }) {
   const [search, setSearch] = useState(view.search ?? "");

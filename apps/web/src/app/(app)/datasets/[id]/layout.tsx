@@ -37,7 +37,7 @@ export default function DatasetLayout({ children }: { children: ReactNode }) {
               <StatusBadge status={d.status} />
             </div>
             <p className="text-sm text-slate-600">
-              {d.trajectoryCount} solutions · {d.withErrorCount} with a labelled first error · {d.source}
+              {d.solutionCount} solutions · {d.withErrorCount} with a labelled first error · {d.source}
               {d.license ? ` · ${d.license}` : ""}
             </p>
           </>

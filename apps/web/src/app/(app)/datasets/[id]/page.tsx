@@ -6,7 +6,7 @@ import { useParams } from "next/navigation";
 import { Button, ErrorAlert, Pager } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
-import { readTrajectoryView, viewSearchParams, type TrajectoryView } from "~/lib/trajectory-filters";
+import { readSolutionView, viewSearchParams, type SolutionView } from "~/lib/solution-filters";
 import { useSearchParamsState } from "~/lib/url-state";
 import { useTRPC } from "~/trpc/react";
 import { FilterBar } from "./filter-bar";
@@ -17,7 +17,7 @@ const PAGE_SIZE = 200;
 /** Filters, sort and page live in the URL so a view can be shared and survives a reload. */
 function useView() {
   const { params, update: updateParams } = useSearchParamsState();
-  const view = readTrajectoryView(params);
+  const view = readSolutionView(params);
   const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
   // A new filter starts at page 1.
   const update = (changes: Record<string, string | undefined>) => updateParams("page" in changes ? changes : { ...changes, page: undefined });
@@ -36,11 +36,11 @@ export default function DatasetSolutionsPage() {
   const candidates = useQuery({ ...trpc.compare.candidates.queryOptions({ datasetId: id }), enabled: view.annotateRunId !== undefined });
   const labelRules = candidates.data?.annotateRuns.find((r) => r.id === view.annotateRunId)?.rules ?? [];
   const solutions = useQuery({
-    ...trpc.trajectory.list.queryOptions({ datasetId: id, ...view, page, pageSize: PAGE_SIZE }),
+    ...trpc.solution.list.queryOptions({ datasetId: id, ...view, page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
 
-  const onSort = (sort: NonNullable<TrajectoryView["sort"]>) => {
+  const onSort = (sort: NonNullable<SolutionView["sort"]>) => {
     const same = (view.sort ?? "position") === sort;
     update({ sort, order: same && (view.order ?? "asc") === "asc" ? "desc" : "asc" });
   };

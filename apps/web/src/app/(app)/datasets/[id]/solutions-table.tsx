@@ -5,10 +5,10 @@ import { describeStoredLabelRule } from "@stepwiser/core";
 import Link from "next/link";
 import { useMemo } from "react";
 import { DataTable, dataColumns, type DataColumn } from "~/components/ui";
-import type { TrajectoryView } from "~/lib/trajectory-filters";
+import type { SolutionView } from "~/lib/solution-filters";
 
-type Solution = RouterOutputs["trajectory"]["list"]["items"][number];
-type Sort = NonNullable<TrajectoryView["sort"]>;
+type Solution = RouterOutputs["solution"]["list"]["items"][number];
+type Sort = NonNullable<SolutionView["sort"]>;
 
 const column = dataColumns<Solution>();
 
@@ -21,13 +21,13 @@ function position(index: number | null | undefined): string {
 const sorted = (sort: Sort, className = "whitespace-nowrap") => ({ sort, className, headerClassName: "whitespace-nowrap" });
 const plain = { className: "whitespace-nowrap", headerClassName: "whitespace-nowrap" };
 
-function solutionColumns(view: Pick<TrajectoryView, "annotateRunId" | "judgeRunId"> & { confidenceRuleName: string | null }, linkSuffix: string): DataColumn<Solution>[] {
+function solutionColumns(view: Pick<SolutionView, "annotateRunId" | "judgeRunId"> & { confidenceRuleName: string | null }, linkSuffix: string): DataColumn<Solution>[] {
   return [
     column.accessor("externalId", {
       header: "Id",
       meta: sorted("externalId"),
       cell: (info) => (
-        <Link href={`/trajectories/${info.row.original.id}${linkSuffix}`} className="font-mono text-blue-700 hover:underline">
+        <Link href={`/solutions/${info.row.original.id}${linkSuffix}`} className="font-mono text-blue-700 hover:underline">
           {info.getValue()}
         </Link>
       ),
@@ -74,7 +74,7 @@ const ROW_ESTIMATE_PX = 52;
  * rows are virtualised: only what is on screen is in the DOM. The server
  * filters and sorts; a sortable header asks it for another order.
  */
-export function SolutionsTable({ items, view, linkSuffix, onSort }: { items: Solution[]; view: TrajectoryView; linkSuffix: string; onSort: (sort: Sort) => void }) {
+export function SolutionsTable({ items, view, linkSuffix, onSort }: { items: Solution[]; view: SolutionView; linkSuffix: string; onSort: (sort: Sort) => void }) {
   const { annotateRunId, judgeRunId, confidenceRule } = view;
   const confidenceRuleName = confidenceRule ? describeStoredLabelRule(confidenceRule.rule, confidenceRule.paramsKey) : null;
   const columns = useMemo(() => solutionColumns({ annotateRunId, judgeRunId, confidenceRuleName }, linkSuffix), [annotateRunId, judgeRunId, confidenceRuleName, linkSuffix]);

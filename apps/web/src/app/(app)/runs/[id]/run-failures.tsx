@@ -22,9 +22,9 @@ export function RunFailures({ failures }: { failures: Failures }) {
               <span>
                 {unit.attempts} attempt{unit.attempts === 1 ? "" : "s"}
               </span>
-              {unit.trajectory ? (
-                <Link href={`/trajectories/${unit.trajectory.id}`} className="font-mono text-blue-700 hover:underline">
-                  {unit.trajectory.externalId}
+              {unit.solution ? (
+                <Link href={`/solutions/${unit.solution.id}`} className="font-mono text-blue-700 hover:underline">
+                  {unit.solution.externalId}
                 </Link>
               ) : (
                 <span className="font-mono">{unit.key}</span>

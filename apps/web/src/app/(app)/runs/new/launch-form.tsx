@@ -37,19 +37,28 @@ function FieldControl({ field, value, onChange, datasets, endpoints }: {
   endpoints: { name: string; role: string; model: string }[];
 }) {
   const id = `run-field-${field.name}`;
+  const helpId = field.help ? `${id}-help` : undefined;
   const c = field.control;
-  const label = (
-    <span className="block text-slate-700">
+  const title = (
+    <>
       {field.label}
       {field.required && <span className="text-red-700"> *</span>} <code className="text-xs text-slate-400">{field.name}</code>
-    </span>
+    </>
   );
   if (c.kind === "boolean") {
     return (
-      <label htmlFor={id} className="flex items-center gap-2 self-end py-1">
-        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-        {label}
-      </label>
+      <div className="self-end py-1">
+        <label htmlFor={id} className="flex items-center gap-2">
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={helpId} />
+          <span className="block text-slate-700">{title}</span>
+        </label>
+        {/* The hint as Field shows it. */}
+        {field.help && (
+          <span id={helpId} className="mt-0.5 block text-xs text-slate-500">
+            {field.help}
+          </span>
+        )}
+      </div>
     );
   }
   let control;
@@ -61,9 +70,11 @@ function FieldControl({ field, value, onChange, datasets, endpoints }: {
           ? endpoints.filter((e) => e.role === c.role).map((e) => [e.name, `${e.name} (${e.model})`])
           : c.options.map((o) => [o, o]);
     const placeholder = !field.required || value === "" ? (field.required ? "Choose…" : "—") : undefined;
-    control = <Select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} placeholder={placeholder} options={options} />;
+    control = <Select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} placeholder={placeholder} options={options} aria-describedby={helpId} />;
   } else if (c.kind === "number") {
-    control = <Input id={id} type="number" value={String(value)} min={c.min} max={c.max} step={c.integer ? 1 : "any"} onChange={(e) => onChange(e.target.value)} required={field.required} />;
+    control = (
+      <Input id={id} type="number" value={String(value)} min={c.min} max={c.max} step={c.integer ? 1 : "any"} onChange={(e) => onChange(e.target.value)} required={field.required} aria-describedby={helpId} />
+    );
   } else if (c.kind === "lines" || c.kind === "json") {
     control = (
       <Textarea
@@ -73,16 +84,16 @@ function FieldControl({ field, value, onChange, datasets, endpoints }: {
         value={String(value)}
         placeholder={c.kind === "lines" ? "one per line (empty: all)" : undefined}
         onChange={(e) => onChange(e.target.value)}
+        aria-describedby={helpId}
       />
     );
   } else {
-    control = <Input id={id} type="text" value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} />;
+    control = <Input id={id} type="text" value={String(value)} onChange={(e) => onChange(e.target.value)} required={field.required} aria-describedby={helpId} />;
   }
   return (
-    <label htmlFor={id} className={`min-w-0 ${c.kind === "json" || c.kind === "lines" ? "sm:col-span-2" : ""}`}>
-      {label}
+    <Field label={title} hint={field.help && <span id={helpId}>{field.help}</span>} className={c.kind === "json" || c.kind === "lines" ? "sm:col-span-2" : undefined}>
       {control}
-    </label>
+    </Field>
   );
 }
 
@@ -159,7 +170,8 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   const launch = useMutation(trpc.run.launch.mutationOptions({ onSuccess: ({ runId }) => router.push(`/runs/${runId}`) }));
 
   const schema = schemas.data?.find((s) => s.kind === kind)?.schema as RunConfigSchema | undefined;
-  const fields = useMemo(() => (schema ? formFields(schema) : []), [schema]);
+  const hints = schemas.data?.find((s) => s.kind === kind)?.hints;
+  const fields = useMemo(() => (schema ? formFields(schema, hints) : []), [schema, hints]);
   const current = (field: FormField) => values[kind]?.[field.name] ?? (field.name === "datasetId" && initialDatasetId ? initialDatasetId : field.initial);
   const set = (name: string, value: string | boolean) => setValues((all) => ({ ...all, [kind]: { ...all[kind], [name]: value } }));
   const protocolField = fields.find((f) => f.name === "protocol");

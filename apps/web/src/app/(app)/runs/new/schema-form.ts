@@ -31,9 +31,17 @@ export type FieldKind =
   | { kind: "lines" }
   | { kind: "json" };
 
+/** What the server says of one field: its form label and a sentence or two of help. */
+export interface FieldHint {
+  label: string;
+  help: string;
+}
+
 export interface FormField {
   name: string;
   label: string;
+  /** Shown under the control: what the field does and its default. */
+  help?: string;
   required: boolean;
   control: FieldKind;
   /** The form's starting value: the schema default as the control shows it. */
@@ -74,13 +82,24 @@ function initialFor(control: FieldKind, property: JsonSchemaProperty): string | 
   return String(value);
 }
 
-/** Form fields in schema order; constants (fixed prompt template ids) are not editable and stay out. */
-export function formFields(schema: RunConfigSchema): FormField[] {
+/**
+ * Form fields in schema order; constants (fixed prompt template ids) are not editable and stay out.
+ * A field with a hint takes its label and help; one without is labelled from its name.
+ */
+export function formFields(schema: RunConfigSchema, hints: Readonly<Record<string, FieldHint>> = {}): FormField[] {
   return Object.entries(schema.properties)
     .filter(([, property]) => property.const === undefined)
     .map(([name, property]) => {
       const control = controlFor(name, property);
-      return { name, label: humanize(name), required: schema.required.includes(name) && property.default === undefined, control, initial: initialFor(control, property) };
+      const hint = Object.hasOwn(hints, name) ? hints[name] : undefined;
+      return {
+        name,
+        label: hint?.label ?? humanize(name),
+        ...(hint?.help ? { help: hint.help } : {}),
+        required: schema.required.includes(name) && property.default === undefined,
+        control,
+        initial: initialFor(control, property),
+      };
     });
 }
 

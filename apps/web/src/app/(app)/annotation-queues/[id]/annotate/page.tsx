@@ -59,9 +59,9 @@ function Annotator({ queueId }: { queueId: string }) {
           )}
           <Card as="section" aria-labelledby="problem-heading">
             <CardTitle id="problem-heading" className="mb-2 text-slate-600">
-              Problem <span className="font-mono font-normal text-slate-500">{view.trajectory.externalId}</span>
+              Problem <span className="font-mono font-normal text-slate-500">{view.solution.externalId}</span>
             </CardTitle>
-            <RichText text={view.trajectory.problemText} className="text-sm" />
+            <RichText text={view.solution.problemText} className="text-sm" />
             {view.modelHidden && <p className="mt-2 text-xs text-slate-500">Blind queue: the model&apos;s labels and verdicts appear after you submit.</p>}
           </Card>
           {scheme === "first_error" && (

@@ -32,7 +32,7 @@ export function SubmittedReveal({ assignment }: { assignment: AssignmentView }) 
   return (
     <details data-testid="submitted-reveal" className="rounded border border-green-200 bg-green-50 p-3 text-sm">
       <summary className="cursor-pointer text-green-900">
-        Submitted {assignment.trajectory.externalId}
+        Submitted {assignment.solution.externalId}
         {assignment.queue.scheme === "first_error" && assignment.mine?.firstErrorIndex != null && ` (first error: ${assignment.mine.firstErrorIndex === -1 ? "none" : `chunk ${assignment.mine.firstErrorIndex}`})`}
         . Compare with the model&apos;s labels.
       </summary>

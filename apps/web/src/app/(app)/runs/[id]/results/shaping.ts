@@ -20,8 +20,8 @@ export interface Fact {
 }
 
 /** The inspector at one chunk of a solution (its permalink anchor). */
-export function chunkHref(trajectoryId: string, index: number): string {
-  return `/trajectories/${encodeURIComponent(trajectoryId)}#chunk-${index}`;
+export function chunkHref(solutionId: string, index: number): string {
+  return `/solutions/${encodeURIComponent(solutionId)}#chunk-${index}`;
 }
 
 /** Compare with this run preselected on its dataset, Metrics tab (the URL format of compare-params.ts). */
@@ -102,7 +102,7 @@ export function agreementView(agreement: Agreement) {
     rows: (["Positive", "Negative"] as const).map((reference) => ({ reference, cells: columns.map((judge) => ({ judge, count: count(counts[reference][judge]), agrees: judge === reference })) })),
     disagreements: agreement.disagreements.listed.map((d) => ({
       key: d.chunkId,
-      href: chunkHref(d.trajectoryId, d.index),
+      href: chunkHref(d.solutionId, d.index),
       text: `${d.externalId} #${d.index}`,
       judge: d.judge,
       reference: d.reference,
@@ -298,10 +298,10 @@ export function segmentView(result: ResultsOf<"segment">) {
   return {
     facts: [
       { label: "Method", value: s.method },
-      { label: "Solutions", value: count(s.trajectories) },
-      { label: "Segmented now", value: countWithShare(s.created, s.trajectories) },
-      { label: "Already segmented", value: countWithShare(s.skippedExisting, s.trajectories), note: "kept as they were" },
-      { label: "Invalid segmentations", value: countWithShare(s.invalid, s.trajectories), note: s.validShare === null ? undefined : `${percent(s.validShare)} of the segmenter's answers valid` },
+      { label: "Solutions", value: count(s.solutions) },
+      { label: "Segmented now", value: countWithShare(s.created, s.solutions) },
+      { label: "Already segmented", value: countWithShare(s.skippedExisting, s.solutions), note: "kept as they were" },
+      { label: "Invalid segmentations", value: countWithShare(s.invalid, s.solutions), note: s.validShare === null ? undefined : `${percent(s.validShare)} of the segmenter's answers valid` },
       { label: "Failed units", value: count(s.failedUnits) },
     ] satisfies Fact[],
     methods: s.byMethod.map((m) => ({

@@ -83,7 +83,7 @@ function Adjudication({ queueId, itemId }: { queueId: string; itemId: string }) 
         <p className="text-sm text-slate-600">
           item {h.item.position + 1} · {submitted.length} submission{submitted.length === 1 ? "" : "s"} ·{" "}
           <span data-testid="adjudication-status">{h.item.adjudicatedAt ? `adjudicated ${new Date(h.item.adjudicatedAt).toLocaleString()}` : "not adjudicated"}</span> ·{" "}
-          <Link href={`/trajectories/${h.item.trajectoryId}`} className="text-blue-700 hover:underline">
+          <Link href={`/solutions/${h.item.solutionId}`} className="text-blue-700 hover:underline">
             open in the inspector
           </Link>
         </p>

@@ -1,0 +1,14 @@
+import type { SessionUser } from "../../auth/session-user";
+import type { ServiceContext } from "../args";
+
+/**
+ * Who a host without sign-in (the command line, on the local database) acts as when it
+ * calls the services: the first admin user (by creation date) whose account is not
+ * disabled, so its changes are audited like the browser's. With no such user it throws a
+ * plain Error: nothing the caller gave is wrong, so it is no domain error (no status fits).
+ */
+export async function actingUser({ db }: Pick<ServiceContext, "db">): Promise<SessionUser> {
+  const admin = await db.user.findFirst({ where: { role: "admin", disabledAt: null }, orderBy: { createdAt: "asc" }, select: { id: true, email: true, name: true, role: true } });
+  if (!admin) throw new Error("no active admin user in this database: start the app once (it creates one) before changing endpoints or runs from the command line");
+  return admin;
+}

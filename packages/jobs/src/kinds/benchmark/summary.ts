@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { count, judgeOutputsSchema, share } from "../../kit/summary-fields";
+
+const subsetScore = z.object({ n: count, n_error: count, n_correct: count, acc_err: share, acc_cor: share, f1: share });
+const interval = z.object({ lower: z.number(), upper: z.number() });
+const intervalBySubset = z.record(z.string(), interval);
+
+/** What a benchmark run's `summarize` stores: ProcessBench's numbers per subset, with their intervals. */
+export const benchmarkSummarySchema = z.object({
+  /** `id@vN` of the judge protocol; summaries written before protocols say `mode` instead. */
+  protocol: z.string().optional(),
+  mode: z.enum(["chunk-judge", "critic"]).optional(),
+  promptTemplateId: z.string().nullable().optional(),
+  judge: z.string().optional(),
+  subsets: z.record(z.string(), subsetScore),
+  average_f1: share,
+  /** The subsets averaged (sorted) and whether that is fewer or other than ProcessBench's four; summaries written before them derive both from `subsets`. */
+  subsets_in_average: z.array(z.string()).optional(),
+  average_is_partial: z.boolean().optional(),
+  f1_ci95: intervalBySubset,
+  /** Written since every ProcessBench number has its bootstrap interval; older summaries lack them (the results page recomputes them). */
+  acc_err_ci95: intervalBySubset.optional(),
+  acc_cor_ci95: intervalBySubset.optional(),
+  average_f1_ci95: interval.nullable().optional(),
+  unparseable: count,
+  missing: count,
+  judgeOutputs: judgeOutputsSchema.optional(),
+});
