@@ -37,7 +37,7 @@ describe("services for hosts outside the API", () => {
     const run = await db.run.create({
       data: { kind: "export", config: {}, name: "export · x", tags: ["t"], status: "completed", unitsTotal: 3, unitsDone: 3, promptTokens: 7n, completionTokens: 11n, cachedTokens: 2n, summary: { report: null } },
     });
-    expect(await getRunState({ db, input: { id: run.id } })).toEqual({
+    expect(await getRunState({ db, input: { id: run.id } })).toMatchObject({
       id: run.id,
       kind: "export",
       name: "export · x",

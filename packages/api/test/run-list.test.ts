@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
-import { connectJobQueue, createSimWorldDataset, type JobQueue } from "@stepwiser/jobs";
+import { connectJobQueue, createSimWorldDataset, recordRunCost, recordStoredRunsSpend, runEndpoints, type JobQueue } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, createCallerFactory, createUserWithPassword } from "../src";
 
@@ -51,7 +51,11 @@ describe("the runs list: filters, sort, pages and cost", () => {
       reset: { promptTokens: 10n, cachedTokens: 0n, completionTokens: 10n, status: "completed", unitsTotal: 2, unitsDone: 2 },
       judgeB: { promptTokens: 0n, cachedTokens: 0n, completionTokens: 0n, status: "queued", unitsTotal: 0, unitsDone: 0 },
     } as const;
-    for (const [key, data] of Object.entries(counters)) await database.db.run.update({ where: { id: ids[key] }, data });
+    for (const [key, data] of Object.entries(counters)) {
+      const run = await database.db.run.update({ where: { id: ids[key] }, data });
+      // The cost kept with the counters, as the engine's flush keeps it.
+      await recordRunCost(database.db, run.id, runEndpoints(run) ?? [], run);
+    }
     // Creation days: the annotate run in October, the others today.
     await database.db.run.update({ where: { id: ids.annotate }, data: { createdAt: new Date("2026-10-05T12:00:00Z") } });
   });
@@ -116,6 +120,18 @@ describe("the runs list: filters, sort, pages and cost", () => {
     expect(ascending.slice(0, 3)).toEqual(["judgeB", "judgeStrong", "annotate"]);
     expect(ascending.slice(3).sort()).toEqual(["judgeWeak", "reset"]);
     expect(keysOf((await list({ sort: "status", order: "asc" })).runs)).toEqual(["judgeStrong", "judgeB", "judgeWeak", "reset", "annotate"]);
+  });
+
+  it("records the models and cost of a run stored before they were recorded, once, when a worker starts", async () => {
+    const { db } = database;
+    await db.runModel.deleteMany({ where: { runId: ids.annotate } });
+    await db.run.update({ where: { id: ids.annotate }, data: { costUsd: null, spendRecordedAt: null } });
+    expect(keysOf((await list({ model: "sim-policy" })).runs)).toEqual(["reset"]);
+    expect(await recordStoredRunsSpend(db)).toBe(1);
+    expect(await recordStoredRunsSpend(db)).toBe(0);
+    expect(keysOf((await list({ model: "sim-policy" })).runs).sort()).toEqual(["annotate", "reset"]);
+    expect(keysOf((await list({ sort: "cost", order: "desc" })).runs)[0]).toBe("annotate");
+    expect((await db.run.findUniqueOrThrow({ where: { id: ids.annotate } })).costUsd).toBeCloseTo(1.9, 10);
   });
 
   it("pages through the list with a total", async () => {

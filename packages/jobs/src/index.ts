@@ -69,3 +69,4 @@ export * from "./kit/summary-fields";
 export * from "./judging/predictions";
 export * from "./runs/run-control";
 export * from "./other-runs";
+export * from "./runs/run-spend-record";

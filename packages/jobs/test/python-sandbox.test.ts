@@ -219,7 +219,11 @@ describe("python sandbox", () => {
 });
 
 describe("the per-worker sandbox budget", () => {
-  if (!availability.available) return;
+  if (!availability.available) {
+    // The suite above fails where CI runs without a sandbox; elsewhere both are skipped, saying why.
+    it.skip(`the budget was not exercised: ${availability.reason}`, () => {});
+    return;
+  }
   const sleeper = "import time\ntime.sleep(0.6)\nprint('slept')";
 
   it("runs at most STEPWISER_SANDBOX_MAX_CONCURRENT blocks at once; the others wait", async () => {

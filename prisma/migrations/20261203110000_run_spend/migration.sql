@@ -1,5 +1,5 @@
 -- A run's models and cost as columns the runs list filters and sorts by, instead of paths into its config
--- snapshot. Both are written by the worker and the launch (core's `runCost`); runs stored before this have
+-- snapshot. Both are written by the worker and the launch (core's `runCost`), and runs stored before this have
 -- "spendRecordedAt" null and are filled in by the worker when it starts.
 
 -- AlterTable

@@ -8,6 +8,7 @@ import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../q
 import { executeRun } from "../runs/engine";
 import { UNIT_RUN_KINDS, WHOLE_RUN_KINDS } from "../registry";
 import { OTHER_RUNS } from "../other-runs";
+import { recordStoredRunsSpend } from "../run-spend";
 import { z } from "zod";
 
 /** A whole run's job: the run to execute. */
@@ -64,6 +65,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const queue = await startJobQueue(options.databaseUrl, queueSettings);
   // Model outputs are graded on worker threads under a hard limit per answer (created at first use).
   const releaseGrading = holdRunGrading(settings);
+  // Runs stored before their models and cost were recorded get them once, before the worker takes jobs.
+  const recorded = await recordStoredRunsSpend(db);
+  if (recorded > 0) log(`[worker] recorded the models and cost of ${recorded} earlier run(s)`);
   const pollingIntervalSeconds = queueSettings.pollingIntervalSeconds;
   for (const kind of WHOLE_RUN_KINDS) {
     await queue.work(QUEUES[kind.queue], { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job<unknown>[]) => {
