@@ -219,7 +219,7 @@ test(`${USERS} researchers browse and annotate for ${DURATION_MS / 1000} s: ever
     visits.inspector.push(inspector);
     const rollouts = await recordPage(page, `/solutions/${id}`, async (p) => {
       // Later annotate runs may cover other solutions: read the demo's, which covers them all.
-      const runPicker = p.getByLabel("Annotation run");
+      const runPicker = p.getByLabel("Annotate run");
       if (await runPicker.isVisible()) await runPicker.selectOption(demo.annotateRunId);
       await p.getByRole("button", { name: "rollouts" }).first().click();
       await expect(p.getByRole("region", { name: "Rollouts" }).getByRole("listitem").first()).toBeVisible();

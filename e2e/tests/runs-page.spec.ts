@@ -38,7 +38,7 @@ test("a run's name, tags and notes are edited on its page and show in the Compar
   await expect(page.getByTestId("run-name")).toHaveText(strong.name);
   await expect(page.getByText(strong.id, { exact: true })).toBeVisible();
 
-  await page.getByTestId("edit-run-annotations").click();
+  await page.getByTestId("edit-run-description").click();
   const form = page.getByRole("form", { name: "Edit name, tags and notes" });
   await form.getByLabel("Name", { exact: true }).fill("Strong judge baseline (sim-judge-strong)");
   await form.getByLabel("Tags", { exact: true }).fill("baseline, e2e-picker");

@@ -18,7 +18,7 @@ const judge = (runId: string, judgeModel: string | null, samples: Array<[chunkId
 
 describe("inspector chunk rows", () => {
   it("gives each chunk, in order, its text, offsets and the Q after it (not Q₀), with the rollouts to open", () => {
-    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels: null, judgements: [] });
+    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: VALUES }, labels: null, judgements: [] });
     expect(rows.map((r) => [r.index, r.text, r.startOffset, r.endOffset])).toEqual([
       [0, "Let x = 2.", 0, 9],
       [1, "Then 2x = 5.", 10, 19],
@@ -35,40 +35,40 @@ describe("inspector chunk rows", () => {
   });
 
   it("leaves Q empty where the run stored none, and without an annotate run has no Q, labels or rollouts", () => {
-    const partial = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: [value(0, 8), value(2, 4)] }, labels: null, judgements: [] });
+    const partial = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: [value(0, 8), value(2, 4)] }, labels: null, judgements: [] });
     expect(partial.map((r) => r.q?.value ?? null)).toEqual([null, 0.5, null, null]);
 
-    const bare = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: undefined, labels: null, judgements: [] });
+    const bare = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: undefined, labels: null, judgements: [] });
     expect(bare.every((r) => r.q === null && r.labels === null && r.rolloutsPrefixLength === null)).toBe(true);
   });
 
   it("marks the source's first error and dims what follows it; −1 (no error) and unknown mark nothing", () => {
-    const at1 = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: 1, annotation: undefined, labels: null, judgements: [] });
+    const at1 = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: 1, annotateRun: undefined, labels: null, judgements: [] });
     expect(at1.map((r) => r.sourceFirstError)).toEqual([false, true, false, false]);
     expect(at1.map((r) => r.afterSourceError)).toEqual([false, false, true, true]);
 
     for (const firstError of [-1, null]) {
-      const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: firstError, annotation: undefined, labels: null, judgements: [] });
+      const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: firstError, annotateRun: undefined, labels: null, judgements: [] });
       expect(rows.some((r) => r.sourceFirstError || r.afterSourceError)).toBe(false);
     }
   });
 
   it("carries the labels recomputed from the stored values under the current parameters", () => {
     const labels = labelsFromValues(VALUES, CHUNKS.length, PARAMS);
-    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels, judgements: [] });
+    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: VALUES }, labels, judgements: [] });
     // Abs-Q: some rollout from the prefix reached the answer. Rel-Ratio (γ = 0.7): Q_i / Q_{i−1} above γ.
     expect(rows.map((r) => r.labels?.absQ)).toEqual(["Positive", "Positive", "Positive", "Negative"]);
     expect(rows.map((r) => r.labels?.relRatio)).toEqual(["Positive", "Negative", "Negative", "Negative"]);
     expect(rows.every((r) => r.labels?.relEffective === "Positive" || r.labels?.relEffective === "Negative")).toBe(true);
 
     // A lenient γ lets the falling chunks through: the rows follow the slider.
-    const lenient = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.1 }), judgements: [] });
+    const lenient = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.1 }), judgements: [] });
     expect(lenient.map((r) => r.labels?.relRatio)).toEqual(["Positive", "Positive", "Positive", "Negative"]);
   });
 
   it("carries each label's confidence into the rows: computed from the rollout counts with core's labelConfidences, following the sliders", () => {
     const labels = labelsFromValues(VALUES, CHUNKS.length, PARAMS);
-    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels, judgements: [] });
+    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: VALUES }, labels, judgements: [] });
     const relRatio = { rule: "rel-ratio", gamma: 0.7 } as const;
     const expected = labelConfidences(relRatio, labelsFromStoredValues(relRatio, storedSolutionValues(VALUES, 4))!, storedPrefixEvidence(VALUES, 4));
     expect(rows.map((r) => r.confidences?.relRatio)).toEqual(expected);
@@ -80,10 +80,10 @@ describe("inspector chunk rows", () => {
     const finished = [...VALUES.slice(0, 4), { prefixLength: 4, qValue: 0, rolloutCount: 0, correctCount: 0 }];
     expect(labelsFromValues(finished, CHUNKS.length, PARAMS).confidence.absQ[3]).toBe(1);
     // 6 of 8 after 8 of 8 against γ = 0.7 is a close call; far from γ (0.1) it is surer.
-    const lenient = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.1 }), judgements: [] });
+    const lenient = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, { ...PARAMS, gamma: 0.1 }), judgements: [] });
     expect(lenient[0]!.confidences!.relRatio!).toBeGreaterThan(rows[0]!.confidences!.relRatio!);
     // Without an annotate run there is no confidence either.
-    expect(inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: undefined, labels: null, judgements: [] }).every((r) => r.confidences === null)).toBe(true);
+    expect(inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: undefined, labels: null, judgements: [] }).every((r) => r.confidences === null)).toBe(true);
   });
 
   it("shows the run's stored confidence where it stored that label under the same parameters, null as no confidence", () => {
@@ -98,7 +98,7 @@ describe("inspector chunk rows", () => {
     ];
     const sources = { chunkIds: CHUNKS.map((c) => c.id), stored: storedLabels, options: DEFAULT_LABEL_CONFIDENCE_OPTIONS };
     const live = labelsFromValues(VALUES, CHUNKS.length, PARAMS);
-    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, PARAMS, sources), judgements: [] });
+    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: VALUES }, labels: labelsFromValues(VALUES, CHUNKS.length, PARAMS, sources), judgements: [] });
     expect(rows.map((r) => r.confidences!.relRatio)).toEqual([0.62, null, 0.99, live.confidence.relRatio![3]]);
     expect(rows.map((r) => r.labels!.relRatio)).toEqual(["Positive", "Negative", "Positive", live.relRatio![3]]);
     expect(live.relRatio![2]).toBe("Negative");
@@ -121,7 +121,7 @@ describe("inspector chunk rows", () => {
 
   it("has no relative labels when a Q-value is missing, and still the Abs-Q ones", () => {
     const gappy = [value(0, 8), value(1, 6), value(3, 2), value(4, 0)];
-    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotation: { values: gappy }, labels: labelsFromValues(gappy, CHUNKS.length, PARAMS), judgements: [] });
+    const rows = inspectorChunkRows({ chunks: CHUNKS, sourceFirstErrorIndex: null, annotateRun: { values: gappy }, labels: labelsFromValues(gappy, CHUNKS.length, PARAMS), judgements: [] });
     expect(rows.map((r) => r.confidences!.relRatio)).toEqual([null, null, null, null]);
     expect(rows.map((r) => r.labels)).toEqual([
       { absQ: "Positive", relRatio: null, relEffective: null },
@@ -140,7 +140,7 @@ describe("inspector chunk rows", () => {
       ]),
       judge("run-b", null, [["c1", 0, "maybe"]]),
     ];
-    const rows = inspectorChunkRows({ chunks: CHUNKS.slice(0, 3), sourceFirstErrorIndex: null, annotation: undefined, labels: null, judgements });
+    const rows = inspectorChunkRows({ chunks: CHUNKS.slice(0, 3), sourceFirstErrorIndex: null, annotateRun: undefined, labels: null, judgements });
     expect(rows[1]!.judges).toEqual([
       {
         runId: "run-a",
@@ -159,7 +159,7 @@ describe("inspector chunk rows", () => {
   });
 
   it("has no rows for a solution that was not segmented", () => {
-    expect(inspectorChunkRows({ chunks: [], sourceFirstErrorIndex: 2, annotation: { values: VALUES }, labels: null, judgements: [judge("run-a", "j", [])] })).toEqual([]);
+    expect(inspectorChunkRows({ chunks: [], sourceFirstErrorIndex: 2, annotateRun: { values: VALUES }, labels: null, judgements: [judge("run-a", "j", [])] })).toEqual([]);
   });
 });
 
@@ -175,21 +175,21 @@ describe("inspector Q curve and selection", () => {
         { id: "s-steps", chunks: CHUNKS },
         { id: "s-lines", chunks: CHUNKS.slice(0, 2) },
       ],
-      annotations: [
+      annotateRuns: [
         { runId: "r1", segmentationId: "s-steps", values: VALUES },
         { runId: "r2", segmentationId: "s-lines", values: [] },
         { runId: "r3", segmentationId: "s-lines", values: [] },
       ],
     };
-    const first = inspectorSelection(data, { segmentationId: null, annotationRunId: null });
-    expect([first.segmentation?.id, first.annotations.map((a) => a.runId), first.annotation?.runId]).toEqual(["s-steps", ["r1"], "r1"]);
+    const first = inspectorSelection(data, { segmentationId: null, annotateRunId: null });
+    expect([first.segmentation?.id, first.annotateRuns.map((a) => a.runId), first.annotateRun?.runId]).toEqual(["s-steps", ["r1"], "r1"]);
 
-    const chosen = inspectorSelection(data, { segmentationId: "s-lines", annotationRunId: "r3" });
-    expect([chosen.segmentation?.id, chosen.annotations.map((a) => a.runId), chosen.annotation?.runId]).toEqual(["s-lines", ["r2", "r3"], "r3"]);
+    const chosen = inspectorSelection(data, { segmentationId: "s-lines", annotateRunId: "r3" });
+    expect([chosen.segmentation?.id, chosen.annotateRuns.map((a) => a.runId), chosen.annotateRun?.runId]).toEqual(["s-lines", ["r2", "r3"], "r3"]);
 
     // A run of another segmentation, or an unknown id, falls back to the first run of the one shown.
-    expect(inspectorSelection(data, { segmentationId: "s-lines", annotationRunId: "r1" }).annotation?.runId).toBe("r2");
-    expect(inspectorSelection(data, { segmentationId: "gone", annotationRunId: null }).segmentation?.id).toBe("s-steps");
-    expect(inspectorSelection(undefined, { segmentationId: null, annotationRunId: null })).toEqual({ segmentation: undefined, annotations: [], annotation: undefined });
+    expect(inspectorSelection(data, { segmentationId: "s-lines", annotateRunId: "r1" }).annotateRun?.runId).toBe("r2");
+    expect(inspectorSelection(data, { segmentationId: "gone", annotateRunId: null }).segmentation?.id).toBe("s-steps");
+    expect(inspectorSelection(undefined, { segmentationId: null, annotateRunId: null })).toEqual({ segmentation: undefined, annotateRuns: [], annotateRun: undefined });
   });
 });

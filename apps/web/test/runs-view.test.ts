@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { annotationsChange, draftOf } from "../src/app/(app)/runs/[id]/run-annotations-draft";
-import { launchAnnotations } from "../src/app/(app)/runs/new/launch-annotations";
+import { descriptionChange, draftOf } from "../src/app/(app)/runs/[id]/run-description-draft";
+import { launchDescription } from "../src/app/(app)/runs/new/launch-description";
 import { cancellable, compareTarget, filterChange, formatCost, formatTokens, hasFilters, progressPercent, readRunsView, runListInput, sortChange, toggledList } from "../src/app/(app)/runs/runs-view";
 
 const read = (query: Record<string, string>) => readRunsView(new URLSearchParams(query));
@@ -88,14 +88,14 @@ describe("actions on a selection of runs", () => {
 describe("a run's name, tags and notes as forms send them", () => {
   const run = { name: "judge · sim · K=3", tags: ["baseline"], notes: "" };
   it("sends only what changed; an emptied name asks for the generated one", () => {
-    expect(annotationsChange(run, draftOf(run))).toEqual({});
-    expect(annotationsChange(run, { ...draftOf(run), name: "  strong judge  ", tags: "baseline, paper , ", notes: "**why**" })).toEqual({ name: "strong judge", tags: ["baseline", "paper"], notes: "**why**" });
-    expect(annotationsChange(run, { ...draftOf(run), name: " " })).toEqual({ name: null });
-    expect(annotationsChange(run, { ...draftOf(run), tags: "" })).toEqual({ tags: [] });
+    expect(descriptionChange(run, draftOf(run))).toEqual({});
+    expect(descriptionChange(run, { ...draftOf(run), name: "  strong judge  ", tags: "baseline, paper , ", notes: "**why**" })).toEqual({ name: "strong judge", tags: ["baseline", "paper"], notes: "**why**" });
+    expect(descriptionChange(run, { ...draftOf(run), name: " " })).toEqual({ name: null });
+    expect(descriptionChange(run, { ...draftOf(run), tags: "" })).toEqual({ tags: [] });
   });
 
   it("leaves the launch form's empty fields out", () => {
-    expect(launchAnnotations({ name: " ", tags: " , ", notes: "  " })).toEqual({});
-    expect(launchAnnotations({ name: " pilot ", tags: "a, b", notes: "x" })).toEqual({ name: "pilot", tags: ["a", "b"], notes: "x" });
+    expect(launchDescription({ name: " ", tags: " , ", notes: "  " })).toEqual({});
+    expect(launchDescription({ name: " pilot ", tags: "a, b", notes: "x" })).toEqual({ name: "pilot", tags: ["a", "b"], notes: "x" });
   });
 });

@@ -31,9 +31,9 @@ describe("solution inspector data", () => {
     const caller = createCallerFactory(appRouter)({ db, getQueue: async () => { throw new Error("no queue needed"); }, user: { id: "v", email: "v@x.test", name: "V", role: "viewer" } });
     const view = await caller.solution.inspect({ id: solution.id });
     expect(view.segmentations[0]!.chunks).toHaveLength(k);
-    expect(view.annotations).toHaveLength(1);
-    expect(view.annotations[0]).toMatchObject({ runId: annotateRun, kind: "annotate", strategy: "fixed", rollouts: 4 });
-    expect(view.annotations[0]!.values.map((v) => v.prefixLength)).toEqual(Array.from({ length: k + 1 }, (_, i) => i));
+    expect(view.annotateRuns).toHaveLength(1);
+    expect(view.annotateRuns[0]).toMatchObject({ runId: annotateRun, kind: "annotate", strategy: "fixed", rollouts: 4 });
+    expect(view.annotateRuns[0]!.values.map((v) => v.prefixLength)).toEqual(Array.from({ length: k + 1 }, (_, i) => i));
     expect(view.judgements.map((j) => j.runId).sort()).toEqual([...samplesPerChunk.keys(), world.runs.benchmark].sort());
     for (const judgement of view.judgements) {
       const stored = await db.judgeSample.count({ where: { runId: judgement.runId, chunk: { segmentation: { solutionId: solution.id } } } });
@@ -45,22 +45,22 @@ describe("solution inspector data", () => {
     for (const judgement of view.judgements) expect(judgement.promptTemplateId).toMatch(/^stepwiser-judge@v\d+$/);
 
     // The run's stored labels with their confidence, per rule, and the counts and options the browser recomputes them from.
-    const annotation = view.annotations[0]!;
-    expect(annotation.labelConfidence).toEqual(DEFAULT_LABEL_CONFIDENCE_OPTIONS);
-    for (const v of annotation.values) expect(v.qValue).toBeCloseTo(v.rolloutCount > 0 ? v.correctCount / v.rolloutCount : v.correctCount > 0 ? 1 : 0, 12);
+    const inspected = view.annotateRuns[0]!;
+    expect(inspected.labelConfidence).toEqual(DEFAULT_LABEL_CONFIDENCE_OPTIONS);
+    for (const v of inspected.values) expect(v.qValue).toBeCloseTo(v.rolloutCount > 0 ? v.correctCount / v.rolloutCount : v.correctCount > 0 ? 1 : 0, 12);
     const chunkIds = view.segmentations[0]!.chunks.map((c) => c.id);
     const stored = await db.chunkLabel.findMany({ where: { runId: annotateRun, chunkId: { in: chunkIds } }, select: { chunkId: true, rule: true, paramsKey: true, label: true, confidence: true } });
-    expect(annotation.labels).toHaveLength(k * 3);
-    expect(annotation.labels).toEqual(expect.arrayContaining(stored));
+    expect(inspected.labels).toHaveLength(k * 3);
+    expect(inspected.labels).toEqual(expect.arrayContaining(stored));
     const relRatio = DEFAULT_LABEL_RULES["rel-ratio"];
     const relRatioKey = storedLabelRule(relRatio);
-    const storedConfidences = chunkIds.map((id) => annotation.labels.find((l) => l.chunkId === id && l.rule === relRatioKey.rule && l.paramsKey === relRatioKey.paramsKey)!.confidence);
+    const storedConfidences = chunkIds.map((id) => inspected.labels.find((l) => l.chunkId === id && l.rule === relRatioKey.rule && l.paramsKey === relRatioKey.paramsKey)!.confidence);
     expect(storedConfidences.every((c) => c !== null && c >= 0 && c <= 1)).toBe(true);
-    const live = labelsFromStoredValues(relRatio, storedSolutionValues(annotation.values, k))!;
-    expect(labelConfidences(relRatio, live, storedPrefixEvidence(annotation.values, k), annotation.labelConfidence)).toEqual(storedConfidences);
+    const live = labelsFromStoredValues(relRatio, storedSolutionValues(inspected.values, k))!;
+    expect(labelConfidences(relRatio, live, storedPrefixEvidence(inspected.values, k), inspected.labelConfidence)).toEqual(storedConfidences);
 
     const rollouts = await caller.rollout.list({ runId: annotateRun, segmentationId: solution.segmentations[0]!.id, prefixLength: 1 });
     expect(rollouts).toHaveLength(4);
-    expect(rollouts.filter((r) => r.correct).length / 4).toBe(view.annotations[0]!.values[1]!.qValue);
+    expect(rollouts.filter((r) => r.correct).length / 4).toBe(view.annotateRuns[0]!.values[1]!.qValue);
   });
 });

@@ -25,5 +25,5 @@ export * from "./compare";
 export * from "./imports";
 export * from "./planning";
 export * from "./rollouts";
-export * from "./runs/run-annotations";
+export * from "./runs/run-description";
 export * from "./runs/token-cost";

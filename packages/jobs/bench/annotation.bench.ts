@@ -136,7 +136,7 @@ try {
   let laterDiffer = 0;
   for (const [id, labels] of fixedLabels) labels.forEach((label, i) => (laterLabels.get(id)?.[i] !== label ? (laterDiffer += 1) : 0));
   writeBenchmarkReport({
-    name: "annotation-cost",
+    name: "annotate-cost",
     bench: "annotation",
     title: "Annotation cost: fixed vs early-stop vs first-error",
     method:

@@ -1,4 +1,4 @@
-import { InputError, runAnnotationsSchema, type RunAnnotations } from "@stepwiser/core";
+import { InputError, runDescriptionSchema, type RunDescription } from "@stepwiser/core";
 import type { Db, Run, RunKind } from "@stepwiser/db";
 import { z } from "zod";
 import { QUEUES, type JobQueue } from "./queue/queue";
@@ -46,7 +46,7 @@ export interface RunRequest {
   tags?: string[];
 }
 
-/** A run as it would be stored: its kind, its configuration with every default applied and what it refers to snapshotted, and its annotations. */
+/** A run as it would be stored: its kind, its configuration with every default applied and what it refers to snapshotted, and its name, notes and tags. */
 export interface PreparedRun {
   kind: RunKind;
   config: unknown;
@@ -82,9 +82,9 @@ export async function prepareRun(db: Db, request: RunRequest): Promise<PreparedR
   } catch (error) {
     throw locatedInFile(error, request.source);
   }
-  const annotations = readRunAnnotations(request);
-  const name = annotations.name ?? defaultRunName({ kind: request.kind, config });
-  return { kind: request.kind, config, datasetId, name, notes: annotations.notes ?? "", tags: annotations.tags ?? [] };
+  const description = readRunDescription(request);
+  const name = description.name ?? defaultRunName({ kind: request.kind, config });
+  return { kind: request.kind, config, datasetId, name, notes: description.notes ?? "", tags: description.tags ?? [] };
 }
 
 function locatedInFile(error: unknown, file: string | undefined): InputError {
@@ -107,8 +107,8 @@ export async function createRun(db: Db, request: RunRequest): Promise<Run> {
 }
 
 /** The request's name, notes and tags, validated; an error names the field (`name`, `notes`, `tags.2`). */
-function readRunAnnotations(request: RunRequest): RunAnnotations {
-  const parsed = runAnnotationsSchema.safeParse({ name: request.name, notes: request.notes, tags: request.tags });
+function readRunDescription(request: RunRequest): RunDescription {
+  const parsed = runDescriptionSchema.safeParse({ name: request.name, notes: request.notes, tags: request.tags });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new InputError(issue.message, { file: request.source, field: issue.path.map(String).join(".") });

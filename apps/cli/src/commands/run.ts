@@ -1,8 +1,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { getRunState, updateRunAnnotations } from "@stepwiser/api/services/run";
+import { getRunState, updateRunDescription } from "@stepwiser/api/services/run";
 import { actingUser } from "@stepwiser/api/services/user";
-import { InputError, isPaperPresetId, PAPER_PRESET_IDS, paperPresetLabelRules, runAnnotationsSchema, splitTags, withAverageCoverage } from "@stepwiser/core";
+import { InputError, isPaperPresetId, PAPER_PRESET_IDS, paperPresetLabelRules, runDescriptionSchema, splitTags, withAverageCoverage } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, prepareRun, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, UNIT_RUN_KINDS, startWorker, submitRun } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
@@ -120,8 +120,8 @@ function annotationFlagError(error: unknown): never {
 }
 
 /** --name, --notes and --tag read with the run's own rules; an error names the flag. */
-function readAnnotationFlags(values: { name?: string; notes?: string; tag?: string[] }) {
-  const parsed = runAnnotationsSchema.safeParse({ name: values.name, notes: values.notes, tags: tagsFrom(values) });
+function readDescriptionFlags(values: { name?: string; notes?: string; tag?: string[] }) {
+  const parsed = runDescriptionSchema.safeParse({ name: values.name, notes: values.notes, tags: tagsFrom(values) });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const flag = issue.path[0] === "tags" ? "--tag" : `--${String(issue.path[0])}`;
@@ -152,7 +152,7 @@ async function editRun(args: string[]): Promise<void> {
     throw new UsageError("run edit needs --name, --generated-name, --tag, --no-tags or --notes");
   }
   await withDatabase(async (db) => {
-    const result = await updateRunAnnotations({ db, user: await actingUser({ db }), input }).catch(annotationFlagError);
+    const result = await updateRunDescription({ db, user: await actingUser({ db }), input }).catch(annotationFlagError);
     const run = await getRunState({ db, input: { id: runId } });
     process.stdout.write(`${JSON.stringify({ id: run.id, name: run.name, notes: run.notes, tags: run.tags, changed: result.changed })}\n`);
   });
@@ -170,7 +170,7 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
       ...ANNOTATION_FLAGS,
     },
   });
-  const annotations = readAnnotationFlags(values);
+  const description = readDescriptionFlags(values);
   if (!values.config) throw new UsageError(`run ${kind} needs --config file.json`);
   if (values.offline && values.detach) throw new UsageError("--offline and --detach exclude each other: an offline run is never queued");
   if (values["dry-run"] && (values.offline || values.detach)) throw new UsageError(`--dry-run stores nothing, so it excludes --${values.offline ? "offline" : "detach"}`);
@@ -178,13 +178,13 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
   const config = withPreset(kind, await readInputJson(values.config), values.preset, path.basename(values.config));
   await withDatabase(async (db, url) => {
     if (values["dry-run"]) {
-      const prepared = await prepareRun(db, { kind, config, source: path.basename(values.config!), ...annotations });
+      const prepared = await prepareRun(db, { kind, config, source: path.basename(values.config!), ...description });
       process.stdout.write(`${JSON.stringify({ kind: prepared.kind, config: prepared.config })}\n`);
       return;
     }
     if (values.offline) {
       // Never sent to the queue, so no worker picks it up: `batch import` executes it once its requests are answered.
-      const run = await createRun(db, { kind, config, source: path.basename(values.config!), ...annotations });
+      const run = await createRun(db, { kind, config, source: path.basename(values.config!), ...description });
       log(`created ${kind} run ${run.id} "${run.name}" for offline execution; next: stepwiser batch export ${run.id} -o requests.jsonl`);
       process.stdout.write(`${JSON.stringify({ runId: run.id, name: run.name, status: run.status, execution: "offline" })}\n`);
       return;
@@ -192,7 +192,7 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
     const queue = await connectJobQueue(url);
     let run;
     try {
-      run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!), ...annotations });
+      run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!), ...description });
     } finally {
       // Also when the config is refused: an open queue connection would keep the process alive.
       await queue.stop({ graceful: false, wait: true });

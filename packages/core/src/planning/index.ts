@@ -1,2 +1,2 @@
-export * from "./annotation-cost";
+export * from "./annotate-cost";
 export * from "./storage-footprint";

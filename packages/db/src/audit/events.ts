@@ -23,7 +23,7 @@ interface AuditEventShapes {
   "export.submitted": { entityType: "Run"; after: { kind: string; sourceRunId: string } };
   "run.submitted": { entityType: "Run"; after: { kind: RunKind; name?: string; tags?: string[] } };
   /** A researcher changed a run's name, notes or tags; only the changed fields are recorded. */
-  "run.updated": { entityType: "Run"; before: AuditRunAnnotations; after: AuditRunAnnotations };
+  "run.updated": { entityType: "Run"; before: AuditRunDescription; after: AuditRunDescription };
   "run.cancel_requested": { entityType: "Run" };
   "run.resumed": { entityType: "Run" };
   /** A `vllm run-batch` output file's answers were stored for an offline run. */
@@ -172,7 +172,7 @@ export type AuditEvent = { [A in AuditAction]: { action: A; entityId: string } &
 export type AuditEventOf<A extends AuditAction> = Extract<AuditEvent, { action: A }>;
 
 /** The researcher-set fields of a run, as `run.updated` records them. */
-export interface AuditRunAnnotations {
+export interface AuditRunDescription {
   name?: string | null;
   notes?: string;
   tags?: string[];

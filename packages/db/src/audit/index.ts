@@ -4,7 +4,7 @@ export {
   isAuditAction,
   type AuditAction,
   type AuditEndpointSnapshot,
-  type AuditRunAnnotations,
+  type AuditRunDescription,
   type AuditDemoRuns,
   type AuditEntityType,
   type AuditEvent,

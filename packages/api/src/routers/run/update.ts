@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { updateRunAnnotations } from "../../services/run/update";
+import { updateRunDescription } from "../../services/run/update";
 import { researchManageProcedure } from "../../trpc";
 
 export const updateRunInput = z.object({
@@ -11,4 +11,4 @@ export const updateRunInput = z.object({
 });
 
 /** Renames a run, or changes its notes or tags (audited). */
-export const update = researchManageProcedure.input(updateRunInput).mutation(({ ctx, input }) => updateRunAnnotations({ ...ctx, input }));
+export const update = researchManageProcedure.input(updateRunInput).mutation(({ ctx, input }) => updateRunDescription({ ...ctx, input }));

@@ -1,10 +1,10 @@
 import { InputError, NotFoundError, runNameSchema, runNotesSchema, runTagsSchema } from "@stepwiser/core";
-import { recordAudit, type AuditRunAnnotations } from "@stepwiser/db";
+import { recordAudit, type AuditRunDescription } from "@stepwiser/db";
 import { defaultRunName } from "@stepwiser/jobs";
 import { z } from "zod";
 import type { ServiceArgs } from "../args";
 
-export interface RunAnnotationsUpdate {
+export interface RunDescriptionUpdate {
   id: string;
   /** A new name; null goes back to the generated one. */
   name?: string | null;
@@ -18,7 +18,7 @@ const updateSchema = z.object({ name: runNameSchema.nullable().optional(), notes
  * Changes a run's name, notes or tags (any run, in any state: they describe the run,
  * not what it computes). Audited with the changed fields before and after.
  */
-export async function updateRunAnnotations({ db, user, input }: ServiceArgs<RunAnnotationsUpdate>) {
+export async function updateRunDescription({ db, user, input }: ServiceArgs<RunDescriptionUpdate>) {
   const parsed = updateSchema.safeParse({ name: input.name, notes: input.notes, tags: input.tags });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -28,8 +28,8 @@ export async function updateRunAnnotations({ db, user, input }: ServiceArgs<RunA
   return db.$transaction(async (tx) => {
     const run = await tx.run.findUnique({ where: { id: input.id }, select: { id: true, kind: true, config: true, name: true, notes: true, tags: true } });
     if (!run) throw new NotFoundError(`run ${input.id} does not exist`);
-    const before: AuditRunAnnotations = {};
-    const after: AuditRunAnnotations = {};
+    const before: AuditRunDescription = {};
+    const after: AuditRunDescription = {};
     const data: { name?: string; notes?: string; tags?: string[] } = {};
     if (next.name !== undefined) {
       const name = next.name ?? defaultRunName(run);

@@ -9,8 +9,8 @@ import { inspectSolution } from "./inspect";
  * per-chunk rows; `runs` describes each run the rows name.
  */
 export async function solutionChunks(args: ServiceArgs<{ id: string }>) {
-  const { annotations, judgements, solutionJudgements, segmentations, ...solution } = await inspectSolution(args);
-  const describe = ({ runId, kind, createdAt, label, strategy, rollouts, judgeModel, policyModel }: Pick<(typeof annotations)[number], "runId" | "kind" | "createdAt" | "label" | "strategy" | "rollouts" | "judgeModel" | "policyModel">) => ({
+  const { annotateRuns, judgements, solutionJudgements, segmentations, ...solution } = await inspectSolution(args);
+  const describe = ({ runId, kind, createdAt, label, strategy, rollouts, judgeModel, policyModel }: Pick<(typeof annotateRuns)[number], "runId" | "kind" | "createdAt" | "label" | "strategy" | "rollouts" | "judgeModel" | "policyModel">) => ({
     runId,
     kind,
     createdAt,
@@ -20,25 +20,25 @@ export async function solutionChunks(args: ServiceArgs<{ id: string }>) {
     judgeModel,
     policyModel,
   });
-  const runs = [...new Map([...annotations, ...judgements, ...solutionJudgements].map((r) => [r.runId, describe(r)])).values()];
+  const runs = [...new Map([...annotateRuns, ...judgements, ...solutionJudgements].map((r) => [r.runId, describe(r)])).values()];
   return {
     ...solution,
     runs,
     /** Judges that answer per solution (the critic, ThinkPRM, outcome models): each run's prediction and samples. */
     solutionJudgements: solutionJudgements.map((j) => ({ runId: j.runId, promptTemplateId: j.promptTemplateId, predictedFirstError: j.predictedFirstError, score: j.score, samples: j.samples })),
     segmentations: segmentations.map((segmentation) => {
-      const annotationsHere = annotations.filter((a) => a.segmentationId === segmentation.id);
+      const annotateRunsHere = annotateRuns.filter((a) => a.segmentationId === segmentation.id);
       return {
         id: segmentation.id,
         method: segmentation.method,
         chunks: segmentation.chunks.map((chunk) => ({
           ...chunk,
-          qValues: annotationsHere.flatMap((a) =>
+          qValues: annotateRunsHere.flatMap((a) =>
             a.values
               .filter((v) => v.prefixLength === chunk.index + 1)
               .map((v) => ({ runId: a.runId, qValue: v.qValue, rollouts: v.rolloutCount, correct: v.correctCount })),
           ),
-          labels: annotationsHere.flatMap((a) =>
+          labels: annotateRunsHere.flatMap((a) =>
             a.labels.filter((l) => l.chunkId === chunk.id).map((l) => ({ runId: a.runId, rule: l.rule, paramsKey: l.paramsKey, label: l.label, confidence: l.confidence })),
           ),
           verdicts: judgements.flatMap((j) =>

@@ -67,7 +67,7 @@ export async function inspectSolution({ db, input }: ServiceArgs<{ id: string }>
     };
   };
 
-  const annotations = [...new Set(values.map((v) => `${v.runId}|${v.segmentationId}`))].map((key) => {
+  const annotateRuns = [...new Set(values.map((v) => `${v.runId}|${v.segmentationId}`))].map((key) => {
     const [runId, segmentationId] = key.split("|") as [string, string];
     return {
       ...describe(runId),
@@ -86,7 +86,7 @@ export async function inspectSolution({ db, input }: ServiceArgs<{ id: string }>
     ...prediction,
     samples: readSolutionSamples(stored),
   }));
-  return { ...solution, annotations, judgements, solutionJudgements };
+  return { ...solution, annotateRuns, judgements, solutionJudgements };
 }
 
 /** The template a judge run's prompt came from: the StepWiser judge prompt or the critic template, as stored. */

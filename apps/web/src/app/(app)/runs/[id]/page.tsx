@@ -7,7 +7,7 @@ import { Card, ErrorAlert, ProgressBar, StatusBadge } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { isRunActive } from "~/lib/run-status";
 import { useTRPC } from "~/trpc/react";
-import { RunAnnotations } from "./run-annotations";
+import { RunDescription } from "./run-description";
 import { RunCharts } from "./run-charts";
 import { RunConfidence } from "./run-confidence";
 import { RunControls } from "./run-controls";
@@ -59,7 +59,7 @@ export default function RunPage() {
           <RunControls id={r.id} status={r.status} cancelRequested={r.cancelRequestedAt !== null} />
         </div>
       </div>
-      <RunAnnotations run={r} />
+      <RunDescription run={r} />
       {r.datasetId && (
         <nav aria-label="Run context" className="flex gap-4 text-sm">
           <Link href={`/datasets/${r.datasetId}`} className="text-blue-700 hover:underline">

@@ -6,7 +6,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
-import { launchAnnotations } from "./launch-annotations";
+import { launchDescription } from "./launch-description";
 import {
   endpointProtocolWarning,
   hasProtocol,
@@ -165,7 +165,7 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
   const [problem, setProblem] = useState<string | null>(null);
   const [offline, setOffline] = useState(false);
   const [preset, setPreset] = useState("");
-  const [annotations, setAnnotations] = useState({ name: "", tags: "", notes: "" });
+  const [description, setDescription] = useState({ name: "", tags: "", notes: "" });
   const [protocolValues, setProtocolValues] = useState<Record<string, Partial<ProtocolValues>>>({});
   const launch = useMutation(trpc.run.launch.mutationOptions({ onSuccess: ({ runId }) => router.push(`/runs/${runId}`) }));
 
@@ -188,7 +188,7 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
     setProblem(null);
     try {
       const config = { ...configFromValues(shownFields, Object.fromEntries(shownFields.map((f) => [f.name, current(f)]))), ...protocolConfig(kind, protocol, options) };
-      launch.mutate({ kind: kind as "annotate", config, offline: offline && OFFLINE_KINDS.has(kind), ...launchAnnotations(annotations) });
+      launch.mutate({ kind: kind as "annotate", config, offline: offline && OFFLINE_KINDS.has(kind), ...launchDescription(description) });
     } catch (error) {
       setProblem(error instanceof FieldError ? error.message : String(error));
     }
@@ -227,13 +227,13 @@ export function LaunchForm({ initialKind, initialDatasetId }: { initialKind?: st
       <fieldset className="grid grid-cols-1 gap-3 border-t border-slate-100 pt-3 sm:grid-cols-2">
         <legend className="sr-only">Name, tags and notes</legend>
         <Field label="Name" hint="Optional; names need not be unique.">
-          <Input value={annotations.name} maxLength={120} placeholder="generated from kind, model and parameters" onChange={(e) => setAnnotations({ ...annotations, name: e.target.value })} />
+          <Input value={description.name} maxLength={120} placeholder="generated from kind, model and parameters" onChange={(e) => setDescription({ ...description, name: e.target.value })} />
         </Field>
         <Field label="Tags" hint="Optional, comma-separated: baseline, paper-table-2.">
-          <Input value={annotations.tags} onChange={(e) => setAnnotations({ ...annotations, tags: e.target.value })} />
+          <Input value={description.tags} onChange={(e) => setDescription({ ...description, tags: e.target.value })} />
         </Field>
         <Field label="Notes" hint="Optional Markdown: what this run is for." className="sm:col-span-2">
-          <Textarea rows={3} value={annotations.notes} onChange={(e) => setAnnotations({ ...annotations, notes: e.target.value })} />
+          <Textarea rows={3} value={description.notes} onChange={(e) => setDescription({ ...description, notes: e.target.value })} />
         </Field>
       </fieldset>
       {OFFLINE_KINDS.has(kind) && (

@@ -32,7 +32,7 @@ export default function SolutionInspectorPage() {
   const trpc = useTRPC();
   const view = useQuery(trpc.solution.inspect.queryOptions({ id }));
   const [segmentationId, setSegmentationId] = useState<string | null>(null);
-  const [annotationRunId, setAnnotationRunId] = useState<string | null>(null);
+  const [annotateRunId, setAnnotateRunId] = useState<string | null>(null);
   const [params, setParams] = useLabelParams();
   const [active, setActive] = useState(0);
   const [help, setHelp] = useState(false);
@@ -40,15 +40,15 @@ export default function SolutionInspectorPage() {
   const [textMode, setTextMode] = useState<RichTextMode>("rendered");
 
   const t = view.data;
-  const { segmentation, annotations, annotation } = inspectorSelection(t, { segmentationId, annotationRunId });
+  const { segmentation, annotateRuns, annotateRun } = inspectorSelection(t, { segmentationId, annotateRunId });
   const chunks = useMemo(() => segmentation?.chunks ?? [], [segmentation]);
   const labels = useMemo(
-    () => (annotation ? labelsFromValues(annotation.values, chunks.length, params, { chunkIds: chunks.map((c) => c.id), stored: annotation.labels, options: annotation.labelConfidence }) : null),
-    [annotation, chunks, params],
+    () => (annotateRun ? labelsFromValues(annotateRun.values, chunks.length, params, { chunkIds: chunks.map((c) => c.id), stored: annotateRun.labels, options: annotateRun.labelConfidence }) : null),
+    [annotateRun, chunks, params],
   );
   const rows = useMemo(
-    () => inspectorChunkRows({ chunks, sourceFirstErrorIndex: t?.sourceFirstErrorIndex ?? null, annotation, labels, judgements: t?.judgements ?? [] }),
-    [annotation, chunks, labels, t],
+    () => inspectorChunkRows({ chunks, sourceFirstErrorIndex: t?.sourceFirstErrorIndex ?? null, annotateRun, labels, judgements: t?.judgements ?? [] }),
+    [annotateRun, chunks, labels, t],
   );
   const solutionViews = useMemo(() => solutionJudgementViews(t?.solutionJudgements ?? []), [t]);
   const neighbors = useSolutionNeighbors(t?.dataset.id, id);
@@ -85,9 +85,9 @@ export default function SolutionInspectorPage() {
   if (view.error) return <ErrorAlert>{errorMessage(view.error)}</ErrorAlert>;
   if (!t) return <p className="text-sm text-slate-500">Loading…</p>;
   const firstError = t.sourceFirstErrorIndex;
-  const curve = annotation ? qCurveValues(chunks, annotation.values) : null;
+  const curve = annotateRun ? qCurveValues(chunks, annotateRun.values) : null;
   const segmentationOptions = t.segmentations.map((s) => [s.id, s.method] as const);
-  const annotationOptions = annotations.map((a) => [a.runId, a.label] as const);
+  const annotateRunOptions = annotateRuns.map((a) => [a.runId, a.label] as const);
 
   return (
     <div className="space-y-4">
@@ -115,15 +115,15 @@ export default function SolutionInspectorPage() {
 
       <div className="flex flex-wrap items-center gap-3">
         {t.segmentations.length > 1 && <Select inline aria-label="Segmentation" className="text-sm" value={segmentation?.id ?? ""} onChange={(e) => setSegmentationId(e.target.value)} options={segmentationOptions} />}
-        {annotations.length > 1 && <Select inline aria-label="Annotation run" className="text-sm" value={annotation?.runId ?? ""} onChange={(e) => setAnnotationRunId(e.target.value)} options={annotationOptions} />}
-        {annotation && <LabelSliders params={params} onChange={setParams} />}
+        {annotateRuns.length > 1 && <Select inline aria-label="Annotate run" className="text-sm" value={annotateRun?.runId ?? ""} onChange={(e) => setAnnotateRunId(e.target.value)} options={annotateRunOptions} />}
+        {annotateRun && <LabelSliders params={params} onChange={setParams} />}
         <RichTextModeToggle mode={textMode} onModeChange={setTextMode} />
         <Button variant="subtle" className="text-xs" onClick={() => setHelp(!help)}>
           keyboard (?)
         </Button>
       </div>
       {help && <ShortcutHelp shortcuts={shortcuts} />}
-      {annotation && curve && <QCurve q0={curve.q0} q={curve.q} gamma={params.gamma} relRatio={labels?.relRatio ?? null} />}
+      {annotateRun && curve && <QCurve q0={curve.q0} q={curve.q} gamma={params.gamma} relRatio={labels?.relRatio ?? null} />}
       {rollouts && segmentation && <RolloutsPanel runId={rollouts.runId} segmentationId={segmentation.id} prefixLength={rollouts.prefixLength} onClose={() => setRollouts(null)} />}
 
       <SolutionJudgementsPanel views={solutionViews} textMode={textMode} />
@@ -138,7 +138,7 @@ export default function SolutionInspectorPage() {
               row={row}
               active={active === row.index}
               textMode={textMode}
-              onRollouts={annotation && row.rolloutsPrefixLength !== null ? () => setRollouts({ runId: annotation.runId, prefixLength: row.rolloutsPrefixLength! }) : undefined}
+              onRollouts={annotateRun && row.rolloutsPrefixLength !== null ? () => setRollouts({ runId: annotateRun.runId, prefixLength: row.rolloutsPrefixLength! }) : undefined}
             />
           ))}
         </ol>

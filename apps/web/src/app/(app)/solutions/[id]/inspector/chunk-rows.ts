@@ -20,7 +20,7 @@ export interface InspectedSegmentation {
   chunks: InspectedChunk[];
 }
 
-export interface InspectedAnnotation {
+export interface InspectedAnnotateRun {
   runId: string;
   segmentationId: string;
   values: StoredValue[];
@@ -69,14 +69,14 @@ export interface ChunkRowData extends InspectedChunk {
 }
 
 /** The segmentation and annotate run on screen: the chosen ones, else the first of each (annotate runs of that segmentation only). */
-export function inspectorSelection<S extends InspectedSegmentation, A extends InspectedAnnotation>(
-  data: { segmentations: S[]; annotations: A[] } | undefined,
-  chosen: { segmentationId: string | null; annotationRunId: string | null },
-): { segmentation: S | undefined; annotations: A[]; annotation: A | undefined } {
+export function inspectorSelection<S extends InspectedSegmentation, A extends InspectedAnnotateRun>(
+  data: { segmentations: S[]; annotateRuns: A[] } | undefined,
+  chosen: { segmentationId: string | null; annotateRunId: string | null },
+): { segmentation: S | undefined; annotateRuns: A[]; annotateRun: A | undefined } {
   const segmentation = data?.segmentations.find((s) => s.id === chosen.segmentationId) ?? data?.segmentations[0];
-  const annotations = (data?.annotations ?? []).filter((a) => a.segmentationId === segmentation?.id);
-  const annotation = annotations.find((a) => a.runId === chosen.annotationRunId) ?? annotations[0];
-  return { segmentation, annotations, annotation };
+  const annotateRuns = (data?.annotateRuns ?? []).filter((a) => a.segmentationId === segmentation?.id);
+  const annotateRun = annotateRuns.find((a) => a.runId === chosen.annotateRunId) ?? annotateRuns[0];
+  return { segmentation, annotateRuns, annotateRun };
 }
 
 /** Q-values for the curve: Q₀ of the bare problem, then Q after each chunk (null where the run stored none). */
@@ -96,12 +96,12 @@ const asVerdict = (verdict: string): Verdict => (verdict === "Positive" || verdi
 export function inspectorChunkRows(input: {
   chunks: readonly InspectedChunk[];
   sourceFirstErrorIndex: number | null;
-  annotation: { values: readonly StoredValue[] } | undefined;
+  annotateRun: { values: readonly StoredValue[] } | undefined;
   labels: ChunkLabels | null;
   judgements: readonly InspectedJudgement[];
 }): ChunkRowData[] {
-  const { sourceFirstErrorIndex: firstError, annotation, labels } = input;
-  const values = new Map((annotation?.values ?? []).map((v) => [v.prefixLength, v]));
+  const { sourceFirstErrorIndex: firstError, annotateRun, labels } = input;
+  const values = new Map((annotateRun?.values ?? []).map((v) => [v.prefixLength, v]));
   const judges = input.judgements.map((j) => ({
     runId: j.runId,
     name: j.judgeModel ?? j.runId,
@@ -135,7 +135,7 @@ export function inspectorChunkRows(input: {
         template: judge.template,
         samples: judge.samples.filter((s) => s.chunkId === chunk.id).map((s) => ({ sampleIndex: s.sampleIndex, verdict: asVerdict(s.verdict), rationale: s.rationale, truncated: s.truncated === true })),
       })),
-      rolloutsPrefixLength: annotation ? chunk.index + 1 : null,
+      rolloutsPrefixLength: annotateRun ? chunk.index + 1 : null,
     };
   });
 }

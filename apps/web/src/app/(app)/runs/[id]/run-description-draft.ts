@@ -1,20 +1,20 @@
 import { splitTags } from "@stepwiser/core";
 
 /** What the run page's edit form holds: the name as typed (empty = the generated name), tags as a comma-separated line, notes as Markdown. */
-export interface AnnotationsDraft {
+export interface DescriptionDraft {
   name: string;
   tags: string;
   notes: string;
 }
 
-export interface StoredAnnotations {
+export interface StoredDescription {
   name: string;
   tags: readonly string[];
   notes: string;
 }
 
 /** The form's starting values for a run. */
-export function draftOf(run: StoredAnnotations): AnnotationsDraft {
+export function draftOf(run: StoredDescription): DescriptionDraft {
   return { name: run.name, tags: run.tags.join(", "), notes: run.notes };
 }
 
@@ -23,7 +23,7 @@ export function draftOf(run: StoredAnnotations): AnnotationsDraft {
  * emptied name asks for the generated one back (null); tags are split on commas.
  * The server checks and normalises them and names the field of any error.
  */
-export function annotationsChange(run: StoredAnnotations, draft: AnnotationsDraft): { name?: string | null; tags?: string[]; notes?: string } {
+export function descriptionChange(run: StoredDescription, draft: DescriptionDraft): { name?: string | null; tags?: string[]; notes?: string } {
   const change: { name?: string | null; tags?: string[]; notes?: string } = {};
   const name = draft.name.trim();
   if (name === "") change.name = null;

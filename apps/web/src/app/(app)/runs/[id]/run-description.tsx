@@ -7,17 +7,17 @@ import { Badge, Button, Card, ErrorAlert, Field, Input, Textarea } from "~/compo
 import { errorMessage } from "~/lib/error-message";
 import { useCan } from "~/lib/session-context";
 import { useTRPC } from "~/trpc/react";
-import { annotationsChange, draftOf, type AnnotationsDraft, type StoredAnnotations } from "./run-annotations-draft";
+import { descriptionChange, draftOf, type DescriptionDraft, type StoredDescription } from "./run-description-draft";
 
 /**
  * A run's tags and notes under its heading, and for researchers an Edit button
  * opening its name, tags and notes inline (saved through `run.update`, audited).
  * Notes are Markdown shown through the sanitising rich-text renderer.
  */
-export function RunAnnotations({ run }: { run: StoredAnnotations & { id: string } }) {
+export function RunDescription({ run }: { run: StoredDescription & { id: string } }) {
   const canEdit = useCan("research.manage");
-  const [draft, setDraft] = useState<AnnotationsDraft | null>(null);
-  if (draft) return <AnnotationsForm run={run} draft={draft} setDraft={setDraft} />;
+  const [draft, setDraft] = useState<DescriptionDraft | null>(null);
+  if (draft) return <DescriptionForm run={run} draft={draft} setDraft={setDraft} />;
   if (run.tags.length === 0 && run.notes.trim() === "" && !canEdit) return null;
   return (
     <section aria-label="Name, tags and notes" className="space-y-2">
@@ -32,7 +32,7 @@ export function RunAnnotations({ run }: { run: StoredAnnotations & { id: string 
           </ul>
         )}
         {canEdit && (
-          <Button size="sm" onClick={() => setDraft(draftOf(run))} data-testid="edit-run-annotations">
+          <Button size="sm" onClick={() => setDraft(draftOf(run))} data-testid="edit-run-description">
             Edit name, tags and notes
           </Button>
         )}
@@ -46,7 +46,7 @@ export function RunAnnotations({ run }: { run: StoredAnnotations & { id: string 
   );
 }
 
-function AnnotationsForm({ run, draft, setDraft }: { run: StoredAnnotations & { id: string }; draft: AnnotationsDraft; setDraft: (draft: AnnotationsDraft | null) => void }) {
+function DescriptionForm({ run, draft, setDraft }: { run: StoredDescription & { id: string }; draft: DescriptionDraft; setDraft: (draft: DescriptionDraft | null) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [preview, setPreview] = useState(false);
@@ -59,7 +59,7 @@ function AnnotationsForm({ run, draft, setDraft }: { run: StoredAnnotations & { 
       },
     }),
   );
-  const change = annotationsChange(run, draft);
+  const change = descriptionChange(run, draft);
   return (
     <Card
       as="form"

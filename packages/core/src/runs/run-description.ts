@@ -44,12 +44,12 @@ export const runTagsSchema = z
   .pipe(z.array(z.string()).max(RUN_TAGS_MAX, `a run has at most ${RUN_TAGS_MAX} tags`));
 
 /** What researchers set on a run besides its config: at launch, all optional; a missing name is generated. */
-export const runAnnotationsSchema = z.object({
+export const runDescriptionSchema = z.object({
   name: runNameSchema.optional(),
   notes: runNotesSchema.optional(),
   tags: runTagsSchema.optional(),
 });
-export type RunAnnotations = z.output<typeof runAnnotationsSchema>;
+export type RunDescription = z.output<typeof runDescriptionSchema>;
 
 /** Splits a comma-separated tag list ("baseline, paper table 2") as the CLI and forms take it. */
 export function splitTags(text: string): string[] {
