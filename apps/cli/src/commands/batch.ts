@@ -6,7 +6,7 @@ import { openStoredFile } from "@stepwiser/api/services/file";
 import { getRunState } from "@stepwiser/api/services/run";
 import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { batchExportReportSchema, connectJobQueue, exportSummarySchema, isTerminal, MAX_IMPORT_FILE_BYTES, readSummary, startWorker, storeFile, submitBatchOutputImport, submitExport } from "@stepwiser/jobs";
+import { batchExportReportSchema, connectJobQueue, exportSummarySchema, isTerminal, MAX_IMPORT_FILE_BYTES, readRunSummary, readSummary, startWorker, storeFile, submitBatchOutputImport, submitExport, type BatchOutputImportSummary } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { closeLineOutput, lineOutput, readableFile, writeBytes } from "../input/line-files";
 import { UsageError } from "../usage-error";
@@ -91,7 +91,8 @@ async function importOutput(runId: string, given: string): Promise<void> {
     }
     const imported = await workUntilDone(db, url, importRunId);
     if (imported.status !== "completed") throw new InputError(imported.error ?? `the import ended ${imported.status}`);
-    const result = (imported.summary ?? {}) as { requests?: number; samples?: number; skipped?: number; skippedReason?: string };
+    const read = readRunSummary({ kind: "import", summary: imported.summary });
+    const result: Partial<BatchOutputImportSummary> = read && "samples" in read ? read : {};
     log(`imported ${result.requests ?? 0} requests (${result.samples ?? 0} samples) from ${given}; ${result.skipped ?? 0} lines skipped`);
     if (result.skippedReason) log(result.skippedReason);
     await follow(db, url, runId, true);

@@ -28,7 +28,8 @@ import {
   startWorker,
   submitImportFromContent,
   type ImportOptionsInput,
-  type ImportSummary,
+  readRunSummary,
+  type FileImportSummary,
 } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { migrateOnce } from "../migrate-once";
@@ -199,7 +200,9 @@ export async function importCommand(args: string[]): Promise<void> {
           else progress.update(line, `${run.status} ${run.unitsDone}`);
           if (ended) {
             const solutions = run.datasetId ? await countDatasetSolutions({ db, input: { datasetId: run.datasetId } }) : 0;
-            const summary = (run.summary ?? {}) as Partial<ImportSummary>;
+            const read = readRunSummary({ kind: "import", summary: run.summary });
+            // A file import's counts (a failed one may have none).
+            const summary: Partial<FileImportSummary> = read && "records" in read ? read : {};
             if (summary.report) {
               const imported = run.status === "completed" ? { written: summary.written ?? 0, skipped: summary.skipped ?? 0, replaced: summary.replaced ?? 0 } : null;
               for (const line of importSummaryLines(path.basename(files[i]!), runId, imported, summary.report)) log(line);

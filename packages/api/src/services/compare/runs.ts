@@ -1,6 +1,10 @@
 import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, judgeProtocolRef, type JudgeProtocolId } from "@stepwiser/core";
 import { Prisma, type Db, type RunKind, type RunStatus } from "@stepwiser/db";
-import { describeRun, readRunConfig, runName } from "@stepwiser/jobs";
+import { describeRun, readRunConfig, readSummary, runName } from "@stepwiser/jobs";
+import { z } from "zod";
+
+/** The protocol a judge or benchmark run's summary recorded, where it recorded one. */
+const recordedProtocolSchema = z.object({ protocol: z.string() });
 
 /**
  * What the compare procedures share: which runs can be compared, how each
@@ -75,8 +79,8 @@ export function comparableRun(run: { id: string; kind: RunKind; name: string | n
 
 /** The protocol version a run's summary recorded (`protocol: "id@vN"`), when it names this protocol; else the current one. */
 function recordedProtocolRef(summary: unknown, protocol: JudgeProtocolId): string {
-  const recorded = typeof summary === "object" && summary !== null && "protocol" in summary ? (summary as { protocol: unknown }).protocol : undefined;
-  return typeof recorded === "string" && new RegExp(`^${protocol}@v\\d+$`).test(recorded) ? recorded : judgeProtocolRef(protocol);
+  const recorded = readSummary(recordedProtocolSchema, summary)?.protocol;
+  return recorded !== undefined && new RegExp(`^${protocol}@v\\d+$`).test(recorded) ? recorded : judgeProtocolRef(protocol);
 }
 
 const runSelect = { id: true, kind: true, name: true, status: true, datasetId: true, createdAt: true, config: true, summary: true } as const;

@@ -1,5 +1,5 @@
 import type { Prisma } from "@stepwiser/db";
-import { tryReadRunConfig, type TrainingSetReport } from "@stepwiser/jobs";
+import { readRunSummary, tryReadRunConfig, type TrainingSetReport } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { runSummarySelect, toRunSummary } from "../run/summary";
 
@@ -45,8 +45,7 @@ export async function listExports({ db, input }: ServiceArgs<{ sourceRunId?: str
   return runs.map(({ summary, outputFiles, ...run }, i) => {
     const spec = specs[i] ?? null;
     const sourceRunId = spec ? (spec.kind === "training-set" ? spec.annotateRunId : spec.runId) : null;
-    const stored = (summary ?? null) as { report?: unknown } | null;
-    const report = stored?.report ?? null;
+    const report = readRunSummary({ kind: "export", summary })?.report ?? null;
     const source = sourceRunId ? sourceById.get(sourceRunId) : undefined;
     return {
       ...toRunSummary(run),

@@ -57,3 +57,4 @@ export const batchOutputImportSummarySchema = z.object({
 export const importSummarySchema = z.union([batchOutputImportSummarySchema, fileImportSummarySchema]);
 export type FileImportSummary = z.output<typeof fileImportSummarySchema>;
 export type ImportRunSummary = z.output<typeof importSummarySchema>;
+export type BatchOutputImportSummary = z.output<typeof batchOutputImportSummarySchema>;
