@@ -1,4 +1,5 @@
-import type { Db, LabelRule, RunKind, StepLabel } from "@stepwiser/db";
+import type { Db, LabelRule, StepLabel } from "@stepwiser/db";
+import type { RunKind } from "@stepwiser/jobs";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { appRouter, createCallerFactory } from "../src";

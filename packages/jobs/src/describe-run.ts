@@ -1,6 +1,6 @@
 import type { StoredRun } from "./read-run";
 import { tryReadStoredConfig } from "./runs/stored-config";
-import { RUN_KINDS } from "./registry";
+import { isRunKind, RUN_KINDS } from "./registry";
 import type { AnyRunKind } from "./runs/run-kind";
 
 /** The minute a run was created, as every run label shows it. */
@@ -16,10 +16,10 @@ export function runMinute(createdAt: Date): string {
  * A run whose config does not read is still named, by its id.
  */
 export function defaultRunName(run: { kind: StoredRun["kind"]; config: unknown; id?: string }): string {
-  const kind: AnyRunKind = RUN_KINDS[run.kind];
-  const config: unknown = tryReadStoredConfig({ id: run.id ?? "new", kind: run.kind, config: run.config }, kind.storedSchema);
+  const kind: AnyRunKind | undefined = isRunKind(run.kind) ? RUN_KINDS[run.kind] : undefined;
+  const config: unknown = kind ? tryReadStoredConfig({ id: run.id ?? "new", kind: run.kind, config: run.config }, kind.storedSchema) : null;
   // What tells runs of one kind apart, read from the config with its kind's defaults.
-  const parts = config === null ? [...(run.id ? [run.id] : []), "config unreadable"] : kind.facts(config);
+  const parts = !kind || config === null ? [...(run.id ? [run.id] : []), "config unreadable"] : kind.facts(config);
   return [run.kind.replaceAll("_", "-"), ...parts].join(" · ");
 }
 

@@ -1,6 +1,5 @@
-import type { RunKind } from "@stepwiser/db";
 import type { z } from "zod";
-import { RUN_KINDS, type RunKinds } from "./registry";
+import { isRunKind, RUN_KIND_NAMES, RUN_KINDS, type RunKind, type RunKinds } from "./registry";
 import { readStoredConfig, readSummary, tryReadStoredConfig, UnreadableRunConfigError } from "./runs/stored-config";
 
 export { UnreadableRunConfigError };
@@ -17,31 +16,44 @@ export type RunWithConfig = { [K in RunKind]: { kind: K; config: RunConfigOf<K> 
 /** A stored run read whole: narrowing on `kind` types `config` and `summary` (null when there is none or it reads otherwise). */
 export type ReadRun = { [K in RunKind]: { kind: K; config: RunConfigOf<K>; summary: RunSummaryOf<K> | null } }[RunKind];
 
-/** What reading needs of a stored run. */
-export interface StoredRun<K extends RunKind = RunKind> {
+/** What reading needs of a stored run (`kind` is text in the database; a known kind narrows it). */
+export interface StoredRun<K extends string = string> {
   id: string;
   kind: K;
   config: unknown;
 }
 
+/** The schemas of a stored run's kind; an unknown kind (a row written by hand or by a release with more kinds) does not read. */
+function kindOf(run: { id: string; kind: string }) {
+  if (!isRunKind(run.kind)) throw new UnreadableRunConfigError(`run ${run.id}: "${run.kind}" is not a run kind of this release (known: ${RUN_KIND_NAMES.join(", ")})`, { field: "kind" });
+  return RUN_KINDS[run.kind];
+}
+
 /**
  * The one typed reading of a stored run's config: parsed with its kind's stored schema,
  * defaults filled in. Throws `UnreadableRunConfigError`, naming the run and the field,
- * when the snapshot does not read.
+ * when the snapshot (or its kind) does not read.
  */
-export function readRunConfig<K extends RunKind>(run: StoredRun<K>): RunConfigOf<K> {
-  return readStoredConfig(run, RUN_KINDS[run.kind].storedSchema as z.ZodType<RunConfigOf<K>>);
+export function readRunConfig<K extends RunKind>(run: StoredRun<K>): RunConfigOf<K>;
+export function readRunConfig(run: StoredRun): RunConfigOf<RunKind>;
+export function readRunConfig(run: StoredRun): RunConfigOf<RunKind> {
+  return readStoredConfig(run, kindOf(run).storedSchema as z.ZodType<RunConfigOf<RunKind>>);
 }
 
 /** `readRunConfig`, or null when the snapshot does not read (for lists that must still show the run). */
-export function tryReadRunConfig<K extends RunKind>(run: StoredRun<K>): RunConfigOf<K> | null {
-  return tryReadStoredConfig(run, RUN_KINDS[run.kind].storedSchema as z.ZodType<RunConfigOf<K>>);
+export function tryReadRunConfig<K extends RunKind>(run: StoredRun<K>): RunConfigOf<K> | null;
+export function tryReadRunConfig(run: StoredRun): RunConfigOf<RunKind> | null;
+export function tryReadRunConfig(run: StoredRun): RunConfigOf<RunKind> | null {
+  if (!isRunKind(run.kind)) return null;
+  return tryReadStoredConfig(run, RUN_KINDS[run.kind].storedSchema as z.ZodType<RunConfigOf<RunKind>>);
 }
 
-
-/** A stored run's summary, read by its kind's summary schema (null when there is none or it reads otherwise). */
-export function readRunSummary<K extends RunKind>(run: { kind: K; summary: unknown }): RunSummaryOf<K> | null {
-  return readSummary(RUN_KINDS[run.kind].summarySchema as z.ZodType<RunSummaryOf<K>>, run.summary);
+/** A stored run's summary, read by its kind's summary schema (null when there is none, it reads otherwise, or the kind is unknown). */
+export function readRunSummary<K extends RunKind>(run: { kind: K; summary: unknown }): RunSummaryOf<K> | null;
+export function readRunSummary(run: { kind: string; summary: unknown }): RunSummaryOf<RunKind> | null;
+export function readRunSummary(run: { kind: string; summary: unknown }): RunSummaryOf<RunKind> | null {
+  if (!isRunKind(run.kind)) return null;
+  return readSummary(RUN_KINDS[run.kind].summarySchema as z.ZodType<RunSummaryOf<RunKind>>, run.summary);
 }
 
 /**
@@ -52,7 +64,6 @@ export function readRunSummary<K extends RunKind>(run: { kind: K; summary: unkno
 export function readRun(run: StoredRun & { summary?: unknown }): ReadRun {
   return { kind: run.kind, config: readRunConfig(run), summary: readRunSummary({ kind: run.kind, summary: run.summary }) } as ReadRun;
 }
-
 
 /** `readRun`, or null when its config does not read (for pages that must still show the run). */
 export function tryReadRun(run: StoredRun & { summary?: unknown }): ReadRun | null {

@@ -1,4 +1,3 @@
-import type { RunKind } from "@stepwiser/db";
 import { annotateKind } from "./kinds/annotate/kind";
 import { benchmarkKind } from "./kinds/benchmark/kind";
 import { bestOfNKind } from "./kinds/best-of-n/kind";
@@ -12,8 +11,7 @@ import type { AnyRunKind, AnyUnitRunKind, UnitRunKinds, WholeRunKind } from "./r
 
 /**
  * Every run kind, by `Run.kind`: one line per kind, each a module of its own
- * folder under kinds/. A new kind is its folder, a line here and its `RunKind`
- * value in the schema.
+ * folder under kinds/. A new kind is its folder and a line here.
  */
 export const RUN_KINDS = {
   import: importKind,
@@ -25,9 +23,20 @@ export const RUN_KINDS = {
   chunk_reset: chunkResetKind,
   best_of_n: bestOfNKind,
   export: exportKind,
-} as const satisfies Record<RunKind, AnyRunKind>;
+} as const satisfies Record<string, AnyRunKind>;
 
 export type RunKinds = typeof RUN_KINDS;
+
+/** A run kind's name, as `Run.kind` stores it. */
+export type RunKind = keyof RunKinds;
+
+/** Every run kind's name, for the schemas that accept one. */
+export const RUN_KIND_NAMES = Object.keys(RUN_KINDS) as [RunKind, ...RunKind[]];
+
+/** Whether `kind` names a kind of the registry (a stored run's `kind` is text). */
+export function isRunKind(kind: string): kind is RunKind {
+  return Object.hasOwn(RUN_KINDS, kind);
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above, for the kinds executed whole
 type AnyWholeRunKind = WholeRunKind<any, any>;

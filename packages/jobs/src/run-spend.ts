@@ -1,7 +1,7 @@
 import { runCost, type RunCost, type TokenCounts } from "@stepwiser/core";
 import type { Db, EndpointRole } from "@stepwiser/db";
 import type { StoredRun } from "./read-run";
-import { RUN_KINDS } from "./registry";
+import { isRunKind, RUN_KINDS } from "./registry";
 import type { AnyRunKind, RunEndpoint } from "./runs/run-kind";
 import { recordRunSpend } from "./runs/run-spend-record";
 import { tryReadStoredConfig } from "./runs/stored-config";
@@ -12,6 +12,7 @@ import { tryReadStoredConfig } from "./runs/stored-config";
  * null when its config does not read.
  */
 export function runEndpoints(run: StoredRun): RunEndpoint[] | null {
+  if (!isRunKind(run.kind)) return null;
   const kind: AnyRunKind = RUN_KINDS[run.kind];
   const config: unknown = tryReadStoredConfig(run, kind.storedSchema);
   return config === null ? null : kind.endpoints(config);

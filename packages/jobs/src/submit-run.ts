@@ -1,9 +1,9 @@
 import { InputError, runDescriptionSchema, type RunDescription } from "@stepwiser/core";
-import type { Db, Run, RunKind } from "@stepwiser/db";
+import type { Db, Run } from "@stepwiser/db";
 import { z } from "zod";
 import { QUEUES, type JobQueue } from "./queue/queue";
 import { executeRun, type EngineOptions } from "./runs/engine";
-import { UNIT_RUN_KINDS } from "./registry";
+import { UNIT_RUN_KINDS, type RunKind } from "./registry";
 import { validateRunConfig } from "./kit/config-shape";
 import { defaultRunName } from "./describe-run";
 import { refuseCodeExecutionWithoutSandbox } from "./sandbox/python-sandbox";

@@ -1,5 +1,6 @@
 import { InputError, type Capability } from "@stepwiser/core";
-import { RunKind, RunStatus } from "@stepwiser/db";
+import { RunStatus } from "@stepwiser/db";
+import { RUN_KIND_NAMES } from "@stepwiser/jobs";
 import { z } from "zod";
 import { methodChangesState } from "../auth/caller";
 import type { QueueServiceArgs } from "../services/args";
@@ -89,7 +90,7 @@ const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).
 const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
 
 const runPageQuery = z.strictObject({
-  kind: z.enum(RunKind).optional(),
+  kind: z.enum(RUN_KIND_NAMES).optional(),
   status: z.enum(RunStatus).optional(),
   datasetId: z.string().min(1).optional(),
   search: z.string().trim().min(1).max(200).optional().describe("Part of the run's name, any case"),

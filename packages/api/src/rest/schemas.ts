@@ -1,5 +1,6 @@
 import { STORED_LABEL_RULE_VALUES } from "@stepwiser/core";
-import { DatasetStatus, EndpointRole, RunKind, RunStatus, StepLabel, Verdict } from "@stepwiser/db";
+import { DatasetStatus, EndpointRole, RunStatus, StepLabel, Verdict } from "@stepwiser/db";
+import { RUN_KIND_NAMES } from "@stepwiser/jobs";
 import { z } from "zod";
 import { launchRunInput } from "../routers/run/launch";
 
@@ -29,7 +30,7 @@ export const errorSchema = z
 export const runSchema = z
   .looseObject({
     id,
-    kind: z.enum(RunKind),
+    kind: z.enum(RUN_KIND_NAMES),
     status: z.enum(RunStatus),
     datasetId: id.nullable(),
     name: z.string().describe('What researchers call the run: set at launch or generated from kind, model and key parameters, e.g. "judge · sim-judge-strong · K=3"; not unique'),
@@ -127,7 +128,7 @@ export const solutionPageSchema = z.object({
 
 const runRef = z.object({
   runId: id,
-  kind: z.enum(RunKind),
+  kind: z.enum(RUN_KIND_NAMES),
   createdAt: dateTime,
   label: z.string(),
   strategy: z.string().nullable(),

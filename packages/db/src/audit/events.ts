@@ -1,5 +1,5 @@
 import type { FinalHumanLabel, HumanWorkCounts, ImportReportCounts } from "@stepwiser/core";
-import type { AnnotationScheme, EndpointRole, Role, RunKind } from "../generated/prisma/client";
+import type { AnnotationScheme, EndpointRole, Role } from "../generated/prisma/client";
 import type { HumanWorkIds } from "../human-work";
 
 /**
@@ -21,7 +21,7 @@ interface AuditEventShapes {
   /** An import finished: the summary of what it wrote, on the dataset it wrote into. */
   "import.completed": { entityType: "Dataset"; after: AuditImportSummary & { runId: string; createdDataset: boolean } };
   "export.submitted": { entityType: "Run"; after: { kind: string; sourceRunId: string } };
-  "run.submitted": { entityType: "Run"; after: { kind: RunKind; name?: string; tags?: string[] } };
+  "run.submitted": { entityType: "Run"; after: { kind: string; name?: string; tags?: string[] } };
   /** A researcher changed a run's name, notes or tags; only the changed fields are recorded. */
   "run.updated": { entityType: "Run"; before: AuditRunDescription; after: AuditRunDescription };
   "run.cancel_requested": { entityType: "Run" };

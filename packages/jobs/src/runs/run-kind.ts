@@ -1,4 +1,4 @@
-import type { Db, EndpointRole, Prisma, RunKind } from "@stepwiser/db";
+import type { Db, EndpointRole, Prisma } from "@stepwiser/db";
 import type { GenerationRequest, TokenUsage } from "@stepwiser/inference";
 import type { z } from "zod";
 import type { EndpointClients, EndpointSnapshot } from "../inference/endpoint-clients";
@@ -35,7 +35,8 @@ export interface RunEndpoint {
  * configuration and summary are read by, and what lists and forms show of it.
  */
 export interface RunKindCommon<Config, Summary> {
-  kind: RunKind;
+  /** Its name, as `Run.kind` stores it (the registry's key). */
+  kind: string;
   /** A new submission's checks and defaults. */
   submitSchema: z.ZodType<Config>;
   /**
@@ -137,7 +138,7 @@ export interface OtherRuns {
   /** The unit kinds by name, for an offline batch's requests and answers. */
   unitKinds: UnitRunKinds;
   /** What a dataset card shows of the run an export comes from: its name, its seed, and how it ran. */
-  provenance(run: { id: string; kind: RunKind; name: string | null; config: unknown }): { name: string; seed: number | null; details: string[] };
+  provenance(run: { id: string; kind: string; name: string | null; config: unknown }): { name: string; seed: number | null; details: string[] };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a map of every unit kind, each typed by its own schemas
@@ -150,7 +151,7 @@ export type RunKindModule<Config, Summary = unknown> = UnitRunKind<Config, Summa
 
 /** What the engine needs of a kind executed unit by unit. */
 export interface RunKindHandler<Config> {
-  kind: RunKind;
+  kind: string;
   /** How the stored `Run.config` reads (see `RunKindCommon.storedSchema`). */
   storedSchema: z.ZodType<Config>;
   /**

@@ -4,8 +4,7 @@ import type { UnitRunKind } from "../../src";
 /**
  * A toy run kind, whole in this folder: it counts the chunks of each solution
  * of a dataset (one unit per segmentation) and sums them up. What a product kind
- * adds besides its folder is its registry line and its `RunKind` value (its
- * `kind` here borrows an existing value, see toy-kind.test.ts).
+ * adds besides its folder is its line in packages/jobs/src/registry.ts.
  */
 const toyConfigSchema = z.object({
   datasetId: z.string().min(1),
@@ -17,7 +16,7 @@ type ToyConfig = z.output<typeof toyConfigSchema>;
 const toySummarySchema = z.object({ solutions: z.number().int(), chunks: z.number().int() });
 
 export const toyKind: UnitRunKind<ToyConfig, z.output<typeof toySummarySchema>> = {
-  kind: "best_of_n",
+  kind: "toy",
   execution: "units",
   submitSchema: toyConfigSchema,
   storedSchema: toyConfigSchema,

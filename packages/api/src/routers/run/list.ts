@@ -1,4 +1,5 @@
-import { RunKind, RunStatus } from "@stepwiser/db";
+import { RunStatus } from "@stepwiser/db";
+import { RUN_KIND_NAMES } from "@stepwiser/jobs";
 import { z } from "zod";
 import { listRunsByPage, RUN_LIST_SORTS } from "../../services/run/list";
 import { researchReadProcedure } from "../../trpc";
@@ -9,7 +10,7 @@ export const listRunsInput = z.object({
   datasetId: z.string().min(1).optional(),
   /** Part of the run's name, any case. */
   search: z.string().trim().max(200).optional(),
-  kinds: z.array(z.enum(RunKind)).max(20).optional(),
+  kinds: z.array(z.enum(RUN_KIND_NAMES)).max(20).optional(),
   statuses: z.array(z.enum(RunStatus)).max(20).optional(),
   /** A model name any of the run's endpoints served (policy, judge or segmenter), as snapshotted at launch. */
   model: z.string().trim().min(1).max(300).optional(),

@@ -1,6 +1,6 @@
 import { InputError, type AnnotationSchemeName } from "@stepwiser/core";
-import { recordAudit, type Db, type RunKind } from "@stepwiser/db";
-import type { StoredRun } from "@stepwiser/jobs";
+import { recordAudit, type Db } from "@stepwiser/db";
+import type { RunKind, StoredRun } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { annotatorsToAdd } from "./membership";
 import { defaultLabelRule, judgeTiePolicy, runSegmentationMethod, storedLabelRule, type QueueLabelRule } from "./queue-runs";
@@ -36,7 +36,7 @@ async function runOf<K extends RunKind>(db: Db, runId: string, datasetId: string
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, datasetId: true, config: true } });
   if (!run) throw bad(`run ${runId} does not exist`, field);
   if (run.datasetId !== datasetId) throw bad(`run ${runId} belongs to another dataset`, field);
-  const isWanted = (kind: RunKind): kind is K => (kinds as readonly RunKind[]).includes(kind);
+  const isWanted = (kind: string): kind is K => (kinds as readonly string[]).includes(kind);
   if (!isWanted(run.kind)) throw bad(`run ${runId} is a ${run.kind} run; expected ${kinds.join(" or ")}`, field);
   return { id: run.id, kind: run.kind, config: run.config };
 }

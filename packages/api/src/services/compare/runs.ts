@@ -1,6 +1,6 @@
 import { InputError, NotFoundError, subsetFromId, type FirstErrorPrediction, type ProcessBenchGold, type TiePolicy, JUDGE_PROTOCOLS, judgeProtocolRef, type JudgeProtocolId } from "@stepwiser/core";
-import { Prisma, type Db, type RunKind, type RunStatus } from "@stepwiser/db";
-import { describeRun, readRunConfig, readSummary, runName } from "@stepwiser/jobs";
+import { Prisma, type Db, type RunStatus } from "@stepwiser/db";
+import { describeRun, readRunConfig, readSummary, runName, type RunKind } from "@stepwiser/jobs";
 import { z } from "zod";
 
 /** The protocol a judge or benchmark run's summary recorded, where it recorded one. */
@@ -49,7 +49,7 @@ export function hasChunkSamples(protocol: JudgeProtocolId): boolean {
 export const COMPARABLE_KINDS = ["benchmark", "judge"] as const satisfies readonly RunKind[];
 
 /** A benchmark or judge run as the compare views read it: its config through the typed reader, its one label. */
-export function comparableRun(run: { id: string; kind: RunKind; name: string | null; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown; summary?: unknown }): ComparableRun {
+export function comparableRun(run: { id: string; kind: string; name: string | null; status: RunStatus; datasetId: string | null; createdAt: Date; config: unknown; summary?: unknown }): ComparableRun {
   const { kind } = run;
   if (kind !== "benchmark" && kind !== "judge") {
     throw new InputError(`run ${run.id} is a ${kind} run; only benchmark and judge runs have first-error predictions`);

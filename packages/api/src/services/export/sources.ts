@@ -1,7 +1,6 @@
 import { describeStoredLabelRule, labelRuleFromStored, type LabelRule } from "@stepwiser/core";
-import type { RunKind } from "@stepwiser/db";
 import type { ServiceContext } from "../args";
-import { describeRun } from "@stepwiser/jobs";
+import { describeRun, type RunKind } from "@stepwiser/jobs";
 
 /** Most recent runs offered per picker; older ones are still exportable by id (CLI, API). */
 const SOURCE_RUNS = 100;

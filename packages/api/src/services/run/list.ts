@@ -1,6 +1,6 @@
 import { InputError } from "@stepwiser/core";
-import { Prisma, type RunKind, type RunStatus } from "@stepwiser/db";
-import { runSpend } from "@stepwiser/jobs";
+import { Prisma, type RunStatus } from "@stepwiser/db";
+import { runSpend, type RunKind } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { runSummarySelect, toRunSummary } from "./summary";
 
@@ -41,7 +41,7 @@ function whereOf(filter: RunListFilter): Prisma.Sql {
   const conditions: Prisma.Sql[] = [];
   if (filter.datasetId) conditions.push(Prisma.sql`r."datasetId" = ${filter.datasetId}`);
   if (filter.search) conditions.push(Prisma.sql`r.name ILIKE ${likeContains(filter.search)}`);
-  if (filter.kinds?.length) conditions.push(Prisma.sql`r.kind IN (${Prisma.join(filter.kinds.map((k) => Prisma.sql`${k}::"RunKind"`))})`);
+  if (filter.kinds?.length) conditions.push(Prisma.sql`r.kind IN (${Prisma.join(filter.kinds)})`);
   if (filter.statuses?.length) conditions.push(Prisma.sql`r.status IN (${Prisma.join(filter.statuses.map((s) => Prisma.sql`${s}::"RunStatus"`))})`);
   if (filter.model) conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "RunModel" m WHERE m."runId" = r.id AND m.model = ${filter.model})`);
   // `@>` on the tags array: answered from the GIN index.

@@ -1,6 +1,5 @@
 import { DEFAULT_LABEL_CONFIDENCE_OPTIONS, NotFoundError } from "@stepwiser/core";
-import { describeRun, tryReadRunConfig, type RunConfigOf } from "@stepwiser/jobs";
-import type { RunKind } from "@stepwiser/db";
+import { describeRun, tryReadRunConfig, type RunConfigOf, type RunKind } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { solutionDetailSelect } from "./get";
 

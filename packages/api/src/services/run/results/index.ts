@@ -1,4 +1,4 @@
-import { NotFoundError } from "@stepwiser/core";
+import { InputError, NotFoundError } from "@stepwiser/core";
 import type { ServiceArgs } from "../../args";
 import { annotateResults } from "./annotate";
 import { benchmarkResults } from "./benchmark";
@@ -39,6 +39,9 @@ export async function runResults({ db, input }: ServiceArgs<{ id: string }>) {
       const summary = readSummary(exportSummarySchema, run.summary);
       return { ...base, kind: "export" as const, summary: summary && { kind: summary.kind, files: summary.files, facts: reportFacts(summary.report) } };
     }
+    default:
+      // `Run.kind` is text: a row of a kind this release does not know (written by hand or by another release).
+      throw new InputError(`run ${run.id} is a "${run.kind}" run, a kind this release does not know`, { field: "kind" });
   }
 }
 
