@@ -8,6 +8,7 @@ import {
   completionChunkSchema,
   completionSchema,
   poolingResponseSchema,
+  stopOf,
   type ChatLogprobsShape,
   type CompletionLogprobsShape,
   type UsageShape,
@@ -332,7 +333,7 @@ function parseResponse(request: GenerationRequest, json: unknown): Omit<Generati
     const logprobs: Array<TokenLogprob[] | undefined> = [];
     for (const c of parsed.data.choices) {
       texts[c.index] = c.message.content ?? "";
-      finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: c.stop_reason ?? null };
+      finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: stopOf(c) };
       logprobs[c.index] = chatTokenLogprobs(c.logprobs);
     }
     return checkedResult(request, n, texts, finishes, parsed.data.usage, logprobs);
@@ -344,7 +345,7 @@ function parseResponse(request: GenerationRequest, json: unknown): Omit<Generati
   const logprobs: Array<TokenLogprob[] | undefined> = [];
   for (const c of parsed.data.choices) {
     texts[c.index] = c.text;
-    finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: c.stop_reason ?? null };
+    finishes[c.index] = { finishReason: c.finish_reason ?? "stop", stopReason: stopOf(c) };
     logprobs[c.index] = completionTokenLogprobs(c.logprobs);
   }
   return checkedResult(request, n, texts, finishes, parsed.data.usage, logprobs);
@@ -448,14 +449,14 @@ function parseChunk(request: GenerationRequest, data: string): ParsedChunk {
     if (!parsed.success) throw new InferenceError("malformed chat stream chunk", "malformed", true);
     return {
       usage: parsed.data.usage,
-      choices: parsed.data.choices.map((c) => ({ index: c.index, text: c.delta.content ?? null, finishReason: c.finish_reason ?? null, stopReason: c.stop_reason ?? null })),
+      choices: parsed.data.choices.map((c) => ({ index: c.index, text: c.delta.content ?? null, finishReason: c.finish_reason ?? null, stopReason: stopOf(c) })),
     };
   }
   const parsed = completionChunkSchema.safeParse(json);
   if (!parsed.success) throw new InferenceError("malformed completion stream chunk", "malformed", true);
   return {
     usage: parsed.data.usage,
-    choices: parsed.data.choices.map((c) => ({ index: c.index, text: c.text ?? null, finishReason: c.finish_reason ?? null, stopReason: c.stop_reason ?? null })),
+    choices: parsed.data.choices.map((c) => ({ index: c.index, text: c.text ?? null, finishReason: c.finish_reason ?? null, stopReason: stopOf(c) })),
   };
 }
 

@@ -9,7 +9,21 @@ const usageSchema = z
   })
   .nullish();
 
-const finish = { finish_reason: z.string().nullish(), stop_reason: z.union([z.string(), z.number()]).nullish() };
+/**
+ * Why a choice stopped: vLLM names the stop string or token in `stop_reason`, SGLang in
+ * `matched_stop` (`CompletionResponseChoice` and the chat choices of
+ * python/sglang/srt/entrypoints/openai/protocol.py: `Union[None, int, str]`).
+ */
+const finish = {
+  finish_reason: z.string().nullish(),
+  stop_reason: z.union([z.string(), z.number()]).nullish(),
+  matched_stop: z.union([z.string(), z.number()]).nullish(),
+};
+
+/** The stop string (or token id) a choice stopped on, in either server's field; null when it stopped otherwise. */
+export function stopOf(choice: { stop_reason?: string | number | null; matched_stop?: string | number | null }): string | number | null {
+  return choice.stop_reason ?? choice.matched_stop ?? null;
+}
 
 /** Chat `choices[].logprobs`: one entry per generated token. */
 const chatLogprobsSchema = z
