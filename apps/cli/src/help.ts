@@ -136,6 +136,7 @@ const EXPORT_TRAINING_SET_FLAGS: readonly Flag[] = [
   ["--min-confidence P", "keep labels at least this sure (0..1), before balancing"],
   ["--data-source NAME", "the data_source field of the records"],
   ["--balance-solutions", "trl-prm: as many solutions with a Negative step as without, per split"],
+  ["--max-response-tokens N", "verl, openrlhf, trl: tokens a rollout may generate in the launch command (default 3096, the paper's judge cap)"],
   ["--out DIR", "the directory for the files (README.md dataset card and manifest.json included)"],
   ["--detach", "queue the export and return its run id without waiting"],
 ];

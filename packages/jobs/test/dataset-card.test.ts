@@ -42,7 +42,7 @@ describe("dataset card", () => {
       ],
       otherFiles: [],
       provenance: { run: { id: "r", name: "n", kind: "annotate", seed: 1, details: [] }, datasets: [], labelRuleKey: "k", params: "{}", promptTemplate: null, seed: 0, seeds: {}, heldOutFraction: 0, filters: [], procedure: [] },
-      launch: launchPlan({ format: "verl", trainRows: 1200, testRows: 0 }),
+      launch: launchPlan({ format: "verl", trainRows: 1200, testRows: 0, maxResponseTokens: 3096 }),
     };
     const text = datasetCardHeader(input);
     expect(text.startsWith("---\n") && text.endsWith("---\n")).toBe(true);

@@ -15,7 +15,7 @@ function exported(format: TrainingSetFormat, train: number, test: number): Expor
 }
 
 const command = (format: TrainingSetFormat, train: number, test: number) => {
-  const plan = launchPlan({ format, trainRows: train, testRows: test });
+  const plan = launchPlan({ format, trainRows: train, testRows: test, maxResponseTokens: 3096 });
   if (plan.command === null) throw new Error(`no command for ${format} with ${train}/${test} rows`);
   return plan.command;
 };
@@ -37,10 +37,10 @@ describe("trainer launch lines", () => {
 
   it("batch sizes are the largest power of two within the split and the trainer's default", () => {
     expect([0, 1, 2, 3, 1000, 1024, 5000].map((n) => powerOfTwoAtMost(n, 1024))).toEqual([0, 1, 2, 2, 512, 1024, 1024]);
-    const plan = launchPlan({ format: "verl", trainRows: 300, testRows: 40 });
+    const plan = launchPlan({ format: "verl", trainRows: 300, testRows: 40, maxResponseTokens: 3096 });
     expect(plan.settings).toMatchObject({ trainBatchSize: 256, ppoMiniBatchSize: 256, gpus: 8 });
-    expect(launchPlan({ format: "verl", trainRows: 100, testRows: 10 }).settings).toMatchObject({ trainBatchSize: 64, ppoMiniBatchSize: 64 });
-    expect(launchPlan({ format: "openrlhf", trainRows: 20, testRows: 0 }).settings).toMatchObject({ rolloutBatchSize: 16, trainBatchSize: 64 });
+    expect(launchPlan({ format: "verl", trainRows: 100, testRows: 10, maxResponseTokens: 3096 }).settings).toMatchObject({ trainBatchSize: 64, ppoMiniBatchSize: 64 });
+    expect(launchPlan({ format: "openrlhf", trainRows: 20, testRows: 0, maxResponseTokens: 3096 }).settings).toMatchObject({ rolloutBatchSize: 16, trainBatchSize: 64 });
   });
 
   const sizes: Array<[number, number]> = [
@@ -54,7 +54,7 @@ describe("trainer launch lines", () => {
   for (const format of TRAINING_SET_FORMATS) {
     it(`${format}: every generated command passes the trainer's checks, with and without a test split`, () => {
       for (const [train, test] of sizes) {
-        const plan = launchPlan({ format, trainRows: train, testRows: test });
+        const plan = launchPlan({ format, trainRows: train, testRows: test, maxResponseTokens: 3096 });
         expect(plan.command, `${train}/${test}`).not.toBeNull();
         expect(checkLaunch(format, plan.command!, exported(format, train, test)), `${train}/${test} rows`).toEqual([]);
         expect(plan.validation).toBe(test > 0 ? "test" : "off");
@@ -62,12 +62,30 @@ describe("trainer launch lines", () => {
     });
   }
 
+  it("every GRPO command lets a rollout run to the judge's generation cap: 3096 tokens by default (the paper's), or the export's setting", () => {
+    const limits = (maxResponseTokens: number) => ({
+      verl: launchPlan({ format: "verl", trainRows: 300, testRows: 40, maxResponseTokens }).command!,
+      openrlhf: launchPlan({ format: "openrlhf", trainRows: 300, testRows: 40, maxResponseTokens }).command!,
+      trl: launchPlan({ format: "trl", trainRows: 300, testRows: 40, maxResponseTokens }).command!,
+    });
+    const paper = limits(3096);
+    expect(paper.verl).toContain("data.max_response_length=3096");
+    expect(paper.openrlhf).toContain("--rollout.max_new_tokens 3096");
+    expect(paper.trl).toContain("max_completion_length=3096");
+    const longer = limits(8192);
+    expect([longer.verl, longer.openrlhf, longer.trl].every((text) => text.includes("8192"))).toBe(true);
+    // The trainers' own defaults would cut a rationale before its verdict.
+    expect(VERL_KEYS.get("data.max_response_length")).toBe(512);
+    expect(OPENRLHF_OPTIONS.get("--rollout.max_new_tokens")).toEqual({ kind: "value", default: "None" });
+    expect(TRL_GRPO_FIELDS.has("max_completion_length")).toBe(true);
+  });
+
   it("a train split too small for one batch gets no command and says why", () => {
-    const plan = launchPlan({ format: "verl", trainRows: 1, testRows: 4 });
+    const plan = launchPlan({ format: "verl", trainRows: 1, testRows: 4, maxResponseTokens: 3096 });
     expect(plan.command).toBeNull();
     expect(plan.notes[0]).toMatch(/train split has 1 rows.*at least 2/);
-    expect(launchPlan({ format: "trl-prm", trainRows: 0, testRows: 4 }).command).toBeNull();
-    expect(launchPlan({ format: "trl-prm", trainRows: 1, testRows: 0 }).command).not.toBeNull();
+    expect(launchPlan({ format: "trl-prm", trainRows: 0, testRows: 4, maxResponseTokens: 3096 }).command).toBeNull();
+    expect(launchPlan({ format: "trl-prm", trainRows: 1, testRows: 0, maxResponseTokens: 3096 }).command).not.toBeNull();
   });
 
   describe("the checks fail on a broken command", () => {

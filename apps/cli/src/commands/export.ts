@@ -41,6 +41,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       "min-confidence": { type: "string" },
       "data-source": { type: "string" },
       "balance-solutions": { type: "boolean", default: false },
+      "max-response-tokens": { type: "string" },
       detach: { type: "boolean", default: false },
     },
   });
@@ -69,6 +70,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       minConfidence,
       dataSource: values["data-source"],
       balanceSolutions: values["balance-solutions"],
+      maxResponseTokens: optional("max-response-tokens", values["max-response-tokens"]),
     };
   } else {
     spec = { kind: kind as "labels" | "predictions", runId: values.run };

@@ -173,7 +173,7 @@ export async function exportTrainingSet(
     );
   }
 
-  const launch = launchPlan({ format, trainRows: splits.train.rows, testRows: splits.test.rows });
+  const launch = launchPlan({ format, trainRows: splits.train.rows, testRows: splits.test.rows, maxResponseTokens: options.maxResponseTokens });
   const procedure = format === "trl-prm" ? PRM_PROCEDURE : PROCEDURE;
   const datasetIds = [...new Set(chunks.map((chunk) => chunk.datasetId))].sort();
   const seeds = exportSeeds(options.seed);

@@ -61,6 +61,8 @@ export interface LaunchInput {
   format: TrainingSetFormat;
   trainRows: number;
   testRows: number;
+  /** Tokens a rollout may generate (the export's `maxResponseTokens`). */
+  maxResponseTokens: number;
 }
 
 /** The largest power of two that is at most both `n` and `cap`; 0 when n < 1. */
@@ -109,7 +111,7 @@ function verlPlan(input: LaunchInput): LaunchPlan {
     "python3 -m verl.trainer.main_ppo",
     "algorithm.adv_estimator=grpo",
     `data.train_files=train.parquet data.val_files=${validation === "test" ? "test.parquet" : "train.parquet"} data.prompt_key=prompt`,
-    `data.train_batch_size=${trainBatch} data.max_prompt_length=${MAX_PROMPT_TOKENS}`,
+    `data.train_batch_size=${trainBatch} data.max_prompt_length=${MAX_PROMPT_TOKENS} data.max_response_length=${input.maxResponseTokens}`,
     "custom_reward_function.path=reward.py custom_reward_function.name=compute_score",
     `actor_rollout_ref.model.path=${MODEL}`,
     `actor_rollout_ref.rollout.name=vllm actor_rollout_ref.rollout.n=${GRPO_SAMPLES}`,
@@ -127,7 +129,14 @@ function verlPlan(input: LaunchInput): LaunchPlan {
       : "Validation is off: the test split is empty. verl still builds a validation dataloader from data.val_files and fails on an empty one, so it points at train.parquet, and trainer.val_before_train=False trainer.test_freq=-1 keep it from ever running.",
     "Set MAX_PROMPT_TOKENS to cover the longest prompt (longestPromptChars in this manifest gives it in characters): verl's data.truncation defaults to error.",
   ];
-  return { trainer: "verl", language: "shell", command: join(parts), settings: { trainBatchSize: trainBatch, ppoMiniBatchSize: miniBatch, ppoMicroBatchSizePerGpu: micro, gpus: TRAINER_GPUS, rolloutN: GRPO_SAMPLES }, validation, notes };
+  return {
+    trainer: "verl",
+    language: "shell",
+    command: join(parts),
+    settings: { trainBatchSize: trainBatch, ppoMiniBatchSize: miniBatch, ppoMicroBatchSizePerGpu: micro, gpus: TRAINER_GPUS, rolloutN: GRPO_SAMPLES, maxResponseTokens: input.maxResponseTokens },
+    validation,
+    notes,
+  };
 }
 
 function openrlhfPlan(input: LaunchInput): LaunchPlan {
@@ -143,7 +152,7 @@ function openrlhfPlan(input: LaunchInput): LaunchPlan {
     `--data.prompt_dataset train.jsonl${validation === "test" ? " --eval.dataset test.jsonl" : ""}`,
     "--data.input_key prompt --data.label_key label --data.apply_chat_template",
     "--reward.remote_url reward_func.py",
-    `--algo.advantage.estimator group_norm --rollout.n_samples_per_prompt ${GRPO_SAMPLES}`,
+    `--algo.advantage.estimator group_norm --rollout.n_samples_per_prompt ${GRPO_SAMPLES} --rollout.max_new_tokens ${input.maxResponseTokens}`,
     `--rollout.batch_size ${rolloutBatch} --train.batch_size ${trainBatch}`,
     `--actor.eps_clip_low_high ${CLIP_LOW} ${CLIP_HIGH}`,
     `--actor.num_nodes 1 --actor.num_gpus_per_node ${TRAINER_GPUS}`,
@@ -154,7 +163,7 @@ function openrlhfPlan(input: LaunchInput): LaunchPlan {
     validation === "test" ? `Evaluation on test.jsonl (${testRows} rows).` : "Evaluation is off: the test split is empty, so the command names no --eval.dataset.",
     "Releases before the dotted options: --prompt_data train.jsonl --eval_dataset test.jsonl --input_key prompt --label_key label --apply_chat_template --remote_rm_url reward_func.py --advantage_estimator group_norm --n_samples_per_prompt 4 --rollout_batch_size / --train_batch_size as above (and RETURN_TENSOR_ONLY = True in reward_func.py for releases that expect a tensor).",
   ];
-  return { trainer: "OpenRLHF", language: "shell", command: join(parts), settings: { rolloutBatchSize: rolloutBatch, trainBatchSize: trainBatch, gpus: TRAINER_GPUS, nSamplesPerPrompt: GRPO_SAMPLES }, validation, notes };
+  return { trainer: "OpenRLHF", language: "shell", command: join(parts), settings: { rolloutBatchSize: rolloutBatch, trainBatchSize: trainBatch, gpus: TRAINER_GPUS, nSamplesPerPrompt: GRPO_SAMPLES, maxNewTokens: input.maxResponseTokens }, validation, notes };
 }
 
 function trlGrpoPlan(input: LaunchInput): LaunchPlan {
@@ -162,7 +171,7 @@ function trlGrpoPlan(input: LaunchInput): LaunchPlan {
   if (trainRows < 1) return tooSmall("TRL", "python", input, "GRPOTrainer needs at least one prompt");
   const validation = testRows > 0 ? "test" : "off";
   const files = validation === "test" ? '{"train": "train.jsonl", "test": "test.jsonl"}' : '{"train": "train.jsonl"}';
-  const config = `GRPOConfig(output_dir="grpo-judge", num_generations=${GRPO_SAMPLES}, epsilon=${CLIP_LOW}, epsilon_high=${CLIP_HIGH}${validation === "test" ? ', eval_strategy="epoch"' : ""})`;
+  const config = `GRPOConfig(output_dir="grpo-judge", num_generations=${GRPO_SAMPLES}, max_completion_length=${input.maxResponseTokens}, epsilon=${CLIP_LOW}, epsilon_high=${CLIP_HIGH}${validation === "test" ? ', eval_strategy="epoch"' : ""})`;
   const lines = [
     "import os",
     "from datasets import load_dataset",
@@ -183,7 +192,7 @@ function trlGrpoPlan(input: LaunchInput): LaunchPlan {
     `GRPOTrainer passes the dataset's label column to verdict_reward as a keyword argument; ${GRPO_SAMPLES} generations per prompt divide TRL's default 8 per-device prompts.`,
     validation === "test" ? `Evaluation on test.jsonl (${testRows} rows) after every epoch.` : "Evaluation is off: the test split is empty, so the script loads no test file and passes no eval_dataset.",
   ];
-  return { trainer: "TRL", language: "python", command: lines.join("\n"), settings: { numGenerations: GRPO_SAMPLES }, validation, notes };
+  return { trainer: "TRL", language: "python", command: lines.join("\n"), settings: { numGenerations: GRPO_SAMPLES, maxCompletionLength: input.maxResponseTokens }, validation, notes };
 }
 
 function trlPrmPlan(input: LaunchInput): LaunchPlan {

@@ -27,6 +27,12 @@ export const trainingSetExportSchema = z.object({
   minConfidence: z.number().min(0).max(1).optional(),
   dataSource: z.string().min(1).max(100).default("stepwiser"),
   /**
+   * Tokens the policy may generate per rollout while it is trained as a judge: a rationale and its
+   * boxed verdict. The default is the paper's judge generation cap (3096): at the trainers' own
+   * defaults (512 in verl) a rationale is cut before its verdict and scores 0. Unused by trl-prm.
+   */
+  maxResponseTokens: z.number().int().min(1).max(131_072).default(3096),
+  /**
    * trl-prm only: balance each split 50/50 between solutions with a Negative step and solutions without one.
    * Off by default: the rarer kind is usually the all-Positive solutions, so balancing keeps few rows.
    * The chunk formats are always balanced 50/50 by label.
