@@ -1,2 +1,3 @@
 export * from "./endpoint";
 export * from "./client";
+export * from "./server-kind";

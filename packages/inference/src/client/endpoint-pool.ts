@@ -140,6 +140,16 @@ export class EndpointPool {
     }));
   }
 
+  /**
+   * GET `path` (relative to the base URL) from one replica, the first healthy
+   * one, outside the request slots: a small read such as the model list.
+   */
+  getJson(path: string, timeoutMs: number): Promise<unknown> {
+    if (this.closed) return Promise.reject(new InferenceError("the endpoint pool is closed", "cancelled", false));
+    const replica = this.replicas.find((r) => r.healthy) ?? this.replicas[0]!;
+    return replica.transport.getJson(path, timeoutMs);
+  }
+
   /** A slot on a replica; hold it for exactly one HTTP request and give it back with `release`. */
   acquire(affinityKey?: string, signal?: AbortSignal): Promise<Lease> {
     if (this.closed) return Promise.reject(new InferenceError("the endpoint pool is closed", "cancelled", false));

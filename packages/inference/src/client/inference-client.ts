@@ -14,6 +14,7 @@ import {
   type UsageShape,
 } from "./openai-shapes";
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from "./retry";
+import { derivesSampleSeeds, serverKindOfModelList, type ServerKind, type ServerKindSetting } from "../server-kind";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -33,9 +34,13 @@ export type GenerationPrompt =
 export interface GenerationRequest {
   model: string;
   prompt: GenerationPrompt;
-  /** Samples from one request; they share the prompt's prefill. */
+  /**
+   * Samples of the prompt; they share its prefill. With a seed, on a server that
+   * does not give each sample its own seed (see `ServerKind`), they are sent as n
+   * requests with seeds seed + i.
+   */
   n?: number;
-  /** Sample i is reproducible with seed + i. */
+  /** Sample i is reproducible with seed + i, on every server kind. */
   seed?: number;
   temperature?: number;
   topP?: number;
@@ -117,7 +122,17 @@ export interface InferenceClientOptions {
   /** Every request is also recorded here (in addition to a per-request meter). */
   meter?: UsageMeter;
   random?: () => number;
+  /**
+   * The server behind the pool. "auto" (the default) asks the first replica's
+   * `GET /models` once (its `owned_by`); a failed probe counts as
+   * "openai-compatible" and is asked again a minute later.
+   */
+  serverKind?: ServerKindSetting;
 }
+
+/** How long a failed server-kind probe stands before the next request asks again. */
+const PROBE_RETRY_MS = 60_000;
+const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * OpenAI-compatible generation over an endpoint pool: bounded retries with
@@ -128,6 +143,10 @@ export class InferenceClient {
   private readonly retry: RetryPolicy;
   private readonly random: () => number;
   readonly meter: UsageMeter;
+  private readonly serverKindSetting: ServerKindSetting;
+  private detectedKind: ServerKind | null = null;
+  private detecting: Promise<ServerKind> | null = null;
+  private probeFailedAt = -Infinity;
 
   constructor(
     /** The replicas requests are spread over. */
@@ -137,9 +156,88 @@ export class InferenceClient {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.meter = options.meter ?? new UsageMeter();
     this.random = options.random ?? Math.random;
+    this.serverKindSetting = options.serverKind ?? "auto";
   }
 
-  generate(request: GenerationRequest): Promise<GenerationResult> {
+  /** The server kind requests are shaped for: the setting, or what the server said it is. */
+  async serverKind(): Promise<ServerKind> {
+    if (this.serverKindSetting !== "auto") return this.serverKindSetting;
+    if (this.detectedKind) return this.detectedKind;
+    if (performance.now() - this.probeFailedAt < PROBE_RETRY_MS) return "openai-compatible";
+    this.detecting ??= this.detectServerKind().finally(() => (this.detecting = null));
+    return this.detecting;
+  }
+
+  private async detectServerKind(): Promise<ServerKind> {
+    try {
+      const kind = serverKindOfModelList(await this.endpoints.getJson("/models", PROBE_TIMEOUT_MS));
+      this.detectedKind = kind;
+      return kind;
+    } catch {
+      this.probeFailedAt = performance.now();
+      return "openai-compatible";
+    }
+  }
+
+  /** Whether this request goes out as n requests with seeds seed + i (see `GenerationRequest.n`). */
+  private async fansOut(request: GenerationRequest): Promise<boolean> {
+    if ((request.n ?? 1) <= 1 || request.seed === undefined) return false;
+    return !derivesSampleSeeds(await this.serverKind());
+  }
+
+  async generate(request: GenerationRequest): Promise<GenerationResult> {
+    if (!(await this.fansOut(request))) return this.generateOne(request);
+    const controller = linkedController(request.signal);
+    try {
+      const parts = await Promise.all(
+        seededParts(request, controller.signal).map((part) =>
+          this.generateOne(part).catch((error: unknown) => {
+            controller.abort();
+            throw error;
+          }),
+        ),
+      );
+      return mergeParts(request, parts);
+    } finally {
+      controller.dispose();
+    }
+  }
+
+  /**
+   * Streams the text as it is generated, each sample's deltas under its index.
+   * Retries happen only before a sample's first delta; after that a failure
+   * surfaces, since the caller has already seen text.
+   */
+  async *stream(request: GenerationRequest): AsyncGenerator<StreamEvent> {
+    if (!(await this.fansOut(request))) {
+      yield* this.streamOne(request);
+      return;
+    }
+    const controller = linkedController(request.signal);
+    const streams = seededParts(request, controller.signal).map((part) => this.streamOne(part));
+    const next = (i: number) => streams[i]!.next().then((step) => ({ i, step }));
+    const pending = new Map(streams.map((_, i) => [i, next(i)] as const));
+    const parts: GenerationResult[] = [];
+    try {
+      while (pending.size > 0) {
+        const { i, step } = await Promise.race(pending.values());
+        if (step.done) {
+          pending.delete(i);
+          continue;
+        }
+        if (step.value.type === "delta") yield { type: "delta", index: i, text: step.value.text };
+        else parts[i] = step.value.result;
+        pending.set(i, next(i));
+      }
+    } finally {
+      controller.abort();
+      controller.dispose();
+      await Promise.allSettled(streams.map((stream) => stream.return(undefined)));
+    }
+    yield { type: "done", result: mergeParts(request, parts) };
+  }
+
+  private generateOne(request: GenerationRequest): Promise<GenerationResult> {
     return this.withRetries({ affinityKey: affinityOf(request), signal: request.signal, meter: request.meter }, async (lease) => {
       const { path, body } = generationRequestBody(request, false);
       const json = await lease.transport.postJson(path, body, request.signal);
@@ -147,11 +245,7 @@ export class InferenceClient {
     });
   }
 
-  /**
-   * Streams the text as it is generated. Retries happen only before the first
-   * delta; after that a failure surfaces, since the caller has already seen text.
-   */
-  async *stream(request: GenerationRequest): AsyncGenerator<StreamEvent> {
+  private async *streamOne(request: GenerationRequest): AsyncGenerator<StreamEvent> {
     const started = performance.now();
     const streamContext: RequestContext = { affinityKey: affinityOf(request), signal: request.signal, meter: request.meter };
     let attempts = 0;
@@ -279,6 +373,33 @@ interface RequestContext {
   affinityKey: string;
   signal?: AbortSignal;
   meter?: UsageMeter;
+}
+
+/** An abort controller that also aborts when `parent` does. */
+function linkedController(parent: AbortSignal | undefined): AbortController & { dispose(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener("abort", onAbort, { once: true });
+  return Object.assign(controller, { dispose: () => parent?.removeEventListener("abort", onAbort) });
+}
+
+/** The n one-sample requests of a fanned-out request: seeds seed + i, one affinity key (one replica's prefix cache). */
+function seededParts(request: GenerationRequest, signal: AbortSignal): GenerationRequest[] {
+  const affinityKey = affinityOf(request);
+  return Array.from({ length: request.n ?? 1 }, (_, i) => ({ ...request, n: 1, seed: request.seed! + i, affinityKey, signal }));
+}
+
+/** One result of the parts' samples in order (sample i from seed + i), their tokens summed. */
+function mergeParts(request: GenerationRequest, parts: GenerationResult[]): GenerationResult {
+  const sum = (pick: (usage: TokenUsage) => number) => parts.reduce((total, part) => total + pick(part.usage), 0);
+  return {
+    samples: parts.map((part, index) => ({ ...part.samples[0]!, index, seed: request.seed! + index })),
+    usage: { promptTokens: sum((u) => u.promptTokens), completionTokens: sum((u) => u.completionTokens), cachedPromptTokens: sum((u) => u.cachedPromptTokens) },
+    latencyMs: Math.max(...parts.map((part) => part.latencyMs)),
+    attempts: Math.max(...parts.map((part) => part.attempts)),
+    replica: [...new Set(parts.map((part) => part.replica))].join(","),
+  };
 }
 
 function affinityOf(request: GenerationRequest): string {

@@ -60,9 +60,9 @@ describe("sim replica: prefix cache", () => {
   it("hits on a repeated prefix in whole 16-token blocks and reports cached_tokens", async () => {
     const replica = await replicaWith({});
     const first = (await (await chatWithSystem(replica.url, "first question")).json()) as ChatCompletion;
-    expect(first.usage.prompt_tokens_details.cached_tokens).toBe(0);
+    expect(first.usage.prompt_tokens_details!.cached_tokens).toBe(0);
     const second = (await (await chatWithSystem(replica.url, "a different question")).json()) as ChatCompletion;
-    const cached = second.usage.prompt_tokens_details.cached_tokens;
+    const cached = second.usage.prompt_tokens_details!.cached_tokens;
     expect(cached % 16).toBe(0);
     // The shared system message is ~300 tokens: all its whole blocks but the one it shares with the user turn.
     expect(cached).toBeGreaterThanOrEqual(288);
@@ -76,12 +76,21 @@ describe("sim replica: prefix cache", () => {
     const replica = await replicaWith({});
     const first = (await (await chatWithSystem(replica.url, "same question", { n: 4 })).json()) as ChatCompletion;
     // cached_tokens is the prompt's, counted once per request like prompt_tokens: the first sequence missed.
-    expect(first.usage.prompt_tokens_details.cached_tokens).toBe(0);
+    expect(first.usage.prompt_tokens_details!.cached_tokens).toBe(0);
     const whole = 16 * Math.floor((first.usage.prompt_tokens - 1) / 16);
     expect(replica.metrics().models.long!.prefixCacheHits).toBe(3 * whole);
 
     const concurrent = await Promise.all(Array.from({ length: 16 }, (_, i) => chatWithSystem(replica.url, `question ${i}`)));
-    for (const response of concurrent) expect(((await response.json()) as ChatCompletion).usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
+    for (const response of concurrent) expect(((await response.json()) as ChatCompletion).usage.prompt_tokens_details!.cached_tokens).toBeGreaterThan(0);
+  });
+
+  it("sends no prompt_tokens_details when told not to report cached tokens, as servers without their cache-report flags do", async () => {
+    const replica = await replicaWith({ reportCachedTokens: false });
+    await chatWithSystem(replica.url, "first question");
+    const second = (await (await chatWithSystem(replica.url, "a different question")).json()) as ChatCompletion;
+    expect(second.usage.prompt_tokens_details).toBeNull();
+    // The cache still served the shared prefix: only the report is missing.
+    expect(metric(await scrape(replica), "prefix_cache_hits_total")).toBeGreaterThan(0);
   });
 
   it("makes a cached prompt's prefill faster", async () => {

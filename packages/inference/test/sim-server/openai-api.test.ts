@@ -26,7 +26,7 @@ describe("sim replica: OpenAI endpoints", () => {
     const models = (await (await fetch(`${replica.url}/models`)).json()) as { object: string; data: Array<Record<string, unknown>> };
     expect(models.object).toBe("list");
     expect(models.data.map((m) => m.id)).toEqual(["echo", "long"]);
-    expect(models.data[0]).toMatchObject({ object: "model", owned_by: "stepwiser-sim" });
+    expect(models.data[0]).toMatchObject({ object: "model", owned_by: "vllm" });
     expect(replica.url).toBe(`http://127.0.0.1:${replica.port}/v1`);
   });
 

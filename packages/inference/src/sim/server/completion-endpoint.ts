@@ -4,7 +4,7 @@ import { SimPromptError, type SimChatMessage, type SimModel, type SimPrompt, typ
 import { simTokenCount, simTokenize } from "../tokens";
 import type { CapacityScheduler, SequenceHandle } from "./capacity";
 import { renderChatPrompt } from "./chat-template";
-import { describeIssues, type CapacityConfig } from "./config";
+import { describeIssues, type CapacityConfig, type SimDialect } from "./config";
 import { withoutFinalBoxed, type FaultInjector } from "./faults";
 import type { SimFaultKind } from "./metrics";
 import { sampleLogprobs, type SimTokenLogprob } from "./logprobs";
@@ -19,6 +19,8 @@ export interface ReplicaContext {
   scheduler: CapacityScheduler;
   faults: FaultInjector;
   capacity: CapacityConfig;
+  dialect: SimDialect;
+  reportCachedTokens: boolean;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -133,10 +135,11 @@ function prepare(ctx: ReplicaContext, kind: ResponseHeader["kind"], json: unknow
   };
 }
 
-function generateSamples(request: PreparedRequest): ModelSample[] {
+function generateSamples(request: PreparedRequest, dialect: SimDialect): ModelSample[] {
   const samples: ModelSample[] = [];
   for (let i = 0; i < request.n; i++) {
-    const seed = request.seed !== null ? request.seed + i : Math.floor(Math.random() * 2 ** 31);
+    // vLLM gives parallel sample i the seed seed + i; SGLang gives every parallel sample the request's seed.
+    const seed = request.seed === null ? Math.floor(Math.random() * 2 ** 31) : dialect === "sglang" ? request.seed : request.seed + i;
     const sampleRequest = { prompt: request.prompt, seed, temperature: request.temperature };
     if (request.model.generateDetailed) {
       samples.push({ ...request.model.generateDetailed(sampleRequest), seed });
@@ -179,7 +182,7 @@ export function handleCompletionRequest(ctx: ReplicaContext, kind: ResponseHeade
     // Never answered; the connection stays open until the client gives up (or the server stops).
     if (fault === "hang") return;
     try {
-      modelSamples = generateSamples(request);
+      modelSamples = generateSamples(request, ctx.dialect);
       samples = modelSamples.map((sample) => finishSample(sample.text, request.maxTokens, request.stop));
     } catch (error) {
       if (error instanceof SimPromptError) throw badRequest(error.message);
@@ -199,6 +202,7 @@ export function handleCompletionRequest(ctx: ReplicaContext, kind: ResponseHeade
     id: `${kind === "chat" ? "chatcmpl" : "cmpl"}-${randomUUID().replaceAll("-", "")}`,
     created: Math.floor(Date.now() / 1000),
     model: request.model.id,
+    dialect: ctx.dialect,
   };
   // Streams carry no log-probabilities (the client reads them from JSON answers only).
   const logprobs =
@@ -264,7 +268,7 @@ abstract class Run {
   }
 
   protected usage() {
-    return usage(this.request.promptTokens.length, this.totalCompletionTokens, this.cachedTokens);
+    return usage(this.request.promptTokens.length, this.totalCompletionTokens, this.cachedTokens, this.ctx.reportCachedTokens);
   }
 
   protected beforeSubmit(): void {}
@@ -363,7 +367,7 @@ class StreamingRun extends Run {
   }
 
   private write(index: number, text: string, finished: FinishedSample | null): void {
-    const choice = chunkChoice(this.header.kind, index, text, !this.started[index], finished);
+    const choice = chunkChoice(this.header, index, text, !this.started[index], finished);
     this.started[index] = true;
     this.sentChars[index] = this.sentChars[index]! + text.length;
     const event = sseEvent(chunkBody(this.header, [choice], this.request.includeUsage));

@@ -54,8 +54,26 @@ export const faultConfigSchema = z
     { message: "fault rates must sum to at most 1 (one fault at most per request)" },
   );
 
+/**
+ * Which server the replica answers like, where vLLM and SGLang differ:
+ * - "vllm": a choice names its stop string in `stop_reason`; sample i of a
+ *   seeded request with n samples has seed + i; model cards are owned by "vllm".
+ * - "sglang": `matched_stop` instead of `stop_reason`; every sample of a seeded
+ *   request has the request's seed (so n samples of one prompt are identical);
+ *   model cards are owned by "sglang".
+ */
+export const SIM_DIALECTS = ["vllm", "sglang"] as const;
+export type SimDialect = (typeof SIM_DIALECTS)[number];
+
 const replicaFields = {
   host: z.string().min(1).default("127.0.0.1"),
+  dialect: z.enum(SIM_DIALECTS).default("vllm"),
+  /**
+   * Reports cached prompt tokens in `usage.prompt_tokens_details`, as vLLM does
+   * with --enable-prompt-tokens-details and SGLang with --enable-cache-report;
+   * false: `prompt_tokens_details` is null, as both servers send without them.
+   */
+  reportCachedTokens: z.boolean().default(true),
   /** Simulated seconds per real second: 10 makes every duration ten times shorter. */
   timeScale: z.number().positive().default(1),
   capacity: capacityConfigSchema.prefault({}),

@@ -28,7 +28,7 @@ export interface SimReplica {
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** One vLLM-like OpenAI server on its own port, serving `models` with one replica's capacity. */
+/** One vLLM-like (or, with `dialect: "sglang"`, SGLang-like) OpenAI server on its own port, serving `models` with one replica's capacity. */
 export async function startSimReplica(options: SimReplicaOptions): Promise<SimReplica> {
   const { models: modelList, ...configInput } = options;
   const config = parseSimReplicaConfig(configInput);
@@ -40,7 +40,7 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
   const modelIds = [...models.keys()];
   const scheduler = new CapacityScheduler(config.capacity, config.timeScale, new PrefixCache(config.capacity.prefixCacheTokens), modelIds);
   const faults = new FaultInjector(config.faults, config.faults.seed + config.replicaIndex);
-  const ctx: ReplicaContext = { models, scheduler, faults, capacity: config.capacity };
+  const ctx: ReplicaContext = { models, scheduler, faults, capacity: config.capacity, dialect: config.dialect, reportCachedTokens: config.reportCachedTokens };
   const startedAt = Math.floor(Date.now() / 1000);
   let completionRequests = 0;
   // Completion requests from arrival until their connection's response ends: what a client's concurrency limit bounds.
@@ -61,7 +61,8 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
       id,
       object: "model",
       created: startedAt,
-      owned_by: "stepwiser-sim",
+      // What vLLM and SGLang write here, and what tells them apart (see the inference client's server kind).
+      owned_by: config.dialect,
       root: id,
       parent: null,
       max_model_len: config.capacity.maxModelLen,

@@ -1,4 +1,5 @@
 import { chatLogprobsBody, completionLogprobsBody, type SimTokenLogprob } from "./logprobs";
+import type { SimDialect } from "./config";
 import type { FinishedSample } from "./sample-text";
 
 /** Fields shared by a response and all chunks of its stream. */
@@ -7,22 +8,29 @@ export interface ResponseHeader {
   id: string;
   created: number;
   model: string;
+  dialect: SimDialect;
 }
 
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details: { cached_tokens: number };
+  prompt_tokens_details: { cached_tokens: number } | null;
 }
 
-export function usage(promptTokens: number, completionTokens: number, cachedTokens: number): Usage {
+/** `reportCached` false: no `prompt_tokens_details`, as vLLM and SGLang answer without their cache-report flags. */
+export function usage(promptTokens: number, completionTokens: number, cachedTokens: number, reportCached = true): Usage {
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: cachedTokens },
+    prompt_tokens_details: reportCached ? { cached_tokens: cachedTokens } : null,
   };
+}
+
+/** The stop a choice ended on, under the dialect's field name. */
+function stopField(dialect: SimDialect, stop: string | null): { stop_reason: string | null } | { matched_stop: string | null } {
+  return dialect === "sglang" ? { matched_stop: stop } : { stop_reason: stop };
 }
 
 /** `logprobs[i]`: sample i's token log-probabilities when the request asked for them. */
@@ -35,9 +43,9 @@ export function completionBody(header: ResponseHeader, samples: readonly Finishe
           message: { role: "assistant", content: sample.text },
           logprobs: tokens ? chatLogprobsBody(tokens) : null,
           finish_reason: sample.finishReason,
-          stop_reason: sample.stopReason,
+          ...stopField(header.dialect, sample.stopReason),
         }
-      : { index, text: sample.text, logprobs: tokens ? completionLogprobsBody(tokens) : null, finish_reason: sample.finishReason, stop_reason: sample.stopReason };
+      : { index, text: sample.text, logprobs: tokens ? completionLogprobsBody(tokens) : null, finish_reason: sample.finishReason, ...stopField(header.dialect, sample.stopReason) };
   });
   return { ...headerFields(header, header.kind === "chat" ? "chat.completion" : "text_completion"), choices, usage: totals };
 }
@@ -46,8 +54,9 @@ export function completionBody(header: ResponseHeader, samples: readonly Finishe
  * One choice's event in a stream. Chat: the first event of a choice carries the
  * assistant role, later ones only new content; `finished` adds the finish reason.
  */
-export function chunkChoice(kind: ResponseHeader["kind"], index: number, text: string, first: boolean, finished: FinishedSample | null) {
-  const finish = { finish_reason: finished?.finishReason ?? null, stop_reason: finished?.stopReason ?? null };
+export function chunkChoice(header: ResponseHeader, index: number, text: string, first: boolean, finished: FinishedSample | null) {
+  const kind = header.kind;
+  const finish = { finish_reason: finished?.finishReason ?? null, ...stopField(header.dialect, finished?.stopReason ?? null) };
   if (kind === "completion") return { index, text, logprobs: null, ...finish };
   const delta: { role?: "assistant"; content?: string } = {};
   if (first) delta.role = "assistant";
