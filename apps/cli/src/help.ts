@@ -83,6 +83,7 @@ commands:
   endpoint list|add|update|remove|test [NAME] [--name N] [--model M] [--role policy|judge|segmenter]
          [--url URL]... [--max-concurrency K] [--api-key-env VAR]
          [--prompt-price USD] [--cached-prompt-price USD] [--completion-price USD] [--protocol ID]...
+         [--server auto|vllm|sglang|openai-compatible]
       Manage inference endpoints without the browser (JSON on stdout, keys never shown);
       changes are audited as the first admin user's. Uses DATABASE_URL, else the embedded database.
   sim dataset --name N [--problems 100] [--solutions 4] [--seed S] [--error-rate p] [--recovery-rate q]
@@ -157,6 +158,7 @@ const ENDPOINT_FIELD_FLAGS: readonly Flag[] = [
   ["--cached-prompt-price USD", "USD per 1M cached prompt tokens (none = no price: they cost the prompt price)"],
   ["--completion-price USD", "USD per 1M completion tokens (none = no price)"],
   ["--protocol ID", "a judge protocol the server speaks (stepwiser-chunk, processbench-critic, thinkprm, genprm, discriminative-prm, outcome-pointwise, outcome-pairwise); repeat or comma-separate; given, the list replaces the stored one (add: default stepwiser-chunk,processbench-critic)"],
+  ["--server auto|vllm|sglang|openai-compatible", "the server behind it (add: default auto, read from its model list); off vLLM, a seeded request for K samples is sent as K requests with seeds s+i, so the samples differ"],
 ];
 const ENDPOINT_NAME_FLAG: Flag = ["NAME", "the endpoint's name"];
 const AUDITED = "Audited as the first admin user's change.";
@@ -403,13 +405,13 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
   },
   "endpoint add": {
     summary: `Add an endpoint; prints it as JSON, without its key. ${AUDITED}`,
-    synopsis: ["endpoint add --name N --model M --role policy|judge|segmenter --url URL [--url URL]... [--max-concurrency K] [--api-key-env VAR] [--prompt-price USD] [--cached-prompt-price USD] [--completion-price USD] [--protocol ID]..."],
+    synopsis: ["endpoint add --name N --model M --role policy|judge|segmenter --url URL [--url URL]... [--max-concurrency K] [--api-key-env VAR] [--prompt-price USD] [--cached-prompt-price USD] [--completion-price USD] [--protocol ID]... [--server KIND]"],
     flags: ENDPOINT_FIELD_FLAGS,
     example: "stepwiser endpoint add --name policy-a --model Qwen/Qwen2.5-7B-Instruct --role policy --url http://gpu1:8000/v1 --url http://gpu2:8000/v1 --api-key-env VLLM_KEY",
   },
   "endpoint update": {
     summary: `Change an endpoint's fields (absent flags are kept; an empty key variable removes the key). ${AUDITED}`,
-    synopsis: ["endpoint update NAME [--name N] [--model M] [--role R] [--url URL]... [--max-concurrency K] [--api-key-env VAR] [--prompt-price USD] [--cached-prompt-price USD] [--completion-price USD] [--protocol ID]..."],
+    synopsis: ["endpoint update NAME [--name N] [--model M] [--role R] [--url URL]... [--max-concurrency K] [--api-key-env VAR] [--prompt-price USD] [--cached-prompt-price USD] [--completion-price USD] [--protocol ID]... [--server KIND]"],
     flags: [ENDPOINT_NAME_FLAG, ...ENDPOINT_FIELD_FLAGS.map(([flag, meaning]): Flag => [flag, flag === "--name N" ? "a new name" : meaning])],
     example: "stepwiser endpoint update policy-a --max-concurrency 128 --prompt-price 0.15 --completion-price 0.6",
   },

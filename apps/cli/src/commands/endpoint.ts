@@ -33,6 +33,7 @@ const FLAG_OF: Record<string, string> = {
   cachedPromptPricePerMTokens: "--cached-prompt-price",
   completionPricePerMTokens: "--completion-price",
   protocols: "--protocol",
+  serverKind: "--server",
 };
 
 /** Price flags (USD per 1M tokens) and the fields they set; "none" removes a price. */
@@ -53,6 +54,7 @@ const FIELD_OPTIONS = {
   "cached-prompt-price": { type: "string" },
   "completion-price": { type: "string" },
   protocol: { type: "string", multiple: true },
+  server: { type: "string" },
 } as const;
 
 /**
@@ -95,7 +97,7 @@ export async function endpointCommand(args: string[]): Promise<void> {
   });
 }
 
-type FieldValues = { name?: string; model?: string; role?: string; url?: string[]; "max-concurrency"?: string; "api-key-env"?: string; protocol?: string[] } & {
+type FieldValues = { name?: string; model?: string; role?: string; url?: string[]; "max-concurrency"?: string; "api-key-env"?: string; protocol?: string[]; server?: string } & {
   [flag in keyof typeof PRICE_FLAGS]?: string;
 };
 
@@ -106,6 +108,7 @@ function fieldInput(values: FieldValues): Record<string, unknown> {
   if (values.model !== undefined) input.model = values.model;
   if (values.role !== undefined) input.role = values.role;
   if (values.url !== undefined) input.baseUrls = values.url;
+  if (values.server !== undefined) input.serverKind = values.server.trim();
   if (values.protocol !== undefined) input.protocols = values.protocol.flatMap((list) => list.split(",")).map((id) => id.trim());
   if (values["max-concurrency"] !== undefined) {
     const raw = values["max-concurrency"];

@@ -126,6 +126,8 @@ export interface AuditEndpointSnapshot {
   completionPricePerMTokens?: number | null;
   /** The judge protocols it declares; absent in entries written before endpoints declared protocols. */
   protocols?: string[];
+  /** The server kind setting; absent in entries written before endpoints had one. */
+  serverKind?: string;
 }
 
 export interface AuditMember {

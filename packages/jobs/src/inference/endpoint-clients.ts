@@ -1,6 +1,6 @@
 import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { EndpointPool, InferenceClient, type TransportTimeouts } from "@stepwiser/inference";
+import { EndpointPool, InferenceClient, SERVER_KIND_SETTINGS, type TransportTimeouts } from "@stepwiser/inference";
 import { z } from "zod";
 import type { SharedCapacity } from "./shared-capacity";
 
@@ -16,6 +16,8 @@ export const endpointSnapshotSchema = z.object({
   completionPricePerMTokens: z.number().nullable().optional(),
   /** The judge protocols the endpoint declared at launch (absent in snapshots taken before endpoints declared them). */
   protocols: z.array(z.string()).optional(),
+  /** The endpoint's server kind setting at launch (absent in snapshots taken before endpoints had one: "auto"). */
+  serverKind: z.enum(SERVER_KIND_SETTINGS).optional(),
 });
 export type EndpointSnapshot = z.infer<typeof endpointSnapshotSchema>;
 
@@ -37,11 +39,16 @@ export async function snapshotEndpoint(db: Db, name: string, field?: string): Pr
       cachedPromptPricePerMTokens: true,
       completionPricePerMTokens: true,
       protocols: true,
+      serverKind: true,
     },
   });
   if (!row) throw new InputError(`no endpoint named "${name}"`, { field });
   if (row.baseUrls.length === 0) throw new InputError(`endpoint "${name}" has no replica URL`, { field });
-  return row;
+  const serverKind = endpointSnapshotSchema.shape.serverKind.safeParse(row.serverKind);
+  if (!serverKind.success) {
+    throw new InputError(`endpoint "${name}" has the unknown server kind "${row.serverKind}"; set one of ${SERVER_KIND_SETTINGS.join(", ")}`, { field });
+  }
+  return { ...row, serverKind: serverKind.data };
 }
 
 /**
@@ -76,7 +83,8 @@ export class EndpointClients {
 
   get(endpoint: EndpointSnapshot): EndpointClient {
     const apiKey = this.apiKeys.get(endpoint.name);
-    const key = `${endpoint.name}|${endpoint.baseUrls.join(",")}|${endpoint.maxConcurrency}|${apiKey ?? ""}`;
+    const serverKind = endpoint.serverKind ?? "auto";
+    const key = `${endpoint.name}|${endpoint.baseUrls.join(",")}|${endpoint.maxConcurrency}|${serverKind}|${apiKey ?? ""}`;
     let entry = this.clients.get(key);
     if (!entry) {
       const shared = this.options.sharedCapacity;
@@ -86,7 +94,7 @@ export class EndpointClients {
         { timeouts: this.options.timeouts, ...(shared ? { initialLimit: 0, onWait: () => shared.requestSlots() } : {}) },
       );
       shared?.register(endpoint.name, pool, endpoint.maxConcurrency);
-      entry = { endpoint, client: new InferenceClient(pool) };
+      entry = { endpoint, client: new InferenceClient(pool, { serverKind }) };
       this.clients.set(key, entry);
     }
     return entry;

@@ -1,5 +1,6 @@
 import { ConflictError, type JudgeProtocolId } from "@stepwiser/core";
 import { recordAudit, type EndpointRole } from "@stepwiser/db";
+import type { ServerKindSetting } from "@stepwiser/inference";
 import type { ServiceArgs } from "../args";
 import { auditSnapshot, isUniqueViolation, nameTakenMessage, publicEndpointSelect, toPublicEndpoint } from "./fields";
 
@@ -15,6 +16,8 @@ export interface NewEndpoint {
   completionPricePerMTokens?: number | null;
   /** Absent = the default protocols (DEFAULT_ENDPOINT_PROTOCOLS). */
   protocols?: JudgeProtocolId[];
+  /** Absent = "auto": the server's model list says what it is. */
+  serverKind?: ServerKindSetting;
   /** Absent or "" = no key. */
   apiKey?: string;
 }

@@ -1,6 +1,6 @@
 import type { AuditEndpointSnapshot, Prisma } from "@stepwiser/db";
 import { JUDGE_PROTOCOL_IDS, tokenPriceSchema } from "@stepwiser/core";
-import { ENDPOINT_ROLES } from "@stepwiser/inference";
+import { ENDPOINT_ROLES, SERVER_KIND_SETTINGS } from "@stepwiser/inference";
 import { z } from "zod";
 
 /**
@@ -60,6 +60,10 @@ export const endpointFields = {
   completionPricePerMTokens: tokenPriceSchema.nullable().optional(),
   /** The judge protocols the server behind it speaks (absent on create: the chat prompts every chat model can be given). */
   protocols: protocolsSchema.optional(),
+  /** The server behind it; absent on create: "auto" (asked from its model list). */
+  serverKind: z
+    .enum(SERVER_KIND_SETTINGS, { error: (issue) => `"${String(issue.input)}" is not a server kind; expected one of ${SERVER_KIND_SETTINGS.join(", ")}` })
+    .optional(),
 };
 
 /** A key as typed: surrounding whitespace is never part of it; "" means no key. */
@@ -78,6 +82,7 @@ export const publicEndpointSelect = {
   cachedPromptPricePerMTokens: true,
   completionPricePerMTokens: true,
   protocols: true,
+  serverKind: true,
   createdAt: true,
   updatedAt: true,
 } satisfies Prisma.EndpointSelect;
@@ -91,7 +96,7 @@ export function toPublicEndpoint({ apiKey, ...endpoint }: EndpointRow) {
 
 /** The audit log's picture of an endpoint: the key is only ever "[set]" or "[none]". */
 export function auditSnapshot(
-  endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey" | "promptPricePerMTokens" | "cachedPromptPricePerMTokens" | "completionPricePerMTokens" | "protocols">,
+  endpoint: Pick<EndpointRow, "name" | "baseUrls" | "model" | "role" | "maxConcurrency" | "apiKey" | "promptPricePerMTokens" | "cachedPromptPricePerMTokens" | "completionPricePerMTokens" | "protocols" | "serverKind">,
 ): AuditEndpointSnapshot {
   return {
     name: endpoint.name,
@@ -104,6 +109,7 @@ export function auditSnapshot(
     cachedPromptPricePerMTokens: endpoint.cachedPromptPricePerMTokens,
     completionPricePerMTokens: endpoint.completionPricePerMTokens,
     protocols: endpoint.protocols,
+    serverKind: endpoint.serverKind,
   };
 }
 

@@ -1,4 +1,5 @@
 import { NotFoundError } from "@stepwiser/core";
+import { serverKindOfModelList, type ServerKind } from "@stepwiser/inference";
 import { z } from "zod";
 import type { ServiceArgs } from "../args";
 import { probe, serverRootOf } from "./probe";
@@ -21,6 +22,8 @@ export interface ReplicaTest {
   models: string[];
   /** The endpoint's model is among `models`. */
   servesModel: boolean;
+  /** Who the server says it is (its model cards' `owned_by`); null when the model list did not read. */
+  serverKind: ServerKind | null;
   error?: string;
   health: ReplicaHealth;
 }
@@ -31,7 +34,7 @@ export interface ReplicaTest {
  * GET /health, from the server.
  */
 export async function testEndpoint({ db, input }: ServiceArgs<{ id: string; timeoutMs: number }>) {
-  const endpoint = await db.endpoint.findUnique({ where: { id: input.id }, select: { id: true, name: true, model: true, baseUrls: true, apiKey: true } });
+  const endpoint = await db.endpoint.findUnique({ where: { id: input.id }, select: { id: true, name: true, model: true, baseUrls: true, apiKey: true, serverKind: true } });
   if (!endpoint) throw new NotFoundError(`endpoint ${input.id} does not exist`);
 
   const replicas = await Promise.all(
@@ -43,10 +46,11 @@ export async function testEndpoint({ db, input }: ServiceArgs<{ id: string; time
       const healthResult: ReplicaHealth = health.ok
         ? { ok: true, status: health.status, latencyMs: health.latencyMs }
         : { ok: false, status: health.status, latencyMs: health.latencyMs, error: health.error };
-      if (!models.ok) return { baseUrl, ok: false, latencyMs: models.latencyMs, models: [], servesModel: false, error: models.error, health: healthResult };
-      const parsed = modelListSchema.safeParse(safeJson(models.body));
+      if (!models.ok) return { baseUrl, ok: false, latencyMs: models.latencyMs, models: [], servesModel: false, serverKind: null, error: models.error, health: healthResult };
+      const body = safeJson(models.body);
+      const parsed = modelListSchema.safeParse(body);
       if (!parsed.success) {
-        return { baseUrl, ok: false, latencyMs: models.latencyMs, models: [], servesModel: false, error: "the answer is not an OpenAI-compatible model list", health: healthResult };
+        return { baseUrl, ok: false, latencyMs: models.latencyMs, models: [], servesModel: false, serverKind: null, error: "the answer is not an OpenAI-compatible model list", health: healthResult };
       }
       const served = parsed.data.data.map((m) => m.id);
       const servesModel = served.includes(endpoint.model);
@@ -56,6 +60,7 @@ export async function testEndpoint({ db, input }: ServiceArgs<{ id: string; time
         latencyMs: models.latencyMs,
         models: served,
         servesModel,
+        serverKind: serverKindOfModelList(body),
         ...(servesModel ? {} : { error: `does not serve "${endpoint.model}"` }),
         health: healthResult,
       };
@@ -65,6 +70,8 @@ export async function testEndpoint({ db, input }: ServiceArgs<{ id: string; time
     id: endpoint.id,
     name: endpoint.name,
     model: endpoint.model,
+    /** The endpoint's setting ("auto": the client asks the server, as `replicas[].serverKind` shows). */
+    serverKind: endpoint.serverKind,
     /** Every replica answered and serves the model. */
     ok: replicas.every((r) => r.ok && r.servesModel),
     checkedAt: new Date(),

@@ -1,6 +1,7 @@
 "use client";
 
 import type { RouterOutputs } from "@stepwiser/api";
+import { SERVER_KIND_LABELS } from "@stepwiser/inference/server-kind";
 import { DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 
@@ -31,6 +32,11 @@ function replicaColumns(model: string): DataColumn<Replica>[] {
         ),
     }),
     column.accessor("latencyMs", { header: "Latency", meta: { align: "right" }, cell: (c) => `${c.getValue()} ms` }),
+    column.display({
+      id: "server",
+      header: "Server",
+      cell: ({ row: { original: r } }) => (r.serverKind ? SERVER_KIND_LABELS[r.serverKind] : "—"),
+    }),
     column.display({ id: "serves", header: `Serves ${model}`, cell: ({ row: { original: r } }) => (r.ok ? (r.servesModel ? ok("yes") : failed("no")) : "—") }),
     column.display({
       id: "health",

@@ -2,6 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { DEFAULT_ENDPOINT_PROTOCOLS } from "@stepwiser/core";
+import { SERVER_KIND_LABELS, SERVER_KIND_SETTINGS, type ServerKindSetting } from "@stepwiser/inference/server-kind";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useState, type FormEvent } from "react";
@@ -26,6 +27,7 @@ const FIELD_LABELS: Record<string, string> = {
   cachedPromptPricePerMTokens: "Cached prompt price",
   completionPricePerMTokens: "Completion price",
   protocols: "Judge protocols",
+  serverKind: "Server",
 };
 
 const PRICE_FIELDS = [
@@ -85,6 +87,7 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
       cachedPromptPricePerMTokens: priceOf(form, "cachedPromptPricePerMTokens"),
       completionPricePerMTokens: priceOf(form, "completionPricePerMTokens"),
       protocols: checkedProtocols(form.getAll("protocols").map(String)),
+      serverKind: String(form.get("serverKind") ?? "auto") as ServerKindSetting,
     };
     const typedKey = String(form.get("apiKey") ?? "").trim();
     if (endpoint) {
@@ -124,6 +127,18 @@ export function EndpointForm({ endpoint, onDone }: { endpoint: EndpointRow | nul
         <Field label="Role">
           <Select name="role" defaultValue={endpoint?.role ?? "policy"} options={ROLES.map((role) => [role, role] as const)} />
         </Field>
+        <Field label="Server">
+          <Select
+            name="serverKind"
+            defaultValue={endpoint?.serverKind ?? "auto"}
+            options={SERVER_KIND_SETTINGS.map((kind) => [kind, SERVER_KIND_LABELS[kind]] as const)}
+            aria-describedby="endpoint-server-kind-hint"
+          />
+        </Field>
+        <p id="endpoint-server-kind-hint" className="-mt-2 text-xs text-slate-500 sm:col-span-2">
+          &ldquo;detect&rdquo; asks the server&apos;s model list. vLLM gives each of K samples of a seeded request its own seed;
+          on any other server the K samples are sent as K requests with seeds s, s+1, …, so they differ and stay reproducible.
+        </p>
         <Field label="Max concurrency per replica">
           <Input name="maxConcurrency" type="number" required min={1} max={4096} step={1} defaultValue={endpoint?.maxConcurrency ?? 64} />
         </Field>

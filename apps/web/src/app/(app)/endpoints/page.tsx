@@ -3,7 +3,8 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, cx, DataTable, dataColumns, ErrorAlert, type DataColumn } from "~/components/ui";
+import { SERVER_KIND_LABELS } from "@stepwiser/inference/server-kind";
+import { Button, cx, DataTable, dataColumns, ErrorAlert, Notice, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { protocolLabels } from "~/lib/judge-protocols";
 import { useCan } from "~/lib/session-context";
@@ -87,6 +88,20 @@ export default function EndpointsPage() {
         <p className="text-sm text-slate-600">No endpoints yet.{isAdmin ? " Add one above." : " Ask an admin to add one."}</p>
       )}
 
+      {rows.some((endpoint) => endpoint.cacheReport?.warning) && (
+        <Notice>
+          {rows.flatMap((endpoint) =>
+            endpoint.cacheReport?.warning
+              ? [
+                  <span key={endpoint.id} className="block">
+                    <span className="font-medium">{endpoint.name}</span>: {endpoint.cacheReport.warning}.
+                  </span>,
+                ]
+              : [],
+          )}
+        </Notice>
+      )}
+
       {rows.length > 0 && (
         <DataTable
           data={rows}
@@ -143,6 +158,14 @@ function endpointColumns(actions: EndpointActions): DataColumn<EndpointRow>[] {
     column.accessor("name", { header: "Name", meta: { className: "font-medium" } }),
     column.accessor("role", { header: "Role", cell: (c) => <span className="inline-block rounded bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{c.getValue()}</span> }),
     column.accessor("model", { header: "Model", meta: { className: "font-mono text-xs" } }),
+    column.accessor("serverKind", {
+      header: "Server",
+      cell: (c) => (
+        <span title={c.getValue() === "auto" ? "read from the server's model list" : undefined}>
+          {SERVER_KIND_LABELS[c.getValue() as keyof typeof SERVER_KIND_LABELS] ?? c.getValue()}
+        </span>
+      ),
+    }),
     column.display({
       id: "replicas",
       header: "Replicas",
