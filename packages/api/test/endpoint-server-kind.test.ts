@@ -92,7 +92,14 @@ describe("endpoints: server kind and cached-token reports", () => {
     expect(reporting.cachedTokens).toBeGreaterThan(0);
     expect(reporting.warning).toBeNull();
     expect(byName.get("unpriced-silent")!.cacheReport).toBeNull();
-    // Endpoints no run used have a report without a warning.
     expect(byName.get("judge-auto")!.cacheReport).toBeNull();
+
+    // The metrics panel reads SGLang's names: the server did serve prefixes from its cache, it only left them out of usage.
+    const metrics = await as("viewer").endpoint.metrics({ id: byName.get("priced-silent")!.id });
+    expect(metrics.replicas[0]).toMatchObject({ available: true, running: 0, waiting: 0 });
+    const replica = metrics.replicas[0] as { generationTokensTotal: number; prefixCacheHitsTotal: number; prefixCacheQueriesTotal: number };
+    expect(replica.generationTokensTotal).toBeGreaterThan(0);
+    expect(replica.prefixCacheHitsTotal).toBeGreaterThan(0);
+    expect(replica.prefixCacheHitsTotal).toBeLessThan(replica.prefixCacheQueriesTotal);
   });
 });

@@ -242,7 +242,7 @@ describe("endpoints through tRPC", () => {
   it("says why when a /metrics page has no vLLM metrics", async () => {
     const endpoint = await database.db.endpoint.findUniqueOrThrow({ where: { name: "keyed" } });
     const result = await as("viewer").endpoint.metrics({ id: endpoint.id });
-    expect(result.replicas[0]).toMatchObject({ available: false, reason: expect.stringMatching(/no vLLM metrics/) });
+    expect(result.replicas[0]).toMatchObject({ available: false, reason: expect.stringMatching(/no vLLM or SGLang metrics/) });
     await expect(as("viewer").endpoint.metrics({ id: "no-such-endpoint" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 

@@ -7,17 +7,20 @@ import { probe } from "./probe";
 const SCRAPE_TIMEOUT_MS = 3_000;
 
 /**
- * vLLM's names (v1 engine), each with the older name as a fallback. Values are
- * summed over labels, so a server serving several models reports its total load.
+ * vLLM's names (v1 engine), each with the older name and then SGLang's
+ * (python/sglang/srt/metrics/collector.py) as fallbacks. SGLang reports its
+ * prefix cache as `cached_tokens_total` against the prompt tokens processed.
+ * Values are summed over labels, so a server serving several models reports its
+ * total load.
  */
 const METRICS = {
-  running: ["vllm:num_requests_running"],
-  waiting: ["vllm:num_requests_waiting"],
-  kvCacheUsagePerc: ["vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"],
-  promptTokensTotal: ["vllm:prompt_tokens_total"],
-  generationTokensTotal: ["vllm:generation_tokens_total"],
-  prefixCacheQueriesTotal: ["vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total"],
-  prefixCacheHitsTotal: ["vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total"],
+  running: ["vllm:num_requests_running", "sglang:num_running_reqs"],
+  waiting: ["vllm:num_requests_waiting", "sglang:num_queue_reqs"],
+  kvCacheUsagePerc: ["vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage"],
+  promptTokensTotal: ["vllm:prompt_tokens_total", "sglang:prompt_tokens_total"],
+  generationTokensTotal: ["vllm:generation_tokens_total", "sglang:generation_tokens_total"],
+  prefixCacheQueriesTotal: ["vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total", "sglang:prompt_tokens_total"],
+  prefixCacheHitsTotal: ["vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total", "sglang:cached_tokens_total"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ReplicaMetricValues = { [K in keyof typeof METRICS]: number | null };
@@ -67,7 +70,7 @@ export async function endpointMetrics({ db, input }: ServiceArgs<{ id: string }>
       if (!page.ok) return { baseUrl, metricsUrl, available: false, reason: page.error, workerSlots };
       const values = readVllmMetrics(parsePrometheusTotals(page.body));
       if (Object.values(values).every((v) => v === null)) {
-        return { baseUrl, metricsUrl, available: false, reason: "the page has no vLLM metrics (vllm:num_requests_running, …)", workerSlots };
+        return { baseUrl, metricsUrl, available: false, reason: "the page has no vLLM or SGLang metrics (vllm:num_requests_running, sglang:num_running_reqs, …)", workerSlots };
       }
       return { baseUrl, metricsUrl, available: true, scrapedAt: Date.now(), ...values, workerSlots };
     }),

@@ -101,7 +101,7 @@ export async function startSimReplica(options: SimReplicaOptions): Promise<SimRe
     } else if (path === "/v1/models") {
       sendJson(res, 200, modelList200());
     } else if (path === "/metrics") {
-      const text = renderPrometheus(metrics());
+      const text = renderPrometheus(metrics(), config.dialect);
       res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "content-length": Buffer.byteLength(text) });
       res.end(text);
     } else {

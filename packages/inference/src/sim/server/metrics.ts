@@ -1,3 +1,5 @@
+import type { SimDialect } from "./config";
+
 /** One served model's numbers on one replica, as vLLM reports them. */
 export interface SimModelMetrics {
   /** Sequences admitted and not yet finished (prefill or decode). */
@@ -65,6 +67,21 @@ const FAMILIES: MetricFamily[] = [
   { name: "vllm:generation_tokens_total", type: "counter", help: "Number of generation tokens processed.", value: (m) => m.generationTokens },
 ];
 
+/**
+ * SGLang's names (python/sglang/srt/metrics/collector.py, with --enable-metrics):
+ * the scheduler's gauges and the tokenizer's counters. SGLang reports its prefix
+ * cache as cached tokens and a hit rate, not as queries and hits.
+ */
+const SGLANG_FAMILIES: MetricFamily[] = [
+  { name: "sglang:num_running_reqs", type: "gauge", help: "The number of running requests.", value: (m) => m.running },
+  { name: "sglang:num_queue_reqs", type: "gauge", help: "The number of requests in the waiting queue.", value: (m) => m.waiting },
+  { name: "sglang:token_usage", type: "gauge", help: "The token usage.", value: (m) => m.kvCacheUsage },
+  { name: "sglang:cache_hit_rate", type: "gauge", help: "The prefix cache hit rate.", value: (m) => (m.prefixCacheQueries === 0 ? 0 : m.prefixCacheHits / m.prefixCacheQueries) },
+  { name: "sglang:prompt_tokens_total", type: "counter", help: "Number of prefill tokens processed.", value: (m) => m.promptTokens },
+  { name: "sglang:generation_tokens_total", type: "counter", help: "Number of generation tokens processed.", value: (m) => m.generationTokens },
+  { name: "sglang:cached_tokens_total", type: "counter", help: "Number of cached prompt tokens.", value: (m) => m.prefixCacheHits },
+];
+
 function labelValue(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
@@ -73,11 +90,11 @@ function sampleValue(value: number): string {
   return Number.isInteger(value) ? `${value}.0` : String(value);
 }
 
-/** Prometheus text exposition format 0.0.4. */
-export function renderPrometheus(metrics: SimReplicaMetrics): string {
+/** Prometheus text exposition format 0.0.4, under vLLM's names or SGLang's. */
+export function renderPrometheus(metrics: SimReplicaMetrics, dialect: SimDialect = "vllm"): string {
   const lines: string[] = [];
   const models = Object.entries(metrics.models);
-  for (const family of FAMILIES) {
+  for (const family of dialect === "sglang" ? SGLANG_FAMILIES : FAMILIES) {
     lines.push(`# HELP ${family.name} ${family.help}`, `# TYPE ${family.name} ${family.type}`);
     for (const [model, values] of models) {
       lines.push(`${family.name}{model_name="${labelValue(model)}"} ${sampleValue(family.value(values))}`);
