@@ -90,8 +90,8 @@ commands:
       A dataset of simulated-world problems and sim-policy solutions with their ground truth.
   sim run-batch -i IN.jsonl -o OUT.jsonl --url URL [--concurrency N]
       \`vllm run-batch\` against a simulated cluster (URL: a replica's …/v1).
-  sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]
-      Run simulated vLLM replicas (sim-policy, sim-judge-*, sim-segmenter,
+  sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X] [--dialect vllm|sglang]
+      Run simulated vLLM (or SGLang) replicas (sim-policy, sim-judge-*, sim-segmenter,
       arith-checker) until Ctrl-C; prints their URLs as one JSON line.
 `;
 
@@ -457,6 +457,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       ["--port P", "the first replica's port"],
       ["--config FILE", "a JSON cluster configuration"],
       ["--time-scale X", "speed of simulated time"],
+      ["--dialect vllm|sglang", "answer like vLLM (default) or SGLang: matched_stop, one seed for every parallel sample, SGLang's metric names"],
     ],
     example: "stepwiser sim-cluster --replicas 4 --port 8100",
   },

@@ -22,9 +22,9 @@ describe("stepwiser endpoint", () => {
   const cli = (args: string[]) => runCliInProcess(["endpoint", ...args], { DATABASE_URL: database.url, ENDPOINT_TEST_KEY: SECRET });
 
   it("add → list → update → test → remove, audited as the first admin, never printing the key", async () => {
-    const added = await cli(["add", "--name", "sim", "--model", "sim-policy", "--role", "policy", "--url", cluster.urls[0]!, "--api-key-env", "ENDPOINT_TEST_KEY"]);
+    const added = await cli(["add", "--name", "sim", "--model", "sim-policy", "--role", "policy", "--url", cluster.urls[0]!, "--api-key-env", "ENDPOINT_TEST_KEY", "--server", "vllm"]);
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ name: "sim", model: "sim-policy", role: "policy", maxConcurrency: 64, hasApiKey: true, baseUrls: [cluster.urls[0]], protocols: ["stepwiser-chunk", "processbench-critic"] });
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: "sim", model: "sim-policy", role: "policy", maxConcurrency: 64, hasApiKey: true, baseUrls: [cluster.urls[0]], protocols: ["stepwiser-chunk", "processbench-critic"], serverKind: "vllm" });
     expect((await database.db.endpoint.findUniqueOrThrow({ where: { name: "sim" } })).apiKey).toBe(SECRET);
 
     const listed = await cli(["list"]);
@@ -51,7 +51,7 @@ describe("stepwiser endpoint", () => {
 
     const tested = await cli(["test", "sim"]);
     expect(tested.code, tested.stderr).toBe(0);
-    expect(JSON.parse(tested.stdout)).toMatchObject({ name: "sim", ok: true, replicas: [{ baseUrl: cluster.urls[0], ok: true, servesModel: true }] });
+    expect(JSON.parse(tested.stdout)).toMatchObject({ name: "sim", ok: true, serverKind: "vllm", replicas: [{ baseUrl: cluster.urls[0], ok: true, servesModel: true, serverKind: "vllm" }] });
 
     const removed = await cli(["remove", "sim"]);
     expect(removed.code, removed.stderr).toBe(0);
@@ -91,6 +91,9 @@ describe("stepwiser endpoint", () => {
     const missingVar = await cli(["update", "dup", "--api-key-env", "NO_SUCH_VARIABLE_XYZ"]);
     expect(missingVar.code).toBe(2);
     expect(missingVar.stderr).toContain('"--api-key-env"');
+    const badServer = await cli(["update", "dup", "--server", "tgi"]);
+    expect(badServer.code).toBe(2);
+    expect(badServer.stderr).toMatch(/--server.*"tgi" is not a server kind; expected one of auto, vllm, sglang, openai-compatible/);
     const noFlag = await cli(["add", "--name", "x", "--model", "m", "--url", "http://127.0.0.1:9/v1"]);
     expect(noFlag.code).toBe(2);
     expect(noFlag.stderr).toContain('"--role": is required');

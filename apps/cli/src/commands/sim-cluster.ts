@@ -23,9 +23,9 @@ export interface SimClusterCommandOptions {
 const STATUS_EVERY_MS = 10_000;
 
 /**
- * `stepwiser sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X]`
+ * `stepwiser sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X] [--dialect vllm|sglang]`
  *
- * Runs simulated vLLM replicas until SIGINT/SIGTERM. The one stdout line says
+ * Runs simulated vLLM (or SGLang) replicas until SIGINT/SIGTERM. The one stdout line says
  * where they listen; flags override the config file's fields.
  */
 export async function simClusterCommand(args: string[], options: SimClusterCommandOptions = {}): Promise<void> {
@@ -36,6 +36,7 @@ export async function simClusterCommand(args: string[], options: SimClusterComma
       port: { type: "string" },
       config: { type: "string" },
       "time-scale": { type: "string" },
+      dialect: { type: "string" },
     },
   });
 
@@ -51,6 +52,7 @@ export async function simClusterCommand(args: string[], options: SimClusterComma
   if (values.replicas !== undefined) overrides.replicas = numberFlag("replicas", values.replicas);
   if (values.port !== undefined) overrides.basePort = numberFlag("port", values.port);
   if (values["time-scale"] !== undefined) overrides.timeScale = numberFlag("time-scale", values["time-scale"]);
+  if (values.dialect !== undefined) overrides.dialect = values.dialect;
 
   const config = clusterConfig({ ...fileConfig, ...overrides });
 
