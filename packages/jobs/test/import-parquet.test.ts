@@ -320,11 +320,14 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
     expect(await dataRowCounts(database.db)).toEqual(before);
   });
 
-  it("a codec the reader lacks (LZ4) is refused naming it, before any row is read", async () => {
-    const bytes = writeParquetFile({ problem: [new Utf8(), ["p"]], steps: [utf8List, [["a"]]] }, 1, Compression.LZ4_RAW);
-    const run = await importParquet("lz4.parquet", bytes, { format: "parquet", mapping: parseFieldMapping("problem=problem,steps=steps") });
+  it("a codec the reader lacks (LZO) is refused naming it and the codecs it reads, before any row is read", async () => {
+    // fixtures/parquet-codecs/README.md: an uncompressed `problem` column whose column chunk declares LZO.
+    const bytes = new Uint8Array(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "fixtures/parquet-codecs/lzo-declared.parquet")));
+    const run = await importParquet("lzo.parquet", bytes, { format: "parquet", mapping: parseFieldMapping("problem=problem,text=problem") });
     expect(run.status).toBe("failed");
-    expect(run.error).toMatch(/^lz4\.parquet: the Parquet file is compressed with LZ4_RAW, which the import does not read; write it with UNCOMPRESSED, SNAPPY, GZIP, BROTLI/);
+    expect(run.error).toBe(
+      'lzo.parquet: the Parquet file is compressed with LZO, which the import does not read; write it with UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD, LZ4, LZ4_RAW (pyarrow: compression="zstd" or "snappy")',
+    );
   });
 
   it("a decompression bomb is refused by the declared sizes, located, and nothing is stored", async () => {
@@ -340,7 +343,7 @@ describe("Parquet import (real Postgres): nested columns, row groups, errors", (
 
     // The same caps, smaller, for every codec the reader has: the page's declared size and the row group's together.
     const text = "b".repeat(256 * 1024);
-    for (const compression of [Compression.SNAPPY, Compression.GZIP, Compression.BROTLI]) {
+    for (const compression of [Compression.SNAPPY, Compression.GZIP, Compression.BROTLI, Compression.ZSTD, Compression.LZ4, Compression.LZ4_RAW]) {
       const bytes = writeParquetFile({ problem: [new Utf8(), [text, text]], steps: [utf8List, [["s"], ["t"]]] }, 2, compression);
       const read = (limits: { maxPageBytes: number; maxRowGroupBytes: number }) => collect(parquetRows(inMemory(bytes), { file: "small.parquet", limits }));
       await expect(read({ maxPageBytes: 64 * 1024, maxRowGroupBytes: 64 * 1024 * 1024 })).rejects.toThrow(/^small\.parquet:1: row group 1 of 1 \(rows 1–2\) was refused: a page declares [\d,]+ bytes uncompressed, more than the 65,536 bytes a page may hold$/);

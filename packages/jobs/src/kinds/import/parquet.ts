@@ -11,6 +11,7 @@ import {
 } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema, snappyUncompress, type AsyncBuffer, type CompressionCodec, type Compressors, type FileMetaData } from "hyparquet";
+import { compressors as codecLibrary, decompressZstd } from "hyparquet-compressors";
 import { readStoredFileRange } from "../../files/stored-files";
 
 /*
@@ -107,12 +108,20 @@ class DecompressionLimitError extends Error {
 
 const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes.toLocaleString("en")} bytes`);
 
+/** Node's own ZSTD decoder (22.15 and later), bounded by `maxOutputLength` like gunzip and Brotli. */
+const nodeZstd = (zlib as unknown as { zstdDecompressSync?: (input: Uint8Array, options?: { maxOutputLength?: number }) => Buffer }).zstdDecompressSync;
+
 /**
  * Decompressors for one row group's read, bounded: a page may not declare more than PARQUET_MAX_PAGE_BYTES, its
- * codec may not produce more than the page declares (zlib stops at `maxOutputLength`), and the group's pages together
- * may not pass `groupBudget`. Snappy (hyparquet's own decoder) writes into a buffer of the declared size, so the
- * declared size is checked before that buffer is made. GZIP and Brotli come from node:zlib, ZSTD where this Node.js
- * has it (22.15+).
+ * codec may not produce more than the page declares, and the group's pages together may not pass `groupBudget`.
+ * Every codec of hyparquet-compressors is there (ZSTD, LZ4 with and without Hadoop framing, Snappy, GZIP, Brotli),
+ * on every Node.js version, each decoding into at most the page's declared size:
+ * - GZIP and Brotli through node:zlib, which stops at `maxOutputLength` (hyparquet-compressors' Brotli grows its
+ *   output past the declared size);
+ * - ZSTD through node:zlib where this Node.js has it, else hyparquet-compressors' decoder (fzstd) into a buffer of
+ *   the declared size;
+ * - Snappy through hyparquet's decoder and LZ4/LZ4_RAW through hyparquet-compressors', both writing into a buffer
+ *   of the declared size, made after the declared size is checked.
  */
 function boundedCompressors(groupBudget: number, maxPageBytes = PARQUET_MAX_PAGE_BYTES): Compressors {
   let used = 0;
@@ -123,29 +132,39 @@ function boundedCompressors(groupBudget: number, maxPageBytes = PARQUET_MAX_PAGE
     used += declared;
     if (used > groupBudget) throw new DecompressionLimitError(`its pages decompress to more than the ${mib(groupBudget)} a row group may hold`);
   };
+  const tooLarge = (codec: string, declared: number) =>
+    new DecompressionLimitError(`a ${codec} page decompresses to more than the ${declared.toLocaleString("en")} bytes its header declares`);
   const bounded = (codec: string, decompress: (input: Uint8Array, options: zlib.ZlibOptions & zlib.BrotliOptions) => Buffer) => (input: Uint8Array, declared: number) => {
     claim(declared);
     try {
       return new Uint8Array(decompress(input, { maxOutputLength: Math.max(1, declared) }));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-        throw new DecompressionLimitError(`a ${codec} page decompresses to more than the ${declared.toLocaleString("en")} bytes its header declares`);
-      }
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge(codec, declared);
       throw error;
     }
   };
-  const compressors: Compressors = {
-    SNAPPY: (input, declared) => {
-      claim(declared);
-      const output = new Uint8Array(declared);
-      snappyUncompress(input, output);
-      return output;
-    },
-    GZIP: bounded("GZIP", (input, options) => zlib.gunzipSync(input, options)),
-    BROTLI: bounded("Brotli", (input, options) => zlib.brotliDecompressSync(input, options)),
+  /** A decoder that writes into a buffer of the declared size (it cannot grow past it); checked once more after. */
+  const sized = (codec: string, decompress: (input: Uint8Array, declared: number) => Uint8Array) => (input: Uint8Array, declared: number) => {
+    claim(declared);
+    const output = decompress(input, declared);
+    if (output.byteLength > declared) throw tooLarge(codec, declared);
+    return output;
   };
-  const zstd = (zlib as unknown as { zstdDecompressSync?: (input: Uint8Array, options?: { maxOutputLength?: number }) => Buffer }).zstdDecompressSync;
-  if (zstd) compressors.ZSTD = bounded("ZSTD", (input, options) => zstd(input, options));
+  const compressors: Compressors = {};
+  // hyparquet-compressors' decoders (LZ4 and LZ4_RAW stay theirs), each bounded; the ones below replace theirs.
+  for (const [codec, decompress] of Object.entries(codecLibrary) as [CompressionCodec, NonNullable<Compressors[CompressionCodec]>][]) {
+    compressors[codec] = sized(codec, decompress);
+  }
+  compressors.SNAPPY = sized("Snappy", (input, declared) => {
+    const output = new Uint8Array(declared);
+    snappyUncompress(input, output);
+    return output;
+  });
+  compressors.GZIP = bounded("GZIP", (input, options) => zlib.gunzipSync(input, options));
+  compressors.BROTLI = bounded("Brotli", (input, options) => zlib.brotliDecompressSync(input, options));
+  compressors.ZSTD = nodeZstd
+    ? bounded("ZSTD", (input, options) => nodeZstd(input, options))
+    : sized("ZSTD", (input, declared) => decompressZstd(input, new Uint8Array(declared)));
   return compressors;
 }
 
@@ -261,7 +280,7 @@ export async function* parquetRows(buffer: AsyncBuffer, options: ParquetRowsOpti
   const unreadable = [...codecs].filter((codec) => !READABLE_CODECS.has(codec));
   if (unreadable.length > 0) {
     throw new InputError(
-      `the Parquet file is compressed with ${unreadable.join(", ")}, which the import does not read; write it with ${[...READABLE_CODECS].join(", ")} (pyarrow: compression="snappy")`,
+      `the Parquet file is compressed with ${unreadable.join(", ")}, which the import does not read; write it with ${[...READABLE_CODECS].join(", ")} (pyarrow: compression="zstd" or "snappy")`,
       { file },
     );
   }
