@@ -219,6 +219,8 @@ async function main() {
       STEPWISER_TRUSTED_ORIGINS: process.env.STEPWISER_TRUSTED_ORIGINS ?? `http://127.0.0.1:${port}`,
       PORT: String(port),
       NODE_ENV: "production",
+      // The services' logs reach this terminal through a pipe: readable lines when a person watches, JSON otherwise.
+      STEPWISER_LOG_FORMAT: process.env.STEPWISER_LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json"),
     };
 
     if (process.env.STEPWISER_SIM_CLUSTER !== "0") {

@@ -1,5 +1,9 @@
 import { createDb } from "@stepwiser/db";
 import { isDatabaseConnectionError, startWorker } from "@stepwiser/jobs";
+import { createLogger, firstLine } from "@stepwiser/jobs/log";
+
+/** JSON lines, or pretty ones at a terminal (STEPWISER_LOG_LEVEL, STEPWISER_LOG_FORMAT); the worker binds its id on every line. */
+const logger = createLogger({ name: "worker" });
 
 /**
  * A lost database connection that surfaces as an unhandled rejection is survivable.
@@ -11,10 +15,10 @@ import { isDatabaseConnectionError, startWorker } from "@stepwiser/jobs";
  */
 process.on("unhandledRejection", (reason: unknown) => {
   if (isDatabaseConnectionError(reason)) {
-    console.error(`[worker] database unreachable, carrying on: ${(reason as Error).message.trim().split("\n")[0]}`);
+    logger.warn({ error: firstLine(reason) }, "database unreachable, carrying on");
     return;
   }
-  console.error(`[worker] unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`);
+  logger.fatal({ err: reason }, "unhandled rejection");
   process.exit(1);
 });
 
@@ -24,16 +28,18 @@ async function main() {
   if (!databaseUrl) throw new Error("DATABASE_URL is not set");
   const db = createDb(databaseUrl);
   const importBatchSize = process.env.STEPWISER_IMPORT_BATCH_SIZE ? Number(process.env.STEPWISER_IMPORT_BATCH_SIZE) : undefined;
-  const worker = await startWorker({ databaseUrl, db, importBatchSize });
-  console.log(`[worker] ready (pid ${process.pid})`);
+  const worker = await startWorker({ databaseUrl, db, importBatchSize, logger });
+  // Waited for by whoever starts workers and needs them serving (apps/worker/test/scale-out.test.ts): keep the message.
+  worker.logger.info("ready");
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[worker] ${signal}: finishing in-flight jobs`);
+    worker.logger.info({ signal }, `${signal}: finishing in-flight jobs`);
     await worker.stop();
     await db.$disconnect();
+    worker.logger.info("stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
@@ -41,6 +47,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(`[worker] ${error instanceof Error ? error.stack : String(error)}`);
+  logger.fatal({ err: error }, "the worker could not start");
   process.exit(1);
 });

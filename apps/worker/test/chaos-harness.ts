@@ -76,6 +76,23 @@ export interface WorkerProcess {
   child: ChildProcess;
 }
 
+/** Writes the child's JSON log lines at level error or fatal to stderr, and drops the rest. */
+function forwardErrors(child: ChildProcess): void {
+  let pending = "";
+  child.stdout?.setEncoding("utf8").on("data", (text: string) => {
+    const lines = (pending + text).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      try {
+        const { level } = JSON.parse(line) as { level?: unknown };
+        if (level === "error" || level === "fatal") process.stderr.write(`${line}\n`);
+      } catch {
+        process.stderr.write(`${line}\n`); // not a log line: shown as it is
+      }
+    }
+  });
+}
+
 /** Worker processes (apps/worker/src/main.ts) on one database; every one is killed at the end. */
 export class WorkerFleet {
   private readonly started: WorkerProcess[] = [];
@@ -86,12 +103,15 @@ export class WorkerFleet {
   ) {}
 
   start(id: string): WorkerProcess {
+    const everything = process.env.CHAOS_WORKER_LOGS === "1";
     const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
       cwd: repoRoot,
-      // CHAOS_WORKER_LOGS=1 shows the workers' own logs, to see what a failing suite's workers did.
-      stdio: ["ignore", process.env.CHAOS_WORKER_LOGS === "1" ? "inherit" : "ignore", "inherit"],
-      env: { ...process.env, ...this.env, STEPWISER_WORKER_ID: id, DATABASE_URL: this.databaseUrl },
+      // CHAOS_WORKER_LOGS=1 shows the workers' own logs, to see what a failing suite's workers did; otherwise only
+      // their errors are shown, as they were when workers wrote them to stderr.
+      stdio: ["ignore", everything ? "inherit" : "pipe", "inherit"],
+      env: { ...process.env, ...this.env, STEPWISER_WORKER_ID: id, DATABASE_URL: this.databaseUrl, ...(everything ? {} : { STEPWISER_LOG_FORMAT: "json" }) },
     });
+    if (!everything) forwardErrors(child);
     const worker = { id, child };
     this.started.push(worker);
     return worker;

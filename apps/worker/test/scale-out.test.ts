@@ -24,7 +24,19 @@ const workerEnv = {
   STEPWISER_CAPACITY_LEASE_SECONDS: "5",
   // The run is a few seconds long: the other workers look for it often enough to join while units are left.
   STEPWISER_RUN_JOIN_SECONDS: "0.5",
+  // Read below line by line: one JSON object each.
+  STEPWISER_LOG_FORMAT: "json",
 };
+
+/** Whether a worker's output holds its "ready" line: `{"level":"info",…,"msg":"ready"}`. */
+const saysReady = (output: string) =>
+  output.split("\n").some((line) => {
+    try {
+      return (JSON.parse(line) as { msg?: unknown }).msg === "ready";
+    } catch {
+      return false;
+    }
+  });
 
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
@@ -64,7 +76,7 @@ describe(`${WORKERS} worker processes sharing one PostgreSQL`, () => {
     }
     // A worker registers before its queue and its search for runs to join are up: the run is submitted once
     // every worker says it is ready, so none misses the run however slowly it started.
-    for (const deadline = Date.now() + 90_000; !logs.every((log) => log.includes("[worker] ready")); ) {
+    for (const deadline = Date.now() + 90_000; !logs.every(saysReady); ) {
       const gone = children.findIndex((child) => child.exitCode !== null || child.signalCode !== null);
       if (gone >= 0 || Date.now() > deadline) {
         const why = gone >= 0 ? `worker-${gone} exited (${children[gone]!.exitCode ?? children[gone]!.signalCode})` : "not ready within 90 s";

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { bodyTooLargeMessage, isCappedApiPath } from "@stepwiser/api/body-cap";
 import { CLIENT_ADDRESS_HEADER, requestOrigins, resolveClientAddress, type TrustedProxies } from "@stepwiser/api/request-origin";
+import { createLogger, type Logger } from "@stepwiser/jobs/log";
 
 /*
  * The web app's HTTP server around a request handler (Next.js's in production, see apps/web/server.ts):
@@ -12,8 +13,10 @@ import { CLIENT_ADDRESS_HEADER, requestOrigins, resolveClientAddress, type Trust
  * - after an answer sent before its request's body ended (a refusal), discards the rest of the body as it arrives for
  *   up to LINGER_MS, then closes the connection: closing at once, with the client's bytes unread, resets the
  *   connection, and a client still sending loses the answer it was sent.
- * - sets the security headers (SECURITY_HEADERS) on every answer, unless the route sends its own.
- * Imports only Node's modules and dependency-free files of packages/api: Node runs it as it is.
+ * - sets the security headers (SECURITY_HEADERS) on every answer, unless the route sends its own;
+ * - tells `observe` of every request once its connection is done with it (the web's metrics).
+ * Imports only Node's modules, dependency-free files of packages/api and the logger (@stepwiser/jobs/log):
+ * Node runs it as it is.
  */
 
 /**
@@ -57,6 +60,10 @@ export interface WebServerOptions {
   handle: (request: IncomingMessage, response: ServerResponse) => Promise<unknown>;
   trusted: TrustedProxies | null;
   maxBodyBytes: number;
+  /** Where a request the handler failed is reported; a logger named "web" on standard output by default. */
+  logger?: Logger;
+  /** Called once per request when its answer has ended (or its connection closed first: no status). */
+  observe?: (request: { pathname: string; method: string; status: number | undefined; seconds: number }) => void;
 }
 
 function refuseTooLarge(response: ServerResponse, maxBodyBytes: number, declared: number): void {
@@ -84,13 +91,24 @@ function lingerAfterAnswer(request: IncomingMessage, response: ServerResponse): 
   });
 }
 
+/** Tells `observe` of the request once the response is closed: its status when the answer ended, none otherwise. */
+function observeWhenDone(request: IncomingMessage, response: ServerResponse, pathname: string, observe: NonNullable<WebServerOptions["observe"]>): void {
+  const started = performance.now();
+  response.once("close", () => {
+    const status = response.writableFinished ? response.statusCode : undefined;
+    observe({ pathname, method: request.method ?? "GET", status, seconds: (performance.now() - started) / 1000 });
+  });
+}
+
 export function createWebServer(options: WebServerOptions): Server {
+  const logger = options.logger ?? createLogger({ name: "web" });
   return createServer((request, response) => {
+    const pathname = (request.url ?? "/").split("?")[0]!;
+    if (options.observe) observeWhenDone(request, response, pathname, options.observe);
     withSecurityHeaders(response);
     lingerAfterAnswer(request, response);
     const clientAddress = resolveClientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trusted);
     request.headers[CLIENT_ADDRESS_HEADER] = clientAddress;
-    const pathname = (request.url ?? "/").split("?")[0]!;
     const declared = Number(request.headers["content-length"] ?? 0);
     if (isCappedApiPath(pathname) && declared > options.maxBodyBytes) {
       refuseTooLarge(response, options.maxBodyBytes, declared);
@@ -98,7 +116,7 @@ export function createWebServer(options: WebServerOptions): Server {
     }
     requestOrigins().run({ clientAddress }, () => {
       options.handle(request, response).catch((error: unknown) => {
-        console.error(`[web] ${request.method} ${pathname}:`, error);
+        logger.error({ err: error, method: request.method, path: pathname }, `${request.method} ${pathname} failed`);
         if (!response.headersSent) response.writeHead(500).end();
         else response.destroy();
       });

@@ -1,6 +1,6 @@
 import type { TokenLogprob } from "@stepwiser/core";
 import { UsageMeter, type TokenUsage } from "./accounting";
-import { InferenceError } from "./errors";
+import { InferenceError, type InferenceFailureKind } from "./errors";
 import type { EndpointPool, Lease } from "./endpoint-pool";
 import {
   chatChunkSchema,
@@ -117,11 +117,22 @@ export type StreamEvent =
   | { type: "delta"; index: number; text: string }
   | { type: "done"; result: GenerationResult };
 
+/** One request as the client finished it, after all its attempts. */
+export interface RequestObservation {
+  /** "ok", or why it failed for good. */
+  outcome: "ok" | InferenceFailureKind;
+  /** From the first attempt to the answer or the last failure, waits and backoff included. */
+  latencyMs: number;
+  attempts: number;
+}
+
 export interface InferenceClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Every request is also recorded here (in addition to a per-request meter). */
   meter?: UsageMeter;
   random?: () => number;
+  /** Called once per request when it is answered or has failed for good (a fanned-out request: once per part). */
+  onRequest?: (observation: RequestObservation) => void;
   /**
    * The server behind the pool. "auto" (the default) asks the first replica's
    * `GET /models` once (its `owned_by`); a failed probe counts as
@@ -143,6 +154,8 @@ export class InferenceClient {
   private readonly retry: RetryPolicy;
   private readonly random: () => number;
   readonly meter: UsageMeter;
+  /** See InferenceClientOptions.onRequest; may be set after construction, by whoever creates the clients. */
+  onRequest: ((observation: RequestObservation) => void) | undefined;
   private readonly serverKindSetting: ServerKindSetting;
   private detectedKind: ServerKind | null = null;
   private detecting: Promise<ServerKind> | null = null;
@@ -156,6 +169,7 @@ export class InferenceClient {
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.meter = options.meter ?? new UsageMeter();
     this.random = options.random ?? Math.random;
+    this.onRequest = options.onRequest;
     this.serverKindSetting = options.serverKind ?? "auto";
   }
 
@@ -285,7 +299,7 @@ export class InferenceClient {
         outcome = outcomeOf(error);
         const failure = asInferenceError(error);
         if (delivered || !failure.retryable || attempts >= this.retry.maxAttempts) {
-          this.recordFailure(streamContext, attempts);
+          this.recordFailure(streamContext, attempts, started, failure);
           throw failure;
         }
         await sleep(backoffDelayMs(attempts, this.retry, this.random, failure.retryAfterSeconds), request.signal);
@@ -329,8 +343,7 @@ export class InferenceClient {
       try {
         lease = await this.endpoints.acquire(request.affinityKey, request.signal);
       } catch (error) {
-        this.recordFailure(request, attempts);
-        throw asInferenceError(error);
+        throw this.recordFailure(request, attempts, started, asInferenceError(error));
       }
       let outcome: "ok" | "http-error" | "unreachable" | "cancelled" = "ok";
       try {
@@ -342,14 +355,13 @@ export class InferenceClient {
         outcome = outcomeOf(error);
         const failure = asInferenceError(error);
         if (!failure.retryable || attempts >= this.retry.maxAttempts) {
-          this.recordFailure(request, attempts);
+          this.recordFailure(request, attempts, started, failure);
           throw attempts > 1 && failure.retryable ? new InferenceError(`gave up after ${attempts} attempts: ${failure.message}`, failure.kind, false, failure.status) : failure;
         }
         try {
           await sleep(backoffDelayMs(attempts, this.retry, this.random, failure.retryAfterSeconds), request.signal);
         } catch (cancelled) {
-          this.recordFailure(request, attempts);
-          throw asInferenceError(cancelled, request.signal);
+          throw this.recordFailure(request, attempts, started, asInferenceError(cancelled, request.signal));
         }
       } finally {
         this.endpoints.release(lease, outcome);
@@ -360,11 +372,24 @@ export class InferenceClient {
   private record(request: RequestContext, result: { usage: TokenUsage; latencyMs: number; attempts: number }): void {
     this.meter.recordSuccess(result.usage, result.latencyMs, result.attempts);
     request.meter?.recordSuccess(result.usage, result.latencyMs, result.attempts);
+    this.observe({ outcome: "ok", latencyMs: result.latencyMs, attempts: result.attempts });
   }
 
-  private recordFailure(request: RequestContext, attempts: number): void {
+  /** Records a request that failed for good and returns its error. */
+  private recordFailure(request: RequestContext, attempts: number, started: number, failure: InferenceError): InferenceError {
     this.meter.recordFailure(attempts);
     request.meter?.recordFailure(attempts);
+    this.observe({ outcome: failure.kind, latencyMs: performance.now() - started, attempts });
+    return failure;
+  }
+
+  /** An observer's failure never changes a request's outcome. */
+  private observe(observation: RequestObservation): void {
+    try {
+      this.onRequest?.(observation);
+    } catch {
+      // ignored: metrics are not worth a request
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { PgBoss, type StopOptions } from "pg-boss";
+import { createLogger, type Logger } from "../log/logger";
 import { beginPgBoss10Move } from "./pgboss-10-schema";
 
 /** Every queue the worker serves; one per pipeline. */
@@ -62,7 +63,7 @@ export class JobQueue extends PgBoss {
 }
 
 /** Starts pg-boss on the product's own Postgres (schema `pgboss`) and declares its queues. */
-export async function startJobQueue(databaseUrl: string, settings = queueSettingsFromEnv()): Promise<JobQueue> {
+export async function startJobQueue(databaseUrl: string, settings = queueSettingsFromEnv(), logger: Logger = createLogger({ name: "queue" })): Promise<JobQueue> {
   const boss = new JobQueue({
     connectionString: databaseUrl,
     max: 4,
@@ -72,8 +73,8 @@ export async function startJobQueue(databaseUrl: string, settings = queueSetting
     superviseIntervalSeconds: settings.maintenanceIntervalSeconds,
     monitorIntervalSeconds: settings.maintenanceIntervalSeconds,
   });
-  boss.on("error", (error: Error) => console.error(`[queue] ${error.message}`));
-  await startQueues(boss, databaseUrl, settings, true);
+  boss.on("error", (error: Error) => logger.error({ err: error }, `queue: ${error.message}`));
+  await startQueues(boss, databaseUrl, settings, true, logger);
   return boss;
 }
 
@@ -85,15 +86,15 @@ function queuePolicy(settings: QueueSettings) {
  * A queue handle for processes that only enqueue (web app, CLI): no
  * maintenance or scheduling loops, which belong to workers.
  */
-export async function connectJobQueue(databaseUrl: string, settings = queueSettingsFromEnv()): Promise<JobQueue> {
+export async function connectJobQueue(databaseUrl: string, settings = queueSettingsFromEnv(), logger: Logger = createLogger({ name: "queue" })): Promise<JobQueue> {
   const boss = new JobQueue({ connectionString: databaseUrl, max: 2, supervise: false, schedule: false });
-  boss.on("error", (error: Error) => console.error(`[queue] ${error.message}`));
-  await startQueues(boss, databaseUrl, settings, false);
+  boss.on("error", (error: Error) => logger.error({ err: error }, `queue: ${error.message}`));
+  await startQueues(boss, databaseUrl, settings, false, logger);
   return boss;
 }
 
 /** Starts pg-boss and declares the queues; on a database pg-boss 10 served, its pending jobs come along first. */
-async function startQueues(boss: JobQueue, databaseUrl: string, settings: QueueSettings, ownPolicy: boolean): Promise<void> {
+async function startQueues(boss: JobQueue, databaseUrl: string, settings: QueueSettings, ownPolicy: boolean, logger: Logger): Promise<void> {
   const move = await beginPgBoss10Move(databaseUrl);
   try {
     await boss.start();
@@ -102,7 +103,7 @@ async function startQueues(boss: JobQueue, databaseUrl: string, settings: QueueS
     if (ownPolicy) for (const name of Object.values(QUEUES)) await boss.updateQueue(name, queuePolicy(settings));
     // After the policy: a job takes its queue's retry and expiry settings when it is sent.
     const moved = await move?.finish(boss, Object.values(QUEUES));
-    if (moved !== undefined) console.log(`[queue] moved ${moved} pending job(s) from pg-boss 10's schema`);
+    if (moved !== undefined) logger.info({ moved }, `moved ${moved} pending job(s) from pg-boss 10's schema`);
   } finally {
     await move?.release();
   }

@@ -1,11 +1,13 @@
+import { firstLine, type Logger } from "../log/logger";
+
 export interface Repeating {
   /** Stops the turns and waits for one in progress. */
   stop(): Promise<void>;
 }
 
 export interface RepeatOptions {
-  /** Where a failed turn is reported, as `[worker] <failure>: <first line of the error>`. */
-  log: (line: string) => void;
+  /** Where a failed turn is reported: a warning with `failure` as its message and the error's first line as `error`. */
+  logger: Logger;
   failure: string;
   /** Take the first turn at once instead of after one interval. */
   now?: boolean;
@@ -17,10 +19,7 @@ export interface RepeatOptions {
  * does not keep the process alive.
  */
 export function repeatEvery(intervalMs: number, task: () => Promise<void>, options: RepeatOptions): Repeating {
-  const onError = (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    options.log(`[worker] ${options.failure}: ${message.trim().split("\n")[0]}`);
-  };
+  const onError = (error: unknown) => options.logger.warn({ error: firstLine(error) }, options.failure);
   let current: Promise<void> = options.now ? task().catch(onError) : Promise.resolve();
   const timer = setInterval(() => {
     current = current.then(task).catch(onError);

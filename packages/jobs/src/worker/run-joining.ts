@@ -1,4 +1,5 @@
 import type { Db } from "@stepwiser/db";
+import type { Logger } from "../log/logger";
 import { repeatEvery, type Repeating } from "./repeat-every";
 
 export interface JoinableRunsQuery {
@@ -44,7 +45,7 @@ export function startRunJoining(
     maxExecutorsPerRun: number;
     executingRunIds: () => readonly string[];
     join: (runId: string) => void;
-    log: (line: string) => void;
+    logger: Logger;
   },
 ): Repeating | undefined {
   if (options.intervalSeconds <= 0) return undefined;
@@ -52,5 +53,5 @@ export function startRunJoining(
     const runIds = await joinableRuns(db, { excludeRunIds: options.executingRunIds(), maxExecutorsPerRun: options.maxExecutorsPerRun });
     for (const runId of runIds) options.join(runId);
   };
-  return repeatEvery(options.intervalSeconds * 1000, look, { log: options.log, failure: "could not look for runs to join" });
+  return repeatEvery(options.intervalSeconds * 1000, look, { logger: options.logger, failure: "could not look for runs to join" });
 }

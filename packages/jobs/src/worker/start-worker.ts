@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { Job } from "pg-boss";
 import { holdRunGrading } from "../grading/run-grading";
-import { EndpointClients } from "../inference/endpoint-clients";
 import { SharedCapacity } from "../inference/shared-capacity";
+import { createLogger, lineLogger, textLog, type Logger } from "../log/logger";
 import { QUEUES, queueSettingsFromEnv, startJobQueue, type JobQueue } from "../queue/queue";
 import { executeRun } from "../runs/engine";
 import { UNIT_RUN_KINDS, WHOLE_RUN_KINDS } from "../registry";
@@ -17,7 +17,7 @@ import { runJobRole, runJobSchema } from "../submit-run";
 import { deleteAbandonedUploads } from "../files/abandoned-uploads";
 import { repeatEvery, type Repeating } from "./repeat-every";
 import { startRunJoining } from "./run-joining";
-import { startWorkerMetricsServer, type WorkerMetricsServer } from "./worker-metrics";
+import { ObservedEndpointClients, startWorkerMetricsServer, WorkerMetrics, type WorkerMetricsServer } from "./worker-metrics";
 import { WorkerRegistration } from "./worker-registry";
 import { workerSettingsFromEnv, type WorkerSettings } from "./worker-settings";
 
@@ -26,6 +26,12 @@ export interface WorkerOptions {
   db: Db;
   /** Records per import statement batch (smaller = finer-grained progress). */
   importBatchSize?: number;
+  /**
+   * The worker's logger (bound here with `workerId`; each job's lines go to a child bound with its run and
+   * job, see jobLogger). Default: JSON or pretty lines on standard output (STEPWISER_LOG_LEVEL, STEPWISER_LOG_FORMAT).
+   */
+  logger?: Logger;
+  /** Instead of `logger`: every JSON line is handed to this (a caller that keeps or drops them). */
   log?: (line: string) => void;
   /** Defaults to the STEPWISER_* environment variables (see workerSettingsFromEnv). */
   settings?: Partial<WorkerSettings>;
@@ -34,6 +40,8 @@ export interface WorkerOptions {
 export interface RunningWorker {
   queue: JobQueue;
   workerId: string;
+  /** The worker's logger, bound with its id. */
+  logger: Logger;
   /** Set when STEPWISER_WORKER_METRICS_PORT (or settings.metricsPort) asks for /health and /metrics. */
   metricsUrl: string | undefined;
   stop(): Promise<void>;
@@ -46,52 +54,74 @@ export interface RunningWorker {
  * concurrency limits are held across workers by the shared capacity table.
  */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const log = options.log ?? ((line) => console.log(line));
   const settings = { ...workerSettingsFromEnv(), ...options.settings };
+  const logger = (options.logger ?? (options.log ? lineLogger("worker", options.log) : createLogger({ name: "worker" }))).child({ workerId: settings.workerId });
   const queueSettings = queueSettingsFromEnv();
   const { db } = options;
-  const registration = new WorkerRegistration(db, settings.workerId, settings.heartbeatSeconds, log);
+  const registration = new WorkerRegistration(db, settings.workerId, settings.heartbeatSeconds, logger);
   await registration.start();
   const capacity = new SharedCapacity(db, {
     holderId: settings.workerId,
     leaseSeconds: settings.capacityLeaseSeconds,
     rebalanceMs: settings.capacityRebalanceMs,
-    log,
+    log: textLog(logger.child({ component: "capacity" })),
   });
-  const endpoints = new EndpointClients({ sharedCapacity: capacity, timeouts: { headersMs: settings.inferenceResponseTimeoutSeconds * 1000 } });
-  const jobsDone: Record<string, number> = {};
-  const counted = (queue: string) => (jobsDone[queue] = (jobsDone[queue] ?? 0) + 1);
+  // With /metrics, every inference request's duration is observed by endpoint and outcome.
+  let metrics: WorkerMetrics | undefined;
+  const endpoints = new ObservedEndpointClients({ sharedCapacity: capacity, timeouts: { headersMs: settings.inferenceResponseTimeoutSeconds * 1000 } }, (endpoint, observation) =>
+    metrics?.observeRequest(endpoint, observation),
+  );
 
-  const queue = await startJobQueue(options.databaseUrl, queueSettings);
+  const queue = await startJobQueue(options.databaseUrl, queueSettings, logger.child({ component: "queue" }));
+  if (settings.metricsPort !== undefined) {
+    metrics = new WorkerMetrics({
+      workerId: settings.workerId,
+      activeRuns: () => registration.activeRuns,
+      replicaStatus: () => endpoints.replicaStatus(),
+      queueCounts: () => queue.getQueues(Object.values(QUEUES)),
+    });
+  }
   // Model outputs are graded on worker threads under a hard limit per answer (created at first use).
   const releaseGrading = holdRunGrading(settings);
   // Runs stored before their models and cost were recorded get them once, before the worker takes jobs.
   const recorded = await recordStoredRunsSpend(db);
-  if (recorded > 0) log(`[worker] recorded the models and cost of ${recorded} earlier run(s)`);
+  if (recorded > 0) logger.info({ runs: recorded }, `recorded the models and cost of ${recorded} earlier run(s)`);
   const pollingIntervalSeconds = queueSettings.pollingIntervalSeconds;
   for (const kind of WHOLE_RUN_KINDS) {
     await queue.work(QUEUES[kind.queue], { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job<unknown>[]) => {
       if (!job) return;
       const { runId } = wholeRunJobSchema.parse(job.data);
-      log(`[worker] ${kind.kind} run ${runId}: started (job ${job.id})`);
-      await kind.execute(db, runId, { batchSize: options.importBatchSize, queue, runs: OTHER_RUNS });
-      counted(QUEUES[kind.queue]);
-      log(`[worker] ${kind.kind} run ${runId}: done`);
+      const jobLog = jobLogger(logger, { runId, jobId: job.id, queue: QUEUES[kind.queue], kind: kind.kind });
+      jobLog.info(`${kind.kind} run started`);
+      try {
+        await kind.execute(db, runId, { batchSize: options.importBatchSize, queue, runs: OTHER_RUNS });
+      } catch (error) {
+        jobLog.error({ err: error }, `${kind.kind} run failed`);
+        throw error;
+      }
+      metrics?.jobDone(QUEUES[kind.queue]);
+      jobLog.info(`${kind.kind} run done`);
     });
   }
 
   /** Runs this process is executing: a job for one of them joins that execution instead of starting a second executor. */
   const executions = new Map<string, Promise<void>>();
-  const executionOf = (runId: string, helper: boolean, jobId: string, how = `job ${jobId}`): Promise<void> => {
+  /** `jobId`: the run's job that starts the execution; none for a run found while looking for work. */
+  const executionOf = (runId: string, helper: boolean, jobId: string | undefined): Promise<void> => {
     const current = executions.get(runId);
-    if (current) return current;
-    log(`[worker] run ${runId}: ${helper ? "helping" : "started"} (${how})`);
+    if (current) {
+      if (jobId) jobLogger(logger, { runId, jobId, queue: QUEUES.run }).debug("run already executing here: the job follows that execution");
+      return current;
+    }
+    const executorId = `${settings.workerId}/${(jobId ?? randomBytes(4).toString("hex")).slice(0, 8)}`;
+    const runLog = jobLogger(logger, { runId, jobId, queue: QUEUES.run, executorId });
+    runLog.info({ role: helper ? "helper" : "primary" }, helper ? (jobId ? "joining the run" : "joining the run, found while looking for work") : "run started");
     registration.activeRuns += 1;
     const execution = executeRun(db, runId, UNIT_RUN_KINDS, {
       endpoints,
-      log,
+      log: textLog(runLog),
       role: helper ? "helper" : "primary",
-      executorId: `${settings.workerId}/${jobId.slice(0, 8)}`,
+      executorId,
       unitLeaseSeconds: settings.unitLeaseSeconds,
     }).finally(() => {
       registration.activeRuns -= 1;
@@ -100,10 +130,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     executions.set(runId, execution);
     execution.then(
       () => {
-        counted(QUEUES.run);
-        log(`[worker] run ${runId}: done`);
+        metrics?.jobDone(QUEUES.run);
+        runLog.info("run done");
       },
-      (error: unknown) => log(`[worker] run ${runId}: stopped: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => runLog.error({ err: error }, "run stopped"),
     );
     return execution;
   };
@@ -140,24 +170,21 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     intervalSeconds: settings.runJoinSeconds,
     maxExecutorsPerRun: settings.maxExecutorsPerRun,
     executingRunIds: () => [...executions.keys()],
-    join: (runId) => void executionOf(runId, true, randomBytes(4).toString("hex"), "found while looking for work").catch(() => {}),
-    log,
+    join: (runId) => void executionOf(runId, true, undefined).catch(() => {}),
+    logger,
   });
-  const uploadCleanup = settings.uploadRetentionHours > 0 ? startUploadCleanup(db, settings.uploadRetentionHours, log) : undefined;
+  const uploadCleanup = settings.uploadRetentionHours > 0 ? startUploadCleanup(db, settings.uploadRetentionHours, logger) : undefined;
 
-  let metrics: WorkerMetricsServer | undefined;
-  if (settings.metricsPort !== undefined) {
-    metrics = await startWorkerMetricsServer(
-      { workerId: settings.workerId, db, endpoints, activeRuns: () => registration.activeRuns, jobsDone: () => ({ ...jobsDone }) },
-      settings.metricsPort,
-      settings.metricsHost,
-    );
-    log(`[worker] health and metrics on ${metrics.url}`);
+  let metricsServer: WorkerMetricsServer | undefined;
+  if (metrics && settings.metricsPort !== undefined) {
+    metricsServer = await startWorkerMetricsServer(metrics, { workerId: settings.workerId, db, logger }, settings.metricsPort, settings.metricsHost);
+    logger.info({ url: metricsServer.url }, `health and metrics on ${metricsServer.url}`);
   }
   return {
     queue,
     workerId: settings.workerId,
-    metricsUrl: metrics?.url,
+    logger,
+    metricsUrl: metricsServer?.url,
     stop: async () => {
       const stopping = Date.now();
       await joining?.stop();
@@ -169,7 +196,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await Promise.race([Promise.allSettled([...executions.values()]), new Promise((resolve) => (timer = setTimeout(resolve, grace)))]);
       clearTimeout(timer);
       await releaseGrading();
-      await metrics?.close();
+      await metricsServer?.close();
       await capacity.stop();
       await endpoints.close();
       await registration.stop();
@@ -178,10 +205,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 }
 
 /** Deletes abandoned uploads now and then every hour (or sooner under a short retention). */
-function startUploadCleanup(db: Db, retentionHours: number, log: (line: string) => void): Repeating {
+function startUploadCleanup(db: Db, retentionHours: number, logger: Logger): Repeating {
   const cleanUp = async () => {
     const { files, bytes } = await deleteAbandonedUploads(db, retentionHours);
-    if (files > 0) log(`[worker] deleted ${files} upload(s) no run took as input within ${retentionHours} h (${bytes} bytes)`);
+    if (files > 0) logger.info({ files, bytes, retentionHours }, `deleted ${files} upload(s) no run took as input within ${retentionHours} h (${bytes} bytes)`);
   };
-  return repeatEvery(Math.min(3600, retentionHours * 900) * 1000, cleanUp, { log, failure: "abandoned uploads not cleaned up", now: true });
+  return repeatEvery(Math.min(3600, retentionHours * 900) * 1000, cleanUp, { logger, failure: "abandoned uploads not cleaned up", now: true });
+}
+
+/**
+ * The logger of one job: a child of the worker's logger (which carries `workerId`), so every line it
+ * writes carries the run, the job (absent for a run found while looking for work) and the queue.
+ */
+export function jobLogger(workerLogger: Logger, job: { runId: string; jobId: string | undefined; queue: string; kind?: string; executorId?: string }): Logger {
+  const { jobId, kind, executorId, ...rest } = job;
+  return workerLogger.child({ ...rest, ...(jobId !== undefined ? { jobId } : {}), ...(kind !== undefined ? { kind } : {}), ...(executorId !== undefined ? { executorId } : {}) });
 }

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { Db } from "@stepwiser/db";
+import { firstLine, type Logger } from "../log/logger";
 
 /** A worker is presumed gone when it has not been seen for this many heartbeats. */
 const MISSED_HEARTBEATS = 3;
@@ -18,7 +19,7 @@ export class WorkerRegistration {
     private readonly db: Db,
     readonly workerId: string,
     private readonly heartbeatSeconds: number,
-    private readonly log: (line: string) => void,
+    private readonly logger: Logger,
   ) {}
 
   async start(): Promise<void> {
@@ -30,7 +31,7 @@ export class WorkerRegistration {
     await this.db.$executeRaw`DELETE FROM "WorkerProcess" WHERE "heartbeatAt" < now() - make_interval(hours => ${FORGET_AFTER_HOURS}::int)`;
     this.timer = setInterval(() => {
       this.db.$executeRaw`UPDATE "WorkerProcess" SET "heartbeatAt" = now(), "activeRuns" = ${this.activeRuns} WHERE id = ${this.workerId}`.catch(
-        (error: unknown) => this.log(`[worker] heartbeat not written: ${(error as Error).message}`),
+        (error: unknown) => this.logger.warn({ error: firstLine(error) }, "heartbeat not written"),
       );
     }, this.heartbeatSeconds * 1000);
     this.timer.unref();
