@@ -30,9 +30,15 @@ test("endpoints declare the judge protocols they speak, and the launch form offe
   await expect(form.getByRole("alert")).toContainText("Judge protocols: needs at least one protocol the server speaks");
   await prm.check();
   await form.getByRole("checkbox", { name: /^Outcome reward model \(pointwise\)/ }).check();
+  // The server kind: detected from the model list unless set; set here, it is saved and listed.
+  const server = form.getByRole("combobox", { name: "Server" });
+  await expect(server).toHaveValue("auto");
+  await server.selectOption("sglang");
   await form.getByRole("button", { name: "Save changes" }).click();
   await expect(form).toHaveCount(0);
   await expect(row("sim-math-prm").getByRole("list", { name: "judge protocols" }).getByRole("listitem")).toHaveText(["Discriminative PRM", "Outcome reward model (pointwise)"]);
+  await expect(row("sim-math-prm").getByRole("cell", { name: "SGLang", exact: true })).toBeVisible();
+  await expect(row("sim-thinkprm").getByRole("cell", { name: "detect", exact: true })).toBeVisible();
 
   // The launch form: a judge run offers the protocols that judge every chunk, and warns when the judge endpoint does not declare the chosen one.
   await page.goto("/runs/new?kind=judge");
