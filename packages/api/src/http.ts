@@ -9,6 +9,7 @@ import { defaultRequestLimits } from "./request-limits/default-limits";
 import { readBoundedBody, type RequestLimits } from "./request-limits/request-limits";
 import { appRouter } from "./root";
 import { clientErrorOf, withClientErrors } from "./trpc";
+import { apiLog } from "./log";
 
 /**
  * Serves the tRPC API over the Fetch API (Next.js route handlers, tests).
@@ -38,7 +39,7 @@ export async function handleTrpcRequest(request: Request, deps: ContextDeps, end
         return createContext(deps, request.headers);
       }),
     onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[api] ${path ?? "?"}: ${error.message}`, error.cause);
+      if (error.code === "INTERNAL_SERVER_ERROR") apiLog().error({ err: error.cause ?? error, path: path ?? null }, error.message);
     },
   });
 }

@@ -3,6 +3,7 @@ import pg from "pg";
 import { positiveIntegerSetting } from "../request-limits/body-cap";
 import { CLIENT_ADDRESS_HEADER } from "../request-origin/request-origin";
 import { refuseDisabledAccounts } from "./disabled-accounts";
+import { apiLog } from "../log";
 
 export interface AuthConfig {
   databaseUrl: string;
@@ -52,7 +53,7 @@ export type Auth = ReturnType<typeof createAuth>;
 export function authPool(databaseUrl: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   // An idle connection dropped by the server (restart, failover) must not crash the process.
-  pool.on("error", (error) => console.error(`[auth] idle database connection lost: ${error.message}`));
+  pool.on("error", (error) => apiLog().error({ err: error }, "auth: idle database connection lost"));
   return pool;
 }
 

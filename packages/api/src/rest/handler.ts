@@ -9,6 +9,7 @@ import { defaultRequestLimits } from "../request-limits/default-limits";
 import { readBoundedBody, type RequestLimits } from "../request-limits/request-limits";
 import { operationChangesState, REST_OPERATIONS, type RestOperation } from "./operations";
 import type { errorSchema } from "./schemas";
+import { apiLog } from "../log";
 
 /** Where the operations are mounted. */
 export const REST_PREFIX = "/api/v1";
@@ -47,7 +48,7 @@ function failureResponse(error: unknown, where: string): Response {
     const headers: Record<string, string> = error instanceof TooManyRequestsError ? { "retry-after": String(error.retryAfterSeconds) } : {};
     return errorResponse(code, mapped.code === "SERVICE_UNAVAILABLE" ? DATABASE_UNREACHABLE_MESSAGE : mapped.message, field, headers, mapped.status);
   }
-  console.error(`[api] ${where}:`, error);
+  apiLog().error({ err: error, where }, "a REST request failed");
   return errorResponse("INTERNAL_SERVER_ERROR", "the server failed to answer; the error is in its log");
 }
 
