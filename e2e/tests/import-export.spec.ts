@@ -52,7 +52,12 @@ test("exports a verl training set from the demo's annotate run and downloads tra
   test.setTimeout(240_000);
   await signIn(page);
   await chooseDemoLabels(page);
-  await page.getByRole("form", { name: "Export a training set" }).getByLabel("Format").selectOption("verl");
+  const form = page.getByRole("form", { name: "Export a training set" });
+  await form.getByLabel("Format").selectOption("verl");
+  // A rollout may generate the paper's 3096 tokens unless the form says otherwise; the launch line takes what it says.
+  const maxResponse = form.getByTestId("export-max-response-tokens");
+  await expect(maxResponse).toHaveValue("3096");
+  await maxResponse.fill("4096");
   await page.getByRole("button", { name: "Export training set" }).click();
 
   const row = page.getByTestId("export-row").first();
@@ -71,4 +76,9 @@ test("exports a verl training set from the demo's annotate run and downloads tra
 
   const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
   expect(download.suggestedFilename()).toBe("train.parquet");
+
+  const manifestLink = row.getByTestId("export-file-link").filter({ hasText: "manifest.json" });
+  const manifest = JSON.parse((await (await page.request.get((await manifestLink.getAttribute("href"))!)).body()).toString("utf8")) as { launch: { command: string } };
+  expect(manifest.launch.command).toContain("data.max_response_length=4096");
+  await expect(row.getByTestId("export-file-link").filter({ hasText: "requirements.txt" })).toBeVisible();
 });

@@ -29,7 +29,7 @@ commands:
       The records an import skipped as invalid or ignored, one JSON object per line
       (file, line, record, field, reason, kind).
   export training-set --run RUN --rule abs-q|rel-ratio|rel-effective [--gamma x | --alpha x --n k]
-         [--format verl|openrlhf|trl] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N]
+         [--format verl|openrlhf|trl|trl-prm|openrlhf-prm] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N]
          [--min-confidence 0.9] --out DIR
   export labels|predictions --run RUN --out FILE|-
       Export runs (jobs): a balanced judge training set (parquet or JSONL, with a reward
@@ -130,13 +130,13 @@ const MAP_FLAG: Flag = ["--map SPEC", "jsonl and parquet only: problem=PATH,step
 const EXPORT_TRAINING_SET_FLAGS: readonly Flag[] = [
   ["--run RUN", "the annotate run whose labels are exported"],
   ...RULE_FLAGS,
-  ["--format verl|openrlhf|trl|trl-prm", "the trainer's format (default verl); trl-prm: TRL stepwise supervision, one row per solution"],
+  ["--format verl|openrlhf|trl|trl-prm|openrlhf-prm", "the trainer's format (default verl); trl-prm, openrlhf-prm: stepwise supervision for TRL's or OpenRLHF's PRM trainer, one row per solution"],
   ["--seed S", "the seed of the balancing and held-out split"],
   ["--held-out F", "fraction held out for evaluation (e.g. 0.1)"],
   ["--min-chars N / --max-chars N", "keep prompts of this length only"],
   ["--min-confidence P", "keep labels at least this sure (0..1), before balancing"],
   ["--data-source NAME", "the data_source field of the records"],
-  ["--balance-solutions", "trl-prm: as many solutions with a Negative step as without, per split"],
+  ["--balance-solutions", "trl-prm, openrlhf-prm: as many solutions with a Negative step as without, per split"],
   ["--max-response-tokens N", "verl, openrlhf, trl: tokens a rollout may generate in the launch command (default 3096, the paper's judge cap)"],
   ["--out DIR", "the directory for the files (README.md dataset card and manifest.json included)"],
   ["--detach", "queue the export and return its run id without waiting"],

@@ -95,7 +95,7 @@ describe("stepwiser import <format> and stepwiser export", () => {
     const prmOut = path.join(scratch, "trl-prm");
     const prm = await cli(["export", "training-set", "--run", runId, "--rule", "abs-q", "--format", "trl-prm", "--held-out", "0", "--out", prmOut]);
     expect(prm.code, prm.stderr).toBe(0);
-    expect((await readdir(prmOut)).sort()).toEqual(["README.md", "manifest.json", "test.jsonl", "test.parquet", "train.jsonl", "train.parquet"]);
+    expect((await readdir(prmOut)).sort()).toEqual(["README.md", "manifest.json", "requirements.txt", "test.jsonl", "test.parquet", "train.jsonl", "train.parquet"]);
     expect((await readFile(path.join(prmOut, "train.parquet"))).subarray(0, 4).toString("latin1")).toBe("PAR1");
     const prmRows = (await readFile(path.join(prmOut, "train.jsonl"), "utf8"))
       .trim()

@@ -18,6 +18,9 @@ import {
   submitImport,
   sizeCategory,
   TRAINING_SET_FORMATS,
+  OPENRLHF_PRM_PLACEHOLDER,
+  openrlhfPrmInput,
+  promptTokenBound,
   createSimWorldDataset,
   EndpointClients,
   exportTrainingSet,
@@ -34,7 +37,7 @@ import type { TrainingRow } from "../src/kinds/export/training-set/rows";
 import { LabelledChunk } from "../src/kinds/export/training-set/labelled-chunks";
 import { groupSolutions } from "../src/kinds/export/training-set/trl-prm";
 import { runName } from "../src/describe-run";
-import { checkLaunch } from "./trainer-launch";
+import { checkLaunch, fixtureRelease } from "./trainer-launch";
 
 const ABS_Q: LabelRule = { rule: "abs-q", evidence: "own-prefix" };
 const REL_RATIO: LabelRule = { rule: "rel-ratio", gamma: 0.7 };
@@ -236,7 +239,7 @@ describe("judge training-set export", () => {
 
   it("verl: train.parquet has verl's nested schema, read back by a second Parquet implementation", async () => {
     const { files } = await exportWith();
-    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "README.md", "manifest.json"]);
+    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "requirements.txt", "README.md", "manifest.json"]);
     expect(fileOf(files, "train.parquet").contentType).toBe("application/vnd.apache.parquet");
     const metadata = parquetMetadata(arrayBufferOf(fileOf(files, "train.parquet").content));
     const describe = (e: (typeof metadata.schema)[number]) =>
@@ -342,7 +345,7 @@ describe("judge training-set export", () => {
     const manifest = JSON.parse(new TextDecoder().decode(fileOf(files, "manifest.json").content)) as TrainingSetReport;
     expect(manifest).toEqual(JSON.parse(JSON.stringify(report)));
     expect(manifest).toMatchObject({ annotateRunId: runId, labelRuleKey: "rel-ratio(gamma=0.7)", params: '{"gamma":0.7}', seed: 7, heldOutFraction: 0.25, seeds: { train: "7:train", test: "7:test" } });
-    expect(manifest.files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "README.md"]);
+    expect(manifest.files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "reward.py", "requirements.txt", "README.md"]);
     expect(manifest.layout.columns!.map((c) => c.name)).toEqual(["data_source", "prompt", "ability", "reward_model", "extra_info"]);
   });
 
@@ -497,7 +500,7 @@ describe("judge training-set export", () => {
     const verlTrain = await readParquet(fileOf(verl.files, "train.parquet").content);
     for (const format of ["openrlhf", "trl"] as const) {
       const { files, report } = await exportWith({ labelRule: ABS_Q, format });
-      expect(files.map((f) => f.fileName)).toEqual(["train.jsonl", "test.jsonl", "reward_func.py", "README.md", "manifest.json"]);
+      expect(files.map((f) => f.fileName)).toEqual(["train.jsonl", "test.jsonl", "reward_func.py", "requirements.txt", "README.md", "manifest.json"]);
       const train = readJsonl(fileOf(files, "train.jsonl").content);
       const test = readJsonl(fileOf(files, "test.jsonl").content);
       for (const rows of [train, test]) {
@@ -538,7 +541,7 @@ describe("judge training-set export", () => {
 
   it("trl-prm: stepwise supervision in Parquet (list<string>, list<bool>), schema element by element", async () => {
     const { files, report } = await exportWith({ format: "trl-prm" });
-    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "train.jsonl", "test.jsonl", "README.md", "manifest.json"]);
+    expect(files.map((f) => f.fileName)).toEqual(["train.parquet", "test.parquet", "train.jsonl", "test.jsonl", "requirements.txt", "README.md", "manifest.json"]);
     const text = (name: string) => `${name} OPTIONAL BYTE_ARRAY STRING`;
     for (const name of ["train.parquet", "test.parquet"]) {
       const metadata = parquetMetadata(arrayBufferOf(fileOf(files, name).content));
@@ -671,6 +674,50 @@ describe("judge training-set export", () => {
     }
   });
 
+  it("openrlhf-prm: one JSON line per solution, one placeholder per label, labels from the stored chunk labels; the same solutions as trl-prm", async () => {
+    const { db } = database;
+    const { files, report } = await exportWith({ format: "openrlhf-prm" });
+    expect(files.map((f) => f.fileName)).toEqual(["train.jsonl", "test.jsonl", "requirements.txt", "README.md", "manifest.json"]);
+    expect(report.promptTemplate).toBeNull();
+    expect(report.layout.keys!.map((k) => k.key)).toEqual(["input", "label", "extra_info"]);
+    expect(report.procedure[0]).toContain("already hold the placeholder token");
+    expect(report.filters.measure).toContain("input");
+    const segmentations = await db.segmentation.findMany({
+      where: { chunks: { some: { labels: { some: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' } } } } },
+      select: {
+        id: true,
+        solution: { select: { problem: { select: { text: true } } } },
+        chunks: { orderBy: { index: "asc" }, select: { text: true, labels: { where: { runId, rule: "rel_ratio", paramsKey: '{"gamma":0.7}' }, select: { label: true } } } },
+      },
+    });
+    const byId = new Map(segmentations.map((seg) => [seg.id, seg]));
+    expect(report.solutions).toEqual({ read: segmentations.length, truncated: 0, withoutFirstLabel: 0, placeholderInText: 0 });
+    const trl = await exportWith(PRM_OPTIONS);
+    for (const split of ["train", "test"] as const) {
+      const rows = readJsonl(fileOf(files, `${split}.jsonl`).content) as unknown as Array<{ input: string; label: string[]; extra_info: PrmParquetRow["extra_info"] & { index: number } }>;
+      expect(rows.length).toBe(report.splits[split].rows);
+      expect(rows.length).toBeGreaterThan(0);
+      const steps = { positive: 0, negative: 0 };
+      for (const row of rows) {
+        expect(Object.keys(row)).toEqual(["input", "label", "extra_info"]);
+        const stored = byId.get(row.extra_info.segmentation_id)!;
+        // The placeholder marks each step, on a line of its own: as many placeholders as labels.
+        expect(row.input.split("\n").filter((line) => line === OPENRLHF_PRM_PLACEHOLDER)).toHaveLength(row.label.length);
+        expect(row.input.split(OPENRLHF_PRM_PLACEHOLDER)).toHaveLength(row.label.length + 1);
+        expect(row.input).toBe(openrlhfPrmInput(stored.solution.problem.text, stored.chunks.map((c) => c.text)));
+        expect(row.label).toEqual(stored.chunks.map((c) => (c.labels[0]!.label === "Positive" ? "+" : "-")));
+        for (const label of row.label) steps[label === "+" ? "positive" : "negative"] += 1;
+      }
+      expect(report.splits[split].steps).toEqual(steps);
+      // The same grouping, split and order as trl-prm, with the same extra_info.
+      const trlRows = readJsonl(fileOf(trl.files, `${split}.jsonl`).content) as unknown as Array<{ prompt: string; completions: string[]; labels: boolean[]; extra_info: unknown }>;
+      expect(rows.map((row) => row.extra_info)).toEqual(trlRows.map((row) => row.extra_info));
+      expect(rows.map((row) => row.label)).toEqual(trlRows.map((row) => row.labels.map((positive) => (positive ? "+" : "-"))));
+    }
+    const balanced = await exportWith({ format: "openrlhf-prm", labelRule: ABS_Q, heldOutFraction: 0.5, balanceSolutions: true });
+    expect(balanced.report.splits.train.after.positive).toBe(balanced.report.splits.train.after.negative);
+  });
+
   it("trl-prm with balanceSolutions: each split holds as many solutions with a Negative step as without; other formats refuse the option", async () => {
     const { files, report } = await exportWith({ format: "trl-prm", labelRule: ABS_Q, heldOutFraction: 0.5, balanceSolutions: true });
     expect(report.balanceSolutions).toBe(true);
@@ -712,13 +759,13 @@ describe("judge training-set export", () => {
       expect(Object.keys(header), format).toEqual(["license", "task_categories", "tags", "size_categories", "pretty_name", "configs", "dataset_info"]);
       expect(header.license).toBe(cardLicense(["generated"]).license);
       expect(header.license).toBe("other");
-      expect(header.task_categories).toEqual([format === "trl-prm" ? "token-classification" : "text-generation"]);
+      expect(header.task_categories).toEqual([format === "trl-prm" || format === "openrlhf-prm" ? "token-classification" : "text-generation"]);
       expect(header.tags).toEqual(["process-supervision", format]);
       const rows = await rowsOf(files);
       const total = report.splits.train.rows + report.splits.test.rows;
       expect(header.size_categories).toEqual([sizeCategory(total)]);
       expect(header.size_categories).toEqual(["n<1K"]);
-      const ext = format === "openrlhf" || format === "trl" ? "jsonl" : "parquet";
+      const ext = format === "verl" || format === "trl-prm" ? "parquet" : "jsonl";
       expect(header.configs).toEqual([
         {
           config_name: "default",
@@ -737,7 +784,7 @@ describe("judge training-set export", () => {
       if (ext === "parquet") {
         for (const split of ["train", "test"]) expect(features, `${format} ${split}`).toEqual(parquetShapes(parquetMetadata(arrayBufferOf(fileOf(files, `${split}.${ext}`).content)).schema));
       } else {
-        expect(features.map(([name]) => name)).toEqual(["prompt", "label", "extra_info"]);
+        expect(features.map(([name]) => name)).toEqual(format === "openrlhf-prm" ? ["input", "label", "extra_info"] : ["prompt", "label", "extra_info"]);
         for (const line of [...rows["train.jsonl"]!, ...rows["test.jsonl"]!]) {
           expect(Object.keys(line as object)).toEqual(features.map(([name]) => name));
           for (const [name, shape] of features) expect(fitsShape((line as Record<string, unknown>)[name], shape), `${format} ${name}`).toBe(true);
@@ -750,12 +797,35 @@ describe("judge training-set export", () => {
       expect(body).toContain(`Export seed 7; derived seeds problems \`7:problems\`, train \`7:train\`, test \`7:test\`; held-out fraction 0.25`);
       expect(body).toContain(`| train | train.${ext} | ${report.splits.train.rows} | ${report.splits.train.problems} | ${report.splits.train.after.positive} | ${report.splits.train.after.negative} |`);
       expect(body).toContain("license: generated");
-      // The launch command the card and the manifest give passes the trainer's checks on these files.
+      // The longest prompt, measured on the rows written: the text each trainer tokenizes.
+      const promptText = (row: Record<string, unknown>): string =>
+        format === "openrlhf-prm"
+          ? (row.input as string)
+          : format === "trl-prm"
+            ? [row.prompt as string, ...(row.completions as string[])].join("\n") + "\n"
+            : (row.prompt as Array<{ content: string }>)[0]!.content;
+      const longestBytes = Math.max(...[...rows[`train.${ext}`]!, ...rows[`test.${ext}`]!].map((row) => Buffer.byteLength(promptText(row as Record<string, unknown>), "utf8")));
+      expect(Math.max(report.splits.train.longestPromptBytes, report.splits.test.longestPromptBytes), format).toBe(longestBytes);
+      // The launch command the card and the manifest give passes the release's checks on these files, sized from them.
       const splitFiles = Object.fromEntries(header.configs[0]!.data_files.map((d) => [d.split, d.path]));
       expect(report.launch.command).not.toBeNull();
       expect(body).toContain(report.launch.command!);
-      expect(checkLaunch(format, report.launch.command!, { rows: Object.fromEntries(Object.entries(rows).map(([f, r]) => [f, r.length])), cardSplits: splitFiles }), format).toEqual([]);
+      const lengths = { promptTokens: promptTokenBound(longestBytes), responseTokens: 3096 };
+      expect(checkLaunch(format, report.launch.command!, { rows: Object.fromEntries(Object.entries(rows).map(([f, r]) => [f, r.length])), cardSplits: splitFiles, lengths }), format).toEqual([]);
       expect(report.usage[0]).toBe(report.launch.command);
+      // requirements.txt: exact pins, the trainer at the release the command was checked against; the manifest and the card name it.
+      const requirements = new TextDecoder().decode(fileOf(files, "requirements.txt").content);
+      const lines = requirements.split("\n").filter((line) => line !== "");
+      expect(requirements.endsWith("\n")).toBe(true);
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines) expect(line, `${format}: ${line}`).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?==[0-9][0-9A-Za-z.+!-]*$/);
+      const release = fixtureRelease(format);
+      expect(report.trainerRelease, format).toMatchObject({ trainer: release.trainer, release: release.release, sourceCommit: release.commit, tag: release.tag });
+      expect(lines[0]).toBe(`${{ verl: "verl", OpenRLHF: "openrlhf", TRL: "trl" }[release.trainer]}==${release.release}`);
+      const manifest = JSON.parse(new TextDecoder().decode(fileOf(files, "manifest.json").content)) as TrainingSetReport;
+      expect(manifest.trainerRelease).toEqual(report.trainerRelease);
+      expect(body).toContain(`Written for and checked against ${release.trainer} ${release.release}`);
+      expect(body).toContain(release.commit);
     }
   });
 

@@ -1,37 +1,122 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { OPENRLHF_PRM_KEYS, OPENRLHF_PRM_PLACEHOLDER, OPENRLHF_PRM_REWARD_TOKENS, type TrainingSetFormat } from "../src";
 
 /**
- * Checks a generated launch command against the trainer's own configuration, as
- * vendored under fixtures/trainer-configs (key lists extracted from the trainers'
- * sources; each file's header names the repository, file and commit). Every key
- * or flag the command uses must exist there, mandatory keys must be set, and the
- * batch-size and validation rules each trainer enforces at start-up (restated
- * here from its source) must hold for the split sizes of the export.
+ * Checks a generated launch command against the trainer release's own argument
+ * definitions, as vendored under fixtures/trainer-configs (read from the release's
+ * source; each file's header names the repository, tag, commit and how it was read):
+ * every key or flag must exist, take the number of values its definition says, parse
+ * as its type and be one of its choices; mandatory keys must be set; and the
+ * cross-argument rules the release enforces at start-up (restated here from its
+ * source, file named at each rule) must hold for the split sizes and prompt lengths
+ * of the export. Each check returns the problems it found, in words close to the
+ * release's own error messages; an empty list means the command would start.
  */
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "trainer-configs");
 
-function dataLines(file: string): string[][] {
-  return readFileSync(path.join(FIXTURES, file), "utf8")
-    .split("\n")
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((line) => line.split("\t"));
+/** The GPUs of the node the commands are written for. */
+export const TRAINER_NODE_GPUS = 8;
+
+export interface FixtureRelease {
+  trainer: string;
+  release: string;
+  tag: string;
+  commit: string;
 }
 
-/** verl: dotted key → default (parsed JSON). */
-export const VERL_KEYS = new Map(dataLines("verl-0.8.0.dev-keys.txt").map(([key, value]) => [key!, JSON.parse(value!) as unknown]));
-/** OpenRLHF: option → {kind, default (Python source)}. */
-export const OPENRLHF_OPTIONS = new Map(dataLines("openrlhf-0.11.0-train_ppo_ray-args.txt").map(([name, kind, value]) => [name!, { kind: kind!, default: value! }]));
-/** TRL examples/scripts/prm.py: option → kind ("bool" or "value"). */
-export const TRL_PRM_OPTIONS = new Map(dataLines("trl-1.10.0.dev0-prm-script-args.txt").map(([name, kind]) => [name!, kind!]));
-/** TRL GRPOConfig keyword arguments. */
-export const TRL_GRPO_FIELDS = new Set(dataLines("trl-1.10.0.dev0-grpo-config-fields.txt").map(([name]) => name!));
+interface Fixture {
+  file: string;
+  release: FixtureRelease;
+  header: string[];
+  rows: string[][];
+}
 
-/** What the export wrote: rows per file, and the splits its dataset card lists. */
+function readFixture(file: string): Fixture {
+  const lines = readFileSync(path.join(FIXTURES, file), "utf8").split("\n");
+  const header = lines.filter((line) => line.startsWith("#")).map((line) => line.replace(/^# ?/, ""));
+  const found = header.map((line) => /^Release: (\S+) (\S+) \(tag (\S+), commit ([0-9a-f]{40})\)$/.exec(line)).find((m) => m !== null);
+  if (!found) throw new Error(`${file} names no "Release: <trainer> <version> (tag <tag>, commit <sha>)" line`);
+  const rows = lines.filter((line) => line !== "" && !line.startsWith("#")).map((line) => line.split("\t"));
+  return { file, release: { trainer: found[1]!, release: found[2]!, tag: found[3]!, commit: found[4]! }, header, rows };
+}
+
+export const FIXTURE_FILES = {
+  verlKeys: "verl-0.9.0-keys.txt",
+  verlChoices: "verl-0.9.0-choices.txt",
+  openrlhf: "openrlhf-0.11.0-train_ppo_ray-args.txt",
+  openrlhfPrm: "openrlhf-0.9.5-train_prm-args.txt",
+  trlPrm: "trl-1.9.0-prm-script-args.txt",
+  trlGrpo: "trl-1.9.0-grpo-config-fields.txt",
+} as const;
+
+const fixtures = Object.fromEntries(Object.entries(FIXTURE_FILES).map(([key, file]) => [key, readFixture(file)])) as Record<keyof typeof FIXTURE_FILES, Fixture>;
+
+/** The fixtures each format's command is checked against. */
+export const FORMAT_FIXTURES: Record<TrainingSetFormat, Fixture[]> = {
+  verl: [fixtures.verlKeys, fixtures.verlChoices],
+  openrlhf: [fixtures.openrlhf],
+  trl: [fixtures.trlGrpo],
+  "trl-prm": [fixtures.trlPrm],
+  "openrlhf-prm": [fixtures.openrlhfPrm],
+};
+
+/** The release a format's fixtures were read from (they must all name the same one). */
+export function fixtureRelease(format: TrainingSetFormat): FixtureRelease {
+  const [first, ...rest] = FORMAT_FIXTURES[format];
+  for (const other of rest) {
+    if (JSON.stringify(other.release) !== JSON.stringify(first!.release)) throw new Error(`${other.file} and ${first!.file} name different releases`);
+  }
+  return first!.release;
+}
+
+/** The header lines of a format's fixtures (where they were read from). */
+export const fixtureHeader = (format: TrainingSetFormat): string[] => FORMAT_FIXTURES[format].flatMap((f) => f.header);
+
+const parseChoices = (text: string | undefined): string[] | null => (text === undefined || text === "-" ? null : (JSON.parse(text) as unknown[]).map(String));
+
+/** verl: dotted key → default (parsed JSON). */
+export const VERL_KEYS = new Map(fixtures.verlKeys.rows.map(([key, value]) => [key!, JSON.parse(value!) as unknown]));
+/** verl: dotted key → the type its default has, as the YAML writes it (1.0 is a float, 1 an int). */
+const VERL_TYPES = new Map(
+  fixtures.verlKeys.rows.map(([key, raw]) => [key!, /^-?\d+$/.test(raw!) ? "int" : /^-?[\d.]+(e[-+]?\d+)?$/i.test(raw!) ? "float" : raw === "true" || raw === "false" ? "bool" : "str"]),
+);
+/** verl: key → the values it accepts. */
+export const VERL_CHOICES = new Map(fixtures.verlChoices.rows.map(([key, choices]) => [key!, parseChoices(choices)!]));
+
+/** An argparse or HfArgumentParser option. kind: flag (no value), value (one), bool (HfArgumentParser: none or one), nargs=N|*|+. */
+export interface CliOption {
+  kind: string;
+  type: string;
+  choices: string[] | null;
+  /** The definition's default, as Python source ("-" when not recorded). */
+  default: string;
+}
+
+const argparseOptions = (fixture: Fixture) =>
+  new Map(fixture.rows.map(([name, kind, type, choices, value]): [string, CliOption] => [name!, { kind: kind!, type: type!, choices: parseChoices(choices), default: value! }]));
+
+/** OpenRLHF 0.11.0 train_ppo_ray: option → definition. */
+export const OPENRLHF_OPTIONS = argparseOptions(fixtures.openrlhf);
+/** OpenRLHF 0.9.5 train_prm: option → definition. */
+export const OPENRLHF_PRM_OPTIONS = argparseOptions(fixtures.openrlhfPrm);
+/** TRL 1.9.0 examples/scripts/prm.py: option → definition (and the dataclass it comes from). */
+export const TRL_PRM_OPTIONS = new Map(
+  fixtures.trlPrm.rows.map(([name, kind, type, choices, value, cls]): [string, CliOption & { class: string }] => [
+    name!,
+    { kind: kind!, type: type!, choices: parseChoices(choices), default: value!, class: cls! },
+  ]),
+);
+/** TRL 1.9.0 GRPOConfig keyword arguments: name → {type, default, class}. */
+export const TRL_GRPO_FIELDS = new Map(fixtures.trlGrpo.rows.map(([name, type, choices, value, cls]) => [name!, { type: type!, choices: parseChoices(choices), default: value!, class: cls! }]));
+
+/** What the export wrote: rows per file, the splits its dataset card lists, and the lengths its commands must allow. */
 export interface ExportedSplits {
   rows: Record<string, number>;
   cardSplits: Record<string, string>;
+  /** The prompt token bound and the generation cap of the export; checked when given. */
+  lengths?: { promptTokens: number; responseTokens: number };
 }
 
 /** Shell words of a command: `\`-newline continues a line, double quotes group (their `${…}` kept as written). */
@@ -64,6 +149,22 @@ export function shellWords(command: string): string[] {
 
 const isPlaceholder = (value: string) => value.startsWith("${") && value.includes(":?");
 
+const BOOL_WORDS = ["true", "false", "yes", "no", "y", "n", "1", "0", "t", "f"];
+
+/** Whether `value` parses as a value of the Python type `type` (int, float, str, bool, …; anything else is not checked). */
+function typeProblem(name: string, value: string, type: string, source: string): string | null {
+  if (isPlaceholder(value)) return null;
+  if (type === "int" && !/^[-+]?\d+$/.test(value)) return `${name} ${value}: invalid int value (type=int in ${source})`;
+  if (type === "float" && !(value.trim() !== "" && Number.isFinite(Number(value)))) return `${name} ${value}: invalid float value (type=float in ${source})`;
+  if (type === "bool" && !BOOL_WORDS.includes(value.toLowerCase())) return `${name} ${value}: not a boolean (type=bool in ${source})`;
+  return null;
+}
+
+function choiceProblem(name: string, value: string, choices: string[] | null): string | null {
+  if (choices === null || isPlaceholder(value) || choices.includes(value)) return null;
+  return `${name} ${value}: invalid choice (choose from ${choices.map((c) => `'${c}'`).join(", ")})`;
+}
+
 function expectPrefix(words: string[], prefix: string[], problems: string[]): string[] {
   if (prefix.some((word, i) => words[i] !== word)) {
     problems.push(`the command does not start with "${prefix.join(" ")}"`);
@@ -72,7 +173,61 @@ function expectPrefix(words: string[], prefix: string[], problems: string[]): st
   return words.slice(prefix.length);
 }
 
-/** verl's main_ppo: Hydra overrides `key=value`. */
+/**
+ * argparse (and HfArgumentParser, which builds on it): option words and their values.
+ * A lone "-" is a value, as argparse takes it; anything starting with "--" is an option.
+ */
+function parseOptions(words: string[], options: Map<string, CliOption>, source: string, problems: string[]): Map<string, string[]> {
+  const set = new Map<string, string[]>();
+  const isOption = (word: string | undefined) => word !== undefined && word.startsWith("--");
+  for (let i = 0; i < words.length; i++) {
+    const name = words[i]!;
+    const option = options.get(name);
+    if (!option) {
+      problems.push(`${name} is not an option of ${source}`);
+      continue;
+    }
+    let values: string[] = [];
+    if (option.kind === "bool") {
+      if (!isOption(words[i + 1]) && words[i + 1] !== undefined) values = [words[i + 1]!];
+    } else if (option.kind === "value") {
+      if (isOption(words[i + 1]) || words[i + 1] === undefined) problems.push(`${name}: expected one argument`);
+      else values = [words[i + 1]!];
+    } else if (option.kind.startsWith("nargs=")) {
+      const nargs = option.kind.slice("nargs=".length);
+      let j = i + 1;
+      while (j < words.length && !isOption(words[j]) && (nargs === "*" || nargs === "+" || j - i - 1 < Number(nargs))) j += 1;
+      values = words.slice(i + 1, j);
+      if ((nargs === "+" && values.length === 0) || (/^\d+$/.test(nargs) && values.length !== Number(nargs))) problems.push(`${name}: expected ${nargs === "+" ? "at least one argument" : `${nargs} arguments`}`);
+    }
+    if (set.has(name)) problems.push(`${name} is given twice`);
+    set.set(name, values);
+    i += values.length;
+    for (const value of values) {
+      const problem = typeProblem(name, value, option.type, source) ?? choiceProblem(name, value, option.choices);
+      if (problem) problems.push(problem);
+    }
+  }
+  return set;
+}
+
+/** A value as the command sets it, else the definition's default (Python source, quotes removed). */
+function valueOf(set: Map<string, string[]>, options: Map<string, CliOption>, name: string): string {
+  if (set.has(name)) {
+    const option = options.get(name);
+    if (option?.kind === "flag") return "True";
+    if (option?.kind === "bool" && set.get(name)!.length === 0) return "True";
+    return set.get(name)!.join(" ");
+  }
+  return (options.get(name)?.default ?? "None").replace(/^'(.*)'$/, "$1");
+}
+
+function lengthProblems(splits: ExportedSplits, checks: Array<{ what: string; value: number; needs: number; why: string }>): string[] {
+  if (!splits.lengths) return [];
+  return checks.filter((c) => !(c.value >= c.needs)).map((c) => `${c.what} is ${Number.isNaN(c.value) ? "not set" : c.value}, below ${c.needs}: ${c.why}`);
+}
+
+/** verl 0.9.0's main_ppo: Hydra overrides `key=value`. */
 export function checkVerlCommand(command: string, splits: ExportedSplits): string[] {
   const problems: string[] = [];
   const set = new Map<string, string>();
@@ -83,25 +238,31 @@ export function checkVerlCommand(command: string, splits: ExportedSplits): strin
       continue;
     }
     const key = word.slice(0, eq);
-    if (!VERL_KEYS.has(key)) problems.push(`${key} is not a key of verl's config`);
-    else if (set.has(key)) problems.push(`${key} is set twice`);
-    set.set(key, word.slice(eq + 1));
+    const value = word.slice(eq + 1);
+    if (!VERL_KEYS.has(key)) {
+      problems.push(`${key} is not a key of verl's config (Could not override '${key}': key not in struct)`);
+      continue;
+    }
+    if (set.has(key)) problems.push(`${key} is set twice`);
+    set.set(key, value);
+    // The value must have the default's type (Hydra merges the override into the typed config).
+    const problem = typeProblem(key, value, VERL_TYPES.get(key)!, FIXTURE_FILES.verlKeys) ?? choiceProblem(key, value, VERL_CHOICES.get(key) ?? null);
+    if (problem) problems.push(problem);
   }
   const value = (key: string): unknown => (set.has(key) ? set.get(key) : VERL_KEYS.get(key));
   const int = (key: string) => Number(value(key));
+  const isTrue = (key: string) => String(value(key)).toLowerCase() === "true";
   for (const [key, fallback] of VERL_KEYS) {
     if (fallback !== "???" || set.has(key)) continue;
-    if (key.startsWith("reward_model.") && String(value("reward_model.enable")).toLowerCase() !== "true") continue;
+    // The reward model's rollout is read only when a reward model is enabled.
+    if (key.startsWith("reward.reward_model.") && !isTrue("reward.reward_model.enable")) continue;
     problems.push(`${key} is mandatory (??? in verl's config) and not set`);
-  }
-  if (set.get("actor_rollout_ref.rollout.name") !== undefined && !["vllm", "sglang", "hf"].includes(set.get("actor_rollout_ref.rollout.name")!)) {
-    problems.push(`actor_rollout_ref.rollout.name=${set.get("actor_rollout_ref.rollout.name")} is not a rollout engine`);
   }
   for (const key of ["actor_rollout_ref.model.path", "data.max_prompt_length"]) {
     if (!set.has(key)) problems.push(`${key} is not set (verl's default does not fit a judge training set)`);
-    else if (!isPlaceholder(set.get(key)!) && !(set.get(key)!.length > 0)) problems.push(`${key} is empty`);
   }
-  // Data files: the train file must hold a full batch (drop_last); the validation file must not be empty (asserted even when validation never runs).
+  // Data files: the train file must hold a full batch (drop_last); the validation file must not be empty
+  // (verl/trainer/ppo/ray_trainer.py asserts both, even when validation never runs).
   const trainFile = String(value("data.train_files"));
   const valFile = String(value("data.val_files"));
   const trainRows = splits.rows[trainFile];
@@ -113,51 +274,57 @@ export function checkVerlCommand(command: string, splits: ExportedSplits): strin
   if (trainRows !== undefined && !(trainBatch >= 1 && trainBatch <= trainRows)) {
     problems.push(`data.train_batch_size=${trainBatch} exceeds the ${trainRows} rows of ${trainFile}: "Train dataloader is empty!" (drop_last)`);
   }
-  const validating = String(value("trainer.val_before_train")).toLowerCase() === "true" || int("trainer.test_freq") > 0;
+  const validating = isTrue("trainer.val_before_train") || int("trainer.test_freq") > 0;
   if (valFile === trainFile && validating) problems.push(`validation runs on the train file ${trainFile}: set trainer.val_before_train=False and trainer.test_freq=-1 to turn it off`);
-  // Batch-size checks of verl/utils/config.py (validate_config), workers/config/actor.py (ActorConfig) and fsdp_workers.py.
+  // verl/utils/config.py validate_config, verl/workers/config/actor.py ActorConfig, verl/workers/engine_workers.py.
   const gpus = int("trainer.n_gpus_per_node") * int("trainer.nnodes");
   const n = int("actor_rollout_ref.rollout.n");
   const mini = int("actor_rollout_ref.actor.ppo_mini_batch_size");
-  const dynamic = String(value("actor_rollout_ref.actor.use_dynamic_bsz")).toLowerCase() === "true";
-  if (!dynamic) {
-    if ((trainBatch * n) % gpus !== 0) problems.push(`real_train_batch_size (${trainBatch} × ${n}) must be divisible by the ${gpus} GPUs`);
+  const given = (key: string) => value(key) !== null && value(key) !== undefined;
+  if (!isTrue("actor_rollout_ref.actor.use_dynamic_bsz")) {
+    if ((trainBatch * n) % gpus !== 0) problems.push(`real_train_batch_size (${trainBatch * n}) must be divisible by minimal possible batch size (${gpus})`);
     if (trainBatch < mini) problems.push(`train_batch_size (${trainBatch}) must be >= actor.ppo_mini_batch_size (${mini})`);
-    const micro = value("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu") ?? value("actor_rollout_ref.actor.ppo_micro_batch_size");
-    if (micro === null || micro === undefined) problems.push("actor.ppo_micro_batch_size_per_gpu is not set (no default without use_dynamic_bsz)");
-    const normalized = Math.floor((mini * n) / gpus);
-    if (!(normalized > 0)) problems.push(`normalized ppo_mini_batch_size (${mini} × ${n} / ${gpus}) must be larger than 0`);
-    else if (micro !== null && micro !== undefined && normalized % Number(micro) !== 0) problems.push(`normalized ppo_mini_batch_size ${normalized} must be divisible by ppo_micro_batch_size_per_gpu ${String(micro)}`);
-    const logProb = value("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu") ?? value("actor_rollout_ref.rollout.log_prob_micro_batch_size");
-    if (logProb === null || logProb === undefined) problems.push("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu is not set");
+    const micro = "actor_rollout_ref.actor.ppo_micro_batch_size";
+    if (!given(micro) && !given(`${micro}_per_gpu`)) problems.push("[actor_rollout_ref.actor] Please set at least one of 'actor_rollout_ref.actor.ppo_micro_batch_size' or 'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu'.");
+    if (given(micro) && given(`${micro}_per_gpu`)) problems.push("[actor_rollout_ref.actor] You have set both 'actor_rollout_ref.actor.ppo_micro_batch_size' AND 'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu'.");
+    if (given(micro) && mini % int(micro) !== 0) problems.push(`ppo_mini_batch_size (${mini}) must be divisible by ppo_micro_batch_size (${int(micro)})`);
+    const logProb = "actor_rollout_ref.rollout.log_prob_micro_batch_size";
+    if (!given(logProb) && !given(`${logProb}_per_gpu`)) problems.push("[actor_rollout_ref.rollout] Please set at least one of 'actor_rollout_ref.rollout.log_prob_micro_batch_size' or 'actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu'.");
+    if (given(logProb) && given(`${logProb}_per_gpu`)) problems.push("[actor_rollout_ref.rollout] You have set both 'actor_rollout_ref.rollout.log_prob_micro_batch_size' AND 'actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu'.");
+    // engine_workers.train_mini_batch splits each mini-batch of ppo_mini_batch_size × rollout.n samples over the data-parallel ranks.
+    const dp = gpus / Math.max(1, int("actor_rollout_ref.actor.ulysses_sequence_parallel_size"));
+    if ((mini * n) % dp !== 0) problems.push(`Got mini_batch_size=${mini * n} and data parallel size ${dp}: ppo_mini_batch_size × rollout.n must divide by it`);
   }
-  if (value("custom_reward_function.path") !== "reward.py") problems.push("custom_reward_function.path is not the export's reward.py");
+  // verl/workers/rollout/llm_server.py: num_replicas = world_size // (tensor × data × pipeline parallel size).
+  const rolloutWorld = int("actor_rollout_ref.rollout.tensor_model_parallel_size") * int("actor_rollout_ref.rollout.data_parallel_size") * int("actor_rollout_ref.rollout.pipeline_model_parallel_size");
+  if (!(Math.floor(gpus / rolloutWorld) >= 1)) problems.push(`rollout world size ${rolloutWorld} exceeds the ${gpus} GPUs: no rollout replica`);
+  const rewardPath = set.get("reward.custom_reward_function.path") ?? set.get("custom_reward_function.path");
+  if (rewardPath !== "reward.py") problems.push("reward.custom_reward_function.path is not the export's reward.py");
+  const rewardName = set.get("reward.custom_reward_function.name") ?? set.get("custom_reward_function.name") ?? String(value("reward.custom_reward_function.name"));
+  if (rewardName !== "compute_score") problems.push(`reward.custom_reward_function.name=${rewardName} is not reward.py's compute_score`);
+  problems.push(
+    ...lengthProblems(splits, [
+      { what: "data.max_prompt_length", value: int("data.max_prompt_length"), needs: splits.lengths?.promptTokens ?? 0, why: "data.truncation=error stops on a longer prompt" },
+      { what: "data.max_response_length", value: int("data.max_response_length"), needs: splits.lengths?.responseTokens ?? 0, why: "a rationale is cut before its verdict" },
+    ]),
+  );
   return problems;
 }
 
-/** OpenRLHF's train_ppo_ray: argparse options. */
-export function checkOpenrlhfCommand(command: string, splits: ExportedSplits): string[] {
+const OPENRLHF_PPO = "train_ppo_ray";
+
+/** OpenRLHF 0.11.0's train_ppo_ray: argparse options, and the assertions of openrlhf/cli/train_ppo_ray.py. */
+export function checkOpenrlhfCommand(command: string, splits: ExportedSplits, node = { gpus: 8 }): string[] {
   const problems: string[] = [];
-  const set = new Map<string, string[]>();
   const words = expectPrefix(shellWords(command), ["python3", "-m", "openrlhf.cli.train_ppo_ray"], problems);
-  for (let i = 0; i < words.length; i++) {
-    const name = words[i]!;
-    const option = OPENRLHF_OPTIONS.get(name);
-    if (!option) {
-      problems.push(`${name} is not an option of train_ppo_ray`);
-      continue;
-    }
-    const count = option.kind === "flag" ? 0 : option.kind === "value" ? 1 : Number(option.kind.slice("nargs=".length));
-    const values = words.slice(i + 1, i + 1 + count);
-    if (values.length !== count || values.some((v) => v.startsWith("--"))) problems.push(`${name} takes ${count} value(s)`);
-    set.set(name, values);
-    i += count;
-  }
-  const value = (name: string): string => set.get(name)?.[0] ?? OPENRLHF_OPTIONS.get(name)?.default ?? "None";
+  const set = parseOptions(words, OPENRLHF_OPTIONS, OPENRLHF_PPO, problems);
+  const value = (name: string) => valueOf(set, OPENRLHF_OPTIONS, name);
   const int = (name: string) => Number(value(name));
-  for (const name of ["--data.prompt_dataset", "--actor.model_name_or_path", "--data.input_key", "--data.label_key"]) {
-    if (!set.has(name)) problems.push(`${name} is not set`);
-  }
+  const on = (name: string) => value(name) === "True";
+  for (const name of ["--data.prompt_dataset", "--actor.model_name_or_path"]) if (!set.has(name)) problems.push(`${name} is not set`);
+  if (value("--data.input_key") !== "prompt") problems.push(`--data.input_key ${value("--data.input_key")} is not the export's prompt key`);
+  if (value("--data.label_key") !== "label") problems.push(`--data.label_key ${value("--data.label_key")} is not the export's label key`);
+  if (!on("--data.apply_chat_template")) problems.push("--data.apply_chat_template is not set: the prompts are chat messages");
   if (!set.has("--reward.remote_url") && !set.has("--reward.model_name_or_path")) problems.push("no reward: set --reward.remote_url or --reward.model_name_or_path");
   const trainRows = splits.rows[value("--data.prompt_dataset")];
   if (trainRows === undefined) problems.push(`--data.prompt_dataset ${value("--data.prompt_dataset")} is not a file of the export`);
@@ -165,70 +332,181 @@ export function checkOpenrlhfCommand(command: string, splits: ExportedSplits): s
     const rows = splits.rows[value("--eval.dataset")];
     if (rows === undefined) problems.push(`--eval.dataset ${value("--eval.dataset")} is not a file of the export`);
     else if (rows === 0) problems.push(`--eval.dataset ${value("--eval.dataset")} is empty`);
-    if (!set.has("--reward.remote_url")) problems.push("--eval.dataset requires --reward.remote_url");
+    if (!set.has("--reward.remote_url") && !set.has("--train.agent_func_path")) problems.push("`--eval_dataset` requires either `--remote_rm_url` (for remote reward models) or `--agent_func_path`");
   }
+  const estimator = value("--algo.advantage.estimator");
   const n = int("--rollout.n_samples_per_prompt");
-  if (["group_norm", "rloo", "reinforce_baseline", "dr_grpo"].includes(value("--algo.advantage.estimator").replaceAll("'", "")) && !(n > 1)) {
-    problems.push("a group baseline estimator requires n_samples_per_prompt > 1");
-  }
+  if (["rloo", "reinforce_baseline", "group_norm", "dr_grpo"].includes(estimator) && !(n > 1)) problems.push(`${estimator} requires n_samples_per_prompt > 1`);
   const rolloutBatch = int("--rollout.batch_size");
   const trainBatch = int("--train.batch_size");
   if (trainRows !== undefined && rolloutBatch > trainRows) problems.push(`--rollout.batch_size ${rolloutBatch} exceeds the ${trainRows} prompts of the train file`);
   if (trainBatch > rolloutBatch * n) problems.push(`--train.batch_size ${trainBatch} exceeds the ${rolloutBatch * n} samples of one rollout batch`);
-  const actors = int("--actor.num_nodes") * int("--actor.num_gpus_per_node");
-  if (Math.floor((n * rolloutBatch) / int("--rollout.micro_batch_size")) < Math.floor(actors / int("--ds.ring_attn_size") / int("--ds.tensor_parallel_size"))) {
-    problems.push("the number of sample batches must be greater than or equal to the effective number of actor processes");
+  const actorGpus = int("--actor.num_nodes") * int("--actor.num_gpus_per_node");
+  if (Math.floor((n * rolloutBatch) / int("--rollout.micro_batch_size")) < Math.floor(actorGpus / int("--ds.ring_attn_size") / int("--ds.tensor_parallel_size"))) {
+    problems.push("The number of sample batches must be greater than or equal to the effective number of actor processes.");
   }
+  // Generation: the sample generator sends every prompt to a vLLM engine (openrlhf/trainer/ppo_utils/samples_generator.py); without one there is none to send to.
+  const engines = value("--vllm.num_engines") === "None" ? 0 : int("--vllm.num_engines");
+  const tp = int("--vllm.tensor_parallel_size");
+  if (!(engines > 0)) problems.push("--vllm.num_engines is not set: train_ppo_ray generates rollouts with vLLM engines only");
+  if (on("--ds.packing_samples") && !(engines > 0)) problems.push("Only support `--packing_samples` with vLLM.");
+  const colocateAll = on("--train.colocate_all");
+  const asyncTrain = on("--train.async_enable");
+  const kl = Number(value("--algo.kl.init_coef")) > 0;
+  const refGpus = int("--ref.num_nodes") * int("--ref.num_gpus_per_node");
+  if ((colocateAll || on("--train.colocate_actor_ref")) && kl && !(int("--ref.num_nodes") === int("--actor.num_nodes") && int("--ref.num_gpus_per_node") === int("--actor.num_gpus_per_node"))) {
+    problems.push("num_nodes and num_gpus_per_node must be the same when colocate actor and ref model.");
+  }
+  if (engines > 0 && colocateAll && !asyncTrain && actorGpus !== engines * tp) {
+    problems.push(`actor_num_nodes * actor_num_gpus_per_node must be equal to vllm_num_engines * vllm_tensor_parallel_size, got ${actorGpus} and ${engines * tp}`);
+  }
+  const vllmBatch = value("--rollout.vllm_generate_batch_size") === "None" ? rolloutBatch : int("--rollout.vllm_generate_batch_size");
+  if (vllmBatch > rolloutBatch && !asyncTrain) problems.push("--rollout.vllm_generate_batch_size > --rollout.batch_size requires --train.async_enable");
+  // GPUs: each group gets its own placement group unless colocated (train_ppo_ray.train); a reference model exists when the KL coefficient is above 0.
+  const critic = estimator === "gae" ? int("--critic.num_nodes") * int("--critic.num_gpus_per_node") : 0;
+  const reward = set.has("--reward.remote_url") ? 0 : int("--reward.num_nodes") * int("--reward.num_gpus_per_node");
+  let total: number;
+  if (colocateAll && !asyncTrain) total = actorGpus;
+  else if (colocateAll || on("--train.colocate_actor_ref")) total = actorGpus + engines * tp + critic + reward;
+  else total = actorGpus + (kl ? refGpus : 0) + engines * tp + critic + reward;
+  if (total > node.gpus) problems.push(`the actor, reference model and vLLM engines need ${total} GPUs, more than the node's ${node.gpus}`);
+  problems.push(
+    ...lengthProblems(splits, [
+      { what: "--rollout.max_new_tokens", value: value("--rollout.max_new_tokens") === "None" ? NaN : int("--rollout.max_new_tokens"), needs: splits.lengths?.responseTokens ?? 0, why: "a rationale is cut before its verdict" },
+      {
+        what: "--data.max_len",
+        value: int("--data.max_len"),
+        needs: (splits.lengths?.promptTokens ?? 0) + (value("--rollout.max_new_tokens") === "None" ? 0 : int("--rollout.max_new_tokens")),
+        why: "vLLM's max_model_len; a longer prompt loses its beginning (openrlhf/utils/agent.py)",
+      },
+    ]),
+  );
   return problems;
 }
 
-/** TRL's examples/scripts/prm.py: HfArgumentParser options. */
+const OPENRLHF_PRM = "train_prm";
+
+/** OpenRLHF 0.9.5's train_prm: argparse options, ProcessRewardDataset, the DeepSpeed strategy's batch arithmetic. */
+export function checkOpenrlhfPrmCommand(command: string, splits: ExportedSplits): string[] {
+  const problems: string[] = [];
+  const all = shellWords(command);
+  const gpus = all[1] === "--num_gpus" ? Number(all[2]) : NaN;
+  const words = expectPrefix(all, ["deepspeed", "--num_gpus", String(gpus), "--module", "openrlhf.cli.train_prm"], problems);
+  if (!(gpus >= 1)) problems.push("deepspeed --num_gpus is not set: the batch sizes depend on the GPU count");
+  const set = parseOptions(words, OPENRLHF_PRM_OPTIONS, OPENRLHF_PRM, problems);
+  const value = (name: string) => valueOf(set, OPENRLHF_PRM_OPTIONS, name);
+  const int = (name: string) => Number(value(name));
+  if (!set.has("--pretrain")) problems.push("--pretrain is not set");
+  if (!set.has("--dataset")) problems.push("--dataset is not set: blending_datasets splits None");
+  // ProcessRewardDataset (openrlhf/datasets/process_reward_dataset.py): the placeholder's id marks each step, and each string label must be a reward token.
+  if (!set.has("--placeholder_token")) problems.push("--placeholder_token is not set: convert_token_to_id(None) raises \"token should be int or str\"");
+  else if (value("--placeholder_token") !== OPENRLHF_PRM_PLACEHOLDER) problems.push(`--placeholder_token ${value("--placeholder_token")} is not the placeholder the rows hold (${OPENRLHF_PRM_PLACEHOLDER})`);
+  if (set.has("--reward_tokens")) {
+    const tokens = set.get("--reward_tokens")!;
+    for (const label of OPENRLHF_PRM_REWARD_TOKENS) if (!tokens.includes(label)) problems.push(`label should be in reward tokens [${tokens.join(", ")}], got ${label}`);
+  }
+  if (value("--input_key") !== OPENRLHF_PRM_KEYS.input) problems.push(`--input_key ${value("--input_key")} is not the rows' input key (${OPENRLHF_PRM_KEYS.input})`);
+  if (value("--label_key") !== OPENRLHF_PRM_KEYS.label) problems.push(`--label_key ${value("--label_key")} is not the rows' label key (${OPENRLHF_PRM_KEYS.label})`);
+  // openrlhf/datasets/utils.py blending_datasets: a .jsonl loads as datasets.load_dataset("json"), whose only split is "train";
+  // any other split name leaves a DatasetDict, which has no .select.
+  const trainFile = value("--dataset");
+  const trainRows = splits.rows[trainFile];
+  if (set.has("--dataset") && trainRows === undefined) problems.push(`--dataset ${trainFile} is not a file of the export`);
+  if (value("--dataset_split") !== "train") problems.push(`--dataset_split ${value("--dataset_split")}: a JSONL file's only split is train`);
+  if (set.has("--eval_dataset")) {
+    const rows = splits.rows[value("--eval_dataset")];
+    if (rows === undefined) problems.push(`--eval_dataset ${value("--eval_dataset")} is not a file of the export`);
+    else if (rows < gpus) problems.push(`--eval_dataset ${value("--eval_dataset")} has ${rows} rows, fewer than the ${gpus} GPUs: the evaluation sampler (drop_last) gives each rank none`);
+    if (value("--eval_split") !== "train") problems.push(`--eval_split ${value("--eval_split")}: a JSONL file's only split is train (the default "test" leaves a DatasetDict, which has no .select)`);
+  }
+  // openrlhf/utils/deepspeed/deepspeed.py: accumulated_gradient = train_batch_size // micro_train_batch_size // world_size, and
+  // DeepSpeed requires train_batch_size = micro × accumulation × world size; train_prm.py: an epoch has len(train) // train_batch_size updates.
+  const trainBatch = int("--train_batch_size");
+  const micro = int("--micro_train_batch_size");
+  if (!(Math.floor(trainBatch / micro / gpus) >= 1) || trainBatch % (micro * gpus) !== 0) {
+    problems.push(`--train_batch_size ${trainBatch} must be a positive multiple of --micro_train_batch_size ${micro} × ${gpus} GPUs (DeepSpeed's gradient accumulation)`);
+  }
+  if (trainRows !== undefined && !(Math.floor(trainRows / trainBatch) >= 1)) problems.push(`--train_batch_size ${trainBatch} exceeds the ${trainRows} rows of ${trainFile}: an epoch would have 0 updates (division by zero in fit)`);
+  problems.push(
+    ...lengthProblems(splits, [{ what: "--max_len", value: int("--max_len"), needs: splits.lengths?.promptTokens ?? 0, why: "a longer input is truncated, and its last steps lose their labels" }]),
+  );
+  return problems;
+}
+
+const TRL_PRM = "examples/scripts/prm.py";
+
+/** TRL 1.9.0's examples/scripts/prm.py: HfArgumentParser options (it refuses any it does not know). */
 export function checkTrlPrmCommand(command: string, splits: ExportedSplits): string[] {
   const problems: string[] = [];
   const all = shellWords(command);
-  if (all[0] !== "accelerate" || all[1] !== "launch" || !all[2]?.endsWith("/examples/scripts/prm.py")) {
-    problems.push("the command does not run TRL's examples/scripts/prm.py with accelerate launch");
+  const release = fixtureRelease("trl-prm");
+  if (all[0] !== "accelerate" || all[1] !== "launch" || !all[2]?.endsWith(`/${TRL_PRM}`)) {
+    problems.push(`the command does not run TRL's ${TRL_PRM} with accelerate launch`);
     return problems;
   }
-  const words = all.slice(3);
-  const set = new Map<string, string>();
-  for (let i = 0; i < words.length; i++) {
-    const name = words[i]!;
-    const kind = TRL_PRM_OPTIONS.get(name);
-    if (!kind) {
-      problems.push(`${name} is not an option of examples/scripts/prm.py`);
-      continue;
-    }
-    const next = words[i + 1];
-    if (kind === "bool" && (next === undefined || next.startsWith("--"))) {
-      set.set(name, "true");
-      continue;
-    }
-    if (next === undefined || next.startsWith("--")) problems.push(`${name} needs a value`);
-    set.set(name, next ?? "");
-    i += 1;
-  }
+  if (!fixtureHeader("trl-prm").some((line) => line.includes(TRL_PRM))) problems.push(`${TRL_PRM} is not a file the fixture was read from`);
+  if (!all[2].includes(`tag ${release.tag}`)) problems.push(`the command's TRL checkout is not named at tag ${release.tag}, the release its options were checked against`);
+  const set = parseOptions(all.slice(3), TRL_PRM_OPTIONS, TRL_PRM, problems);
+  const value = (name: string) => valueOf(set, TRL_PRM_OPTIONS, name);
   for (const name of ["--model_name_or_path", "--dataset_name"]) if (!set.has(name)) problems.push(`${name} is not set`);
-  if (set.get("--dataset_name") !== ".") problems.push("--dataset_name is not the export directory");
-  const train = set.get("--dataset_train_split") ?? "train";
-  const test = set.get("--dataset_test_split") ?? "test";
+  if (set.has("--dataset_name") && value("--dataset_name") !== ".") problems.push("--dataset_name is not the export directory");
+  const train = value("--dataset_train_split");
+  const test = value("--dataset_test_split");
   if (!(train in splits.cardSplits)) problems.push(`--dataset_train_split ${train} is not a split of the dataset card`);
   else if (!(splits.rows[splits.cardSplits[train]!]! > 0)) problems.push(`the train split ${train} is empty`);
   // The script always indexes dataset[dataset_test_split] and evaluates after training.
   if (!(test in splits.cardSplits)) problems.push(`--dataset_test_split ${test} is not a split of the dataset card`);
-  if ((set.get("--eval_strategy") ?? "no") !== "no" && test === train) problems.push("evaluation during training on the train split");
+  if ((set.get("--eval_strategy")?.[0] ?? "no") !== "no" && test === train) problems.push("evaluation during training on the train split");
+  problems.push(
+    ...lengthProblems(splits, [
+      { what: "--max_length", value: Number(value("--max_length")), needs: splits.lengths?.promptTokens ?? 0, why: "PRMTrainer truncates longer solutions, and their last steps lose their labels" },
+    ]),
+  );
   return problems;
 }
 
-/** TRL's GRPOTrainer, as the Python script the manifest gives. */
-export function checkTrlGrpoScript(script: string, splits: ExportedSplits): string[] {
+/** transformers' TrainingArguments defaults the GRPO checks use (per_device_train/eval_batch_size, gradient_accumulation_steps). */
+const TRAINING_ARGUMENT_DEFAULTS = { per_device_train_batch_size: 8, per_device_eval_batch_size: 8, gradient_accumulation_steps: 1 };
+
+function pythonLiteral(text: string): { kind: "int" | "float" | "str" | "bool" | "other"; value: unknown } {
+  if (/^[-+]?\d+$/.test(text)) return { kind: "int", value: Number(text) };
+  if (/^[-+]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][-+]?\d+)$/.test(text)) return { kind: "float", value: Number(text) };
+  if (/^"[^"]*"$/.test(text) || /^'[^']*'$/.test(text)) return { kind: "str", value: text.slice(1, -1) };
+  if (text === "True" || text === "False") return { kind: "bool", value: text === "True" };
+  return { kind: "other", value: text };
+}
+
+/** TRL 1.9.0's GRPOTrainer, as the Python script the manifest gives; the rules of GRPOConfig.__post_init__. */
+export function checkTrlGrpoScript(script: string, splits: ExportedSplits, processes: readonly number[] = [1, TRAINER_NODE_GPUS]): string[] {
   const problems: string[] = [];
   const config = /GRPOConfig\(([^)]*)\)/.exec(script);
   if (!config) return ["the script builds no GRPOConfig"];
   const kwargs = new Map([...config[1]!.matchAll(/(\w+)=([^,]+)/g)].map((m) => [m[1]!, m[2]!.trim()]));
-  for (const name of kwargs.keys()) if (!TRL_GRPO_FIELDS.has(name)) problems.push(`${name} is not a GRPOConfig field`);
-  const generations = Number(kwargs.get("num_generations") ?? 8);
-  if (8 % generations !== 0) problems.push(`num_generations ${generations} does not divide the default 8 prompts per device`);
+  for (const [name, text] of kwargs) {
+    const field = TRL_GRPO_FIELDS.get(name);
+    if (!field) {
+      problems.push(`GRPOConfig.__init__() got an unexpected keyword argument '${name}'`);
+      continue;
+    }
+    const literal = pythonLiteral(text);
+    const accepts: Record<string, string[]> = { int: ["int"], float: ["int", "float"], str: ["str"], bool: ["bool"] };
+    if (accepts[field.type] && !accepts[field.type]!.includes(literal.kind)) problems.push(`${name}=${text} is not of type ${field.type} (GRPOConfig.${name}: ${field.type})`);
+  }
+  const number = (name: string, fallback: number) => (kwargs.has(name) ? Number(kwargs.get(name)) : fallback);
+  const generations = number("num_generations", Number(TRL_GRPO_FIELDS.get("num_generations")?.default ?? 8));
+  if (generations < 2) problems.push(`GRPO requires at least 2 generations per prompt to calculate the advantages. You provided ${generations}, which is less than the minimum required.`);
+  if (kwargs.has("generation_batch_size") && kwargs.has("steps_per_generation")) problems.push("'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time");
+  const perDevice = number("per_device_train_batch_size", TRAINING_ARGUMENT_DEFAULTS.per_device_train_batch_size);
+  const evalPerDevice = number("per_device_eval_batch_size", TRAINING_ARGUMENT_DEFAULTS.per_device_eval_batch_size);
+  const steps = number("steps_per_generation", number("gradient_accumulation_steps", TRAINING_ARGUMENT_DEFAULTS.gradient_accumulation_steps));
+  const evaluating = (kwargs.get("eval_strategy") ?? '"no"').replaceAll(/["']/g, "") !== "no";
+  for (const world of processes) {
+    const generationBatch = kwargs.has("generation_batch_size") ? number("generation_batch_size", 0) : perDevice * world * steps;
+    if (kwargs.has("generation_batch_size") && generationBatch % (perDevice * world) !== 0) problems.push(`generation_batch_size (${generationBatch}) must be divisible by the global batch size (${perDevice * world}).`);
+    if (generationBatch % generations !== 0) problems.push(`generation_batch_size (${generationBatch}) must be divisible by num_generations (${generations}), on ${world} process(es).`);
+    const evalGenerations = number("num_generations_eval", generations);
+    if (evaluating && (evalPerDevice * world) % evalGenerations !== 0) problems.push(`The global eval batch size (${evalPerDevice} * ${world}) must be divisible by the number of generations used for evaluation (${evalGenerations}).`);
+  }
   const files = /data_files=(\{[^}]*\})/.exec(script);
   if (!files) return [...problems, "the script names no data_files"];
   const dataFiles = JSON.parse(files[1]!) as Record<string, string>;
@@ -238,7 +516,13 @@ export function checkTrlGrpoScript(script: string, splits: ExportedSplits): stri
   }
   if (!dataFiles.train) problems.push("no train file");
   if (/eval_dataset=data\["test"\]/.test(script) && !dataFiles.test) problems.push("eval_dataset names a test split the script does not load");
+  if (evaluating && !/eval_dataset=/.test(script)) problems.push("eval_strategy is set but no eval_dataset is passed");
   if (!script.includes("reward_funcs=[verdict_reward]")) problems.push("the reward function is not the export's verdict_reward");
+  problems.push(
+    ...lengthProblems(splits, [
+      { what: "max_completion_length", value: number("max_completion_length", Number(TRL_GRPO_FIELDS.get("max_completion_length")?.default)), needs: splits.lengths?.responseTokens ?? 0, why: "a rationale is cut before its verdict" },
+    ]),
+  );
   return problems;
 }
 
@@ -247,11 +531,13 @@ export function checkLaunch(format: string, command: string, splits: ExportedSpl
     case "verl":
       return checkVerlCommand(command, splits);
     case "openrlhf":
-      return checkOpenrlhfCommand(command, splits);
+      return checkOpenrlhfCommand(command, splits, { gpus: TRAINER_NODE_GPUS });
     case "trl":
       return checkTrlGrpoScript(command, splits);
     case "trl-prm":
       return checkTrlPrmCommand(command, splits);
+    case "openrlhf-prm":
+      return checkOpenrlhfPrmCommand(command, splits);
     default:
       return [`unknown format ${format}`];
   }

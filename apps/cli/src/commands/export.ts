@@ -7,7 +7,18 @@ import { listExportFiles } from "@stepwiser/api/services/export";
 import { openStoredFile } from "@stepwiser/api/services/file";
 import { getRunState } from "@stepwiser/api/services/run";
 import type { Db } from "@stepwiser/db";
-import { connectJobQueue, exportSummarySchema, isTerminal, readSummary, startWorker, submitExport, TRAINING_SET_FORMATS, type ExportSpecInput, type TrainingSetFormat } from "@stepwiser/jobs";
+import {
+  connectJobQueue,
+  exportSummarySchema,
+  isSolutionFormat,
+  isTerminal,
+  readSummary,
+  startWorker,
+  submitExport,
+  TRAINING_SET_FORMATS,
+  type ExportSpecInput,
+  type TrainingSetFormat,
+} from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { numberFlag } from "../input/numbers";
 import { fromUserCwd } from "../paths";
@@ -53,7 +64,9 @@ export async function exportCommand(args: string[]): Promise<void> {
     if (!(TRAINING_SET_FORMATS as readonly string[]).includes(values.format!)) {
       throw new UsageError(`--format must be ${TRAINING_SET_FORMATS.slice(0, -1).join(", ")} or ${TRAINING_SET_FORMATS.at(-1)}, got "${values.format}"`);
     }
-    if (values["balance-solutions"] && values.format !== "trl-prm") throw new UsageError(`--balance-solutions applies to --format trl-prm only (got --format ${values.format})`);
+    if (values["balance-solutions"] && !isSolutionFormat(values.format as TrainingSetFormat)) {
+      throw new UsageError(`--balance-solutions applies to --format trl-prm or openrlhf-prm only (got --format ${values.format})`);
+    }
     const minConfidence = optional("min-confidence", values["min-confidence"]);
     if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) {
       throw new UsageError(`--min-confidence must be between 0 and 1 (a label's confidence is a probability), got ${values["min-confidence"]}`);

@@ -11,11 +11,15 @@ import { sourceRunOption } from "./shared";
 type LabelRun = RouterOutputs["export"]["sources"]["labelRuns"][number];
 type TrainingSetSpec = Extract<RouterInputs["export"]["start"]["spec"], { kind: "training-set" }>;
 
+/** Formats whose rows are whole solutions (stepwise supervision): they can be balanced by solution, and train no generation. */
+const SOLUTION_FORMATS: readonly TrainingSetSpec["format"][] = ["trl-prm", "openrlhf-prm"];
+
 const FORMATS: [TrainingSetSpec["format"], string][] = [
   ["verl", "verl (Parquet: train.parquet, test.parquet)"],
   ["openrlhf", "OpenRLHF (JSONL)"],
   ["trl", "TRL GRPO (JSONL)"],
   ["trl-prm", "TRL stepwise supervision (Parquet and JSONL, one row per solution)"],
+  ["openrlhf-prm", "OpenRLHF process reward (JSONL, one row per solution)"],
 ];
 
 /**
@@ -62,7 +66,8 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
         maxPromptChars: optionalNumber("maxPromptChars"),
         minConfidence: optionalNumber("minConfidence"),
         dataSource: text("dataSource"),
-        balanceSolutions: format === "trl-prm" && form.get("balanceSolutions") === "on",
+        balanceSolutions: SOLUTION_FORMATS.includes(format) && form.get("balanceSolutions") === "on",
+        ...(SOLUTION_FORMATS.includes(format) ? {} : { maxResponseTokens: Number(text("maxResponseTokens")) }),
       },
     });
   };
@@ -117,8 +122,13 @@ export function TrainingSetForm({ labelRuns }: { labelRuns: LabelRun[] }) {
         <Field label="Data source" hint="The data_source column.">
           <Input name="dataSource" type="text" maxLength={100} defaultValue="stepwiser" />
         </Field>
+        {!SOLUTION_FORMATS.includes(format) && (
+          <Field label="Max response tokens" hint="What a GRPO rollout may generate: the judge's rationale and verdict (the paper: 3096).">
+            <Input name="maxResponseTokens" type="number" min={1} max={131072} step={1} defaultValue={3096} required data-testid="export-max-response-tokens" />
+          </Field>
+        )}
       </div>
-      {format === "trl-prm" && (
+      {SOLUTION_FORMATS.includes(format) && (
         <label className="flex items-center gap-2 text-sm">
           <input name="balanceSolutions" type="checkbox" data-testid="export-balance-solutions" /> Balance solutions: per split, as many solutions with a Negative step as
           without one (otherwise every solution is kept)

@@ -1,4 +1,5 @@
 import type { LaunchPlan } from "./launch";
+import type { TrainerRelease } from "./releases";
 import type { SplitName } from "./split";
 
 /**
@@ -70,6 +71,8 @@ export interface DatasetCardInput {
     procedure: string[];
   };
   launch: LaunchPlan;
+  /** The trainer release the launch command is written for, and requirements.txt's pins. */
+  release?: TrainerRelease;
 }
 
 const q = (text: string) => JSON.stringify(text);
@@ -171,9 +174,23 @@ export function datasetCard(input: DatasetCardInput): string {
       ? launch.notes
       : [`${launch.trainer}, from this directory:`, "", `\`\`\`${launch.language === "shell" ? "bash" : "python"}`, launch.command, "```", "", ...launch.notes.map((note) => `- ${note}`)]),
     "",
+    ...(input.release ? releaseSection(input.release) : []),
     `Other files: ${input.otherFiles.map((f) => `\`${f}\``).join(", ")}.`,
   ];
   return `${datasetCardHeader(input)}\n${body.join("\n")}\n`;
+}
+
+/** The release the command is written for and the pins of requirements.txt, each with where the release states it. */
+function releaseSection(release: TrainerRelease): string[] {
+  return [
+    "## Trainer release",
+    "",
+    `Written for and checked against ${release.trainer} ${release.release} (\`${release.repository}\`, tag \`${release.tag}\`, commit \`${release.sourceCommit}\`). \`requirements.txt\` pins:`,
+    "",
+    ...release.requirements.map((pin) => `- \`${pin.name}==${pin.version}\`: ${md(pin.source)}`),
+    "",
+    ...release.notes.map((note) => md(note)).flatMap((note) => [note, ""]),
+  ];
 }
 
 /** License ids the Hub knows (a subset of its list), the ones source datasets of math solutions commonly carry. */

@@ -1,8 +1,12 @@
 import { InputError, labelRuleSchema } from "@stepwiser/core";
 import { z } from "zod";
 
-export const TRAINING_SET_FORMATS = ["verl", "openrlhf", "trl", "trl-prm"] as const;
+export const TRAINING_SET_FORMATS = ["verl", "openrlhf", "trl", "trl-prm", "openrlhf-prm"] as const;
 export type TrainingSetFormat = (typeof TRAINING_SET_FORMATS)[number];
+
+/** The formats whose rows are solutions with one label per chunk (stepwise supervision for a process reward model). */
+export const SOLUTION_FORMATS: readonly TrainingSetFormat[] = ["trl-prm", "openrlhf-prm"];
+export const isSolutionFormat = (format: TrainingSetFormat): boolean => SOLUTION_FORMATS.includes(format);
 
 export const trainingSetExportSchema = z.object({
   /** A run whose ChunkLabel rows hold the labels (an annotate run, or an import run that stored labels). */
@@ -29,11 +33,11 @@ export const trainingSetExportSchema = z.object({
   /**
    * Tokens the policy may generate per rollout while it is trained as a judge: a rationale and its
    * boxed verdict. The default is the paper's judge generation cap (3096): at the trainers' own
-   * defaults (512 in verl) a rationale is cut before its verdict and scores 0. Unused by trl-prm.
+   * defaults (512 in verl) a rationale is cut before its verdict and scores 0. Unused by trl-prm and openrlhf-prm.
    */
   maxResponseTokens: z.number().int().min(1).max(131_072).default(3096),
   /**
-   * trl-prm only: balance each split 50/50 between solutions with a Negative step and solutions without one.
+   * trl-prm and openrlhf-prm only: balance each split 50/50 between solutions with a Negative step and solutions without one.
    * Off by default: the rarer kind is usually the all-Positive solutions, so balancing keeps few rows.
    * The chunk formats are always balanced 50/50 by label.
    */
@@ -54,8 +58,8 @@ export function parseTrainingSetExportOptions(input: TrainingSetExportInput): Tr
   if (options.minPromptChars !== undefined && options.maxPromptChars !== undefined && options.minPromptChars > options.maxPromptChars) {
     throw new InputError(`minPromptChars (${options.minPromptChars}) must not exceed maxPromptChars (${options.maxPromptChars})`, { field: "minPromptChars" });
   }
-  if (options.balanceSolutions && options.format !== "trl-prm") {
-    throw new InputError(`balanceSolutions applies to trl-prm only; ${options.format} rows are chunks, always balanced 50/50 by label`, { field: "balanceSolutions" });
+  if (options.balanceSolutions && !isSolutionFormat(options.format)) {
+    throw new InputError(`balanceSolutions applies to trl-prm and openrlhf-prm only; ${options.format} rows are chunks, always balanced 50/50 by label`, { field: "balanceSolutions" });
   }
   return options;
 }
