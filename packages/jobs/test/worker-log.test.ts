@@ -35,6 +35,22 @@ describe("the worker's logs", () => {
     expect((entry!.err as { stack: string }).stack).toContain("worker-log.test.ts");
   });
 
+  it("an error's line keeps its codes and causes, never the objects it carries (a database error's client)", () => {
+    const lines: string[] = [];
+    const logger = lineLogger("worker", (line) => lines.push(line));
+    const failure = Object.assign(new Error("terminating connection due to administrator command", { cause: new Error("socket closed") }), {
+      code: "57P01",
+      severity: "FATAL",
+      client: { connectionParameters: { user: "stepwiser", password: "hunter2-secret" }, queue: [1, 2, 3] },
+    });
+    logger.error({ err: failure }, "queue: connection lost");
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!) as { err: Record<string, unknown> };
+    expect(entry.err).toMatchObject({ type: "Error", code: "57P01", severity: "FATAL", cause: { type: "Error", message: "socket closed" } });
+    expect(entry.err).not.toHaveProperty("client");
+    expect(lines[0]).not.toContain("hunter2-secret");
+  });
+
   it("writes only from its level up", () => {
     const { logger, entries } = workerLogger({ level: "warn" });
     logger.debug("not written");

@@ -54,6 +54,26 @@ export interface LoggerOptions {
   settings?: Partial<LogSettings>;
 }
 
+/** Primitive fields of an error worth a log line: codes and addresses, never the objects errors carry (a pg error's client). */
+const ERROR_FIELDS = ["code", "errno", "syscall", "address", "port", "status", "kind", "severity", "detail", "hint", "table", "column", "constraint", "routine"] as const;
+
+/**
+ * An error as a log line holds it: its type, message and stack, its primitive codes, and its causes
+ * (three deep). pino's own serializer copies every enumerable property, so a database error would
+ * bring its whole client (connection parameters, queues, sockets) into the line.
+ */
+export function errorForLog(error: unknown, depth = 0): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
+  const fields: Record<string, unknown> = { type: error.constructor.name || error.name, message: error.message, stack: error.stack };
+  const record = error as unknown as Record<string, unknown>;
+  for (const key of ERROR_FIELDS) {
+    const value = record[key];
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") fields[key] = value;
+  }
+  if (error.cause !== undefined && depth < 3) fields.cause = errorForLog(error.cause, depth + 1);
+  return fields;
+}
+
 /**
  * A root logger. JSON lines hold `level` (its name: "info", "warn", …), `time` (ISO 8601, UTC), `pid`,
  * `hostname`, `name`, the fields bound by child loggers, `msg`, and `err` (type, message, stack) for errors.
@@ -65,6 +85,7 @@ export function createLogger(options: LoggerOptions): Logger {
     level: settings.level,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
+    serializers: { err: errorForLog },
   };
   if (settings.format === "pretty") {
     // Formatted as each line is written (no stream in between), so a line logged just before the process exits is written too.
