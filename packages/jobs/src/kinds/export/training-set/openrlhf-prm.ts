@@ -1,6 +1,5 @@
 import { concatBytes } from "./rows";
-import type { SplitName } from "./split";
-import { LabelledSolution, type PrmExtraInfo } from "./trl-prm";
+import { LabelledSolution, solutionExtraInfo, type PrmExtraInfo, type SolutionRowContext } from "./trl-prm";
 
 /**
  * OpenRLHF's process reward layout (`ProcessRewardDataset`, openrlhf/datasets/process_reward_dataset.py at
@@ -47,24 +46,12 @@ export interface OpenrlhfPrmRow {
   extra_info: PrmExtraInfo;
 }
 
-export function openrlhfPrmRow(solution: OpenrlhfPrmSolution, index: number, context: { split: SplitName; runId: string; rule: string; params: string }): OpenrlhfPrmRow {
-  const first = solution.steps[0]!;
+export function openrlhfPrmRow(solution: OpenrlhfPrmSolution, index: number, context: SolutionRowContext): OpenrlhfPrmRow {
   const [positive, negative] = OPENRLHF_PRM_REWARD_TOKENS;
   return {
     input: solution.prompt,
     label: solution.steps.map((step) => (step.label === "Positive" ? positive : negative)),
-    extra_info: {
-      split: context.split,
-      index,
-      solution_id: first.solutionId,
-      external_id: first.externalId,
-      segmentation_id: first.segmentationId,
-      problem_id: first.problemId,
-      dataset_id: first.datasetId,
-      run_id: context.runId,
-      rule: context.rule,
-      params: context.params,
-    },
+    extra_info: solutionExtraInfo(solution, index, context),
   };
 }
 

@@ -101,24 +101,37 @@ export interface PrmRow {
   extra_info: PrmExtraInfo;
 }
 
-export function prmRow(solution: LabelledSolution, index: number, context: { split: SplitName; runId: string; rule: string; params: string }): PrmRow {
+/** Where a solution row comes from, for the solution formats (trl-prm, openrlhf-prm). */
+export interface SolutionRowContext {
+  split: SplitName;
+  runId: string;
+  rule: string;
+  params: string;
+}
+
+/** A solution row's `extra_info`: its place in the split, the solution it is, and the run and rule that labelled it. */
+export function solutionExtraInfo(solution: { steps: readonly LabelledChunk[] }, index: number, context: SolutionRowContext): PrmExtraInfo {
   const first = solution.steps[0]!;
+  return {
+    split: context.split,
+    index,
+    solution_id: first.solutionId,
+    external_id: first.externalId,
+    segmentation_id: first.segmentationId,
+    problem_id: first.problemId,
+    dataset_id: first.datasetId,
+    run_id: context.runId,
+    rule: context.rule,
+    params: context.params,
+  };
+}
+
+export function prmRow(solution: LabelledSolution, index: number, context: SolutionRowContext): PrmRow {
   return {
     prompt: solution.problem,
     completions: solution.completions,
     labels: solution.steps.map((step) => step.label === "Positive"),
-    extra_info: {
-      split: context.split,
-      index,
-      solution_id: first.solutionId,
-      external_id: first.externalId,
-      segmentation_id: first.segmentationId,
-      problem_id: first.problemId,
-      dataset_id: first.datasetId,
-      run_id: context.runId,
-      rule: context.rule,
-      params: context.params,
-    },
+    extra_info: solutionExtraInfo(solution, index, context),
   };
 }
 
