@@ -1,4 +1,5 @@
-import { RULE_SEGMENTERS, segmentationStats } from "@stepwiser/core";
+import { createServer } from "node:http";
+import { buildChunkSegmenterPrompt, RULE_SEGMENTERS, segmentationStats, serializeChunkTags } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { sumServerMetric } from "@stepwiser/inference";
@@ -6,7 +7,7 @@ import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/in
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSimWorldDataset, EndpointClients, executeRun, type RunContext, type UnitRunKinds } from "../src";
 import type { SegmentConfig, SegmentConfigInput } from "../src/kinds/segment/config";
-import { segmentKind } from "../src/kinds/segment/kind";
+import { segmentKind, segmenterAttemptSeed } from "../src/kinds/segment/kind";
 
 const HANDLERS: UnitRunKinds = new Map([[segmentKind.kind, segmentKind]]);
 
@@ -123,7 +124,7 @@ describe("segment runs on the simulated world", () => {
     expect(stored).toHaveLength(solutions);
     for (const s of stored) {
       expect(s.runId).toBe(run.id);
-      expect(s.params).toMatchObject({ endpoint: "segmenter", model: "sim-segmenter", promptTemplateId: "chunk-segmenter@v1", temperature: 0 });
+      expect(s.params).toMatchObject({ endpoint: "segmenter", model: "sim-segmenter", promptTemplateId: "chunk-segmenter@v1", temperature: 0, attempt: 1, attempts: 8, rejectedAttempts: [] });
       expect(s.chunks.length).toBeGreaterThan(0);
       for (const c of s.chunks) expect(s.solution.text.slice(c.startOffset, c.endOffset)).toBe(c.text);
     }
@@ -133,14 +134,18 @@ describe("segment runs on the simulated world", () => {
   it("a segmenter answer that alters the solution is counted as invalid and never stored as chunks", async () => {
     const { db } = database;
     const { datasetId, solutions } = await datasetWithStepMarkers(db, "faulty", 40);
-    const run = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter-faulty" });
+    const run = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter-faulty", attempts: 3 });
     expect(run.status).toBe("completed");
-    expect(run.summary).toMatchObject({ created: 0, invalid: solutions, validShare: 0 });
+    expect(run.requests).toBe(3 * solutions);
+    expect(run.summary).toMatchObject({ created: 0, invalid: solutions, validShare: 0, attempts: { limit: 3, acceptedAt: [], requests: 3 * solutions } });
+    const listed = (run.summary as { neverReconstructed: Array<{ attempts: number; kind: string }> }).neverReconstructed;
+    expect(listed).toHaveLength(solutions);
+    for (const entry of listed) expect(entry).toMatchObject({ attempts: 3, kind: "diverges" });
     expect(await db.segmentation.count({ where: { method: "llm-segmenter", solution: { datasetId } } })).toBe(0);
     const stored = await db.solution.findMany({ where: { datasetId }, select: { metadata: true } });
     for (const t of stored) {
       const meta = t.metadata as { segmentationFailures: Record<string, { error: string }>; trueQ?: unknown; note?: unknown };
-      expect(meta.segmentationFailures["llm-segmenter"]).toMatchObject({ runId: run.id, kind: "diverges", model: "sim-segmenter-faulty" });
+      expect(meta.segmentationFailures["llm-segmenter"]).toMatchObject({ runId: run.id, kind: "diverges", model: "sim-segmenter-faulty", attempts: 3, attemptErrors: ["diverges", "diverges", "diverges"] });
       expect(meta.segmentationFailures["llm-segmenter"]!.error).toMatch(/differs from the original/);
       expect(meta.trueQ ?? meta.note).toBeDefined(); // what the dataset kept there is untouched
     }
@@ -158,10 +163,65 @@ describe("segment runs on the simulated world", () => {
     expect(good.summary).toMatchObject({ created: solutions, invalid: 0 });
   });
 
+  it("a segmenter that fails its first attempts: each solution is asked again with its next seed until an answer reconstructs, never repaired", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "scripted", problems: 5, solutionsPerProblem: 1, seed: 80 });
+    const solutions = await db.solution.findMany({ where: { datasetId }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true, text: true } });
+    // The script: solution i's first answers alter the text (0, 1, 2, … of them); the last never reconstructs.
+    const limit = 4;
+    expect(new Set(solutions.map((s) => s.text)).size).toBe(solutions.length);
+    const failuresOf = new Map(solutions.map((s, i) => [s.text, i === solutions.length - 1 ? Infinity : i % limit]));
+    const script = await startScriptedSegmenter(failuresOf);
+    try {
+      await db.endpoint.create({ data: { name: "segmenter-scripted", model: "scripted-segmenter", role: "segmenter", baseUrls: [script.url], maxConcurrency: 8 } });
+      const config = { datasetId, method: "llm-segmenter" as const, segmenterEndpoint: "segmenter-scripted", attempts: limit, seed: 11, retryTemperature: 0.9 };
+      const run = await runToEnd(db, endpoints, config);
+      expect(run.status).toBe("completed");
+      const stored = await segmentationsOf(db, datasetId, "llm-segmenter");
+      const byText = new Map(stored.map((s) => [s.solution.text, s]));
+      let requests = 0;
+      for (const [i, solution] of solutions.entries()) {
+        const failures = failuresOf.get(solution.text)!;
+        const asked = script.requests.filter((r) => r.solution === solution.text);
+        const tried = Math.min(failures + 1, limit);
+        requests += tried;
+        // Attempt k carries seed k of this solution (from the run seed), the first at the configured temperature, the others at the retry temperature.
+        expect(asked.map((r) => r.seed)).toEqual(Array.from({ length: tried }, (_, k) => segmenterAttemptSeed(11, solution.externalId, k + 1)));
+        expect(asked.map((r) => r.temperature)).toEqual(Array.from({ length: tried }, (_, k) => (k === 0 ? 0 : 0.9)));
+        expect(new Set(asked.map((r) => r.seed)).size).toBe(tried);
+        const segmentation = byText.get(solution.text);
+        if (failures >= limit) {
+          expect(segmentation, `solution ${i}`).toBeUndefined();
+          continue;
+        }
+        // The first reconstructing answer is kept, and its chunks are the script's valid ones.
+        expect(segmentation!.params).toMatchObject({ attempt: failures + 1, attempts: limit, seed: asked[failures]!.seed, rejectedAttempts: Array(failures).fill("diverges") });
+        expect(segmentation!.chunks.map((c) => c.text)).toEqual(RULE_SEGMENTERS["blank-line"](solution.text).map((c) => c.text));
+      }
+      expect(script.requests).toHaveLength(requests);
+      expect(run.requests).toBe(requests);
+      const summary = run.summary as { created: number; invalid: number; attempts: { limit: number; acceptedAt: Array<{ attempt: number; solutions: number }>; requests: number }; neverReconstructed: Array<{ externalId: string; attempts: number }> };
+      expect(summary.created).toBe(solutions.length - 1);
+      expect(summary.invalid).toBe(1);
+      expect(summary.attempts).toEqual({ limit, acceptedAt: [{ attempt: 1, solutions: 1 }, { attempt: 2, solutions: 1 }, { attempt: 3, solutions: 1 }, { attempt: 4, solutions: 1 }], requests });
+      expect(summary.neverReconstructed).toEqual([expect.objectContaining({ externalId: solutions.at(-1)!.externalId, attempts: limit, kind: "diverges" })]);
+
+      // Reproducible: the same config on a copy of the dataset asks the same questions with the same seeds.
+      const first = script.requests.map((r) => [r.solution, r.seed, r.temperature]);
+      script.requests.length = 0;
+      script.reset();
+      const copy = await createSimWorldDataset(db, { name: "scripted-copy", problems: 5, solutionsPerProblem: 1, seed: 80 });
+      await runToEnd(db, endpoints, { ...config, datasetId: copy.datasetId });
+      expect(script.requests.map((r) => [r.solution, r.seed, r.temperature]).sort()).toEqual([...first].sort());
+    } finally {
+      await script.close();
+    }
+  });
+
   it("a flaky segmenter: valid answers stored, invalid ones counted, together every solution", async () => {
     const { db } = database;
     const { datasetId, solutions } = await createSimWorldDataset(db, { name: "flaky", problems: 8, solutionsPerProblem: 2, seed: 50 });
-    const run = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter-flaky", temperature: 1, seed: 2 });
+    const run = await runToEnd(db, endpoints, { datasetId, method: "llm-segmenter", segmenterEndpoint: "segmenter-flaky", temperature: 1, seed: 2, attempts: 1 });
     const summary = run.summary as { created: number; invalid: number; validShare: number };
     expect(summary.created + summary.invalid).toBe(solutions);
     expect(summary.created).toBeGreaterThan(0);
@@ -203,3 +263,49 @@ describe("segment runs on the simulated world", () => {
     await expect(segmentKind.snapshot(db, segmentKind.submitSchema.parse({ datasetId: "nope", method: "blank-line" }))).rejects.toThrow(/no dataset/);
   });
 });
+
+/**
+ * An OpenAI-compatible segmenter whose answers follow a script: for each solution (by its
+ * text), its first `failures` answers alter one character, the rest tag its blank-line
+ * paragraphs exactly. It records each request's solution, seed and temperature.
+ */
+async function startScriptedSegmenter(failuresOf: ReadonlyMap<string, number>) {
+  const [head = ""] = buildChunkSegmenterPrompt({ solution: "\u0000" }).text.split("\u0000");
+  const requests: Array<{ solution: string; seed: number; temperature: number }> = [];
+  const answered = new Map<string, number>();
+  const server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on("data", (part: Buffer) => parts.push(part));
+    request.on("end", () => {
+      const json = (status: number, body: unknown) => {
+        response.writeHead(status, { "content-type": "application/json" });
+        response.end(JSON.stringify(body));
+      };
+      if (request.method === "GET") return json(200, { object: "list", data: [{ id: "scripted-segmenter", object: "model", owned_by: "vllm" }] });
+      const body = JSON.parse(Buffer.concat(parts).toString("utf8")) as { messages: Array<{ content: string }>; seed: number; temperature: number };
+      const solution = body.messages[0]!.content.slice(head.length);
+      requests.push({ solution, seed: body.seed, temperature: body.temperature });
+      const seen = answered.get(solution) ?? 0;
+      answered.set(solution, seen + 1);
+      const chunks = RULE_SEGMENTERS["blank-line"](solution).map((c) => c.text);
+      if (seen < (failuresOf.get(solution) ?? 0)) chunks[0] = `${chunks[0]!} (checked)`;
+      const content = serializeChunkTags(chunks);
+      json(200, {
+        id: `cmpl-${requests.length}`,
+        object: "chat.completion",
+        created: 0,
+        model: "scripted-segmenter",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    reset: () => answered.clear(),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

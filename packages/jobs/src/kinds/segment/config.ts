@@ -3,6 +3,10 @@ import { z } from "zod";
 import { endpointSnapshotSchema } from "../../inference/endpoint-clients";
 import { withRenamedStoredField } from "../../kit/config-shape";
 
+/** The paper's attempts per response (§3.1: each response segmented up to 8 times). */
+export const DEFAULT_SEGMENT_ATTEMPTS = 8;
+export const DEFAULT_RETRY_TEMPERATURE = 0.7;
+
 export const SEGMENT_METHODS = ["blank-line", "step-markers", "llm-segmenter"] as const;
 export type SegmentMethod = (typeof SEGMENT_METHODS)[number];
 
@@ -26,8 +30,19 @@ const segmentConfigFields = z
     segmenterEndpoint: z.string().min(1).optional(),
     segmenter: endpointSnapshotSchema.optional(),
     promptTemplateId: z.literal(CHUNK_SEGMENTER_PROMPT.id).default(CHUNK_SEGMENTER_PROMPT.id),
-    /** 0: the segmenter should copy, not create. */
+    /** 0: the segmenter should copy, not create. The first attempt samples at this temperature. */
     temperature: z.number().min(0).max(2).default(0),
+    /**
+     * llm-segmenter: each solution is segmented up to this many times, each attempt with its own seed
+     * derived from the run seed, until an answer reconstructs the solution exactly (paper §3.1: up to 8).
+     * An answer that does not reconstruct is never repaired.
+     */
+    attempts: z.number().int().min(1).max(32).default(DEFAULT_SEGMENT_ATTEMPTS),
+    /**
+     * The temperature of attempts 2 and later (OPEN: the paper does not state it). A retry at
+     * temperature 0 would repeat the first answer on a greedy server, so retries sample.
+     */
+    retryTemperature: z.number().min(0).max(2).default(DEFAULT_RETRY_TEMPERATURE),
     /** The answer repeats the solution plus tags; a cut-off answer cannot reconstruct it. */
     maxTokens: z.number().int().min(1).max(65_536).default(8192),
     seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),

@@ -17,6 +17,14 @@ export const segmentFormHints: Readonly<Record<string, FieldHint>> = {
   segmenter: { label: "Segmenter snapshot", help: "The segmenter endpoint as it was at launch (model, URLs, prices), filled in by the server. Not set by hand." },
   promptTemplateId: { label: "Segmenter prompt", help: "The segmenter's prompt, chunk-segmenter@v1, the only version." },
   temperature: { label: "Temperature", help: "The segmenter's sampling temperature (llm-segmenter). Default 0: the segmenter should copy the solution, not write a new one." },
+  attempts: {
+    label: "Attempts per solution",
+    help: "llm-segmenter: a solution is segmented up to this many times, each attempt with its own seed from the run seed, until an answer reconstructs it exactly; an answer that does not is never repaired. Default 8, the paper's.",
+  },
+  retryTemperature: {
+    label: "Retry temperature",
+    help: "llm-segmenter: the temperature of attempts 2 and later (the first uses Temperature). Default 0.7; a retry at 0 would repeat the first answer. The paper does not state it.",
+  },
   maxTokens: {
     label: "Max tokens",
     help: "The segmenter's generation limit (llm-segmenter). Default 8192; the answer repeats the whole solution with tags, and a cut-off answer cannot be matched to it, so no chunk is stored.",

@@ -25,12 +25,23 @@ export interface SegmentationFailureNote {
   error: string;
   finishReason?: string;
   model?: string;
+  /** llm-segmenter: the attempts made (all rejected), and each one's rejection kind in order. */
+  attempts?: number;
+  attemptErrors?: string[];
 }
 
-/** Seed of the segmenter's request for a solution: stable across copies of the dataset. */
+/** Seed of the segmenter's first request for a solution: stable across copies of the dataset. */
 export function segmenterSeed(runSeed: number, externalId: string): number {
   return derivedSeed(runSeed, "segment", externalId);
 }
+
+/** Seed of attempt `attempt` (1-based): the first is `segmenterSeed`, each later one its own draw from the run seed. */
+export function segmenterAttemptSeed(runSeed: number, externalId: string, attempt: number): number {
+  return attempt === 1 ? segmenterSeed(runSeed, externalId) : derivedSeed(runSeed, "segment", externalId, attempt);
+}
+
+/** Solutions the summary lists by name among those that never reconstructed (the count covers all). */
+const LISTED_FAILURES = 100;
 
 function solutionScope(config: SegmentConfig): Prisma.SolutionWhereInput {
   return {
@@ -87,25 +98,38 @@ function failureNoteOf(metadata: Prisma.JsonValue, method: string): Segmentation
   return note !== null && typeof note === "object" && !Array.isArray(note) ? (note as unknown as SegmentationFailureNote) : null;
 }
 
-/** The segmenter's tagged answer for one solution; one request, n = 1. */
-async function askSegmenter(ctx: RunContext<SegmentConfig>, solution: { id: string; externalId: string; text: string }) {
+/** The temperature of attempt `attempt` (1-based). */
+export function attemptTemperature(config: Pick<SegmentConfig, "temperature" | "retryTemperature">, attempt: number): number {
+  return attempt === 1 ? config.temperature : config.retryTemperature;
+}
+
+/** The segmenter's tagged answer for one solution at one attempt; one request, n = 1. */
+async function askSegmenter(ctx: RunContext<SegmentConfig>, solution: { id: string; externalId: string; text: string }, attempt: number) {
   const { config } = ctx;
   const segmenter = config.segmenter!;
   const { client } = ctx.endpoints.get(segmenter);
-  const seed = segmenterSeed(config.seed, solution.externalId);
+  const seed = segmenterAttemptSeed(config.seed, solution.externalId, attempt);
+  const temperature = attemptTemperature(config, attempt);
   const result = await client.generate({
     model: segmenter.model,
     prompt: { kind: "chat", messages: [{ role: "user", content: buildChunkSegmenterPrompt({ solution: solution.text }).text }] },
     n: 1,
     seed,
-    temperature: config.temperature,
+    temperature,
     maxTokens: config.maxTokens,
     signal: ctx.signal,
   });
   ctx.recordUsage(result.usage);
   const sample = result.samples[0];
   if (!sample) throw new Error(`${segmenter.model} returned no sample`);
-  return { seed, text: sample.text, finishReason: sample.finishReason };
+  return { seed, temperature, text: sample.text, finishReason: sample.finishReason };
+}
+
+/** The attempt a stored segmentation was accepted at (1 for those stored before attempts were recorded), or null when it records none (rules). */
+export function acceptedAttempt(params: Prisma.JsonValue): number | null {
+  if (params === null || typeof params !== "object" || Array.isArray(params)) return null;
+  if (typeof params.attempt === "number") return params.attempt;
+  return typeof params.model === "string" ? 1 : null;
 }
 
 /**
@@ -150,20 +174,47 @@ export const segmentKind: UnitRunKind<SegmentConfig, z.output<typeof segmentSumm
       return;
     }
 
-    // A rejection noted by this run is final for it: the same request would be answered the same way.
+    // A rejection noted by this run is final for it: the same requests would be answered the same way.
     if (failureNoteOf(solution.metadata, method)?.runId === runId) return;
     const segmenter = config.segmenter!;
-    const answer = await askSegmenter(ctx, solution);
-    let chunks: LocatedChunk[];
-    try {
-      chunks = locateTaggedChunks(solution.text, answer.text);
-    } catch (error) {
-      if (!(error instanceof SegmentationError)) throw error;
-      await noteFailure(db, solutionId, method, { runId, kind: error.kind, error: error.message.slice(0, 2000), finishReason: answer.finishReason, model: segmenter.model });
+    // Attempt after attempt, each with its own seed, until one reconstructs; none is ever repaired.
+    // A unit retried after a crash starts again at attempt 1 and, the seeds being the same, asks the same questions.
+    const attemptErrors: string[] = [];
+    for (let attempt = 1; attempt <= config.attempts; attempt++) {
+      const answer = await askSegmenter(ctx, solution, attempt);
+      let chunks: LocatedChunk[];
+      try {
+        chunks = locateTaggedChunks(solution.text, answer.text);
+      } catch (error) {
+        if (!(error instanceof SegmentationError)) throw error;
+        attemptErrors.push(error.kind);
+        if (attempt === config.attempts) {
+          await noteFailure(db, solutionId, method, {
+            runId,
+            kind: error.kind,
+            error: error.message.slice(0, 2000),
+            finishReason: answer.finishReason,
+            model: segmenter.model,
+            attempts: attempt,
+            attemptErrors,
+          });
+        }
+        continue;
+      }
+      const params = {
+        endpoint: segmenter.name,
+        model: segmenter.model,
+        promptTemplateId: config.promptTemplateId,
+        temperature: answer.temperature,
+        maxTokens: config.maxTokens,
+        seed: answer.seed,
+        attempt,
+        attempts: config.attempts,
+        rejectedAttempts: attemptErrors,
+      };
+      await writeSegmentation(db, runId, solutionId, method, params, chunks);
       return;
     }
-    const params = { endpoint: segmenter.name, model: segmenter.model, promptTemplateId: config.promptTemplateId, temperature: config.temperature, maxTokens: config.maxTokens, seed: answer.seed };
-    await writeSegmentation(db, runId, solutionId, method, params, chunks);
   },
 
   async summarize(ctx) {
@@ -171,6 +222,11 @@ export const segmentKind: UnitRunKind<SegmentConfig, z.output<typeof segmentSumm
     const { method } = config;
     const byMethod = new Map<string, SegmentationStatsAccumulator>([[method, new SegmentationStatsAccumulator()]]);
     const counts = { solutions: 0, created: 0, skippedExisting: 0, invalid: 0 };
+    const llm = method === "llm-segmenter";
+    /** Solutions stored by this run, by the attempt that reconstructed. */
+    const acceptedAt = new Map<number, number>();
+    let failedAttempts = 0;
+    const neverReconstructed: Array<{ solutionId: string; externalId: string; attempts: number; kind: string; error: string }> = [];
     let cursor: string | undefined;
     for (;;) {
       const page = await db.runUnit.findMany({
@@ -182,17 +238,30 @@ export const segmentKind: UnitRunKind<SegmentConfig, z.output<typeof segmentSumm
       });
       const solutions = await db.solution.findMany({
         where: { id: { in: page.map((u) => u.key) } },
+        orderBy: { id: "asc" },
         select: {
+          id: true,
+          externalId: true,
           metadata: true,
-          segmentations: { orderBy: { method: "asc" }, select: { method: true, runId: true, chunks: { orderBy: { index: "asc" }, select: { text: true } } } },
+          segmentations: { orderBy: { method: "asc" }, select: { method: true, runId: true, params: true, chunks: { orderBy: { index: "asc" }, select: { text: true } } } },
         },
       });
       for (const solution of solutions) {
         counts.solutions++;
         const own = solution.segmentations.find((s) => s.method === method);
-        if (own?.runId === runId) counts.created++;
-        else if (own) counts.skippedExisting++;
-        else if (failureNoteOf(solution.metadata, method)?.runId === runId) counts.invalid++;
+        const failure = own ? null : failureNoteOf(solution.metadata, method);
+        if (own?.runId === runId) {
+          counts.created++;
+          const attempt = acceptedAttempt(own.params);
+          if (llm && attempt !== null) acceptedAt.set(attempt, (acceptedAt.get(attempt) ?? 0) + 1);
+        } else if (own) counts.skippedExisting++;
+        else if (failure?.runId === runId) {
+          counts.invalid++;
+          failedAttempts += failure.attempts ?? 1;
+          if (neverReconstructed.length < LISTED_FAILURES) {
+            neverReconstructed.push({ solutionId: solution.id, externalId: solution.externalId, attempts: failure.attempts ?? 1, kind: failure.kind, error: failure.error.slice(0, 300) });
+          }
+        }
         // Every method of the same solutions, so the rows compare like with like.
         for (const s of solution.segmentations) {
           let stats = byMethod.get(s.method);
@@ -208,8 +277,20 @@ export const segmentKind: UnitRunKind<SegmentConfig, z.output<typeof segmentSumm
       method,
       ...counts,
       failedUnits,
-      /** Share of answers the segmenter got right, over those it was asked for (null for rules or when none were). */
-      validShare: method === "llm-segmenter" && counts.created + counts.invalid > 0 ? counts.created / (counts.created + counts.invalid) : null,
+      /** Share of the solutions the segmenter was asked for that some attempt reconstructed (null for rules or when none were asked). */
+      validShare: llm && counts.created + counts.invalid > 0 ? counts.created / (counts.created + counts.invalid) : null,
+      ...(llm
+        ? {
+            attempts: {
+              limit: config.attempts,
+              /** Solutions this run stored, by the attempt whose answer reconstructed (1 = the first). */
+              acceptedAt: [...acceptedAt.entries()].sort(([a], [b]) => a - b).map(([attempt, solutions]) => ({ attempt, solutions })),
+              /** Requests made: every attempt of the stored solutions and all attempts of those that never reconstructed. */
+              requests: [...acceptedAt.entries()].reduce((n, [attempt, solutions]) => n + attempt * solutions, 0) + failedAttempts,
+            },
+            neverReconstructed,
+          }
+        : {}),
       byMethod: [method, ...[...byMethod.keys()].filter((m) => m !== method).sort()].map((name) => ({ method: name, ...byMethod.get(name)!.result() })),
     };
   },
