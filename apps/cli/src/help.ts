@@ -31,10 +31,16 @@ commands:
   export training-set --run RUN --rule abs-q|rel-ratio|rel-effective [--gamma x | --alpha x --n k]
          [--format verl|openrlhf|trl|trl-prm|openrlhf-prm] [--seed S] [--held-out 0.1] [--min-chars N] [--max-chars N]
          [--min-confidence 0.9] --out DIR
+  export segmentation-sft --run SEGMENT_RUN --out DIR [--max-per-problem 4] [--include-incorrect]
+         [--format chat-jsonl|trl-sft|verl-sft] [--seed S] [--held-out 0.1]
+  export selection --run JUDGE_RUN --aggregate mean|min|last [--baseline outcome] --out DIR
+         [--format chat-jsonl|trl-sft|verl-sft] [--seed S]
   export labels|predictions --run RUN --out FILE|-
       Export runs (jobs): a balanced judge training set (parquet or JSONL, with a reward
       function file; --min-confidence keeps only labels at least that sure, before balancing),
-      a run's chunk labels with their confidence, or its ProcessBench predictions.
+      a run's chunk labels with their confidence, or its ProcessBench predictions;
+      SFT sets for the policy: its own chunk-tagged responses (segmentation-sft) or each
+      problem's best-judged correct response (selection).
   grade --gold G --pred P [--problem TEXT] [--mode boxed|lenient] [--time-limit-ms MS] [--details]
   grade --jsonl FILE [--mode boxed|lenient] [--time-limit-ms MS] [--threads N] [--details]
       Extract and compare final answers; one JSON object per pair, in input order, naming
@@ -141,6 +147,26 @@ const EXPORT_TRAINING_SET_FLAGS: readonly Flag[] = [
   ["--out DIR", "the directory for the files (README.md dataset card and manifest.json included)"],
   ["--detach", "queue the export and return its run id without waiting"],
 ];
+const SFT_FLAGS: readonly Flag[] = [
+  ["--format chat-jsonl|trl-sft|verl-sft", "chat-jsonl: JSON lines for OpenRLHF's SFT trainer (default); trl-sft: JSON lines for TRL's; verl-sft: Parquet for verl's"],
+  ["--seed S", "the seed of the draws and of the held-out split (default 0)"],
+  ["--out DIR", "the directory for the files (README.md dataset card, manifest.json, requirements.txt included)"],
+  ["--detach", "queue the export and return its run id without waiting"],
+];
+const EXPORT_SEGMENTATION_SFT_FLAGS: readonly Flag[] = [
+  ["--run SEGMENT_RUN", "the segment run whose segmentations become the SFT set"],
+  ["--max-per-problem K", "responses kept per problem, a seeded draw (default 4, the paper's)"],
+  ["--include-incorrect", "keep responses whose final answer is not correct too (default: correct ones only)"],
+  ["--held-out F", "fraction of problems held out for test (default 0.1)"],
+  ...SFT_FLAGS,
+];
+const EXPORT_SELECTION_FLAGS: readonly Flag[] = [
+  ["--run JUDGE_RUN", "the judge run whose chunk scores select the responses"],
+  ["--aggregate mean|min|last", "how a response's chunk scores become its score (required)"],
+  ["--baseline outcome", "a seeded random correct response instead of the best-judged one (the paper's outcome-only selection)"],
+  ["--held-out F", "fraction of problems held out for test (default 0)"],
+  ...SFT_FLAGS,
+];
 const EXPORT_RUN_FLAGS: readonly Flag[] = [
   ["--run RUN", "the run to export"],
   ["--out FILE|-", "the file to write (- for stdout)"],
@@ -201,7 +227,7 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     "stepwiser import parquet train-00000-of-00001.parquet --name mine --map problem=question.problem,answer=question.answer,steps=steps,labels=labels,labelKind=hard",
   ),
   export: {
-    summary: "Export a run as files (itself a run, worked here unless --detach): training-set, labels or predictions.",
+    summary: "Export a run as files (itself a run, worked here unless --detach): training-set, segmentation-sft, selection, labels or predictions.",
     flags: [...EXPORT_TRAINING_SET_FLAGS.filter(([flag]) => flag !== "--out DIR" && flag !== "--run RUN" && flag !== "--detach"), ...EXPORT_RUN_FLAGS],
     example: "stepwiser export labels --run RUN --out labels.jsonl",
   },
@@ -209,6 +235,16 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     summary: "A judge training set (Parquet or JSONL, reward function, dataset card, manifest with the launch command) from a run's labels.",
     flags: EXPORT_TRAINING_SET_FLAGS,
     example: "stepwiser export training-set --run RUN --rule rel-ratio --gamma 0.7 --format verl --out training-set/",
+  },
+  "export segmentation-sft": {
+    summary: "The SFT set that teaches a policy to segment its own reasoning (paper §3.1): a segment run's responses, chunk-tagged, correct ones only and at most 4 per problem by default, with a dataset card, manifest and pinned launch command.",
+    flags: EXPORT_SEGMENTATION_SFT_FLAGS,
+    example: "stepwiser export segmentation-sft --run SEGMENT_RUN --format trl-sft --out segmentation-sft/",
+  },
+  "export selection": {
+    summary: "Stepwise data selection (paper §4.4, Table 8): per problem, the correct response the judge run scores highest (or, with --baseline outcome, a seeded random correct one), as an SFT set with every candidate's score.",
+    flags: EXPORT_SELECTION_FLAGS,
+    example: "stepwiser export selection --run JUDGE_RUN --aggregate mean --out selection/",
   },
   "export labels": {
     summary: "A run's chunk labels with their confidence, as JSON lines.",

@@ -34,6 +34,7 @@ export * from "./kinds/segment/config";
 export * from "./kinds/segment/kind";
 export * from "./kinds/judge/kind";
 export * from "./kinds/export/training-set";
+export * from "./kinds/export/sft";
 export * from "./kinds/export/export-spec";
 export * from "./kinds/export/handle";
 export * from "./kinds/export/labels-lines";

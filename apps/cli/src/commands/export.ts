@@ -13,10 +13,14 @@ import {
   isSolutionFormat,
   isTerminal,
   readSummary,
+  SFT_FORMATS,
+  SOLUTION_AGGREGATIONS,
   startWorker,
   submitExport,
   TRAINING_SET_FORMATS,
   type ExportSpecInput,
+  type SftFormat,
+  type SolutionAggregation,
   type TrainingSetFormat,
 } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
@@ -28,12 +32,13 @@ import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { withDatabase } from "../database";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-export const EXPORT_KINDS = ["training-set", "labels", "predictions"] as const;
+export const EXPORT_KINDS = ["training-set", "segmentation-sft", "selection", "labels", "predictions"] as const;
+const DIRECTORY_KINDS: readonly string[] = ["training-set", "segmentation-sft", "selection"];
 
 /**
- * `stepwiser export training-set|labels|predictions --run ID --out PATH`: an
- * export run (a job, worked here too unless --detach), whose stored files are
- * then written to PATH (a directory for training sets, a file otherwise).
+ * `stepwiser export training-set|segmentation-sft|selection|labels|predictions --run ID --out PATH`:
+ * an export run (a job, worked here too unless --detach), whose stored files are
+ * then written to PATH (a directory for training and SFT sets, a file otherwise).
  */
 export async function exportCommand(args: string[]): Promise<void> {
   const [kind, ...rest] = args;
@@ -44,7 +49,11 @@ export async function exportCommand(args: string[]): Promise<void> {
       run: { type: "string" },
       out: { type: "string" },
       ...LABEL_RULE_FLAGS,
-      format: { type: "string", default: "verl" },
+      format: { type: "string" },
+      "max-per-problem": { type: "string" },
+      "include-incorrect": { type: "boolean", default: false },
+      aggregate: { type: "string" },
+      baseline: { type: "string" },
       seed: { type: "string" },
       "held-out": { type: "string" },
       "min-chars": { type: "string" },
@@ -57,11 +66,28 @@ export async function exportCommand(args: string[]): Promise<void> {
     },
   });
   if (!values.run) throw new UsageError("--run is required: the run whose labels or predictions are exported");
-  if (!values.out && !values.detach) throw new UsageError(`--out is required: ${kind === "training-set" ? "a directory for the files" : "a file (or - for stdout)"}`);
+  const toDirectory = DIRECTORY_KINDS.includes(kind);
+  if (!values.out && !values.detach) throw new UsageError(`--out is required: ${toDirectory ? "a directory for the files" : "a file (or - for stdout)"}`);
+  if (toDirectory && values.out === "-") throw new UsageError(`--out must be a directory: ${kind} writes several files`);
   const optional = (flag: string, raw: string | undefined) => (raw === undefined ? undefined : numberFlag(flag, raw));
   let spec: ExportSpecInput;
-  if (kind === "training-set") {
-    if (!(TRAINING_SET_FORMATS as readonly string[]).includes(values.format!)) {
+  if (kind === "segmentation-sft" || kind === "selection") {
+    const format = values.format ?? "chat-jsonl";
+    if (!(SFT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be ${SFT_FORMATS.slice(0, -1).join(", ")} or ${SFT_FORMATS.at(-1)}, got "${format}"`);
+    const common = { runId: values.run, format: format as SftFormat, seed: optional("seed", values.seed), heldOutFraction: optional("held-out", values["held-out"]) };
+    if (kind === "segmentation-sft") {
+      for (const flag of ["aggregate", "baseline"] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to export selection only`);
+      spec = { kind: "segmentation-sft", ...common, maxPerProblem: optional("max-per-problem", values["max-per-problem"]), includeIncorrect: values["include-incorrect"] };
+    } else {
+      if (values["max-per-problem"] !== undefined || values["include-incorrect"]) throw new UsageError("--max-per-problem and --include-incorrect apply to export segmentation-sft only");
+      if (values.aggregate === undefined) throw new UsageError(`--aggregate is required: ${SOLUTION_AGGREGATIONS.join(", ")} (how a response's chunk scores become its score)`);
+      if (!(SOLUTION_AGGREGATIONS as readonly string[]).includes(values.aggregate)) throw new UsageError(`--aggregate must be ${SOLUTION_AGGREGATIONS.join(", ")}, got "${values.aggregate}"`);
+      if (values.baseline !== undefined && values.baseline !== "outcome") throw new UsageError(`--baseline must be outcome (a seeded random correct response), got "${values.baseline}"`);
+      spec = { kind: "selection", ...common, aggregate: values.aggregate as SolutionAggregation, ...(values.baseline ? { baseline: "outcome" as const } : {}) };
+    }
+  } else if (kind === "training-set") {
+    values.format ??= "verl";
+    if (!(TRAINING_SET_FORMATS as readonly string[]).includes(values.format)) {
       throw new UsageError(`--format must be ${TRAINING_SET_FORMATS.slice(0, -1).join(", ")} or ${TRAINING_SET_FORMATS.at(-1)}, got "${values.format}"`);
     }
     if (values["balance-solutions"] && !isSolutionFormat(values.format as TrainingSetFormat)) {
@@ -128,9 +154,9 @@ export async function exportCommand(args: string[]): Promise<void> {
     const written = [];
     const toStdout = values.out === "-";
     const target = toStdout ? "-" : fromUserCwd(values.out!);
-    if (kind === "training-set" && !toStdout) await mkdir(target, { recursive: true });
+    if (toDirectory) await mkdir(target, { recursive: true });
     for (const file of files) {
-      const destination = toStdout ? "-" : kind === "training-set" ? path.join(target, file.fileName) : target;
+      const destination = toStdout ? "-" : toDirectory ? path.join(target, file.fileName) : target;
       await writeStoredFile(db, file.id, destination);
       written.push({ fileName: file.fileName, path: destination, sizeBytes: file.sizeBytes, sha256: file.sha256 });
     }

@@ -1,5 +1,5 @@
 import { chunkText, type ChunkLike } from "./chunk-like";
-import { parseChunkTags } from "./chunk-tags";
+import { parseChunkTags, serializeChunkTags } from "./chunk-tags";
 import { chunksFromParagraphs, PARAGRAPH_SEPARATOR, type LocatedChunk } from "./paragraphs";
 import { SegmentationError, type ChunkedTextKind } from "./segmentation-error";
 import {
@@ -138,4 +138,32 @@ function locate(original: string, chunkTexts: readonly string[], side: ChunkedSi
     );
   }
   return located;
+}
+
+/**
+ * The solution with each chunk wrapped in chunk tags where it stands, the text between
+ * chunks kept as it is: removing the tags gives `original` back exactly, and
+ * `locateTaggedChunks(original, result)` gives the chunks back. The chunks must be in
+ * order, exact slices of `original` with only whitespace between them; a chunk that
+ * holds a chunk tag itself is refused (see `serializeChunkTags`).
+ */
+export function tagChunksInText(original: string, chunks: ReadonlyArray<{ text: string; startOffset: number; endOffset: number }>): string {
+  let out = "";
+  let cursor = 0;
+  chunks.forEach((chunk, index) => {
+    if (chunk.startOffset < cursor || original.slice(chunk.startOffset, chunk.endOffset) !== chunk.text) {
+      throw new RangeError(`chunk ${index} is not the slice [${chunk.startOffset}, ${chunk.endOffset}) of the solution after the chunk before it`);
+    }
+    const gap = original.slice(cursor, chunk.startOffset);
+    if (!isBlankText(gap)) throw new RangeError(`the text before chunk ${index} is not whitespace: ${JSON.stringify(gap.slice(0, 40))}`);
+    out += gap + serializeChunkTags([chunk]);
+    cursor = chunk.endOffset;
+  });
+  const tail = original.slice(cursor);
+  if (!isBlankText(tail)) throw new RangeError(`the text after the last chunk is not whitespace: ${JSON.stringify(tail.slice(0, 40))}`);
+  return out + tail;
+}
+
+function isBlankText(text: string): boolean {
+  return leadingWhitespaceLength(text) === text.length;
 }

@@ -1,1 +1,2 @@
 export * from "./balanced-sampler";
+export * from "./stepwise-selection";

@@ -27,6 +27,14 @@ function splitCounts(report: TrainingSetReport | null) {
   });
 }
 
+/** Rows and problems per split of an SFT export (segmentation-sft, selection), and what it counted, from its manifest. */
+function sftReport(report: unknown) {
+  if (report === null || typeof report !== "object") return null;
+  const { splits, counts } = report as { splits?: Record<string, { rows: number; problems: number; fileName: string }>; counts?: Record<string, number> };
+  if (!splits) return null;
+  return { splits: Object.entries(splits).map(([split, r]) => ({ split, rows: r.rows, problems: r.problems, fileName: r.fileName })), counts: counts ?? {} };
+}
+
 /** Export runs, newest first, with what they read and the files they wrote (downloads: `GET /api/files/{id}`). */
 export async function listExports({ db, input }: ServiceArgs<{ sourceRunId?: string; limit: number }>) {
   const where: Prisma.RunWhereInput = { kind: "export" };
@@ -55,6 +63,7 @@ export async function listExports({ db, input }: ServiceArgs<{ sourceRunId?: str
       files: outputFiles.filter((f) => f.completedAt !== null).map(({ completedAt: _done, ...f }) => ({ ...f, sizeBytes: Number(f.sizeBytes) })),
       report,
       splits: spec?.kind === "training-set" ? splitCounts(report as TrainingSetReport | null) : [],
+      sft: spec?.kind === "segmentation-sft" || spec?.kind === "selection" ? sftReport(report) : null,
     };
   });
 }

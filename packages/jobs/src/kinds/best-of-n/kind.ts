@@ -1,4 +1,8 @@
 import {
+  aggregateSolutionScore,
+  pickBest,
+  SOLUTION_AGGREGATIONS,
+  type SolutionAggregation,
   buildOutcomePairwiseMessages,
   buildOutcomePointwiseMessages,
   majorityOfPairVotes,
@@ -25,8 +29,7 @@ import type { RunContext, UnitRunKind } from "../../runs/run-kind";
 import { bestOfNFormHints } from "./form-hints";
 import { bestOfNSummarySchema } from "./summary";
 
-export const SOLUTION_AGGREGATIONS = ["mean", "min", "last"] as const;
-export type SolutionAggregation = (typeof SOLUTION_AGGREGATIONS)[number];
+export { aggregateSolutionScore, pickBest, SOLUTION_AGGREGATIONS, type SolutionAggregation };
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
 const bestOfNConfigFields = z.object({
@@ -45,14 +48,6 @@ export const bestOfNStoredConfigSchema = bestOfNConfigFields.transform(withStore
 export const bestOfNConfigSchema = bestOfNConfigFields.superRefine(refuseBadJudgeSettings).transform(withJudgeSamplingDefaults);
 export type BestOfNConfig = z.output<typeof bestOfNConfigSchema>;
 
-/** A solution's score from its chunk scores (spec §5: mean by default; min and last as options). */
-export function aggregateSolutionScore(chunkScores: readonly number[], aggregation: SolutionAggregation): number {
-  if (chunkScores.length === 0) return 0;
-  if (aggregation === "min") return Math.min(...chunkScores);
-  if (aggregation === "last") return chunkScores[chunkScores.length - 1]!;
-  return chunkScores.reduce((sum, s) => sum + s, 0) / chunkScores.length;
-}
-
 /** Time limit of one answer comparison in the majority vote, as other callers of the grader use. */
 const VOTE_COMPARISON_MS = 1000;
 
@@ -64,13 +59,6 @@ const VOTE_COMPARISON_MS = 1000;
  */
 export function majorityPick(finalAnswers: readonly (string | null)[]): number | null {
   return majorityAnswer(finalAnswers, { timeLimitMs: VOTE_COMPARISON_MS }).winner?.members[0] ?? null;
-}
-
-/** Index of the best-scored solution; ties go to the earliest (a fixed, reproducible rule). */
-export function pickBest(scores: readonly number[]): number {
-  let best = 0;
-  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
-  return best;
 }
 
 function planProblems(db: Db, config: BestOfNConfig): AsyncGenerator<string> {

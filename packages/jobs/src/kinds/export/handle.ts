@@ -11,6 +11,7 @@ import type { OtherRuns } from "../../runs/run-kind";
 import { BATCH_RUN_KINDS } from "../../batch/custom-id";
 import { exportSpecSchema, sourceRunId, type ExportSpec, type ExportSpecInput } from "./export-spec";
 import { chunkLabelsLines, predictionLines } from "./labels-lines";
+import { checkSegmentationSftSource, checkSelectionSource, exportSegmentationSft, exportSelection } from "./sft";
 import { exportTrainingSet, parseTrainingSetExportOptions } from "./training-set";
 import { assertConfidencesStored, countRunLabels } from "./training-set/labelled-chunks";
 import { recordAudit } from "@stepwiser/db";
@@ -60,6 +61,8 @@ export async function submitExport(db: Db, queue: JobQueue, request: { spec: Exp
     await countRunLabels(db, source.id, spec.labelRule);
     await assertConfidencesStored(db, source.id, spec.labelRule, spec.minConfidence);
   }
+  if (spec.kind === "segmentation-sft") await checkSegmentationSftSource(db, spec);
+  if (spec.kind === "selection") await checkSelectionSource(db, spec);
   if (spec.kind === "labels") {
     const stored =
       (await db.chunkLabel.findFirst({ where: { runId: source.id }, select: { id: true } })) ?? (await db.chunkValue.findFirst({ where: { runId: source.id }, select: { id: true } }));
@@ -99,7 +102,12 @@ export async function executeExport(db: Db, runId: string, runs: OtherRuns): Pro
   };
   try {
     let report: unknown = null;
-    if (spec.kind === "training-set") {
+    if (spec.kind === "segmentation-sft" || spec.kind === "selection") {
+      const result = await (spec.kind === "selection" ? exportSelection : exportSegmentationSft)(db, spec, runs);
+      for (const file of result.files) await storeFile(db, { ...owner, fileName: file.fileName, contentType: file.contentType }, [file.content]);
+      done = (result.report.counts as { rows: number }).rows;
+      report = result.report;
+    } else if (spec.kind === "training-set") {
       const result = await exportTrainingSet(db, spec, runs, (d, total) => {
         done = d;
         void progress(total);

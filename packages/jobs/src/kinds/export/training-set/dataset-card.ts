@@ -98,8 +98,15 @@ export function cardSplits(splits: readonly CardSplit[]): CardSplit[] {
   return splits.filter((split) => split.rows > 0);
 }
 
-export function datasetCardHeader(input: DatasetCardInput): string {
-  const splits = cardSplits(input.splits);
+/** What the card's YAML header is made of. */
+export type CardHeaderInput = Pick<DatasetCardInput, "title" | "format" | "taskCategory" | "license" | "features"> & {
+  splits: ReadonlyArray<Pick<CardSplit, "name" | "fileName" | "rows">>;
+  /** Hub tags besides the format (default: process-supervision). */
+  tags?: string[];
+};
+
+export function datasetCardHeader(input: CardHeaderInput): string {
+  const splits = input.splits.filter((split) => split.rows > 0);
   const total = splits.reduce((n, split) => n + split.rows, 0);
   const lines = [
     "---",
@@ -107,7 +114,7 @@ export function datasetCardHeader(input: DatasetCardInput): string {
     "task_categories:",
     `- ${input.taskCategory}`,
     "tags:",
-    `- ${q("process-supervision")}`,
+    ...(input.tags ?? ["process-supervision"]).map((tag) => `- ${q(tag)}`),
     `- ${q(input.format)}`,
     "size_categories:",
     `- ${q(sizeCategory(total))}`,
