@@ -17,6 +17,8 @@ import {
   labelBalanceRows,
   promptFilterFacts,
   qValueBars,
+  segmentView,
+  solutionHref,
   usageRows,
   verdictRows,
   type ResultsOf,
@@ -295,6 +297,56 @@ describe("result views", () => {
     ]);
     expect(best.bars.filter((b) => b.baseline).map((b) => b.key)).toEqual(["majority", "random", "oracle"]);
     expect(chunkResetView({ runId: "c", status: "completed", kind: "chunk_reset", summary: null })).toBeNull();
+  });
+
+  it("segment: the segmenter's attempts with the solutions each reconstructed, and the responses none did, their error as it is", () => {
+    const stats = (solutions: number) => ({ solutions, chunks: solutions * 4, chunksPerSolution: { mean: 4, median: 4, min: 2, max: 6 }, charactersPerChunk: { mean: 81.25, median: 80, min: 10, max: 200 }, tokensPerChunk: { mean: 20, median: 20, min: 3, max: 50 }, oneLineChunkShare: 0.25 });
+    const hostile = '<img src=x onerror="alert(1)"> chunk 2 does not match the solution at offset 14';
+    const segment: ResultsOf<"segment"> = {
+      runId: "s1",
+      status: "completed",
+      kind: "segment",
+      summary: {
+        method: "llm-segmenter",
+        solutions: 110,
+        created: 100,
+        skippedExisting: 0,
+        invalid: 10,
+        failedUnits: 0,
+        validShare: 100 / 110,
+        byMethod: [{ method: "llm-segmenter", ...stats(100) }],
+        attempts: { limit: 8, acceptedAt: [{ attempt: 1, solutions: 80 }, { attempt: 2, solutions: 15 }, { attempt: 4, solutions: 5 }], requests: 80 + 30 + 20 + 10 * 8 },
+        neverReconstructed: [{ solutionId: "sol/1", externalId: "gsm8k-17", attempts: 8, kind: "text-mismatch", error: hostile }],
+      },
+    };
+    const view = segmentView(segment)!;
+    expect(view.facts.find((f) => f.label === "Invalid segmentations")).toEqual({ label: "Invalid segmentations", value: "10 (9.1 %)", note: "90.9 % of the solutions asked reconstructed within 8 attempts" });
+    expect(view.attempts!.facts).toEqual([
+      { label: "Attempt limit", value: "8", note: "answers asked per solution at most, until one reconstructs it" },
+      { label: "Segmenter requests", value: "210", note: "2.1 per stored solution, rejected attempts included" },
+      { label: "Reconstructed at the first attempt", value: "80 (80.0 %)" },
+    ]);
+    // Every attempt up to the last one needed, those that reconstructed nothing too; bars against the widest.
+    expect(view.attempts!.rows).toEqual([
+      { key: "1", attempt: "Attempt 1", solutions: "80", share: "80.0 %", byThen: "80.0 %", width: 100 },
+      { key: "2", attempt: "Attempt 2", solutions: "15", share: "15.0 %", byThen: "95.0 %", width: 18.75 },
+      { key: "3", attempt: "Attempt 3", solutions: "0", share: "0 %", byThen: "95.0 %", width: 0 },
+      { key: "4", attempt: "Attempt 4", solutions: "5", share: "5.0 %", byThen: "100 %", width: 6.25 },
+    ]);
+    expect(view.neverReconstructed).toEqual([{ key: "sol/1", href: "/solutions/sol%2F1", externalId: "gsm8k-17", attempts: "8", kind: "text-mismatch", error: hostile }]);
+    expect(view.moreNeverReconstructed).toBe(9);
+    expect(solutionHref("a b")).toBe("/solutions/a%20b");
+
+    // A rule (or a run from before attempts): no attempts, nothing listed, the old note.
+    const rule = segmentView({ ...segment, summary: { ...segment.summary!, method: "blank-line", invalid: 0, validShare: null, attempts: undefined, neverReconstructed: undefined } })!;
+    expect(rule.attempts).toBeNull();
+    expect(rule.neverReconstructed).toEqual([]);
+    expect(rule.moreNeverReconstructed).toBe(0);
+    expect(rule.facts.find((f) => f.label === "Invalid segmentations")!.note).toBeUndefined();
+    // Nothing stored yet: shares are "—", not NaN.
+    const none = segmentView({ ...segment, summary: { ...segment.summary!, created: 0, attempts: { limit: 8, acceptedAt: [], requests: 8 } } })!;
+    expect(none.attempts!.rows).toEqual([{ key: "1", attempt: "Attempt 1", solutions: "0", share: "—", byThen: "—", width: 0 }]);
+    expect(none.attempts!.facts[1]).toEqual({ label: "Segmenter requests", value: "8" });
   });
 
   it("import and export: counts of a file import, a batch output and an export's files with their facts", () => {

@@ -14,11 +14,46 @@ import { labelRuleKey } from "@stepwiser/core";
 
 type ExportRun = RouterOutputs["export"]["list"][number];
 
-function exportTitle(run: ExportRun): string {
+/** What an export is, in a few words: its kind and the options that tell two of a kind apart. */
+export function exportTitle(run: Pick<ExportRun, "spec">): string {
   const spec = run.spec;
   if (!spec) return "export";
-  if (spec.kind === "training-set") return `training set · ${spec.format}`;
-  return spec.kind === "labels" ? "labels JSONL" : "predictions JSONL";
+  switch (spec.kind) {
+    case "training-set":
+      return `training set · ${spec.format}`;
+    case "segmentation-sft":
+      return `self-segmentation SFT · ${spec.format}`;
+    case "selection":
+      return `stepwise selection · ${spec.baseline === "outcome" ? "outcome-only baseline" : `${spec.aggregate} chunk score`} · ${spec.format}`;
+    case "labels":
+      return "labels JSONL";
+    case "predictions":
+      return "predictions JSONL";
+    case "batch-requests":
+      return "batch requests JSONL";
+  }
+}
+
+/** The options of an SFT export under its title: what it kept and its seed. */
+export function sftExportDetails(spec: ExportRun["spec"]): string | null {
+  if (spec?.kind === "segmentation-sft") return `${spec.includeIncorrect ? "any response" : "correct responses"} · at most ${spec.maxPerProblem} per problem · seed ${spec.seed}`;
+  if (spec?.kind === "selection") return `${spec.baseline === "outcome" ? `random correct response (aggregate ${spec.aggregate} not used)` : `best ${spec.aggregate} chunk score`} · seed ${spec.seed}`;
+  return null;
+}
+
+type SftSplit = NonNullable<ExportRun["sft"]>["splits"][number];
+
+const sftSplitColumn = dataColumns<SftSplit>();
+const SFT_SPLIT_COLUMNS: DataColumn<SftSplit>[] = [
+  sftSplitColumn.accessor("split", { header: "split" }),
+  sftSplitColumn.accessor("problems", { header: "problems", cell: (c) => c.getValue().toLocaleString(), meta: { align: "right" } }),
+  sftSplitColumn.accessor("rows", { header: "rows", cell: (c) => c.getValue().toLocaleString(), meta: { align: "right" } }),
+  sftSplitColumn.accessor("fileName", { header: "file", meta: { className: "font-mono" } }),
+];
+
+/** Rows and problems per split of an SFT export (segmentation-sft, selection). */
+export function SftSplits({ sft }: { sft: NonNullable<ExportRun["sft"]> }) {
+  return <DataTable look="compact" testId="export-sft-splits" data={sft.splits} columns={SFT_SPLIT_COLUMNS} getRowId={(s) => s.split} rowAttributes={(s) => ({ "data-split": s.split, "data-rows": s.rows })} />;
 }
 
 type Split = ExportRun["splits"][number];
@@ -35,6 +70,7 @@ const SPLIT_COLUMNS: DataColumn<Split>[] = [
 
 /** What an export holds: rows per split for a training set, lines for the JSONL exports. */
 function ExportReport({ run }: { run: ExportRun }) {
+  if (run.sft) return <SftSplits sft={run.sft} />;
   if (run.splits.length > 0) {
     return <DataTable look="compact" testId="export-splits" data={run.splits} columns={SPLIT_COLUMNS} getRowId={(s) => s.split} rowAttributes={(s) => ({ "data-split": s.split })} />;
   }
@@ -57,6 +93,7 @@ function ExportCell({ run }: { run: ExportRun }) {
           {labelRuleKey(run.spec.labelRule)} · seed {run.spec.seed ?? 0}
         </span>
       )}
+      {sftExportDetails(run.spec) && <span className="block text-xs text-slate-500">{sftExportDetails(run.spec)}</span>}
     </>
   );
 }
@@ -87,7 +124,8 @@ function StatusCell({ run }: { run: ExportRun }) {
   );
 }
 
-function FilesCell({ run, canDownload }: { run: ExportRun; canDownload: boolean }) {
+/** An export's complete files, each a download link for those who may download (`research.manage`). */
+export function ExportFiles({ run, canDownload }: { run: Pick<ExportRun, "files">; canDownload: boolean }) {
   return (
     <ul className="space-y-0.5">
       {run.files.map((file) => (
@@ -112,7 +150,7 @@ function exportColumns(canDownload: boolean): DataColumn<ExportRun>[] {
     column.display({ id: "source", header: "Source", meta: { className: "text-slate-600" }, cell: ({ row }) => <SourceCell run={row.original} /> }),
     column.display({ id: "status", header: "Status", meta: { className: "min-w-36" }, cell: ({ row }) => <StatusCell run={row.original} /> }),
     column.display({ id: "contents", header: "Contents", cell: ({ row }) => <ExportReport run={row.original} /> }),
-    column.display({ id: "files", header: "Files", cell: ({ row }) => <FilesCell run={row.original} canDownload={canDownload} /> }),
+    column.display({ id: "files", header: "Files", cell: ({ row }) => <ExportFiles run={row.original} canDownload={canDownload} /> }),
     column.accessor("createdAt", { header: "Created", cell: (c) => c.getValue().toLocaleString(), meta: { className: "text-slate-600" } }),
   ];
 }

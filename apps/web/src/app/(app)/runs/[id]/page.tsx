@@ -15,6 +15,7 @@ import { RunFailures } from "./run-failures";
 import { ImportReport } from "./import-report/import-report";
 import { OfflineBatch } from "./offline-batch";
 import { RunResults } from "./results/run-results";
+import { SftExportPanel } from "./sft-export";
 
 function seconds(from: Date | null, to: Date | null): string {
   if (!from) return "—";
@@ -111,6 +112,7 @@ export default function RunPage() {
       <OfflineBatch runId={r.id} kind={r.kind} status={r.status} />
       {failures.error ? <ErrorAlert>{errorMessage(failures.error)}</ErrorAlert> : failures.data && <RunFailures failures={failures.data} />}
       {r.summary !== null && r.summary !== undefined && <RunResults runId={r.id} summary={r.summary} />}
+      {r.status === "completed" && (r.kind === "segment" || r.kind === "judge") && <SftExportPanel kind={r.kind === "segment" ? "segmentation-sft" : "selection"} runId={r.id} />}
       <details className="text-sm">
         <summary className="cursor-pointer text-slate-600">Configuration snapshot</summary>
         <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-3 text-xs">{JSON.stringify(r.config, null, 2)}</pre>

@@ -292,18 +292,75 @@ export function bestOfNView(result: ResultsOf<"best_of_n">) {
 
 // ── segment, import, export ──
 
+/** The inspector's page of a solution. */
+export function solutionHref(solutionId: string): string {
+  return `/solutions/${encodeURIComponent(solutionId)}`;
+}
+
+type SegmentSummary = NonNullable<ResultsOf<"segment">["summary"]>;
+
+/**
+ * A segmenter run's attempts: the limit and requests made, and per attempt (1 up to the
+ * last one any solution needed) the solutions it reconstructed, with their share of all
+ * this run stored, the share reconstructed by then, and a bar width against the largest.
+ */
+function attemptsView(attempts: NonNullable<SegmentSummary["attempts"]>) {
+  const accepted = attempts.acceptedAt.reduce((n, a) => n + a.solutions, 0);
+  const last = Math.max(1, ...attempts.acceptedAt.map((a) => a.attempt));
+  const byAttempt = new Map(attempts.acceptedAt.map((a) => [a.attempt, a.solutions]));
+  const most = Math.max(0, ...attempts.acceptedAt.map((a) => a.solutions));
+  let sofar = 0;
+  const rows = Array.from({ length: last }, (_, i) => {
+    const attempt = i + 1;
+    const solutions = byAttempt.get(attempt) ?? 0;
+    sofar += solutions;
+    return {
+      key: String(attempt),
+      attempt: `Attempt ${count(attempt)}`,
+      solutions: count(solutions),
+      share: accepted ? percent(solutions / accepted) : "—",
+      byThen: accepted ? percent(sofar / accepted) : "—",
+      /** The bar's width in % of the widest (the attempt that reconstructed the most). */
+      width: most ? (solutions / most) * 100 : 0,
+    };
+  });
+  return {
+    facts: [
+      { label: "Attempt limit", value: count(attempts.limit), note: "answers asked per solution at most, until one reconstructs it" },
+      { label: "Segmenter requests", value: count(attempts.requests), note: accepted ? `${amount(attempts.requests / accepted)} per stored solution, rejected attempts included` : undefined },
+      { label: "Reconstructed at the first attempt", value: countWithShare(byAttempt.get(1) ?? 0, accepted) },
+    ] satisfies Fact[],
+    rows,
+  };
+}
+
 export function segmentView(result: ResultsOf<"segment">) {
   const s = result.summary;
   if (!s) return null;
+  const listed = s.neverReconstructed ?? [];
+  const invalidNote = s.validShare === null ? undefined : s.attempts ? `${percent(s.validShare)} of the solutions asked reconstructed within ${count(s.attempts.limit)} attempts` : `${percent(s.validShare)} of the segmenter's answers valid`;
   return {
     facts: [
       { label: "Method", value: s.method },
       { label: "Solutions", value: count(s.solutions) },
       { label: "Segmented now", value: countWithShare(s.created, s.solutions) },
       { label: "Already segmented", value: countWithShare(s.skippedExisting, s.solutions), note: "kept as they were" },
-      { label: "Invalid segmentations", value: countWithShare(s.invalid, s.solutions), note: s.validShare === null ? undefined : `${percent(s.validShare)} of the segmenter's answers valid` },
+      { label: "Invalid segmentations", value: countWithShare(s.invalid, s.solutions), note: invalidNote },
       { label: "Failed units", value: count(s.failedUnits) },
     ] satisfies Fact[],
+    /** llm-segmenter runs since attempts were counted; null for rules and older runs. */
+    attempts: s.attempts ? attemptsView(s.attempts) : null,
+    /** The responses no attempt reconstructed (the first 100), their error as the text it is. */
+    neverReconstructed: listed.map((n) => ({
+      key: n.solutionId,
+      href: solutionHref(n.solutionId),
+      externalId: n.externalId,
+      attempts: count(n.attempts),
+      kind: n.kind,
+      error: n.error,
+    })),
+    /** Never reconstructed but not listed (the summary lists the first 100). */
+    moreNeverReconstructed: s.neverReconstructed ? Math.max(0, s.invalid - listed.length) : 0,
     methods: s.byMethod.map((m) => ({
       method: m.method,
       solutions: count(m.solutions),
