@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { checkSftLaunch } from "./trainer-launch";
 import {
   createSimWorldDataset,
   EndpointClients,
@@ -146,8 +147,19 @@ describe("SFT exports for the policy: segmentation-sft and selection", () => {
     for (const r of allRows) allPer.set(r.problem_id, (allPer.get(r.problem_id) ?? 0) + 1);
     expect(Math.max(...allPer.values())).toBe(2);
 
-    // verl-sft writes the same rows as Parquet.
+    // verl-sft writes the same rows as Parquet. Every format's launch command passes its release's checks on the files written.
     const verl = await exportSegmentationSft(db, { runId: segmentRunId, heldOutFraction: 0.2, format: "verl-sft" }, RUNS);
+    for (const [format, exported] of [["chat-jsonl", { files, report }], ["verl-sft", verl], ["trl-sft", await exportSegmentationSft(db, { runId: segmentRunId, heldOutFraction: 0.2, format: "trl-sft" }, RUNS)]] as const) {
+      const splits = exported.report.splits as Record<string, { fileName: string; rows: number }>;
+      const launch = exported.report.launch as { command: string | null };
+      expect(launch.command, format).not.toBeNull();
+      const exportedSplits = {
+        rows: Object.fromEntries(Object.values(splits).map((split) => [split.fileName, split.rows])),
+        cardSplits: Object.fromEntries(Object.entries(splits).filter(([, split]) => split.rows > 0).map(([name, split]) => [name, split.fileName])),
+      };
+      expect(checkSftLaunch(format, launch.command!, exportedSplits), format).toEqual([]);
+      expect(text(fileOf(exported.files, "README.md")!)).toContain(launch.command!);
+    }
     const parquetRows = await readParquetRows(fileOf(verl.files, "train.parquet")!.content);
     expect(parquetRows.map((r) => r.solution_id)).toEqual(jsonLines<SftRowRead>(fileOf(files, "train.jsonl")).map((r) => r.solution_id));
     expect(parquetRows[0]).toMatchObject({ original: expect.any(String), correct: true, messages: [expect.objectContaining({ role: "user" }), expect.objectContaining({ role: "assistant" })] });
@@ -158,6 +170,12 @@ describe("SFT exports for the policy: segmentation-sft and selection", () => {
     const { files, report } = await exportSelection(db, { runId: judgeRunId, aggregate: "mean" }, RUNS);
     const rows = jsonLines<SelectionRowRead>(fileOf(files, "train.jsonl"));
     expect(rows.length).toBeGreaterThan(0);
+    // Scores are JSON floats even when whole, so a loader types the column float from the first line on.
+    for (const line of text(fileOf(files, "train.jsonl")!).split("\n").filter(Boolean)) {
+      expect(line).not.toMatch(/"score":-?\d+[,}]/);
+      expect(JSON.parse(line)).toEqual(rows[text(fileOf(files, "train.jsonl")!).split("\n").indexOf(line)]);
+    }
+    expect(text(fileOf(files, "train.jsonl")!)).toMatch(/"score":1\.0[,}]/);
     // Scores recomputed from the stored vote tallies (Positive share per chunk, mean over the chunks).
     const votes = await db.chunkVotes.findMany({ where: { runId: judgeRunId }, select: { positive: true, negative: true, chunk: { select: { index: true, segmentation: { select: { solutionId: true } } } } } });
     const chunkScores = new Map<string, number[]>();

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { OPENRLHF_PRM_KEYS, OPENRLHF_PRM_PLACEHOLDER, OPENRLHF_PRM_REWARD_TOKENS, type TrainingSetFormat } from "../src";
+import { SFT_TRAINER_RELEASES, type SftFormat } from "../src/kinds/export/sft/launch";
 
 /**
  * Checks a generated launch command against the trainer release's own argument
@@ -449,7 +450,8 @@ export function checkTrlPrmCommand(command: string, splits: ExportedSplits): str
   const set = parseOptions(all.slice(3), TRL_PRM_OPTIONS, TRL_PRM, problems);
   const value = (name: string) => valueOf(set, TRL_PRM_OPTIONS, name);
   for (const name of ["--model_name_or_path", "--dataset_name"]) if (!set.has(name)) problems.push(`${name} is not set`);
-  if (set.has("--dataset_name") && value("--dataset_name") !== ".") problems.push("--dataset_name is not the export directory");
+  if (set.has("--dataset_name") && value("--dataset_name") === ".") problems.push(`--dataset_name .: ${DOT_DIRECTORY}`);
+  else if (set.has("--dataset_name") && value("--dataset_name") !== EXPORT_DIRECTORY) problems.push("--dataset_name is not the export directory");
   const train = value("--dataset_train_split");
   const test = value("--dataset_test_split");
   if (!(train in splits.cardSplits)) problems.push(`--dataset_train_split ${train} is not a split of the dataset card`);
@@ -540,5 +542,343 @@ export function checkLaunch(format: string, command: string, splits: ExportedSpl
       return checkOpenrlhfPrmCommand(command, splits);
     default:
       return [`unknown format ${format}`];
+  }
+}
+
+/*
+ * Supervised fine-tuning: the launch lines of the SFT exports (src/kinds/export/sft/launch.ts),
+ * checked against the SFT entry points of the same releases, vendored the same way.
+ */
+
+export const SFT_FIXTURE_FILES = {
+  openrlhfSft: "openrlhf-0.11.0-train_sft-args.txt",
+  trlSft: "trl-1.9.0-sft-script-args.txt",
+  trlAccelerate: "trl-1.9.0-accelerate-configs.txt",
+  verlSftKeys: "verl-0.9.0-sft-keys.txt",
+  verlSftChoices: "verl-0.9.0-sft-choices.txt",
+} as const;
+
+const sftFixtures = Object.fromEntries(Object.entries(SFT_FIXTURE_FILES).map(([key, file]) => [key, readFixture(file)])) as Record<keyof typeof SFT_FIXTURE_FILES, Fixture>;
+
+/** The fixtures each SFT format's command is checked against. */
+export const SFT_FORMAT_FIXTURES: Record<SftFormat, Fixture[]> = {
+  "chat-jsonl": [sftFixtures.openrlhfSft],
+  "trl-sft": [sftFixtures.trlSft, sftFixtures.trlAccelerate],
+  "verl-sft": [sftFixtures.verlSftKeys, sftFixtures.verlSftChoices],
+};
+
+/** The release an SFT format's fixtures were read from (they must all name the same one). */
+export function sftFixtureRelease(format: SftFormat): FixtureRelease {
+  const [first, ...rest] = SFT_FORMAT_FIXTURES[format];
+  for (const other of rest) {
+    if (JSON.stringify(other.release) !== JSON.stringify(first!.release)) throw new Error(`${other.file} and ${first!.file} name different releases`);
+  }
+  return first!.release;
+}
+
+/** The header lines of an SFT format's fixtures (where they were read from). */
+export const sftFixtureHeader = (format: SftFormat): string[] => SFT_FORMAT_FIXTURES[format].flatMap((f) => f.header);
+
+/** OpenRLHF 0.11.0 train_sft: option → definition. */
+export const OPENRLHF_SFT_OPTIONS = argparseOptions(sftFixtures.openrlhfSft);
+/** TRL 1.9.0 `trl sft`: option → definition (and the dataclass it comes from). */
+export const TRL_SFT_OPTIONS = new Map(
+  sftFixtures.trlSft.rows.map(([name, kind, type, choices, value, cls]): [string, CliOption & { class: string }] => [
+    name!,
+    { kind: kind!, type: type!, choices: parseChoices(choices), default: value!, class: cls! },
+  ]),
+);
+
+export interface AccelerateConfig {
+  distributedType: string;
+  numProcesses: number;
+  mixedPrecision: string;
+  /** What the file says it needs ("accelerate>=1.7.0"), or null. */
+  requires: string | null;
+}
+
+/** TRL 1.9.0's trl/accelerate_configs: name → configuration. */
+export const TRL_ACCELERATE_CONFIGS = new Map(
+  sftFixtures.trlAccelerate.rows.map(([name, type, processes, precision, , requires]): [string, AccelerateConfig] => [
+    name!,
+    { distributedType: type!, numProcesses: Number(processes), mixedPrecision: precision!, requires: requires === "-" ? null : requires! },
+  ]),
+);
+
+/** verl 0.9.0 SFT trainer: dotted key → default (parsed JSON). */
+export const VERL_SFT_KEYS = new Map(sftFixtures.verlSftKeys.rows.map(([key, value]) => [key!, JSON.parse(value!) as unknown]));
+/** verl SFT: dotted key → the type its default has (null: any). */
+const VERL_SFT_TYPES = new Map(
+  sftFixtures.verlSftKeys.rows.map(([key, raw]) => {
+    const type = /^-?\d+$/.test(raw!) ? "int" : /^-?[\d.]+(e[-+]?\d+)?$/i.test(raw!) ? "float" : raw === "true" || raw === "false" ? "bool" : raw!.startsWith("[") ? "list" : raw!.startsWith("{") ? "dict" : raw === "null" ? "any" : "str";
+    return [key!, type];
+  }),
+);
+/** verl SFT: key → the values it accepts. */
+export const VERL_SFT_CHOICES = new Map(sftFixtures.verlSftChoices.rows.map(([key, choices]) => [key!, parseChoices(choices)!]));
+
+/** The key of the rows' chat messages in every SFT format. */
+const SFT_MESSAGES_KEY = "messages";
+
+/** How a command names the export directory it is run from: absolute, since datasets cannot load ".". */
+const EXPORT_DIRECTORY = "$PWD";
+/**
+ * datasets 4.7.0 (huggingface/datasets tag 4.7.0, commit ac9c452f2a0002f7c05c134a719234c24e1f6783), src/datasets/load.py:
+ * LocalDatasetModuleFactory names the builder camelcase_to_snakecase(Path(path).name), "" for ".", and
+ * get_dataset_builder_class raises when the name is empty.
+ */
+const DOT_DIRECTORY = `datasets.load_dataset(".") raises "dataset_name should be specified but got None" (the builder is named after the path's last component, empty for "."): name the directory as "${EXPORT_DIRECTORY}"`;
+
+/** What an SFT export wrote: rows per file, the splits its dataset card lists, and the token bound of its longest row (checked when given). */
+export interface SftExportedSplits {
+  rows: Record<string, number>;
+  cardSplits: Record<string, string>;
+  sequenceTokens?: number;
+}
+
+function sequenceProblem(splits: SftExportedSplits, what: string, value: number, why: string): string[] {
+  if (splits.sequenceTokens === undefined || value >= splits.sequenceTokens) return [];
+  return [`${what} is ${Number.isNaN(value) ? "not set" : value}, below ${splits.sequenceTokens}: ${why}`];
+}
+
+/** Compares dotted version numbers: negative when a < b. */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+const OPENRLHF_SFT = "train_sft";
+
+/** OpenRLHF 0.11.0's train_sft: argparse options, its checks after parsing, SFTDataset, and the DeepSpeed strategy's batch arithmetic. */
+export function checkOpenrlhfSftCommand(command: string, splits: SftExportedSplits): string[] {
+  const problems: string[] = [];
+  const all = shellWords(command);
+  const gpus = all[1] === "--num_gpus" ? Number(all[2]) : NaN;
+  const words = expectPrefix(all, ["deepspeed", "--num_gpus", String(gpus), "--module", "openrlhf.cli.train_sft"], problems);
+  if (!(gpus >= 1)) problems.push("deepspeed --num_gpus is not set: the batch sizes depend on the GPU count");
+  const set = parseOptions(words, OPENRLHF_SFT_OPTIONS, OPENRLHF_SFT, problems);
+  const value = (name: string) => valueOf(set, OPENRLHF_SFT_OPTIONS, name);
+  const int = (name: string) => Number(value(name));
+  const on = (name: string) => value(name) === "True";
+  if (!set.has("--model.model_name_or_path")) problems.push("--model.model_name_or_path is not set: Actor has no model to load");
+  if (!set.has("--data.dataset")) problems.push("--data.dataset is not set: blending_datasets splits None");
+  // train_sft.py, after parsing.
+  if (on("--data.multiturn") && !on("--data.apply_chat_template")) problems.push("apply_chat_template must be enabled when using multiturn format");
+  if (int("--ds.ring_attn_size") > 1 && !on("--ds.packing_samples")) problems.push("packing_samples must be enabled when using ring attention");
+  // openrlhf/datasets/sft_dataset.py preprocess_data over rows {"messages": [user, assistant], ...}: with the chat template and no
+  // output_key, messages[:-1] is the prompt and the rest of the templated conversation the response.
+  if (value("--data.input_key") !== SFT_MESSAGES_KEY) problems.push(`--data.input_key ${value("--data.input_key")} is not the rows' messages key (${SFT_MESSAGES_KEY})`);
+  if (!on("--data.apply_chat_template")) problems.push("--data.apply_chat_template is not set: SFTDataset would format the message list into --data.input_template as text");
+  if (set.has("--data.output_key")) problems.push(`--data.output_key is set: preprocess_data would take --data.input_key as the prompt alone and the response from ${value("--data.output_key")}, a key the rows do not have`);
+  if (on("--model.pretrain_mode_enable")) problems.push("--model.pretrain_mode_enable skips the chat template and trains on the prompt too");
+  // openrlhf/datasets/utils.py blending_datasets: a .jsonl loads as datasets.load_dataset("json"), whose only split is "train";
+  // a directory, once load_from_disk fails, as datasets.load_dataset(dir), whose splits are the dataset card's.
+  const rowsOf = (flag: string, splitFlag: string): number | undefined => {
+    const source = value(flag);
+    const split = value(splitFlag);
+    if (source === ".") problems.push(`${flag} .: ${DOT_DIRECTORY}`);
+    else if (source === EXPORT_DIRECTORY) {
+      if (split in splits.cardSplits) return splits.rows[splits.cardSplits[split]!];
+      problems.push(`${splitFlag} ${split} is not a split of the dataset card`);
+    } else if (splits.rows[source] === undefined) problems.push(`${flag} ${source} is not a file of the export`);
+    else if (split !== "train") problems.push(`${splitFlag} ${split}: a JSONL file's only split is train`);
+    else return splits.rows[source];
+    return undefined;
+  };
+  const trainRows = set.has("--data.dataset") ? rowsOf("--data.dataset", "--data.dataset_split") : undefined;
+  // openrlhf/utils/deepspeed/deepspeed.py: accumulated_gradient = train_batch_size × ring × tp // micro // world_size, and DeepSpeed
+  // requires train_batch_size = micro × accumulation × world size; train_sft.py: an epoch has len(train) // train_batch_size updates,
+  // and SFTTrainer.fit raises when that is 0.
+  const ring = int("--ds.ring_attn_size");
+  const tp = int("--ds.tensor_parallel_size");
+  const dp = gpus / ring / tp;
+  const batch = int("--train.batch_size");
+  const micro = int("--train.micro_batch_size");
+  const accumulation = Math.floor((batch * ring * tp) / micro / gpus);
+  if (!(accumulation >= 1) || batch * ring * tp !== micro * accumulation * gpus) {
+    problems.push(`--train.batch_size ${batch} must be a positive multiple of --train.micro_batch_size ${micro} × ${gpus} GPUs (DeepSpeed: train_batch_size = micro_batch_per_gpu × gradient_acc_step × world_size)`);
+  }
+  if (trainRows !== undefined && !(Math.floor(trainRows / batch) >= 1)) {
+    problems.push(`num_update_steps_per_epoch must be positive, got 0: --train.batch_size ${batch} exceeds the ${trainRows} rows of the train split`);
+  }
+  // The evaluation dataloader: DistributedSampler and StatefulDataLoader with drop_last (openrlhf/utils/distributed_sampler.py).
+  if (set.has("--eval.dataset")) {
+    const rows = rowsOf("--eval.dataset", "--eval.split");
+    if (rows === 0) problems.push("the evaluation split is empty");
+    else if (rows !== undefined && rows < micro * dp) {
+      problems.push(`the evaluation split has ${rows} rows, fewer than --train.micro_batch_size ${micro} × ${dp} ranks: the evaluation sampler (drop_last) gives each rank none, and train_sft skips the evaluation`);
+    }
+  }
+  problems.push(...sequenceProblem(splits, "--data.max_len", int("--data.max_len"), "SFTDataset drops a row whose prompt reaches max_len - 2 tokens and cuts the others at max_len"));
+  return problems;
+}
+
+const TRL_SFT = "trl sft";
+/** trl/trainer/sft_trainer.py FLASH_ATTENTION_VARIANTS. */
+const TRL_FLASH_ATTENTION = ["flash_attention_2", "flash_attention_3", "kernels-community/flash-attn2", "kernels-community/flash-attn3", "kernels-community/vllm-flash-attn3"];
+/** HfArgumentParser's string_to_bool. */
+const isTrueWord = (text: string) => ["yes", "true", "t", "y", "1"].includes(text.toLowerCase());
+
+/** TRL 1.9.0's `trl sft`: TrlParser options (the rest go to accelerate launch, which refuses them), the accelerate configuration, SFTTrainer's checks. */
+export function checkTrlSftCommand(command: string, splits: SftExportedSplits, node = { gpus: TRAINER_NODE_GPUS }): string[] {
+  const problems: string[] = [];
+  const words = expectPrefix(shellWords(command), ["trl", "sft"], problems);
+  const set = parseOptions(words, TRL_SFT_OPTIONS, TRL_SFT, problems);
+  const value = (name: string) => valueOf(set, TRL_SFT_OPTIONS, name);
+  const on = (name: string) => isTrueWord(value(name));
+  if (!set.has("--model_name_or_path")) problems.push("--model_name_or_path is not set");
+  if (!set.has("--dataset_name")) problems.push("Either `datasets` or `dataset_name` must be provided.");
+  else if (value("--dataset_name") === ".") problems.push(`--dataset_name .: ${DOT_DIRECTORY}`);
+  else if (value("--dataset_name") !== EXPORT_DIRECTORY) problems.push(`--dataset_name ${value("--dataset_name")} is not the export directory`);
+  // trl/cli/accelerate_config.py: a name is trl/accelerate_configs/<name>.yaml; without one accelerate launch uses the machine's own configuration.
+  const release = SFT_TRAINER_RELEASES["trl-sft"];
+  if (!set.has("--accelerate_config")) {
+    problems.push("--accelerate_config is not set: accelerate launch would take the process count, and so the global batch, from the machine's own configuration");
+  } else {
+    const name = value("--accelerate_config");
+    const config = TRL_ACCELERATE_CONFIGS.get(name);
+    if (!config) problems.push(`Accelerate config ${name} is neither a file nor a valid config in the \`trl\` package.`);
+    else {
+      if (config.numProcesses > node.gpus) problems.push(`--accelerate_config ${name} starts ${config.numProcesses} processes, more than the node's ${node.gpus} GPUs`);
+      if (config.requires !== null) {
+        const [pkg, min] = config.requires.split(">=") as [string, string];
+        const pin = release.requirements.find((p) => p.name === pkg);
+        if (!pin || compareVersions(pin.version, min) < 0) problems.push(`--accelerate_config ${name} requires ${config.requires}, and requirements.txt pins ${pin ? `${pkg}==${pin.version}` : `no ${pkg}`}`);
+      }
+      if (config.distributedType === "DEEPSPEED" && !release.requirements.some((p) => p.name === "deepspeed")) problems.push(`--accelerate_config ${name} runs DeepSpeed, which requirements.txt does not install`);
+    }
+  }
+  // trl/scripts/sft.py: dataset[dataset_train_split], and dataset[dataset_test_split] when eval_strategy is not "no".
+  const train = value("--dataset_train_split");
+  const test = value("--dataset_test_split");
+  const evaluating = (set.get("--eval_strategy")?.[0] ?? "no") !== "no";
+  if (!(train in splits.cardSplits)) problems.push(`--dataset_train_split ${train} is not a split of the dataset card`);
+  else if (!(splits.rows[splits.cardSplits[train]!]! > 0)) problems.push(`the train split ${train} is empty`);
+  if (evaluating) {
+    if (!(test in splits.cardSplits)) problems.push(`--dataset_test_split ${test} is not a split of the dataset card (sft.py reads it when eval_strategy is not no)`);
+    else if (test === train) problems.push("evaluation during training on the train split");
+  }
+  // trl/trainer/sft_trainer.py: packing, padding-free training and the loss.
+  const packing = on("--packing");
+  const strategy = value("--packing_strategy");
+  const maxLength = value("--max_length");
+  if (packing && maxLength === "None") problems.push("When packing is enabled, `max_length` can't be `None`.");
+  const paddingFree = on("--padding_free") || (packing && (strategy === "bfd" || strategy === "bfd_split"));
+  if (paddingFree && !packing && maxLength !== "None") problems.push("When `padding_free=True` without packing, `max_length` is not enforced.");
+  if (paddingFree && !TRL_FLASH_ATTENTION.includes(value("--attn_implementation"))) {
+    problems.push(`--attn_implementation ${value("--attn_implementation")}: padding-free training${packing ? ` (which --packing with strategy ${strategy} forces)` : ""} needs one of ${TRL_FLASH_ATTENTION.join(", ")}; with any other, packed rows attend to each other`);
+  }
+  if (!on("--assistant_only_loss")) problems.push("--assistant_only_loss is not set: SFTTrainer trains on the whole conversation of a messages dataset, the prompt included");
+  if (on("--use_liger_kernel") && value("--loss_type") === "chunked_nll") problems.push("`loss_type='chunked_nll'` is not compatible with `use_liger_kernel=True`.");
+  for (const [name, fallback] of [["--per_device_train_batch_size", TRAINING_ARGUMENT_DEFAULTS.per_device_train_batch_size], ["--gradient_accumulation_steps", TRAINING_ARGUMENT_DEFAULTS.gradient_accumulation_steps]] as const) {
+    const given = set.has(name) ? Number(set.get(name)![0]) : fallback;
+    if (!(Number.isInteger(given) && given >= 1)) problems.push(`${name} ${set.get(name)![0]}: not a positive int`);
+  }
+  problems.push(...sequenceProblem(splits, "--max_length", Number(maxLength), packing ? "bfd packing discards a longer row's overflow tokens" : "SFTTrainer cuts a longer row to max_length"));
+  return problems;
+}
+
+/** The global batch a `trl sft` command makes: per-device batch × the accelerate configuration's processes × accumulation steps (NaN when unknown). */
+export function trlSftGlobalBatch(command: string): number {
+  const words = shellWords(command);
+  const after = (flag: string) => (words.includes(flag) ? words[words.indexOf(flag) + 1] : undefined);
+  const processes = TRL_ACCELERATE_CONFIGS.get(after("--accelerate_config") ?? "")?.numProcesses ?? NaN;
+  const perDevice = Number(after("--per_device_train_batch_size") ?? TRAINING_ARGUMENT_DEFAULTS.per_device_train_batch_size);
+  const accumulation = Number(after("--gradient_accumulation_steps") ?? TRAINING_ARGUMENT_DEFAULTS.gradient_accumulation_steps);
+  return perDevice * processes * accumulation;
+}
+
+/** verl 0.9.0's SFT trainer (torchrun -m verl.trainer.sft_trainer): Hydra overrides `key=value`, MultiTurnSFTDataset, the dataloaders and dynamic batching. */
+export function checkVerlSftCommand(command: string, splits: SftExportedSplits): string[] {
+  const problems: string[] = [];
+  const all = shellWords(command);
+  const nproc = /^--nproc_per_node=(\d+)$/.exec(all[3] ?? "");
+  const gpus = nproc ? Number(nproc[1]) : NaN;
+  const words = expectPrefix(all, ["torchrun", "--standalone", "--nnodes=1", `--nproc_per_node=${nproc?.[1] ?? "N"}`, "-m", "verl.trainer.sft_trainer"], problems);
+  const set = new Map<string, string>();
+  for (const word of words) {
+    const eq = word.indexOf("=");
+    if (eq < 1) {
+      problems.push(`"${word}" is not a key=value override`);
+      continue;
+    }
+    const key = word.slice(0, eq);
+    const text = word.slice(eq + 1);
+    if (!VERL_SFT_KEYS.has(key)) {
+      problems.push(`${key} is not a key of verl's SFT config (Could not override '${key}': key not in struct)`);
+      continue;
+    }
+    if (set.has(key)) problems.push(`${key} is set twice`);
+    set.set(key, text);
+    // verl/trainer/sft_trainer.py _init_engine: either frequency may also be "after_each_epoch".
+    const type = (key === "trainer.test_freq" || key === "trainer.save_freq") && text === "after_each_epoch" ? "str" : VERL_SFT_TYPES.get(key)!;
+    const problem =
+      type === "list" ? (/^\[.*\]$/.test(text) ? null : `${key} ${text}: not a list (its default is one)`) : (typeProblem(key, text, type, SFT_FIXTURE_FILES.verlSftKeys) ?? choiceProblem(key, text, VERL_SFT_CHOICES.get(key) ?? null));
+    if (problem) problems.push(problem);
+  }
+  const value = (key: string): unknown => (set.has(key) ? set.get(key) : VERL_SFT_KEYS.get(key));
+  const int = (key: string) => Number(value(key));
+  const given = (key: string) => value(key) !== null && value(key) !== "null";
+  for (const [key, fallback] of VERL_SFT_KEYS) if (fallback === "???" && !set.has(key)) problems.push(`${key} is mandatory (??? in verl's config) and not set`);
+  for (const key of ["model.path", "data.train_files"]) if (!set.has(key)) problems.push(`${key} is not set (verl's default is ${JSON.stringify(VERL_SFT_KEYS.get(key))})`);
+  if (value("data.messages_key") !== SFT_MESSAGES_KEY) problems.push(`data.messages_key=${String(value("data.messages_key"))} is not the rows' messages column (${SFT_MESSAGES_KEY})`);
+  // verl/trainer/sft_trainer.py _build_dataloader: each data-parallel rank takes train_batch_size // dp rows per step, from a
+  // DistributedSampler and a StatefulDataLoader that both drop the incomplete rest; fit divides by the number of steps.
+  const sp = int("engine.ulysses_sequence_parallel_size");
+  const dp = gpus / sp;
+  if (!(Number.isInteger(dp) && dp >= 1)) problems.push(`${gpus} GPUs do not make whole Ulysses groups of ${sp}`);
+  const batch = int("data.train_batch_size");
+  const perRank = Math.floor(batch / dp);
+  const batches = (rows: number) => Math.floor(Math.floor(rows / dp) / perRank);
+  if (!(perRank >= 1)) problems.push(`data.train_batch_size=${batch} is below the ${dp} data-parallel ranks: each rank's dataloader would get batch_size ${perRank}`);
+  else if (batch % dp !== 0) problems.push(`data.train_batch_size=${batch} does not divide by the ${dp} data-parallel ranks: each takes ${perRank} rows, a global batch of ${perRank * dp}`);
+  const trainFile = String(value("data.train_files"));
+  const trainRows = splits.rows[trainFile];
+  if (set.has("data.train_files") && trainRows === undefined) problems.push(`data.train_files=${trainFile} is not a file of the export`);
+  if (trainRows !== undefined && perRank >= 1 && !(batches(trainRows) >= 1)) {
+    problems.push(`data.train_batch_size=${batch} exceeds the ${trainRows} rows of ${trainFile}: the train dataloader (drop_last) has no batch, and fit divides by its length`);
+  }
+  const hasVal = given("data.val_files");
+  if (hasVal) {
+    const file = String(value("data.val_files"));
+    const rows = splits.rows[file];
+    if (rows === undefined) problems.push(`data.val_files=${file} is not a file of the export`);
+    else if (rows === 0) problems.push(`data.val_files=${file} is empty`);
+    else if (perRank >= 1 && !(batches(rows) >= 1)) {
+      problems.push(`data.val_files=${file} has ${rows} rows, less than one global batch (${batch}): the validation dataloader (the train batch per rank, drop_last) has no batch, and val/loss is the mean of none`);
+    }
+  }
+  const testFreq = String(value("trainer.test_freq"));
+  if (!hasVal && (testFreq === "after_each_epoch" || Number(testFreq) > 0)) problems.push(`trainer.test_freq=${testFreq} without data.val_files: fit would iterate a validation dataloader that is None`);
+  // verl/workers/engine/utils.py prepare_micro_batches and verl/utils/seqlen_balancing.py rearrange_micro_batches.
+  if (String(value("data.use_dynamic_bsz")).toLowerCase() === "true") {
+    if (int("data.max_token_len_per_gpu") * sp < int("data.max_length")) {
+      problems.push(`max_token_len must be greater than the sequence length: data.max_token_len_per_gpu=${int("data.max_token_len_per_gpu")} is below data.max_length=${int("data.max_length")}`);
+    }
+  } else if (perRank >= 1 && perRank % int("data.micro_batch_size_per_gpu") !== 0) {
+    problems.push(`data size must be divisible by force_group_size * micro_batch_size_per_gpu: ${perRank} rows per rank, data.micro_batch_size_per_gpu=${int("data.micro_batch_size_per_gpu")}`);
+  }
+  if (String(value("trainer.logger")).includes("wandb")) problems.push("trainer.logger includes wandb: Tracking calls wandb.init, which needs a Weights & Biases account and key");
+  problems.push(
+    ...sequenceProblem(splits, "data.max_length", int("data.max_length"), value("data.truncation") === "error" ? "data.truncation=error raises on a longer row" : "a longer row is cut"),
+  );
+  return problems;
+}
+
+export function checkSftLaunch(format: string, command: string, splits: SftExportedSplits): string[] {
+  switch (format) {
+    case "chat-jsonl":
+      return checkOpenrlhfSftCommand(command, splits);
+    case "trl-sft":
+      return checkTrlSftCommand(command, splits);
+    case "verl-sft":
+      return checkVerlSftCommand(command, splits);
+    default:
+      return [`unknown SFT format ${format}`];
   }
 }

@@ -52,8 +52,23 @@ function rowObject(kind: SftExportKind, row: SftRow): Record<string, unknown> {
   return { problem_id: r.problem_id, solution_id: r.solution_id, messages: r.messages, score: r.score, candidates: r.candidates };
 }
 
+/** A score as a JSON float: `1.0`, not `1` (null stays null). */
+const float = (value: number | null) => (value === null ? "null" : Number.isInteger(value) ? value.toFixed(1) : JSON.stringify(value));
+
+/**
+ * One JSON line. A selection row's scores are always written as floats: `datasets` infers a
+ * JSON file's column types from its first block alone, so a file whose first scores are whole
+ * numbers would be typed int64 and refuse the fractions after them.
+ */
+export function jsonLine(kind: SftExportKind, row: SftRow): string {
+  if (kind === "segmentation-sft") return `${JSON.stringify(rowObject(kind, row))}\n`;
+  const r = row as SelectionRow;
+  const candidates = r.candidates.map((c) => `{"solution_id":${JSON.stringify(c.solution_id)},"correct":${JSON.stringify(c.correct)},"score":${float(c.score)}}`).join(",");
+  return `{"problem_id":${JSON.stringify(r.problem_id)},"solution_id":${JSON.stringify(r.solution_id)},"messages":${JSON.stringify(r.messages)},"score":${float(r.score)},"candidates":[${candidates}]}\n`;
+}
+
 async function writeRows(kind: SftExportKind, format: SftFormat, rows: readonly SftRow[]): Promise<Uint8Array> {
-  if (format !== "verl-sft") return new TextEncoder().encode(rows.map((row) => `${JSON.stringify(rowObject(kind, row))}\n`).join(""));
+  if (format !== "verl-sft") return new TextEncoder().encode(rows.map((row) => jsonLine(kind, row)).join(""));
   const columns = COLUMNS[kind];
   const fields = columns.map((c) => nullable(c.name, c.arrow));
   const schema = new Schema(fields);

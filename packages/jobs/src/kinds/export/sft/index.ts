@@ -11,6 +11,7 @@ export { SFT_FORMATS, segmentationSftExportSchema, selectionExportSchema, type S
 export { segmentationSftRows } from "./segmentation-sft";
 export { selectionRows, type SelectionCounts } from "./selection";
 export { sftMessages, type SegmentationSftRow, type SelectionRow } from "./rows";
+export { sftLaunchPlan, SFT_TRAINER_RELEASES, type SftLaunchInput } from "./launch";
 
 /**
  * Refuses, before an export run is queued, what would give no row: a run of the wrong

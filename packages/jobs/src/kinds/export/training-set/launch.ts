@@ -275,7 +275,7 @@ function trlPrmPlan(input: LaunchInput): LaunchPlan {
   const maxLength = promptTokenBound(input.maxPromptBytes);
   const parts = [
     `accelerate launch ${TRL_CHECKOUT}/examples/scripts/prm.py`,
-    "--dataset_name . --dataset_train_split train",
+    '--dataset_name "$PWD" --dataset_train_split train',
     validation === "test" ? "--dataset_test_split test --eval_strategy epoch" : "--dataset_test_split train",
     `--model_name_or_path ${MODEL}`,
     `--max_length ${maxLength}`,
@@ -285,7 +285,7 @@ function trlPrmPlan(input: LaunchInput): LaunchPlan {
   const notes = [
     releaseNote("trl-prm"),
     `TRL is pinned to ${release.release}: PRMTrainer lives in trl.experimental.prm there and examples/scripts/prm.py (from a checkout at tag ${release.tag}; the script is not in the wheel) runs it. TRL removed the PRM trainer after 1.13.0 (huggingface/trl#7133), so later releases cannot run this command.`,
-    "Run from the export directory: --dataset_name . loads it with datasets.load_dataset, which reads the splits from README.md's configs (train.parquet, test.parquet).",
+    'Run from the export directory: --dataset_name "$PWD" loads it with datasets.load_dataset, which reads the splits from README.md\'s configs (train.parquet, test.parquet). Not `.`: the pinned datasets names the builder after the path\'s last component and raises on an empty one.',
     `PRMTrainer joins the prompt and the completions with step_separator (default newline) and labels the token ending each completion: true (Positive) or false (Negative). ${promptBoundNote(input, "--max_length (default 1024, which truncates longer solutions) is")}`,
     validation === "test"
       ? `Evaluation on the test split (${testRows} solutions) after every epoch and at the end.`
