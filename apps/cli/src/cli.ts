@@ -11,6 +11,7 @@ const commands: Record<string, () => Promise<Command>> = {
   "import report": async () => (await import("./commands/import-report")).importReportCommand,
   export: async () => (await import("./commands/export")).exportCommand,
   "processbench score": async () => (await import("./commands/processbench-score")).processBenchScoreCommand,
+  "prmbench score": async () => (await import("./commands/prmbench-score")).prmbenchScoreCommand,
   grade: async () => (await import("./commands/grade")).gradeCommand,
   label: async () => (await import("./commands/label")).labelCommand,
   verdict: async () => (await import("./commands/verdict")).verdictCommand,

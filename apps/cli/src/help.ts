@@ -41,6 +41,9 @@ commands:
       a run's chunk labels with their confidence, or its ProcessBench predictions;
       SFT sets for the policy: its own chunk-tagged responses (segmentation-sft) or each
       problem's best-judged correct response (selection).
+  prmbench score --data <file.jsonl>... --predictions FILE
+      PRMBench PRMScore, F1 and negative F1 over the modified items and per class, computed
+      as its official evaluator does; a missing id is reported on stderr and left out.
   grade --gold G --pred P [--problem TEXT] [--mode boxed|lenient] [--time-limit-ms MS] [--details]
   grade --jsonl FILE [--mode boxed|lenient] [--time-limit-ms MS] [--threads N] [--details]
       Extract and compare final answers; one JSON object per pair, in input order, naming
@@ -265,6 +268,14 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
       ["--seed S", "bootstrap seed (default 0, a benchmark run's)"],
     ],
     example: "stepwiser processbench score --data gsm8k.json math.json --predictions predictions.jsonl",
+  },
+  "prmbench score": {
+    summary: "PRMBench's PRMScore (0.5 · F1 + 0.5 · negative F1), F1 and negative F1 over the modified items' steps, and per class, exactly as its official evaluator computes them (a correct step is the positive class; -1 where a ratio is undefined).",
+    flags: [
+      ["--data FILE...", "PRMBench data files, JSON lines as released (records with modified_process, error_steps, idx, classification)"],
+      ["--predictions FILE", 'JSON lines {"id": "<classification>_<idx>", "labels": [true|false per step]} (true = the step is correct), e.g. from `run predictions --format prmbench`'],
+    ],
+    example: "stepwiser prmbench score --data prmbench.jsonl --predictions prmbench-predictions.jsonl",
   },
   grade: {
     summary: "Extract and compare final answers; one JSON object per pair, in input order.",

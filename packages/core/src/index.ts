@@ -9,6 +9,7 @@ export * from "./processbench/average";
 export * from "./processbench/intervals";
 export * from "./processbench/critic-output";
 export * from "./processbench/published";
+export * from "./prmbench";
 export * from "./labels";
 export * from "./judge";
 export * from "./access/roles";
