@@ -13,7 +13,7 @@
 export const USAGE = `usage: stepwiser <command>
 
 commands:
-  import processbench|prm800k|math-shepherd|jsonl|parquet <file>... [--name NAME | --dataset ID]
+  import processbench|prm800k|math-shepherd|prmbench|jsonl|parquet <file>... [--name NAME | --dataset ID]
          [--subset S] [--generator G] [--map SPEC] [--duplicates skip|replace [--delete-human-labels]]
          [--preview] [--detach] [--on-invalid fail|skip] [--max-invalid-share 0.05]
       Import files (one dataset per file, or into --dataset) as jobs; waits for them
@@ -204,7 +204,7 @@ function importHelp(format: string, files: string, example: string): CommandHelp
 
 export const HELP: Readonly<Record<string, CommandHelp>> = {
   import: {
-    summary: "Import dataset files as jobs (formats: processbench, prm800k, math-shepherd, jsonl, parquet).",
+    summary: "Import dataset files as jobs (formats: processbench, prm800k, math-shepherd, prmbench, jsonl, parquet).",
     flags: [...IMPORT_FLAGS, MAP_FLAG],
     example: "stepwiser import processbench gsm8k.json math.json",
   },
@@ -214,6 +214,11 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     "math-shepherd",
     "Math-Shepherd JSONL",
     "stepwiser import math-shepherd math-shepherd.jsonl --subset math --on-invalid skip --max-invalid-share 0.01",
+  ),
+  "import prmbench": importHelp(
+    "prmbench",
+    "PRMBench JSONL (each <classification>_<idx> item a solution with its error steps as gold labels, plus correct_<idx> from every redundency record, as its evaluator builds them)",
+    "stepwiser import prmbench prmbench.jsonl --name PRMBench",
   ),
   "import report": {
     summary: "The records an import skipped as invalid or ignored, as JSON lines (file, line, record, field, reason, kind); the count on stderr.",

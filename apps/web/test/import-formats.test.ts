@@ -18,6 +18,6 @@ describe("the import form's formats", () => {
 
   it("shows the field mapping for JSONL and Parquet only, and calls a Parquet record's position its row", () => {
     expect(IMPORT_FORMATS.filter(formatUsesMapping)).toEqual(["jsonl", "parquet"]);
-    expect(IMPORT_FORMATS.map(recordPositionName)).toEqual(["Line", "Line", "Line", "Line", "Row"]);
+    expect(IMPORT_FORMATS.map(recordPositionName)).toEqual(["Line", "Line", "Line", "Line", "Line", "Row"]);
   });
 });

@@ -2,7 +2,7 @@ import { atProfile, writeBenchmarkReport } from "@stepwiser/config/bench";
 import { bootstrapCI, clusterBootstrapMeanCI, pairedBootstrapCI, SOLUTION_AGGREGATIONS, type BootstrapInterval, type SolutionAggregation } from "@stepwiser/core";
 import { parseWorldChunk } from "@stepwiser/inference/sim";
 import { startBenchEnvironment } from "./bench-environment";
-import { createSimWorldDataset, executeRun, judgeKind, UNIT_RUN_KINDS } from "../src";
+import { createSimWorldDataset, executeRun, judgeKind, OTHER_RUNS, UNIT_RUN_KINDS } from "../src";
 import { selectionExportSchema } from "../src/kinds/export/sft/options";
 import { selectionRows, type SelectionResult } from "../src/kinds/export/sft/selection";
 
@@ -55,7 +55,7 @@ async function judgeRun(datasetId: string, endpoint: string, samples: number): P
 }
 
 const select = (runId: string, aggregate: SolutionAggregation, baseline?: "outcome") =>
-  selectionRows(db, selectionExportSchema.parse({ runId, aggregate, ...(baseline ? { baseline } : {}), seed: SELECTION_SEED, format: "chat-jsonl", heldOutFraction: 0 }));
+  selectionRows(db, selectionExportSchema.parse({ runId, aggregate, ...(baseline ? { baseline } : {}), seed: SELECTION_SEED, format: "chat-jsonl", heldOutFraction: 0 }), OTHER_RUNS);
 
 const skipped = ({ counts: c }: SelectionResult) => `skipped ${c.noCorrectCandidate} without a correct response, ${c.noJudgedChunk} with no judged chunk, ${c.tagInText} with a tag in the text`;
 

@@ -1,6 +1,7 @@
 import type { Db } from "@stepwiser/db";
 import { runName } from "./describe-run";
-import { executeExport } from "./kinds/export/handle";
+import { executeExport, queueExport, type ExportRequest } from "./kinds/export/handle";
+import type { JobQueue } from "./queue/queue";
 import { executeImport, type ImportRunOptions } from "./kinds/import/handle";
 import { tryReadRunConfig } from "./read-run";
 import { UNIT_RUN_KINDS } from "./registry";
@@ -22,7 +23,20 @@ export const OTHER_RUNS: OtherRuns = {
       details: [`policy endpoint ${annotate.policyEndpoint}, ${annotate.rollouts} rollouts per prefix (M), strategy ${annotate.strategy}, temperature ${annotate.temperature}`],
     };
   },
+  segmentMethod(run) {
+    return tryReadRunConfig(run)?.method ?? null;
+  },
+  judgeScope(run) {
+    const config = tryReadRunConfig(run);
+    if (!config) return null;
+    return { datasetId: config.datasetId, segmentationMethod: config.segmentationMethod, solutionIds: config.solutionIds, tiePolicy: config.tiePolicy, protocol: config.protocol };
+  },
 };
+
+/** Checks an export's options and source and queues it (see `queueExport`) with the product's kinds. */
+export function submitExport(db: Db, queue: JobQueue, request: ExportRequest) {
+  return queueExport(db, queue, request, OTHER_RUNS);
+}
 
 /** Executes an import run (see `executeImport`) with the product's kinds. */
 export function runImport(db: Db, runId: string, options: Omit<ImportRunOptions, "runs"> = {}): Promise<void> {

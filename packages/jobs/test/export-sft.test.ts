@@ -13,15 +13,14 @@ import {
   exportSelection,
   exportSpecSchema,
   judgeKind,
+  OTHER_RUNS,
   segmentKind,
   submitExport,
   UNIT_RUN_KINDS,
   type ExportSpecInput,
-  type OtherRuns,
 } from "../src";
 
-/** What the card's provenance reads of another run. */
-const RUNS = { provenance: (run: { name: string | null }) => ({ name: run.name ?? "unnamed", seed: null, details: [] }), unitKinds: UNIT_RUN_KINDS } as unknown as OtherRuns;
+const RUNS = OTHER_RUNS;
 const NO_QUEUE = { send: async () => null } as never;
 
 async function finishedRun(db: Db, endpoints: EndpointClients, kind: "segment" | "judge", input: object) {

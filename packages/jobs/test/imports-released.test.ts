@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { atScale } from "@stepwiser/config/test-scale";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { MATH_SHEPHERD_QUIRKS } from "@stepwiser/core";
+import { MATH_SHEPHERD_QUIRKS, PRMBENCH_QUIRKS } from "@stepwiser/core";
+import { rowCounts } from "./helpers";
 import { connectJobQueue, importReportLines, runImport, storeFile, submitImport, type ImportOptionsInput, type ImportSummary, type JobQueue } from "../src";
 import { generateMathShepherdFile } from "../src/testing/math-shepherd-file";
 import { HUMAN_COMPLETION_NOTE } from "../src/kinds/import/write-solutions";
@@ -72,6 +73,55 @@ describe("released files as imports (real Postgres)", () => {
       ["a3c5e7f9-0000-4000-8000-000000000001", 1],
       ["a3c5e7f9-0000-4000-8000-000000000002", 1],
     ]);
+  });
+
+  it("PRMBench: released records become one solution per item, the all-correct items as the evaluator builds them; quirks listed; a malformed file stores nothing", async () => {
+    const prmbench = path.resolve(fixtures, "../prmbench/prmbench-sample.jsonl");
+    const lines = readFileSync(prmbench, "utf8").trim().split("\n");
+    const run = await importBytes("prmbench-sample.jsonl", lines.join("\n"), { format: "prmbench" });
+    expect(run.status, run.error ?? "").toBe("completed");
+    const summary = run.summary as unknown as ImportSummary;
+    // 28 records: one repeats an item (ignored); 27 items and the 3 all-correct ones of the redundancy records.
+    expect(summary).toMatchObject({ written: 30, chunkLabels: 0 });
+    expect(summary.report).toMatchObject({ records: 28, ignored: 1, invalid: 0 });
+    expect(summary.report!.quirks).toEqual({ [PRMBENCH_QUIRKS.errorStepPastEnd]: 1, [PRMBENCH_QUIRKS.noErrorSteps]: 2 });
+    const solutions = await database.db.solution.findMany({
+      where: { datasetId: run.datasetId! },
+      include: { problem: true, segmentations: { include: { chunks: { orderBy: { index: "asc" } } } } },
+    });
+    expect(new Set(solutions.map((s) => s.subset))).toEqual(new Set(["circular", "confidence", "counterfactual", "deception", "domain_inconsistency", "missing_condition", "redundency", "step_contradiction", "multi_solutions", "correct"]));
+    const records = lines.map((line) => JSON.parse(line) as { idx: string; classification: string; modified_question: string; modified_process: string[]; original_question: string; original_process: string[]; error_steps: number[] });
+    for (const record of records.slice(0, -1)) {
+      const stored = solutions.find((s) => s.externalId === `${record.classification}_${record.idx}`)!;
+      expect(stored.problem.text).toBe(record.modified_question);
+      expect(stored.segmentations[0]!.chunks.map((c) => c.text)).toEqual(record.modified_process);
+      expect((stored.metadata as { prmbench: { error_steps: number[] } }).prmbench.error_steps).toEqual(record.error_steps);
+      const firstError = record.error_steps.filter((step) => step <= record.modified_process.length);
+      expect(stored.sourceFirstErrorIndex).toBe(firstError.length ? Math.min(...firstError) - 1 : -1);
+      if (record.classification === "redundency") {
+        const correct = solutions.find((s) => s.externalId === `correct_${record.idx}`)!;
+        expect(correct.subset).toBe("correct");
+        expect(correct.problem.text).toBe(record.original_question);
+        expect(correct.segmentations[0]!.chunks.map((c) => c.text)).toEqual(record.original_process);
+        expect(correct.sourceFirstErrorIndex).toBe(-1);
+      }
+    }
+    const [ignored] = await (async () => {
+      const out = [];
+      for await (const entry of importReportLines(database.db, run.id)) out.push(entry);
+      return out;
+    })();
+    expect(ignored).toMatchObject({ kind: "ignored", line: 28, field: "idx", reason: PRMBENCH_QUIRKS.duplicateItem });
+
+    // A record without error_steps: the file fails at its line and nothing is stored.
+    const before = await rowCounts(database.db);
+    const broken = [...lines.slice(0, 3), JSON.stringify({ ...JSON.parse(lines[3]!), error_steps: undefined }), ...lines.slice(4, 6)];
+    const failed = await importBytes("prmbench-broken.jsonl", broken.join("\n"), { format: "prmbench", datasetName: "prmbench broken" });
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatch(/^prmbench-broken\.jsonl:4, record 3, field "error_steps": missing/);
+    const after = await rowCounts(database.db);
+    expect({ ...after, runs: before.runs, storedFiles: before.storedFiles, auditLogs: before.auditLogs }).toEqual(before);
+    expect(await database.db.dataset.count({ where: { name: "prmbench broken" } })).toBe(0);
   });
 
   it("Math-Shepherd: the quirky records import with their labels; the unreadable one fails the import under the default policy and stores nothing", async () => {

@@ -14,6 +14,11 @@ export interface ConvertedRecord {
    * import report, never a reason to refuse the record.
    */
   quirks?: string[];
+  /**
+   * Solutions the same record also gives, stored before `solution` in this order (PRMBench's
+   * all-correct item, built from a record's original process), each with its own quirks.
+   */
+  extraSolutions?: Array<{ solution: ImportedSolution; quirks: string[] }>;
 }
 
 /**

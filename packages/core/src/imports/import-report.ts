@@ -67,9 +67,12 @@ function bump(counts: Record<string, number>, key: string, by = 1): void {
   counts[key] = (counts[key] ?? 0) + by;
 }
 
-export function countReadable(report: ImportReportCounts, quirks: readonly string[] | undefined): void {
-  report.records += 1;
-  report.readable += 1;
+/** Counts a readable record; `extra` marks a further solution of a record already counted (its quirks alone count). */
+export function countReadable(report: ImportReportCounts, quirks: readonly string[] | undefined, extra = false): void {
+  if (!extra) {
+    report.records += 1;
+    report.readable += 1;
+  }
   for (const quirk of quirks ?? []) bump(report.quirks, quirk);
 }
 

@@ -5,7 +5,7 @@ import type { BinaryLabel } from "../stats/confusion";
  * mapping says where each part of a solution is in a record (a JSON object per
  * line, or a Parquet row).
  */
-export const IMPORT_FORMATS = ["processbench", "prm800k", "math-shepherd", "jsonl", "parquet"] as const;
+export const IMPORT_FORMATS = ["processbench", "prm800k", "math-shepherd", "prmbench", "jsonl", "parquet"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** The formats read through a field mapping, which they require. */

@@ -7,6 +7,7 @@ import { jsonlReader } from "./jsonl";
 import { mathShepherdReader } from "./math-shepherd";
 import { processBenchReader } from "./processbench";
 import { prm800kReader } from "./prm800k";
+import { prmbenchReader } from "./prmbench";
 import { recordError } from "./record-context";
 
 export interface ImportReadOptions {
@@ -39,7 +40,7 @@ export interface ImportedRecord {
  *   after it, and an import fails under either policy.
  */
 export type ImportOutcome =
-  | { kind: "solution"; line: number; record: number; solution: ImportedSolution; quirks: string[] }
+  | { kind: "solution"; line: number; record: number; solution: ImportedSolution; quirks: string[]; extra?: true }
   | { kind: "ignored"; line: number; record: number; reason: string; field?: string }
   | { kind: "invalid"; line: number; record?: number; error: InputError; structural: boolean };
 
@@ -59,6 +60,8 @@ export function formatReader(format: ImportFormat, options: ImportReadOptions): 
       return prm800kReader(options);
     case "math-shepherd":
       return mathShepherdReader(options);
+    case "prmbench":
+      return prmbenchReader(options);
     case "jsonl":
     case "parquet":
       // A Parquet row, once its values are plain JSON, is read exactly as a JSONL record.
@@ -184,7 +187,7 @@ async function* convertedOutcomes(
         yield { kind: "invalid", line: parsed.line, record: parsed.record, error: parsed.error, structural: false };
         continue;
       }
-      yield convertRecord(reader, parsed, file, firstLineOfId, position);
+      yield* convertRecord(reader, parsed, file, firstLineOfId, position);
     }
   } finally {
     // A consumer that stops early (preview, first error) releases the file's stream.
@@ -198,11 +201,11 @@ function convertRecord(
   file: string,
   firstLineOfId: Map<string, number>,
   position: SourcePosition,
-): ImportOutcome {
+): ImportOutcome[] {
   const at = { file, line: parsed.line, record: parsed.record };
   try {
     const converted = reader.convert(parsed.value, at);
-    if ("ignored" in converted) return { kind: "ignored", line: parsed.line, record: parsed.record, ...converted.ignored };
+    if ("ignored" in converted) return [{ kind: "ignored", line: parsed.line, record: parsed.record, ...converted.ignored }];
     const { solution, sourceId } = converted;
     if (sourceId) {
       const firstLine = firstLineOfId.get(sourceId.value);
@@ -211,10 +214,12 @@ function convertRecord(
       }
       firstLineOfId.set(sourceId.value, parsed.line);
     }
-    return { kind: "solution", line: parsed.line, record: parsed.record, solution, quirks: converted.quirks ?? [] };
+    // A record's further solutions come first (as the evaluator orders PRMBench's all-correct item); the record itself is counted once, with its own.
+    const extra = (converted.extraSolutions ?? []).map((e): ImportOutcome => ({ kind: "solution", line: parsed.line, record: parsed.record, solution: e.solution, quirks: e.quirks, extra: true }));
+    return [...extra, { kind: "solution", line: parsed.line, record: parsed.record, solution, quirks: converted.quirks ?? [] }];
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return { kind: "invalid", line: parsed.line, record: parsed.record, error, structural: false };
+    return [{ kind: "invalid", line: parsed.line, record: parsed.record, error, structural: false }];
   }
 }
 

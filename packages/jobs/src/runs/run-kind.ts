@@ -139,6 +139,19 @@ export interface OtherRuns {
   unitKinds: UnitRunKinds;
   /** What a dataset card shows of the run an export comes from: its name, its seed, and how it ran. */
   provenance(run: { id: string; kind: string; name: string | null; config: unknown }): { name: string; seed: number | null; details: string[] };
+  /** A segment run's segmentation method, as its stored config says (null when it does not read). */
+  segmentMethod(run: { id: string; kind: "segment"; config: unknown }): string | null;
+  /** What a judge run judged and how it voted, as its stored config says (null when it does not read). */
+  judgeScope(run: { id: string; kind: "judge"; config: unknown }): JudgeRunScope | null;
+}
+
+/** The part of a judge run's config an export of its judgements needs. */
+export interface JudgeRunScope {
+  datasetId: string;
+  segmentationMethod: string;
+  solutionIds?: string[];
+  tiePolicy: "Negative" | "Positive";
+  protocol: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a map of every unit kind, each typed by its own schemas

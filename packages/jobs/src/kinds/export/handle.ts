@@ -39,8 +39,13 @@ async function* jsonLinePieces(lines: AsyncIterable<unknown>, onLine?: () => voi
   if (pending.length > 0) yield encoder.encode(pending.join(""));
 }
 
-/** Checks the export's options and its source run, records a queued export run and enqueues it. */
-export async function submitExport(db: Db, queue: JobQueue, request: { spec: ExportSpecInput; createdById?: string | null }) {
+export interface ExportRequest {
+  spec: ExportSpecInput;
+  createdById?: string | null;
+}
+
+/** Checks the export's options and its source run (read through `runs`), records a queued export run and enqueues it. */
+export async function queueExport(db: Db, queue: JobQueue, request: ExportRequest, runs: OtherRuns) {
   const parsed = exportSpecSchema.safeParse(request.spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -61,8 +66,8 @@ export async function submitExport(db: Db, queue: JobQueue, request: { spec: Exp
     await countRunLabels(db, source.id, spec.labelRule);
     await assertConfidencesStored(db, source.id, spec.labelRule, spec.minConfidence);
   }
-  if (spec.kind === "segmentation-sft") await checkSegmentationSftSource(db, spec);
-  if (spec.kind === "selection") await checkSelectionSource(db, spec);
+  if (spec.kind === "segmentation-sft") await checkSegmentationSftSource(db, spec, runs);
+  if (spec.kind === "selection") await checkSelectionSource(db, spec, runs);
   if (spec.kind === "labels") {
     const stored =
       (await db.chunkLabel.findFirst({ where: { runId: source.id }, select: { id: true } })) ?? (await db.chunkValue.findFirst({ where: { runId: source.id }, select: { id: true } }));

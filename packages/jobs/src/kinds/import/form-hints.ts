@@ -4,7 +4,7 @@ import type { FieldHint } from "../../runs/run-kind";
 export const importFormHints: Readonly<Record<string, FieldHint>> = {
   format: {
     label: "Format",
-    help: "The file's format: processbench, prm800k, math-shepherd, jsonl or parquet, or openai-batch-output for the answers of an offline run's batch file.",
+    help: "The file's format: processbench, prm800k, math-shepherd, prmbench, jsonl or parquet, or openai-batch-output for the answers of an offline run's batch file.",
   },
   fileName: { label: "File name", help: "The uploaded file's name, as lists and import reports show it." },
   targetRunId: { label: "Offline run", help: "Batch outputs only: the offline annotate or judge run whose requests the file answers." },

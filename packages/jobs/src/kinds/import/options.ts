@@ -65,6 +65,7 @@ export const FORMAT_FACTS: Record<ImportFormat, FormatFacts> = {
   processbench: { segmentationMethod: "processbench-paragraphs", license: "Apache-2.0", label: "ProcessBench" },
   prm800k: { segmentationMethod: "prm800k-steps", license: "MIT", label: "PRM800K" },
   "math-shepherd": { segmentationMethod: "math-shepherd-steps", license: null, label: "Math-Shepherd" },
+  prmbench: { segmentationMethod: "prmbench-steps", license: "Apache-2.0", label: "PRMBench" },
   jsonl: { segmentationMethod: "source-steps", license: null, label: "JSONL" },
   parquet: { segmentationMethod: "source-steps", license: null, label: "Parquet" },
 };

@@ -61,7 +61,7 @@ export class ImportReportTally {
       this.leaveOut(unstorable, outcome.line, outcome.record);
       return null;
     }
-    countReadable(this.counts, outcome.quirks);
+    countReadable(this.counts, outcome.quirks, outcome.extra === true);
     return outcome.solution;
   }
 

@@ -14,6 +14,10 @@ export const IMPORT_FORMAT_CHOICES: Readonly<Record<ImportFormat, { name: string
     name: "Math-Shepherd",
     hint: "Math-Shepherd JSONL (input with ки after each step, label with +/−): the hard labels become Abs-Q labels of the import run.",
   },
+  prmbench: {
+    name: "PRMBench",
+    hint: "PRMBench JSONL (modified_question, modified_process, error_steps, idx, classification): one solution per <classification>_<idx> item with its error steps as gold labels, plus the all-correct item correct_<idx> of every redundency record, as PRMBench's evaluator builds them.",
+  },
   jsonl: {
     name: "Generic JSONL",
     hint: "One JSON object per line; the field mapping below says where each part of a solution is.",

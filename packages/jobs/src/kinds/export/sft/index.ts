@@ -17,8 +17,8 @@ export { sftLaunchPlan, SFT_TRAINER_RELEASES, type SftLaunchInput } from "./laun
  * Refuses, before an export run is queued, what would give no row: a run of the wrong
  * kind, or one that holds nothing to select from. Every refusal names its field.
  */
-export async function checkSegmentationSftSource(db: Db, options: SegmentationSftExportOptions): Promise<void> {
-  const run = await segmentRunOf(db, options.runId);
+export async function checkSegmentationSftSource(db: Db, options: SegmentationSftExportOptions, runs: OtherRuns): Promise<void> {
+  const run = await segmentRunOf(db, options.runId, runs);
   const any = await db.segmentation.findFirst({ where: { runId: run.id, method: run.method }, select: { id: true } });
   if (!any) throw new InputError(`segment run ${run.id} stored no segmentation (${run.method}) to export`, { field: "runId" });
   if (options.includeIncorrect) return;
@@ -26,8 +26,8 @@ export async function checkSegmentationSftSource(db: Db, options: SegmentationSf
   if (!correct) throw new InputError(`none of the responses segment run ${run.id} segmented has a correct final answer; includeIncorrect keeps the others`, { field: "includeIncorrect" });
 }
 
-export async function checkSelectionSource(db: Db, options: SelectionExportOptions): Promise<void> {
-  const run = await judgeRunOf(db, options.runId);
+export async function checkSelectionSource(db: Db, options: SelectionExportOptions, runs: OtherRuns): Promise<void> {
+  const run = await judgeRunOf(db, options.runId, runs);
   const any = await db.judgeSample.findFirst({ where: { runId: run.id }, select: { id: true } });
   if (!any) throw new InputError(`judge run ${run.id} (${run.judgeConfig.protocol}) judged no chunk: selection needs chunk scores`, { field: "runId" });
   const correct = await db.judgeSample.findFirst({ where: { runId: run.id, chunk: { segmentation: { solution: { finalAnswerCorrect: true } } } }, select: { id: true } });
@@ -54,7 +54,7 @@ const SELECTION_PROCEDURE = (o: SelectionExportOptions, method: string) => [
 
 export async function exportSegmentationSft(db: Db, input: unknown, runs: OtherRuns): Promise<{ files: ExportedFile[]; report: Record<string, unknown> }> {
   const options = segmentationSftExportSchema.parse(input);
-  const selection = await segmentationSftRows(db, options);
+  const selection = await segmentationSftRows(db, options, runs);
   if (selection.rows.length === 0) {
     throw new InputError(`segment run ${options.runId} gives no row: ${JSON.stringify(selection.counts)}`, { field: options.includeIncorrect ? "runId" : "includeIncorrect" });
   }
@@ -83,7 +83,7 @@ export async function exportSegmentationSft(db: Db, input: unknown, runs: OtherR
 
 export async function exportSelection(db: Db, input: unknown, runs: OtherRuns): Promise<{ files: ExportedFile[]; report: Record<string, unknown> }> {
   const options = selectionExportSchema.parse(input);
-  const selection = await selectionRows(db, options);
+  const selection = await selectionRows(db, options, runs);
   if (selection.rows.length === 0) throw new InputError(`judge run ${options.runId} gives no selected response: ${JSON.stringify(selection.counts)}`, { field: "runId" });
   return writeSftExport(db, runs, {
     kind: "selection",

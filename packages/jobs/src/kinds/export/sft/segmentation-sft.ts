@@ -1,7 +1,7 @@
 import { InputError, keepAtMost, RULE_SEGMENTERS } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { SegmentationStatsAccumulator } from "../../../kit/segmentation-stats";
-import { segmentStoredConfigSchema } from "../../segment/config";
+import type { OtherRuns } from "../../../runs/run-kind";
 import type { SegmentationSftExportOptions } from "./options";
 import { sftMessages, type SegmentationSftRow } from "./rows";
 
@@ -33,12 +33,13 @@ export interface SegmentationSftSelection {
 }
 
 /** The run a segmentation-sft export reads, checked: it must be a segment run. */
-export async function segmentRunOf(db: Db, runId: string) {
+export async function segmentRunOf(db: Db, runId: string, runs: OtherRuns) {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, config: true, datasetId: true } });
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
   if (run.kind !== "segment") throw new InputError(`run ${runId} is a ${run.kind} run; segmentation-sft reads a segment run`, { field: "runId" });
-  const config = segmentStoredConfigSchema.parse(run.config);
-  return { ...run, method: config.method };
+  const method = runs.segmentMethod({ id: run.id, kind: "segment", config: run.config });
+  if (method === null) throw new InputError(`segment run ${runId}'s stored config does not read`, { field: "runId" });
+  return { ...run, method };
 }
 
 /**
@@ -47,8 +48,8 @@ export async function segmentRunOf(db: Db, runId: string) {
  * whose final answer is correct, and at most `maxPerProblem` of a problem's (a seeded draw
  * per problem, `<seed>:keep:<problem text hash>`), in external-id order.
  */
-export async function segmentationSftRows(db: Db, options: SegmentationSftExportOptions): Promise<SegmentationSftSelection> {
-  const run = await segmentRunOf(db, options.runId);
+export async function segmentationSftRows(db: Db, options: SegmentationSftExportOptions, runs: OtherRuns): Promise<SegmentationSftSelection> {
+  const run = await segmentRunOf(db, options.runId, runs);
   type Read = SegmentationSftRow & { problemTextHash: string; externalId: string; chunkTexts: string[] };
   const byProblem = new Map<string, Read[]>();
   const counts: SegmentationSftCounts = { responses: 0, problems: 0, incorrect: 0, problemsWithoutCorrect: 0, overLimit: 0, tagInText: 0, rows: 0 };

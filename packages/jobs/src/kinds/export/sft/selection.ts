@@ -2,7 +2,7 @@ import { InputError, selectResponse, type SelectionCandidate } from "@stepwiser/
 import type { Db } from "@stepwiser/db";
 import { votesOfSamples } from "../../../judging/protocol-judge";
 import { planProblemIds } from "../../../kit/paging";
-import { judgeStoredConfigSchema } from "../../judge/kind";
+import type { OtherRuns } from "../../../runs/run-kind";
 import type { SelectionExportOptions } from "./options";
 import { sftMessages, type SelectionRow } from "./rows";
 
@@ -31,12 +31,13 @@ export interface SelectionResult {
 }
 
 /** The run a selection export reads, checked: it must be a judge run. */
-export async function judgeRunOf(db: Db, runId: string) {
+export async function judgeRunOf(db: Db, runId: string, runs: OtherRuns) {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, config: true, datasetId: true } });
   if (!run) throw new InputError(`run ${runId} does not exist`, { field: "runId" });
   if (run.kind !== "judge") throw new InputError(`run ${runId} is a ${run.kind} run; selection reads the chunk scores of a judge run`, { field: "runId" });
-  const config = judgeStoredConfigSchema.parse(run.config);
-  return { ...run, judgeConfig: config };
+  const scope = runs.judgeScope({ id: run.id, kind: "judge", config: run.config });
+  if (scope === null) throw new InputError(`judge run ${runId}'s stored config does not read`, { field: "runId" });
+  return { ...run, judgeConfig: scope };
 }
 
 /**
@@ -47,8 +48,8 @@ export async function judgeRunOf(db: Db, runId: string) {
  * reads them), over the chunks judged in order. `selectResponse` then keeps the correct
  * candidate with the highest aggregate score, or with `baseline: "outcome"` a seeded random one.
  */
-export async function selectionRows(db: Db, options: SelectionExportOptions): Promise<SelectionResult> {
-  const run = await judgeRunOf(db, options.runId);
+export async function selectionRows(db: Db, options: SelectionExportOptions, runs: OtherRuns): Promise<SelectionResult> {
+  const run = await judgeRunOf(db, options.runId, runs);
   const { judgeConfig: judge } = run;
   const counts: SelectionCounts = { problems: 0, candidates: 0, judgedCandidates: 0, noCorrectCandidate: 0, noJudgedChunk: 0, tagInText: 0, rows: 0 };
   const rows: SelectionRow[] = [];
