@@ -388,10 +388,10 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     example: "stepwiser run status RUN",
   },
   "run predictions": {
-    summary: 'A run\'s ProcessBench predictions as JSON lines {"id", "prediction"} (the input of `processbench score`).',
-    synopsis: ["run predictions <runId>"],
-    flags: RUN_ID_FLAGS,
-    example: "stepwiser run predictions RUN > predictions.jsonl",
+    summary: 'A run\'s predictions as JSON lines: ProcessBench\'s {"id", "prediction"} (the input of `processbench score`), or with --format prmbench, for a benchmark or judge run on a PRMBench import, {"id", "labels"} per item (the input of `prmbench score`; items whose output cannot be read as step labels are left out and counted on stderr).',
+    synopsis: ["run predictions <runId> [--format processbench|prmbench]"],
+    flags: [...RUN_ID_FLAGS, ["--format processbench|prmbench", "what the lines hold (default processbench)"]],
+    example: "stepwiser run predictions RUN --format prmbench > prmbench-predictions.jsonl",
   },
   "run relabel": {
     summary: "Label an annotate run's chunks again with another rule, from its stored Q-values (no requests).",

@@ -71,3 +71,4 @@ export * from "./judging/predictions";
 export * from "./runs/run-control";
 export * from "./other-runs";
 export * from "./runs/run-spend-record";
+export * from "./prmbench-run-predictions";

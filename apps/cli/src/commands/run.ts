@@ -4,7 +4,7 @@ import { getRunState, updateRunDescription } from "@stepwiser/api/services/run";
 import { actingUser } from "@stepwiser/api/services/user";
 import { InputError, isPaperPresetId, PAPER_PRESET_IDS, paperPresetLabelRules, runDescriptionSchema, splitTags, withAverageCoverage } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
-import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, prepareRun, relabelAnnotateRun, runPredictions, requestRunCancel, resumeRun, UNIT_RUN_KINDS, startWorker, submitRun, type RunKind } from "@stepwiser/jobs";
+import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, prepareRun, relabelAnnotateRun, prmbenchRunPredictions, runPredictions, requestRunCancel, resumeRun, UNIT_RUN_KINDS, startWorker, submitRun, type RunKind } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { withDatabase } from "../database";
 import { readInputJson } from "../input/files";
@@ -60,7 +60,7 @@ export async function runCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { detach: { type: "boolean", default: false }, ...LABEL_RULE_FLAGS },
+    options: { detach: { type: "boolean", default: false }, format: { type: "string" }, ...LABEL_RULE_FLAGS },
   });
   const runId = positionals[0];
   if (!runId) throw new UsageError(`run ${action} needs a run id`);
@@ -84,6 +84,15 @@ export async function runCommand(args: string[]): Promise<void> {
         return;
       }
       case "predictions": {
+        const format = values.format ?? "processbench";
+        if (format === "prmbench") {
+          // JSON lines {"id", "labels"}: the input of `stepwiser prmbench score`.
+          const leftOut: string[] = [];
+          for await (const line of prmbenchRunPredictions(db, runId, (id, reason) => leftOut.push(`${id} (${reason})`))) process.stdout.write(`${JSON.stringify(line)}\n`);
+          if (leftOut.length) log(`${leftOut.length} items left out, their output not readable as step labels (as PRMBench's evaluator leaves out invalid outputs): ${leftOut.slice(0, 10).join(", ")}${leftOut.length > 10 ? ", …" : ""}`);
+          return;
+        }
+        if (format !== "processbench") throw new UsageError(`--format must be processbench or prmbench, got "${format}"`);
         // JSON lines {"id", "prediction"}: the input of `stepwiser processbench score`.
         for await (const line of runPredictions(db, runId)) process.stdout.write(`${JSON.stringify(line)}\n`);
         return;

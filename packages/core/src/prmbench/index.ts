@@ -1,2 +1,3 @@
 export * from "./items";
 export * from "./score";
+export * from "./predicted-labels";

@@ -1,3 +1,5 @@
+import type { BootstrapOptions } from "../stats/bootstrap";
+import { bootstrapIntervals } from "../stats/stratified-bootstrap";
 import { PRMBENCH_CORRECT_CLASS, type PrmbenchItem } from "./items";
 
 /*
@@ -113,4 +115,43 @@ export function scorePrmbench(items: readonly PrmbenchItem[], predictions: Itera
     unknown,
     repeated,
   };
+}
+
+const FIGURES = ["prmscore", "f1", "negative_f1"] as const;
+export type PrmbenchFigureName = (typeof FIGURES)[number];
+export type PrmbenchIntervals = Record<PrmbenchFigureName, { lower: number; upper: number }>;
+
+function figuresOfCounts(counts: readonly ConfusionCounts[]): Record<PrmbenchFigureName, number> {
+  const total = zero();
+  for (const c of counts) add(total, c);
+  return figuresOf(total, counts.length);
+}
+
+/**
+ * 95 % percentile-bootstrap intervals of PRMScore, F1 and negative F1 over items: the totals
+ * resample the scored modified items, each class its own scored items (the evaluator's
+ * counts summed over the resampled items, its -1 conventions included).
+ */
+export function prmbenchIntervals(
+  items: readonly PrmbenchItem[],
+  predictions: Iterable<{ id: string; labels: readonly boolean[] }>,
+  options: BootstrapOptions,
+): { total: PrmbenchIntervals | null; by_class: Record<string, PrmbenchIntervals> } {
+  const predicted = new Map<string, readonly boolean[]>();
+  for (const p of predictions) if (!predicted.has(p.id)) predicted.set(p.id, p.labels);
+  const scored = items.flatMap((item) => {
+    const labels = predicted.get(item.id);
+    return labels ? [{ classification: item.classification, counts: itemConfusion(item.errorSteps, labels) }] : [];
+  });
+  const intervalsOf = (group: typeof scored): PrmbenchIntervals | null => {
+    if (group.length === 0) return null;
+    const ci = bootstrapIntervals(group, (sample) => figuresOfCounts(sample.map((s) => s.counts)), FIGURES, options);
+    return Object.fromEntries(FIGURES.map((name) => [name, { lower: ci[name].lower, upper: ci[name].upper }])) as PrmbenchIntervals;
+  };
+  const byClass: Record<string, PrmbenchIntervals> = {};
+  for (const classification of [...new Set(items.map((i) => i.classification))].sort()) {
+    const interval = intervalsOf(scored.filter((s) => s.classification === classification));
+    if (interval) byClass[classification] = interval;
+  }
+  return { total: intervalsOf(scored.filter((s) => s.classification !== PRMBENCH_CORRECT_CLASS)), by_class: byClass };
 }

@@ -42,6 +42,11 @@ const benchmarkConfigFields = z.object({
   stopAtFirstNegative: z.boolean().default(true),
   limit: z.number().int().min(1).optional(),
   bootstrap: z.object({ resamples: z.number().int().min(100).max(100_000).default(1000), seed: z.number().int().default(0) }).prefault({}),
+  /**
+   * What the run is scored as, from its dataset (set at launch): ProcessBench's first-error F1, or
+   * on a PRMBench import PRMBench's step-level PRMScore, for which every step is judged.
+   */
+  scoring: z.enum(["processbench", "prmbench"]).default("processbench"),
   concurrency: z.number().int().min(1).max(4096).default(64),
 });
 

@@ -39,4 +39,8 @@ export const benchmarkFormHints: Readonly<Record<string, FieldHint>> = {
   limit: { label: "Solution limit", help: "At most this many solutions, and only they are scored. Empty: the whole dataset." },
   bootstrap: { label: "Bootstrap", help: "Resamples and seed of the 95 % percentile-bootstrap intervals, as JSON. Default 1000 resamples, seed 0." },
   concurrency: { label: "Concurrency", help: "Solutions judged at once. Default 64." },
+  scoring: {
+    label: "Scoring",
+    help: "Set at launch from the dataset: processbench (first-error F1 per subset) or, on a PRMBench import, prmbench (PRMScore over every step; every step is judged, so the run never stops at the first Negative).",
+  },
 };

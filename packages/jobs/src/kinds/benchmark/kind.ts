@@ -1,4 +1,5 @@
-import { judgeProtocolRef, processBenchIntervals, scoreProcessBench, subsetFromId, type ProcessBenchGold } from "@stepwiser/core";
+import { judgeProtocolRef, prmbenchIntervals, processBenchIntervals, scorePrmbench, scoreProcessBench, subsetFromId, type PrmbenchItem, type ProcessBenchGold } from "@stepwiser/core";
+import { prmbenchRunItems } from "../../judging/prmbench-predictions";
 import type { Db } from "@stepwiser/db";
 import type { z } from "zod";
 import { segmentationJudgeRun } from "../../judging/judge-run";
@@ -55,7 +56,13 @@ export const benchmarkKind: UnitRunKind<BenchmarkConfig, z.output<typeof benchma
   ...segmentationJudgeRun,
 
   async snapshot(db, config) {
-    const snapshot = await segmentationJudgeRun.snapshot(db, config);
+    const dataset = await db.dataset.findUnique({ where: { id: config.datasetId }, select: { source: true } });
+    // PRMBench counts every erroneous step, so every step is judged; its import segments by the item's steps.
+    const prmbench = dataset?.source === PRMBENCH_SOURCE;
+    const scoped = prmbench
+      ? { ...config, scoring: "prmbench" as const, stopAtFirstNegative: false, segmentationMethod: config.segmentationMethod === "processbench-paragraphs" ? PRMBENCH_SEGMENTATION : config.segmentationMethod }
+      : { ...config, scoring: "processbench" as const };
+    const snapshot = await segmentationJudgeRun.snapshot(db, scoped);
     checkJudgeProtocol("benchmark", { ...snapshot, samplesField: "samples" }, snapshot.judge!, "judgeEndpoint");
     return snapshot;
   },
@@ -89,6 +96,27 @@ export const benchmarkKind: UnitRunKind<BenchmarkConfig, z.output<typeof benchma
       missing: score.missing.length,
       // The judge's outputs: those cut at the generation limit apart from those that ended unreadable.
       judgeOutputs: await judgeOutputCounts(db, runId, config.protocol),
+      ...(config.scoring === "prmbench" ? { prmbench: await prmbenchSummary(db, runId, config) } : {}),
     };
   },
 };
+
+/** A PRMBench import's dataset source and segmentation method. */
+const PRMBENCH_SOURCE = "prmbench";
+const PRMBENCH_SEGMENTATION = "prmbench-steps";
+
+/** PRMBench's score of the run: every item's step labels as the run read them, scored as PRMBench's evaluator scores them. */
+async function prmbenchSummary(db: Db, runId: string, config: BenchmarkConfig) {
+  const items: PrmbenchItem[] = [];
+  const predictions: Array<{ id: string; labels: boolean[] }> = [];
+  let invalid = 0;
+  for await (const { item, reading } of prmbenchRunItems(db, { runId, datasetId: config.datasetId, segmentationMethod: config.segmentationMethod, protocol: config.protocol, tiePolicy: config.tiePolicy })) {
+    if (reading === null && config.limit) continue;
+    items.push(item);
+    if (reading && "labels" in reading) predictions.push({ id: item.id, labels: reading.labels });
+    else if (reading) invalid += 1;
+  }
+  const scoring = scorePrmbench(items, predictions);
+  const intervals = prmbenchIntervals(items, predictions, { resamples: config.bootstrap.resamples, seed: config.bootstrap.seed });
+  return { ...scoring.score, ci95: intervals.total, by_class_ci95: intervals.by_class, invalid, missing: scoring.missing.length - invalid };
+}

@@ -1,8 +1,19 @@
 import { z } from "zod";
 import { count, judgeOutputsSchema, share } from "../../kit/summary-fields";
 
-const subsetScore = z.object({ n: count, n_error: count, n_correct: count, acc_err: share, acc_cor: share, f1: share });
 const interval = z.object({ lower: z.number(), upper: z.number() });
+const figures = z.object({ prmscore: z.number(), f1: z.number(), negative_f1: z.number(), n: count });
+const figureIntervals = z.object({ prmscore: interval, f1: interval, negative_f1: interval });
+const prmbenchSummarySchema = figures.extend({
+  by_class: z.record(z.string(), figures),
+  ci95: figureIntervals.nullable(),
+  by_class_ci95: z.record(z.string(), figureIntervals),
+  /** Items judged whose output could not be read as step labels (left out, as the evaluator leaves out invalid outputs), and items not judged. */
+  invalid: count,
+  missing: count,
+});
+
+const subsetScore = z.object({ n: count, n_error: count, n_correct: count, acc_err: share, acc_cor: share, f1: share });
 const intervalBySubset = z.record(z.string(), interval);
 
 /** What a benchmark run's `summarize` stores: ProcessBench's numbers per subset, with their intervals. */
@@ -25,4 +36,6 @@ export const benchmarkSummarySchema = z.object({
   unparseable: count,
   missing: count,
   judgeOutputs: judgeOutputsSchema.optional(),
+  /** PRMBench runs: PRMScore, F1 and negative F1 over the modified items' steps and per class, as PRMBench's evaluator computes them, with intervals over items. */
+  prmbench: prmbenchSummarySchema.optional(),
 });
