@@ -109,7 +109,10 @@ describe("result views", () => {
         kappa: 0.2,
         observedAgreement: 0.7,
         negative: { precision: 2 / 3, recall: 0.5, f1: 4 / 7, support: 4, predicted: 3 },
+        positive: { precision: 5 / 7, recall: 5 / 6, f1: 10 / 13, support: 6, predicted: 7 },
+        balancedAccuracy: (5 / 6 + 0.5) / 2,
         accuracy: 0.7,
+        solutions: { solutions: 4, withError: 2, flagged: 3, precision: 2 / 3, recall: 1, f1: 0.8 },
         disagreements: {
           total: 3,
           listed: [
@@ -125,7 +128,10 @@ describe("result views", () => {
         kappa: -0.05,
         observedAgreement: 0.75,
         negative: { precision: 1, recall: 1, f1: 1, support: 1, predicted: 1 },
+        positive: { precision: 1, recall: 2 / 3, f1: 0.8, support: 3, predicted: 2 },
+        balancedAccuracy: (2 / 3 + 1) / 2,
         accuracy: 0.75,
+        solutions: { solutions: 2, withError: 1, flagged: 1, precision: 1, recall: 1, f1: 1 },
         disagreements: { total: 1, listed: [{ chunkId: "c3", solutionId: "t3", externalId: "sim-3-0", index: 1, judge: "unparseable", reference: "Positive" }] },
       },
     ],
@@ -145,7 +151,10 @@ describe("result views", () => {
       ["F1 (Negative)", "57.1 %"],
       ["Cohen's κ", "0.20"],
       ["Accuracy", "70.0 %"],
+      ["F1 (Positive)", "76.9 %"],
+      ["Solutions: has an error, F1", "80.0 %"],
     ]);
+    expect(mc!.facts.find((f) => f.label === "Accuracy")!.note).toBe("balanced 66.7 %");
     expect(mc!.columns).toEqual(["Positive", "Negative"]);
     expect(mc!.rows.map((r) => [r.reference, r.cells.map((c) => c.count)])).toEqual([
       ["Positive", ["5", "1"]],

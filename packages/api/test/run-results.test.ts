@@ -3,6 +3,8 @@ import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/in
 import { bytesOf, connectJobQueue, createAndExecuteRun, createSimWorldDataset, EndpointClients, runExport, runImport, storeFile } from "@stepwiser/jobs";
 import { createWorldDatabase, type SimulatedWorld } from "@stepwiser/jobs/testing/simulated-world";
 import { bootstrapCI } from "@stepwiser/core";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { appRouter, createCallerFactory } from "../src";
 
@@ -234,5 +236,57 @@ describe("run results on runs of the simulated cluster", () => {
       { name: "chunks", value: 4 },
       { name: "sourceKind", value: "import" },
     ]);
+  }, 120_000);
+
+  it("score a judge run against gold step labels: PRMBench's error steps, step by step and solution by solution", async () => {
+    const { db } = database;
+    const researcher = await db.user.create({ data: { id: "r-gold", name: "G", email: "g@results.test", role: "researcher" } });
+    const queue = await connectJobQueue(database.url);
+    onTestFinished(() => queue.stop({ graceful: false, wait: true }));
+    const caller = createCallerFactory(appRouter)({ db, getQueue: async () => queue, user: { id: researcher.id, email: researcher.email, name: "G", role: "researcher" } });
+    const fixture = path.resolve(import.meta.dirname, "../../core/test/fixtures/prmbench/prmbench-sample.jsonl");
+    const lines = readFileSync(fixture, "utf8").trim().split("\n").filter((line) => (JSON.parse(line) as { idx: string }).idx === "prm_test_p1_2");
+    const file = await storeFile(db, { fileName: "prmbench.jsonl", purpose: "upload", createdById: researcher.id }, bytesOf(`${lines.join("\n")}\n`));
+    const { runId: importRunId } = await caller.import.start({ fileId: file.id, options: { format: "prmbench", datasetName: "PRMBench for results" } });
+    await runImport(db, importRunId);
+    const datasetId = (await db.run.findUniqueOrThrow({ where: { id: importRunId }, select: { datasetId: true } })).datasetId!;
+    const judgeRun = (await createAndExecuteRun(db, { kind: "judge", config: { datasetId, segmentationMethod: "prmbench-steps", judgeEndpoint: "sim-judge-weak" } }, { endpoints })).id;
+    const results = await caller.run.results({ id: judgeRun });
+    if (results.kind !== "judge") throw new Error("expected a judge result");
+    const gold = results.agreements.find((a) => a.reference.kind === "prmbench")!;
+    expect(gold).toBeDefined();
+
+    // Written out here: each chunk's gold from the item's error steps, against the run's majority verdict.
+    const chunks = await db.chunk.findMany({
+      where: { segmentation: { method: "prmbench-steps", solution: { datasetId } } },
+      select: { index: true, chunkVotes: { where: { runId: judgeRun }, select: { positive: true, negative: true, unparseable: true } }, segmentation: { select: { solutionId: true, solution: { select: { metadata: true } } } } },
+    });
+    const counts = { Positive: { Positive: 0, Negative: 0, unparseable: 0 }, Negative: { Positive: 0, Negative: 0, unparseable: 0 } };
+    const solutions = new Map<string, { error: boolean; flagged: boolean }>();
+    for (const chunk of chunks) {
+      const votes = chunk.chunkVotes[0]!;
+      const verdict: Reading = votes.positive > votes.negative ? "Positive" : votes.negative > 0 ? "Negative" : votes.unparseable > 0 && votes.positive === 0 ? "unparseable" : "Negative";
+      const errors = (chunk.segmentation.solution.metadata as { prmbench: { error_steps: number[] } }).prmbench.error_steps;
+      const reference = errors.includes(chunk.index + 1) ? "Negative" : "Positive";
+      counts[reference][verdict] += 1;
+      const entry = solutions.get(chunk.segmentation.solutionId) ?? { error: false, flagged: false };
+      solutions.set(chunk.segmentation.solutionId, { error: entry.error || reference === "Negative", flagged: entry.flagged || verdict === "Negative" });
+    }
+    expect(gold.matrix.counts).toEqual(counts);
+    expect(gold.chunks).toBe(chunks.length);
+    const positiveRecall = counts.Positive.Positive / (counts.Positive.Positive + counts.Positive.Negative + counts.Positive.unparseable);
+    const negativeRecall = counts.Negative.Negative / (counts.Negative.Positive + counts.Negative.Negative + counts.Negative.unparseable);
+    const positivePrecision = counts.Positive.Positive / (counts.Positive.Positive + counts.Negative.Positive);
+    expect(gold.balancedAccuracy).toBeCloseTo((positiveRecall + negativeRecall) / 2, 12);
+    expect(gold.positive.f1).toBeCloseTo((2 * positivePrecision * positiveRecall) / (positivePrecision + positiveRecall), 12);
+    const withError = [...solutions.values()].filter((s) => s.error);
+    const flagged = [...solutions.values()].filter((s) => s.flagged);
+    const hits = withError.filter((s) => s.flagged).length;
+    expect(gold.solutions).toMatchObject({ solutions: solutions.size, withError: withError.length, flagged: flagged.length });
+    const precision = hits / flagged.length;
+    const recall = hits / withError.length;
+    expect(gold.solutions.f1).toBeCloseTo((2 * precision * recall) / (precision + recall), 12);
+    // The all-correct item has no error; the classes' items do.
+    expect(withError.length).toBe(solutions.size - 1);
   }, 120_000);
 });

@@ -9,3 +9,4 @@ export * from "./nelder-mead";
 export * from "./wilson";
 export * from "./stratified-bootstrap";
 export * from "./cluster-bootstrap";
+export * from "./step-level";

@@ -1,4 +1,14 @@
-import { binaryMetrics, readingAgreement, type ClassMetrics, type ConfusionMatrix, type Label, type LabeledPrediction, type Verdict } from "@stepwiser/core";
+import {
+  binaryMetrics,
+  readingAgreement,
+  solutionErrorDetection,
+  stepLevelScores,
+  type ClassMetrics,
+  type ConfusionMatrix,
+  type Label,
+  type LabeledPrediction,
+  type Verdict,
+} from "@stepwiser/core";
 import { Prisma, type Db } from "@stepwiser/db";
 import { describeRun } from "@stepwiser/jobs";
 import { availableLabelRules, loadChunkPlaces, loadJudgeReadings, loadMonteCarloLabels, ruleName } from "../../compare/readings";
@@ -21,6 +31,12 @@ export interface JudgeDisagreement {
 
 export type AgreementReference =
   | { kind: "annotate"; runId: string; runLabel: string; rule: string; paramsKey: string; ruleName: string }
+  /** Step labels an import stored with the dataset (Math-Shepherd's hard labels, a JSONL file's labels). */
+  | { kind: "imported"; runId: string; runLabel: string; ruleName: string }
+  /** PRMBench's gold: every listed error step Negative, every other step Positive. */
+  | { kind: "prmbench" }
+  /** Human step ratings imported with the dataset (PRM800K): +1 Positive, −1 Negative; a neutral 0 labels nothing. */
+  | { kind: "imported-ratings" }
   /** The dataset's own first errors (ProcessBench, the simulated world): chunks before it Positive, it Negative, those after it unknown. */
   | { kind: "source" };
 
@@ -35,7 +51,12 @@ export interface JudgeAgreement {
   observedAgreement: number | null;
   /** The error class: F1, precision and recall of the judge's Negative verdicts against the reference's Negative labels. */
   negative: ClassMetrics;
+  /** Step level against any gold labels: the correct class's F1, precision and recall, and balanced accuracy (the two recalls' mean). */
+  positive: ClassMetrics;
+  balancedAccuracy: number;
   accuracy: number;
+  /** Solution level, over solutions with a labelled judged step: "has an error" (a Negative label) against the judge calling a step Negative. */
+  solutions: ReturnType<typeof solutionErrorDetection>;
   disagreements: { total: number; listed: JudgeDisagreement[] };
 }
 
@@ -51,7 +72,7 @@ export async function judgeResults(db: Db, run: ResultRun) {
   const references: { reference: AgreementReference; labels: Map<string, Label> }[] = [];
 
   const annotateRuns = await db.run.findMany({
-    where: { datasetId: judgeRun.datasetId, kind: "annotate" },
+    where: { datasetId: judgeRun.datasetId, kind: { in: ["annotate", "import"] } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true, kind: true, name: true, createdAt: true, config: true },
   });
@@ -59,10 +80,19 @@ export async function judgeResults(db: Db, run: ResultRun) {
     const runLabel = describeRun(annotateRun);
     for (const rule of await availableLabelRules(db, annotateRun.id)) {
       const labels = await loadMonteCarloLabels(db, annotateRun.id, rule);
-      references.push({ reference: { kind: "annotate", runId: annotateRun.id, runLabel, rule: rule.rule, paramsKey: rule.paramsKey, ruleName: ruleName(rule) }, labels });
+      const reference: AgreementReference =
+        annotateRun.kind === "import"
+          ? { kind: "imported", runId: annotateRun.id, runLabel, ruleName: ruleName(rule) }
+          : { kind: "annotate", runId: annotateRun.id, runLabel, rule: rule.rule, paramsKey: rule.paramsKey, ruleName: ruleName(rule) };
+      references.push({ reference, labels });
     }
   }
-  const source = await sourceFirstErrorLabels(db, [...readings.keys()]);
+  const judged = [...readings.keys()];
+  const prmbench = await prmbenchGoldLabels(db, judged);
+  if (prmbench.size > 0) references.push({ reference: { kind: "prmbench" }, labels: prmbench });
+  const ratings = await importedRatingLabels(db, judged);
+  if (ratings.size > 0) references.push({ reference: { kind: "imported-ratings" }, labels: ratings });
+  const source = await sourceFirstErrorLabels(db, judged);
   if (source.size > 0) references.push({ reference: { kind: "source" }, labels: source });
 
   const agreements: JudgeAgreement[] = [];
@@ -75,7 +105,17 @@ export async function judgeResults(db: Db, run: ResultRun) {
     if (pairs.length === 0) continue;
     const agreement = readingAgreement(pairs);
     const metrics = binaryMetrics(agreement.matrix);
+    const steps = stepLevelScores(agreement.matrix);
     const disagreeing = pairs.filter((p) => p.gold !== p.predicted);
+    const places = await loadChunkPlaces(db, pairs.map((p) => p.chunkId));
+    const bySolution = new Map<string, { gold: Label[]; predicted: Verdict[] }>();
+    for (const pair of pairs) {
+      const solutionId = places.get(pair.chunkId)!.solutionId;
+      const entry = bySolution.get(solutionId) ?? { gold: [], predicted: [] };
+      entry.gold.push(pair.gold);
+      entry.predicted.push(pair.predicted);
+      bySolution.set(solutionId, entry);
+    }
     agreements.push({
       reference,
       chunks: pairs.length,
@@ -83,7 +123,10 @@ export async function judgeResults(db: Db, run: ResultRun) {
       kappa: agreement.kappa,
       observedAgreement: agreement.observedAgreement,
       negative: metrics.negative,
+      positive: steps.positive,
+      balancedAccuracy: steps.balancedAccuracy,
       accuracy: metrics.accuracy,
+      solutions: solutionErrorDetection(bySolution.values()),
       disagreements: { total: disagreeing.length, listed: await listDisagreements(db, disagreeing) },
     });
   }
@@ -123,6 +166,44 @@ export async function sourceFirstErrorLabels(db: Db, chunkIds: readonly string[]
       if (row.firstError < 0 || row.index < row.firstError) labels.set(row.id, "Positive");
       else if (row.index === row.firstError) labels.set(row.id, "Negative");
     }
+  }
+  return labels;
+}
+
+/**
+ * PRMBench's gold step labels for the judged chunks of its items (metadata.prmbench.error_steps,
+ * 1-based): a listed error step Negative, every other step Positive.
+ */
+export async function prmbenchGoldLabels(db: Db, chunkIds: readonly string[]): Promise<Map<string, Label>> {
+  const labels = new Map<string, Label>();
+  for (let start = 0; start < chunkIds.length; start += CHUNK_PAGE) {
+    const rows = await db.$queryRaw<{ id: string; index: number; errorSteps: unknown }[]>(Prisma.sql`
+      SELECT c.id, c.index, t.metadata -> 'prmbench' -> 'error_steps' AS "errorSteps"
+      FROM "Chunk" c
+      JOIN "Segmentation" s ON s.id = c."segmentationId"
+      JOIN "Solution" t ON t.id = s."solutionId"
+      WHERE c.id = ANY(${chunkIds.slice(start, start + CHUNK_PAGE)})
+        AND s.method = 'prmbench-steps'
+        AND jsonb_typeof(t.metadata -> 'prmbench' -> 'error_steps') = 'array'`);
+    for (const row of rows) {
+      const errors = new Set((row.errorSteps as unknown[]).filter((s): s is number => typeof s === "number"));
+      labels.set(row.id, errors.has(row.index + 1) ? "Negative" : "Positive");
+    }
+  }
+  return labels;
+}
+
+/** Imported human ratings of the judged chunks (PRM800K): +1 Positive, −1 Negative; a chunk rated both ways or only 0 has no label. */
+export async function importedRatingLabels(db: Db, chunkIds: readonly string[]): Promise<Map<string, Label>> {
+  const labels = new Map<string, Label>();
+  for (let start = 0; start < chunkIds.length; start += CHUNK_PAGE) {
+    const rows = await db.humanLabel.groupBy({
+      by: ["chunkId", "rating"],
+      where: { chunkId: { in: chunkIds.slice(start, start + CHUNK_PAGE) }, source: "imported", rating: { in: [1, -1] } },
+    });
+    const seen = new Map<string, Set<number>>();
+    for (const row of rows) seen.set(row.chunkId, (seen.get(row.chunkId) ?? new Set()).add(row.rating!));
+    for (const [chunkId, values] of seen) if (values.size === 1) labels.set(chunkId, values.has(1) ? "Positive" : "Negative");
   }
   return labels;
 }

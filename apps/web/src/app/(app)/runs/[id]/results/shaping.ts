@@ -80,7 +80,25 @@ type Agreement = ResultsOf<"judge">["agreements"][number];
 
 /** What an agreement is measured against, in words. */
 export function referenceName(reference: Agreement["reference"]): string {
-  return reference.kind === "source" ? "Source first errors" : `${reference.ruleName} · ${reference.runLabel}`;
+  switch (reference.kind) {
+    case "source":
+      return "Source first errors";
+    case "prmbench":
+      return "PRMBench gold step labels (error steps)";
+    case "imported-ratings":
+      return "Imported human ratings (+1 / −1)";
+    case "imported":
+      return `Imported step labels · ${reference.runLabel}`;
+    case "annotate":
+      return `${reference.ruleName} · ${reference.runLabel}`;
+  }
+}
+
+/** A stable key per reference. */
+function referenceKey(reference: Agreement["reference"]): string {
+  if (reference.kind === "annotate") return `${reference.runId}|${reference.rule}|${reference.paramsKey}`;
+  if (reference.kind === "imported") return `${reference.runId}|imported`;
+  return reference.kind;
 }
 
 /** One agreement as a card: headline numbers, the matrix (rows: reference, columns: judge), and links to disagreeing chunks. */
@@ -89,14 +107,20 @@ export function agreementView(agreement: Agreement) {
   const withUnparseable = counts.Positive.unparseable + counts.Negative.unparseable > 0;
   const columns = withUnparseable ? VERDICTS : (["Positive", "Negative"] as const);
   return {
-    key: agreement.reference.kind === "source" ? "source" : `${agreement.reference.runId}|${agreement.reference.rule}|${agreement.reference.paramsKey}`,
+    key: referenceKey(agreement.reference),
     title: referenceName(agreement.reference),
     annotateRunId: agreement.reference.kind === "annotate" ? agreement.reference.runId : null,
     facts: [
       { label: "Chunks compared", value: count(agreement.chunks) },
       { label: "F1 (Negative)", value: percent(agreement.negative.f1), note: `precision ${percent(agreement.negative.precision)}, recall ${percent(agreement.negative.recall)}` },
       { label: "Cohen's κ", value: coefficient(agreement.kappa), note: agreement.observedAgreement === null ? undefined : `agreement ${percent(agreement.observedAgreement)}` },
-      { label: "Accuracy", value: percent(agreement.accuracy) },
+      { label: "Accuracy", value: percent(agreement.accuracy), note: `balanced ${percent(agreement.balancedAccuracy)}` },
+      { label: "F1 (Positive)", value: percent(agreement.positive.f1), note: `precision ${percent(agreement.positive.precision)}, recall ${percent(agreement.positive.recall)}` },
+      {
+        label: "Solutions: has an error, F1",
+        value: percent(agreement.solutions.f1),
+        note: `${count(agreement.solutions.withError)} of ${count(agreement.solutions.solutions)} solutions have an error; the judge flags ${count(agreement.solutions.flagged)}`,
+      },
     ] satisfies Fact[],
     columns: [...columns],
     rows: (["Positive", "Negative"] as const).map((reference) => ({ reference, cells: columns.map((judge) => ({ judge, count: count(counts[reference][judge]), agrees: judge === reference })) })),
