@@ -1,6 +1,23 @@
-import { averageCoverage, JUDGE_PROTOCOLS, PUBLISHED_PROCESSBENCH_F1, PUBLISHED_PROCESSBENCH_SOURCES } from "@stepwiser/core";
+import { averageCoverage, JUDGE_PROTOCOLS, PRMBENCH_CLASS_ORDER, PUBLISHED_PRMBENCH_PRMSCORE, PUBLISHED_PRMBENCH_SOURCES, PUBLISHED_PROCESSBENCH_F1, PUBLISHED_PROCESSBENCH_SOURCES } from "@stepwiser/core";
 import { describe, expect, it } from "vitest";
-import { measuredAverageHeading, measuredF1Text, scalingAverageName, measuredLeaderboard, PUBLISHED_SUBSET_HEADINGS, publishedCaveat, publishedRows, publishedSources } from "../src/app/(app)/compare/leaderboard";
+import {
+  leaderboardColumns,
+  measuredAverageHeading,
+  measuredF1Text,
+  measuredLeaderboard,
+  prmscoreCellText,
+  PUBLISHED_PRMBENCH_CLASS_HEADINGS,
+  PUBLISHED_SUBSET_HEADINGS,
+  publishedCaveat,
+  publishedPrmbenchCaveat,
+  publishedPrmbenchRows,
+  publishedPrmbenchSources,
+  publishedRows,
+  publishedSources,
+  sameJudgeText,
+  scalingAverageName,
+  type MeasuredInput,
+} from "../src/app/(app)/compare/leaderboard";
 
 const run = (id: string, f1: number, protocol = { label: "StepWiser chunk judge", ref: "stepwiser-chunk@v1" }, isBaseline = false) => ({
   id,
@@ -19,9 +36,87 @@ describe("compare leaderboard", () => {
       ["twin-b", 2],
       ["weak", 4],
     ]);
-    expect(rows[0]).toMatchObject({ protocolLabel: "ThinkPRM", protocolRef: "thinkprm@v1", averageF1: 0.71, isBaseline: false });
-    expect(rows[3]).toMatchObject({ isBaseline: true, ci: { lower: 0.42 - 0.05, upper: 0.42 + 0.05 } });
+    expect(rows[0]).toMatchObject({ protocolLabel: "ThinkPRM", protocolRef: "thinkprm@v1", value: 0.71, processBench: { averageF1: 0.71, from: null }, isBaseline: false });
+    expect(rows[3]).toMatchObject({ isBaseline: true, processBench: { ci: { lower: 0.42 - 0.05, upper: 0.42 + 0.05 } } });
     expect(measuredF1Text(rows[0]!)).toBe("71.0");
+    // No PRMBench run of the same judge: nothing in the PRMScore column.
+    expect(prmscoreCellText(rows[0]!)).toBe("—");
+  });
+
+  const medium = { runId: "pb-medium", name: "Demo benchmark: medium judge", datasetId: "demo", datasetName: "Simulated world (demo)", protocolRef: "stepwiser-chunk@v2" };
+  const prmbenchRun = { runId: "prm-medium", name: "PRMBench medium", datasetId: "prm", datasetName: "PRMBench sample", protocolRef: "stepwiser-chunk@v2" };
+  const prmbench = (prmscore: number, rest: Partial<NonNullable<MeasuredInput["prmbench"]>> = {}) => ({ prmscore, f1: 0.7, negativeF1: 0.5, n: 27, ci: { lower: prmscore - 0.1, upper: prmscore + 0.1 }, from: null, ...rest });
+
+  it("beside a ProcessBench run, the PRMScore of its judge's PRMBench run, named", () => {
+    const rows = measuredLeaderboard([{ ...run("a", 0.5), prmbench: prmbench(0.61, { from: prmbenchRun }) }, run("b", 0.6)]);
+    expect(rows.map((r) => [r.id, r.rank, r.value])).toEqual([
+      ["b", 1, 0.6],
+      ["a", 2, 0.5],
+    ]);
+    expect(prmscoreCellText(rows[1]!)).toBe("61.0 [51.0, 71.0]");
+    expect(rows[1]!.prmbench!.from).toEqual(prmbenchRun);
+    expect(sameJudgeText(prmbenchRun)).toBe("from PRMBench medium on PRMBench sample");
+  });
+
+  it("on a PRMBench import: ranked by each run's own PRMScore, its own first-error F1 never in the ProcessBench F1 column", () => {
+    const rows = measuredLeaderboard(
+      [
+        { ...run("low", 0.9, undefined, true), prmbench: prmbench(0.55), sameJudgeProcessBench: { averageF1: 0.42, ci: { lower: 0.3, upper: 0.5 }, subsetsInAverage: ["sim"], averageIsPartial: true, from: medium } },
+        { ...run("high", 0.1), prmbench: prmbench(0.7) },
+        // A PRMScore computed from an undefined F1_neg (−1) is no score: unranked, last.
+        { ...run("undefined", 0.5), prmbench: prmbench(0.1, { negativeF1: -1 }) },
+        // A judge run on the import: no PRMScore of its own.
+        run("judge-run", 0.95),
+      ],
+      "prmbench",
+    );
+    expect(rows.map((r) => [r.id, r.rank, r.value])).toEqual([
+      ["high", 1, 0.7],
+      ["low", 2, 0.55],
+      ["undefined", null, null],
+      ["judge-run", null, null],
+    ]);
+    // The F1 column holds the same judge's ProcessBench run, named and partial as it is, never the run's own 0.9.
+    expect(rows[1]!.processBench).toEqual({ averageF1: 0.42, ci: { lower: 0.3, upper: 0.5 }, partial: true, from: medium });
+    expect(measuredF1Text(rows[1]!)).toBe("42.0");
+    expect(rows[0]!.processBench).toBeNull();
+    expect(measuredF1Text(rows[0]!)).toBe("—");
+    expect(measuredF1Text(rows[3]!)).toBe("—");
+    expect(prmscoreCellText(rows[0]!)).toBe("70.0 [60.0, 80.0]");
+    expect(prmscoreCellText(rows[2]!)).toBe("undefined (−1)");
+    expect(prmscoreCellText(measuredLeaderboard([{ ...run("x", 0.5), prmbench: prmbench(0.3, { ci: { lower: -0.2, upper: 0.5 } }) }], "prmbench")[0]!)).toBe("30.0 [undefined, 50.0]");
+    expect(leaderboardColumns("prmbench", averageCoverage(["circular"]))).toEqual({
+      caption: "Leaderboard: PRMBench PRMScore",
+      f1Heading: "ProcessBench F1 of the same judge (its ProcessBench run)",
+      f1Partial: false,
+      prmscoreHeading: "PRMScore (95 % CI)",
+    });
+    expect(leaderboardColumns("processbench", averageCoverage(["sim"]))).toMatchObject({ caption: "Leaderboard: average F1", f1Heading: "Partial average F1 (1 subset: sim; 0 of ProcessBench's 4) (95 % CI)", f1Partial: true });
+  });
+
+  it("lists the published PRMBench PRMScores best first, per class in PRMBench's order, each with its source", () => {
+    const rows = publishedPrmbenchRows(PUBLISHED_PRMBENCH_PRMSCORE);
+    expect(rows).toHaveLength(25);
+    expect(rows.map((r) => r.prmscore)).toEqual([...rows.map((r) => r.prmscore)].sort((a, b) => b - a));
+    expect(PUBLISHED_PRMBENCH_CLASS_HEADINGS.map((h) => h.heading)).toEqual(["NR.", "NCL.", "ES.", "SC.", "DC.", "CI.", "PS.", "DR.", "MS."]);
+    expect(PUBLISHED_PRMBENCH_CLASS_HEADINGS.map((h) => h.classification)).toEqual([...PRMBENCH_CLASS_ORDER]);
+    expect(rows.find((r) => r.model === "Qwen2.5-Math-PRM-7B")).toEqual({
+      model: "Qwen2.5-Math-PRM-7B",
+      prmscore: 65.5,
+      prmscoreText: "65.5",
+      classTexts: ["49.0", "55.1", "71.8", "67.3", "66.3", "78.5", "57.6", "69.1", "99.7"],
+      family: "Open-source process-level reward model",
+      protocolText: `${JUDGE_PROTOCOLS["discriminative-prm"].label} (discriminative-prm)`,
+      source: PUBLISHED_PRMBENCH_SOURCES.authors,
+      note: null,
+    });
+    expect(rows.find((r) => r.model === "GPT-4o")).toMatchObject({ prmscoreText: "66.8", protocolText: null });
+    expect(publishedPrmbenchSources(PUBLISHED_PRMBENCH_PRMSCORE)).toEqual([
+      "PRMBench results table (Song et al., arXiv 2501.03124), its LaTeX rows as the authors' notebook mr_visualize/eval_res_view/draw_tabs/form_latex_strs.ipynb prints them (github.com/ssmisya/PRMBench, commit a1ae4ea); not checked against the paper's PDF",
+    ]);
+    expect(publishedPrmbenchCaveat("prmbench")).toContain("over this import's items only");
+    expect(publishedPrmbenchCaveat("processbench")).toMatch(/^The published figures are PRMScores over the whole of PRMBench/);
+    expect(Object.isFrozen(PUBLISHED_PRMBENCH_PRMSCORE)).toBe(true);
   });
 
   it("lists the published ProcessBench F1s best first, per subset where the source gives them, each with its own table", () => {

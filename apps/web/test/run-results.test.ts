@@ -15,6 +15,12 @@ import {
   generateFacts,
   importFacts,
   labelBalanceRows,
+  PRMBENCH_UNDEFINED,
+  prmbenchClassRows,
+  prmbenchCorrectRows,
+  prmbenchFacts,
+  prmbenchFigureText,
+  prmscoreText,
   promptFilterFacts,
   qValueBars,
   segmentView,
@@ -196,6 +202,7 @@ describe("result views", () => {
       { subset: "gsm8k", n: 12, nError: 10, nCorrect: 2, f1: { estimate: 0.5, lower: 0.2, upper: 0.8 }, accErr: { estimate: 0.5, lower: 0.2366, upper: 0.7634, hits: 5, of: 10 }, accCor: { estimate: 0, lower: 0, upper: 0, hits: 0, of: 2 } },
       { subset: "math", n: 3, nError: 3, nCorrect: 0, f1: { estimate: 0, lower: 0, upper: 0 }, accErr: { estimate: 1, lower: 1, upper: 1, hits: 3, of: 3 }, accCor: null },
     ],
+    prmbench: null,
   });
 
   it("benchmark: every number with its bootstrap interval, the accuracies with their counts, a class without solutions as —", () => {
@@ -235,6 +242,81 @@ describe("result views", () => {
     expect(benchmarkProtocol({ protocol: null, mode: null })).toBeNull();
     expect(benchmarkProtocolFact({ protocol: "genprm@v1", mode: null, judge: "sim-genprm" })).toEqual({ label: "Protocol", value: "GenPRM", note: "genprm@v1 · sim-genprm" });
     expect(benchmarkProtocolFact({ protocol: null, mode: null, judge: null })).toEqual({ label: "Protocol", value: "unknown" });
+  });
+
+  const figure = (estimate: number, lower: number | null = null, upper: number | null = null) => ({ estimate, lower, upper });
+  type PrmbenchClass = NonNullable<ResultsOf<"benchmark">["prmbench"]>["classes"][number];
+  const prmbenchClass = (classification: string, rest: Partial<PrmbenchClass>): PrmbenchClass => ({
+    classification,
+    abbreviation: null,
+    name: null,
+    dimension: null,
+    inTotals: true,
+    f1Only: false,
+    n: 3,
+    prmscore: figure(0.6, 0.4, 0.8),
+    f1: figure(0.7, 0.5, 0.9),
+    negativeF1: figure(0.5, 0.3, 0.7),
+    ...rest,
+  });
+  const prmbenchRun = (): ResultsOf<"benchmark"> => ({
+    ...benchmark({ protocol: "stepwiser-chunk@v2", judge: "sim-judge-medium" }),
+    prmbench: {
+      totals: { prmscore: figure(0.6125, 0.5, 0.7), f1: figure(0.725, 0.61, 0.8), negativeF1: figure(0.5, 0.25, 0.75), n: 27 },
+      classes: [
+        prmbenchClass("redundency", { abbreviation: "NR.", name: "Non-Redundancy", dimension: { id: "simplicity", name: "Simplicity" } }),
+        // An undefined negative F1 (no error step judged wrong or right): the PRMScore the evaluator prints from it is no score.
+        prmbenchClass("circular", { abbreviation: "NCL.", name: "Non-Circular Logic", dimension: { id: "simplicity", name: "Simplicity" }, prmscore: figure(-0.1, -0.5, 0.4), f1: figure(0.8, 0.6, 1), negativeF1: figure(-1, -1, 0) }),
+        prmbenchClass("multi_solutions", { abbreviation: "MS.", name: "Multi-Solution Consistency", dimension: { id: "sensitivity", name: "Sensitivity" }, f1Only: true, prmscore: figure(0.45), f1: figure(0.9, 0.8, 1), negativeF1: figure(0) }),
+        prmbenchClass("correct", { inTotals: false, f1Only: true, n: 2, prmscore: figure(-1), f1: figure(-1), negativeF1: figure(-1) }),
+      ],
+      invalid: 2,
+      missing: 1,
+    },
+  });
+
+  it("PRMBench: the totals with their intervals, items scored, invalid and missing, the protocol and the judge's outputs", () => {
+    const facts = prmbenchFacts(prmbenchRun());
+    expect(facts.slice(0, 6).map((f) => [f.label, f.value])).toEqual([
+      ["PRMScore", "61.3 % [50.0, 70.0]"],
+      ["F1", "72.5 % [61.0, 80.0]"],
+      ["F1_neg", "50.0 % [25.0, 75.0]"],
+      ["Items scored", "27"],
+      ["Invalid", "2"],
+      ["Missing", "1"],
+    ]);
+    expect(facts[6]).toEqual({ label: "Protocol", value: "StepWiser chunk judge", note: "stepwiser-chunk@v2 · sim-judge-medium" });
+    expect(facts.at(-1)).toMatchObject({ label: "Judge outputs", value: "40" });
+    expect(prmbenchFacts(benchmark())).toEqual([]);
+  });
+
+  it("PRMBench: per class with PRMBench's label and dimension, the evaluator's −1 as undefined, the all-correct items apart", () => {
+    const rows = prmbenchClassRows(prmbenchRun());
+    expect(rows.map((r) => [r.classification, r.label, r.dimension, r.n, r.prmscore, r.f1, r.negativeF1])).toEqual([
+      ["redundency", "Non-Redundancy (NR.)", "Simplicity", "3", "60.0 % [40.0, 80.0]", "70.0 % [50.0, 90.0]", "50.0 % [30.0, 70.0]"],
+      ["circular", "Non-Circular Logic (NCL.)", "Simplicity", "3", "undefined (F1_neg −1)", "80.0 % [60.0, 100.0]", PRMBENCH_UNDEFINED],
+      ["multi_solutions", "Multi-Solution Consistency (MS.)", "Sensitivity", "3", "90.0 % [80.0, 100.0] (F1)", "90.0 % [80.0, 100.0]", "0 % (no error step to find)"],
+    ]);
+    expect(rows[2]!.note).toMatch(/scored by its F1, as PRMBench's tables score it/);
+    const correct = prmbenchCorrectRows(prmbenchRun());
+    expect(correct.map((r) => [r.classification, r.label, r.dimension, r.prmscore, r.f1, r.negativeF1])).toEqual([["correct", "All-correct items (no error step)", "—", PRMBENCH_UNDEFINED, PRMBENCH_UNDEFINED, PRMBENCH_UNDEFINED]]);
+    expect(PRMBENCH_UNDEFINED).toBe("undefined (−1)");
+    expect(prmbenchClassRows(benchmark())).toEqual([]);
+  });
+
+  it("PRMBench: −1 is never shown as a score; an interval bound from undefined resamples says so", () => {
+    expect(prmbenchFigureText(figure(-1, -1, -1))).toBe("undefined (−1)");
+    expect(prmbenchFigureText(figure(0.5, -1, 0.75))).toBe("50.0 % [undefined, 75.0]");
+    expect(prmbenchFigureText(figure(0.5))).toBe("50.0 %");
+    expect(prmscoreText({ prmscore: figure(-1), f1: figure(-1), negativeF1: figure(-1) })).toBe("undefined (−1)");
+    expect(prmscoreText({ prmscore: figure(-0.2), f1: figure(-1), negativeF1: figure(0.6) })).toBe("undefined (F1 −1)");
+  });
+
+  it("PRMBench: the first-error facts are named as that reading, not PRMBench's metric", () => {
+    const [average, ...rest] = benchmarkFacts(prmbenchRun());
+    expect(average).toMatchObject({ label: "First-error average F1", value: "50.0 % [30.0, 70.0]", note: expect.stringMatching(/^not PRMBench's metric/) });
+    expect(rest.map((f) => f.label)).toEqual(["Unparseable predictions", "Solutions without a prediction"]);
+    expect(benchmarkFacts(prmbenchRun()).some((f) => f.label === "Average F1" || f.label === "Partial average F1")).toBe(false);
   });
 
   it("generate: accuracy with its counts, the prompt filter's split of the problems", () => {

@@ -1,3 +1,4 @@
 export * from "./items";
 export * from "./score";
 export * from "./predicted-labels";
+export * from "./published";

@@ -5,8 +5,11 @@ import { PRMBENCH_CORRECT_CLASS, type PrmbenchItem } from "./items";
 /*
  * PRMBench's score, as `evaluate_function` and `eval_on_hallucination_step` in
  * mr_eval/tasks/prmtest_classified/task.py (github.com/ssmisya/PRMBench, commit cc7db59)
- * compute it, with PRMScore as mr_visualize/eval_res_view/draw_figure/draw_radar.ipynb does
- * (0.5 · F1 + 0.5 · negative F1, the paper's weights):
+ * compute it, with PRMScore as its authors' `get_prmscore_from_current_res_dict` computes it
+ * (mr_visualize/eval_res_view/draw_figure/draw_radar.ipynb): 0.5 · F1 + 0.5 · negative F1, the
+ * paper's weights, except for the class `multi_solutions`, which has no error step and is scored
+ * by its F1 alone (the same function in draw_tabs/form_latex_strs.ipynb also clamps a negative
+ * PRMScore to 0 for its tables; the score here keeps the value, so an undefined -1 stays visible):
  *
  * - per item, step by step over the prediction's labels (steps beyond them are not counted;
  *   labels beyond the steps count as correct steps): a correct step judged correct is a TP,
@@ -35,10 +38,18 @@ export interface PrmbenchFigures {
   n: number;
 }
 
-export function figuresOf(counts: ConfusionCounts, n: number): PrmbenchFigures {
+/**
+ * The classes PRMBench's authors score by F1 alone (`if classification in ["multi_solutions"]`
+ * in `get_prmscore_from_current_res_dict`): a class without error steps, whose negative F1 measures nothing.
+ */
+export const PRMBENCH_F1_ONLY_CLASSES: ReadonlySet<string> = new Set(["multi_solutions"]);
+
+/** F1, negative F1 and PRMScore from confusion counts; `classification` names a class's own figures (none: the totals). */
+export function figuresOf(counts: ConfusionCounts, n: number, classification?: string): PrmbenchFigures {
   const f1 = harmonic(ratio(counts.TP, counts.TP + counts.FP), ratio(counts.TP, counts.TP + counts.FN));
   const negativeF1 = harmonic(ratio(counts.TN, counts.TN + counts.FN), ratio(counts.TN, counts.TN + counts.FP));
-  return { prmscore: f1 * 0.5 + negativeF1 * 0.5, f1, negative_f1: negativeF1, n };
+  const prmscore = classification !== undefined && PRMBENCH_F1_ONLY_CLASSES.has(classification) ? f1 : f1 * 0.5 + negativeF1 * 0.5;
+  return { prmscore, f1, negative_f1: negativeF1, n };
 }
 
 /** One item's confusion counts from its predicted labels (true = the step is correct). */
@@ -109,7 +120,7 @@ export function scorePrmbench(items: readonly PrmbenchItem[], predictions: Itera
     totalItems += 1;
   }
   return {
-    score: { ...figuresOf(total, totalItems), by_class: Object.fromEntries(classes.map((c) => [c, figuresOf(byClass[c]!, classItems[c]!)])) },
+    score: { ...figuresOf(total, totalItems), by_class: Object.fromEntries(classes.map((c) => [c, figuresOf(byClass[c]!, classItems[c]!, c)])) },
     counts: { total, byClass },
     missing,
     unknown,
@@ -121,10 +132,10 @@ const FIGURES = ["prmscore", "f1", "negative_f1"] as const;
 export type PrmbenchFigureName = (typeof FIGURES)[number];
 export type PrmbenchIntervals = Record<PrmbenchFigureName, { lower: number; upper: number }>;
 
-function figuresOfCounts(counts: readonly ConfusionCounts[]): Record<PrmbenchFigureName, number> {
+function figuresOfCounts(counts: readonly ConfusionCounts[], classification?: string): Record<PrmbenchFigureName, number> {
   const total = zero();
   for (const c of counts) add(total, c);
-  return figuresOf(total, counts.length);
+  return figuresOf(total, counts.length, classification);
 }
 
 /**
@@ -143,14 +154,14 @@ export function prmbenchIntervals(
     const labels = predicted.get(item.id);
     return labels ? [{ classification: item.classification, counts: itemConfusion(item.errorSteps, labels) }] : [];
   });
-  const intervalsOf = (group: typeof scored): PrmbenchIntervals | null => {
+  const intervalsOf = (group: typeof scored, classification?: string): PrmbenchIntervals | null => {
     if (group.length === 0) return null;
-    const ci = bootstrapIntervals(group, (sample) => figuresOfCounts(sample.map((s) => s.counts)), FIGURES, options);
+    const ci = bootstrapIntervals(group, (sample) => figuresOfCounts(sample.map((s) => s.counts), classification), FIGURES, options);
     return Object.fromEntries(FIGURES.map((name) => [name, { lower: ci[name].lower, upper: ci[name].upper }])) as PrmbenchIntervals;
   };
   const byClass: Record<string, PrmbenchIntervals> = {};
   for (const classification of [...new Set(items.map((i) => i.classification))].sort()) {
-    const interval = intervalsOf(scored.filter((s) => s.classification === classification));
+    const interval = intervalsOf(scored.filter((s) => s.classification === classification), classification);
     if (interval) byClass[classification] = interval;
   }
   return { total: intervalsOf(scored.filter((s) => s.classification !== PRMBENCH_CORRECT_CLASS)), by_class: byClass };

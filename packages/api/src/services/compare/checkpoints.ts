@@ -1,8 +1,9 @@
-import { averageCoverage, checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, packReplicates, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
+import { averageCoverage, checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, packReplicates, PUBLISHED_PRMBENCH_PRMSCORE, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
 import { createHash } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
 import { loadCommonGoldOutcomes } from "./gold-outcomes";
+import { benchmarkReadings } from "./prmbench";
 import { FINISHED_STATUSES, loadCommonGold, loadComparableRuns, type ComparableRun, type CommonGold } from "./runs";
 
 /**
@@ -90,6 +91,14 @@ async function compareFromGold(
  * the reference F1s published elsewhere (per subset where the source gives them,
  * and the source's four-subset average, each row with its table; not measured
  * here), for the leaderboard's reference block.
+ *
+ * `benchmark` says whether the dataset is a PRMBench import: there every run's
+ * first-error scores are a reading of each item's first error step, not
+ * ProcessBench's F1, and the leaderboard ranks by PRMScore instead. Each run
+ * carries its PRMBench figures (`prmbench`: its own, or the same judge's
+ * PRMBench run's, named) and on a PRMBench comparison the same judge's
+ * ProcessBench average F1 (`sameJudgeProcessBench`, named); `publishedPrmbench`
+ * are PRMScores published by PRMBench's authors, apart from the measured ones.
  */
 export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds: string[]; baselineRunId: string; resamples: number; seed: number }>) {
   if (!input.runIds.includes(input.baselineRunId)) {
@@ -117,9 +126,11 @@ export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds:
         replicates: stored,
       })
     : await compareFromGold(db, runs, { keys, replicates: stored }, input);
-  const dataset = await db.dataset.findUnique({ where: { id: runs[0]!.datasetId }, select: { id: true, name: true } });
+  const dataset = await db.dataset.findUnique({ where: { id: runs[0]!.datasetId }, select: { id: true, name: true, source: true } });
+  const readings = await benchmarkReadings(db, runs, dataset?.source ?? null);
   return {
-    dataset,
+    dataset: dataset && { id: dataset.id, name: dataset.name },
+    benchmark: readings.benchmark,
     subsets: comparison.subsets,
     average: averageCoverage(comparison.subsets),
     gold: comparison.gold,
@@ -132,7 +143,9 @@ export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds:
       // The version the run recorded: a run made under an older version of its protocol keeps reading as that one.
       protocol: { id: run.protocol, version: Number(run.protocolRef.split("@v")[1]), label: JUDGE_PROTOCOLS[run.protocol].label, ref: run.protocolRef, template: run.promptTemplateId },
       ...comparison.runs[i]!,
+      ...readings.runs[i]!,
     })),
     published: PUBLISHED_PROCESSBENCH_F1,
+    publishedPrmbench: PUBLISHED_PRMBENCH_PRMSCORE,
   };
 }

@@ -8,7 +8,23 @@ import { useTRPC } from "~/trpc/react";
 import { Hint, runLabel, type Candidates } from "./shared";
 import { intervalText, pct, pValueText, signedPct, significance } from "./format";
 import { averageLabel } from "@stepwiser/core";
-import { measuredAverageHeading, measuredF1Text, measuredLeaderboard, PUBLISHED_SUBSET_HEADINGS, publishedCaveat, publishedRows, publishedSources } from "./leaderboard";
+import {
+  leaderboardColumns,
+  measuredF1Text,
+  measuredLeaderboard,
+  prmscoreCellText,
+  PUBLISHED_PRMBENCH_CLASS_HEADINGS,
+  PUBLISHED_SUBSET_HEADINGS,
+  publishedCaveat,
+  publishedPrmbenchCaveat,
+  publishedPrmbenchRows,
+  publishedPrmbenchSources,
+  publishedRows,
+  publishedSources,
+  sameJudgeText,
+  type MeasuredRow,
+  type SameJudgeRun,
+} from "./leaderboard";
 
 type Comparison = RouterOutputs["compare"]["checkpoints"];
 type RunScores = Comparison["runs"][number];
@@ -46,6 +62,11 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
         {data.gold.toLocaleString()} gold solutions shared by every run · {Math.round(data.confidence * 100)} % percentile-bootstrap intervals over solutions ({data.resamples.toLocaleString()} resamples, seed {data.seed}) · differences are paired (same resampled solutions for both runs) · the average is the unweighted mean over the subsets here: {averageName}, its resamples keeping each subset's solutions within the subset. Scores in %.
       </p>
       <Leaderboard data={data} candidates={candidates} />
+      {data.benchmark === "prmbench" && (
+        <p className="text-xs text-amber-800" data-testid="metrics-first-error-note">
+          This dataset is a PRMBench import: the per-class F1, acc_err and acc_cor below are the first-error reading (ProcessBench&apos;s metric computed from each item&apos;s first error step), not PRMBench&apos;s metric; its PRMScore is in the leaderboard above.
+        </p>
+      )}
       {/* Not a DataTable: each subset's name spans its runs' rows. */}
       <Card padding="none" className="overflow-x-auto">
         <table className="w-full text-sm" data-testid="metrics-table">
@@ -119,33 +140,47 @@ function ProtocolTag({ label, refText }: { label: string; refText: string }) {
 }
 
 /**
- * The runs ranked by average F1 (with the protocol each spoke; a partial average is named so
- * in its own column), and apart below them, in a table of their own, the ProcessBench F1s
- * published elsewhere: muted, under their own heading, never mixed into the ranking, their
- * average column holding only the sources' four-subset averages.
+ * The runs ranked by average F1, or on a PRMBench import by PRMScore (with the protocol each
+ * spoke; a partial average is named so in its own column), each beside the other benchmark's
+ * figure of the same judge, named with the run it comes from; and apart below them, in tables
+ * of their own, the ProcessBench F1s and the PRMBench PRMScores published elsewhere: muted,
+ * under their own headings, never mixed into the ranking.
  */
 function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candidates }) {
-  const measured = measuredLeaderboard(data.runs);
+  const measured = measuredLeaderboard(data.runs, data.benchmark);
+  const columns = leaderboardColumns(data.benchmark, data.average);
   const published = publishedRows(data.published);
-  const averageColumn = measuredAverageHeading(data.average);
+  const prmbenchFirst = data.benchmark === "prmbench";
+  const processBenchReference = <ProcessBenchReference key="processbench" data={data} published={published} />;
+  const prmbenchReference = <PrmbenchReference key="prmbench" data={data} />;
   return (
     <Card padding="none" className="overflow-x-auto">
-      <table className="w-full text-sm" data-testid="leaderboard">
-        <caption className="px-3 pt-2 text-left text-sm font-semibold text-slate-800">Leaderboard: average F1</caption>
+      <table className="w-full text-sm" data-testid="leaderboard" data-benchmark={data.benchmark}>
+        <caption className="px-3 pt-2 text-left text-sm font-semibold text-slate-800">{columns.caption}</caption>
         <thead className="bg-slate-50 text-left text-xs text-slate-600">
           <tr>
             <th className="px-3 py-2 text-right">#</th>
             <th className="px-3 py-2">Run</th>
             <th className="px-3 py-2">Protocol</th>
-            <th className="px-3 py-2" data-testid="leaderboard-average-heading" data-partial={averageColumn.partial}>
-              {averageColumn.heading} (95 % CI)
+            {prmbenchFirst && (
+              <th className="px-3 py-2" data-testid="leaderboard-prmscore-heading">
+                {columns.prmscoreHeading}
+              </th>
+            )}
+            <th className="px-3 py-2" data-testid="leaderboard-average-heading" data-partial={columns.f1Partial}>
+              {columns.f1Heading}
             </th>
+            {!prmbenchFirst && (
+              <th className="px-3 py-2" data-testid="leaderboard-prmscore-heading">
+                {columns.prmscoreHeading}
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {measured.map((row) => (
-            <tr key={row.id} className="border-t border-slate-100" data-testid="leaderboard-row" data-run={row.id} data-rank={row.rank} data-value={row.averageF1}>
-              <td className="px-3 py-2 text-right tabular-nums">{row.rank}</td>
+            <tr key={row.id} className="border-t border-slate-100" data-testid="leaderboard-row" data-run={row.id} data-rank={row.rank ?? undefined} data-value={row.value ?? undefined}>
+              <td className="px-3 py-2 text-right tabular-nums">{row.rank ?? "—"}</td>
               <td className="max-w-72 truncate px-3 py-2">
                 {row.isBaseline && <span className="mr-1 rounded bg-slate-200 px-1 text-xs">baseline</span>}
                 {runLabel(candidates, row.id)}
@@ -161,72 +196,162 @@ function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candi
                   </>
                 )}
               </td>
-              <td className="px-3 py-2 whitespace-nowrap tabular-nums">
-                {averageColumn.partial && (
-                  <span className="mr-1 rounded bg-amber-100 px-1 text-xs text-amber-800" data-testid="leaderboard-partial">
-                    partial
+              {prmbenchFirst && <PrmscoreCell row={row} />}
+              <F1Cell row={row} partial={columns.f1Partial} />
+              {!prmbenchFirst && <PrmscoreCell row={row} />}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {prmbenchFirst ? [prmbenchReference, processBenchReference] : [processBenchReference, prmbenchReference]}
+    </Card>
+  );
+}
+
+/** Where a figure of the same judge comes from, under it. */
+function FromRun({ from }: { from: SameJudgeRun | null }) {
+  if (!from) return null;
+  return (
+    <span className="block max-w-80 text-xs whitespace-normal text-slate-500" data-testid="leaderboard-same-judge" data-run={from.runId} title={`${sameJudgeText(from)} (${from.protocolRef})`}>
+      {sameJudgeText(from)}
+    </span>
+  );
+}
+
+function F1Cell({ row, partial }: { row: MeasuredRow; partial: boolean }) {
+  const f1 = row.processBench;
+  return (
+    <td className="px-3 py-2 whitespace-nowrap tabular-nums" data-testid="leaderboard-f1" data-value={f1?.averageF1}>
+      {f1 && (partial || f1.partial) && (
+        <span className="mr-1 rounded bg-amber-100 px-1 text-xs text-amber-800" data-testid="leaderboard-partial">
+          partial
+        </span>
+      )}
+      <span className="font-medium">{measuredF1Text(row)}</span> {f1?.ci && <span className="text-xs text-slate-500">{intervalText(f1.ci.lower, f1.ci.upper)}</span>}
+      {f1 && <FromRun from={f1.from} />}
+    </td>
+  );
+}
+
+function PrmscoreCell({ row }: { row: MeasuredRow }) {
+  return (
+    <td className="px-3 py-2 whitespace-nowrap tabular-nums" data-testid="leaderboard-prmscore" data-value={row.prmbench?.prmscore}>
+      <span className="font-medium">{prmscoreCellText(row)}</span>
+      {row.prmbench && <FromRun from={row.prmbench.from} />}
+    </td>
+  );
+}
+
+function ProcessBenchReference({ data, published }: { data: Comparison; published: ReturnType<typeof publishedRows> }) {
+  return (
+    <section aria-labelledby="published-reference-heading" data-testid="published-reference" className="mt-2 border-t-4 border-double border-slate-200 bg-slate-50 text-slate-500">
+      <h3 id="published-reference-heading" className="px-3 pt-3 text-sm font-semibold text-slate-600">
+        Published (reference) <span className="font-normal">— not measured here</span>
+      </h3>
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs">
+          <tr>
+            <th className="px-3 py-2">Model</th>
+            <th className="px-3 py-2">Judge family</th>
+            {Object.values(PUBLISHED_SUBSET_HEADINGS).map((heading) => (
+              <th key={heading} className="px-3 py-2 text-right">
+                {heading}
+              </th>
+            ))}
+            <th className="px-3 py-2">Average F1 over the 4 subsets (published)</th>
+            <th className="px-3 py-2">Source</th>
+          </tr>
+        </thead>
+        <tbody>
+          {published.map((row) => (
+            <tr key={row.model} className="border-t border-slate-100 italic" data-testid="published-row" data-model={row.model} data-value={row.averageF1}>
+              <td className="px-3 py-1.5">
+                {row.model}
+                {row.note && (
+                  <span className="block text-xs not-italic text-amber-700" data-testid="published-note">
+                    {row.note}
                   </span>
                 )}
-                <span className="font-medium">{measuredF1Text(row)}</span> <span className="text-xs text-slate-500">{intervalText(row.ci.lower, row.ci.upper)}</span>
+              </td>
+              <td className="px-3 py-1.5">
+                {row.family}
+                {row.protocolText && <span className="block text-xs not-italic text-slate-400">studio protocol: {row.protocolText}</span>}
+              </td>
+              {row.subsetTexts.map((text, i) => (
+                <td key={i} className="px-3 py-1.5 text-right tabular-nums" data-testid="published-subset">
+                  {text}
+                </td>
+              ))}
+              <td className="px-3 py-1.5 whitespace-nowrap tabular-nums" data-testid="published-average" title={row.votedSubsetsText ?? undefined}>
+                {row.averageF1Text}
+                {row.votedText && <span className="text-xs"> ({row.votedText})</span>}
+              </td>
+              <td className="px-3 py-1.5 text-xs" data-testid="published-source">
+                {row.source}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <section aria-labelledby="published-reference-heading" data-testid="published-reference" className="mt-2 border-t-4 border-double border-slate-200 bg-slate-50 text-slate-500">
-        <h3 id="published-reference-heading" className="px-3 pt-3 text-sm font-semibold text-slate-600">
-          Published (reference) <span className="font-normal">— not measured here</span>
-        </h3>
-        <table className="w-full text-sm">
-          <thead className="text-left text-xs">
-            <tr>
-              <th className="px-3 py-2">Model</th>
-              <th className="px-3 py-2">Judge family</th>
-              {Object.values(PUBLISHED_SUBSET_HEADINGS).map((heading) => (
-                <th key={heading} className="px-3 py-2 text-right">
-                  {heading}
-                </th>
-              ))}
-              <th className="px-3 py-2">Average F1 over the 4 subsets (published)</th>
-              <th className="px-3 py-2">Source</th>
-            </tr>
-          </thead>
-          <tbody>
-            {published.map((row) => (
-              <tr key={row.model} className="border-t border-slate-100 italic" data-testid="published-row" data-model={row.model} data-value={row.averageF1}>
-                <td className="px-3 py-1.5">
-                  {row.model}
-                  {row.note && (
-                    <span className="block text-xs not-italic text-amber-700" data-testid="published-note">
-                      {row.note}
-                    </span>
-                  )}
-                </td>
-                <td className="px-3 py-1.5">
-                  {row.family}
-                  {row.protocolText && <span className="block text-xs not-italic text-slate-400">studio protocol: {row.protocolText}</span>}
-                </td>
-                {row.subsetTexts.map((text, i) => (
-                  <td key={i} className="px-3 py-1.5 text-right tabular-nums" data-testid="published-subset">
-                    {text}
-                  </td>
-                ))}
-                <td className="px-3 py-1.5 whitespace-nowrap tabular-nums" data-testid="published-average" title={row.votedSubsetsText ?? undefined}>
-                  {row.averageF1Text}
-                  {row.votedText && <span className="text-xs"> ({row.votedText})</span>}
-                </td>
-                <td className="px-3 py-1.5 text-xs" data-testid="published-source">
-                  {row.source}
-                </td>
-              </tr>
+      <p className="px-3 py-2 text-xs" data-testid="published-caveat">
+        {publishedCaveat(data.average)} Sources: {publishedSources(data.published).join("; ")}.
+      </p>
+    </section>
+  );
+}
+
+/** PRMBench's published PRMScores, overall and per class, each row with its source: apart from the measured runs. */
+function PrmbenchReference({ data }: { data: Comparison }) {
+  const rows = publishedPrmbenchRows(data.publishedPrmbench);
+  return (
+    <section aria-labelledby="published-prmbench-heading" data-testid="published-prmbench" className="mt-2 border-t-4 border-double border-slate-200 bg-slate-50 text-slate-500">
+      <h3 id="published-prmbench-heading" className="px-3 pt-3 text-sm font-semibold text-slate-600">
+        Published PRMBench PRMScores (reference) <span className="font-normal">— not measured here</span>
+      </h3>
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs">
+          <tr>
+            <th className="px-3 py-2">Model</th>
+            <th className="px-3 py-2">Judge family</th>
+            <th className="px-3 py-2 text-right">PRMScore (overall)</th>
+            {PUBLISHED_PRMBENCH_CLASS_HEADINGS.map((c) => (
+              <th key={c.classification} className="px-2 py-2 text-right" title={`${c.name} (${c.classification})`}>
+                {c.heading}
+              </th>
             ))}
-          </tbody>
-        </table>
-        <p className="px-3 py-2 text-xs" data-testid="published-caveat">
-          {publishedCaveat(data.average)} Sources: {publishedSources(data.published).join("; ")}.
-        </p>
-      </section>
-    </Card>
+            <th className="px-3 py-2">Source</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.model} className="border-t border-slate-100 italic" data-testid="published-prmbench-row" data-model={row.model} data-value={row.prmscore}>
+              <td className="px-3 py-1.5">
+                {row.model}
+                {row.note && <span className="block text-xs not-italic text-amber-700">{row.note}</span>}
+              </td>
+              <td className="px-3 py-1.5">
+                {row.family}
+                {row.protocolText && <span className="block text-xs not-italic text-slate-400">studio protocol: {row.protocolText}</span>}
+              </td>
+              <td className="px-3 py-1.5 text-right font-medium tabular-nums" data-testid="published-prmscore">
+                {row.prmscoreText}
+              </td>
+              {row.classTexts.map((text, i) => (
+                <td key={i} className="px-2 py-1.5 text-right tabular-nums">
+                  {text}
+                </td>
+              ))}
+              <td className="px-3 py-1.5 text-xs" data-testid="published-prmbench-source">
+                {row.source}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="px-3 py-2 text-xs" data-testid="published-prmbench-caveat">
+        {publishedPrmbenchCaveat(data.benchmark)} Source: {publishedPrmbenchSources(data.publishedPrmbench).join("; ")}.
+      </p>
+    </section>
   );
 }
 

@@ -162,11 +162,23 @@ export function benchmarkProtocolFact(summary: { protocol: string | null; mode: 
  * The run's facts above the table: its average F1 with its interval, named for
  * what it is over ("Partial average F1" and "partial average (2 of 4 subsets:
  * gsm8k, math)" unless it is over ProcessBench's four subsets), the protocol, and
- * the predictions scored as wrong.
+ * the predictions scored as wrong. On a PRMBench run these are the first-error
+ * reading, named so (its protocol and outputs are with its PRMBench scores).
  */
 export function benchmarkFacts(result: ResultsOf<"benchmark">): Fact[] {
   const s = result.summary;
   if (!s) return [];
+  if (result.prmbench) {
+    return [
+      {
+        label: "First-error average F1",
+        value: s.scored === 0 ? "—" : percentWithInterval(s.averageF1.estimate, s.averageF1.lower, s.averageF1.upper),
+        note: `not PRMBench's metric: ProcessBench's F1 read from each item's first error step, unweighted over the classes (${averageLabel(s.subsetsInAverage)})`,
+      },
+      { label: "Unparseable predictions", value: count(s.unparseable), note: "scored as wrong in this reading" },
+      { label: "Solutions without a prediction", value: count(s.missing), note: "scored as wrong in this reading" },
+    ];
+  }
   // A score over no solution is not a score: say so instead of showing 0.
   const average: Fact =
     s.scored === 0
@@ -218,6 +230,88 @@ export function benchmarkRows(result: ResultsOf<"benchmark">) {
     accCor: accuracyText(s.accCor),
     f1Value: s.f1.estimate,
   }));
+}
+
+// ── PRMBench ──
+
+type Prmbench = NonNullable<ResultsOf<"benchmark">["prmbench"]>;
+type PrmbenchFigure = Prmbench["totals"]["f1"];
+type PrmbenchClassRow = Prmbench["classes"][number];
+
+/** How the evaluator's "undefined" (a ratio whose denominator is 0, printed as -1) reads here. */
+export const PRMBENCH_UNDEFINED = "undefined (−1)";
+
+/** An interval bound in %, one decimal; a negative bound comes from resamples where the ratio is undefined (−1). */
+const prmbenchBound = (bound: number) => (bound < 0 ? "undefined" : (bound * 100).toFixed(1));
+
+/** F1 or negative F1 with its interval: "61.9 % [55.0, 68.2]"; the evaluator's −1 as "undefined (−1)", never as a score. */
+export function prmbenchFigureText(figure: PrmbenchFigure): string {
+  if (figure.estimate < 0) return PRMBENCH_UNDEFINED;
+  const bounds = figure.lower === null || figure.upper === null ? "" : ` [${prmbenchBound(figure.lower)}, ${prmbenchBound(figure.upper)}]`;
+  return `${percent(figure.estimate)}${bounds}`;
+}
+
+/**
+ * PRMScore with its interval. It is 0.5 · F1 + 0.5 · F1_neg as the evaluator computes it, so
+ * where either is undefined (−1) the number it prints is no score: it reads as undefined,
+ * naming the part that is.
+ */
+export function prmscoreText(figures: Pick<Prmbench["totals"], "prmscore" | "f1" | "negativeF1">): string {
+  if (figures.prmscore.estimate === -1) return PRMBENCH_UNDEFINED;
+  const undefinedParts = [figures.f1.estimate === -1 ? "F1" : null, figures.negativeF1.estimate === -1 ? "F1_neg" : null].filter(Boolean);
+  if (undefinedParts.length > 0) return `undefined (${undefinedParts.join(" and ")} −1)`;
+  return prmbenchFigureText(figures.prmscore);
+}
+
+/** What the PRMBench intervals are. */
+export const PRMBENCH_INTERVALS_NOTE =
+  "As PRMBench's evaluator scores every step (0.5 · F1 + 0.5 · F1_neg over the modified items' steps), in %, with 95 % percentile-bootstrap intervals over items: the totals resample the scored modified items, each class its own items. −1 is the evaluator's value for a ratio with nothing to count: shown as undefined.";
+
+/** A PRMBench run's totals: PRMScore, F1 and F1_neg with their intervals, the items scored, invalid and missing, the protocol and the judge's outputs. */
+export function prmbenchFacts(result: ResultsOf<"benchmark">): Fact[] {
+  const p = result.prmbench;
+  const s = result.summary;
+  if (!p || !s) return [];
+  const t = p.totals;
+  return [
+    { label: "PRMScore", value: prmscoreText(t), note: "0.5 · F1 + 0.5 · F1_neg, PRMBench's metric" },
+    { label: "F1", value: prmbenchFigureText(t.f1), note: "of the correct steps (judged correct)" },
+    { label: "F1_neg", value: prmbenchFigureText(t.negativeF1), note: "of the error steps (judged wrong)" },
+    { label: "Items scored", value: count(t.n), note: "modified items; the all-correct items are scored apart" },
+    { label: "Invalid", value: count(p.invalid), note: "judged, but the output reads as no step labels: left out, as the evaluator leaves out invalid outputs" },
+    { label: "Missing", value: count(p.missing), note: "not judged: left out" },
+    benchmarkProtocolFact(s),
+    ...(s.promptTemplateId ? [{ label: "Prompt template", value: s.promptTemplateId }] : []),
+    judgeOutputsFact(s.judgeOutputs),
+  ];
+}
+
+/** One class row: its name in the data, PRMBench's label and dimension, n and the three figures. */
+function prmbenchClassRow(c: PrmbenchClassRow) {
+  return {
+    key: c.classification,
+    classification: c.classification,
+    label: c.abbreviation && c.name ? `${c.name} (${c.abbreviation})` : c.classification === "correct" ? "All-correct items (no error step)" : "— (not a PRMBench class)",
+    dimension: c.dimension?.name ?? "—",
+    n: count(c.n),
+    // PRMBench's tables score a class without error steps by its F1 alone (its F1_neg has no error step to measure).
+    prmscore: c.f1Only ? (c.f1.estimate < 0 ? PRMBENCH_UNDEFINED : `${prmbenchFigureText(c.f1)} (F1)`) : prmscoreText(c),
+    f1: prmbenchFigureText(c.f1),
+    // With no error step F1_neg measures nothing: the evaluator's value (0 once any step is judged wrong) is shown as that, without an interval.
+    negativeF1: c.f1Only && c.negativeF1.estimate >= 0 ? `${percent(c.negativeF1.estimate)} (no error step to find)` : prmbenchFigureText(c.negativeF1),
+    note: c.f1Only ? "no error step: scored by its F1, as PRMBench's tables score it" : null,
+    prmscoreValue: c.prmscore.estimate,
+  };
+}
+
+/** The evaluated classes, in PRMBench's table order (each in the totals). */
+export function prmbenchClassRows(result: ResultsOf<"benchmark">) {
+  return (result.prmbench?.classes ?? []).filter((c) => c.inTotals).map(prmbenchClassRow);
+}
+
+/** The all-correct items (`correct`), shown apart: they are not in the totals. */
+export function prmbenchCorrectRows(result: ResultsOf<"benchmark">) {
+  return (result.prmbench?.classes ?? []).filter((c) => !c.inTotals).map(prmbenchClassRow);
 }
 
 // ── generate ──
