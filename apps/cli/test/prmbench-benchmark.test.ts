@@ -64,7 +64,7 @@ describe("benchmark runs on PRMBench", () => {
     await writeFile(config, JSON.stringify({ datasetId, judgeEndpoint: judge, protocol, bootstrap: { resamples: 200 }, ...extra }));
     const result = await runCliInProcess(["run", "benchmark", "--config", config], env());
     expect(result.code, result.stderr).toBe(0);
-    const run = jsonOf(result) as { runId: string; status: string; summary: { prmbench: Figures & { by_class: Record<string, Figures>; ci95: Record<string, { lower: number; upper: number }> | null; invalid: number; missing: number } } };
+    const run = jsonOf(result) as { runId: string; status: string; summary: { prmbench: Figures & { by_class: Record<string, Figures>; ci95: Record<"prmscore" | "f1" | "negative_f1", { lower: number; upper: number }> | null; invalid: number; missing: number } } };
     expect(run.status).toBe("completed");
     const stored = await database.db.run.findUniqueOrThrow({ where: { id: run.runId }, select: { config: true } });
     expect(stored.config).toMatchObject({ scoring: "prmbench", stopAtFirstNegative: false, segmentationMethod: "prmbench-steps" });
