@@ -23,19 +23,14 @@ import {
   type PublishedProcessBenchF1,
   type PublishedSubsetF1,
 } from "@stepwiser/core";
+import type { RouterOutputs } from "@stepwiser/api";
 import { pct } from "./format";
 
 /** What the compared runs are scored as (the dataset: a PRMBench import or not). */
 export type LeaderboardBenchmark = "processbench" | "prmbench";
 
-/** The run a figure of the same judge is read from. */
-export interface SameJudgeRun {
-  runId: string;
-  name: string;
-  datasetId: string;
-  datasetName: string | null;
-  protocolRef: string;
-}
+/** The run a figure of the same judge is read from, as the API names it. */
+export type SameJudgeRun = NonNullable<RouterOutputs["compare"]["checkpoints"]["runs"][number]["sameJudgeProcessBench"]>["from"];
 
 export interface MeasuredInput {
   id: string;

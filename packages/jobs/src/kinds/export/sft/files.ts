@@ -3,7 +3,7 @@ import { Bool, Field, Float64, List, makeData, RecordBatch, Schema, Struct, Utf8
 import { shuffle } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import type { OtherRuns } from "../../../runs/run-kind";
-import { cardLicense, datasetCardHeader, type CardFeature } from "../training-set/dataset-card";
+import { cardLicense, datasetCardHeader, releaseSection, trainingSection, type CardFeature } from "../training-set/dataset-card";
 import { releaseRecord, requirementsTxt } from "../training-set/releases";
 import { exportSeeds, splitProblems, SPLITS, type SplitName } from "../training-set/split";
 import { writeParquet } from "../training-set/verl-parquet";
@@ -205,18 +205,8 @@ function sftCard(input: SftExportInput & {
     "",
     input.license.note,
     "",
-    "## Training",
-    "",
-    ...(launch.command === null
-      ? launch.notes
-      : [`${launch.trainer}, from this directory:`, "", "```bash", launch.command, "```", "", ...launch.notes.map((note) => `- ${note}`)]),
-    "",
-    "## Trainer release",
-    "",
-    `Written for and checked against ${release.trainer} ${release.release} (\`${release.repository}\`, tag \`${release.tag}\`, commit \`${release.sourceCommit}\`). \`requirements.txt\` pins:`,
-    "",
-    ...release.requirements.map((pin) => `- \`${pin.name}==${pin.version}\`: ${md(pin.source)}`),
-    "",
+    ...trainingSection(launch),
+    ...releaseSection(release),
     "Other files: `requirements.txt`, `manifest.json`.",
   ];
   return `${header}\n${body.join("\n")}\n`;

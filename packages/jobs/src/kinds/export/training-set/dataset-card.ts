@@ -175,20 +175,27 @@ export function datasetCard(input: DatasetCardInput): string {
     "",
     input.licenseNote,
     "",
-    "## Training",
-    "",
-    ...(launch.command === null
-      ? launch.notes
-      : [`${launch.trainer}, from this directory:`, "", `\`\`\`${launch.language === "shell" ? "bash" : "python"}`, launch.command, "```", "", ...launch.notes.map((note) => `- ${note}`)]),
-    "",
+    ...trainingSection(launch),
     ...(input.release ? releaseSection(input.release) : []),
     `Other files: ${input.otherFiles.map((f) => `\`${f}\``).join(", ")}.`,
   ];
   return `${datasetCardHeader(input)}\n${body.join("\n")}\n`;
 }
 
+/** How to start training: the launch command and its notes, or the notes saying why there is none. */
+export function trainingSection(launch: LaunchPlan): string[] {
+  return [
+    "## Training",
+    "",
+    ...(launch.command === null
+      ? launch.notes
+      : [`${launch.trainer}, from this directory:`, "", `\`\`\`${launch.language === "shell" ? "bash" : "python"}`, launch.command, "```", "", ...launch.notes.map((note) => `- ${note}`)]),
+    "",
+  ];
+}
+
 /** The release the command is written for and the pins of requirements.txt, each with where the release states it. */
-function releaseSection(release: TrainerRelease): string[] {
+export function releaseSection(release: TrainerRelease): string[] {
   return [
     "## Trainer release",
     "",
