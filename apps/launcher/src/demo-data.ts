@@ -66,7 +66,9 @@ export const DEMO_RUNS = {
       endpoint: "sim-judge-medium",
       name: "Demo benchmark: medium judge (sim-judge-medium), K=1",
       tags: ["demo", "benchmark", "baseline"],
-      notes: "ProcessBench scoring (F1 of acc_err and acc_cor) of `sim-judge-medium`, one sample per chunk, against the simulated world's true first errors. The baseline of the demo benchmark pair.",
+      notes:
+        "ProcessBench scoring (F1 of acc_err and acc_cor) of `sim-judge-medium`, one sample per chunk, against the simulated world's true first errors. The baseline of the demo benchmark pair.\n\n" +
+        "Expect a low acc_cor: this simulated judge is right about 80 % of chunks, independently, and a correct solution counts only if every one of its chunks is judged Positive, so a correct solution of ten chunks comes through with none flagged only about one time in ten (0.79¹⁰ ≈ 0.1). The results show the figures its configuration predicts beside the measured ones; they describe the simulator, not a real judge.",
     },
     {
       endpoint: "sim-judge-correlated",

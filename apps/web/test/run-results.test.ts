@@ -7,6 +7,7 @@ import {
   benchmarkProtocol,
   benchmarkProtocolFact,
   benchmarkRows,
+  simulatorExpectationNote,
   bestOfNView,
   chunkHref,
   chunkResetView,
@@ -203,6 +204,35 @@ describe("result views", () => {
       { subset: "math", n: 3, nError: 3, nCorrect: 0, f1: { estimate: 0, lower: 0, upper: 0 }, accErr: { estimate: 1, lower: 1, upper: 1, hits: 3, of: 3 }, accCor: null },
     ],
     prmbench: null,
+    simulatorExpectation: null,
+  });
+
+  it("benchmark: a built-in simulated judge's expected figures beside the measured ones (pooled over subsets); nothing for another judge", () => {
+    expect(simulatorExpectationNote(benchmark())).toBeNull();
+    const expectation = {
+      judge: "sim-judge-medium",
+      accuracy: 0.8,
+      positiveBias: 0.05,
+      unparseableRate: 0.02,
+      samples: 1,
+      chunkPositiveGivenPositive: 0.7938,
+      chunkNegativeGivenNegative: 0.7448,
+      meanChunksCorrect: 9.5,
+      acc_err: 0.3,
+      acc_cor: 0.12,
+      f1: (2 * 0.3 * 0.12) / 0.42,
+    };
+    const note = simulatorExpectationNote({ ...benchmark(), simulatorExpectation: expectation })!;
+    expect(note.title).toBe("Why sim-judge-medium scores this");
+    expect(note.text).toContain("rightly with probability 80.0 %");
+    expect(note.text).toContain("every one of its chunks is voted Positive");
+    expect(note.text).toContain("9.5 chunks on average");
+    // Measured: acc_err 8 of 13 located (5/10 + 3/3), acc_cor 0 of 2.
+    expect(note.facts).toEqual([
+      { label: "Expected acc_err", value: "30.0 %", note: `measured ${percent(8 / 13)}` },
+      { label: "Expected acc_cor", value: "12.0 %", note: "measured 0 %" },
+      { label: "Expected F1", value: percent(expectation.f1), note: "measured 0 %" },
+    ]);
   });
 
   it("benchmark: every number with its bootstrap interval, the accuracies with their counts, a class without solutions as —", () => {

@@ -113,6 +113,19 @@ describe("judge sampling, critic voting and truncation", () => {
     const counts = (untruncated.summary as { judgeOutputs: { truncated: number; unparseable: number } }).judgeOutputs;
     expect(counts.truncated).toBe(0);
     expect(counts.unparseable).toBe(await database.db.judgeSample.count({ where: { runId: untruncated.id, verdict: "unparseable" } }));
+
+    // A built-in simulated judge's chunk benchmark states what its configuration alone predicts on these solutions; a critic's does not.
+    const expectation = (untruncated.summary as { simulatorExpectation?: { judge: string; samples: number; meanChunksCorrect: number | null; acc_cor: number | null } }).simulatorExpectation;
+    const correct = await database.db.solution.findMany({
+      where: { datasetId, sourceFirstErrorIndex: -1 },
+      select: { segmentations: { where: { method: "self-segmented" }, select: { _count: { select: { chunks: true } } } } },
+    });
+    const chunkCounts = correct.map((s) => s.segmentations[0]!._count.chunks);
+    expect(expectation).toMatchObject({ judge: "sim-judge-strong", samples: 1 });
+    expect(expectation!.meanChunksCorrect).toBeCloseTo(chunkCounts.reduce((a, b) => a + b, 0) / chunkCounts.length, 9);
+    const perChunk = 0.99 * 0.95;
+    expect(expectation!.acc_cor).toBeCloseTo(chunkCounts.reduce((a, k) => a + perChunk ** k, 0) / chunkCounts.length, 9);
+    expect((critic.summary as { simulatorExpectation?: unknown }).simulatorExpectation).toBeUndefined();
   });
 
   it("refuses a benchmark whose segmentation method no solution has, naming the dataset's methods", async () => {

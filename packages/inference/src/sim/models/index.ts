@@ -73,6 +73,7 @@
 export * from "./kinds";
 export * from "./policy";
 export * from "./judge";
+export * from "./judge-expectation";
 export * from "./judge-prompt";
 export * from "./critic-prompt";
 export * from "./segmenter";

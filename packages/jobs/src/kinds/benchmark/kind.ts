@@ -1,4 +1,5 @@
 import { judgeProtocolRef, prmbenchIntervals, processBenchIntervals, scorePrmbench, scoreProcessBench, subsetFromId, type PrmbenchItem, type ProcessBenchGold } from "@stepwiser/core";
+import { expectedSimJudgeScores } from "@stepwiser/inference/sim";
 import { prmbenchRunItems } from "../../judging/prmbench-predictions";
 import type { Db } from "@stepwiser/db";
 import type { z } from "zod";
@@ -97,9 +98,31 @@ export const benchmarkKind: UnitRunKind<BenchmarkConfig, z.output<typeof benchma
       // The judge's outputs: those cut at the generation limit apart from those that ended unreadable.
       judgeOutputs: await judgeOutputCounts(db, runId, config.protocol),
       ...(config.scoring === "prmbench" ? { prmbench: await prmbenchSummary(db, runId, config) } : {}),
+      ...(await simulatorExpectation(db, config, gold)),
     };
   },
 };
+
+/**
+ * For a built-in simulated judge with independent errors, what the simulator's
+ * configuration alone makes it score on these solutions (their chunk counts and
+ * true first errors), so a results page can say why the figures are what they are.
+ */
+async function simulatorExpectation(db: Db, config: BenchmarkConfig, gold: ProcessBenchGold[]) {
+  const model = config.judge?.model;
+  if (!model || config.protocol !== "stepwiser-chunk" || config.scoring === "prmbench" || !config.stopAtFirstNegative) return {};
+  if (expectedSimJudgeScores(model, [], { samples: config.samples, tiePolicy: config.tiePolicy }) === null) return {};
+  const rows = await db.$queryRaw<Array<{ externalId: string; chunks: number }>>`
+    SELECT t."externalId", count(c.id)::int AS chunks
+      FROM "Solution" t JOIN "Segmentation" g ON g."solutionId" = t.id AND g.method = ${config.segmentationMethod}
+      JOIN "Chunk" c ON c."segmentationId" = g.id
+     WHERE t."datasetId" = ${config.datasetId} AND t."sourceFirstErrorIndex" IS NOT NULL
+     GROUP BY t."externalId"`;
+  const chunks = new Map(rows.map((r) => [r.externalId, r.chunks]));
+  const solutions = gold.filter((g) => chunks.has(g.id)).map((g) => ({ chunks: chunks.get(g.id)!, trueFirstError: g.label }));
+  const expectation = expectedSimJudgeScores(model, solutions, { samples: config.samples, tiePolicy: config.tiePolicy });
+  return expectation ? { simulatorExpectation: expectation } : {};
+}
 
 /** A PRMBench import's dataset source and segmentation method. */
 const PRMBENCH_SOURCE = "prmbench";

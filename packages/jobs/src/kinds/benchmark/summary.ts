@@ -38,4 +38,23 @@ export const benchmarkSummarySchema = z.object({
   judgeOutputs: judgeOutputsSchema.optional(),
   /** PRMBench runs: PRMScore, F1 and negative F1 over the modified items' steps and per class, as PRMBench's evaluator computes them, with intervals over items. */
   prmbench: prmbenchSummarySchema.optional(),
+  /**
+   * A built-in simulated judge with independent errors (sim-judge-strong|medium|weak) on the StepWiser chunk protocol:
+   * the figures its configured per-chunk accuracy alone predicts on these solutions. Describes the simulator, not a real judge.
+   */
+  simulatorExpectation: z
+    .object({
+      judge: z.string(),
+      accuracy: share,
+      positiveBias: share,
+      unparseableRate: share,
+      samples: count,
+      chunkPositiveGivenPositive: share,
+      chunkNegativeGivenNegative: share,
+      meanChunksCorrect: z.number().nullable(),
+      acc_err: share.nullable(),
+      acc_cor: share.nullable(),
+      f1: share.nullable(),
+    })
+    .optional(),
 });

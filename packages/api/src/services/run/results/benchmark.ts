@@ -64,6 +64,7 @@ export interface PrmbenchResults {
   missing: number;
 }
 
+type SimulatorExpectation = NonNullable<z.output<typeof benchmarkSummarySchema>["simulatorExpectation"]>;
 type StoredPrmbench = NonNullable<z.output<typeof benchmarkSummarySchema>["prmbench"]>;
 
 /** Where a class sits: PRMBench's table order, then classes its tables do not have, the all-correct items last. */
@@ -111,7 +112,7 @@ export function prmbenchResults(stored: StoredPrmbench): PrmbenchResults {
  */
 export async function benchmarkResults(db: Db, run: ResultRun) {
   const summary = readSummary(benchmarkSummarySchema, run.summary);
-  if (!summary) return { kind: "benchmark" as const, datasetId: run.datasetId, summary: null, subsets: [] as BenchmarkSubsetResult[], prmbench: null as PrmbenchResults | null };
+  if (!summary) return { kind: "benchmark" as const, datasetId: run.datasetId, summary: null, subsets: [] as BenchmarkSubsetResult[], prmbench: null as PrmbenchResults | null, simulatorExpectation: null as SimulatorExpectation | null };
   const stored = summary.acc_err_ci95 !== undefined && summary.acc_cor_ci95 !== undefined && summary.average_f1_ci95 !== undefined;
   const intervals: ProcessBenchIntervals = stored
     ? { f1_ci95: summary.f1_ci95, acc_err_ci95: summary.acc_err_ci95!, acc_cor_ci95: summary.acc_cor_ci95!, average_f1_ci95: summary.average_f1_ci95 ?? null }
@@ -153,6 +154,8 @@ export async function benchmarkResults(db: Db, run: ResultRun) {
     subsets,
     /** A PRMBench run's PRMScore, F1 and negative F1 (totals and per class, with intervals); null for a ProcessBench run. */
     prmbench: summary.prmbench ? prmbenchResults(summary.prmbench) : null,
+    /** A built-in simulated judge's expected figures on these solutions, from its configured per-chunk accuracy; null for any other judge. */
+    simulatorExpectation: summary.simulatorExpectation ?? null,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   prmbenchClassRows,
   prmbenchCorrectRows,
   prmbenchFacts,
+  simulatorExpectationNote,
   type ResultsOf,
 } from "./shaping";
 
@@ -57,10 +58,26 @@ export function BenchmarkResults({ result, runId }: { result: ResultsOf<"benchma
         <>
           <Facts facts={benchmarkFacts(result)} />
           <FirstErrorTable result={result} firstColumn="Subset" />
+          <SimulatorExpectation result={result} />
         </>
       )}
       {compare}
     </ResultCard>
+  );
+}
+
+/** For a built-in simulated judge: why its figures are what they are, expected beside measured. */
+function SimulatorExpectation({ result }: { result: ResultsOf<"benchmark"> }) {
+  const note = simulatorExpectationNote(result);
+  if (!note) return null;
+  return (
+    <section className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-slate-700 dark:border-amber-900 dark:bg-amber-950/40 dark:text-slate-200" data-testid="simulator-expectation">
+      <h3 className="font-medium">{note.title}</h3>
+      <p className="mt-1">{note.text}</p>
+      <div className="mt-2">
+        <Facts facts={note.facts} />
+      </div>
+    </section>
   );
 }
 

@@ -219,6 +219,41 @@ function accuracyText(accuracy: ResultsOf<"benchmark">["subsets"][number]["accEr
   return accuracy ? `${percentWithInterval(accuracy.estimate, accuracy.lower, accuracy.upper)} (${count(accuracy.hits)}/${count(accuracy.of)})` : "—";
 }
 
+/**
+ * Why a built-in simulated judge scores what it scores: its configured per-chunk
+ * accuracy compounds over a solution's chunks (a correct solution counts only if
+ * every chunk is voted Positive), so the expected figures on these solutions sit
+ * beside the measured ones. Null for any other judge.
+ */
+export function simulatorExpectationNote(result: ResultsOf<"benchmark">): { title: string; text: string; facts: Array<{ label: string; value: string; note?: string }> } | null {
+  const e = result.simulatorExpectation;
+  if (!e) return null;
+  const pooled = (pick: (s: ResultsOf<"benchmark">["subsets"][number]) => { hits: number; of: number } | null) => {
+    const parts = result.subsets.map(pick).filter((a): a is { hits: number; of: number } => a !== null);
+    const of = parts.reduce((n, a) => n + a.of, 0);
+    return of ? parts.reduce((n, a) => n + a.hits, 0) / of : null;
+  };
+  const accErr = pooled((s) => s.accErr);
+  const accCor = pooled((s) => s.accCor);
+  const f1 = accErr !== null && accCor !== null ? (accErr + accCor > 0 ? (2 * accErr * accCor) / (accErr + accCor) : 0) : null;
+  const measured = (value: number | null) => (value === null ? undefined : `measured ${percent(value)}`);
+  const chunks = e.meanChunksCorrect === null ? "" : ` Here the correct solutions have ${amount(e.meanChunksCorrect)} chunks on average, each a chance to flag one wrongly.`;
+  return {
+    title: `Why ${e.judge} scores this`,
+    text:
+      `${e.judge} is a simulated judge: it knows each chunk's truth and answers it rightly with probability ${percent(e.accuracy)}, independently per chunk ` +
+      `(Positive bias ${percent(e.positiveBias)}, ${percent(e.unparseableRate)} unreadable answers), ${e.samples === 1 ? "one sample" : `${e.samples} samples voted`} per chunk. ` +
+      `A chunk's vote is Positive on a right chunk with probability ${percent(e.chunkPositiveGivenPositive)} and Negative on a wrong one with ${percent(e.chunkNegativeGivenNegative)}; ` +
+      `a correct solution is scored correct only if every one of its chunks is voted Positive, and a wrong one only if every chunk before its first error is.${chunks} ` +
+      "The expected figures below follow from that configuration alone; they describe the simulator, not how a real judge of that accuracy would do on ProcessBench, where per-chunk errors are neither independent nor this frequent.",
+    facts: [
+      { label: "Expected acc_err", value: e.acc_err === null ? "—" : percent(e.acc_err), note: measured(accErr) },
+      { label: "Expected acc_cor", value: e.acc_cor === null ? "—" : percent(e.acc_cor), note: measured(accCor) },
+      { label: "Expected F1", value: e.f1 === null ? "—" : percent(e.f1), note: measured(f1) },
+    ],
+  };
+}
+
 export function benchmarkRows(result: ResultsOf<"benchmark">) {
   return result.subsets.map((s) => ({
     subset: s.subset,
