@@ -16,6 +16,21 @@ export const APP_ORIGIN = "http://localhost:3981";
 export const TRUSTED_ORIGIN = "https://proxy.example.test";
 export const PASSWORD = "route-harness-password";
 
+/**
+ * Closes and forgets the process-wide handles the app keeps on globalThis (its
+ * Prisma client, auth instance and queue sender: apps/web/src/server/deps.ts),
+ * so the next getDb()/getAuth() opens them on the current DATABASE_URL.
+ */
+async function forgetProcessHandles(): Promise<void> {
+  const handles = globalThis as { stepwiserDb?: { $disconnect(): Promise<void> }; stepwiserAuth?: unknown; stepwiserQueue?: Promise<{ stop(): Promise<void> }> };
+  const { stepwiserDb: db, stepwiserQueue: queue } = handles;
+  delete handles.stepwiserDb;
+  delete handles.stepwiserAuth;
+  delete handles.stepwiserQueue;
+  await db?.$disconnect().catch(() => {});
+  await queue?.then((q) => q.stop()).catch(() => {});
+}
+
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src/app/api");
 
 export interface RouteFile {
@@ -59,11 +74,17 @@ export function exportedMethods(module: RouteModule): HttpMethod[] {
  */
 export async function startHarness(postgresAdminUrl: string): Promise<Harness> {
   const database = await createTestDatabase(postgresAdminUrl);
-  process.env.DATABASE_URL = database.url;
-  process.env.STEPWISER_AUTH_SECRET = "r".repeat(40);
-  process.env.STEPWISER_PUBLIC_URL = APP_ORIGIN;
-  process.env.STEPWISER_TRUSTED_ORIGINS = TRUSTED_ORIGIN;
-  process.env.STEPWISER_SIGN_IN_PER_MINUTE = "1000";
+  const settings: Record<string, string> = {
+    DATABASE_URL: database.url,
+    STEPWISER_AUTH_SECRET: "r".repeat(40),
+    STEPWISER_PUBLIC_URL: APP_ORIGIN,
+    STEPWISER_TRUSTED_ORIGINS: TRUSTED_ORIGIN,
+    STEPWISER_SIGN_IN_PER_MINUTE: "1000",
+  };
+  const previousEnv = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, settings);
+  // Test files share a worker process: handles an earlier file made point at its database, dropped since.
+  await forgetProcessHandles();
 
   const routes = new Map<string, RouteModule>();
   for (const { route, file } of discoverRouteFiles()) routes.set(route, (await import(file)) as RouteModule);
@@ -107,6 +128,11 @@ export async function startHarness(postgresAdminUrl: string): Promise<Harness> {
     async close() {
       const auth = getAuth() as unknown as { options?: { database?: { end?: () => Promise<void> } } };
       await auth.options?.database?.end?.().catch(() => {});
+      await forgetProcessHandles();
+      for (const [key, value] of Object.entries(previousEnv)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
       await database.drop();
     },
   };
