@@ -16,6 +16,7 @@ import {
   publishedSources,
   sameJudgeText,
   scalingAverageName,
+  simulatedJudgeNote,
   type MeasuredInput,
 } from "../src/app/(app)/compare/leaderboard";
 
@@ -41,6 +42,16 @@ describe("compare leaderboard", () => {
     expect(measuredF1Text(rows[0]!)).toBe("71.0");
     // No PRMBench run of the same judge: nothing in the PRMScore column.
     expect(prmscoreCellText(rows[0]!)).toBe("—");
+  });
+
+  it("marks runs of a simulated judge and explains under the table why their F1 is what it is; nothing when no judge is simulated", () => {
+    const rows = measuredLeaderboard([{ ...run("sim", 0.2), simulatedJudge: true }, run("real", 0.6)]);
+    expect(rows.map((r) => [r.id, r.simulated])).toEqual([
+      ["real", false],
+      ["sim", true],
+    ]);
+    expect(simulatedJudgeNote(rows)).toMatch(/built-in simulated cluster.*every chunk is judged Positive.*say nothing about a real judge/);
+    expect(simulatedJudgeNote(measuredLeaderboard([run("real", 0.6)]))).toBeNull();
   });
 
   const medium = { runId: "pb-medium", name: "Demo benchmark: medium judge", datasetId: "demo", datasetName: "Simulated world (demo)", protocolRef: "stepwiser-chunk@v2" };

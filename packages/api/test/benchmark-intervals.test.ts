@@ -48,6 +48,9 @@ describe("benchmark intervals on the results page and in Compare", () => {
     // Some interval is not a point: the checks above compare numbers that could differ.
     expect(page.subsets.some((s) => [s.f1, s.accErr!, s.accCor!].some((m) => m.lower! < m.upper!))).toBe(true);
     expect(summary.averageF1.estimate).toBe(row.average.f1);
+    // Both judges are the simulated cluster's: Compare marks them, and the benchmark page states what sim-judge-weak's setting predicts.
+    expect(compare.runs.map((r) => r.simulatedJudge)).toEqual([true, true]);
+    expect(page.simulatorExpectation).toMatchObject({ judge: "sim-judge-weak", accuracy: 0.65, samples: 1 });
     expect(bounds(summary.averageF1)).toEqual(row.average.ci.f1);
     // Both say what the average is over: the world's one subset, a partial average.
     expect([summary.subsetsInAverage, summary.averageIsPartial]).toEqual([["sim"], true]);

@@ -1,4 +1,5 @@
 import { averageCoverage, checkpointReplicates, compareCheckpointCounts, compareCheckpoints, goldSubset, InputError, JUDGE_PROTOCOLS, packReplicates, PUBLISHED_PRMBENCH_PRMSCORE, PUBLISHED_PROCESSBENCH_F1, unpackReplicates, type CheckpointComparison, type RunReplicates } from "@stepwiser/core";
+import { DEFAULT_SIM_MODELS } from "@stepwiser/inference/sim";
 import { createHash } from "node:crypto";
 import type { Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
@@ -100,6 +101,8 @@ async function compareFromGold(
  * ProcessBench average F1 (`sameJudgeProcessBench`, named); `publishedPrmbench`
  * are PRMScores published by PRMBench's authors, apart from the measured ones.
  */
+const SIMULATED_MODEL_IDS = new Set(DEFAULT_SIM_MODELS.map((m) => m.id));
+
 export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds: string[]; baselineRunId: string; resamples: number; seed: number }>) {
   if (!input.runIds.includes(input.baselineRunId)) {
     throw new InputError(`the baseline ${input.baselineRunId} must be one of the compared runs`);
@@ -144,6 +147,8 @@ export async function compareCheckpointRuns({ db, input }: ServiceArgs<{ runIds:
       protocol: { id: run.protocol, version: Number(run.protocolRef.split("@v")[1]), label: JUDGE_PROTOCOLS[run.protocol].label, ref: run.protocolRef, template: run.promptTemplateId },
       ...comparison.runs[i]!,
       ...readings.runs[i]!,
+      /** Its judge is a model of the built-in simulated cluster: its figures follow from the model's configured accuracy, not from a real judge. */
+      simulatedJudge: run.judgeModel !== null && SIMULATED_MODEL_IDS.has(run.judgeModel),
     })),
     published: PUBLISHED_PROCESSBENCH_F1,
     publishedPrmbench: PUBLISHED_PRMBENCH_PRMSCORE,

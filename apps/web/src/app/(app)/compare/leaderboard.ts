@@ -39,6 +39,8 @@ export interface MeasuredInput {
   average: { f1: number; ci: { f1: { lower: number; upper: number } } };
   /** The run's own PRMBench figures (`from` null), or those of its judge's PRMBench run. */
   prmbench?: { prmscore: number; f1: number; negativeF1: number; n: number; ci: { lower: number; upper: number } | null; from: SameJudgeRun | null } | null;
+  /** Its judge is a model of the built-in simulated cluster. */
+  simulatedJudge?: boolean;
   /** On a PRMBench comparison: the average F1 of its judge's ProcessBench run. */
   sameJudgeProcessBench?: { averageF1: number; ci: { lower: number; upper: number } | null; subsetsInAverage: string[]; averageIsPartial: boolean; from: SameJudgeRun } | null;
 }
@@ -58,6 +60,18 @@ export interface MeasuredRow {
   processBench: { averageF1: number; ci: { lower: number; upper: number } | null; partial: boolean; from: SameJudgeRun | null } | null;
   /** The PRMBench PRMScore column: the run's own (PRMBench runs) or its judge's PRMBench run's (named); null when there is none. */
   prmbench: { prmscore: number; defined: boolean; ci: { lower: number; upper: number } | null; from: SameJudgeRun | null } | null;
+  /** Its judge is a model of the built-in simulated cluster (marked in the table, explained under it). */
+  simulated: boolean;
+}
+
+/** What the leaderboard says under its table when a ranked run's judge is simulated; null when none is. */
+export function simulatedJudgeNote(rows: readonly MeasuredRow[]): string | null {
+  if (!rows.some((row) => row.simulated)) return null;
+  return (
+    "Runs marked “simulated” are judged by a model of the built-in simulated cluster. It knows each chunk's truth and answers rightly with a configured probability, independently per chunk, " +
+    "so its F1 follows from that setting and the solutions' lengths (a correct solution counts only if every chunk is judged Positive): a benchmark run's page shows the figures the setting predicts beside the measured ones. " +
+    "They test the studio's plumbing and say nothing about a real judge."
+  );
 }
 
 /**
@@ -82,7 +96,7 @@ export function measuredLeaderboard(runs: readonly MeasuredInput[], benchmark: L
   sorted.forEach(({ run, value, processBench, prmbench }, i) => {
     const previous = rows[i - 1];
     const rank = value === null ? null : previous && previous.value === value ? previous.rank : i + 1;
-    rows.push({ id: run.id, rank, isBaseline: run.isBaseline, protocolLabel: run.protocol.label, protocolRef: run.protocol.ref, template: run.protocol.template ?? null, value, processBench, prmbench });
+    rows.push({ id: run.id, rank, isBaseline: run.isBaseline, protocolLabel: run.protocol.label, protocolRef: run.protocol.ref, template: run.protocol.template ?? null, value, processBench, prmbench, simulated: run.simulatedJudge ?? false });
   });
   return rows;
 }
