@@ -22,6 +22,8 @@ const config: NextConfig = {
     { source: "/api/queues/:path*", destination: "/api/annotation-queues/:path*", permanent: true },
     // A solution's page was /trajectories/[id] before the concept had one name.
     { source: "/trajectories/:path*", destination: "/solutions/:path*", permanent: true },
+    // Browsers that look for an icon without reading the page's <link rel="icon"> find the app's one.
+    { source: "/favicon.ico", destination: "/icon.svg", permanent: false },
   ],
 };
 

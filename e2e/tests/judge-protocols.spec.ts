@@ -47,18 +47,24 @@ test("endpoints declare the judge protocols they speak, and the launch form offe
   await expect(protocol).toHaveValue("stepwiser-chunk");
   await expect(protocol.locator("option")).toHaveCount(4);
   await expect(protocol.locator("option", { hasText: "ThinkPRM (thinkprm@v2)" })).toHaveCount(1);
-  await launch.locator("#run-field-judgeEndpoint").selectOption("sim-judge-strong");
-  const warning = launch.getByRole("alert");
-  await expect(warning).toHaveCount(0);
+  // Picked before the endpoint, a protocol the endpoint does not declare is kept, marked, and refused once, beside the select.
   await protocol.selectOption("thinkprm");
-  await expect(warning).toContainText('The endpoint "sim-judge-strong" does not declare ThinkPRM (thinkprm); it speaks: StepWiser chunk judge, ProcessBench critic.');
+  await launch.locator("#run-field-judgeEndpoint").selectOption("sim-judge-strong");
+  const errors = launch.getByTestId("field-error");
+  await expect(errors).toHaveCount(1);
+  await expect(errors).toContainText('The endpoint "sim-judge-strong" does not declare ThinkPRM (thinkprm); it speaks: StepWiser chunk judge, ProcessBench critic.');
+  await expect(protocol.locator("option")).toHaveText(["StepWiser chunk judge (stepwiser-chunk@v1)", "ThinkPRM (thinkprm@v2) — not declared by sim-judge-strong"]);
+  // Otherwise the select offers what the chosen endpoint declares.
   await launch.locator("#run-field-judgeEndpoint").selectOption("sim-thinkprm");
-  await expect(warning).toHaveCount(0);
+  await expect(errors).toHaveCount(0);
+  await expect(protocol.locator("option")).toHaveText(["ThinkPRM (thinkprm@v2)"]);
 
   // A discriminative PRM asks for its threshold and variant; GenPRM for code execution, off by default, with its limits once on.
+  await launch.locator("#run-field-judgeEndpoint").selectOption("sim-math-prm");
   await protocol.selectOption("discriminative-prm");
   await expect(launch.getByRole("spinbutton", { name: "Threshold" })).toHaveValue("0.5");
   await expect(launch.getByRole("combobox", { name: "PRM variant" })).toHaveValue("qwen2.5-math-prm");
+  await launch.locator("#run-field-judgeEndpoint").selectOption("sim-genprm");
   await protocol.selectOption("genprm");
   await expect(launch.getByRole("spinbutton", { name: "Threshold" })).toHaveCount(0);
   const execute = launch.getByRole("checkbox", { name: "Execute code blocks in a sandbox" });
@@ -125,7 +131,16 @@ test("a critic benchmark with Maj@4 shows its outputs counted and every sample's
   // The launch form's paper preset writes the 7B policy's label rules.
   await page.goto("/runs/new?kind=annotate");
   const launch = page.getByRole("form", { name: "Launch a run" });
-  await launch.getByRole("combobox", { name: "Paper preset" }).selectOption("paper-7b");
-  const rules = JSON.parse(await launch.locator("#run-field-labelRules").inputValue()) as Array<Record<string, unknown>>;
-  expect(rules).toEqual([{ rule: "abs-q", evidence: "own-prefix" }, { rule: "rel-ratio", gamma: 0.7 }, { rule: "rel-effective", alpha: 0.8, n: 4 }]);
+  const rows = launch.getByTestId("label-rule-row");
+  await launch.getByRole("button", { name: "Remove rule 3" }).click();
+  await expect(rows).toHaveCount(2);
+  await launch.getByRole("button", { name: "Paper, 1.5B policy (γ 0.8, α 0.4)" }).click();
+  await expect(launch.locator("#run-field-labelRules-1-gamma")).toHaveValue("0.8");
+  await launch.getByRole("button", { name: "Paper, 7B policy (γ 0.7, α 0.8)" }).click();
+  await expect(rows).toHaveCount(3);
+  await expect(launch.locator("#run-field-labelRules-0-rule")).toHaveValue("abs-q");
+  await expect(launch.locator("#run-field-labelRules-0-evidence")).toHaveValue("own-prefix");
+  await expect(launch.locator("#run-field-labelRules-1-gamma")).toHaveValue("0.7");
+  await expect(launch.locator("#run-field-labelRules-2-alpha")).toHaveValue("0.8");
+  await expect(launch.locator("#run-field-labelRules-2-n")).toHaveValue("4");
 });

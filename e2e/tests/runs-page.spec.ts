@@ -1,8 +1,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test, type Page } from "@playwright/test";
+import { openAdvanced } from "./launch-run";
 import { signIn } from "./sign-in";
-import { mutate, query } from "./trpc";
+import { mutate, query, upload } from "./trpc";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const screenshot = (name: string) => path.join(repoRoot, "e2e/screenshots", name);
@@ -136,6 +137,7 @@ test("a launched long judge run shows live progress on the Runs page and is canc
   const form = page.getByRole("form", { name: "Launch a run" });
   await form.getByLabel("Run kind").selectOption("judge");
   await form.locator("#run-field-judgeEndpoint").selectOption("sim-judge-medium");
+  await openAdvanced(form);
   for (const [field, value] of [["samples", "32"], ["temperature", "1"], ["concurrency", "1"]]) await form.locator(`#run-field-${field}`).fill(value!);
   await expect(form.getByLabel("Name", { exact: true })).toHaveAttribute("placeholder", "generated from kind, model and parameters");
   await form.getByLabel("Name", { exact: true }).fill("e2e long judge");
@@ -167,4 +169,59 @@ test("a launched long judge run shows live progress on the Runs page and is canc
   // Audited per run, as the run page's cancel is.
   const audit = await query<{ entries: Array<{ action: string; entityId: string }> }>(page.request, "audit.list", { action: "run.cancel_requested", entityId: runId });
   expect(audit.entries.map((entry) => entry.action)).toEqual(["run.cancel_requested"]);
+});
+
+test("the Runs page sorts by average F1 on the server, either way, and hides data jobs unless asked", async ({ page }) => {
+  test.setTimeout(200_000);
+  await signIn(page);
+  // The demo's benchmark pair, once both have finished (their figures are written when they do).
+  await expect(async () => {
+    const { runs } = await query<{ runs: ListedRun[] }>(page.request, "run.list", { kinds: ["benchmark"], statuses: ["completed"], search: "Demo benchmark" });
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+  }).toPass({ timeout: 150_000, intervals: [2000] });
+
+  await page.goto("/runs");
+  const header = runsTable(page).getByRole("columnheader", { name: /Average F1/ });
+  /** The average F1 of each listed run that has one, in the order shown. */
+  const shownF1s = async () => (await runsTable(page).getByTestId("run-averageF1").allTextContents()).map((text) => Number.parseFloat(text));
+  await header.getByRole("button").click();
+  await expect(page).toHaveURL(/[?&]sort=averageF1/);
+  await expect(header).toHaveAttribute("aria-sort", "descending");
+  await expect(runsTable(page).locator("tbody tr").filter({ hasText: "Demo benchmark" }).getByTestId("run-averageF1")).toHaveCount(2);
+  // The rows the server sent for this sort (the previous page stays on screen until they arrive): highest first.
+  const firstHasF1 = () => runsTable(page).locator("tbody tr").first().getByTestId("run-averageF1").count();
+  await expect.poll(firstHasF1).toBe(1);
+  await expect.poll(async () => {
+    const shown = await shownF1s();
+    return shown.length >= 2 && shown.every((f1, i) => i === 0 || shown[i - 1]! >= f1);
+  }).toBe(true);
+  const descending = await shownF1s();
+  // The simulated world is no ProcessBench subset: the average says it is partial, and over what.
+  await expect(runsTable(page).getByTestId("run-averageF1").first()).toContainText("(partial)");
+  await expect(runsTable(page).getByTestId("run-averageF1").first()).toHaveAttribute("title", /partial average: over the subset/);
+  await page.screenshot({ path: screenshot("runs-sorted.png"), fullPage: true });
+
+  await header.getByRole("button").click();
+  await expect(page).toHaveURL(/[?&]order=asc/);
+  await expect(header).toHaveAttribute("aria-sort", "ascending");
+  await expect.poll(shownF1s).toEqual([...descending].reverse());
+  const ascending = await shownF1s();
+  // Runs without an average F1 come after those with one, in either order.
+  const cells = await runsTable(page).locator("tbody tr").evaluateAll((rows) => rows.map((row) => row.querySelector('[data-testid="run-averageF1"]') !== null));
+  expect(cells.indexOf(false)).toBe(ascending.length);
+
+  // An import is a data job (this suite's demo has only the simulated world, so it imports one solution itself): hidden until asked for.
+  const fileId = await upload(page.request, "runs-page.jsonl", `${JSON.stringify({ uid: "runs-page-1", question: "What is 1 + 1?", steps: ["1 + 1 = 2"] })}\n`);
+  const { runId: importRunId } = await mutate<{ runId: string }>(page.request, "import.start", { fileId, options: { format: "jsonl", mapping: { problem: "question", steps: "steps", id: "uid" }, datasetName: "Runs page import" } });
+  await page.goto("/runs");
+  const imports = runsTable(page).locator('tbody tr[data-kind="import"]');
+  await expect(runsTable(page).locator("tbody tr").first()).toBeVisible();
+  await expect(imports).toHaveCount(0);
+  const filters = page.getByRole("region", { name: "Filter runs" });
+  await filters.getByRole("checkbox", { name: "Show data jobs" }).check();
+  await expect(page).toHaveURL(/[?&]data=1/);
+  await expect(rowOf(page, importRunId)).toBeVisible();
+  await expect(rowOf(page, importRunId)).toHaveAttribute("data-kind", "import");
+  await filters.getByRole("checkbox", { name: "Show data jobs" }).uncheck();
+  await expect(imports).toHaveCount(0);
 });

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { InputError } from "@stepwiser/core";
-import { asksForHelp, helpNameFor, renderHelp, USAGE } from "./help";
+import { asksForHelp, helpNameFor, listedFlagNames, renderHelp, USAGE } from "./help";
+import { unknownFlagsAs } from "./input/flags";
+import { RemoteApiError, RemoteConnectionError } from "./remote/client";
+import { resolveRemote, takeRemoteFlags } from "./remote/settings";
 import { UsageError } from "./usage-error";
 
 type Command = (args: string[]) => Promise<void>;
@@ -32,6 +35,14 @@ const commands: Record<string, () => Promise<Command>> = {
 /** The command names dispatch knows ("run", "sim dataset", …), for tests that check each has help. */
 export const COMMAND_NAMES: readonly string[] = Object.keys(commands);
 
+/** Commands that never touch a database: they run the same in remote mode (STEPWISER_URL). */
+const DATABASE_FREE = new Set(["processbench score", "prmbench score", "grade", "label", "verdict", "segment", "sim run-batch", "sim-cluster", "chunks check", "sandbox run", "sandbox check"]);
+
+/** Commands with a remote mode: their own arguments may carry --url and --token (`endpoint` only for `endpoint list`, whose siblings have a --url of their own). */
+function takesRemoteFlags(name: string, args: readonly string[]): boolean {
+  return ["run", "export", "import", "import report"].includes(name) || (name === "endpoint" && args[0] === "list");
+}
+
 /** The command name (from the commands map) argv starts with: the longest, so "processbench score" wins over a shorter prefix. */
 function commandOf(argv: readonly string[]): string | undefined {
   const names = Object.keys(commands).sort((a, b) => b.split(" ").length - a.split(" ").length);
@@ -44,7 +55,10 @@ export function cliVersion(): string {
   return manifest.version ?? "unknown";
 }
 
-async function dispatch(argv: string[]) {
+async function dispatch(given: string[]) {
+  // `stepwiser --url URL --token TOKEN <command> …`: remote mode's flags before the command.
+  const leading = takeRemoteFlags(given, { leadingOnly: true });
+  const argv = leading.args;
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") {
     process.stdout.write(USAGE);
     return;
@@ -73,8 +87,23 @@ async function dispatch(argv: string[]) {
       process.stdout.write(renderHelp(helpNameFor(name, args)));
       return;
     }
+    const helpName = helpNameFor(name, args);
+    let commandArgs = args;
+    if (!DATABASE_FREE.has(name)) {
+      const own = takesRemoteFlags(name, args) ? takeRemoteFlags(args) : { args, flags: {} };
+      const remote = resolveRemote({ ...leading.flags, ...own.flags }, process.env);
+      if (remote) {
+        // Remote mode: the studio's REST API; its module loads no database client.
+        const { runRemoteCommand } = await import("./remote/commands");
+        return await runRemoteCommand(name, own.args, remote).catch(unknownFlagsAs(helpName, () => listedFlagNames(helpName)));
+      }
+      commandArgs = own.args;
+    } else if (leading.flags.url !== undefined || leading.flags.token !== undefined) {
+      // A command that needs no database runs here either way; remote flags given to it are still checked.
+      resolveRemote(leading.flags, process.env);
+    }
     const run = await commands[name]!();
-    return run(args);
+    return await run(commandArgs).catch(unknownFlagsAs(helpName, () => listedFlagNames(helpName)));
   }
   // The command names, not the whole usage: a mistyped command gets a short answer that points to the full one.
   const known = [...new Set(Object.keys(commands).map((command) => command.split(" ")[0]!))].join(", ");
@@ -100,6 +129,7 @@ export async function runCommandLine(argv: string[]): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`stepwiser: ${message}\n`);
+    if (error instanceof RemoteApiError || error instanceof RemoteConnectionError) return error.exitCode;
     return error instanceof UsageError || error instanceof InputError || isNodeArgumentError(error) ? 2 : 1;
   } finally {
     process.exitCode = outerExitCode;

@@ -68,6 +68,10 @@ commands:
   sandbox check
       The isolation code blocks run under here (bubblewrap, namespaces, uid, seccomp, limits,
       budget), or why code execution is refused (exit 1).
+  run list [--kind K] [--status S] [--limit N] [--offset N] [--include-data-jobs]
+      One page of runs, newest first, as {"runs": [...], "nextOffset"} (null on the last
+      page; pass it as --offset for the next); imports and exports only with --kind or
+      --include-data-jobs.
   run <kind> --config FILE.json [--dry-run] [--preset paper-1.5b|paper-7b] [--detach | --offline] [--name N] [--tag T …] [--notes TEXT]
       Launch a run (annotate, …) and follow its progress; works the queue here too
       unless --detach. --offline (annotate, judge) only creates the run, for batch
@@ -75,6 +79,7 @@ commands:
       applied, storing nothing. run cancel|resume|status|predictions <runId>;
       run relabel <runId> --rule R [--gamma x | --alpha x --n k] (from stored Q-values);
       run edit <runId> [--name N] [--tag T …] [--notes TEXT] (rename, retag).
+      run launch <kind> … is run <kind> ….
   plan annotate --config FILE.json --tokens-per-second N [--prefill-tokens-per-second N]
       Estimate an annotate run before launching it: requests, rollouts, prompt and
       generated tokens and hours at that throughput, from the dataset's chunks and
@@ -102,6 +107,15 @@ commands:
   sim-cluster [--replicas N] [--port P] [--config FILE] [--time-scale X] [--dialect vllm|sglang]
       Run simulated vLLM (or SGLang) replicas (sim-policy, sim-judge-*, sim-segmenter,
       arith-checker) until Ctrl-C; prints their URLs as one JSON line.
+
+remote mode (a deployed studio, no database credentials):
+  STEPWISER_URL=<the studio's address> STEPWISER_TOKEN=<an API token> stepwiser <command>
+      (or --url URL --token TOKEN, before the command or among its flags; they win over the
+      environment). run list, run <kind>, run status|cancel|resume|predictions, export,
+      import, import report and endpoint list then go through the studio's REST API
+      (/api/v1) and open no database; its workers do the work. Commands that need the
+      database are refused (exit 2); those that need none (grade, label, …) run here.
+      A refusal of the API prints its code, field and message (exit 2 for bad input, 1 otherwise).
 `;
 
 type Flag = readonly [flag: string, meaning: string];
@@ -356,6 +370,32 @@ export const HELP: Readonly<Record<string, CommandHelp>> = {
     ],
     example: 'stepwiser run judge --config judge.json --name "strong judge, prompt v2" --tag baseline',
   },
+  "run list": {
+    summary: 'One page of runs, newest first, as {"runs": [...], "nextOffset"} (the runs as the REST API lists them; nextOffset null on the last page). Imports and exports are listed only with --kind or --include-data-jobs, as on the Runs page.',
+    synopsis: ["run list [--kind K] [--status S] [--limit N] [--offset N] [--include-data-jobs]"],
+    flags: [
+      ["--kind K", "only runs of this kind (import, generate, segment, annotate, judge, benchmark, chunk-reset, best-of-n, export)"],
+      ["--status S", "only runs in this status (queued, running, completed, completed_with_failures, failed, cancelled)"],
+      ["--limit N", "runs in the page (1–200, default 50)"],
+      ["--offset N", "runs to skip: the previous page's nextOffset (default 0)"],
+      ["--include-data-jobs", "also list imports and exports"],
+    ],
+    example: "stepwiser run list --kind judge --status completed --limit 5",
+  },
+  "run launch": {
+    summary: "The same as `run <kind> …`: launch a run of a kind and follow it (flags as `run --help` lists them).",
+    synopsis: ["run launch <kind> --config FILE.json [--detach | --offline] [--name N] [--tag T …] [--notes TEXT]"],
+    flags: [
+      ["<kind>", "annotate, judge, segment, generate, benchmark, best-of-n or chunk-reset"],
+      ["--config FILE.json", "the run's configuration"],
+      ["--detach", "only queue the run; do not follow it"],
+      ["--offline", "annotate, judge: only create the run, for batch export/import"],
+      ["--name NAME", "what to call the run"],
+      ["--tag TAG", "a tag; repeat the flag or separate tags with commas"],
+      ["--notes TEXT", "Markdown notes on the run"],
+    ],
+    example: "stepwiser run launch judge --config judge.json --url https://studio.example.org --token \"$STEPWISER_TOKEN\"",
+  },
   "run edit": {
     summary: "Rename a run or change its tags or notes (recorded in the audit log as the first admin).",
     synopsis: ["run edit <runId> [--name NAME | --generated-name] [--tag TAG … | --no-tags] [--notes TEXT]"],
@@ -547,13 +587,27 @@ export function synopsisOf(name: string): string[] {
   return lines;
 }
 
+/** The flags of remote mode, listed in the help of every command that has one. */
+const REMOTE_FLAGS: readonly Flag[] = [
+  ["--url URL", "remote mode: the studio's address (default STEPWISER_URL); with a token, the command goes through its REST API"],
+  ["--token TOKEN", "remote mode: an API token from the studio's Settings → API tokens (default STEPWISER_TOKEN); never printed"],
+];
+
+/** Whether help entry `name` is a command remote mode runs (the others need the database, or none). */
+export function hasRemoteMode(name: string): boolean {
+  const [first, second] = name.split(" ");
+  if (first === "run") return second !== "relabel" && second !== "edit";
+  if (first === "export" || first === "import") return true;
+  return name === "endpoint list";
+}
+
 /** `<command> --help`: synopsis, summary, flags (one line each) and an example. */
 export function renderHelp(name: string): string {
   const help = HELP[name];
   if (!help) throw new Error(`no help for command "${name}"`);
   const synopsis = synopsisOf(name);
   if (synopsis.length === 0) throw new Error(`no synopsis for command "${name}" in USAGE`);
-  const flags: Flag[] = [...help.flags, ["-h, --help", "print this help"]];
+  const flags: Flag[] = [...help.flags, ...(hasRemoteMode(name) ? REMOTE_FLAGS : []), ["-h, --help", "print this help"]];
   const width = Math.max(...flags.map(([flag]) => flag.length));
   return [
     ...synopsis.map((line, i) => `${i === 0 ? "usage:" : "      "} ${line.startsWith("  ") ? `          ${line}` : `stepwiser ${line}`}`),
@@ -581,6 +635,12 @@ export function helpNameFor(command: string, rest: readonly string[]): string {
     name = `${name} ${word}`;
   }
   return name;
+}
+
+/** The long flags (without "--") help entry `name` lists, e.g. ["config", "detach"] for "run". */
+export function listedFlagNames(name: string): string[] {
+  const names = (HELP[name]?.flags ?? []).flatMap(([flag]) => [...flag.matchAll(/--([a-z0-9][a-z0-9-]*)/g)].map((m) => m[1]!));
+  return [...new Set(names)];
 }
 
 /** Whether a command's arguments ask for help (`--help` or `-h` before any `--`). */

@@ -69,9 +69,12 @@ describe("stepwiser import <format> and stepwiser export", () => {
   });
 
   it("exports a verl training set and the labels of a Math-Shepherd import", async () => {
+    // From here on the database has an admin: the command line's imports and exports are theirs.
+    const admin = await database.db.user.create({ data: { id: "admin-cli-io", email: "admin@cli-io.test", name: "Admin", role: "admin" } });
     const imported = await cli(["import", "math-shepherd", path.join(fixtures, "math-shepherd.jsonl")]);
     expect(imported.code, imported.stderr).toBe(0);
     const runId = (JSON.parse(imported.stdout) as { runs: Array<{ runId: string }> }).runs[0]!.runId;
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: runId } })).createdById).toBe(admin.id);
 
     const out = path.join(scratch, "verl");
     const exported = await cli(["export", "training-set", "--run", runId, "--rule", "abs-q", "--format", "verl", "--held-out", "0", "--out", out]);
@@ -80,6 +83,7 @@ describe("stepwiser import <format> and stepwiser export", () => {
     expect(result.status).toBe("completed");
     expect((await readdir(out)).sort()).toEqual(result.files.map((f) => f.fileName).sort());
     expect(result.files.map((f) => f.fileName)).toEqual(expect.arrayContaining(["train.parquet", "reward.py", "manifest.json"]));
+    expect((await database.db.run.findFirstOrThrow({ where: { kind: "export" }, orderBy: { createdAt: "desc" } })).createdById).toBe(admin.id);
     const manifest = JSON.parse(await readFile(path.join(out, "manifest.json"), "utf8")) as { splits: { train: { after: { positive: number; negative: number } } } };
     expect(manifest.splits.train.after.positive).toBe(manifest.splits.train.after.negative);
     expect((await readFile(path.join(out, "train.parquet"))).subarray(0, 4).toString("latin1")).toBe("PAR1");

@@ -48,6 +48,14 @@ describe("stepwiser run", () => {
     expect(jsonOf(relabel)).toMatchObject({ solutions: 6, requests: 0, rules: ["rel-ratio(gamma=0.9)"] });
     const stored = await database.db.run.findUniqueOrThrow({ where: { id: run.runId } });
     expect(stored.requests).toBe(run.requests);
+    // No admin in this database yet: the run is taken, its creator unknown.
+    expect(stored.createdById).toBeNull();
+    // Its label balance and mean confidence under its first rule (Abs-Q, own prefix), stored when it finished.
+    const [labels] = await database.db.$queryRaw<{ balance: number; confidence: number }[]>`
+      SELECT avg((label = 'Positive')::int)::float8 AS balance, avg(confidence) AS confidence
+      FROM "ChunkLabel" WHERE "runId" = ${run.runId} AND rule = 'abs_q' AND "paramsKey" = '{"evidence":"own-prefix"}'`;
+    expect(stored.labelBalance).toBeCloseTo(labels!.balance, 12);
+    expect(stored.meanConfidence).toBeCloseTo(labels!.confidence, 12);
   });
 
   it("refuses a bad config with the file and field, storing no run", async () => {
@@ -73,6 +81,8 @@ describe("stepwiser run", () => {
     expect(launched.code, launched.stderr).toBe(0);
     const { runId, name } = jsonOf(launched) as { runId: string; name: string };
     expect(name).toBe("pilot M=2");
+    // Created by the user the command line acts as, as the Runs page's "Created by" shows.
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: runId }, select: { createdById: true } })).createdById).toBe(admin.id);
     expect(await database.db.run.findUniqueOrThrow({ where: { id: runId }, select: { name: true, tags: true } })).toEqual({ name: "pilot M=2", tags: ["pilot", "cli", "smoke"] });
     await runCliInProcess(["run", "cancel", runId], env());
 
@@ -97,5 +107,17 @@ describe("stepwiser run", () => {
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain("run edit needs --name");
     expect(await database.db.run.count()).toBe(before);
+
+    // run list: newest first, filtered by kind and status, one page at a time, as GET /runs lists them.
+    const newest = await runCliInProcess(["run", "list", "--kind", "annotate", "--limit", "1"], env());
+    expect(newest.code, newest.stderr).toBe(0);
+    expect(jsonOf(newest)).toEqual({ runs: [expect.objectContaining({ id: runId, kind: "annotate", name: "annotate · sim-policy · M=2 · fixed", tags: [] })], nextOffset: 1 });
+    const completed = jsonOf(await runCliInProcess(["run", "list", "--status", "completed", "--offset", "0"], env())) as { runs: { id: string; status: string }[]; nextOffset: null };
+    expect(completed.runs.length).toBeGreaterThan(0);
+    expect(completed.runs.every((run) => run.status === "completed" && run.id !== runId)).toBe(true);
+    expect(completed.nextOffset).toBeNull();
+    const badLimit = await runCliInProcess(["run", "list", "--limit", "0"], env());
+    expect(badLimit).toMatchObject({ code: 2, stdout: "" });
+    expect(badLimit.stderr).toContain('--limit must be a whole number from 1 to 200, got "0"');
   });
 });

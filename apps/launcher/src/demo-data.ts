@@ -1,11 +1,12 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { SessionUser } from "@stepwiser/api";
 import { claimNextItem, createAnnotationQueue, defaultLabelRule, submitAssignment } from "@stepwiser/api/services/annotation-queue";
+import { actingCreatorId } from "@stepwiser/api/services/user";
 import { recordAudit, type AuditDemoRuns, type Db } from "@stepwiser/db";
 import { DEMO_PROCESSBENCH_FILES } from "@stepwiser/db/local";
-import { createSimWorldDataset, isTerminal, submitProcessBenchImport, submitRun, type JobQueue } from "@stepwiser/jobs";
+import { createSimWorldDataset, isTerminal, simWorldChunkTruth, submitProcessBenchImport, submitRun, type JobQueue } from "@stepwiser/jobs";
 
 /**
  * The demo data of a first start: every page has something to show.
@@ -17,7 +18,7 @@ import { createSimWorldDataset, isTerminal, submitProcessBenchImport, submitRun,
  * the Compare page opens on, submitted last so it is the newest). The runs execute in the background on the simulated
  * cluster. `completeDemoQueue` runs on every start after that and, once the
  * annotate run has finished, makes the demo annotation queue from its least
- * confident solutions and submits the demo annotators' labels; it resumes
+ * confident solutions (a blind queue) and submits the demo annotators' labels; it resumes
  * where it stopped, so a start interrupted midway finishes the queue next time.
  */
 
@@ -34,6 +35,8 @@ export function demoModeOf(value: string | undefined): DemoMode {
 }
 
 export const DEMO_DATASET_NAME = "Simulated world (demo)";
+/** The simulated world the demo dataset is drawn from: 24 solutions, two per problem. */
+export const DEMO_WORLD = { problems: 12, solutionsPerProblem: 2, seed: 2025 } as const;
 export const DEMO_QUEUE_NAME = "Demo: least confident Monte-Carlo labels";
 /** Solutions in the demo queue, and how many of them each demo annotator has labelled. */
 export const DEMO_QUEUE_ITEMS = 6;
@@ -82,28 +85,32 @@ export const DEMO_RUNS = {
 /**
  * The demo annotators: accounts without a password (no credential), so nobody
  * can sign in as them; they exist to have written the demo queue's labels.
- * Their rating styles differ where people differ: after the first error, and
- * on the step just before it.
+ * Each labels like a careful person who sometimes slips: they give the
+ * simulated world's true label of every chunk (+1 right, -1 wrong), and each
+ * rating is flipped, independently, with their stated error rate. The flips
+ * are seeded by annotator, solution and chunk, so every start writes the same labels.
  */
 export const DEMO_ANNOTATORS = [
-  { email: "demo-annotator-a@stepwiser.local", name: "Demo annotator A", style: "strict" },
-  { email: "demo-annotator-b@stepwiser.local", name: "Demo annotator B", style: "lenient" },
+  { email: "demo-annotator-a@stepwiser.local", name: "Demo annotator A", errorRate: 0.1 },
+  { email: "demo-annotator-b@stepwiser.local", name: "Demo annotator B", errorRate: 0.15 },
 ] as const;
 
-export type DemoRatingStyle = (typeof DEMO_ANNOTATORS)[number]["style"];
-type Rating = -1 | 0 | 1;
+type Rating = -1 | 1;
+
+/** A uniform number in [0, 1) from the annotator, solution and chunk: the same every time. */
+function seededUniform(...parts: Array<string | number>): number {
+  return createHash("sha256").update(parts.join("\u0000")).digest().readUInt32BE(0) / 2 ** 32;
+}
 
 /**
- * A demo annotator's ratings of a solution's chunks, from the simulated world's
- * true first error (-1: none). Both rate every chunk before the error +1 and the
- * error -1; the strict one rates everything after it -1 as well, the lenient one
- * leaves it 0 (not judged) and is unsure (0) about the step just before it.
+ * A demo annotator's ratings of one solution's chunks: the world's truth
+ * (`truth[i]`: chunk i is right), each flipped when the annotator's seeded
+ * draw for that chunk falls below their error rate.
  */
-export function demoRatings(chunks: number, firstError: number, style: DemoRatingStyle): Rating[] {
-  return Array.from({ length: chunks }, (_, index): Rating => {
-    if (firstError < 0 || index < firstError) return style === "lenient" && index === firstError - 1 ? 0 : 1;
-    if (index === firstError) return -1;
-    return style === "strict" ? -1 : 0;
+export function demoRatings(truth: readonly boolean[], annotator: { email: string; errorRate: number }, solutionKey: string): Rating[] {
+  return truth.map((right, index): Rating => {
+    const slip = seededUniform(annotator.email, solutionKey, index) < annotator.errorRate;
+    return right !== slip ? 1 : -1;
   });
 }
 
@@ -113,9 +120,12 @@ export async function seedDemoData(db: Db, queue: JobQueue, options: { mode: Dem
   // Seed once per database: deleting the demo datasets later must not bring them back.
   if (await db.auditLog.findFirst({ where: { action: DEMO_MARKER_ACTION }, select: { id: true } })) return [];
   const seeded: string[] = [];
+  // The demo's imports and runs are the first admin's (made before the demo is seeded), so the Runs page names who made them.
+  const createdById = (await actingCreatorId({ db })) ?? undefined;
   if (options.mode !== "sim") {
     for (const file of DEMO_PROCESSBENCH_FILES) {
       await submitProcessBenchImport(db, queue, {
+        createdById,
         fileName: path.basename(file),
         content: await readFile(file),
         datasetName: `ProcessBench ${path.basename(file, ".json")} (demo)`,
@@ -125,9 +135,10 @@ export async function seedDemoData(db: Db, queue: JobQueue, options: { mode: Dem
   }
   let runs: AuditDemoRuns | undefined;
   if (options.simulated) {
-    const { datasetId } = await createSimWorldDataset(db, { name: DEMO_DATASET_NAME, problems: 12, solutionsPerProblem: 2, seed: 2025 });
+    const { datasetId } = await createSimWorldDataset(db, { name: DEMO_DATASET_NAME, ...DEMO_WORLD });
     const annotate = await submitRun(db, queue, {
       kind: "annotate",
+      createdById,
       config: { datasetId, policyEndpoint: "sim-policy", rollouts: 8, strategy: "fixed" },
       name: DEMO_RUNS.annotate.name,
       notes: DEMO_RUNS.annotate.notes,
@@ -136,6 +147,7 @@ export async function seedDemoData(db: Db, queue: JobQueue, options: { mode: Dem
     for (const benchmark of DEMO_RUNS.benchmarks) {
       await submitRun(db, queue, {
         kind: "benchmark",
+        createdById,
         // The simulated world's solutions are segmented by the policy itself; ProcessBench imports by paragraph (the benchmark's default).
         config: { datasetId, judgeEndpoint: benchmark.endpoint, samples: 1, segmentationMethod: "self-segmented" },
         name: benchmark.name,
@@ -147,6 +159,7 @@ export async function seedDemoData(db: Db, queue: JobQueue, options: { mode: Dem
     for (const judge of DEMO_RUNS.judges) {
       const run = await submitRun(db, queue, {
         kind: "judge",
+        createdById,
         config: { datasetId, judgeEndpoint: judge.endpoint, samples: 3, temperature: 1 },
         name: judge.name,
         notes: judge.notes,
@@ -182,8 +195,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** The demo annotators' accounts, made without a credential when missing. */
-async function ensureDemoAnnotators(db: Db): Promise<Array<SessionUser & { style: DemoRatingStyle }>> {
-  const users: Array<SessionUser & { style: DemoRatingStyle }> = [];
+async function ensureDemoAnnotators(db: Db): Promise<Array<SessionUser & { errorRate: number }>> {
+  const users: Array<SessionUser & { errorRate: number }> = [];
   for (const annotator of DEMO_ANNOTATORS) {
     let user = await db.user.findUnique({ where: { email: annotator.email }, select: { id: true, email: true, name: true, role: true } });
     if (!user) {
@@ -194,7 +207,7 @@ async function ensureDemoAnnotators(db: Db): Promise<Array<SessionUser & { style
         return created;
       });
     }
-    users.push({ ...user, style: annotator.style });
+    users.push({ ...user, errorRate: annotator.errorRate });
   }
   return users;
 }
@@ -254,11 +267,11 @@ export async function completeDemoQueue(
       input: {
         name: DEMO_QUEUE_NAME,
         instructions:
-          "Rate every step: **+1** correct, **-1** wrong, **0** unsure or not judged. These are the demo annotate run's least confident solutions; two demo annotators have labelled the first four.",
+          "Rate every step: **+1** correct, **-1** wrong, **0** unsure or not judged. These are the demo annotate run's least confident solutions; two simulated demo annotators have labelled the first four.",
         scheme: "rating",
         annotatorsPerItem: 2,
         leaseSeconds: 600,
-        blind: false,
+        blind: true,
         datasetId: runs.datasetId,
         judgeRunId,
         selection: { kind: "least-confident", annotateRunId: run.id, rule, count: DEMO_QUEUE_ITEMS },
@@ -275,9 +288,10 @@ export async function completeDemoQueue(
     for (let n = done; n < DEMO_LABELLED_PER_ANNOTATOR; n++) {
       const view = await claimNextItem({ db, user: annotator, input: { queueId: queue.id } });
       if (!view) break;
-      const truth = await db.solution.findUniqueOrThrow({ where: { id: view.solution.id }, select: { sourceFirstErrorIndex: true } });
       const chunks = [...view.chunks].sort((a, b) => a.index - b.index);
-      const ratings = demoRatings(chunks.length, truth.sourceFirstErrorIndex ?? -1, annotator.style);
+      const truth = simWorldChunkTruth(view.solution.problemText, chunks.map((chunk) => chunk.text));
+      if (!truth) throw new Error(`demo solution ${view.solution.externalId} is not the simulated world's text; its true labels are unknown`);
+      const ratings = demoRatings(truth, annotator, view.solution.externalId);
       await submitAssignment({
         db,
         user: annotator,
@@ -291,7 +305,12 @@ export async function completeDemoQueue(
     action: DEMO_QUEUE_MARKER_ACTION,
     entityType: "AnnotationQueue",
     entityId: queue.id,
-    after: { items, annotators: annotators.map((annotator) => annotator.email), submissions },
+    after: {
+      items,
+      annotators: annotators.map((annotator) => annotator.email),
+      submissions,
+      simulatedAnnotators: annotators.map((annotator) => ({ email: annotator.email, name: annotator.name, errorRate: annotator.errorRate })),
+    },
   });
   return { queueId: queue.id, items, submissions };
 }

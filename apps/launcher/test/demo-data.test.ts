@@ -1,7 +1,7 @@
 import { appRouter, createCallerFactory, ensureAdminUser, type SessionUser } from "@stepwiser/api";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
-import { connectJobQueue, isTerminal, startWorker, type JobQueue, type RunningWorker } from "@stepwiser/jobs";
+import { connectJobQueue, createSimWorldDataset, isTerminal, simWorldChunkTruth, startWorker, type JobQueue, type RunningWorker } from "@stepwiser/jobs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   completeDemoQueue,
@@ -11,24 +11,85 @@ import {
   DEMO_QUEUE_ITEMS,
   DEMO_QUEUE_NAME,
   DEMO_RUNS,
+  DEMO_WORLD,
   demoModeOf,
   demoRatings,
   seedDemoData,
 } from "../src/demo-data";
 
 describe("demo annotators' ratings", () => {
-  it("agree on the steps before the first error and on the error itself, and differ after it and just before it", () => {
-    expect(demoRatings(5, 2, "strict")).toEqual([1, 1, -1, -1, -1]);
-    expect(demoRatings(5, 2, "lenient")).toEqual([1, 0, -1, 0, 0]);
-    expect(demoRatings(3, -1, "strict")).toEqual([1, 1, 1]);
-    expect(demoRatings(3, -1, "lenient")).toEqual([1, 1, 1]);
-    expect(demoRatings(3, 0, "lenient")).toEqual([-1, 0, 0]);
+  it("give the world's truth, flipped where the annotator's seeded draw falls below their error rate; the same every time", () => {
+    const truth = Array.from({ length: 400 }, (_, i) => i % 3 !== 0);
+    for (const annotator of DEMO_ANNOTATORS) {
+      const ratings = demoRatings(truth, annotator, "sim-1-0");
+      expect(demoRatings(truth, annotator, "sim-1-0")).toEqual(ratings);
+      expect(new Set(ratings)).toEqual(new Set([-1, 1]));
+      const slips = ratings.filter((rating, i) => (rating === 1) !== truth[i]).length;
+      // 400 draws at rate p: within four standard deviations of 400·p.
+      expect(Math.abs(slips - 400 * annotator.errorRate)).toBeLessThan(4 * Math.sqrt(400 * annotator.errorRate * (1 - annotator.errorRate)));
+    }
+    // No error rate, no slip; another solution key, other draws.
+    expect(demoRatings([true, false, true], { email: "x", errorRate: 0 }, "k")).toEqual([1, -1, 1]);
+    const [a] = DEMO_ANNOTATORS;
+    expect(demoRatings(truth, a, "sim-2-0")).not.toEqual(demoRatings(truth, a, "sim-1-0"));
   });
 
   it("reads STEPWISER_DEMO_DATA, refusing what it does not know", () => {
     expect(demoModeOf(undefined)).toBe("1");
     expect(demoModeOf("sim")).toBe("sim");
     expect(() => demoModeOf("yes")).toThrow(/STEPWISER_DEMO_DATA must be 1, sim or 0 \(got "yes"\)/);
+  });
+});
+
+/** Cohen's κ of two raters' −1/+1 ratings of the same units. */
+function binaryKappa(a: readonly number[], b: readonly number[]): number {
+  const n = a.length;
+  const observed = a.filter((rating, i) => rating === b[i]).length / n;
+  const positiveA = a.filter((r) => r === 1).length / n;
+  const positiveB = b.filter((r) => r === 1).length / n;
+  const chance = positiveA * positiveB + (1 - positiveA) * (1 - positiveB);
+  return (observed - chance) / (1 - chance);
+}
+
+describe("the demo annotators on the demo world", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(inject("postgresAdminUrl"));
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("slip at about their stated rates against the world's true chunk labels, and agree moderately", async () => {
+    const { db } = database;
+    const { datasetId } = await createSimWorldDataset(db, { name: "demo world", ...DEMO_WORLD });
+    const solutions = await db.solution.findMany({
+      where: { datasetId },
+      orderBy: { externalId: "asc" },
+      select: { externalId: true, problem: { select: { text: true } }, segmentations: { where: { method: "self-segmented" }, select: { chunks: { orderBy: { index: "asc" }, select: { text: true } } } } },
+    });
+    expect(solutions).toHaveLength(24);
+    const truth: boolean[] = [];
+    const ratings = DEMO_ANNOTATORS.map(() => [] as number[]);
+    for (const solution of solutions) {
+      const chunks = solution.segmentations[0]!.chunks.map((chunk) => chunk.text);
+      const known = simWorldChunkTruth(solution.problem.text, chunks);
+      expect(known, solution.externalId).not.toBeNull();
+      truth.push(...known!);
+      DEMO_ANNOTATORS.forEach((annotator, i) => ratings[i]!.push(...demoRatings(known!, annotator, solution.externalId)));
+    }
+    // The world has wrong chunks to find, and right ones.
+    expect(truth.filter((right) => !right).length).toBeGreaterThan(truth.length / 10);
+    expect(truth.filter((right) => right).length).toBeGreaterThan(truth.length / 2);
+    DEMO_ANNOTATORS.forEach((annotator, i) => {
+      const slips = ratings[i]!.filter((rating, unit) => (rating === 1) !== truth[unit]).length;
+      const expected = truth.length * annotator.errorRate;
+      // Within three standard deviations of the stated rate.
+      expect(Math.abs(slips - expected), `${annotator.name}: ${slips} slips of ${truth.length}`).toBeLessThan(3 * Math.sqrt(expected * (1 - annotator.errorRate)));
+    });
+    const kappa = binaryKappa(ratings[0]!, ratings[1]!);
+    expect(kappa, `Cohen's κ over ${truth.length} chunks`).toBeGreaterThan(0.4);
+    expect(kappa).toBeLessThan(0.8);
   });
 });
 
@@ -68,7 +129,7 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     expect(await db.dataset.count()).toBe(1);
 
     // Named, tagged runs with notes, as a researcher would name them.
-    const runs = await db.run.findMany({ where: { datasetId: dataset.id }, orderBy: { createdAt: "asc" }, select: { id: true, kind: true, name: true, notes: true, tags: true } });
+    const runs = await db.run.findMany({ where: { datasetId: dataset.id }, orderBy: { createdAt: "asc" }, select: { id: true, kind: true, name: true, notes: true, tags: true, createdById: true } });
     expect(runs.map((run) => [run.kind, run.name])).toEqual([
       ["annotate", DEMO_RUNS.annotate.name],
       ["benchmark", "Demo benchmark: medium judge (sim-judge-medium), K=1"],
@@ -79,6 +140,8 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     for (const run of runs) {
       expect(run.tags).toContain("demo");
       expect(run.notes.length).toBeGreaterThan(20);
+      // Made by the first admin, whom the Runs page names as their creator.
+      expect(run.createdById).toBe(admin.id);
     }
 
     // Before the annotate run has finished, the queue step waits (here: until it is told to stop) and makes nothing.
@@ -112,9 +175,32 @@ describe("the demo data of a first start, on the simulated cluster", () => {
     // The agreement panel has a pair to compare.
     const agreement = await caller.annotationQueue.agreement({ queueId });
     expect(agreement.cohen).toHaveLength(1);
-    expect(agreement.cohen[0]!.kappa).toBeGreaterThanOrEqual(-1);
-    expect(agreement.cohen[0]!.kappa).toBeLessThanOrEqual(1);
+    // Two careful people who sometimes slip: about 0.5–0.7 (Landis & Koch's moderate to low substantial), not chance and not lockstep.
+    expect(agreement.cohen[0]!.kappa).toBeGreaterThan(0.4);
+    expect(agreement.cohen[0]!.kappa).toBeLessThan(0.75);
     expect(agreement.fleiss?.items).toBeGreaterThan(0);
+    // The queue page says how they were simulated.
+    expect(agreement.simulatedAnnotators).toEqual(DEMO_ANNOTATORS.map((a) => ({ name: a.name, email: a.email, errorRate: a.errorRate })));
+    // Each rating is the world's truth or a slip of it, at about the stated rates.
+    const rated = await db.humanLabel.findMany({
+      where: { queueId, source: "annotation" },
+      select: { rating: true, author: { select: { email: true } }, chunk: { select: { index: true, text: true, segmentation: { select: { solution: { select: { externalId: true, problem: { select: { text: true } } } } } } } } },
+    });
+    const truthOf = new Map<string, boolean[]>();
+    const slips = new Map<string, number>();
+    for (const row of rated) {
+      const solution = row.chunk.segmentation.solution;
+      if (!truthOf.has(solution.externalId)) {
+        const texts = await db.chunk.findMany({ where: { segmentation: { solution: { externalId: solution.externalId, datasetId: dataset.id } } }, orderBy: { index: "asc" }, select: { text: true } });
+        truthOf.set(solution.externalId, simWorldChunkTruth(solution.problem.text, texts.map((c) => c.text))!);
+      }
+      const right = truthOf.get(solution.externalId)![row.chunk.index]!;
+      expect([-1, 1]).toContain(row.rating);
+      if ((row.rating === 1) !== right) slips.set(row.author.email, (slips.get(row.author.email) ?? 0) + 1);
+    }
+    // Over these few chunks the slips are few too; each annotator's are well under a third of what they rated.
+    for (const annotator of DEMO_ANNOTATORS) expect(slips.get(annotator.email) ?? 0).toBeLessThan(rated.length / 2 / 3);
+    expect(shown.blind).toBe(true);
 
     // The demo annotators exist to have written these labels: nobody can sign in as them.
     const annotators = await db.user.findMany({ where: { email: { in: DEMO_ANNOTATORS.map((a) => a.email) } }, select: { role: true, accounts: { select: { id: true } } } });

@@ -269,6 +269,11 @@ describe("request guards over HTTP: client addresses, sign-in throttles, body ca
     const declared = await sendLargeBody(`${front.url}/api/trpc/run.launch`, 300, headers, true);
     expect(declared.status).toBe(413);
     expect(declared.body).toMatch(/the body is 314,572,800 bytes, more than the 10 MiB/);
+
+    // An upload is not an API request: the REST API's, like the web app's, streams past that cap into storage.
+    const upload = await sendLargeBody(`${front.url}/api/v1/uploads?fileName=big.jsonl`, 12, { "content-type": "application/octet-stream", origin: front.url, cookie }, true);
+    expect(upload.status, upload.body).toBe(201);
+    expect(JSON.parse(upload.body)).toMatchObject({ fileName: "big.jsonl", sizeBytes: 12 * MIB });
   });
 
   it("every answer carries the security headers, and an answer with its own policy keeps it", async () => {

@@ -1,34 +1,34 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { REST_OPERATIONS } from "@stepwiser/api";
-import type { UserRole } from "@stepwiser/core";
 import { createSimModels, startSimCluster, type SimCluster } from "@stepwiser/inference/sim";
 import { createAndExecuteRun, createSimWorldDataset, EndpointClients } from "@stepwiser/jobs";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { APP_ORIGIN, startHarness, type Harness } from "./route-harness";
+import { errorOf, restClient, type OpenApiDocument, type RestClient } from "./rest-client";
 
 /*
  * The REST API through the real route handlers (/api/v1/[...path] and
  * /api/openapi.json) on a test database holding a simulated-world dataset
  * with an annotate run and a judge run worked on the simulated cluster. Every
  * answer is checked against the response schema the OpenAPI document states
- * for its operation and status.
+ * for its operation and status. The file, import, export, endpoint and queue
+ * operations are rest-api-files.test.ts's.
  */
 
-type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
 type Json = Record<string, unknown>;
+
+/** The tags of the operations this file covers; rest-api-files.test.ts covers the others. */
+const TAGS_HERE = ["runs", "datasets", "solutions"];
 
 describe("REST API under /api/v1 and its OpenAPI document", () => {
   let harness: Harness;
   let cluster: SimCluster;
   let endpoints: EndpointClients;
+  let client: RestClient;
   let document: OpenApiDocument;
-  let ajv: Ajv2020;
   let datasetId: string;
   let annotateRunId: string;
   let judgeRunId: string;
-  const covered = new Set<string>();
 
   beforeAll(async () => {
     harness = await startHarness(inject("postgresAdminUrl"));
@@ -43,13 +43,8 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     judgeRunId = (
       await createAndExecuteRun(db, { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 }, name: "Strong judge, K=2", tags: ["rest", "k2"] }, { endpoints })
     ).id;
-
-    const served = await harness.call("/api/openapi.json", "GET", new Request(`${APP_ORIGIN}/api/openapi.json`));
-    expect(served.status).toBe(200);
-    document = (await served.json()) as OpenApiDocument;
-    ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    ajv.addSchema(document, "openapi.json");
+    client = await restClient(harness);
+    document = client.document;
   }, 120_000);
   afterAll(async () => {
     await endpoints?.close();
@@ -57,63 +52,8 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     await harness?.close();
   });
 
-  const operationOf = (method: string, path: string) => {
-    const bare = path.split("?")[0]!;
-    return REST_OPERATIONS.find((o) => o.method === method && new RegExp(`^${o.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(bare));
-  };
-
-  const validatorOf = (ref: string) => ajv.getSchema(`openapi.json${ref}`)!;
-
-  /** Checks `value` against the schema the document gives for the operation's answer at `status` (a path no operation has: the error schema). */
-  const expectDocumented = (method: string, path: string, status: number, contentType: string, value: unknown) => {
-    const op = operationOf(method, path);
-    if (!op) {
-      const validate = validatorOf("#/components/schemas/Error");
-      expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
-      return;
-    }
-    const responses = document.paths[op.path]![method.toLowerCase()]!.responses;
-    const response = responses[String(status)] ?? responses.default;
-    expect(response, `${method} ${op.path} documents status ${status}`).toBeDefined();
-    const media = contentType.split(";")[0]!.trim();
-    const schema = response!.content?.[media]?.schema as { $ref: string } | undefined;
-    expect(schema, `${method} ${op.path} ${status} documents ${media}`).toBeDefined();
-    const validate = validatorOf(schema!.$ref);
-    expect(validate(value), `${method} ${path} ${status}: ${JSON.stringify(validate.errors?.slice(0, 3))}\n${JSON.stringify(value).slice(0, 600)}`).toBe(true);
-    covered.add(`${op.method} ${op.path} ${status}`);
-  };
-
-  interface Answer {
-    status: number;
-    body: unknown;
-    lines: unknown[];
-  }
-
-  /** One request through the catch-all route, as a script sends it (API token), or as a browser (cookie and Origin). */
-  const api = async (method: "GET" | "POST", path: string, options: { role?: UserRole | null; body?: unknown; cookie?: boolean; headers?: Record<string, string> } = {}): Promise<Answer> => {
-    const role = options.role === undefined ? "researcher" : options.role;
-    const headers = new Headers(options.headers);
-    if (role && options.cookie) {
-      headers.set("cookie", harness.cookies.get(role)!);
-      if (!headers.has("origin")) headers.set("origin", APP_ORIGIN);
-    } else if (role) headers.set("authorization", `Bearer ${harness.tokens.get(role)}`);
-    if (options.body !== undefined) headers.set("content-type", "application/json");
-    const request = new Request(`${APP_ORIGIN}/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body) });
-    const segments = path.split("?")[0]!.split("/").filter(Boolean).map(decodeURIComponent);
-    const response = await harness.call("/api/v1/[...path]", method, request, { path: segments });
-    const contentType = response.headers.get("content-type") ?? "";
-    const text = await response.text();
-    if (contentType.startsWith("application/x-ndjson")) {
-      const lines = text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown);
-      for (const line of lines) expectDocumented(method, path, response.status, contentType, line);
-      return { status: response.status, body: null, lines };
-    }
-    const body = JSON.parse(text) as unknown;
-    if (response.status !== 405) expectDocumented(method, path, response.status, contentType, body);
-    return { status: response.status, body, lines: [] };
-  };
-
-  const errorOf = (answer: Answer) => (answer.body as { error: { code: string; message: string; field?: string } }).error;
+  const api = (...args: Parameters<RestClient["api"]>) => client.api(...args);
+  const validatorOf = (ref: string) => client.validatorOf(ref);
 
   it("the served document is valid OpenAPI 3.1 and describes every operation of the table", async () => {
     const validator = new Validator();
@@ -178,6 +118,46 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     expect(errorOf(unknown).message).toContain("lmit");
   });
 
+  it("sorts runs on the server by a result column and leaves data jobs out unless asked", async () => {
+    const { db } = harness.database;
+    const ids = async (query: string) => ((await api("GET", `/runs${query}`)).body as { items: Array<Json> }).items.map((r) => r.id);
+    // Each figure written when the run finished; a run of another kind has none and comes last, in either order.
+    expect(await ids("?sort=negativeShare&order=desc")).toEqual([judgeRunId, annotateRunId]);
+    expect(await ids("?sort=negativeShare&order=asc")).toEqual([judgeRunId, annotateRunId]);
+    expect(await ids("?sort=labelBalance")).toEqual([annotateRunId, judgeRunId]);
+    expect(await ids("?sort=mcAgreement&order=asc")).toEqual([judgeRunId, annotateRunId]);
+    const items = ((await api("GET", "/runs?sort=duration")).body as { items: Array<Json & { results: Json; durationSeconds: number | null }> }).items;
+    const verdicts = await db.judgeSample.groupBy({ by: ["verdict"], where: { runId: judgeRunId }, _count: { _all: true } });
+    const count = (verdict: string) => verdicts.find((v) => v.verdict === verdict)?._count._all ?? 0;
+    const judge = items.find((r) => r.id === judgeRunId)!;
+    expect(judge.results.negativeShare).toBeCloseTo(count("Negative") / (count("Negative") + count("Positive")), 12);
+    expect(judge.durationSeconds).toBeGreaterThanOrEqual(0);
+    // Measured against the annotate run launched before it, under that run's first label rule.
+    const stored = await db.run.findUniqueOrThrow({ where: { id: judgeRunId }, select: { mcAgreement: true } });
+    expect(stored.mcAgreement).not.toBeNull();
+    expect(judge.results.mcAgreement).toEqual({ value: stored.mcAgreement, run: { id: annotateRunId, name: expect.any(String) }, rule: "abs-q(evidence=own-prefix)" });
+    // The annotate run's first label rule is the paper's first default, Abs-Q on each chunk's own prefix.
+    const labels = await db.chunkLabel.groupBy({ by: ["label"], where: { runId: annotateRunId, rule: "abs_q", paramsKey: '{"evidence":"own-prefix"}' }, _count: { _all: true }, _avg: { confidence: true } });
+    const positive = labels.find((l) => l.label === "Positive")?._count._all ?? 0;
+    const annotate = items.find((r) => r.id === annotateRunId)!;
+    expect(annotate.results).toMatchObject({ rule: expect.stringMatching(/^abs-q/), negativeShare: null, averageF1: null, mcAgreement: null });
+    expect(annotate.results.labelBalance).toBeCloseTo(positive / labels.reduce((n, l) => n + l._count._all, 0), 12);
+    expect(annotate.results.meanConfidence).not.toBeNull();
+
+    const imported = await db.run.create({ data: { kind: "import", status: "completed", config: {}, name: "a data job" } });
+    try {
+      expect(await ids("")).not.toContain(imported.id);
+      expect(await ids("?includeDataJobs=true")).toContain(imported.id);
+      expect(await ids("?kind=import")).toEqual([imported.id]);
+      expect(errorOf(await api("GET", "/runs?includeDataJobs=yes"))).toMatchObject({ code: "BAD_REQUEST", field: "includeDataJobs" });
+    } finally {
+      await db.run.delete({ where: { id: imported.id } });
+    }
+    const badSort = await api("GET", "/runs?sort=speed");
+    expect(badSort.status).toBe(400);
+    expect(errorOf(badSort)).toMatchObject({ code: "BAD_REQUEST", field: "sort" });
+  });
+
   it("gets one run with its configuration and summary; an unknown id is a 404", async () => {
     const run = await api("GET", `/runs/${annotateRunId}`, { role: "viewer" });
     expect(run.status).toBe(200);
@@ -211,6 +191,23 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     expect(launchRequest({ kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: "many" } })).toBe(false);
     expect(launchRequest({ kind: "judge", config: { datasetId } })).toBe(false);
     expect(launchRequest({ kind: "painting", config: {} })).toBe(false);
+
+    // The README's example: K = 2 votes at temperature 1 launches; at temperature 0 the refusal names config.temperature and says why.
+    const readme = await api("POST", "/runs", { body: { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 1 } } });
+    expect(readme.status, JSON.stringify(readme.body)).toBe(201);
+    const greedyVotes = await api("POST", "/runs", { body: { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2, temperature: 0 } } });
+    expect(greedyVotes.status).toBe(400);
+    expect(errorOf(greedyVotes)).toEqual({
+      code: "BAD_REQUEST",
+      field: "config.samples",
+      message:
+        'field "config.samples": config.samples is 2 but config.temperature is 0: the 2 samples would be identical; set config.temperature > 0 (ProcessBench voting: 1.0) or config.samples 1',
+    });
+    // Without a temperature, K > 1 samples at the protocol's voting temperature (stepwiser-chunk: 1), not greedily.
+    const voting = await api("POST", "/runs", { body: { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: 2 } } });
+    expect(voting.status, JSON.stringify(voting.body)).toBe(201);
+    expect((voting.body as { config: Json }).config.temperature).toBe(1);
+    await harness.database.db.run.deleteMany({ where: { id: { in: [(readme.body as Json).id as string, (voting.body as Json).id as string] } } });
 
     const badSamples = await api("POST", "/runs", { body: { kind: "judge", config: { datasetId, judgeEndpoint: "sim-judge-strong", samples: "many" } } });
     expect(badSamples.status).toBe(400);
@@ -350,7 +347,7 @@ describe("REST API under /api/v1 and its OpenAPI document", () => {
     expect(((await wrongMethod.json()) as { error: { code: string } }).error.code).toBe("METHOD_NOT_SUPPORTED");
   });
 
-  it("every operation's success answer was checked against the document above", () => {
-    for (const op of REST_OPERATIONS) expect(covered, `${op.method} ${op.path}`).toContain(`${op.method} ${op.path} ${op.status}`);
+  it("every operation of this file's tags had its success answer checked against the document above", () => {
+    for (const op of REST_OPERATIONS.filter((o) => TAGS_HERE.includes(o.tag))) expect(client.covered, `${op.method} ${op.path}`).toContain(`${op.method} ${op.path} ${op.status}`);
   });
 });

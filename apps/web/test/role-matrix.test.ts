@@ -30,6 +30,8 @@ const EXPECTED_ACCESS: Record<string, Access> = {
   "run.confidence": "research.read",
   "run.results": "research.read",
   "run.launch": "research.manage",
+  "run.validate": "research.manage",
+  "run.plan": "research.read",
   "run.cancel": "research.manage",
   "run.cancelMany": "research.manage",
   "run.resume": "research.manage",
@@ -100,6 +102,16 @@ const EXPECTED_REST_ACCESS: Record<string, Access> = {
   "GET /datasets": "research.read",
   "GET /datasets/{id}/solutions": "research.read",
   "GET /solutions/{id}/chunks": "research.read",
+  "GET /endpoints": "research.read",
+  "POST /uploads": "research.manage",
+  "POST /imports": "research.manage",
+  "GET /imports/{id}/report": "research.read",
+  "POST /exports": "research.manage",
+  "GET /exports/{id}/files": "research.read",
+  "GET /files/{id}": "research.manage",
+  "GET /annotation-queues": "annotationQueues.view",
+  "GET /annotation-queues/{id}": "annotationQueues.view",
+  "GET /annotation-queues/{id}/labels": "annotationQueues.manage",
 };
 
 type Procedure = { _def: { type: "query" | "mutation" | "subscription"; meta?: { access?: Access } } };

@@ -25,8 +25,12 @@ describe("run launch form", () => {
     expect(byName.strategy?.control).toEqual({ kind: "enum", options: ["fixed", "early-stop", "first-error", "adaptive"] });
     expect(byName.targetConfidence).toMatchObject({ initial: "0.95", control: { kind: "number" } });
     expect(byName.maxRollouts).toMatchObject({ initial: "32", control: { kind: "number", integer: true } });
-    expect(byName.labelConfidence?.control.kind).toBe("json");
-    expect(byName.labelRules?.control.kind).toBe("json");
+    expect(byName.labelConfidence?.control.kind).toBe("labelConfidence");
+    expect(byName.labelRules?.control.kind).toBe("labelRules");
+    // References are lists, labelled by the hint; the segmentation method is the known list.
+    expect(byName.confidencePriorFromRun?.control).toEqual({ kind: "run", runKind: "annotate" });
+    expect(byName.datasetId?.label).toBe("Dataset");
+    expect(byName.segmentationMethod?.control).toMatchObject({ kind: "enum", options: expect.arrayContaining(["self-segmented", "processbench-paragraphs"]) });
     expect(byName.solutionIds?.control.kind).toBe("lines");
     expect(byName.limit).toMatchObject({ initial: "", required: false, control: { kind: "number", min: 1, max: undefined } });
     // The policy prompt: the paper's (v2) by default, the studio's first wording on request.
@@ -49,11 +53,12 @@ describe("run launch form", () => {
 
   it("reads edited values by type and names the field it cannot read", () => {
     const fields = launchFields("annotate");
-    const config = configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "4", solutionIds: "t1\nt2, t3", labelRules: '[{"rule":"abs-q"}]' });
-    expect(config).toMatchObject({ rollouts: 4, solutionIds: ["t1", "t2", "t3"], labelRules: [{ rule: "abs-q" }] });
+    const absQ = { rule: "abs-q" as const, evidence: "own-prefix" as const, gamma: "0.7", alpha: "0.8", n: "4" };
+    const config = configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "4", solutionIds: "t1\nt2, t3", labelRules: [absQ] });
+    expect(config).toMatchObject({ rollouts: 4, solutionIds: ["t1", "t2", "t3"], labelRules: [{ rule: "abs-q", evidence: "own-prefix" }] });
     expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "four" })).toThrow(/^rollouts: "four" is not a number/);
     expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", rollouts: "2.5" })).toThrow(/^rollouts: 2.5 is not a whole number/);
-    expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", labelRules: "[{" })).toThrow(/^labelRules: is not valid JSON/);
+    expect(() => configFromValues(fields, { datasetId: "ds1", policyEndpoint: "p", labelRules: [{ ...absQ, rule: "rel-ratio", gamma: "x" }] })).toThrow(/^labelRules\.0\.gamma: "x" is not a number/);
     expect(() => configFromValues(fields, { datasetId: "ds1" })).toThrow(/^policyEndpoint: is required/);
   });
 

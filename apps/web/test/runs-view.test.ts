@@ -1,7 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { descriptionChange, draftOf } from "../src/app/(app)/runs/[id]/run-description-draft";
 import { launchDescription } from "../src/app/(app)/runs/new/launch-description";
-import { cancellable, compareTarget, filterChange, formatCost, formatTokens, hasFilters, progressPercent, readRunsView, runListInput, sortChange, toggledList } from "../src/app/(app)/runs/runs-view";
+import {
+  cancellable,
+  CLEAR_FILTERS,
+  compareTarget,
+  filterChange,
+  formatAverageF1,
+  formatCost,
+  formatDuration,
+  formatMcAgreement,
+  formatShare,
+  formatTokens,
+  hasFilters,
+  progressPercent,
+  readRunsView,
+  runListInput,
+  sortChange,
+  toggledList,
+} from "../src/app/(app)/runs/runs-view";
 
 const read = (query: Record<string, string>) => readRunsView(new URLSearchParams(query));
 
@@ -18,6 +35,7 @@ describe("the Runs page's view in the URL", () => {
       createdById: "u1",
       createdFrom: "2026-11-01",
       createdTo: "2026-11-30",
+      includeDataJobs: false,
       sort: "cost",
       order: "asc",
       page: 3,
@@ -42,6 +60,24 @@ describe("the Runs page's view in the URL", () => {
     expect(sortChange(read({}), "cost")).toEqual({ sort: "cost", order: undefined, page: undefined });
   });
 
+  it("hides data jobs unless data=1, which counts as a filter that clearing removes", () => {
+    expect(runListInput(read({})).includeDataJobs).toBe(false);
+    const view = read({ data: "1" });
+    expect(runListInput(view).includeDataJobs).toBe(true);
+    expect(hasFilters(view)).toBe(true);
+    expect(read({ data: "yes" }).includeDataJobs).toBe(false);
+    expect(CLEAR_FILTERS).toHaveProperty("data", undefined);
+  });
+
+  it("sorts result columns highest first by default, and flips them", () => {
+    expect(read({ sort: "averageF1" })).toMatchObject({ sort: "averageF1", order: "desc" });
+    expect(sortChange(read({ sort: "averageF1" }), "averageF1")).toEqual({ sort: "averageF1", order: "asc", page: undefined });
+    expect(runListInput(read({ sort: "labelBalance", order: "asc" }))).toMatchObject({ sort: "labelBalance", order: "asc" });
+    expect(read({ sort: "mcAgreement" })).toMatchObject({ sort: "mcAgreement", order: "desc" });
+    expect(sortChange(read({}), "mcAgreement")).toEqual({ sort: "mcAgreement", order: undefined, page: undefined });
+    expect(runListInput(read({ sort: "mcAgreement", order: "asc" }))).toMatchObject({ sort: "mcAgreement", order: "asc" });
+  });
+
   it("toggles one value of a multi-valued filter, and any filter change goes back to page 1", () => {
     expect(toggledList(["judge"], "benchmark", true)).toBe("judge,benchmark");
     expect(toggledList(["judge"], "judge", true)).toBe("judge");
@@ -61,6 +97,22 @@ describe("Runs page cells", () => {
     expect(formatCost({ usd: 0.004, reason: null }).text).toBe("<$0.01");
     expect(formatCost({ usd: 0, reason: null }).text).toBe("$0");
     expect(formatCost({ usd: null, reason: "tokens of two endpoints are counted together" })).toEqual({ text: "—", title: "tokens of two endpoints are counted together" });
+  });
+
+  it("shows durations, shares and average F1s, a partial average saying so and over what", () => {
+    expect([42.4, 185, 7620].map(formatDuration)).toEqual(["42 s", "3 min 05 s", "2 h 07 min"]);
+    expect(formatShare(0.625)).toBe("63%");
+    expect(formatAverageF1({ value: 0.6189, partial: false, subsets: ["gsm8k", "math", "olympiadbench", "omnimath"] }).text).toBe("0.619");
+    const partial = formatAverageF1({ value: 0.62, partial: true, subsets: ["gsm8k", "math"] });
+    expect(partial.text).toBe("0.620 (partial)");
+    expect(partial.title).toContain("the subsets gsm8k, math");
+  });
+
+  it("shows a judge's agreement with Monte-Carlo labels as a percent, naming the annotate run and rule it is with", () => {
+    const shown = formatMcAgreement({ value: 0.8125, run: { name: "annotate · sim-policy · M=4" }, rule: "rel-ratio(gamma=0.7)" });
+    expect(shown.text).toBe("81%");
+    expect(shown.title).toBe("Judged chunks whose majority verdict equals the Monte-Carlo label of annotate · sim-policy · M=4 under rel-ratio(gamma=0.7)");
+    expect(formatMcAgreement({ value: 1, run: { name: "labels" }, rule: null })).toEqual({ text: "100%", title: "Judged chunks whose majority verdict equals the Monte-Carlo label of labels under its first label rule" });
   });
 
   it("gives progress as a whole percent, none before the plan", () => {

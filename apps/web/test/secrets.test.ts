@@ -249,7 +249,8 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
 
   it("no REST read operation (/api/v1) answers a viewer, researcher or admin with a key or a token, whatever ids it is given", async () => {
     const solution = await harness.database.db.solution.findFirstOrThrow({ where: { datasetId }, select: { id: true } });
-    const ids = [annotateRunId, benchmarkRunId, datasetId, solution.id, endpointId];
+    const queue = await harness.database.db.annotationQueue.findFirstOrThrow({ select: { id: true } });
+    const ids = [annotateRunId, benchmarkRunId, datasetId, solution.id, endpointId, queue.id];
     let answered = 0;
     for (const role of ["viewer", "researcher", "admin"] as const) {
       for (const op of REST_OPERATIONS.filter((o) => o.method === "GET" && allows(o.access, role))) {
@@ -264,8 +265,9 @@ describe("secrets never leave the server: API answers, exports, logs", () => {
         }
       }
     }
-    // Every operation found its own kind of id: runs, both runs' labels or predictions, the dataset's solutions, the solution's chunks.
-    expect(answered).toBe(3 * 8);
+    // Every operation found its own kind of id: runs, both runs' labels or predictions, the dataset's solutions, the solution's chunks,
+    // the endpoints and queues lists, the queue; its human labels for the two roles that may read them (not a viewer).
+    expect(answered).toBe(3 * 11 + 2);
   });
 
   it("API tokens are stored as SHA-256 only; passwords are stored as hashes the auth library verifies", async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { presetLabelRulesValue, presetOptions } from "../src/app/(app)/runs/new/presets";
+import { paperPresetLabelRules } from "@stepwiser/core";
+import { rulesFromRows } from "../src/app/(app)/runs/new/label-editors";
+import { presetButtons, presetRuleRows } from "../src/app/(app)/runs/new/presets";
 import { solutionJudgementViews, type InspectedSolutionJudgement } from "../src/app/(app)/solutions/[id]/inspector/solution-judgements";
 
 const critic: InspectedSolutionJudgement = {
@@ -51,13 +53,16 @@ describe("solution-level judgements in the inspector", () => {
 });
 
 describe("paper presets in the launch form", () => {
-  it("offers both presets and writes the CLI's label rules", () => {
-    expect(presetOptions().map(([id]) => id)).toEqual(["", "paper-1.5b", "paper-7b"]);
-    expect(JSON.parse(presetLabelRulesValue("paper-1.5b"))).toEqual([
-      { rule: "abs-q", evidence: "own-prefix" },
-      { rule: "rel-ratio", gamma: 0.8 },
-      { rule: "rel-effective", alpha: 0.4, n: 4 },
-    ]);
-    expect(JSON.parse(presetLabelRulesValue("paper-7b"))).toMatchObject([{ rule: "abs-q" }, { gamma: 0.7 }, { alpha: 0.8, n: 4 }]);
+  it("offers both presets as buttons whose rows read back as the CLI's label rules", () => {
+    expect(presetButtons().map(({ id }) => id)).toEqual(["paper-1.5b", "paper-7b"]);
+    expect(rulesFromRows(presetRuleRows("paper-1.5b"))).toEqual({
+      rules: [
+        { rule: "abs-q", evidence: "own-prefix" },
+        { rule: "rel-ratio", gamma: 0.8 },
+        { rule: "rel-effective", alpha: 0.4, n: 4 },
+      ],
+      problems: [],
+    });
+    expect(rulesFromRows(presetRuleRows("paper-7b")).rules).toEqual(paperPresetLabelRules("paper-7b"));
   });
 });

@@ -8,6 +8,7 @@ import {
   PayloadTooLargeError,
   rolesWith,
   TooManyRequestsError,
+  UnsupportedContentError,
   type Access,
   type Capability,
 } from "@stepwiser/core";
@@ -74,7 +75,8 @@ export const createCallerFactory = t.createCallerFactory;
 /**
  * The one place domain errors become statuses: bad input is a 400 with its
  * location, a missing thing 404, a clash with the current state 409, someone
- * else's thing 403, a revoked API token 401.
+ * else's thing 403, a revoked API token 401, a body too large 413, content the
+ * server does not take 415.
  */
 const CLIENT_ERROR_CODES = [
   [InputError, "BAD_REQUEST"],
@@ -84,6 +86,7 @@ const CLIENT_ERROR_CODES = [
   [InvalidApiTokenError, "UNAUTHORIZED"],
   [PayloadTooLargeError, "PAYLOAD_TOO_LARGE"],
   [TooManyRequestsError, "TOO_MANY_REQUESTS"],
+  [UnsupportedContentError, "UNSUPPORTED_MEDIA_TYPE"],
 ] as const;
 
 /** The client error a failure stands for (a database outage: 503, which clients and balancers retry), or undefined when it is none of ours: tRPC answers 500. */

@@ -192,7 +192,13 @@ describe("creating annotation queues", () => {
     const drawn = await itemsOf(stratified.queueId);
     expect(drawn.sort()).toEqual(predicted.slice(0, 3).map((s) => s.id).sort());
 
-    const queue = await researcher.annotationQueue.createQueue({ ...base(), judgeRunId: benchmark.id, selection: { kind: "filter", filter: {}, limit: 1 } });
+    const queue = await researcher.annotationQueue.createQueue({
+      ...base(),
+      blind: false,
+      blindOffReason: "the verdicts are read before submitting",
+      judgeRunId: benchmark.id,
+      selection: { kind: "filter", filter: {}, limit: 1 },
+    });
     const annotator = await memberAnnotator(db, researcher, "Bench", [queue.queueId]);
     const view = (await annotator.annotationQueue.next({ queueId: queue.queueId }))!;
     expect(view.chunks[0]).toMatchObject({ id: tied, judgeVotes: { Positive: 1, Negative: 1, unparseable: 0 }, judgeVerdict: "Positive", mcLabel: null });
@@ -261,7 +267,7 @@ describe("creating annotation queues", () => {
     await a.annotationQueue.next({ queueId });
 
     const listed = (await a.annotationQueue.listQueues({ datasetId: world.datasetId })).find((q) => q.id === queueId)!;
-    expect(listed).toMatchObject({ name: "progress", datasetId: world.datasetId, datasetName: null, scheme: "rating", annotatorsPerItem: 2, blind: false, archivedAt: null, items: 3, completedItems: 1, adjudicatedItems: 0, mySubmitted: 1 });
+    expect(listed).toMatchObject({ name: "progress", datasetId: world.datasetId, datasetName: null, scheme: "rating", annotatorsPerItem: 2, blind: true, archivedAt: null, items: 3, completedItems: 1, adjudicatedItems: 0, mySubmitted: 1 });
     expect((await b.annotationQueue.listQueues({})).find((q) => q.id === queueId)!.mySubmitted).toBe(2);
     expect(await a.annotationQueue.listQueues({ datasetId: "none" })).toEqual([]);
 

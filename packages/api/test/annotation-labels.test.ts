@@ -39,6 +39,7 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
       datasetId: world.datasetId,
       scheme: settings.scheme,
       blind: settings.blind,
+      ...(settings.blind === false ? { blindOffReason: "the test reads the model's evidence before submitting" } : {}),
       annotatorsPerItem: settings.annotatorsPerItem,
       ...(settings.withRuns === false ? {} : { annotateRunId: world.annotateRunId, judgeRunId: world.judgeRunId }),
       selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: settings.items ?? 1 },
@@ -93,6 +94,70 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     const view = (await caller.annotationQueue.next({ queueId }))!;
     expect(view.modelHidden).toBe(false);
     expect(evidenceOf(view)).toEqual(await expectedEvidence(view));
+  });
+
+  it("new queues are blind unless told otherwise; a queue made without blind review needs a reason, which the audit row and the queue's notice carry", async () => {
+    const byDefault = await queueOf();
+    expect((await researcher.annotationQueue.queue({ queueId: byDefault })).blindOff).toBeNull();
+    expect(await database.db.annotationQueue.findUniqueOrThrow({ where: { id: byDefault }, select: { blind: true } })).toEqual({ blind: true });
+    // The column's own default is blind too, for rows written without the API.
+    const raw = await database.db.annotationQueue.create({ data: { name: "raw", datasetId: world.datasetId, segmentationMethod: "self-segmented", selection: {} }, select: { blind: true } });
+    expect(raw.blind).toBe(true);
+
+    const open = (reason?: string) =>
+      researcher.annotationQueue.createQueue({
+        name: `open ${++counter}`,
+        datasetId: world.datasetId,
+        blind: false,
+        ...(reason === undefined ? {} : { blindOffReason: reason }),
+        selection: { kind: "filter", filter: { datasetId: world.datasetId }, limit: 1 },
+      });
+    const before = await database.db.annotationQueue.count();
+    for (const reason of [undefined, "", "   "]) {
+      await expect(open(reason)).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/field "blindOffReason": turning blind review off needs a reason/) });
+    }
+    await expect(open("x".repeat(501))).rejects.toThrow(/field "blindOffReason": at most 500 characters \(got 501\)/);
+    expect(await database.db.annotationQueue.count()).toBe(before);
+
+    const { queueId } = await open("  calibration round: annotators learn what the judge looks for  ");
+    const audit = await database.db.auditLog.findFirstOrThrow({ where: { action: "annotation_queue.created", entityId: queueId } });
+    expect(audit.actorId).toBe(researcherId);
+    expect(audit.after).toMatchObject({ blind: false, blindOffReason: "calibration round: annotators learn what the judge looks for" });
+    expect((await researcher.annotationQueue.queue({ queueId })).blindOff).toEqual({ byName: "Rita", at: audit.createdAt, reason: "calibration round: annotators learn what the judge looks for" });
+  });
+
+  it("turning blind off is refused without a reason and audited with who, when and why; turning it back on needs none", async () => {
+    const queueId = await queueOf();
+    for (const reason of [undefined, " "]) {
+      await expect(researcher.annotationQueue.updateQueue({ queueId, blind: false, ...(reason === undefined ? {} : { blindOffReason: reason }) })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        message: expect.stringMatching(/field "blindOffReason": turning blind review off needs a reason/),
+      });
+    }
+    // Refused as a whole: nothing else in the same change was saved, and nothing was audited.
+    await expect(researcher.annotationQueue.updateQueue({ queueId, blind: false, name: "half-saved" })).rejects.toThrow(/blindOffReason/);
+    expect(await database.db.annotationQueue.findUniqueOrThrow({ where: { id: queueId }, select: { blind: true, name: true } })).toMatchObject({ blind: true, name: expect.stringMatching(/^labels /) });
+    expect(await database.db.auditLog.count({ where: { action: "annotation_queue.updated", entityId: queueId } })).toBe(0);
+
+    const turned = await researcher.annotationQueue.updateQueue({ queueId, blind: false, blindOffReason: "pilot: compare anchored and blind ratings" });
+    expect(turned).toMatchObject({ blind: false, changed: ["blind"] });
+    const audit = await database.db.auditLog.findFirstOrThrow({ where: { action: "annotation_queue.updated", entityId: queueId } });
+    expect(audit).toMatchObject({ actorId: researcherId, before: { blind: true }, after: { blind: false, blindOffReason: "pilot: compare anchored and blind ratings" } });
+    expect((await researcher.annotationQueue.queue({ queueId })).blindOff).toEqual({ byName: "Rita", at: audit.createdAt, reason: "pilot: compare anchored and blind ratings" });
+    // An annotator reads why, not who.
+    const { caller: ann } = await annotator("Notice");
+    expect((await ann.annotationQueue.queue({ queueId })).blindOff).toEqual({ byName: null, at: audit.createdAt, reason: "pilot: compare anchored and blind ratings" });
+
+    // Back on: no reason asked, and the notice is gone.
+    await researcher.annotationQueue.updateQueue({ queueId, blind: true });
+    expect((await researcher.annotationQueue.queue({ queueId })).blindOff).toBeNull();
+
+    // A queue left open before reasons were asked for (its creation audited blind: false, with no reason): the notice, without a reason.
+    const legacy = await queueOf();
+    const created = await database.db.auditLog.findFirstOrThrow({ where: { action: "annotation_queue.created", entityId: legacy } });
+    await database.db.auditLog.update({ where: { id: created.id }, data: { after: { ...(created.after as object), blind: false } } });
+    await database.db.annotationQueue.update({ where: { id: legacy }, data: { blind: false } });
+    expect((await researcher.annotationQueue.queue({ queueId: legacy })).blindOff).toEqual({ byName: "Rita", at: created.createdAt, reason: null });
   });
 
   it("a queue without runs shows chunks with empty model fields", async () => {
@@ -236,8 +301,71 @@ describe("annotation labels: blind mode, submit, undo, agreement, adjudication, 
     expect(agreement.disagreements).toEqual([expect.objectContaining({ itemId: va.itemId, chunkIndex: 1, adjudicated: true })]);
   });
 
+  it("an item's history gives the adjudicator the model's side: every MC rule with its confidence, the Q-value, and the latest finished judge run per endpoint", async () => {
+    const { db } = database;
+    const queueId = await queueOf({ items: 1, annotatorsPerItem: 2 });
+    const ann = await annotator("Ctx-a");
+    const ben = await annotator("Ctx-b");
+    const va = (await ann.caller.annotationQueue.next({ queueId }))!;
+    const vb = (await ben.caller.annotationQueue.next({ queueId }))!;
+    await ann.caller.annotationQueue.submit({ assignmentId: va.assignmentId, labels: rateAll(va.chunks, () => 1) });
+    await ben.caller.annotationQueue.submit({ assignmentId: vb.assignmentId, labels: rateAll(vb.chunks, () => -1) });
+    const chunkIds = va.chunks.map((c) => c.id);
+    await db.chunkLabel.updateMany({ where: { runId: world.annotateRunId, ...ABS_Q, chunkId: chunkIds[0]! }, data: { confidence: 0.83 } });
+
+    // Judge runs on the dataset: a newer one of the queue's endpoint, one of another endpoint (and an older one of it), and one still running.
+    const judgeConfig = (endpoint: string) => ({ datasetId: world.datasetId, judgeEndpoint: endpoint, segmentationMethod: "self-segmented", samples: 1, temperature: 1, tiePolicy: "Negative" });
+    const judgeRun = async (endpoint: string, finishedAt: Date | null, verdict: Verdict, status: "completed" | "running" = "completed") => {
+      const run = await db.run.create({ data: { kind: "judge", status, name: `${endpoint} at ${finishedAt?.toISOString() ?? "now"}`, datasetId: world.datasetId, config: judgeConfig(endpoint), finishedAt } });
+      await db.judgeSample.createMany({ data: chunkIds.map((chunkId) => ({ runId: run.id, chunkId, sampleIndex: 0, promptTemplateId: "test", rationale: "r", verdict })) });
+      return run.id;
+    };
+    const newer = await judgeRun("judge", new Date(Date.UTC(2026, 5, 2)), "Negative");
+    const other = await judgeRun("judge-2", new Date(Date.UTC(2026, 5, 1)), "Positive");
+    await judgeRun("judge-2", new Date(Date.UTC(2026, 4, 1)), "Negative");
+    await judgeRun("judge-3", null, "Negative", "running");
+
+    const history = await researcher.annotationQueue.itemHistory({ itemId: va.itemId });
+    // Annotators by name and email.
+    expect(history.assignments.map((a) => [a.name, a.email])).toEqual([
+      [ann.user.name, ann.user.email],
+      [ben.user.name, ben.user.email],
+    ]);
+    const { model } = history;
+    expect(model.annotateRun).toMatchObject({ id: world.annotateRunId, kind: "annotate", status: "completed" });
+    // The queue's own judge run first (audited), then the latest finished run of each endpoint, newest first.
+    expect(model.judgeRuns.map((r) => [r.id, r.endpoint, r.audited])).toEqual([
+      [world.judgeRunId, "judge", true],
+      [newer, "judge", false],
+      [other, "judge-2", false],
+    ]);
+    const labels = await db.chunkLabel.findMany({ where: { runId: world.annotateRunId, chunkId: { in: chunkIds } } });
+    const values = await db.chunkValue.findMany({ where: { runId: world.annotateRunId, segmentationId: world.solutions[0]!.segmentationId } });
+    const samples = await db.judgeSample.findMany({ where: { runId: world.judgeRunId, chunkId: { in: chunkIds } } });
+    expect(model.chunks.map((c) => c.chunkId)).toEqual(chunkIds);
+    for (const [i, chunk] of model.chunks.entries()) {
+      // Both rules the run stored, the audited one (Abs-Q) first, each with its confidence.
+      expect(chunk.mcLabels.map((l) => [l.rule, l.label, l.confidence, l.audited])).toEqual([
+        ["abs_q", labels.find((l) => l.chunkId === chunk.chunkId && l.rule === "abs_q")!.label, i === 0 ? 0.83 : null, true],
+        ["rel_ratio", labels.find((l) => l.chunkId === chunk.chunkId && l.rule === "rel_ratio")!.label, null, false],
+      ]);
+      expect(chunk.mcLabels[0]!.ruleText).toMatch(/abs-q/i);
+      const value = values.find((v) => v.prefixLength === i + 1)!;
+      expect(chunk.q).toEqual({ value: value.qValue, rollouts: value.rolloutCount, correct: value.correctCount });
+      const verdicts = samples.filter((s) => s.chunkId === chunk.chunkId).map((s) => s.verdict as Verdict);
+      expect(chunk.judges).toEqual([
+        { runId: world.judgeRunId, verdict: majorityVerdict(verdicts, "Negative").verdict, votes: { Positive: verdicts.filter((v) => v === "Positive").length, Negative: verdicts.filter((v) => v === "Negative").length, unparseable: verdicts.filter((v) => v === "unparseable").length } },
+        { runId: newer, verdict: "Negative", votes: { Positive: 0, Negative: 1, unparseable: 0 } },
+        { runId: other, verdict: "Positive", votes: { Positive: 1, Negative: 0, unparseable: 0 } },
+      ]);
+    }
+    // The annotators may not read it: item histories are for those who adjudicate.
+    await expect(ann.caller.annotationQueue.itemHistory({ itemId: va.itemId })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await db.run.deleteMany({ where: { id: { in: [newer, other] } } });
+  });
+
   it("updateQueue audits only the fields that changed, before and after", async () => {
-    const queueId = await queueOf();
+    const queueId = await queueOf({ blind: false });
     const updated = await researcher.annotationQueue.updateQueue({ queueId, name: "renamed", leaseSeconds: 900, blind: true, archived: false });
     expect(updated.changed.sort()).toEqual(["blind", "name"]);
     expect(updated).toMatchObject({ name: "renamed", blind: true, leaseSeconds: 900, archivedAt: null });

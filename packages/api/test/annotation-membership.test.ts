@@ -2,7 +2,7 @@ import { can, type Access } from "@stepwiser/core";
 import { createTestDatabase, type TestDatabase } from "@stepwiser/db/testing";
 import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { appRouter, authPool, createAuth, handleTrpcRequest, type Auth, type ContextDeps, type SessionUser } from "../src";
+import { appRouter, authPool, createAuth, handleRestRequest, handleTrpcRequest, REST_OPERATIONS, type Auth, type ContextDeps, type SessionUser } from "../src";
 import { assertQueueMember, type QueueRef } from "../src/services/annotation-queue/membership";
 import { callerFor, createAnnotationWorld, createUser, rateAll, type AnnotationWorld, type Caller } from "./annotation-fixtures";
 
@@ -203,10 +203,26 @@ describe("annotation queue membership", () => {
     const view = JSON.parse(claimed.text) as { result: { data: { json: { assignmentId: string; itemId: string; chunks: Array<{ id: string; index: number }> } } } };
     const { assignmentId, itemId, chunks } = view.result.data.json;
     expect(itemId).toBe(a.itemId);
-    const beforeSubmit = [claimed, await raw(second.user, "annotationQueue.assignment", "query", { assignmentId }), await raw(second.user, "annotationQueue.queue", "query", { queueId })];
+    // Every procedure the annotator role may call (capabilities.ts), called with every id they hold, answers without
+    // a model signal; submit and skip, which end the lease, are called last and apart.
+    const reachable = procedures.filter(([path, p]) => {
+      const access = p._def.meta?.access ?? "public";
+      return p._def.type !== "subscription" && (access === "public" || can("annotator", access)) && path !== "annotationQueue.submit" && path !== "annotationQueue.skip";
+    });
+    expect(reachable.map(([path]) => path)).toEqual(expect.arrayContaining(["annotationQueue.next", "annotationQueue.assignment", "annotationQueue.queue", "annotationQueue.listQueues", "annotationQueue.undo"]));
+    const held = { queueId, assignmentId, itemId, id: itemId, solutionId: a.solution.id };
+    const beforeSubmit = [claimed];
+    for (const [path, p] of reachable) beforeSubmit.push(await raw(second.user, path, p._def.type as "query" | "mutation", held));
+    // And every REST read the role may make, its {id} the queue's.
+    for (const op of REST_OPERATIONS.filter((o) => o.method === "GET" && can("annotator", o.access))) {
+      const restPath = op.path.replace(/\{id\}/g, queueId);
+      const response = await handleRestRequest(new Request(`${BASE_URL}/api/v1${restPath}`, { headers: { authorization: `Bearer ${tokens.get(second.user.id)}` } }), deps, restPath);
+      rawResponsesSearched++;
+      beforeSubmit.push({ status: response.status, text: await response.text() });
+    }
     for (const response of beforeSubmit) {
       expect(response.text).not.toMatch(evidence);
-      expect(response.text).not.toMatch(/Positive|Negative/);
+      expect(response.text).not.toMatch(/Positive|Negative|confidence|rationale|"q":|verdict"/);
       expect(response.text).not.toContain("first-annotator-note-91c2");
       expect(response.text).not.toContain(first.user.email);
     }

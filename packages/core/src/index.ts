@@ -3,6 +3,7 @@ export * from "./errors/domain-errors";
 export * from "./text/boxed";
 export * from "./text/diff";
 export * from "./text/json-depth";
+export * from "./text/nearest-name";
 export * from "./processbench/record";
 export * from "./processbench/metrics";
 export * from "./processbench/average";

@@ -208,6 +208,10 @@ describe("seedLargeDataset", () => {
           labelsDisagree: false,
         });
       }
+      // The run's agreement with Monte-Carlo labels, as a finished judge run stores it: majority verdicts (ties Negative) against Abs-Q.
+      const majority = [...byChunk].map(([chunkId, own]) => majorityVerdict(own.map((s) => s.verdict), "Negative").verdict === absQ.get(chunkId));
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { mcAgreement: true, mcAgreementRunId: true } });
+      expect(run).toEqual({ mcAgreement: majority.filter(Boolean).length / majority.length, mcAgreementRunId: seeded.annotateRunId });
     }
   });
 

@@ -33,6 +33,18 @@ export type RunKind = keyof RunKinds;
 /** Every run kind's name, for the schemas that accept one. */
 export const RUN_KIND_NAMES = Object.keys(RUN_KINDS) as [RunKind, ...RunKind[]];
 
+/**
+ * The data jobs: kinds that bring data in (an import, the import of an offline batch's
+ * output among them) or write it out (an export) and have no results of their own.
+ * The runs list leaves them out unless asked for them.
+ */
+export const DATA_RUN_KIND_NAMES = ["import", "export"] as const satisfies readonly RunKind[];
+
+/** Whether `kind` is a data job's kind (`DATA_RUN_KIND_NAMES`). */
+export function isDataRunKind(kind: string): boolean {
+  return (DATA_RUN_KIND_NAMES as readonly string[]).includes(kind);
+}
+
 /** Whether `kind` names a kind of the registry (a stored run's `kind` is text). */
 export function isRunKind(kind: string): kind is RunKind {
   return Object.hasOwn(RUN_KINDS, kind);

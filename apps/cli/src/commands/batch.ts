@@ -1,9 +1,9 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { listExportFiles } from "@stepwiser/api/services/export";
 import { openStoredFile } from "@stepwiser/api/services/file";
 import { getRunState } from "@stepwiser/api/services/run";
+import { actingCreatorId } from "@stepwiser/api/services/user";
 import { InputError } from "@stepwiser/core";
 import type { Db } from "@stepwiser/db";
 import { batchExportReportSchema, connectJobQueue, exportSummarySchema, isTerminal, MAX_IMPORT_FILE_BYTES, readRunSummary, readSummary, startWorker, storeFile, submitBatchOutputImport, submitExport, type BatchOutputImportSummary } from "@stepwiser/jobs";
@@ -12,6 +12,7 @@ import { closeLineOutput, lineOutput, readableFile, writeBytes } from "../input/
 import { UsageError } from "../usage-error";
 import { withDatabase } from "../database";
 import { follow } from "./run";
+import { parseFlags } from "../input/flags";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -21,7 +22,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
  */
 export async function batchCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { output: { type: "string", short: "o" } } });
+  const { values, positionals } = parseFlags(action === "export" || action === "import" ? `batch ${action}` : "batch", { args: rest, allowPositionals: true, options: { output: { type: "string", short: "o" } } });
   const runId = positionals[0];
   if (action === "export") {
     if (!runId || positionals.length > 1) throw new UsageError("usage: batch export <runId> [-o FILE]");
@@ -55,7 +56,7 @@ async function exportRequests(runId: string, output: string | undefined): Promis
     const queue = await connectJobQueue(url);
     let exportRunId: string;
     try {
-      exportRunId = (await submitExport(db, queue, { spec: { kind: "batch-requests", runId } })).id;
+      exportRunId = (await submitExport(db, queue, { spec: { kind: "batch-requests", runId }, createdById: await actingCreatorId({ db }) })).id;
     } finally {
       await queue.stop({ graceful: false, wait: true });
     }
@@ -84,8 +85,9 @@ async function importOutput(runId: string, given: string): Promise<void> {
     const queue = await connectJobQueue(url);
     let importRunId: string;
     try {
-      const stored = await storeFile(db, { fileName: path.basename(given), purpose: "upload", maxBytes: MAX_IMPORT_FILE_BYTES }, createReadStream(file));
-      importRunId = (await submitBatchOutputImport(db, queue, { fileId: stored.id, runId })).id;
+      const createdById = await actingCreatorId({ db });
+      const stored = await storeFile(db, { fileName: path.basename(given), purpose: "upload", createdById, maxBytes: MAX_IMPORT_FILE_BYTES }, createReadStream(file));
+      importRunId = (await submitBatchOutputImport(db, queue, { fileId: stored.id, runId, createdById })).id;
     } finally {
       await queue.stop({ graceful: false, wait: true });
     }

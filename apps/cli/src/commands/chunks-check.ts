@@ -1,9 +1,9 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { locateTaggedChunks, SegmentationError } from "@stepwiser/core";
 import { readInputText } from "../input/files";
 import { UsageError } from "../usage-error";
 import { chunkJson } from "./segment";
+import { parseFlags } from "../input/flags";
 
 /**
  * `stepwiser chunks check --original F --chunked G`: does the <chunk>-tagged text
@@ -11,7 +11,7 @@ import { chunkJson } from "./segment";
  * texts diverge when it does not (never repaired).
  */
 export async function chunksCheckCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { original: { type: "string" }, chunked: { type: "string" } } });
+  const { values } = parseFlags("chunks check", { args, options: { original: { type: "string" }, chunked: { type: "string" } } });
   if (!values.original) throw new UsageError("--original is required (the solution text)");
   if (!values.chunked) throw new UsageError("--chunked is required (the same text wrapped in <chunk> tags)");
   const [original, chunked] = await Promise.all([readInputText(values.original), readInputText(values.chunked)]);

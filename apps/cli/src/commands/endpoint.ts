@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import {
   apiKeySchema,
   createEndpoint,
@@ -15,6 +14,7 @@ import type { Db } from "@stepwiser/db";
 import { z } from "zod";
 import { withDatabase } from "../database";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 export const ENDPOINT_ACTIONS = ["list", "add", "update", "remove", "test"] as const;
 type Action = (typeof ENDPOINT_ACTIONS)[number];
@@ -69,7 +69,7 @@ export async function endpointCommand(args: string[]): Promise<void> {
     throw new UsageError(verb ? `endpoint: unknown command "${verb}"\nusage: stepwiser ${USAGE}` : `endpoint needs a command\nusage: stepwiser ${USAGE}`);
   }
   const action = verb as Action;
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: action === "add" || action === "update" ? FIELD_OPTIONS : {} });
+  const { values, positionals } = parseFlags(`endpoint ${action}`, { args: rest, allowPositionals: true, options: action === "add" || action === "update" ? FIELD_OPTIONS : {} });
   const wantsName = action !== "list" && action !== "add";
   if (positionals.length > (wantsName ? 1 : 0)) throw new UsageError(`endpoint ${action}: unexpected argument "${positionals[wantsName ? 1 : 0]}"`);
   const name = positionals[0];

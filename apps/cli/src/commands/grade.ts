@@ -1,5 +1,4 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { EXTRACTION_MODES, type ExtractionMode, type GradeResult } from "@stepwiser/core";
 import { DEFAULT_GRADING_TIME_LIMIT_MS, GradingPool } from "@stepwiser/jobs/grading";
 import { z } from "zod";
@@ -7,6 +6,7 @@ import { readInputText } from "../input/files";
 import { parseJsonLines } from "../input/jsonl";
 import { numberFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 const pairLine = z.object({
   gold: z.string({ error: "must be a string" }),
@@ -42,7 +42,7 @@ function answerJson(result: GradeResult, details: boolean) {
  * under a hard time limit, and printed in input order.
  */
 export async function gradeCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags("grade", {
     args,
     options: {
       gold: { type: "string" },

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { importReportLinesOf } from "@stepwiser/api/services/file";
 import { getRunState } from "@stepwiser/api/services/run";
 import { InputError } from "@stepwiser/core";
@@ -6,6 +5,7 @@ import { closeLineOutput, lineOutput, writeLine } from "../input/line-files";
 import { notFoundAt } from "../not-found";
 import { UsageError } from "../usage-error";
 import { withDatabase } from "../database";
+import { parseFlags } from "../input/flags";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -15,7 +15,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
  * reason, kind), to stdout or the file; the count on stderr.
  */
 export async function importReportCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { output: { type: "string", short: "o" } } });
+  const { values, positionals } = parseFlags("import report", { args, allowPositionals: true, options: { output: { type: "string", short: "o" } } });
   const [runId] = positionals;
   if (!runId || positionals.length > 1) throw new UsageError("usage: import report <runId> [-o FILE]");
   await withDatabase(async (db) => {

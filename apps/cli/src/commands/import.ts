@@ -1,27 +1,13 @@
 import { createReadStream } from "node:fs";
-import { access, stat } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { countDatasetSolutions } from "@stepwiser/api/services/dataset";
 import { getRunState } from "@stepwiser/api/services/run";
-import {
-  DEFAULT_MAX_INVALID_SHARE,
-  IMPORT_FORMATS,
-  isMappedImportFormat,
-  ON_INVALID_POLICIES,
-  parseFieldMapping,
-  previewOutcomes,
-  readImportOutcomes,
-  type ImportFormat,
-  type ImportOutcome,
-  type ImportReadOptions,
-  type OnInvalidPolicy,
-} from "@stepwiser/core";
+import { actingCreatorId } from "@stepwiser/api/services/user";
+import { previewOutcomes, readImportOutcomes, type ImportFormat, type ImportOutcome, type ImportReadOptions } from "@stepwiser/core";
 import { createDb } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import {
   connectJobQueue,
-  DUPLICATE_POLICIES,
   ImportReportTally,
   isTerminal,
   localParquetOutcomes,
@@ -33,10 +19,12 @@ import {
 } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { migrateOnce } from "../migrate-once";
-import { fromUserCwd, repoRoot } from "../paths";
+import { repoRoot } from "../paths";
 import { ProgressLine, ProgressMeter } from "../progress";
-import { UsageError } from "../usage-error";
+import { checkReadable, importFlagsOf } from "./import-flags";
 import { importSummaryLines } from "./import-summary";
+import { checkFileFormat } from "../input/format-check";
+import { nothingImported } from "./import-duplicate";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -48,28 +36,6 @@ function fileBytes(file: string): AsyncIterable<Uint8Array> {
 /** A local file's records as outcomes: Parquet by row group (random access), the text formats streamed. */
 function localOutcomes(format: ImportFormat, file: string, options: ImportReadOptions): AsyncIterable<ImportOutcome> {
   return format === "parquet" ? localParquetOutcomes(file, options) : readImportOutcomes(format, fileBytes(file), options);
-}
-
-async function checkReadable(given: string): Promise<string> {
-  const file = fromUserCwd(given);
-  try {
-    await access(file);
-    if ((await stat(file)).isDirectory()) throw new UsageError(`cannot read ${given}: is a directory`);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${given}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
-  }
-  return file;
-}
-
-/** `--max-invalid-share`: a number from 0 to 1 (a share, not a percentage). */
-function parseShare(given: string | undefined): number | undefined {
-  if (given === undefined) return undefined;
-  const share = Number(given);
-  if (given.trim() === "" || !Number.isFinite(share) || share < 0 || share > 1) {
-    throw new UsageError(`--max-invalid-share must be a number from 0 to 1, e.g. 0.05 for 5 % (got "${given}")`);
-  }
-  return share;
 }
 
 /**
@@ -84,49 +50,12 @@ function parseShare(given: string | undefined): number | undefined {
  * unless `--delete-human-labels` is given.
  */
 export async function importCommand(args: string[]): Promise<void> {
-  const [format, ...rest] = args;
-  if (!format || !(IMPORT_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`import needs a format: ${IMPORT_FORMATS.join(", ")}${format ? ` (got "${format}")` : ""}`);
-  }
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      name: { type: "string" },
-      dataset: { type: "string" },
-      subset: { type: "string" },
-      generator: { type: "string" },
-      map: { type: "string" },
-      duplicates: { type: "string", default: "skip" },
-      "delete-human-labels": { type: "boolean", default: false },
-      "on-invalid": { type: "string", default: "fail" },
-      "max-invalid-share": { type: "string" },
-      preview: { type: "boolean", default: false },
-      detach: { type: "boolean", default: false },
-    },
-  });
-  if (positionals.length === 0) throw new UsageError(`import ${format} needs at least one file`);
-  if (values.name && positionals.length > 1) throw new UsageError("--name applies to a single file");
-  if (values.name && values.dataset) throw new UsageError("give --name (a new dataset) or --dataset (an existing one), not both");
-  if (!(DUPLICATE_POLICIES as readonly string[]).includes(values.duplicates!)) {
-    throw new UsageError(`--duplicates must be one of ${DUPLICATE_POLICIES.join(", ")} (got "${values.duplicates}")`);
-  }
-  if (values["delete-human-labels"] && values.duplicates !== "replace") {
-    throw new UsageError("--delete-human-labels applies only with --duplicates replace (it deletes the human work on the solutions replaced)");
-  }
-  const onInvalid = values["on-invalid"]!;
-  if (!(ON_INVALID_POLICIES as readonly string[]).includes(onInvalid)) {
-    throw new UsageError(`--on-invalid must be one of ${ON_INVALID_POLICIES.join(", ")} (got "${onInvalid}")`);
-  }
-  const maxInvalidShare = parseShare(values["max-invalid-share"]);
-  if (maxInvalidShare !== undefined && onInvalid !== "skip") throw new UsageError("--max-invalid-share applies only with --on-invalid skip");
-  const policy = { onInvalid: onInvalid as OnInvalidPolicy, maxInvalidShare: maxInvalidShare ?? DEFAULT_MAX_INVALID_SHARE };
-  const mapped = isMappedImportFormat(format as ImportFormat);
-  if (mapped && !values.map) throw new UsageError(`import ${format} needs --map, e.g. --map problem=question,steps=steps,labels=labels`);
-  if (!mapped && values.map) throw new UsageError(`--map applies to jsonl and parquet imports only, not ${format}`);
-  const mapping = values.map ? parseFieldMapping(values.map) : undefined;
+  const flags = importFlagsOf(args);
+  const { format, mapping, policy } = flags;
+  const values = { name: flags.name, dataset: flags.dataset, subset: flags.subset, generator: flags.generator, duplicates: flags.duplicates, "delete-human-labels": flags.deleteHumanLabels, preview: flags.preview, detach: flags.detach };
 
-  const files = await Promise.all(positionals.map(checkReadable));
+  const files = await Promise.all(flags.files.map(checkReadable));
+  for (const [i, file] of files.entries()) await checkFileFormat(format, file, flags.files[i]!);
   const readOptions = (file: string): ImportReadOptions => ({ file: path.basename(file), subset: values.subset, generator: values.generator, mapping });
 
   if (values.preview) {
@@ -153,6 +82,7 @@ export async function importCommand(args: string[]): Promise<void> {
   try {
     await migrateOnce(database.url);
     const db = createDb(database.url, { poolSize: 4 });
+    const createdById = await actingCreatorId({ db });
     const queue = await connectJobQueue(database.url);
     const runs: string[] = [];
     try {
@@ -169,7 +99,7 @@ export async function importCommand(args: string[]): Promise<void> {
           onInvalid: policy.onInvalid,
           ...(policy.onInvalid === "skip" ? { maxInvalidShare: policy.maxInvalidShare } : {}),
         };
-        const run = await submitImportFromContent(db, queue, { fileName: path.basename(file), content: fileBytes(file), options, expectedRecords: counted[i] });
+        const run = await submitImportFromContent(db, queue, { fileName: path.basename(file), content: fileBytes(file), options, expectedRecords: counted[i], createdById });
         log(`queued import run ${run.id}: ${path.basename(file)} (${counted[i]} records)`);
         runs.push(run.id);
       }
@@ -207,6 +137,8 @@ export async function importCommand(args: string[]): Promise<void> {
               const imported = run.status === "completed" ? { written: summary.written ?? 0, skipped: summary.skipped ?? 0, replaced: summary.replaced ?? 0 } : null;
               for (const line of importSummaryLines(path.basename(files[i]!), runId, imported, summary.report)) log(line);
             }
+            const nothing = run.status === "completed" ? await nothingImported(db, path.basename(files[i]!), runId, summary) : undefined;
+            if (nothing) log(nothing.notice);
             results.push({
               runId,
               status: run.status,
@@ -217,6 +149,7 @@ export async function importCommand(args: string[]): Promise<void> {
               replaced: summary.replaced ?? 0,
               chunks: summary.chunks ?? 0,
               ...(summary.duplicateOfRunId ? { duplicateOfRunId: summary.duplicateOfRunId } : {}),
+              ...(nothing ? { notice: nothing.notice, ...(nothing.duplicateOf ? { duplicateOf: nothing.duplicateOf } : {}) } : {}),
               ...(summary.report ? { report: summary.report } : {}),
               error: run.error,
             });

@@ -1,9 +1,9 @@
-import { parseArgs } from "node:util";
 import { applyLabelRule, firstErrorIndex, labelConfidences, type LabelRule } from "@stepwiser/core";
 import { countsFlag } from "../input/counts";
 import { CONFIDENCE_FLAGS, LABEL_RULE_FLAGS, parseConfidenceOptions, parseRule } from "../input/label-rule";
 import { numberFlag, numberListFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 /**
  * `stepwiser label --rule R [--gamma x] [--alpha x] [--n k] [--evidence E] --q0 x --q x1,x2,…`:
@@ -12,7 +12,7 @@ import { UsageError } from "../usage-error";
  * s_i/m_i and adds each label's confidence, every count taken as sampled.
  */
 export async function labelCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags("label", {
     args,
     options: {
       ...LABEL_RULE_FLAGS,

@@ -1,8 +1,8 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { readInputJson } from "../input/files";
 import { numberFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 const USAGE = "plan annotate --config FILE.json --tokens-per-second N [--prefill-tokens-per-second N]";
 
@@ -22,7 +22,7 @@ function rateFlag(flag: string, raw: string | undefined): number | undefined {
 export async function planCommand(args: string[]): Promise<void> {
   const [kind, ...rest] = args;
   if (kind !== "annotate") throw new UsageError(kind ? `plan: unknown run kind "${kind}" (only annotate is planned)\nusage: stepwiser ${USAGE}` : `plan needs a run kind\nusage: stepwiser ${USAGE}`);
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags(`plan ${kind}`, {
     args: rest,
     allowPositionals: true,
     options: { config: { type: "string" }, "tokens-per-second": { type: "string" }, "prefill-tokens-per-second": { type: "string" } },

@@ -1,5 +1,5 @@
-import { parseArgs } from "node:util";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 const USAGE = "prior fit --run RUN";
 
@@ -14,7 +14,7 @@ const USAGE = "prior fit --run RUN";
 export async function priorCommand(args: string[]): Promise<void> {
   const [verb, ...rest] = args;
   if (verb !== "fit") throw new UsageError(verb ? `prior: unknown command "${verb}"\nusage: stepwiser ${USAGE}` : `prior needs a command\nusage: stepwiser ${USAGE}`);
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { run: { type: "string" } } });
+  const { values, positionals } = parseFlags(`prior ${verb}`, { args: rest, allowPositionals: true, options: { run: { type: "string" } } });
   if (positionals.length > 0) throw new UsageError(`prior fit: unexpected argument "${positionals[0]}"\nusage: stepwiser ${USAGE}`);
   if (!values.run) throw new UsageError(`prior fit needs --run RUN (an annotate run with rollout counts)\nusage: stepwiser ${USAGE}`);
   const runId = values.run;

@@ -1,10 +1,10 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { InputError, parsePrmbenchRecord, prmbenchItems, scorePrmbench, type PrmbenchRecord } from "@stepwiser/core";
 import { z } from "zod";
 import { readInputText } from "../input/files";
 import { parseJsonLines } from "../input/jsonl";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 const predictionLine = z.object({
   id: z.string().min(1, "must be a non-empty string"),
@@ -35,7 +35,7 @@ const list = (ids: readonly string[]) => `${ids.slice(0, 20).join(", ")}${ids.le
  * (packages/core/src/prmbench/score.ts); one JSON object on stdout, what was left out on stderr.
  */
 export async function prmbenchScoreCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags("prmbench score", {
     args,
     allowPositionals: true, // `--data a.jsonl b.jsonl`: files after the flag are data files too
     options: { data: { type: "string", multiple: true }, predictions: { type: "string" } },

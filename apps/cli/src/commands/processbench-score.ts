@@ -1,10 +1,10 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { averageLabel, InputError, processBenchIntervals, readProcessBenchFile, scoreProcessBench, type ProcessBenchGold } from "@stepwiser/core";
 import { z } from "zod";
 import { readInputText } from "../input/files";
 import { parseJsonLines } from "../input/jsonl";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 const predictionLine = z.object({
   id: z.string().min(1, "must be a non-empty string"),
@@ -30,7 +30,7 @@ function integerFlag(name: string, given: string | undefined, fallback: number, 
  * interval over solutions (the average's stratified by subset), as a benchmark run's summary has them.
  */
 export async function processBenchScoreCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags("processbench score", {
     args,
     allowPositionals: true, // `--data a.json b.json`: files after the flag are data files too
     options: { data: { type: "string", multiple: true }, predictions: { type: "string" }, resamples: { type: "string" }, seed: { type: "string" } },

@@ -1,10 +1,9 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { getRunState, updateRunDescription } from "@stepwiser/api/services/run";
-import { actingUser } from "@stepwiser/api/services/user";
-import { InputError, isPaperPresetId, PAPER_PRESET_IDS, paperPresetLabelRules, runDescriptionSchema, splitTags, withAverageCoverage } from "@stepwiser/core";
-import type { Db } from "@stepwiser/db";
-import { BATCH_RUN_KINDS, connectJobQueue, createRun, isTerminal, prepareRun, relabelAnnotateRun, prmbenchRunPredictions, runPredictions, requestRunCancel, resumeRun, UNIT_RUN_KINDS, startWorker, submitRun, type RunKind } from "@stepwiser/jobs";
+import { getRunState, listRuns, updateRunDescription } from "@stepwiser/api/services/run";
+import { actingCreatorId, actingUser } from "@stepwiser/api/services/user";
+import { InputError, nearestName } from "@stepwiser/core";
+import type { Db, RunStatus } from "@stepwiser/db";
+import { connectJobQueue, createRun, isTerminal, knownFieldsAt, prepareRun, relabelAnnotateRun, prmbenchRunPredictions, runPredictions, requestRunCancel, resumeRun, UNIT_RUN_KINDS, startWorker, submitRun, type RunKind } from "@stepwiser/jobs";
 import { IN_COMMAND_WORKER } from "../in-command-worker";
 import { withDatabase } from "../database";
 import { readInputJson } from "../input/files";
@@ -12,6 +11,8 @@ import { LABEL_RULE_FLAGS, parseRule } from "../input/label-rule";
 import { notFoundAt } from "../not-found";
 import { ProgressLine, ProgressMeter } from "../progress";
 import { UsageError } from "../usage-error";
+import { ANNOTATION_FLAGS, checkLaunchFlags, finalRunJson, LAUNCH_OPTIONS, launchKindOf, readDescriptionFlags, RUN_ACTIONS, RUN_LIST_OPTIONS, runListQueryOf, runProgressLine, tagsFrom, withPreset } from "./run-flags";
+import { parseFlags, type UnknownFlagHint } from "../input/flags";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -24,14 +25,11 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
     for (;;) {
       const run = await getRunState({ db, input: { id: runId } });
       const ended = isTerminal(run.status);
-      const counts = `${run.unitsFailed} failed · ${run.requests} requests · ${run.completionTokens} tokens generated`;
-      const line = `run ${runId}: ${run.status} ${meter.format(run.unitsDone, run.unitsTotal, ended)} · ${counts}`;
+      const { line, key } = runProgressLine(runId, run, meter, ended);
       if (ended) progress.finish(line);
-      else progress.update(line, `${run.status} ${run.unitsDone}/${run.unitsTotal} ${counts}`);
+      else progress.update(line, key);
       if (ended) {
-        process.stdout.write(
-          `${JSON.stringify({ runId, kind: run.kind, status: run.status, unitsDone: run.unitsDone, unitsFailed: run.unitsFailed, unitsTotal: run.unitsTotal, requests: run.requests, promptTokens: run.promptTokens, completionTokens: run.completionTokens, cachedTokens: run.cachedTokens, error: run.error, summary: run.kind === "benchmark" ? withAverageCoverage(run.summary) : run.summary })}\n`,
-        );
+        process.stdout.write(`${finalRunJson(runId, run)}\n`);
         if (run.status !== "completed") process.exitCode = 1;
         return;
       }
@@ -42,22 +40,26 @@ export async function follow(db: Db, url: string, runId: string, workHere: boole
   }
 }
 
-export const RUN_ACTIONS = ["cancel", "resume", "relabel", "status", "predictions", "edit"] as const;
+export { RUN_ACTIONS };
 
 /**
  * `stepwiser run <kind> --config file.json [--detach | --offline]`, and
  * `stepwiser run cancel|resume|relabel|status <runId>`.
  */
 export async function runCommand(args: string[]): Promise<void> {
-  const [action, ...rest] = args;
-  if (!action) throw new UsageError(`run needs a kind (${[...UNIT_RUN_KINDS.keys()].join(", ")}) or cancel|resume|relabel|status|predictions`);
-  const kind = action.replaceAll("-", "_"); // `run chunk-reset` and `run chunk_reset` alike
-  if (UNIT_RUN_KINDS.has(kind)) return launch(kind as RunKind, rest);
+  const [first, ...afterFirst] = args;
+  // `run launch <kind> …` is `run <kind> …`.
+  const [action, ...rest] = first === "launch" ? afterFirst : args;
+  if (!action) throw new UsageError(`run needs a kind (${[...UNIT_RUN_KINDS.keys()].join(", ")}) or ${RUN_ACTIONS.filter((a) => a !== "launch").join("|")}`);
+  const kind = launchKindOf(action);
+  if (kind && UNIT_RUN_KINDS.has(kind)) return launch(kind as RunKind, rest);
+  if (first === "launch") throw new UsageError(`run launch: unknown run kind "${action}" (kinds: ${[...UNIT_RUN_KINDS.keys()].join(", ")})`);
   if (!(RUN_ACTIONS as readonly string[]).includes(action)) {
     throw new UsageError(`run: unknown run kind or action "${action}" (kinds: ${[...UNIT_RUN_KINDS.keys()].join(", ")}; actions: ${RUN_ACTIONS.join(", ")})`);
   }
   if (action === "edit") return editRun(rest);
-  const { values, positionals } = parseArgs({
+  if (action === "list") return listRunsCommand(rest);
+  const { values, positionals } = parseFlags(`run ${action}`, {
     args: rest,
     allowPositionals: true,
     options: { detach: { type: "boolean", default: false }, format: { type: "string" }, ...LABEL_RULE_FLAGS },
@@ -109,12 +111,24 @@ export async function runCommand(args: string[]): Promise<void> {
   });
 }
 
-/** The flags naming and annotating a run, at launch and in `run edit`. */
-const ANNOTATION_FLAGS = { name: { type: "string" }, tag: { type: "string", multiple: true }, notes: { type: "string" } } as const;
-
-/** `--tag a --tag "b, c"` → ["a", "b", "c"]; undefined when no --tag was given. */
-function tagsFrom(values: { tag?: string[] }): string[] | undefined {
-  return values.tag?.flatMap(splitTags);
+/**
+ * `stepwiser run list [--kind K] [--status S] [--limit N] [--offset N]`: one page of runs, newest first, through the
+ * service the REST API's GET /runs uses; prints {"runs": [...], "nextOffset"} (null on the last page), as remote mode does.
+ */
+async function listRunsCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags("run list", { args, allowPositionals: true, options: RUN_LIST_OPTIONS });
+  if (positionals.length > 0) throw new UsageError(`run list: unexpected argument "${positionals[0]}"`);
+  const query = runListQueryOf(values);
+  await withDatabase(async (db) => {
+    const page = await listRuns({
+      db,
+      user: await actingUser({ db }),
+      input: { kinds: query.kind ? [query.kind as RunKind] : undefined, statuses: query.status ? [query.status as RunStatus] : undefined, includeDataJobs: query.includeDataJobs, sort: "createdAt", order: "desc", offset: query.offset, limit: query.limit },
+    });
+    // Serialized as the REST API serializes it: dates as ISO 8601, 64-bit counts as numbers.
+    const json = JSON.stringify({ runs: page.runs, nextOffset: page.hasMore ? query.offset + query.limit : null }, (_key, value: unknown) => (typeof value === "bigint" ? Number(value) : value));
+    process.stdout.write(`${json}\n`);
+  });
 }
 
 /** An error of `run edit`'s service (its only fields are name, notes and tags) names the flag that carried it. */
@@ -127,20 +141,9 @@ function annotationFlagError(error: unknown): never {
   throw error;
 }
 
-/** --name, --notes and --tag read with the run's own rules; an error names the flag. */
-function readDescriptionFlags(values: { name?: string; notes?: string; tag?: string[] }) {
-  const parsed = runDescriptionSchema.safeParse({ name: values.name, notes: values.notes, tags: tagsFrom(values) });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const flag = issue.path[0] === "tags" ? "--tag" : `--${String(issue.path[0])}`;
-    throw new UsageError(`${flag}: ${issue.message}`);
-  }
-  return parsed.data;
-}
-
 /** `stepwiser run edit <runId> [--name N | --generated-name] [--tag T …] [--no-tags] [--notes TEXT]`: audited as the first admin. */
 async function editRun(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags("run edit", {
     args,
     allowPositionals: true,
     options: { ...ANNOTATION_FLAGS, "generated-name": { type: "boolean", default: false }, "no-tags": { type: "boolean", default: false } },
@@ -166,41 +169,42 @@ async function editRun(args: string[]): Promise<void> {
   });
 }
 
+/** For `run <kind> --rollouts 8`: a flag that names (or nearly names) a field of the kind's config says to set it in the config file. */
+function configFieldHint(kind: RunKind): UnknownFlagHint {
+  return (flag) => {
+    const schema = UNIT_RUN_KINDS.get(kind)?.submitSchema;
+    if (!schema) return undefined;
+    const fields = knownFieldsAt(schema, []);
+    const field = fields.includes(flag) ? flag : nearestName(flag, fields);
+    if (!field) return undefined;
+    return `${field === flag ? `"${field}" is` : `did you mean "${field}"? It is`} a field of the ${kind} run configuration, not a flag: set it in the --config file`;
+  };
+}
+
 async function launch(kind: RunKind, args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: "string" },
-      detach: { type: "boolean", default: false },
-      offline: { type: "boolean", default: false },
-      "dry-run": { type: "boolean", default: false },
-      preset: { type: "string" },
-      ...ANNOTATION_FLAGS,
-    },
-  });
+  const { values } = parseFlags(`run ${kind.replaceAll("_", "-")}`, { args, options: LAUNCH_OPTIONS }, configFieldHint(kind));
   const description = readDescriptionFlags(values);
-  if (!values.config) throw new UsageError(`run ${kind} needs --config file.json`);
-  if (values.offline && values.detach) throw new UsageError("--offline and --detach exclude each other: an offline run is never queued");
-  if (values["dry-run"] && (values.offline || values.detach)) throw new UsageError(`--dry-run stores nothing, so it excludes --${values.offline ? "offline" : "detach"}`);
-  if (values.offline && !(BATCH_RUN_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--offline: batch execution supports annotate and judge runs, not ${kind}`);
-  const config = withPreset(kind, await readInputJson(values.config), values.preset, path.basename(values.config));
+  const configFile = checkLaunchFlags(kind, values);
+  const config = withPreset(kind, await readInputJson(configFile), values.preset, path.basename(configFile));
   await withDatabase(async (db, url) => {
     if (values["dry-run"]) {
-      const prepared = await prepareRun(db, { kind, config, source: path.basename(values.config!), ...description });
+      const prepared = await prepareRun(db, { kind, config, source: path.basename(configFile), ...description });
       process.stdout.write(`${JSON.stringify({ kind: prepared.kind, config: prepared.config })}\n`);
       return;
     }
     if (values.offline) {
       // Never sent to the queue, so no worker picks it up: `batch import` executes it once its requests are answered.
-      const run = await createRun(db, { kind, config, source: path.basename(values.config!), ...description });
+      const run = await createRun(db, { kind, config, source: path.basename(configFile), createdById: (await actingCreatorId({ db })) ?? undefined, ...description });
       log(`created ${kind} run ${run.id} "${run.name}" for offline execution; next: stepwiser batch export ${run.id} -o requests.jsonl`);
       process.stdout.write(`${JSON.stringify({ runId: run.id, name: run.name, status: run.status, execution: "offline" })}\n`);
       return;
     }
+    // Created by the user the command line acts as (the first admin), as the browser's and the REST API's runs are by theirs.
+    const createdById = (await actingCreatorId({ db })) ?? undefined;
     const queue = await connectJobQueue(url);
     let run;
     try {
-      run = await submitRun(db, queue, { kind, config, source: path.basename(values.config!), ...description });
+      run = await submitRun(db, queue, { kind, config, source: path.basename(configFile), createdById, ...description });
     } finally {
       // Also when the config is refused: an open queue connection would keep the process alive.
       await queue.stop({ graceful: false, wait: true });
@@ -212,18 +216,4 @@ async function launch(kind: RunKind, args: string[]): Promise<void> {
     }
     await follow(db, url, run.id, true);
   });
-}
-
-/**
- * `--preset paper-1.5b|paper-7b`: the paper's label settings for an annotate run, written as
- * the config's labelRules. A config that gives its own labelRules, an unknown preset and a
- * kind without label rules are refused.
- */
-export function withPreset(kind: RunKind, config: unknown, preset: string | undefined, file: string): unknown {
-  if (preset === undefined) return config;
-  if (!isPaperPresetId(preset)) throw new UsageError(`--preset: unknown preset "${preset}" (known: ${PAPER_PRESET_IDS.join(", ")})`);
-  if (kind !== "annotate") throw new UsageError(`--preset sets an annotate run's label rules (γ, α); a ${kind} run has none`);
-  if (typeof config !== "object" || config === null || Array.isArray(config)) return config; // the config's own check reports it
-  if ("labelRules" in config) throw new InputError(`--preset ${preset} sets labelRules, and the config gives its own; drop one of them`, { file, field: "labelRules" });
-  return { ...config, labelRules: paperPresetLabelRules(preset) };
 }

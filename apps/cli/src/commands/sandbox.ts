@@ -1,6 +1,6 @@
-import { parseArgs } from "node:util";
 import { readInputText } from "../input/files";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 /** Loaded on use: the sandbox lives in the jobs package, whose other modules these commands do not need at start-up. */
 async function sandboxModule() {
@@ -22,7 +22,7 @@ function numberFlag(name: string, given: string | undefined, minimum: number, ma
  * sandbox ran the block, whatever the block did; 1 when this machine refuses code execution.
  */
 export async function sandboxRunCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { file: { type: "string" }, "timeout-s": { type: "string" }, "memory-mb": { type: "string" } } });
+  const { values } = parseFlags("sandbox run", { args, options: { file: { type: "string" }, "timeout-s": { type: "string" }, "memory-mb": { type: "string" } } });
   if (!values.file) throw new UsageError("--file is required (a python block; - for stdin)");
   const timeoutSeconds = numberFlag("timeout-s", values["timeout-s"], 0.1, 60);
   const memoryMb = numberFlag("memory-mb", values["memory-mb"], 32, 8192);
@@ -47,7 +47,7 @@ export async function sandboxRunCommand(args: string[]): Promise<void> {
  * and exit 1.
  */
 export async function sandboxCheckCommand(args: string[]): Promise<void> {
-  parseArgs({ args, options: {} });
+  parseFlags("sandbox check", { args, options: {} });
   const { sandboxAvailability, sandboxBudget } = await sandboxModule();
   const availability = await sandboxAvailability();
   if (!availability.available) {

@@ -1,8 +1,8 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { RULE_SEGMENTERS, segmentationStats, type LocatedChunk } from "@stepwiser/core";
 import { readInputText } from "../input/files";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 const METHODS = Object.keys(RULE_SEGMENTERS) as (keyof typeof RULE_SEGMENTERS)[];
 
@@ -13,7 +13,7 @@ export function chunkJson(chunk: LocatedChunk) {
 
 /** `stepwiser segment --method blank-line|step-markers --file F` */
 export async function segmentCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { method: { type: "string" }, file: { type: "string" } } });
+  const { values } = parseFlags("segment", { args, options: { method: { type: "string" }, file: { type: "string" } } });
   const method = values.method;
   if (!method || !(METHODS as string[]).includes(method)) {
     throw new UsageError(`--method must be one of ${METHODS.join(", ")}${method ? `, got "${method}"` : ""}`);

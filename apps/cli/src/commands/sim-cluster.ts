@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 // Needs the "./sim" subpath of @stepwiser/inference (src/sim/index.ts) to re-export the
 // server (src/sim/server) and the models' createDefaultSimModels (src/sim/models).
 import {
@@ -12,6 +11,7 @@ import {
 import { readInputJson } from "../input/files";
 import { numberFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 export interface SimClusterCommandOptions {
   /** Served instead of the default simulated models (tests). */
@@ -29,7 +29,7 @@ const STATUS_EVERY_MS = 10_000;
  * where they listen; flags override the config file's fields.
  */
 export async function simClusterCommand(args: string[], options: SimClusterCommandOptions = {}): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags("sim-cluster", {
     args,
     options: {
       replicas: { type: "string" },

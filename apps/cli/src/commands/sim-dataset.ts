@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { createDb } from "@stepwiser/db";
 import { openLocalDatabase, resolveDataDir } from "@stepwiser/db/local";
 import { createSimWorldDataset } from "@stepwiser/jobs";
@@ -6,13 +5,14 @@ import { numberFlag } from "../input/numbers";
 import { migrateOnce } from "../migrate-once";
 import { repoRoot } from "../paths";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 /**
  * `stepwiser sim dataset --name N [--problems 100] [--solutions 4] [--seed 0] [--error-rate 0.15] [--recovery-rate 0.1]`:
  * a dataset from the simulated world, with its ground truth, to run the method on.
  */
 export async function simDatasetCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags("sim dataset", {
     args,
     options: {
       name: { type: "string" },

@@ -1,10 +1,10 @@
 import { createReadStream } from "node:fs";
-import { parseArgs } from "node:util";
 import { readLines } from "@stepwiser/core";
 import { runBatch } from "@stepwiser/inference/sim";
 import { closeLineOutput, lineOutput, readableFile, writeLine } from "../input/line-files";
 import { numberFlag } from "../input/numbers";
 import { UsageError } from "../usage-error";
+import { parseFlags } from "../input/flags";
 
 /**
  * `stepwiser sim run-batch -i IN.jsonl -o OUT.jsonl --url URL [--concurrency N]`:
@@ -12,7 +12,7 @@ import { UsageError } from "../usage-error";
  * cluster (`--url` names the server that plays the model).
  */
 export async function simRunBatchCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags("sim run-batch", {
     args,
     options: {
       "input-file": { type: "string", short: "i" },

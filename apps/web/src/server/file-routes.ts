@@ -5,7 +5,8 @@ import {
   importReportLinesOf,
   InvalidApiTokenError,
   openStoredFile,
-  storeUpload,
+  receiveUpload,
+  storedFileResponse,
   methodChangesState,
   readOnlyRefusal,
   trustedOriginsOf,
@@ -14,17 +15,16 @@ import {
   type SessionUser,
 } from "@stepwiser/api";
 import { can, rolesWith, type Capability } from "@stepwiser/core";
-import { FileTooLargeError, MAX_IMPORT_FILE_BYTES } from "@stepwiser/jobs";
-import { attachmentDisposition, safeContentType, uploadFileName } from "../lib/file-names";
+import { MAX_IMPORT_FILE_BYTES } from "@stepwiser/jobs";
 import { jsonLinesResponse } from "./json-lines-response";
 import { ROUTE_ACCESS } from "./route-access";
-import { UploadContentError, uploadPieces } from "./upload-content";
 
 /*
  * The file routes (`POST /api/uploads`, `GET /api/files/{id}`, `GET /api/imports/{id}/report`) as plain
  * functions of their dependencies, so they run the same under Next.js and in
  * tests. Both take a session cookie or an API token. The work is the api's
- * services'; a domain error answers with the status `httpErrorOf` gives it.
+ * services' (the REST API serves the same uploads and downloads); a domain
+ * error answers with the status `httpErrorOf` gives it, as plain text.
  */
 
 type RouteDeps = Pick<ContextDeps, "db" | "auth">;
@@ -55,60 +55,29 @@ async function callerWith(deps: RouteDeps, request: Request, capability: Capabil
   return user;
 }
 
-/** A request body as pieces; stopping early (a too-large file) cancels the upload. */
-async function* bodyPieces(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = body.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    if (!finished) await reader.cancel().catch(() => {});
-  }
-}
-
-const tooLarge = (fileName: string, maxBytes: number) =>
-  text(413, `${fileName} is larger than the upload limit of ${maxBytes.toLocaleString("en")} bytes; split the file and import the parts into one dataset`);
-
 /**
- * Stores the raw request body as an upload, part by part as it arrives. A
- * body over the limit (declared or counted), or one that is neither UTF-8 text
- * nor a Parquet file, is refused: reading stops, the request body is cancelled, and whatever
- * parts were already written are deleted with their file row.
- * `maxBytes` is only lowered by tests.
+ * Stores the raw request body as an upload, part by part as it arrives
+ * (`receiveUpload`). A body over the limit (declared or counted), or one that
+ * is neither UTF-8 text nor a Parquet file, is refused: reading stops, the
+ * request body is cancelled, and whatever parts were already written are
+ * deleted with their file row. `maxBytes` is only lowered by tests.
  */
 export async function handleUpload(deps: RouteDeps, request: Request, maxBytes = MAX_IMPORT_FILE_BYTES): Promise<Response> {
   const refusal = crossSiteRefusal(request, trustedOriginsOf(deps.auth));
   if (refusal) return text(403, refusal);
   const user = await callerWith(deps, request, ROUTE_ACCESS["/api/uploads"].POST, "uploading files");
   if (user instanceof Response) return user;
-  const fileName = uploadFileName(new URL(request.url).searchParams.get("fileName"));
-  if (!fileName) return text(400, "give the file's name as ?fileName=NAME");
-  // A declared size over the limit is refused before a byte of the body is read.
-  const contentLength = request.headers.get("content-length");
-  if (contentLength !== null && !/^\d+$/.test(contentLength.trim())) return text(400, `Content-Length ${JSON.stringify(contentLength)} is not a byte count`);
-  if (contentLength !== null && Number(contentLength) > maxBytes) {
-    await request.body?.cancel().catch(() => {});
-    return tooLarge(fileName, maxBytes);
-  }
-  if (!request.body) return text(400, "the request has no body: send the file's bytes as the body");
-
   try {
-    const stored = await storeUpload(
-      { db: deps.db, user, input: { fileName, maxBytes, contentType: safeContentType(request.headers.get("content-type")) } },
-      uploadPieces(fileName, bodyPieces(request.body)),
-    );
-    return Response.json(stored, { status: 201 });
+    const input = {
+      fileName: new URL(request.url).searchParams.get("fileName"),
+      contentLength: request.headers.get("content-length"),
+      contentType: request.headers.get("content-type"),
+      maxBytes,
+      body: request.body,
+    };
+    return Response.json(await receiveUpload({ db: deps.db, user, input }), { status: 201 });
   } catch (error) {
-    if (error instanceof FileTooLargeError) return tooLarge(fileName, maxBytes);
-    if (error instanceof UploadContentError) return text(error.status, error.message);
-    throw error;
+    return refusalOf(error);
   }
 }
 
@@ -116,34 +85,11 @@ export async function handleUpload(deps: RouteDeps, request: Request, maxBytes =
 export async function handleDownload(deps: RouteDeps, request: Request, id: string): Promise<Response> {
   const user = await callerWith(deps, request, ROUTE_ACCESS["/api/files/[id]"].GET, "downloading files");
   if (user instanceof Response) return user;
-  let file: Awaited<ReturnType<typeof openStoredFile>>;
   try {
-    file = await openStoredFile({ db: deps.db, user, input: { id } });
+    return storedFileResponse(await openStoredFile({ db: deps.db, user, input: { id } }));
   } catch (error) {
     return refusalOf(error);
   }
-  const { parts } = file;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await parts.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await parts.return(undefined);
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": safeContentType(file.contentType),
-      "content-length": String(file.sizeBytes),
-      "content-disposition": attachmentDisposition(file.fileName),
-      "x-content-type-options": "nosniff",
-      // Whatever a file holds, it is data: never rendered as a page of this origin.
-      "content-security-policy": "sandbox",
-      "cache-control": "private, no-store",
-    },
-  });
 }
 
 /**

@@ -19,9 +19,12 @@ export function maxRequestBytesFromEnv(env: Record<string, string | undefined> =
   return positiveIntegerSetting(env, "STEPWISER_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BODY_BYTES);
 }
 
+/** The upload paths: the web app's and the REST API's. Their bodies stream to storage under the upload cap. */
+const UPLOAD_PATHS = ["/api/uploads", "/api/v1/uploads"];
+
 /** The paths whose bodies are API requests (read whole into memory) rather than uploads (streamed to storage under their own cap). */
 export function isCappedApiPath(pathname: string): boolean {
-  return pathname.startsWith("/api/") && !pathname.startsWith("/api/uploads");
+  return pathname.startsWith("/api/") && !UPLOAD_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`) || pathname.startsWith(`${path}?`));
 }
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
@@ -29,5 +32,5 @@ const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes % (1
 /** Why a body was refused: its declared size when it gave one, and the cap with the setting that moves it. */
 export function bodyTooLargeMessage(limitBytes: number, declared?: number): string {
   const size = declared !== undefined ? `the body is ${declared.toLocaleString("en")} bytes, ` : "the body is larger than the cap: ";
-  return `${size}more than the ${mebibytes(limitBytes)} an API request may send (STEPWISER_MAX_REQUEST_BYTES); upload large files with POST /api/uploads`;
+  return `${size}more than the ${mebibytes(limitBytes)} an API request may send (STEPWISER_MAX_REQUEST_BYTES); upload large files with POST /api/uploads (or /api/v1/uploads)`;
 }

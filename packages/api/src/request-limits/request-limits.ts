@@ -1,4 +1,5 @@
 import { assertJsonDepth, DEFAULT_MAX_JSON_DEPTH, PayloadTooLargeError } from "@stepwiser/core";
+import { MAX_IMPORT_FILE_BYTES } from "@stepwiser/jobs";
 import { bodyTooLargeMessage, maxRequestBytesFromEnv, positiveIntegerSetting } from "./body-cap";
 
 export { DEFAULT_MAX_REQUEST_BODY_BYTES } from "./body-cap";
@@ -9,6 +10,13 @@ export interface RequestLimits {
   maxBodyBytes: number;
   /** Deepest nesting of arrays and objects in a JSON body. */
   maxJsonDepth: number;
+  /** Largest upload (a REST operation's "bytes" body), streamed to storage and never held whole; MAX_IMPORT_FILE_BYTES (8 GiB) unless given. */
+  maxUploadBytes?: number;
+}
+
+/** The cap on an upload under `limits`. */
+export function uploadLimitOf(limits: RequestLimits): number {
+  return limits.maxUploadBytes ?? MAX_IMPORT_FILE_BYTES;
 }
 
 /** STEPWISER_MAX_REQUEST_BYTES (default 10 MiB) and STEPWISER_MAX_JSON_DEPTH (default 64). */

@@ -6,8 +6,9 @@ import { callerFromRequestHeaders, type ContextDeps } from "../context";
 import { shortenEchoedInput } from "../error-message";
 import { capabilityRefusal, DATABASE_UNREACHABLE_MESSAGE, httpErrorOf } from "../trpc";
 import { defaultRequestLimits } from "../request-limits/default-limits";
-import { readBoundedBody, type RequestLimits } from "../request-limits/request-limits";
-import { operationChangesState, REST_OPERATIONS, type RestOperation } from "./operations";
+import { readBoundedBody, uploadLimitOf, type RequestLimits } from "../request-limits/request-limits";
+import { storedFileResponse } from "../file-download";
+import { operationChangesState, REST_OPERATIONS, type BytesAnswer, type BytesBody, type RestOperation } from "./operations";
 import type { errorSchema } from "./schemas";
 import { apiLog } from "../log";
 
@@ -25,6 +26,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   METHOD_NOT_SUPPORTED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -38,7 +40,9 @@ function errorResponse(code: ErrorCode, message: string, field?: string, headers
 /** A failure as the API's error body: bad input (zod or InputError) with its field, domain errors by `httpErrorOf`, the rest a logged 500. */
 function failureResponse(error: unknown, where: string): Response {
   if (error instanceof ZodError) {
-    const issues = error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
+    // An unknown key is refused at its object; the field is the key itself.
+    const pathOf = (issue: (typeof error.issues)[number]) => (issue.code === "unrecognized_keys" && issue.keys.length > 0 ? [...issue.path, issue.keys[0]!] : issue.path);
+    const issues = error.issues.map((issue) => ({ field: pathOf(issue).map(String).join("."), message: issue.message }));
     return errorResponse("BAD_REQUEST", issues.map((i) => formatLocated(i.message, { field: i.field || undefined })).join("; "), issues[0]?.field || undefined);
   }
   const mapped = httpErrorOf(error);
@@ -153,14 +157,36 @@ export async function handleRestRequest(request: Request, deps: ContextDeps, pat
     const input = {
       params: operation.params ? operation.params.parse(params) : {},
       query: operation.query ? operation.query.parse(queryObject(new URL(request.url))) : rejectQuery(new URL(request.url)),
-      body: operation.body ? operation.body.parse(await readBody(request, limits)) : undefined,
+      body: await bodyOf(operation, request, limits),
     };
     const result = await operation.call({ db: deps.db, user, credential: caller?.credential ?? null, getQueue: deps.getQueue, input });
     if (operation.response === "jsonl") return jsonLinesResponse(result as AsyncGenerator<unknown>, operation.status);
+    if (operation.response === "bytes") return storedFileResponse(result as BytesAnswer, "application/octet-stream");
     return new Response(toJson(result), { status: operation.status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
   } catch (error) {
+    // A raw body refused before (or while) it was read is not read on: the client stops sending.
+    if (operation.body === "bytes") await request.body?.cancel().catch(() => {});
     return failureResponse(error, where);
   }
+}
+
+/**
+ * An operation's body: a JSON body read whole under the request cap and parsed
+ * by its schema, or a raw body handed over unread with the upload cap, for its
+ * service to stream (and refuse once it passes the cap).
+ */
+async function bodyOf(operation: RestOperation, request: Request, limits: RequestLimits): Promise<unknown> {
+  if (!operation.body) return undefined;
+  if (operation.body === "bytes") {
+    const body: BytesBody = {
+      stream: request.body,
+      contentLength: request.headers.get("content-length"),
+      contentType: request.headers.get("content-type"),
+      maxBytes: uploadLimitOf(limits),
+    };
+    return body;
+  }
+  return operation.body.parse(await readBody(request, limits));
 }
 
 /** An operation without query parameters refuses any, so a misspelt option is never ignored. */

@@ -40,3 +40,8 @@ export class TooManyRequestsError extends Error {
     super(message);
   }
 }
+
+/** A body whose content the server does not take (an upload that is neither UTF-8 text nor a Parquet file): 415. */
+export class UnsupportedContentError extends Error {
+  override readonly name = "UnsupportedContentError";
+}

@@ -21,4 +21,5 @@ export {
 } from "./read-records";
 export type { FormatReader, ConvertedRecord, IgnoredRecord } from "./format-reader";
 export { readProcessBenchFile } from "./processbench-file";
+export { importFormatMismatch, recordLooksLike, sniffImportFile, SNIFF_HEAD_BYTES, type FileSniff, type RecognisedFormat, type SniffedLayout } from "./format-sniff";
 export * from "./import-report";

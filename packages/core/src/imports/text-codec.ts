@@ -23,6 +23,11 @@ export function strictUtf8Decoder(): Utf8Decoder {
   return new codecs.TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 }
 
+/** A decoder that replaces invalid UTF-8 (a head cut inside a character) and drops a leading byte-order mark. */
+export function lenientUtf8Decoder(): Utf8Decoder {
+  return new codecs.TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+}
+
 export function utf8Bytes(text: string): Uint8Array {
   return encoder.encode(text);
 }

@@ -1,2 +1,3 @@
 export * from "./annotate-cost";
 export * from "./storage-footprint";
+export * from "./judge-cost";

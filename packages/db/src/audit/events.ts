@@ -77,7 +77,16 @@ interface AuditEventShapes {
    */
   "demo.seeded": { entityType: "Database"; after?: AuditDemoRuns };
   /** The demo annotation queue was made over the demo annotate run, with the demo annotators' labels in it. */
-  "demo.queue_seeded": { entityType: "AnnotationQueue"; after: { items: number; annotators: string[]; submissions: number } };
+  "demo.queue_seeded": { entityType: "AnnotationQueue"; after: AuditDemoQueue };
+}
+
+/** The demo queue as the launcher made it: its simulated annotators (email, name, seeded error rate against the world's truth). */
+export interface AuditDemoQueue {
+  items: number;
+  annotators: string[];
+  submissions: number;
+  /** Absent in markers written before the demo annotators were simulated with error rates. */
+  simulatedAnnotators?: Array<{ email: string; name: string; errorRate: number }>;
 }
 
 /** The simulated-world demo: its dataset, annotate run and judge runs. */
@@ -142,6 +151,8 @@ export interface AuditQueueSettings {
   annotatorsPerItem?: number;
   leaseSeconds?: number;
   blind?: boolean;
+  /** Why blind review was turned off: required with `blind: false` when it was on (in `after` only). */
+  blindOffReason?: string;
   archivedAt?: string | null;
 }
 
@@ -152,6 +163,8 @@ export interface AuditQueueCreated {
   annotatorsPerItem: number;
   leaseSeconds: number;
   blind: boolean;
+  /** Why the queue was made without blind review: required when `blind` is false. */
+  blindOffReason?: string;
   datasetId: string;
   segmentationMethod: string;
   annotateRunId: string | null;

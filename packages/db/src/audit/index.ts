@@ -5,6 +5,7 @@ export {
   type AuditAction,
   type AuditEndpointSnapshot,
   type AuditRunDescription,
+  type AuditDemoQueue,
   type AuditDemoRuns,
   type AuditEntityType,
   type AuditEvent,

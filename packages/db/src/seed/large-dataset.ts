@@ -1,4 +1,4 @@
-import { DEFAULT_LABEL_RULES, labelRuleParamsKey, qPosterior, SELF_SEGMENTING_POLICY_PROMPT, STEPWISER_JUDGE_PROMPT, truePositiveProbability, type LabelRule } from "@stepwiser/core";
+import { DEFAULT_LABEL_RULES, labelRuleParamsKey, qPosterior, SELF_SEGMENTING_POLICY_PROMPT, STEPWISER_JUDGE_PROMPT, storedLabelRule, truePositiveProbability, type LabelRule } from "@stepwiser/core";
 import { createDb, type Db } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 
@@ -421,6 +421,8 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
           completionTokens: BigInt(totals.judgeCompletionTokens[r]!),
           finishedAt,
           summary: { samples: positive! + negative!, verdicts: { Positive: positive, Negative: negative }, unparseableRate: 0 },
+          // What the judge kind's resultColumns stores beside that summary.
+          negativeShare: positive! + negative! > 0 ? negative! / (positive! + negative!) : null,
         },
       });
     }),
@@ -432,6 +434,22 @@ async function seed(db: Db, options: LargeDatasetOptions): Promise<LargeDatasetR
   // autovacuum, which would otherwise visit these tables (16M rollouts take minutes) while a benchmark times requests.
   const vacuumed = ["Problem", "Solution", "Segmentation", "Chunk", "ChunkValue", "ChunkLabel", "JudgeSample", "ChunkVotes", "SolutionRunStat", "SolutionLabelConfidence", "RunUnit", "RowsChange"];
   for (const table of rolloutsPerPrefix > 0 ? [...vacuumed, "Rollout"] : vacuumed) await db.$executeRawUnsafe(`VACUUM (ANALYZE) "${table}"`);
+
+  // What the judge kind's resultColumns stores when a judge run finishes: its agreement with the annotate run's labels
+  // under that run's first rule (ties Negative, the judge runs' tie policy), one aggregate per judge run.
+  const firstRule = storedLabelRule(rules[0]!);
+  for (const judgeRun of judgeRuns) {
+    await db.$executeRaw`
+      UPDATE "Run" r SET "mcAgreement" = a.agreeing::double precision / a.chunks, "mcAgreementRunId" = ${annotateRun.id}
+      FROM (
+        SELECT count(*) AS chunks,
+          count(*) FILTER (WHERE l.label::text = CASE WHEN v.positive = 0 AND v.negative = 0 THEN 'unparseable' WHEN v.positive > v.negative THEN 'Positive' ELSE 'Negative' END) AS agreeing
+        FROM "ChunkVotes" v
+        JOIN "ChunkLabel" l ON l."chunkId" = v."chunkId" AND l."runId" = ${annotateRun.id} AND l.rule = ${firstRule.rule}::"LabelRule" AND l."paramsKey" = ${firstRule.paramsKey}
+        WHERE v."runId" = ${judgeRun.id}
+      ) a
+      WHERE r.id = ${judgeRun.id} AND a.chunks > 0`;
+  }
 
   return {
     datasetId,

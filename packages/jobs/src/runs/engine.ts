@@ -216,9 +216,10 @@ async function finishOnce(ctx: RunContext<unknown>, handler: AnyRunKindHandler):
     const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
     if (run.status !== "running") return;
     const summary = handler.summarize ? await handler.summarize(ctx) : undefined;
+    const results = handler.resultColumns ? await handler.resultColumns(ctx, summary) : {};
     const failed = await db.runUnit.count({ where: { runId, status: "failed" } });
     const total = await db.runUnit.count({ where: { runId } });
-    await db.run.update({ where: { id: runId }, data: { summary: summary === undefined ? undefined : (summary as object) } });
+    await db.run.update({ where: { id: runId }, data: { summary: summary === undefined ? undefined : (summary as object), ...results } });
     if (failed > 0 && failed === total) await markRunFinished(db, runId, "failed", `all ${total} units failed`);
     else await markRunFinished(db, runId, failed > 0 ? "completed_with_failures" : "completed");
   });

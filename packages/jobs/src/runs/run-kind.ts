@@ -22,6 +22,8 @@ export interface RunContext<Config> {
 export interface FieldHint {
   label: string;
   help: string;
+  /** Not needed for a first run (seeds, concurrency, sampling limits, prompt template ids): the form folds it into its Advanced section. */
+  advanced?: boolean;
 }
 
 /** An endpoint a run sends requests to, by the role it plays. */
@@ -162,6 +164,21 @@ export type UnitRunKinds = ReadonlyMap<string, AnyUnitRunKind>;
 
 export type RunKindModule<Config, Summary = unknown> = UnitRunKind<Config, Summary> | WholeRunKind<Config, Summary>;
 
+/**
+ * The columns of `Run` the runs list sorts finished runs by; each kind fills in
+ * those it has, from its summary or what it wrote (docs/DATA_MODEL.md, Run).
+ */
+export interface RunResultColumns {
+  averageF1?: number | null;
+  prmscore?: number | null;
+  negativeShare?: number | null;
+  labelBalance?: number | null;
+  meanConfidence?: number | null;
+  /** A judge run's agreement with an annotate run's Monte-Carlo labels, and that annotate run (null together). */
+  mcAgreement?: number | null;
+  mcAgreementRunId?: string | null;
+}
+
 /** What the engine needs of a kind executed unit by unit. */
 export interface RunKindHandler<Config> {
   kind: string;
@@ -186,6 +203,11 @@ export interface RunKindHandler<Config> {
   runUnit(ctx: RunContext<Config>, key: string): Promise<unknown>;
   /** Runs once all units are done or failed; its value is stored as the run's summary. */
   summarize?(ctx: RunContext<Config>): Promise<unknown>;
+  /**
+   * The figures the runs list ranks the finished run by, stored with its summary (`summary` is what
+   * `summarize` returned); a kind without any leaves them null.
+   */
+  resultColumns?(ctx: RunContext<Config>, summary: unknown): Promise<RunResultColumns>;
   /** Runs when the run is cancelled, so what it wrote so far is left usable (it is not summarised). */
   stopped?(db: Db, runId: string, config: Config): Promise<void>;
   /** Runs when a planned run is executed again (resumed, or retried after a crash), undoing what `stopped` did. */

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ThemeToggle } from "~/components/ui/theme-toggle";
+import { Truncate } from "~/components/ui/truncate";
 import { SessionProvider } from "~/lib/session-context";
 import { can, type Capability } from "@stepwiser/core";
 import { homePath, requireUser } from "~/server/session";
@@ -24,7 +25,8 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   return (
     <SessionProvider user={user}>
       <header className="border-b border-slate-200 bg-white">
-        <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 text-sm sm:px-6">
+        {/* One row from 1280 px on: nothing wraps, and only the email gives way (shortened, whole in its tooltip). */}
+        <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 text-sm whitespace-nowrap sm:px-6 xl:flex-nowrap">
           <Link href={homePath(user)} className="font-semibold">
             StepWiser Studio
           </Link>
@@ -34,8 +36,11 @@ export default async function SignedInLayout({ children }: { children: ReactNode
               {item.label}
             </Link>
           ))}
-          <span className="ml-auto text-slate-600">
-            <span className="hidden sm:inline">{user.email} · </span>
+          <span className="ml-auto flex min-w-0 text-slate-600" data-testid="header-user">
+            <span className="hidden min-w-0 sm:flex">
+              <Truncate text={user.email} />
+              &nbsp;·&nbsp;
+            </span>
             <span className="font-medium">{user.role}</span>
           </span>
           <Link href="/settings/tokens" className="text-slate-700 hover:text-slate-950">

@@ -33,7 +33,8 @@ export interface ButtonStyle {
 /** A button's classes, for elements that are not a `Button` or `ButtonLink` (a download `<a>`). */
 export function buttonClass({ variant = "secondary", size = "md" }: ButtonStyle = {}, className?: string): string {
   const linkLike = variant === "link" || variant === "subtle";
-  return cx(VARIANTS[variant], !linkLike && SIZES[size], "disabled:opacity-50", className);
+  // A boxed label stays on one line: a squeezed row wraps around the button, never inside it.
+  return cx(VARIANTS[variant], !linkLike && SIZES[size], !linkLike && "whitespace-nowrap", "disabled:opacity-50", className);
 }
 
 /** A `<button type="button">` unless told otherwise. */

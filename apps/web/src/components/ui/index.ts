@@ -1,5 +1,6 @@
 export { ErrorAlert, Notice } from "./alert";
 export { Button, ButtonLink, buttonClass, type ButtonSize, type ButtonVariant } from "./button";
+export { AXIS_TICK, CHART_MARGIN, Y_AXIS } from "./chart-axes";
 export { measuredLine, steppedLine, type MeasuredCurveType } from "./chart-curves";
 export { CHART_COLORS, SERIES_COLORS } from "./chart-colors";
 export { ChartFigure } from "./chart-figure";
@@ -14,3 +15,4 @@ export { Select, type SelectOption, type SelectOptions } from "./select";
 export { ShortcutHelp } from "./shortcut-help";
 export { Badge, StatusBadge } from "./status-badge";
 export { ThemeToggle } from "./theme-toggle";
+export { Truncate } from "./truncate";

@@ -11,7 +11,10 @@ export const createQueueInput = z.object({
   scheme: z.enum(ANNOTATION_SCHEMES).default("rating"),
   annotatorsPerItem: z.number().int().min(1).max(10).default(1),
   leaseSeconds: z.number().int().min(1).max(86_400).default(900),
-  blind: z.boolean().default(false),
+  /** Blind review by default: annotators see no model signal until they submit. */
+  blind: z.boolean().default(true),
+  /** Required with blind: false: why annotators may see the model's labels before rating (kept in the audit log). */
+  blindOffReason: z.string().max(2000).optional(),
   datasetId: z.string().min(1),
   /** Default: the segmentation the given runs used, else "self-segmented". */
   segmentationMethod: z.string().min(1).optional(),

@@ -9,6 +9,8 @@ export const updateQueueInput = z.object({
   annotatorsPerItem: z.number().int().min(1).max(10).optional(),
   leaseSeconds: z.number().int().min(1).max(86_400).optional(),
   blind: z.boolean().optional(),
+  /** Required when blind goes from true to false: why (kept in the audit log). */
+  blindOffReason: z.string().max(2000).optional(),
   /** true archives the queue (no new leases), false brings it back. */
   archived: z.boolean().optional(),
 });

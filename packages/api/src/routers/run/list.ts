@@ -20,11 +20,14 @@ export const listRunsInput = z.object({
   /** First and last day (UTC) of creation, both included. */
   createdFrom: day.optional(),
   createdTo: day.optional(),
+  /** Also imports and exports (data jobs); without it they are listed only where `kinds` names their kind. */
+  includeDataJobs: z.boolean().default(false),
+  /** A run's own column, its duration, or a result its kind ranks it by; runs without the figure come last either way. */
   sort: z.enum(RUN_LIST_SORTS).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("desc"),
   page: z.number().int().min(1).max(100_000).default(1),
   pageSize: z.number().int().min(1).max(200).default(50),
 });
 
-/** One page of runs, filtered and sorted in the database, with progress, models and cost; newest first unless sorted otherwise. */
+/** One page of runs, filtered and sorted in the database, with progress, models, cost, duration and results; newest first unless sorted otherwise. */
 export const list = researchReadProcedure.input(listRunsInput).query(({ ctx, input }) => listRunsByPage({ ...ctx, input }));

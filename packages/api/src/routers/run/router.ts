@@ -7,11 +7,13 @@ import { filterOptions } from "./filter-options";
 import { get } from "./get";
 import { launch } from "./launch";
 import { list } from "./list";
+import { plan } from "./plan";
 import { progress } from "./progress";
 import { relabel } from "./relabel";
 import { resume } from "./resume";
 import { results } from "./results";
 import { schemas } from "./schemas";
 import { update } from "./update";
+import { validate } from "./validate";
 
-export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, results, launch, cancel, cancelMany, filterOptions, resume, relabel, update });
+export const runRouter = createRouter({ get, list, schemas, progress, failures, confidence, results, launch, cancel, cancelMany, filterOptions, resume, relabel, update, validate, plan });

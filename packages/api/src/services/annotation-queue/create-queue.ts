@@ -2,6 +2,7 @@ import { InputError, type AnnotationSchemeName } from "@stepwiser/core";
 import { recordAudit, type Db } from "@stepwiser/db";
 import type { RunKind, StoredRun } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
+import { requireBlindOffReason } from "./blind";
 import { annotatorsToAdd } from "./membership";
 import { defaultLabelRule, judgeTiePolicy, runSegmentationMethod, storedLabelRule, type QueueLabelRule } from "./queue-runs";
 import { selectSolutions, type QueueSelection } from "./select-solutions";
@@ -14,7 +15,10 @@ export interface NewQueue {
   scheme: AnnotationSchemeName;
   annotatorsPerItem: number;
   leaseSeconds: number;
+  /** Annotators see no model signal until they submit; the router's default is true. */
   blind: boolean;
+  /** Required when `blind` is false: why annotators may see the model's labels before rating (audited). */
+  blindOffReason?: string;
   datasetId: string;
   /** Default: the segmentation the given runs used, else "self-segmented". */
   segmentationMethod?: string;
@@ -48,6 +52,7 @@ async function runOf<K extends RunKind>(db: Db, runId: string, datasetId: string
  */
 export async function createAnnotationQueue({ db, user, input }: ServiceArgs<NewQueue>): Promise<{ queueId: string; items: number; members: number }> {
   const { selection } = input;
+  const blindOffReason = input.blind ? undefined : requireBlindOffReason(input.blindOffReason);
   const dataset = await db.dataset.findUnique({ where: { id: input.datasetId }, select: { id: true } });
   if (!dataset) throw bad(`dataset ${input.datasetId} does not exist`, "datasetId");
   if (selection.kind === "filter" && selection.filter.datasetId !== undefined && selection.filter.datasetId !== input.datasetId) {
@@ -124,7 +129,7 @@ export async function createAnnotationQueue({ db, user, input }: ServiceArgs<New
       action: "annotation_queue.created",
       entityType: "AnnotationQueue",
       entityId: queue.id,
-      after: { ...settings, labelRule, items: solutions.length, members: annotators.map((member) => ({ userId: member.id, email: member.email })) },
+      after: { ...settings, ...(blindOffReason ? { blindOffReason } : {}), labelRule, items: solutions.length, members: annotators.map((member) => ({ userId: member.id, email: member.email })) },
     });
     return queue.id;
   });

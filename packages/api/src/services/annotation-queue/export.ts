@@ -1,7 +1,7 @@
 import { InputError, isHumanRating, ratingToLabel, type Label } from "@stepwiser/core";
 import { Prisma, type AnnotationScheme, type Db } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
-import { queueNotFound } from "./membership";
+import { assertQueueMember, queueNotFound } from "./membership";
 
 /** One HumanLabel row of a queue with its provenance: a line of the JSONL export. */
 export interface HumanLabelExportLine {
@@ -142,4 +142,17 @@ export async function exportLabelLines({ db, input }: ServiceArgs<{ queueId: str
   const lines: string[] = [];
   for await (const line of humanLabelExportLines(db, input.queueId)) lines.push(JSON.stringify(line));
   return { lines };
+}
+
+/**
+ * A queue's label rows for a streamed download (`humanLabelExportLines`), once
+ * the queue is found and the caller may work it: a queue that does not exist
+ * (or that a non-member names) is a NotFoundError before the first line, not a
+ * broken stream. The web app's label download and the REST API serve it.
+ */
+export async function queueLabelLines({ db, user, input }: ServiceArgs<{ queueId: string }>): Promise<AsyncGenerator<HumanLabelExportLine>> {
+  await assertQueueMember(db, user, { queueId: input.queueId });
+  const queue = await db.annotationQueue.findUnique({ where: { id: input.queueId }, select: { id: true } });
+  if (!queue) throw queueNotFound(input.queueId);
+  return humanLabelExportLines(db, queue.id);
 }

@@ -1,5 +1,6 @@
 import { limitedToMemberQueues } from "@stepwiser/core";
 import type { ServiceArgs } from "../args";
+import { blindOffNotice } from "./blind";
 import { queueNotFound } from "./membership";
 import { queueCounts } from "./queue-counts";
 import { parseStoredLabelRule } from "./queue-runs";
@@ -36,7 +37,8 @@ export async function queueDashboard({ db, user, input }: ServiceArgs<{ queueId:
   if (!found) throw queueNotFound(input.queueId);
   const now = new Date();
   const inQueue = { item: { queueId: found.id } };
-  const [counts, finished, active, memberRows] = await Promise.all([
+  const [blindOff, counts, finished, active, memberRows] = await Promise.all([
+    blindOffNotice(db, found, user.role),
     queueCounts(db, [found.id], user.id),
     db.annotationAssignment.groupBy({ by: ["annotatorId", "status"], where: { ...inQueue, status: { in: ["submitted", "skipped"] } }, _count: { _all: true } }),
     db.annotationAssignment.groupBy({ by: ["annotatorId"], where: { ...inQueue, status: "leased", expiresAt: { gt: now } }, _count: { _all: true } }),
@@ -66,6 +68,8 @@ export async function queueDashboard({ db, user, input }: ServiceArgs<{ queueId:
   const members = memberRows.map((m) => ({ userId: m.userId, name: m.user.name, email: m.user.email, role: m.user.role, addedAt: m.addedAt, addedByName: m.addedBy?.name ?? null }));
   return {
     ...settings,
+    /** Set when the queue is not blind: who turned blind review off, when and why (no name for an annotator). */
+    blindOff,
     ...(limited ? { selection: null, annotateRunId: null, judgeRunId: null, createdById: null, segmentationMethod: "" } : {}),
     members,
     datasetName: limited ? null : dataset.name,

@@ -1,5 +1,6 @@
 import { recordAudit, type AuditQueueSettings } from "@stepwiser/db";
 import type { ServiceArgs } from "../args";
+import { requireBlindOffReason } from "./blind";
 import { queueNotFound } from "./membership";
 
 export interface QueueSettingsChange {
@@ -9,6 +10,8 @@ export interface QueueSettingsChange {
   annotatorsPerItem?: number;
   leaseSeconds?: number;
   blind?: boolean;
+  /** Required when `blind` goes from true to false: why annotators may see the model's labels before rating. */
+  blindOffReason?: string;
   /** true archives the queue (no new leases), false brings it back. */
   archived?: boolean;
 }
@@ -19,6 +22,7 @@ const queueSettingsSelect = { id: true, name: true, instructions: true, annotato
  * Changes a queue's settings. Items and the selection stay as created: a queue
  * is a fixed sample, so its agreement numbers keep meaning the same thing.
  * The audit row holds only the fields that changed, before and after.
+ * Turning blind review off is refused without a reason, which the audit row keeps.
  */
 export async function updateQueueSettings({ db, user, input }: ServiceArgs<QueueSettingsChange>) {
   return db.$transaction(async (tx) => {
@@ -44,13 +48,15 @@ export async function updateQueueSettings({ db, user, input }: ServiceArgs<Queue
       after[field] = value;
     }
     if (Object.keys(after).length === 0) return { ...current, changed: [] as string[] };
+    const turnsBlindOff = after.blind === false;
+    const blindOffReason = turnsBlindOff ? requireBlindOffReason(input.blindOffReason) : undefined;
     const updated = await tx.annotationQueue.update({ where: { id: input.queueId }, data: after, select: queueSettingsSelect });
     await recordAudit(tx, user.id, {
       action: "annotation_queue.updated",
       entityType: "AnnotationQueue",
       entityId: input.queueId,
       before: JSON.parse(JSON.stringify(before)) as AuditQueueSettings,
-      after: JSON.parse(JSON.stringify(after)) as AuditQueueSettings,
+      after: { ...(JSON.parse(JSON.stringify(after)) as AuditQueueSettings), ...(blindOffReason ? { blindOffReason } : {}) },
     });
     return { ...updated, changed: Object.keys(after) };
   });

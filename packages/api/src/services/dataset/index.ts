@@ -1,2 +1,3 @@
 /** The dataset services a host outside the API calls directly (the command line). */
 export { countDatasetSolutions } from "./solution-count";
+export { earlierImport } from "./earlier-import";

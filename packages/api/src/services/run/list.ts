@@ -1,11 +1,14 @@
-import { InputError } from "@stepwiser/core";
+import { averageCoverage, InputError, labelRuleKey } from "@stepwiser/core";
 import { Prisma, type RunStatus } from "@stepwiser/db";
-import { runSpend, type RunKind } from "@stepwiser/jobs";
+import { DATA_RUN_KIND_NAMES, readRunSummary, runName, runSpend, tryReadRunConfig, type RunKind } from "@stepwiser/jobs";
 import type { ServiceArgs } from "../args";
 import { runSummarySelect, toRunSummary } from "./summary";
 
-/** What the runs list sorts by. */
-export const RUN_LIST_SORTS = ["createdAt", "name", "tokens", "cost", "status"] as const;
+/**
+ * What the runs list sorts by: the run's own columns, its duration (finished − started), and
+ * the result columns its kind fills in when it finishes (`Run.averageF1` …, see `resultColumns`).
+ */
+export const RUN_LIST_SORTS = ["createdAt", "name", "tokens", "cost", "status", "duration", "averageF1", "prmscore", "negativeShare", "labelBalance", "meanConfidence", "mcAgreement"] as const;
 export type RunListSort = (typeof RUN_LIST_SORTS)[number];
 
 export interface RunListFilter {
@@ -19,6 +22,11 @@ export interface RunListFilter {
   /** YYYY-MM-DD, UTC, both days included. */
   createdFrom?: string;
   createdTo?: string;
+  /**
+   * Whether data jobs (imports and exports, `DATA_RUN_KIND_NAMES`) are listed; by default they
+   * are not, unless `kinds` names one of their kinds.
+   */
+  includeDataJobs?: boolean;
 }
 
 export interface RunListInput extends RunListFilter {
@@ -42,6 +50,7 @@ function whereOf(filter: RunListFilter): Prisma.Sql {
   if (filter.datasetId) conditions.push(Prisma.sql`r."datasetId" = ${filter.datasetId}`);
   if (filter.search) conditions.push(Prisma.sql`r.name ILIKE ${likeContains(filter.search)}`);
   if (filter.kinds?.length) conditions.push(Prisma.sql`r.kind IN (${Prisma.join(filter.kinds)})`);
+  else if (!filter.includeDataJobs) conditions.push(Prisma.sql`r.kind NOT IN (${Prisma.join([...DATA_RUN_KIND_NAMES])})`);
   if (filter.statuses?.length) conditions.push(Prisma.sql`r.status IN (${Prisma.join(filter.statuses.map((s) => Prisma.sql`${s}::"RunStatus"`))})`);
   if (filter.model) conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "RunModel" m WHERE m."runId" = r.id AND m.model = ${filter.model})`);
   // `@>` on the tags array: answered from the GIN index.
@@ -61,14 +70,52 @@ function orderOf(sort: RunListSort, order: "asc" | "desc"): Prisma.Sql {
     // Kept with the token counters by core's `runCost` (null where a run's cost is not defined).
     cost: Prisma.sql`r."costUsd"`,
     status: Prisma.sql`array_position(ARRAY[${Prisma.join(STATUS_ORDER)}]::text[], r.status::text)`,
+    // Null until the run has started and ended.
+    duration: Prisma.sql`(r."finishedAt" - r."startedAt")`,
+    averageF1: Prisma.sql`r."averageF1"`,
+    prmscore: Prisma.sql`r.prmscore`,
+    negativeShare: Prisma.sql`r."negativeShare"`,
+    labelBalance: Prisma.sql`r."labelBalance"`,
+    meanConfidence: Prisma.sql`r."meanConfidence"`,
+    mcAgreement: Prisma.sql`r."mcAgreement"`,
   }[sort];
-  // Runs without a cost (or name) come last either way; ties newest first.
+  // Runs without the figure (no cost, not finished, another kind) come last either way; ties newest first, then by id.
   return Prisma.sql`ORDER BY ${key} ${direction} NULLS LAST, r."createdAt" DESC, r.id`;
+}
+
+/** The result columns a list row carries (`Run.averageF1` …). */
+const resultColumnsSelect = {
+  averageF1: true,
+  prmscore: true,
+  negativeShare: true,
+  labelBalance: true,
+  meanConfidence: true,
+  mcAgreement: true,
+  mcAgreementRun: { select: { id: true, kind: true, name: true, config: true } },
+} satisfies Prisma.RunSelect;
+
+/** A listed run's results: what its kind ranks it by, with what a cell needs to say what each figure is over. */
+export interface RunListResults {
+  /** A ProcessBench-scored benchmark's average F1; `partial` unless it is over ProcessBench's four subsets, which `subsets` names. */
+  averageF1: { value: number; partial: boolean; subsets: string[] } | null;
+  prmscore: number | null;
+  /** A judge run's Negative samples among its readable ones. */
+  negativeShare: number | null;
+  /** An annotate run's Positive share and mean label confidence under `rule`, its first label rule. */
+  labelBalance: number | null;
+  meanConfidence: number | null;
+  rule: string | null;
+  /**
+   * A judge run's agreement with Monte-Carlo labels: the share of its judged chunks labelled by `run` (an annotate
+   * run) under `rule`, that run's first label rule, whose majority verdict equals the label.
+   */
+  mcAgreement: { value: number; run: { id: string; name: string }; rule: string | null } | null;
 }
 
 /**
  * One page of runs, filtered and sorted in the database: each with its progress,
- * dataset, creator, models and cost (`runSpend`, at the prices snapshotted at launch).
+ * dataset, creator, models and cost (`runSpend`, at the prices snapshotted at launch),
+ * its duration and its results.
  */
 export async function listRuns({ db, input }: ServiceArgs<RunListInput>) {
   if (input.createdFrom && input.createdTo && input.createdFrom > input.createdTo) {
@@ -87,19 +134,47 @@ export async function listRuns({ db, input }: ServiceArgs<RunListInput>) {
   const rows = ids.length
     ? await db.run.findMany({
         where: { id: { in: ids } },
-        select: { ...runSummarySelect, dataset: { select: { id: true, name: true } }, createdBy: { select: { id: true, name: true, email: true } } },
+        select: { ...runSummarySelect, ...resultColumnsSelect, dataset: { select: { id: true, name: true } }, createdBy: { select: { id: true, name: true, email: true } } },
       })
     : [];
+  // What an average F1 is over is in the benchmark's summary: read for the page's scored benchmark runs only.
+  const scored = rows.filter((row) => row.averageF1 !== null).map((row) => row.id);
+  const summaries = scored.length ? await db.run.findMany({ where: { id: { in: scored } }, select: { id: true, kind: true, summary: true } }) : [];
+  const coverage = new Map(
+    summaries.map((run) => {
+      const summary = readRunSummary({ kind: run.kind, summary: run.summary });
+      const subsets = summary && "subsets" in summary ? (summary.subsets_in_average ?? Object.keys(summary.subsets)) : [];
+      return [run.id, averageCoverage(subsets)] as const;
+    }),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const total = counted[0]?.total ?? 0;
   const runs = ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return []; // deleted between the two reads
-    const { dataset, createdBy, ...run } = row;
+    const { dataset, createdBy, averageF1, prmscore, negativeShare, labelBalance, meanConfidence, mcAgreement, mcAgreementRun, ...run } = row;
     const summary = toRunSummary(run);
-    return [{ ...summary, dataset, createdBy, ...runSpend(run, summary) }];
+    const covered = coverage.get(id);
+    const results: RunListResults = {
+      averageF1: averageF1 === null ? null : { value: averageF1, partial: covered?.average_is_partial ?? true, subsets: covered?.subsets_in_average ?? [] },
+      prmscore,
+      negativeShare,
+      labelBalance,
+      meanConfidence,
+      rule: labelBalance === null && meanConfidence === null ? null : firstLabelRule(run),
+      mcAgreement: mcAgreement === null || !mcAgreementRun ? null : { value: mcAgreement, run: { id: mcAgreementRun.id, name: runName(mcAgreementRun) }, rule: firstLabelRule(mcAgreementRun) },
+    };
+    const durationSeconds = run.startedAt && run.finishedAt ? Math.max(0, (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000) : null;
+    return [{ ...summary, dataset, createdBy, ...runSpend(run, summary), durationSeconds, results }];
   });
   return { runs, total, offset: input.offset, limit: input.limit, hasMore: input.offset + input.limit < total };
+}
+
+/** An annotate run's first label rule as its config names it ("rel-ratio(gamma=0.7)"); null when the config does not read. */
+function firstLabelRule(run: { id: string; kind: string; config: unknown }): string | null {
+  if (run.kind !== "annotate") return null;
+  const rule = tryReadRunConfig({ id: run.id, kind: "annotate", config: run.config })?.labelRules[0];
+  return rule ? labelRuleKey(rule) : null;
 }
 
 /** `listRuns` by numbered pages of `pageSize`, as the Runs page pages. */

@@ -1,2 +1,2 @@
 /** The user services a host outside the API calls directly (the command line, to know whom it acts as). */
-export { actingUser } from "./acting-user";
+export { actingCreatorId, actingUser } from "./acting-user";

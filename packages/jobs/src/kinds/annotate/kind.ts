@@ -25,6 +25,7 @@ import { annotateFormHints } from "./form-hints";
 import { labellingsOf, readStoredSolution, storedSolution, writeLabels, type Labelling } from "./labels";
 import { rolloutOutcomes, storedRolloutOutcomes } from "./rollouts";
 import { loadSolutionForAnnotation } from "./solution";
+import { annotateResultColumns } from "./result-columns";
 import { annotateSummarySchema } from "./summary";
 
 export { loadSolutionForAnnotation };
@@ -155,6 +156,8 @@ export const annotateKind: UnitRunKind<AnnotateConfig, z.output<typeof annotateS
     const count = (m: Monotonicity) => flags.find((f) => f.monotonicity === m)?._count._all ?? 0;
     return { ...summary, monotonicity: { confirmed: count("confirmed"), assumed: count("assumed"), violated: count("violated") } };
   },
+
+  resultColumns: ({ db, runId, config }) => annotateResultColumns(db, runId, config.labelRules),
 };
 
 /**

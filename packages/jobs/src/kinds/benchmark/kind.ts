@@ -12,6 +12,7 @@ import { modelOf, usedEndpoint } from "../../kit/kind-facts";
 import type { UnitRunKind } from "../../runs/run-kind";
 import { benchmarkConfigSchema, benchmarkStoredConfigSchema, type BenchmarkConfig } from "./config";
 import { benchmarkFormHints } from "./form-hints";
+import { benchmarkResultColumns } from "./result-columns";
 import { benchmarkSummarySchema } from "./summary";
 
 /**
@@ -101,6 +102,8 @@ export const benchmarkKind: UnitRunKind<BenchmarkConfig, z.output<typeof benchma
       ...(await simulatorExpectation(db, config, gold)),
     };
   },
+
+  resultColumns: async (_ctx, summary) => benchmarkResultColumns(summary),
 };
 
 /**

@@ -11,15 +11,17 @@ export const bestOfNFormHints: Readonly<Record<string, FieldHint>> = {
     help: "K judge samples of each chunk, or of each solution or match where the protocol judges whole solutions. A chunk's score is their mean score, or the share of Positive verdicts where the protocol scores none; default 1.",
   },
   temperature: {
+    advanced: true,
     label: "Judge temperature",
     help: "Empty: the protocol's default (stepwiser-chunk: 0 for one sample, 1 for several). More than one sample at 0 is refused: the samples would be identical.",
   },
-  topP: { label: "Judge top-p", help: "Nucleus sampling. Empty: the protocol's default where its source sends one (GenPRM 0.95), otherwise none is sent." },
+  topP: { advanced: true, label: "Judge top-p", help: "Nucleus sampling. Empty: the protocol's default where its source sends one (GenPRM 0.95), otherwise none is sent." },
   maxTokens: {
+    advanced: true,
     label: "Judge max tokens",
     help: "The judge's generation limit per output. Empty: the protocol's default (stepwiser-chunk 3096, thinkprm 8172, genprm and the outcome models 2048).",
   },
-  seed: { label: "Seed", help: "The run seed: the judge requests' seeds and the random-pick baseline derive from it. Default 0." },
+  seed: { advanced: true, label: "Seed", help: "The run seed: the judge requests' seeds and the random-pick baseline derive from it. Default 0." },
   protocol: {
     label: "Judge protocol",
     help: "How the judge is asked and how its answer is read, and so how a candidate is picked. Default stepwiser-chunk; every protocol but the ProcessBench critic.",
@@ -28,7 +30,7 @@ export const bestOfNFormHints: Readonly<Record<string, FieldHint>> = {
     label: "Protocol options",
     help: "The protocol's own settings: discriminative-prm's threshold (default 0.5) and variant, GenPRM's code execution (off by default) and sandbox limits. Other protocols ignore them.",
   },
-  judgePromptTemplateId: { label: "Judge prompt", help: "stepwiser-chunk's prompt. Default stepwiser-judge@v2, the paper's own (Table 3); v1 is the studio's first wording." },
+  judgePromptTemplateId: { advanced: true, label: "Judge prompt", help: "stepwiser-chunk's prompt. Default stepwiser-judge@v2, the paper's own (Table 3); v1 is the studio's first wording." },
   limit: { label: "Problem limit", help: "At most this many problems, in id order. Empty: no limit." },
-  concurrency: { label: "Concurrency", help: "Problems judged at once. Default 32." },
+  concurrency: { advanced: true, label: "Concurrency", help: "Problems judged at once. Default 32." },
 };

@@ -218,10 +218,21 @@ function estimateTotal(records: number, sizeBytes: bigint, bytesRead: number): n
   return Math.max(records, Math.round((records * Number(sizeBytes)) / bytesRead));
 }
 
-/** The same bytes imported with the same options before, into a dataset that still exists. */
+/**
+ * The same bytes imported with the same options before, into a dataset that still exists. A dataset name
+ * given for this import must be that dataset's: a name names a new dataset, so under another name the file
+ * is imported again, into a new dataset of its own.
+ */
 async function identicalImport(tx: Prisma.TransactionClient, runId: string, sha256: string, config: ImportOptions): Promise<{ runId: string; datasetId: string } | null> {
   const earlier = await tx.run.findMany({
-    where: { kind: "import", status: "completed", id: { not: runId }, inputFile: { sha256 }, datasetId: { not: null } },
+    where: {
+      kind: "import",
+      status: "completed",
+      id: { not: runId },
+      inputFile: { sha256 },
+      datasetId: { not: null },
+      ...(config.datasetName !== undefined ? { dataset: { name: config.datasetName } } : {}),
+    },
     select: { id: true, datasetId: true, config: true, summary: true },
     orderBy: { createdAt: "asc" },
   });

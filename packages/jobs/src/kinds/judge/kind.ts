@@ -10,6 +10,7 @@ import { writeSolutionRunStat } from "../../kit/solution-stats";
 import type { UnitRunKind } from "../../runs/run-kind";
 import { judgeBatch } from "./batch";
 import { judgeFormHints } from "./form-hints";
+import { judgeMcAgreement, judgeResultColumns } from "./result-columns";
 import { judgeSummarySchema } from "./summary";
 
 /** The configuration as a stored run holds it: its fields and defaults, without the checks only a new submission must pass (runs stored before a check was added still read). */
@@ -87,4 +88,6 @@ export const judgeKind: UnitRunKind<JudgeConfig, z.output<typeof judgeSummarySch
       ...(config.judgePromptTemplateId ? { judgePromptTemplateId: config.judgePromptTemplateId } : {}),
     };
   },
+
+  resultColumns: async ({ db, runId, config }, summary) => ({ ...judgeResultColumns(summary), ...(await judgeMcAgreement(db, runId, config)) }),
 };

@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_COLORS, ChartFigure, DataTable, dataColumns, ErrorAlert, Select, type DataColumn } from "~/components/ui";
+import { AXIS_TICK, CHART_COLORS, CHART_MARGIN, ChartFigure, DataTable, dataColumns, ErrorAlert, Select, Y_AXIS, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
@@ -59,10 +59,10 @@ export function CalibrationTab({ runs, candidates, params }: { runs: string[]; c
       {data && (
         <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <ChartFigure label="Reliability diagram" caption="Observed share of reference-Positive chunks vs the judge's Positive vote share" testId="calibration-chart" height="h-64">
-            <LineChart margin={{ top: 5, right: 10, bottom: 0, left: -10 }}>
+            <LineChart margin={CHART_MARGIN}>
               <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
-              <XAxis dataKey="predicted" type="number" domain={[0, 1]} tick={{ fontSize: 11 }} allowDuplicatedCategory={false} />
-              <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
+              <XAxis dataKey="predicted" type="number" domain={[0, 1]} tick={AXIS_TICK} allowDuplicatedCategory={false} />
+              <YAxis domain={[0, 1]} {...Y_AXIS} />
               <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} />
               <Legend wrapperStyle={{ fontSize: 11 }} />
               <Line data={[{ predicted: 0, observed: 0 }, { predicted: 1, observed: 1 }]} dataKey="observed" name="perfect calibration" stroke={CHART_COLORS.muted} strokeDasharray="4 3" dot={false} isAnimationActive={false} />

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { Card, ErrorAlert, Field, Select, StatusBadge } from "~/components/ui";
+import { Card, ErrorAlert, Field, Select, StatusBadge, Truncate } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { CalibrationTab } from "./calibration-tab";
@@ -74,7 +74,7 @@ export function CompareView() {
                 <li key={run.id} className="flex flex-wrap items-center gap-2" data-testid="compare-run-option" data-run-id={run.id}>
                   <label className="flex min-w-0 items-center gap-2">
                     <input type="checkbox" checked={on} onChange={(e) => toggleRun(run.id, e.target.checked)} data-testid="compare-run-checkbox" />
-                    <span className="truncate">{run.label}</span>
+                    <Truncate text={run.label} />
                   </label>
                   <span className="text-xs text-slate-500">{run.solutions.toLocaleString()} solutions</span>
                   <StatusBadge status={run.status} />

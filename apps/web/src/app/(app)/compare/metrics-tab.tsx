@@ -2,7 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
-import { Card, ErrorAlert } from "~/components/ui";
+import { Card, ErrorAlert, Truncate } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import { Hint, runLabel, type Candidates } from "./shared";
@@ -12,6 +12,7 @@ import {
   leaderboardColumns,
   measuredF1Text,
   measuredLeaderboard,
+  simulatedJudgeNote,
   prmscoreCellText,
   PUBLISHED_PRMBENCH_CLASS_HEADINGS,
   PUBLISHED_SUBSET_HEADINGS,
@@ -99,9 +100,8 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
                         {subset === "average" ? averageName : subset}
                       </th>
                     )}
-                    <td className="max-w-72 truncate px-3 py-2" title={row.run.label}>
-                      {row.isBaseline && <span className="mr-1 rounded bg-slate-200 px-1 text-xs">baseline</span>}
-                      {runLabel(candidates, row.id)}
+                    <td className="px-3 py-2">
+                      <RunName label={runLabel(candidates, row.id)} baseline={row.isBaseline} />
                       <ProtocolTag label={row.protocol.label} refText={row.protocol.ref} />
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{score.n.toLocaleString()}</td>
@@ -131,9 +131,19 @@ export function MetricsTab({ runs, baseline, candidates }: { runs: string[]; bas
   );
 }
 
+/** A run's name on one line (shortened past 18 rem, whole in its tooltip), after a baseline mark. */
+function RunName({ label, baseline }: { label: string; baseline: boolean }) {
+  return (
+    <span className="flex max-w-72 items-center gap-1">
+      {baseline && <span className="shrink-0 rounded bg-slate-200 px-1 text-xs">baseline</span>}
+      <Truncate text={label} />
+    </span>
+  );
+}
+
 function ProtocolTag({ label, refText }: { label: string; refText: string }) {
   return (
-    <span className="block text-xs text-slate-500" data-testid="run-protocol" data-protocol={refText}>
+    <span className="block max-w-72 text-xs text-slate-500" data-testid="run-protocol" data-protocol={refText}>
       {label} <code className="text-slate-400">{refText}</code>
     </span>
   );
@@ -148,6 +158,7 @@ function ProtocolTag({ label, refText }: { label: string; refText: string }) {
  */
 function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candidates }) {
   const measured = measuredLeaderboard(data.runs, data.benchmark);
+  const simulatedNote = simulatedJudgeNote(measured);
   const columns = leaderboardColumns(data.benchmark, data.average);
   const published = publishedRows(data.published);
   const prmbenchFirst = data.benchmark === "prmbench";
@@ -181,9 +192,13 @@ function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candi
           {measured.map((row) => (
             <tr key={row.id} className="border-t border-slate-100" data-testid="leaderboard-row" data-run={row.id} data-rank={row.rank ?? undefined} data-value={row.value ?? undefined}>
               <td className="px-3 py-2 text-right tabular-nums">{row.rank ?? "—"}</td>
-              <td className="max-w-72 truncate px-3 py-2">
-                {row.isBaseline && <span className="mr-1 rounded bg-slate-200 px-1 text-xs">baseline</span>}
-                {runLabel(candidates, row.id)}
+              <td className="px-3 py-2">
+                <RunName label={runLabel(candidates, row.id)} baseline={row.isBaseline} />
+                {row.simulated && (
+                  <span className="ml-1 rounded bg-slate-100 px-1 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300" data-testid="leaderboard-simulated">
+                    simulated
+                  </span>
+                )}
               </td>
               <td className="px-3 py-2" data-testid="leaderboard-protocol" data-protocol={row.protocolRef}>
                 {row.protocolLabel} <code className="text-xs text-slate-400">{row.protocolRef}</code>
@@ -203,6 +218,11 @@ function Leaderboard({ data, candidates }: { data: Comparison; candidates: Candi
           ))}
         </tbody>
       </table>
+      {simulatedNote && (
+        <p className="px-3 pt-1 pb-2 text-xs text-slate-600 dark:text-slate-300" data-testid="leaderboard-simulated-note">
+          {simulatedNote}
+        </p>
+      )}
       {prmbenchFirst ? [prmbenchReference, processBenchReference] : [processBenchReference, prmbenchReference]}
     </Card>
   );
@@ -362,7 +382,7 @@ function MetricCell({ run, subset, metric, value, ci, measured }: { run: string;
       <span data-testid="metric-value" className="font-medium">
         {pct(value)}
       </span>{" "}
-      <span data-testid="metric-ci" className="text-xs text-slate-500" title={measured ? undefined : "no solution of this class here: nothing measured"}>
+      <span data-testid="metric-ci" className="block text-xs text-slate-500" title={measured ? undefined : "no solution of this class here: nothing measured"}>
         {measured ? intervalText(ci.lower, ci.upper) : "—"}
       </span>
     </td>
@@ -385,10 +405,10 @@ function DeltaCell({ run, subset, metric, delta, resamples }: { run: string; sub
       <span data-testid="delta-value" className="font-medium">
         {signedPct(delta.estimate)}
       </span>{" "}
-      <span data-testid="delta-ci" className="text-xs">
+      <span data-testid="delta-ci" className="block text-xs">
         {intervalText(delta.lower, delta.upper, true)}
       </span>{" "}
-      <span data-testid="delta-p" className="text-xs opacity-80">
+      <span data-testid="delta-p" className="block text-xs opacity-80">
         {pValueText(delta.pValue, resamples)}
       </span>
     </td>

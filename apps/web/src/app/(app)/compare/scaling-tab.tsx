@@ -3,7 +3,7 @@
 import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_COLORS, ChartFigure, DataTable, dataColumns, ErrorAlert, Select, SERIES_COLORS, type DataColumn } from "~/components/ui";
+import { AXIS_TICK, CHART_COLORS, CHART_MARGIN, ChartFigure, DataTable, dataColumns, ErrorAlert, Select, SERIES_COLORS, Truncate, Y_AXIS, type DataColumn } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 import type { CompareParams } from "./compare-params";
@@ -18,7 +18,7 @@ const column = dataColumns<ScalingRow>();
 
 function scalingColumns(candidates: Candidates, averageName: string): DataColumn<ScalingRow>[] {
   return [
-    column.accessor("run", { header: "Run", cell: (c) => runLabel(candidates, c.getValue()), meta: { className: "max-w-72 truncate" } }),
+    column.accessor("run", { header: "Run", cell: (c) => <Truncate text={runLabel(candidates, c.getValue())} className="max-w-72" /> }),
     column.accessor("point.k", { header: "K", meta: { align: "right" } }),
     column.accessor("point.f1", { header: `${averageName}, mean over draws`, cell: (c) => pct(c.getValue()), meta: { align: "right" } }),
     column.display({ id: "range", header: "F1 range", cell: ({ row: { original: r } }) => `${pct(r.point.f1Range.min)}–${pct(r.point.f1Range.max)}`, meta: { align: "right", className: "text-xs text-slate-500" } }),
@@ -41,7 +41,6 @@ function compact(value: number): string {
 
 /** One line per run: F1 against K (log scale) and against judge tokens per solution. */
 function ScalingCharts({ curves, candidates, averageName }: { curves: Curve[]; candidates: Candidates; averageName: string }) {
-  const axis = { tick: { fontSize: 11 } };
   const series = curves.map((c, i) => ({
     name: runLabel(candidates, c.run.id),
     color: SERIES_COLORS[i % SERIES_COLORS.length]!,
@@ -51,10 +50,10 @@ function ScalingCharts({ curves, candidates, averageName }: { curves: Curve[]; c
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <ChartFigure label={`${averageName} (%) vs samples per chunk K`} testId="scaling-chart-k" height="h-64">
-        <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+        <LineChart margin={CHART_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
-          <XAxis dataKey="k" type="number" scale="log" domain={[1, maxK]} ticks={curves[0]?.points.map((p) => p.k)} allowDuplicatedCategory={false} {...axis} />
-          <YAxis {...axis} />
+          <XAxis dataKey="k" type="number" scale="log" domain={[1, maxK]} ticks={curves[0]?.points.map((p) => p.k)} allowDuplicatedCategory={false} tick={AXIS_TICK} />
+          <YAxis {...Y_AXIS} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(k) => `K = ${k}`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           {series.map((s) => (
@@ -63,10 +62,10 @@ function ScalingCharts({ curves, candidates, averageName }: { curves: Curve[]; c
         </LineChart>
       </ChartFigure>
       <ChartFigure label={`${averageName} (%) vs judge tokens per solution`} testId="scaling-chart-tokens" height="h-64">
-        <LineChart margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+        <LineChart margin={CHART_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
-          <XAxis dataKey="tokens" type="number" domain={["dataMin", "dataMax"]} tickFormatter={compact} allowDuplicatedCategory={false} {...axis} />
-          <YAxis {...axis} />
+          <XAxis dataKey="tokens" type="number" domain={["dataMin", "dataMax"]} tickFormatter={compact} allowDuplicatedCategory={false} tick={AXIS_TICK} />
+          <YAxis {...Y_AXIS} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(t) => `${compact(Number(t))} tokens`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           {series.map((s) => (

@@ -16,7 +16,11 @@ import {
   CLEAR_FILTERS,
   compareTarget,
   filterChange,
+  formatAverageF1,
   formatCost,
+  formatDuration,
+  formatMcAgreement,
+  formatShare,
   formatTokens,
   hasFilters,
   progressPercent,
@@ -111,6 +115,15 @@ function columns(selected: ReadonlyMap<string, Run>, toggle: (run: Run, on: bool
         ),
     }),
     column.accessor("status", { header: "Status", meta: { sort: "status" }, cell: ({ row: { original: run } }) => <StatusCell run={run} /> }),
+    column.accessor("durationSeconds", {
+      header: "Duration",
+      meta: { align: "right", sort: "duration", className: "whitespace-nowrap" },
+      cell: (c) => {
+        const seconds = c.getValue();
+        return seconds === null ? <Missing /> : <span title={`${seconds.toLocaleString("en-US")} s from start to end`}>{formatDuration(seconds)}</span>;
+      },
+    }),
+    ...resultColumns(column),
     column.display({
       id: "tokens",
       header: "Tokens",
@@ -150,6 +163,42 @@ function columns(selected: ReadonlyMap<string, Run>, toggle: (run: Run, on: bool
         </time>
       ),
     }),
+  ];
+}
+
+const Missing = () => <span className="text-slate-400">—</span>;
+
+/** The figures each kind ranks its finished runs by, one sortable column each ("—" on runs of other kinds). */
+function resultColumns(column: ReturnType<typeof dataColumns<Run>>): DataColumn<Run>[] {
+  const figure = (id: RunSort, header: string, read: (run: Run) => { text: string; title: string } | null) =>
+    column.display({
+      id,
+      header,
+      meta: { align: "right", sort: id, className: "whitespace-nowrap tabular-nums" },
+      cell: ({ row: { original: run } }) => {
+        const shown = read(run);
+        return shown ? (
+          <span title={shown.title} data-testid={`run-${id}`}>
+            {shown.text}
+          </span>
+        ) : (
+          <Missing />
+        );
+      },
+    });
+  return [
+    figure("averageF1", "Average F1", (run) => (run.results.averageF1 ? formatAverageF1(run.results.averageF1) : null)),
+    figure("prmscore", "PRMScore", (run) => (run.results.prmscore === null ? null : { text: run.results.prmscore.toFixed(3), title: "PRMBench's PRMScore" })),
+    figure("negativeShare", "Negative share", (run) =>
+      run.results.negativeShare === null ? null : { text: formatShare(run.results.negativeShare), title: "Negative verdicts among the judge's readable (Positive or Negative) samples" },
+    ),
+    figure("mcAgreement", "Agreement with MC", (run) => (run.results.mcAgreement ? formatMcAgreement(run.results.mcAgreement) : null)),
+    figure("labelBalance", "Label balance", (run) =>
+      run.results.labelBalance === null ? null : { text: `${formatShare(run.results.labelBalance)} Positive`, title: `Positive labels among the run's labels under ${run.results.rule ?? "its first label rule"}` },
+    ),
+    figure("meanConfidence", "Mean confidence", (run) =>
+      run.results.meanConfidence === null ? null : { text: run.results.meanConfidence.toFixed(2), title: `Mean label confidence under ${run.results.rule ?? "its first label rule"}` },
+    ),
   ];
 }
 
@@ -219,6 +268,10 @@ function RunFilters({ view, options, update }: { view: RunsView; options: Filter
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
         <CheckboxFilter legend="Kind" values={RUN_KINDS} chosen={view.kinds} label={kindName} onChange={(kind) => set({ kind })} />
         <CheckboxFilter legend="Status" values={RUN_STATUSES} chosen={view.statuses} label={(s) => s.replaceAll("_", " ")} onChange={(status) => set({ status })} />
+        <label className="flex items-center gap-1 text-sm text-slate-700" title="Import and export runs; a kind filter naming import or export lists them either way">
+          <input type="checkbox" checked={view.includeDataJobs} onChange={(e) => set({ data: e.target.checked ? "1" : undefined })} />
+          Show data jobs
+        </label>
         <Field label="Created from">
           <Input type="date" value={view.createdFrom ?? ""} max={view.createdTo} onChange={(e) => set({ from: e.target.value || undefined })} />
         </Field>
@@ -355,7 +408,7 @@ export function RunsList() {
             data={runs}
             columns={columns(selected, toggle, runs)}
             getRowId={(run) => run.id}
-            rowAttributes={(run) => ({ "data-run-id": run.id, "data-status": run.status })}
+            rowAttributes={(run) => ({ "data-run-id": run.id, "data-status": run.status, "data-kind": run.kind })}
             sort={{ by: view.sort, order: view.order, onSort: (sort) => update(sortChange(view, sort as RunSort)) }}
             empty={hasFilters(view) ? "No run matches these filters." : "No runs yet."}
             testId="runs-table"

@@ -1,7 +1,8 @@
 /**
  * The Runs page's view, all of it in the URL so a reload or a shared link shows
  * the same list: `/runs?q=…&kind=judge,benchmark&status=running&dataset=…&model=…
- * &tag=…&by=…&from=2026-11-01&to=2026-11-30&sort=cost&order=asc&page=2`.
+ * &tag=…&by=…&from=2026-11-01&to=2026-11-30&data=1&sort=averageF1&order=asc&page=2`
+ * (`data=1`: data jobs, imports and exports, listed too).
  * Pure functions, no React: unit-tested in apps/web/test/runs-view.test.ts.
  */
 
@@ -9,7 +10,7 @@ export const RUN_KINDS = ["import", "generate", "segment", "annotate", "judge", 
 export type RunKindName = (typeof RUN_KINDS)[number];
 export const RUN_STATUSES = ["queued", "running", "completed", "completed_with_failures", "failed", "cancelled"] as const;
 export type RunStatusName = (typeof RUN_STATUSES)[number];
-export const RUN_SORTS = ["createdAt", "name", "tokens", "cost", "status"] as const;
+export const RUN_SORTS = ["createdAt", "name", "tokens", "cost", "status", "duration", "averageF1", "prmscore", "negativeShare", "labelBalance", "meanConfidence", "mcAgreement"] as const;
 export type RunSort = (typeof RUN_SORTS)[number];
 
 export const RUNS_PAGE_SIZE = 50;
@@ -24,6 +25,8 @@ export interface RunsView {
   createdById?: string;
   createdFrom?: string;
   createdTo?: string;
+  /** Data jobs (import and export runs) listed too; they are hidden otherwise, unless a kind filter names theirs. */
+  includeDataJobs: boolean;
   sort: RunSort;
   order: "asc" | "desc";
   page: number;
@@ -56,13 +59,14 @@ export function readRunsView(params: { get(key: string): string | null }): RunsV
     createdById: text("by"),
     createdFrom: day("from"),
     createdTo: day("to"),
+    includeDataJobs: text("data") === "1",
     sort,
     order: text("order") === "asc" ? "asc" : text("order") === "desc" ? "desc" : defaultOrder(sort),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
 
-/** Newest, most tokens, most expensive first; names and statuses from the top of their order. */
+/** Newest, most tokens, most expensive, longest and highest-scoring first; names and statuses from the top of their order. */
 export function defaultOrder(sort: RunSort): "asc" | "desc" {
   return sort === "name" || sort === "status" ? "asc" : "desc";
 }
@@ -79,6 +83,7 @@ export function runListInput(view: RunsView) {
     createdById: view.createdById,
     createdFrom: view.createdFrom,
     createdTo: view.createdTo,
+    includeDataJobs: view.includeDataJobs,
     sort: view.sort,
     order: view.order,
     page: view.page,
@@ -105,11 +110,11 @@ export function toggledList<T extends string>(values: readonly T[], value: T, on
 
 /** Whether any filter is set (the page offers to clear them). */
 export function hasFilters(view: RunsView): boolean {
-  return Boolean(view.search || view.kinds.length || view.statuses.length || view.datasetId || view.model || view.tag || view.createdById || view.createdFrom || view.createdTo);
+  return Boolean(view.search || view.kinds.length || view.statuses.length || view.datasetId || view.model || view.tag || view.createdById || view.createdFrom || view.createdTo || view.includeDataJobs);
 }
 
 /** The URL changes that clear every filter and keep the sort. */
-export const CLEAR_FILTERS: Record<string, undefined> = { q: undefined, kind: undefined, status: undefined, dataset: undefined, model: undefined, tag: undefined, by: undefined, from: undefined, to: undefined, page: undefined };
+export const CLEAR_FILTERS: Record<string, undefined> = { q: undefined, kind: undefined, status: undefined, dataset: undefined, model: undefined, tag: undefined, by: undefined, from: undefined, to: undefined, data: undefined, page: undefined };
 
 /** Tokens as a list shows them: 1,234 · 12.3k · 4.56M. */
 export function formatTokens(tokens: number): string {
@@ -124,6 +129,36 @@ export function formatCost(cost: { usd: number; reason: null } | { usd: null; re
   const usd = cost.usd;
   const text = usd === 0 ? "$0" : usd < 0.01 ? "<$0.01" : `$${usd.toLocaleString("en-US", usd < 100 ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : { maximumFractionDigits: 0 })}`;
   return { text, title: `$${usd.toPrecision(4)} at the endpoint's prices when the run was launched` };
+}
+
+/** How long a run took: 42 s · 3 min 05 s · 2 h 07 min. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole} s`;
+  if (whole < 3600) return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
+  return `${Math.floor(whole / 3600)} h ${String(Math.floor((whole % 3600) / 60)).padStart(2, "0")} min`;
+}
+
+/** A share as a whole percent: 0.625 → "63%". */
+export function formatShare(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** An "Agreement with MC" cell: the share as a percent, and which annotate run's labels under which rule it is with. */
+export function formatMcAgreement(agreement: { value: number; run: { name: string }; rule: string | null }): { text: string; title: string } {
+  const rule = agreement.rule ?? "its first label rule";
+  return {
+    text: formatShare(agreement.value),
+    title: `Judged chunks whose majority verdict equals the Monte-Carlo label of ${agreement.run.name} under ${rule}`,
+  };
+}
+
+/** An average F1 cell: three decimals, "(partial)" with the subsets it is over unless it is over ProcessBench's four. */
+export function formatAverageF1(f1: { value: number; partial: boolean; subsets: readonly string[] }): { text: string; title: string } {
+  const value = f1.value.toFixed(3);
+  if (!f1.partial) return { text: value, title: "ProcessBench's average F1 over its four subsets" };
+  const over = f1.subsets.length ? `the subset${f1.subsets.length === 1 ? "" : "s"} ${f1.subsets.join(", ")}` : "subsets its summary does not name";
+  return { text: `${value} (partial)`, title: `A partial average: over ${over}, not ProcessBench's four (gsm8k, math, olympiadbench, omnimath)` };
 }
 
 /** A run's progress as a whole percent, or null while its plan is not known. */

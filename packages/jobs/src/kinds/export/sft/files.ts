@@ -5,7 +5,7 @@ import type { Db } from "@stepwiser/db";
 import type { OtherRuns } from "../../../runs/run-kind";
 import { cardLicense, datasetCardHeader, releaseSection, trainingSection, type CardFeature } from "../training-set/dataset-card";
 import { releaseRecord, requirementsTxt } from "../training-set/releases";
-import { exportSeeds, splitProblems, SPLITS, type SplitName } from "../training-set/split";
+import { emptySplitWarnings, exportSeeds, splitProblems, SPLITS, type SplitName } from "../training-set/split";
 import { writeParquet } from "../training-set/verl-parquet";
 import type { ExportedFile } from "../training-set/export";
 import { sftLaunchPlan, SFT_TRAINER_RELEASES } from "./launch";
@@ -121,6 +121,13 @@ export async function writeSftExport(db: Db, runs: OtherRuns, input: SftExportIn
     files.push({ fileName, contentType: extension === "parquet" ? CONTENT_TYPES.parquet : CONTENT_TYPES.jsonl, content: await writeRows(input.kind, input.format, rows) });
     splits[split] = { fileName, rows: rows.length, problems: new Set(rows.map((r) => r.problem_id)).size };
   }
+  const warnings = emptySplitWarnings({
+    heldOutFraction: input.heldOutFraction,
+    trainProblems: problems.train.size,
+    testProblems: problems.test.size,
+    trainRows: splits.train.rows,
+    testRows: splits.test.rows,
+  });
   const launch = sftLaunchPlan({ format: input.format, trainRows: splits.train.rows, testRows: splits.test.rows, maxSequenceBytes });
   const release = SFT_TRAINER_RELEASES[input.format];
   files.push({ fileName: "requirements.txt", contentType: CONTENT_TYPES.text, content: new TextEncoder().encode(requirementsTxt(release)) });
@@ -147,6 +154,7 @@ export async function writeSftExport(db: Db, runs: OtherRuns, input: SftExportIn
     files: files.map((f) => ({ fileName: f.fileName, contentType: f.contentType, bytes: f.content.length, sha256: createHash("sha256").update(f.content).digest("hex") })),
     launch,
     usage: [...(launch.command !== null ? [launch.command] : []), ...launch.notes],
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
   files.push({ fileName: "manifest.json", contentType: CONTENT_TYPES.json, content: new TextEncoder().encode(`${JSON.stringify(report, null, 2)}\n`) });
   return { files, report };

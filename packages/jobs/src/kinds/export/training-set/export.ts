@@ -19,7 +19,7 @@ import { isSolutionFormat, parseTrainingSetExportOptions, type TrainingSetExport
 import { releaseRecord, requirementsTxt, TRAINER_RELEASES } from "./releases";
 import { OPENRLHF_REWARD_PY, TRL_REWARD_PY, VERL_REWARD_PY } from "./reward-scripts";
 import { trainingRow, type RowContext } from "./rows";
-import { exportSeeds, selectSplits, SPLITS, type SplitName, type SplitSampleReport } from "./split";
+import { emptySplitWarnings, exportSeeds, selectSplits, SPLITS, type SplitName, type SplitSampleReport } from "./split";
 import { groupSolutions, PRM_COLUMNS, PRM_EXTRA_INFO_TYPES, prmRow, writePrmJsonl, writePrmParquet, type LabelledSolution } from "./trl-prm";
 import { EXTRA_INFO_TYPES, VERL_COLUMNS, writeVerlParquet } from "./verl-parquet";
 
@@ -85,6 +85,8 @@ export interface TrainingSetReport {
   /** The launch command followed by its notes (the command alone is `launch.command`). */
   usage: string[];
   procedure: string[];
+  /** Present when a split is written empty although both were asked for: why, and what would fill it. */
+  warnings?: string[];
 }
 
 const CONTENT_TYPES = {
@@ -235,6 +237,13 @@ export async function exportTrainingSet(
     );
   }
 
+  const warnings = emptySplitWarnings({
+    heldOutFraction: options.heldOutFraction,
+    trainProblems: splits.train.problems,
+    testProblems: splits.test.problems,
+    trainRows: splits.train.rows,
+    testRows: splits.test.rows,
+  });
   const launch = launchPlan({
     format,
     trainRows: splits.train.rows,
@@ -284,6 +293,7 @@ export async function exportTrainingSet(
     launch,
     usage: [...(launch.command !== null ? [launch.command] : []), ...launch.notes],
     procedure,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
   files.push(file("manifest.json", CONTENT_TYPES.json, `${JSON.stringify(report, null, 2)}\n`));
   return { files, report };

@@ -23,6 +23,69 @@ export function heldOutProblemCount(problemCount: number, heldOutFraction: numbe
   return Math.min(problemCount - 1, Math.max(1, Math.round(heldOutFraction * problemCount)));
 }
 
+/** `value` rounded up to two significant digits (0.0333… → 0.034, 0.1 → 0.1). */
+export function ceilTwoDigits(value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) return value;
+  const unit = 10 ** (Math.floor(Math.log10(value)) - 1);
+  // The tolerance keeps a value that is already two digits (0.1 read as 0.1000…02) where it is.
+  return Number((Math.ceil(value / unit - 1e-9) * unit).toPrecision(2));
+}
+
+/** The largest held-out fraction an export accepts. */
+export const MAX_HELD_OUT_FRACTION = 0.5;
+
+/**
+ * The smallest held-out fraction, to two significant digits rounded up, that holds out at
+ * least `wanted` of `problemCount` problems and leaves one to train on, or undefined when
+ * no accepted fraction does.
+ */
+export function heldOutFractionFor(wanted: number, problemCount: number): number | undefined {
+  if (wanted < 1 || wanted > problemCount - 1) return undefined;
+  const fraction = ceilTwoDigits(Math.max(1 / problemCount, wanted / problemCount));
+  if (fraction > MAX_HELD_OUT_FRACTION || heldOutProblemCount(problemCount, fraction) < wanted) return undefined;
+  return fraction;
+}
+
+export interface SplitSizes {
+  heldOutFraction: number;
+  /** Problems in the train and the test split (before any filter). */
+  trainProblems: number;
+  testProblems: number;
+  /** Rows written to each split. */
+  trainRows: number;
+  testRows: number;
+}
+
+/**
+ * Warnings for an export that writes a split of 0 rows while it was asked for both (a
+ * positive held-out fraction): how many problems there are, why the split is empty, and a
+ * held-out fraction that holds out one more problem when that may help. The same words go
+ * to the manifest and, through the run's summary, to the command line.
+ */
+export function emptySplitWarnings(sizes: SplitSizes): string[] {
+  const { heldOutFraction, trainProblems, testProblems, trainRows, testRows } = sizes;
+  const problems = trainProblems + testProblems;
+  const ofProblems = `${problems} problem${problems === 1 ? "" : "s"}`;
+  if (trainRows === 0 && testRows === 0) {
+    return problems === 0 ? [] : [`both splits are empty: no row of the ${ofProblems} is left after filtering and balancing`];
+  }
+  if (heldOutFraction <= 0) return [];
+  if (testRows === 0) {
+    if (problems < 2) {
+      return [
+        `the test split is empty: held-out fraction ${heldOutFraction} asks for one, but the labels cover ${ofProblems}, and all of a problem's rows go to one split; label more problems, or pass --held-out 0 to export without a test split`,
+      ];
+    }
+    const wider = heldOutFractionFor(testProblems + 1, problems);
+    const next = wider !== undefined ? `; --held-out ${wider} holds out ${heldOutProblemCount(problems, wider)} of them` : "; no held-out fraction up to 0.5 holds out more of them";
+    return [`the test split is empty: held-out fraction ${heldOutFraction} holds out ${testProblems} of ${ofProblems}, and no row of ${testProblems === 1 ? "it" : "them"} is left after filtering and balancing${next}`];
+  }
+  if (trainRows === 0) {
+    return [`the train split is empty: no row of its ${trainProblems} problem${trainProblems === 1 ? "" : "s"} (of ${ofProblems}) is left after filtering and balancing`];
+  }
+  return [];
+}
+
 /**
  * Held-out split by problem: every chunk of a problem (of all its solutions)
  * lands in one split, so the test split never shows the judge a problem it was

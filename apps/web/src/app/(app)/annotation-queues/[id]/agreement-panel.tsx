@@ -9,14 +9,55 @@ import { useTRPC } from "~/trpc/react";
 
 const kappaText = (kappa: number) => kappa.toFixed(3);
 
-/** Landis & Koch's words for a kappa, so a number reads at a glance. */
-function kappaWord(kappa: number): string {
-  if (kappa < 0) return "worse than chance";
-  if (kappa <= 0.2) return "slight";
-  if (kappa <= 0.4) return "fair";
-  if (kappa <= 0.6) return "moderate";
-  if (kappa <= 0.8) return "substantial";
-  return "almost perfect";
+/** Landis & Koch's (1977) reading of a kappa: the upper end of each band (inclusive) and its word. */
+const KAPPA_BANDS: ReadonlyArray<{ upTo: number; word: string; range: string }> = [
+  { upTo: -Number.EPSILON, word: "poor", range: "below 0" },
+  { upTo: 0.2, word: "slight", range: "0–0.20" },
+  { upTo: 0.4, word: "fair", range: "0.21–0.40" },
+  { upTo: 0.6, word: "moderate", range: "0.41–0.60" },
+  { upTo: 0.8, word: "substantial", range: "0.61–0.80" },
+  { upTo: 1, word: "almost perfect", range: "0.81–1" },
+];
+
+/** Landis & Koch's word for a kappa, so a number reads at a glance. */
+export function kappaWord(kappa: number): string {
+  return (KAPPA_BANDS.find((band) => kappa <= band.upTo) ?? KAPPA_BANDS[KAPPA_BANDS.length - 1]!).word;
+}
+
+const percent = (rate: number) => `${Math.round(rate * 1000) / 10} %`;
+
+/**
+ * What the κ shown mean, the bands they are read in with this queue's marked,
+ * and, for the demo queue, how its simulated annotators were made.
+ */
+function KappaExplanation({ agreement }: { agreement: Agreement }) {
+  const shown = agreement.fleiss ?? agreement.cohen[0] ?? null;
+  const which = agreement.fleiss ? "Fleiss' κ" : "Cohen's κ";
+  const word = shown ? kappaWord(shown.kappa) : null;
+  return (
+    <div data-testid="kappa-explanation" className="space-y-1 text-xs text-slate-600">
+      <p>
+        Cohen&apos;s κ compares two annotators and Fleiss&apos; κ all of them at once: both take the share of {agreement.unit === "chunk" ? "chunks" : "solutions"} rated alike and correct it for the agreement
+        that chance would give with the same rating habits, so 1 means they always agree, 0 no better than chance, and below 0 worse.
+      </p>
+      <p>
+        Landis &amp; Koch&apos;s reading:{" "}
+        {KAPPA_BANDS.map((band, i) => (
+          <span key={band.word} className={band.word === word ? "font-semibold text-slate-900" : undefined} data-current={band.word === word ? "true" : undefined}>
+            {band.range} {band.word}
+            {i < KAPPA_BANDS.length - 1 ? ", " : ""}
+          </span>
+        ))}
+        .{shown && word && <span data-testid="kappa-band"> This queue&apos;s {which} of {kappaText(shown.kappa)} reads as {word}.</span>}
+      </p>
+      {agreement.simulatedAnnotators && agreement.simulatedAnnotators.length > 0 && (
+        <p data-testid="simulated-annotators">
+          The demo annotators are simulated: each gives the simulated world&apos;s true label of every chunk (+1 right, −1 wrong) and slips, independently and with a seeded draw, at a stated error rate:{" "}
+          {agreement.simulatedAnnotators.map((a) => `${a.name} ${percent(a.errorRate)}`).join(", ")}. Over a few chunks the slips they actually made can differ from those rates.
+        </p>
+      )}
+    </div>
+  );
 }
 
 type Agreement = RouterOutputs["annotationQueue"]["agreement"];
@@ -89,6 +130,7 @@ export function AgreementPanel({ queueId, canAdjudicate }: { queueId: string; ca
           </div>
         ))}
       </div>
+      {(a.fleiss || a.cohen.length > 0) && <KappaExplanation agreement={a} />}
       {a.disagreements.length > 0 && (
         <>
           <h3 className="text-sm font-medium text-slate-700">Disagreements to adjudicate ({a.disagreements.length})</h3>

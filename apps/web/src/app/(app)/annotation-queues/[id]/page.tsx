@@ -75,6 +75,12 @@ export default function QueuePage() {
           {q.segmentationMethod && ` · chunks of ${q.segmentationMethod}`}
           {q.labelRule && ` · audits ${describeStoredLabelRule(q.labelRule.rule, q.labelRule.paramsKey)} labels`}
         </p>
+        {q.blindOff && (
+          <p role="status" data-testid="blind-off-notice" className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <span className="font-semibold">Not blind: annotators see model labels</span> — turned off{q.blindOff.byName ? ` by ${q.blindOff.byName}` : ""} on {dayOf(q.blindOff.at)}
+            {q.blindOff.reason ? `: ${q.blindOff.reason}` : " (no reason was recorded)"}
+          </p>
+        )}
       </div>
 
       <Card as="section" aria-labelledby="progress-heading" className="space-y-3">
@@ -104,6 +110,11 @@ export default function QueuePage() {
       {isResearcher && <QueueSettings queue={q} />}
     </div>
   );
+}
+
+/** A day as YYYY-MM-DD (UTC): the same on every screen. */
+function dayOf(at: Date | string): string {
+  return new Date(at).toISOString().slice(0, 10);
 }
 
 /** The comparison page's three-way view, reading this queue's human labels against the runs it audits. */

@@ -6,10 +6,14 @@ import type { FormEvent } from "react";
 import { Button, Card, ErrorAlert, Field, Input, Textarea } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
+import { BlindChoice, blindFields } from "../blind-choice";
 
 type Queue = RouterOutputs["annotationQueue"]["queue"];
 
-/** Researchers change how the queue is worked; every change lands in the audit log with before and after. */
+/**
+ * Researchers change how the queue is worked; every change lands in the audit
+ * log with before and after. Turning blind review off asks for a reason.
+ */
 export function QueueSettings({ queue }: { queue: Queue }) {
   const trpc = useTRPC();
   const client = useQueryClient();
@@ -23,7 +27,7 @@ export function QueueSettings({ queue }: { queue: Queue }) {
       instructions: String(form.get("instructions") ?? ""),
       annotatorsPerItem: Number(form.get("annotatorsPerItem")),
       leaseSeconds: Number(form.get("leaseMinutes")) * 60,
-      blind: form.get("blind") === "on",
+      ...blindFields(form),
     });
   };
   return (
@@ -33,17 +37,15 @@ export function QueueSettings({ queue }: { queue: Queue }) {
         <Field label="Instructions">
           <Textarea name="instructions" rows={4} defaultValue={queue.instructions} />
         </Field>
-        <div className="grid gap-3 sm:grid-cols-3">
+        <div className="grid gap-3 sm:grid-cols-2">
           <Field label="Annotators per item (k)">
             <Input name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={queue.annotatorsPerItem} />
           </Field>
           <Field label="Lease (minutes)">
             <Input name="leaseMinutes" type="number" min={1} max={1440} defaultValue={Math.max(1, Math.round(queue.leaseSeconds / 60))} />
           </Field>
-          <label className="flex items-center gap-2 self-end">
-            <input name="blind" type="checkbox" defaultChecked={queue.blind} /> Blind
-          </label>
         </div>
+        <BlindChoice initiallyBlind={queue.blind} />
         {update.error && <ErrorAlert>{errorMessage(update.error)}</ErrorAlert>}
         <div className="flex gap-2">
           <Button type="submit" variant="primary" disabled={update.isPending}>

@@ -8,6 +8,7 @@ import { Button, Card, ErrorAlert, Field, Input, Select, Textarea } from "~/comp
 import { errorMessage } from "~/lib/error-message";
 import { confidenceRuleOptions, confidenceRuleValue, describeView, parseConfidenceRuleValue, readSolutionView } from "~/lib/solution-filters";
 import { useTRPC } from "~/trpc/react";
+import { BlindChoice, blindFields } from "../blind-choice";
 
 type CreateQueueInput = RouterInputs["annotationQueue"]["createQueue"];
 type SelectionKind = CreateQueueInput["selection"]["kind"];
@@ -72,7 +73,7 @@ export function QueueForm() {
       scheme: text("scheme") === "first_error" ? "first_error" : "rating",
       annotatorsPerItem: int("annotatorsPerItem"),
       leaseSeconds: int("leaseMinutes") * 60,
-      blind: form.get("blind") === "on",
+      ...blindFields(form),
       datasetId,
       ...(annotateRunId ? { annotateRunId } : {}),
       ...(judgeRunId ? { judgeRunId } : {}),
@@ -95,7 +96,7 @@ export function QueueForm() {
       <Field label="Instructions for annotators" hint="Markdown; shown above every item.">
         <Textarea name="instructions" rows={4} defaultValue="Rate each chunk: +1 if it is a correct, useful step; 0 if it is correct but does not help; −1 if it contains an error." />
       </Field>
-      <div className="grid gap-4 sm:grid-cols-4">
+      <div className="grid gap-4 sm:grid-cols-3">
         <Field label="Label scheme">
           <Select
             name="scheme"
@@ -112,10 +113,8 @@ export function QueueForm() {
         <Field label="Lease (minutes)" hint="An abandoned item returns after this.">
           <Input name="leaseMinutes" type="number" min={1} max={1440} defaultValue={15} />
         </Field>
-        <label className="flex items-center gap-2 self-center text-sm">
-          <input name="blind" type="checkbox" /> Blind: hide model labels until submitted
-        </label>
       </div>
+      <BlindChoice initiallyBlind />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Monte-Carlo labels audited (annotate run)">
           <Select required={kind === "least-confident"} value={annotateRunId} onChange={(e) => setAnnotateRunId(e.target.value)} placeholder="None" options={annotateRuns.map(runOption)} />

@@ -4,7 +4,7 @@ import type { RouterOutputs } from "@stepwiser/api";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { Card, CardTitle, ErrorAlert, Select } from "~/components/ui";
+import { Card, CardTitle, ErrorAlert, Select, Truncate } from "~/components/ui";
 import { RichText, RichTextModeToggle, type RichTextMode } from "~/components/rich-text";
 import { errorMessage } from "~/lib/error-message";
 import { useSearchParamsState } from "~/lib/url-state";
@@ -136,9 +136,7 @@ export function ComparisonItem() {
                 {chunk.judgements.map((judgement) => (
                   <div key={judgement.runId} className="min-w-0 rounded border border-slate-200 bg-slate-50 p-2 text-xs" data-testid="item-judgement" data-run={judgement.runId} data-verdict={judgement.vote?.verdict ?? ""}>
                     <div className="mb-1 flex items-center gap-2">
-                      <span className="truncate font-medium text-slate-700" title={labelOf(judgement.runId)}>
-                        {labelOf(judgement.runId)}
-                      </span>
+                      <Truncate text={labelOf(judgement.runId)} className="font-medium text-slate-700" />
                       <Vote judgement={judgement} />
                     </div>
                     <RationaleList samples={judgement.samples} textMode={textMode} testId="item-rationale" itemClassName="bg-white" />

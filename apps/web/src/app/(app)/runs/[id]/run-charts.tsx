@@ -2,7 +2,7 @@
 
 import type { RouterOutputs } from "@stepwiser/api";
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_COLORS, ChartFigure, measuredLine, steppedLine } from "~/components/ui";
+import { AXIS_TICK, CHART_COLORS, CHART_MARGIN, ChartFigure, measuredLine, steppedLine, Y_AXIS } from "~/components/ui";
 
 type Point = RouterOutputs["run"]["progress"]["points"][number];
 
@@ -21,15 +21,14 @@ export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: D
     promptTokens: p.promptTokens,
     completionTokens: p.completionTokens,
   }));
-  const axis = { tick: { fontSize: 11 } };
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <ChartFigure label="Throughput over time" height="h-52">
-        <LineChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+        <LineChart data={data} margin={CHART_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
-          <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />
-          <YAxis yAxisId="tokens" tickFormatter={compact} {...axis} />
-          <YAxis yAxisId="units" orientation="right" {...axis} />
+          <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" tick={AXIS_TICK} />
+          <YAxis yAxisId="tokens" tickFormatter={compact} {...Y_AXIS} />
+          <YAxis yAxisId="units" orientation="right" {...Y_AXIS} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(1) : String(value))} labelFormatter={(s) => `${s} s`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           <Line yAxisId="tokens" {...measuredLine()} dataKey="tokensPerSecond" name="generated tokens/s" stroke={CHART_COLORS.blue} connectNulls isAnimationActive={false} />
@@ -37,10 +36,10 @@ export function RunCharts({ points, startedAt }: { points: Point[]; startedAt: D
         </LineChart>
       </ChartFigure>
       <ChartFigure label="Token spend" height="h-52">
-        <AreaChart data={data} margin={{ top: 5, right: 10, bottom: 0, left: 0 }}>
+        <AreaChart data={data} margin={CHART_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
-          <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" {...axis} />
-          <YAxis tickFormatter={compact} {...axis} />
+          <XAxis dataKey="seconds" type="number" domain={["dataMin", "dataMax"]} unit=" s" tick={AXIS_TICK} />
+          <YAxis tickFormatter={compact} {...Y_AXIS} />
           <Tooltip formatter={(value) => (typeof value === "number" ? value.toLocaleString() : String(value))} labelFormatter={(s) => `${s} s`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           <Area {...steppedLine()} dataKey="promptTokens" name="prompt tokens" stackId="tokens" stroke={CHART_COLORS.slate} fill={CHART_COLORS.fillSlate} isAnimationActive={false} />

@@ -21,20 +21,39 @@ export interface RunConfigSchema {
   required: string[];
 }
 
+import { SEGMENTATION_METHOD_IDS } from "@stepwiser/core";
+import { confidenceDraft, confidenceFromDraft, rowsFromRules, rulesFromRows, type LabelConfidenceDraft, type LabelRuleRow } from "./label-editors";
+
 export type FieldKind =
   | { kind: "dataset" }
   | { kind: "endpoint"; role: "policy" | "judge" | "segmenter" }
+  /** Another run of the studio, chosen from a list (an annotate run a prior is fitted to). */
+  | { kind: "run"; runKind: "annotate" }
   | { kind: "enum"; options: string[] }
+  /** An annotate run's label rules, edited as rows. */
+  | { kind: "labelRules" }
+  /** An annotate run's label confidence options: the prior, its mixture parameters, ε. */
+  | { kind: "labelConfidence" }
   | { kind: "boolean" }
   | { kind: "number"; integer: boolean; min?: number; max?: number }
   | { kind: "text" }
   | { kind: "lines" }
   | { kind: "json" };
 
-/** What the server says of one field: its form label and a sentence or two of help. */
+/** What the server says of one field: its form label, a sentence or two of help, and whether it is folded under Advanced. */
 export interface FieldHint {
   label: string;
   help: string;
+  advanced?: boolean;
+}
+
+/** A field's value as the form holds it: text as typed, a checkbox, or a structured editor's rows. */
+export type FieldValue = string | boolean | LabelRuleRow[] | LabelConfidenceDraft;
+
+/** What cannot be read or is refused, at the field it belongs to (a dotted path: `labelRules.1.gamma`). */
+export interface FieldProblem {
+  field: string;
+  message: string;
 }
 
 export interface FormField {
@@ -44,8 +63,10 @@ export interface FormField {
   help?: string;
   required: boolean;
   control: FieldKind;
+  /** Folded into the form's Advanced section (the hint says so). */
+  advanced: boolean;
   /** The form's starting value: the schema default as the control shows it. */
-  initial: string | boolean;
+  initial: FieldValue;
 }
 
 const ENDPOINT_ROLES = ["policy", "judge", "segmenter"] as const;
@@ -57,11 +78,18 @@ function humanize(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** Free-text fields whose values are a known list: the segmentation methods. */
+const SEGMENTATION_FIELDS = new Set(["segmentationMethod", "sourceMethod"]);
+
 function controlFor(name: string, property: JsonSchemaProperty): FieldKind {
   if (name === "datasetId") return { kind: "dataset" };
   const role = ENDPOINT_ROLES.find((r) => name === `${r}Endpoint`);
   if (role) return { kind: "endpoint", role };
+  if (name === "confidencePriorFromRun") return { kind: "run", runKind: "annotate" };
+  if (name === "labelRules") return { kind: "labelRules" };
+  if (name === "labelConfidence") return { kind: "labelConfidence" };
   if (property.enum) return { kind: "enum", options: property.enum.map(String) };
+  if (SEGMENTATION_FIELDS.has(name) && property.type === "string") return { kind: "enum", options: [...SEGMENTATION_METHOD_IDS] };
   if (property.type === "boolean") return { kind: "boolean" };
   if (property.type === "integer" || property.type === "number") {
     const min = property.minimum ?? property.exclusiveMinimum;
@@ -73,9 +101,11 @@ function controlFor(name: string, property: JsonSchemaProperty): FieldKind {
   return { kind: "json" };
 }
 
-function initialFor(control: FieldKind, property: JsonSchemaProperty): string | boolean {
+function initialFor(control: FieldKind, property: JsonSchemaProperty): FieldValue {
   const value = property.default;
   if (control.kind === "boolean") return value === true;
+  if (control.kind === "labelRules") return rowsFromRules(value);
+  if (control.kind === "labelConfidence") return confidenceDraft(value);
   if (value === undefined) return "";
   if (control.kind === "json") return JSON.stringify(value, null, 2);
   if (control.kind === "lines") return Array.isArray(value) ? value.join("\n") : "";
@@ -98,6 +128,7 @@ export function formFields(schema: RunConfigSchema, hints: Readonly<Record<strin
         ...(hint?.help ? { help: hint.help } : {}),
         required: schema.required.includes(name) && property.default === undefined,
         control,
+        advanced: hint?.advanced === true,
         initial: initialFor(control, property),
       };
     });
@@ -106,35 +137,56 @@ export function formFields(schema: RunConfigSchema, hints: Readonly<Record<strin
 export class FieldError extends Error {
   constructor(
     readonly field: string,
-    message: string,
+    /** What is wrong, without the field's name. */
+    readonly reason: string,
   ) {
-    super(`${field}: ${message}`);
+    super(`${field}: ${reason}`);
   }
 }
 
 /**
- * The configuration to submit: empty optional fields are left out so the
- * server's defaults apply; values that cannot be read name their field.
+ * The configuration to submit and every problem found reading it: empty optional fields
+ * are left out so the server's defaults apply; a value that cannot be read (or a required
+ * one left empty) is a problem naming its field. Ranges and cross-field rules are the
+ * server's to check (`run.validate`), so the form never disagrees with it.
  */
-export function configFromValues(fields: FormField[], values: Record<string, string | boolean>): Record<string, unknown> {
+export function readConfig(fields: FormField[], values: Record<string, FieldValue | undefined>): { config: Record<string, unknown>; problems: FieldProblem[] } {
   const config: Record<string, unknown> = {};
+  const problems: FieldProblem[] = [];
+  const problem = (field: string, message: string) => problems.push({ field, message });
   for (const field of fields) {
     const value = values[field.name] ?? field.initial;
     if (field.control.kind === "boolean") {
       config[field.name] = value === true;
       continue;
     }
+    // A structured editor left as the schema's default is left out too, so the server's defaults apply
+    // (an untouched rule list takes the run's absQEvidence, as a config without labelRules does).
+    if (field.control.kind === "labelRules") {
+      const read = rulesFromRows(Array.isArray(value) ? value : [], field.name);
+      const initial = rulesFromRows(Array.isArray(field.initial) ? field.initial : [], field.name);
+      if (JSON.stringify(read.rules) !== JSON.stringify(initial.rules)) config[field.name] = read.rules;
+      problems.push(...read.problems);
+      continue;
+    }
+    if (field.control.kind === "labelConfidence") {
+      const draftOf = (v: FieldValue) => (typeof v === "object" && !Array.isArray(v) ? v : confidenceDraft(undefined));
+      const read = confidenceFromDraft(draftOf(value), field.name);
+      if (JSON.stringify(read.options) !== JSON.stringify(confidenceFromDraft(draftOf(field.initial), field.name).options)) config[field.name] = read.options;
+      problems.push(...read.problems);
+      continue;
+    }
     const text = String(value).trim();
     if (text === "") {
-      if (field.required) throw new FieldError(field.name, "is required");
+      if (field.required) problem(field.name, "is required");
       continue;
     }
     switch (field.control.kind) {
       case "number": {
         const number = Number(text);
-        if (!Number.isFinite(number)) throw new FieldError(field.name, `"${text}" is not a number`);
-        if (field.control.integer && !Number.isInteger(number)) throw new FieldError(field.name, `${text} is not a whole number`);
-        config[field.name] = number;
+        if (!Number.isFinite(number)) problem(field.name, `"${text}" is not a number`);
+        else if (field.control.integer && !Number.isInteger(number)) problem(field.name, `${text} is not a whole number`);
+        else config[field.name] = number;
         break;
       }
       case "lines":
@@ -144,12 +196,19 @@ export function configFromValues(fields: FormField[], values: Record<string, str
         try {
           config[field.name] = JSON.parse(text);
         } catch (error) {
-          throw new FieldError(field.name, `is not valid JSON (${(error as Error).message})`);
+          problem(field.name, `is not valid JSON (${(error as Error).message})`);
         }
         break;
       default:
         config[field.name] = text;
     }
   }
+  return { config, problems };
+}
+
+/** `readConfig`'s configuration, throwing a FieldError for its first problem. */
+export function configFromValues(fields: FormField[], values: Record<string, FieldValue | undefined>): Record<string, unknown> {
+  const { config, problems } = readConfig(fields, values);
+  if (problems.length > 0) throw new FieldError(problems[0]!.field, problems[0]!.message);
   return config;
 }

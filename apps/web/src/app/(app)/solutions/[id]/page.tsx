@@ -36,7 +36,7 @@ export default function SolutionInspectorPage() {
   const [params, setParams] = useLabelParams();
   const [active, setActive] = useState(0);
   const [help, setHelp] = useState(false);
-  const [rollouts, setRollouts] = useState<{ runId: string; prefixLength: number } | null>(null);
+  const [rollouts, setRollouts] = useState<{ runId: string; prefixLength: number; chunkIndex: number } | null>(null);
   const [textMode, setTextMode] = useState<RichTextMode>("rendered");
 
   const t = view.data;
@@ -124,7 +124,6 @@ export default function SolutionInspectorPage() {
       </div>
       {help && <ShortcutHelp shortcuts={shortcuts} />}
       {annotateRun && curve && <QCurve q0={curve.q0} q={curve.q} gamma={params.gamma} relRatio={labels?.relRatio ?? null} />}
-      {rollouts && segmentation && <RolloutsPanel runId={rollouts.runId} segmentationId={segmentation.id} prefixLength={rollouts.prefixLength} onClose={() => setRollouts(null)} />}
 
       <SolutionJudgementsPanel views={solutionViews} textMode={textMode} />
 
@@ -138,7 +137,10 @@ export default function SolutionInspectorPage() {
               row={row}
               active={active === row.index}
               textMode={textMode}
-              onRollouts={annotateRun && row.rolloutsPrefixLength !== null ? () => setRollouts({ runId: annotateRun.runId, prefixLength: row.rolloutsPrefixLength! }) : undefined}
+              onRollouts={annotateRun && row.rolloutsPrefixLength !== null ? () => setRollouts(rollouts?.chunkIndex === row.index ? null : { runId: annotateRun.runId, prefixLength: row.rolloutsPrefixLength!, chunkIndex: row.index }) : undefined}
+              rollouts={
+                rollouts && segmentation && rollouts.chunkIndex === row.index ? <RolloutsPanel runId={rollouts.runId} segmentationId={segmentation.id} prefixLength={rollouts.prefixLength} onClose={() => setRollouts(null)} /> : undefined
+              }
             />
           ))}
         </ol>

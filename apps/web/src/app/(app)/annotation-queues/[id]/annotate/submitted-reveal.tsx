@@ -19,6 +19,7 @@ function revealColumns(mine: Map<string, { rating: number | null }>): DataColumn
       },
     }),
     column.accessor("mcLabel", { header: "Monte-Carlo", cell: (c) => c.getValue() ?? "—" }),
+    column.accessor("qValue", { header: "Q", cell: (c) => c.getValue()?.toFixed(2) ?? "—", meta: { className: "font-mono" } }),
     column.accessor("judgeVerdict", { header: "judge", cell: (c) => c.getValue() ?? "—" }),
   ];
 }

@@ -2,6 +2,7 @@
 
 import { describeStoredLabelRule } from "@stepwiser/core";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { AXIS_TICK, CHART_MARGIN, Y_AXIS } from "~/components/ui/chart-axes";
 import { CHART_COLORS } from "~/components/ui/chart-colors";
 
 export interface LabelBalanceRow {
@@ -19,10 +20,10 @@ export function LabelBalanceChart({ rows }: { rows: LabelBalanceRow[] }) {
   return (
     <div className="w-full" style={{ height: Math.max(160, 44 * data.length + 60) }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} layout="vertical" margin={{ top: 5, right: 10, bottom: 0, left: 10 }}>
+        <BarChart data={data} layout="vertical" margin={CHART_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} horizontal={false} />
-          <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
-          <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={150} />
+          <XAxis type="number" allowDecimals={false} tick={AXIS_TICK} />
+          <YAxis type="category" dataKey="name" {...Y_AXIS} />
           <Tooltip
             formatter={(value, name, item) => {
               const total = (item.payload as { total: number }).total;

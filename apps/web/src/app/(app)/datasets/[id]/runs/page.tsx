@@ -57,13 +57,13 @@ const COLUMNS: DataColumn<Run>[] = [
   column.accessor("createdAt", { header: "Created", cell: (c) => c.getValue().toLocaleString(), meta: { className: "whitespace-nowrap text-slate-600" } }),
 ];
 
-/** Every run over this dataset, newest first, live while any is going. */
+/** Every run over this dataset, its imports and exports included, newest first, live while any is going. */
 export default function DatasetRunsPage() {
   const { id } = useParams<{ id: string }>();
   const trpc = useTRPC();
   const canLaunch = useCan("research.manage");
   const runs = useQuery({
-    ...trpc.run.list.queryOptions({ datasetId: id, pageSize: 200 }),
+    ...trpc.run.list.queryOptions({ datasetId: id, includeDataJobs: true, pageSize: 200 }),
     refetchInterval: (query) => (anyRunActive(query.state.data?.runs) ? 2000 : false),
   });
 

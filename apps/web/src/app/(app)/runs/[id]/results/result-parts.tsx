@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Tooltip, XAxis, YAxis } from "recharts";
-import { Card, CardHeader, CHART_COLORS, ChartFigure } from "~/components/ui";
+import { AXIS_TICK, Card, CardHeader, CHART_COLORS, CHART_MARGIN, ChartFigure, Y_AXIS } from "~/components/ui";
 import type { Fact } from "./shaping";
 
 /** One panel of a run's results: a titled card. */
@@ -40,10 +40,10 @@ export function ShareBars({ label, bars }: { label: string; bars: readonly { nam
   const data = bars.map((b) => ({ ...b, percent: b.accuracy * 100 }));
   return (
     <ChartFigure label={label} height={bars.length > 3 ? "h-64" : "h-32"}>
-      <BarChart data={data} layout="vertical" margin={{ top: 5, right: 64, bottom: 5, left: 10 }}>
+      <BarChart data={data} layout="vertical" margin={{ ...CHART_MARGIN, right: 64 }}>
         <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} horizontal={false} />
-        <XAxis type="number" domain={[0, 100]} unit=" %" tick={{ fontSize: 11 }} />
-        <YAxis type="category" dataKey="name" tick={{ fontSize: 11 }} width={190} />
+        <XAxis type="number" domain={[0, 100]} unit=" %" tick={AXIS_TICK} />
+        <YAxis type="category" dataKey="name" {...Y_AXIS} />
         <Tooltip formatter={(_value, _name, item) => [(item.payload as { label: string }).label, "Accuracy"]} />
         <Bar dataKey="percent" name="Accuracy" isAnimationActive={false}>
           {data.map((b) => (

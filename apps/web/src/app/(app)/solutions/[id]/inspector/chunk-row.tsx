@@ -1,10 +1,11 @@
 "use client";
 
 import type { Label } from "@stepwiser/core";
+import { useState, type ReactNode } from "react";
 import { RichText, type RichTextMode } from "~/components/rich-text";
-import { Button, Card, cx } from "~/components/ui";
+import { Button, Card, cx, Truncate } from "~/components/ui";
 import { labelChipView, type ChunkRowData } from "./chunk-rows";
-import { JudgeCell } from "./judge-cell";
+import { JudgeCell, RationaleList } from "./judge-cell";
 import { QBar } from "./q-bar";
 
 /**
@@ -35,8 +36,16 @@ function LabelBadge({ rule, label, confidence }: { rule: string; label: Label | 
   );
 }
 
-/** One chunk with everything known about it (shaped by `inspectorChunkRows`): value, labels, each judge's vote. */
-export function ChunkRow({ row, active, textMode, onRollouts }: { row: ChunkRowData; active: boolean; textMode: RichTextMode; onRollouts?: () => void }) {
+/**
+ * One chunk with everything known about it (shaped by `inspectorChunkRows`): value, labels, each judge's vote.
+ * What is opened from the side column (a judge's rationales, the rollouts behind the Q-value) spans the whole
+ * chunk underneath, beside the text it is about.
+ */
+export function ChunkRow({ row, active, textMode, onRollouts, rollouts }: { row: ChunkRowData; active: boolean; textMode: RichTextMode; onRollouts?: () => void; rollouts?: ReactNode }) {
+  const [openJudges, setOpenJudges] = useState<string[]>([]);
+  const toggleJudge = (runId: string) => setOpenJudges((open) => (open.includes(runId) ? open.filter((id) => id !== runId) : [...open, runId]));
+  const opened = row.judges.filter((judge) => judge.samples.length > 0 && openJudges.includes(judge.runId));
+  const rationalesId = (runId: string) => `chunk-${row.index}-rationales-${runId}`;
   return (
     <Card
       as="li"
@@ -69,7 +78,7 @@ export function ChunkRow({ row, active, textMode, onRollouts }: { row: ChunkRowD
           <div className="flex items-center gap-2">
             <QBar value={row.q.value} rollouts={row.q.rollouts} correct={row.q.correct} />
             {onRollouts && row.q.rollouts > 0 && (
-              <Button variant="link" className="text-xs" onClick={onRollouts}>
+              <Button variant="link" className="text-xs" onClick={onRollouts} aria-expanded={rollouts !== undefined}>
                 rollouts
               </Button>
             )}
@@ -84,13 +93,21 @@ export function ChunkRow({ row, active, textMode, onRollouts }: { row: ChunkRowD
         )}
         {row.judges.map((judge) => (
           <div key={judge.runId} className="flex items-start gap-2">
-            <span className="w-28 shrink-0 truncate text-xs text-slate-500" title={judge.template ? `${judge.name} · ${judge.template}` : judge.name}>
-              {judge.name}
-            </span>
-            <JudgeCell judge={judge.name} samples={judge.samples} textMode={textMode} />
+            <Truncate text={judge.name} title={judge.template ? `${judge.name} · ${judge.template}` : judge.name} className="w-28 shrink-0 text-xs text-slate-500" />
+            <JudgeCell judge={judge.name} samples={judge.samples} open={openJudges.includes(judge.runId)} onToggle={() => toggleJudge(judge.runId)} rationalesId={rationalesId(judge.runId)} />
           </div>
         ))}
       </div>
+      {opened.map((judge) => (
+        <section key={judge.runId} id={rationalesId(judge.runId)} aria-label={`${judge.name}: rationales on chunk ${row.index}`} className="min-w-0 text-xs md:col-span-2" data-testid="chunk-rationales">
+          <h4 className="mb-1 font-medium text-slate-600">
+            {judge.name}
+            {judge.template && <span className="font-normal text-slate-400"> · {judge.template}</span>}
+          </h4>
+          <RationaleList samples={judge.samples} textMode={textMode} testId="rationale" itemClassName="bg-slate-50" />
+        </section>
+      ))}
+      {rollouts && <div className="min-w-0 md:col-span-2">{rollouts}</div>}
     </Card>
   );
 }

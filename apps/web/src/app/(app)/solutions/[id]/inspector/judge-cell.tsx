@@ -1,7 +1,6 @@
 "use client";
 
 import { majorityVerdict, type Verdict } from "@stepwiser/core";
-import { useState } from "react";
 import { RichText, type RichTextMode } from "~/components/rich-text";
 import type { JudgeSampleView } from "./chunk-rows";
 
@@ -47,20 +46,22 @@ export function RationaleList({ samples, textMode, testId, itemClassName, classN
   );
 }
 
-/** One judge's verdict on one chunk: the vote and its split, and every rationale on demand. */
-export function JudgeCell({ judge, samples, textMode = "rendered" }: { judge: string; samples: JudgeSampleView[]; textMode?: RichTextMode }) {
-  const [open, setOpen] = useState(false);
+/**
+ * One judge's verdict on one chunk: the vote and its split, and a toggle for its rationales. The chunk row
+ * owns whether they are open and shows them under the whole chunk (`rationalesId` names that box), where
+ * the text has the chunk's width rather than this column's.
+ */
+export function JudgeCell({ judge, samples, open, onToggle, rationalesId }: { judge: string; samples: JudgeSampleView[]; open: boolean; onToggle: () => void; rationalesId?: string }) {
   if (samples.length === 0) return <span className="text-xs text-slate-400">not judged</span>;
   const vote = majorityVerdict(samples.map((s) => s.verdict));
   const truncated = samples.filter((s) => s.truncated).length;
   const split = `${vote.positive}+ / ${vote.negative}−${vote.unparseable ? ` / ${vote.unparseable}?` : ""}${truncated ? ` · ${truncated} truncated` : ""}`;
   return (
     <div className="text-xs" data-testid="judge-cell">
-      <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} className="flex items-center gap-1" title={`${judge}: show rationales`}>
+      <button type="button" onClick={onToggle} aria-expanded={open} aria-controls={open ? rationalesId : undefined} className="flex items-center gap-1" title={`${judge}: ${open ? "hide" : "show"} rationales`}>
         <VerdictBadge verdict={vote.verdict} detail={split} />
         <span className="text-slate-500">{open ? "▾" : "▸"}</span>
       </button>
-      {open && <RationaleList samples={samples} textMode={textMode} testId="rationale" itemClassName="bg-slate-50" className="mt-1" />}
     </div>
   );
 }

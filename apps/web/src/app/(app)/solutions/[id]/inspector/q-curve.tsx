@@ -2,7 +2,7 @@
 
 import type { Label } from "@stepwiser/core";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_COLORS, ChartFigure, measuredLine, steppedLine } from "~/components/ui";
+import { AXIS_TICK, CHART_COLORS, CHART_MARGIN, ChartFigure, measuredLine, steppedLine, Y_AXIS } from "~/components/ui";
 
 interface Point {
   step: string;
@@ -24,10 +24,10 @@ export function QCurve({ q0, q, gamma, relRatio }: { q0: number | null; q: (numb
   });
   return (
     <ChartFigure label="Q-value curve" caption="Q-value after each chunk" height="h-48">
-      <LineChart data={points} margin={{ top: 5, right: 10, bottom: 0, left: -20 }}>
+      <LineChart data={points} margin={CHART_MARGIN}>
         <CartesianGrid strokeDasharray="3 3" stroke={CHART_COLORS.grid} />
-        <XAxis dataKey="step" tick={{ fontSize: 11 }} />
-        <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
+        <XAxis dataKey="step" tick={AXIS_TICK} />
+        <YAxis domain={[0, 1]} {...Y_AXIS} />
         <Tooltip formatter={(value) => (typeof value === "number" ? value.toFixed(2) : String(value))} />
         <Legend wrapperStyle={{ fontSize: 11 }} />
         <Line {...measuredLine()} dataKey="q" name="Q" stroke={CHART_COLORS.green} strokeWidth={2} connectNulls isAnimationActive={false} />

@@ -1,16 +1,25 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { Button, Card, ErrorAlert } from "~/components/ui";
 import { errorMessage } from "~/lib/error-message";
 import { useTRPC } from "~/trpc/react";
 
-/** The rollouts behind one Q-value: each continuation, its answer and whether it was right. */
+/**
+ * The rollouts behind one Q-value: each continuation, its answer and whether it was right. Shown under the
+ * chunk it belongs to; it scrolls itself into view when it opens and again once the rollouts have arrived.
+ */
 export function RolloutsPanel(props: { runId: string; segmentationId: string; prefixLength: number; onClose: () => void }) {
   const trpc = useTRPC();
   const rollouts = useQuery(trpc.rollout.list.queryOptions({ runId: props.runId, segmentationId: props.segmentationId, prefixLength: props.prefixLength }));
+  const panel = useRef<HTMLElement>(null);
+  const loaded = rollouts.data !== undefined;
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: "nearest" });
+  }, [loaded, props.prefixLength]);
   return (
-    <Card as="section" aria-label="Rollouts" padding="sm" border="border-slate-300">
+    <Card as="section" ref={panel} aria-label="Rollouts" padding="sm" border="border-slate-300">
       <div className="mb-2 flex items-center justify-between">
         <h3 className="text-sm font-semibold">Rollouts after chunk {props.prefixLength - 1}</h3>
         <Button variant="subtle" className="text-xs" onClick={props.onClose}>

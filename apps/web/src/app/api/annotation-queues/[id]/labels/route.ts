@@ -1,4 +1,4 @@
-import { humanLabelExportLines, InvalidApiTokenError, userFromRequestHeaders, type SessionUser } from "@stepwiser/api";
+import { httpErrorOf, InvalidApiTokenError, queueLabelLines, userFromRequestHeaders, type SessionUser } from "@stepwiser/api";
 import { can, rolesWith } from "@stepwiser/core";
 import { serverDeps } from "~/server/deps";
 import { jsonLinesResponse } from "~/server/json-lines-response";
@@ -12,7 +12,8 @@ export const dynamic = "force-dynamic";
  * A queue's human labels as JSON lines, every row with its provenance
  * (author, assignment, time, superseded or current). Streamed page by page, so
  * a large queue never sits in memory. Scripts call it with an API token
- * (`Authorization: Bearer sw_…`), the browser with its session cookie.
+ * (`Authorization: Bearer sw_…`), the browser with its session cookie; the
+ * REST API serves the same lines at `/api/v1/annotation-queues/{id}/labels`.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -28,8 +29,13 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (!can(user.role, ACCESS)) {
     return new Response(`exporting labels needs the ${ACCESS} capability (roles: ${rolesWith(ACCESS).join(", ")}); you are ${user.role}\n`, { status: 403 });
   }
-  const queue = await deps.db.annotationQueue.findUnique({ where: { id }, select: { id: true } });
-  if (!queue) return new Response(`annotation queue ${id} does not exist\n`, { status: 404 });
-
-  return jsonLinesResponse(humanLabelExportLines(deps.db, id), `human-labels-${id}.jsonl`);
+  let lines: Awaited<ReturnType<typeof queueLabelLines>>;
+  try {
+    lines = await queueLabelLines({ db: deps.db, user, input: { queueId: id } });
+  } catch (error) {
+    const mapped = httpErrorOf(error);
+    if (!mapped) throw error;
+    return new Response(`${mapped.message}\n`, { status: mapped.status });
+  }
+  return jsonLinesResponse(lines, `human-labels-${id}.jsonl`);
 }

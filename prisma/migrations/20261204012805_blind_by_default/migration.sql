@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AnnotationQueue" ALTER COLUMN "blind" SET DEFAULT true;
