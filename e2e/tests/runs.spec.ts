@@ -16,11 +16,13 @@ async function openDemoDataset(page: Page) {
 test("a researcher launches a small annotate run from the form and watches it reach 100%", async ({ page }) => {
   test.setTimeout(180_000);
   await openDemoDataset(page);
-  // Two at a time, so the run goes on long enough for its charts to have samples to draw.
-  await launchFromForm(page, "annotate", { policyEndpoint: "sim-policy", rollouts: "4", limit: "6", concurrency: "2" });
+  // One solution at a time, so the run goes on long enough for its charts to have samples to draw.
+  await launchFromForm(page, "annotate", { policyEndpoint: "sim-policy", rollouts: "4", limit: "6", concurrency: "1" });
   // The form's dataset is the one the launch came from.
   await page.getByText("Configuration snapshot").click();
-  await expect(page.locator("pre").filter({ hasText: '"policyEndpoint": "sim-policy"' })).toContainText('"rollouts": 4');
+  const snapshot = page.locator("pre").filter({ hasText: '"policyEndpoint": "sim-policy"' });
+  await expect(snapshot).toContainText('"rollouts": 4');
+  await expect(snapshot).toContainText('"concurrency": 1');
   await expect(page.getByTestId("run-percent")).toHaveText("100%", { timeout: 150_000 });
   await expect(page.getByText("completed", { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("figure", { name: "Throughput over time" })).toBeVisible();

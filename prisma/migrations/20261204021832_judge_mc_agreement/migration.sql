@@ -1,7 +1,7 @@
 -- A judge run's agreement with Monte-Carlo labels, as a column the runs list sorts by: the share of its judged chunks
 -- whose majority verdict (the run's tie policy) equals the label of the reference annotate run under that run's first
 -- label rule, and which annotate run that was. The worker writes both when a judge run finishes (the judge kind's
--- `resultColumns`); the statement below fills them in for the judge runs finished before, by the same definition.
+-- `resultColumns`), and the statement below fills them in for the judge runs finished before, by the same definition.
 
 -- AlterTable
 ALTER TABLE "Run" ADD COLUMN     "mcAgreement" DOUBLE PRECISION,
@@ -14,8 +14,8 @@ ALTER TABLE "Run" ADD CONSTRAINT "Run_mcAgreementRunId_fkey" FOREIGN KEY ("mcAgr
 -- had finished by the time it did and stored labels, the one that finished last (then the greatest id), under its
 -- first label rule (the stored rule and parameters equal to labelRules[0] of its config, or, where none of its labels
 -- has that rule, the first rule it stored labels for: the rule its label balance is under). Its agreement: over the
--- judge's chunk tallies (ChunkVotes) that the reference labelled, the share whose majority verdict is the label; a
--- chunk without a readable vote reads unparseable, which no label equals. No overlap leaves both columns null.
+-- judge's chunk tallies (ChunkVotes) that the reference labelled, the share whose majority verdict is the label (a
+-- chunk without a readable vote reads unparseable, which no label equals). No overlap leaves both columns null.
 WITH judge AS (
   SELECT id, "datasetId", "finishedAt",
     COALESCE(config ->> 'segmentationMethod', 'self-segmented') AS method,

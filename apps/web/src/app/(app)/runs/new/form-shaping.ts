@@ -130,7 +130,7 @@ export function formatUsd(usd: number): string {
 
 /**
  * The panel's rows: counts, tokens (an upper bound says so), hours at the typed rate (or
- * why there are none: the studio measures no throughput), storage and cost.
+ * why there are none: the endpoint has finished no run to measure it by), storage and cost.
  */
 export function estimateRows(plan: Extract<PlanEstimate, { available: true }>): EstimateRow[] {
   const bound = plan.upperBound ? "≤ " : "";
