@@ -29,6 +29,11 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   reporter: [["list"]],
+  // What a first start shows is checked before any other spec adds runs, labels or members to the demo's data.
+  projects: [
+    { name: "first-start", testMatch: /first-start\.spec\.ts$/ },
+    { name: "workbench", testIgnore: /first-start\.spec\.ts$/, dependencies: ["first-start"] },
+  ],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
