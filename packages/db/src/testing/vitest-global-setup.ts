@@ -20,8 +20,14 @@ async function sealTemplate(adminUrl: string) {
   }
 }
 
-/** Starts the one Postgres server of this test run and migrates the template database. */
-export default async function setup(project: TestProject) {
+interface SharedServer {
+  url: string;
+  /** The projects using it: the last to finish stops it. */
+  users: number;
+  stop(): Promise<void>;
+}
+
+async function startSharedServer(): Promise<SharedServer> {
   const scratch = await mkdtemp(path.join(tmpdir(), "stepwiser-test-"));
   await chmod(scratch, 0o755); // the postgres OS user must be able to enter it
   const server = await startEmbeddedPostgres({ dataDir: path.join(scratch, "pg"), ephemeral: true, fsync: false });
@@ -32,9 +38,29 @@ export default async function setup(project: TestProject) {
     await server.stop();
     throw error;
   }
-  project.provide("postgresAdminUrl", server.url("postgres"));
+  return {
+    url: server.url("postgres"),
+    users: 0,
+    async stop() {
+      await server.stop();
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Kept on globalThis: every project naming this setup shares one server (and one migration of its template). */
+const holder = globalThis as { stepwiserTestPostgres?: Promise<SharedServer> };
+
+/** Starts the one Postgres server of this test run and migrates the template database, once for every project that uses it. */
+export default async function setup(project: TestProject) {
+  holder.stepwiserTestPostgres ??= startSharedServer();
+  const shared = await holder.stepwiserTestPostgres;
+  shared.users += 1;
+  project.provide("postgresAdminUrl", shared.url);
   return async () => {
-    await server.stop();
-    await rm(scratch, { recursive: true, force: true });
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder.stepwiserTestPostgres;
+    await shared.stop();
   };
 }
